@@ -1,0 +1,64 @@
+// The JavaScript API of core-api.md: one block per concept, each only translating plain JS
+// values to the core's types and back (camelCase here, the core's snake_case inside).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+#include <malloc.h>
+
+#include "convert.hpp"
+#include "llmmath/attention.hpp"
+#include "register.hpp"
+
+using emscripten::val;
+namespace js = llmmath::js;
+
+namespace {
+
+// ---- attention -----------------------------------------------------------------------------
+
+val attention(val q, val k, val v, val opts) {
+  return js::guarded([&] {
+    const val o = js::object(opts, "opts", {"causal", "scale"}, true);
+    llmmath::AttentionOptions options;
+    if (auto c = js::field(o, "causal")) options.causal = js::boolean(*c, "causal");
+    if (auto s = js::field(o, "scale")) options.scale = js::number(*s, "scale");
+    const auto r = llmmath::attention(js::matrix(q, "q"), js::matrix(k, "k"),
+                                      js::matrix(v, "v"), options);
+    val out = val::object();
+    out.set("scores", js::to_js(r.scores));
+    out.set("weights", js::to_js(r.weights));
+    out.set("output", js::to_js(r.output));
+    out.set("visible", js::to_js(r.visible));
+    out.set("positions", js::to_js(r.position));
+    out.set("scale", r.scale);
+    return out;
+  });
+}
+
+val context_dilution(val cfg) {
+  return js::guarded([&] {
+    const val c =
+        js::object(cfg, "cfg", {"relevantScore", "distractorScore", "distractors"}, false);
+    const auto r = llmmath::context_dilution(js::number(c["relevantScore"], "relevantScore"),
+                                             js::number(c["distractorScore"], "distractorScore"),
+                                             js::number(c["distractors"], "distractors"));
+    val out = val::object();
+    out.set("relevantWeight", r.relevant_weight);
+    out.set("distractorWeight", r.distractor_weight);
+    out.set("distractorMass", r.distractor_mass);
+    return out;
+  });
+}
+
+// ---- diagnostics ---------------------------------------------------------------------------
+
+// Bytes of the wasm heap currently allocated by malloc: the leak tests compare it before and
+// after thousands of calls.
+val memory_in_use() { return val(static_cast<double>(mallinfo().uordblks)); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(llmmath) {
+  js::register_function<&attention>("attention");
+  js::register_function<&context_dilution>("contextDilution");
+  js::register_function<&memory_in_use>("memoryInUse");
+}

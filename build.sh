@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# The whole set-up, build and test of the reader in one script.
+#
+#   ./build.sh          install what is missing, build the core natively and as WebAssembly,
+#                       and write the finished site to dist/ (open dist/reader.html)
+#   ./build.sh test     build if needed, then run every test: native Catch2 (CTest), Node tests
+#                       of dist/llmmath.js, and browser tests in headless Chromium
+#   ./build.sh core     only the core: native tests built and dist/llmmath.js written
+#   ./build.sh serve    serve dist/ on http://127.0.0.1:8000/ (PORT=... to change)
+#   ./build.sh clean    remove build/ and dist/
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$root"
+
+build_dir=build
+dist_dir=dist
+jobs=$(nproc 2>/dev/null || echo 2)
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
+
+# --- set-up: Debian packages and npm modules ----------------------------------------------
+# Each package and the file that shows it is installed.
+apt_packages=(
+  "cmake:/usr/bin/cmake"
+  "ninja-build:/usr/bin/ninja"
+  "g++:/usr/bin/g++"
+  "ccache:/usr/bin/ccache"
+  "emscripten:/usr/bin/emcc"
+  "libeigen3-dev:/usr/share/eigen3/cmake/Eigen3Config.cmake"
+  "catch2:/usr/lib/cmake/Catch2/Catch2Config.cmake"
+  "nodejs:/usr/bin/node"
+)
+# The browser is needed only by the browser tests.
+test_apt_packages=("chromium:/usr/bin/chromium")
+
+ensure_packages() {
+  local missing=() entry
+  for entry in "$@"; do
+    [[ -e ${entry#*:} ]] || missing+=("${entry%%:*}")
+  done
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
+  ((${#missing[@]})) || return 0
+  if [[ $(id -u) -ne 0 ]]; then
+    die "missing Debian packages. Install them, then run this again:
+    sudo apt-get update && sudo apt-get install -y ${missing[*]}"
+  fi
+  say "Installing Debian packages: ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+ensure_node_modules() {
+  # npm ci only when the lock file changed since the last install.
+  local stamp=node_modules/.llmmath-lock
+  if [[ -f $stamp ]] && cmp -s package-lock.json "$stamp"; then return 0; fi
+  say "Installing npm modules (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+  cp package-lock.json "$stamp"
+}
+
+# --- build ---------------------------------------------------------------------------------
+# Debian's Emscripten runs its tools with this Node, which needs Debian's node modules.
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+export CCACHE_DIR=${CCACHE_DIR:-$root/$build_dir/ccache}
+launcher=()
+command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+
+build_native() {
+  say "Native core and Catch2 tests"
+  [[ -f $build_dir/native/build.ninja ]] ||
+    cmake -S . -B "$build_dir/native" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
+  cmake --build "$build_dir/native" -j "$jobs"
+}
+
+build_wasm() {
+  say "WebAssembly module (Emscripten)"
+  [[ -f $build_dir/wasm/build.ninja ]] ||
+    emcmake cmake -S . -B "$build_dir/wasm" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DEigen3_DIR=/usr/share/eigen3/cmake -DLLMMATH_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
+  cmake --build "$build_dir/wasm" -j "$jobs"
+}
+
+build_site() {
+  say "Site"
+  node site/build.mjs "$dist_dir"
+}
+
+# The core alone: native tests built, dist/llmmath.js written.
+build_core() {
+  ensure_packages "${apt_packages[@]}"
+  build_native
+  build_wasm
+  mkdir -p "$dist_dir"
+  cp -p "$build_dir/wasm/bindings/wasm/llmmath.js" "$dist_dir/llmmath.js"
+}
+
+build_all() {
+  build_core
+  ensure_node_modules
+  build_site
+}
+
+# --- tests ---------------------------------------------------------------------------------
+results=()
+failed=0
+passed_total=0
+failed_total=0
+
+# run_suite NAME COMMAND...: runs one suite, keeps its output in build/test-logs/NAME.log and
+# records its pass and fail counts for the summary.
+run_suite() {
+  local name=$1; shift
+  local log="$build_dir/test-logs/$name.log" status=0 pass fail
+  mkdir -p "$build_dir/test-logs"
+  say "Tests: $name"
+  set +e
+  "$@" 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  set -e
+  case $name in
+    native)
+      pass=$(sed -nE 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2 \1/p' "$log" | tail -1)
+      fail=${pass#* }; pass=${pass% *}; [[ -n $pass ]] && pass=$((pass - fail)) ;;
+    *)
+      pass=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$log" | tail -1)
+      fail=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$log" | tail -1) ;;
+  esac
+  pass=${pass:-0}; fail=${fail:-0}
+  if [[ $status -ne 0 || $fail -ne 0 || $pass -eq 0 ]]; then
+    failed=1
+    [[ $fail -eq 0 ]] && fail=1  # a suite that crashed or ran nothing counts as a failure
+    results+=("$(printf '%-8s FAILED  %4d passed, %d failed (log: %s)' "$name" "$pass" "$fail" "$log")")
+  else
+    results+=("$(printf '%-8s ok      %4d passed' "$name" "$pass")")
+  fi
+  passed_total=$((passed_total + pass))
+  failed_total=$((failed_total + fail))
+}
+
+run_tests() {
+  ensure_packages "${test_apt_packages[@]}"
+  run_suite native ctest --test-dir "$build_dir/native" --output-on-failure -j "$jobs"
+  run_suite node node --test --test-reporter=tap tests/js/
+  run_suite browser node --test --test-reporter=tap --test-concurrency=1 tests/browser/
+  echo
+  say "Summary"
+  printf '  %s\n' "${results[@]}"
+  echo "all suites: $passed_total passed, $failed_total failed"
+  return "$failed"
+}
+
+where_to_read() {
+  cat <<EOT
+
+The reader is built: $root/$dist_dir/reader.html
+Open it straight from disk (file://$root/$dist_dir/reader.html): it needs no server and
+no network. Or run ./build.sh serve and open http://127.0.0.1:${PORT:-8000}/reader.html
+EOT
+}
+
+case ${1:-build} in
+  build) build_all; where_to_read ;;
+  core) build_core ;;
+  test) build_all; run_tests ;;
+  serve)
+    [[ -f $dist_dir/reader.html ]] || build_all
+    say "Serving $dist_dir/ on http://127.0.0.1:${PORT:-8000}/reader.html (Ctrl-C stops)"
+    exec python3 -m http.server --bind 127.0.0.1 --directory "$dist_dir" "${PORT:-8000}" ;;
+  clean) rm -rf "$build_dir" "$dist_dir" ;;
+  *) die "unknown command '$1' (use: build, test, serve, clean)" ;;
+esac

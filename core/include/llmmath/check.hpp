@@ -1,0 +1,51 @@
+// The one precondition helper of the core. Every public function validates its inputs with
+// these and nothing else, so every error a reader or course author sees has the same shape:
+//   "<parameter> must be <expectation>, got <value>"
+// Parameters are named as in the public JavaScript API (../shared/spec/core-api.md), because
+// that is the name the person who passed the bad value knows.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstddef>
+#include <string>
+
+namespace llmmath {
+
+/// Throws std::invalid_argument("<name> must be <expected>, got <got>") unless `ok`.
+void require(bool ok, const std::string& name, const std::string& expected,
+             const std::string& got);
+
+/// Formats a number for an error message: shortest form that reads back to the same double
+/// ("1.5", "1e-300", "NaN", "Infinity").
+std::string describe(double x);
+
+/// Requires x to be finite (not NaN, not ±Infinity).
+void require_finite(double x, const std::string& name);
+
+/// Requires x to be a finite whole number in [lo, hi].
+void require_integer(double x, const std::string& name, double lo, double hi);
+
+/// Requires every entry of M to be finite; names the first offending entry as name[i][j].
+void require_finite(const Eigen::MatrixXd& M, const std::string& name);
+
+/// Requires every entry of x to be finite; names the first offending entry as name[i].
+void require_finite(const Eigen::VectorXd& x, const std::string& name);
+
+/// Size limits of the public API (core-api.md, "Limits"): what a page can reasonably hold.
+constexpr std::size_t max_matrix_side = 4096;
+constexpr std::size_t max_matrix_elements = std::size_t{1} << 24;
+constexpr std::size_t max_vector_length = std::size_t{1} << 20;
+
+/// Requires a non-empty rows×cols matrix within the size limits, before it is even built.
+void require_matrix_shape(std::size_t rows, std::size_t cols, const std::string& name);
+
+/// Requires a non-empty matrix within the size limits.
+void require_matrix_shape(const Eigen::MatrixXd& M, const std::string& name);
+
+/// Requires a non-empty vector of length n within the size limit, before it is even built.
+void require_vector_length(std::size_t n, const std::string& name);
+
+/// Requires a non-empty vector within the size limit.
+void require_vector_length(const Eigen::VectorXd& x, const std::string& name);
+
+}  // namespace llmmath

@@ -1,0 +1,203 @@
+// Attention (chapter section 1): the exercise, the invariants of a causal softmax, the
+// reference values of tests/fixtures/make_attention.py, and every precondition.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "fixtures.hpp"
+#include "llmmath/attention.hpp"
+
+using Eigen::MatrixXd;
+using llmmath::attention;
+using llmmath::AttentionOptions;
+
+namespace {
+
+MatrixXd mat(std::initializer_list<std::initializer_list<double>> rows) {
+  MatrixXd M(rows.size(), rows.begin()->size());
+  Eigen::Index i = 0;
+  for (auto r : rows) {
+    Eigen::Index j = 0;
+    for (double x : r) M(i, j++) = x;
+    ++i;
+  }
+  return M;
+}
+
+AttentionOptions causal() {
+  AttentionOptions o;
+  o.causal = true;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("exercise 1: the first query sees only key 1, so its output is V1 = (1, 0)",
+          "[attention][exercise]") {
+  // Three tokens; key 3 (a future token) has the largest raw score for query 1.
+  const MatrixXd Q = mat({{1, 0}, {0, 1}, {1, 1}});
+  const MatrixXd K = mat({{1, 0}, {0, 1}, {3, 0}});
+  const MatrixXd V = mat({{1, 0}, {0, 1}, {0.5, 0.5}});
+  const auto r = attention(Q, K, V, causal());
+
+  // raw scores are reported before the mask: q1·k3/√2 = 3/√2 is the largest of row 1
+  CHECK(r.scores(0, 2) == Approx(3 / std::sqrt(2.0)).epsilon(1e-15));
+  CHECK(r.scores(0, 2) > r.scores(0, 0));
+  // ... yet the mask removes it before normalisation: weights exactly (1, 0, 0)
+  CHECK(r.weights(0, 0) == 1.0);
+  CHECK(r.weights(0, 1) == 0.0);
+  CHECK(r.weights(0, 2) == 0.0);
+  CHECK(r.output(0, 0) == 1.0);
+  CHECK(r.output(0, 1) == 0.0);
+  CHECK_FALSE(r.visible(0, 2));
+  CHECK(r.scale == Approx(1 / std::sqrt(2.0)).epsilon(1e-15));
+}
+
+TEST_CASE("hand-computed: two equal keys share the weight equally", "[attention]") {
+  const auto r = attention(mat({{1, 1}}), mat({{2, 0}, {0, 2}}), mat({{4}, {8}}));
+  // scores (2/√2, 2/√2) are equal, so weights 1/2 each and output (4 + 8)/2 = 6
+  CHECK(r.weights(0, 0) == Approx(0.5).margin(1e-15));
+  CHECK(r.output(0, 0) == Approx(6).epsilon(1e-15));
+}
+
+TEST_CASE("weight rows sum to 1 and masked weights are exactly 0", "[attention][invariant]") {
+  const MatrixXd Q = MatrixXd::Random(6, 4) * 3, K = MatrixXd::Random(6, 4) * 3;
+  const MatrixXd V = MatrixXd::Random(6, 3);
+  for (bool is_causal : {false, true}) {
+    AttentionOptions o;
+    o.causal = is_causal;
+    const auto r = attention(Q, K, V, o);
+    for (Eigen::Index i = 0; i < 6; ++i) {
+      CHECK(r.weights.row(i).sum() == Approx(1).margin(1e-12));  // rounding of 6 terms
+      for (Eigen::Index j = 0; j < 6; ++j) {
+        CHECK(r.weights(i, j) >= 0);
+        if (is_causal && j > i) CHECK(r.weights(i, j) == 0.0);  // exact, not merely small
+        if (!is_causal) CHECK(r.visible(i, j));
+      }
+    }
+    // output = weights · V exactly as computed
+    CHECK((r.output - r.weights * V).cwiseAbs().maxCoeff() < 1e-14);
+  }
+}
+
+TEST_CASE("causal alignment: with fewer queries than keys, query i sits at nk − nq + i",
+          "[attention][invariant]") {
+  const MatrixXd K = MatrixXd::Random(5, 2), V = MatrixXd::Random(5, 2);
+  SECTION("one query after a cache of four keys sees all five") {
+    const auto r = attention(MatrixXd::Random(1, 2), K, V, causal());
+    CHECK(r.position(0) == 4);
+    CHECK(r.visible.all());
+    CHECK((r.weights.array() > 0).all());
+  }
+  SECTION("two queries are positions 3 and 4") {
+    const auto r = attention(MatrixXd::Random(2, 2), K, V, causal());
+    CHECK(r.position(0) == 3);
+    CHECK(r.position(1) == 4);
+    CHECK(r.weights(0, 4) == 0.0);
+    CHECK(r.weights(0, 3) > 0);
+    CHECK(r.visible.row(1).all());
+  }
+  SECTION("the last query row of a causal block equals the unmasked attention of that query") {
+    const MatrixXd Q = MatrixXd::Random(5, 2);
+    const auto full = attention(Q, K, V, causal());
+    const auto last = attention(Q.bottomRows(1), K, V, causal());
+    CHECK((full.weights.row(4) - last.weights.row(0)).cwiseAbs().maxCoeff() < 1e-15);
+  }
+}
+
+TEST_CASE("extreme scores give no NaN: the softmax is shifted by the row maximum",
+          "[attention][invariant]") {
+  // scores of +1000 and −1000 (scale 1): exp(1000) alone would overflow a double
+  AttentionOptions o;
+  o.scale = 1.0;
+  const auto r = attention(mat({{1000}, {-1000}}), mat({{1}, {-1}}), mat({{1, 0}, {0, 1}}), o);
+  CHECK(r.weights.allFinite());
+  CHECK(r.output.allFinite());
+  CHECK(r.weights(0, 0) == 1.0);  // e^-2000 underflows to exactly 0
+  CHECK(r.weights(0, 1) == 0.0);
+  CHECK(r.weights(1, 0) == 0.0);
+  CHECK(r.weights(1, 1) == 1.0);
+}
+
+TEST_CASE("attention matches the NumPy reference values", "[attention][reference]") {
+  for (const auto& c : fixtures::load("attention.txt")) {
+    if (c.values.count("q") == 0) continue;  // the dilution cases
+    INFO("case " << c.name);
+    AttentionOptions o;
+    o.causal = c.scalar("causal") != 0;
+    if (!std::isnan(c.scalar("scale"))) o.scale = c.scalar("scale");
+    const auto r = attention(c["q"], c["k"], c["v"], o);
+    // the reference works in long double; 1e-12 leaves room for double rounding in sums of
+    // up to 16 terms of magnitude up to ~30
+    CHECK((r.scores - c["scores"]).cwiseAbs().maxCoeff() < 1e-12);
+    CHECK((r.weights - c["weights"]).cwiseAbs().maxCoeff() < 1e-12);
+    CHECK((r.output - c["output"]).cwiseAbs().maxCoeff() < 1e-12);
+  }
+}
+
+TEST_CASE("contextDilution: one relevant key among n distractors", "[attention][dilution]") {
+  SECTION("hand-computed") {
+    // a = b: every key equal, so 1/(n + 1)
+    CHECK(llmmath::context_dilution(0, 0, 3).relevant_weight == Approx(0.25).epsilon(1e-15));
+    // n = 0: the relevant key keeps everything
+    CHECK(llmmath::context_dilution(1, 5, 0).relevant_weight == 1.0);
+    // e^2/(e^2 + 10) = 0.42490...
+    CHECK(llmmath::context_dilution(2, 0, 10).relevant_weight ==
+          Approx(std::exp(2.0) / (std::exp(2.0) + 10)).epsilon(1e-14));
+  }
+  SECTION("weights add up: relevant + n·each distractor = 1") {
+    const auto r = llmmath::context_dilution(3, 1, 50);
+    CHECK(r.relevant_weight + 50 * r.distractor_weight == Approx(1).epsilon(1e-14));
+    CHECK(r.relevant_weight + r.distractor_mass == Approx(1).epsilon(1e-14));
+  }
+  SECTION("more distractors always dilute more") {
+    double previous = 1;
+    for (double n : {1.0, 10.0, 100.0, 1e4, 1e8}) {
+      const double w = llmmath::context_dilution(4, 0, n).relevant_weight;
+      CHECK(w < previous);
+      previous = w;
+    }
+  }
+  SECTION("huge scores do not overflow") {
+    const auto r = llmmath::context_dilution(1000, 999, 1e6);
+    CHECK(std::isfinite(r.relevant_weight));
+    CHECK(r.relevant_weight == Approx(1 / (1 + 1e6 * std::exp(-1.0))).epsilon(1e-12));
+  }
+  SECTION("matches the NumPy reference values") {
+    for (const auto& c : fixtures::load("attention.txt")) {
+      if (c.values.count("relevantWeight") == 0) continue;
+      INFO("case " << c.name);
+      const double w = llmmath::context_dilution(c.scalar("relevantScore"),
+                                                 c.scalar("distractorScore"),
+                                                 c.scalar("distractors"))
+                           .relevant_weight;
+      CHECK(w == Approx(c.scalar("relevantWeight")).epsilon(1e-13));
+    }
+  }
+}
+
+TEST_CASE("attention refuses bad input with a message naming the parameter",
+          "[attention][errors]") {
+  const MatrixXd M = MatrixXd::Ones(2, 2);
+  CHECK_THROWS_WITH(attention(MatrixXd(0, 2), M, M), Catch::StartsWith("q must be a non-empty"));
+  CHECK_THROWS_WITH(attention(M, MatrixXd::Ones(2, 3), M),
+                    "k must be a matrix with 2 columns (d of q), got 3 columns");
+  CHECK_THROWS_WITH(attention(M, M, MatrixXd::Ones(3, 2)),
+                    "v must be a matrix with 2 rows (one per key), got 3 rows");
+  MatrixXd bad = M;
+  bad(1, 1) = NAN;
+  CHECK_THROWS_WITH(attention(M, bad, M), "k[1][1] must be a finite number, got NaN");
+  CHECK_THROWS_WITH(attention(MatrixXd::Ones(3, 2), M, M, causal()),
+                    Catch::StartsWith("q must be at most as many rows as k (2) when causal"));
+  AttentionOptions o;
+  o.scale = INFINITY;
+  CHECK_THROWS_WITH(attention(M, M, M, o), "scale must be a finite number, got Infinity");
+  o.scale = 1e300;
+  CHECK_THROWS_WITH(attention(M * 1e10, M * 1e10, M, o), Catch::StartsWith("q must be vectors"));
+  CHECK_THROWS_WITH(attention(MatrixXd::Ones(4096, 1), MatrixXd::Ones(4096, 1),
+                              MatrixXd::Ones(4096, 100)),
+                    Catch::Contains("2^30"));
+  CHECK_THROWS_WITH(llmmath::context_dilution(1, 0, -1), Catch::StartsWith("distractors"));
+  CHECK_THROWS_WITH(llmmath::context_dilution(1, 0, 2.5), "distractors must be an integer, got 2.5");
+  CHECK_THROWS_WITH(llmmath::context_dilution(NAN, 0, 2),
+                    "relevantScore must be a finite number, got NaN");
+}
