@@ -1,0 +1,53 @@
+// Builds the site into the folder given as argument (dist/):
+//   reader.html  the chapter, with every \( … \) and \[ … \] formula typeset at build time as
+//                MathML by KaTeX, so formulas need no script, no font download and no network,
+//                and screen readers read them as mathematics;
+//   reader.js    the widgets, bundled by esbuild into one classic script (file:// cannot load
+//                ES modules);
+//   reader.css   the styles.
+// llmmath.js (the core) is copied in by build.sh.
+import { build } from "esbuild";
+import katex from "katex";
+import { mkdir, readFile, writeFile, copyFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const out = path.resolve(process.argv[2] ?? "dist");
+await mkdir(out, { recursive: true });
+
+/** Replaces \( … \) (inline) and \[ … \] (display) with KaTeX's MathML; stops on a TeX error. */
+export function typeset(html, file) {
+  return html.replace(/\\\[([\s\S]+?)\\\]|\\\(([\s\S]+?)\\\)/g, (match, display, inline) => {
+    const tex = (display ?? inline).trim();
+    try {
+      return katex.renderToString(decodeEntities(tex), {
+        displayMode: display !== undefined,
+        output: "mathml",
+        throwOnError: true,
+        strict: "error",
+      });
+    } catch (error) {
+      throw new Error(`${file}: cannot typeset ${match.slice(0, 60)}…: ${error.message}`);
+    }
+  });
+}
+
+// TeX inside HTML source writes <, > and & as entities.
+function decodeEntities(s) {
+  return s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+}
+
+const source = await readFile(path.join(here, "reader.html"), "utf8");
+await writeFile(path.join(out, "reader.html"), typeset(source, "site/reader.html"));
+await copyFile(path.join(here, "reader.css"), path.join(out, "reader.css"));
+await build({
+  entryPoints: [path.join(here, "src", "reader.js")],
+  bundle: true,
+  format: "iife",
+  minify: true,
+  target: ["chrome95", "firefox100", "safari15.2"],
+  outfile: path.join(out, "reader.js"),
+  legalComments: "none",
+  logLevel: "warning",
+});

@@ -1,0 +1,188 @@
+// <llm-attention>: the reader edits queries, keys and values (or picks an example), toggles the
+// causal mask, and sees raw scores, the mask, the weights as a heat map, the outputs, and the
+// calculation for one query written out with the current numbers.
+//
+// Attributes: preset (a key of attentionPresets, default "exercise"), causal ("true"/"false",
+// overrides the preset), query (1-based query row to explain).
+// Properties: result (the core's attention result), state ({ tokens, Q, K, V, causal }).
+import { fill, fmt, fmtVec, h, sym, uniqueId } from "../dom.js";
+import { LlmWidget } from "./base.js";
+import { attentionPresets } from "./attention-presets.js";
+
+const MAX_TOKENS = 8;
+const MAX_DIM = 4;
+const clone = (M) => M.map((row) => row.slice());
+
+export class LlmAttention extends LlmWidget {
+  build() {
+    const presetName = attentionPresets[this.getAttribute("preset")] ? this.getAttribute("preset") : "exercise";
+    this.loadPreset(presetName);
+    if (this.hasAttribute("causal")) this.state.causal = this.getAttribute("causal") !== "false";
+    this.query = Math.max(0, Number.parseInt(this.getAttribute("query") ?? "1", 10) - 1) || 0;
+
+    const id = uniqueId("att");
+    this.presetSelect = h("select", { id: `${id}-preset`, onchange: () => this.onPreset() },
+      Object.entries(attentionPresets).map(([key, p]) => h("option", { value: key }, p.label)));
+    this.presetSelect.value = presetName;
+    this.causalBox = h("input", { type: "checkbox", id: `${id}-causal`, onchange: () => {
+      this.state.causal = this.causalBox.checked;
+      this.update();
+    } });
+    this.querySelect = h("select", { id: `${id}-query`, onchange: () => {
+      this.query = Number(this.querySelect.value);
+      this.update();
+    } });
+    const stepper = (label, onMinus, onPlus) =>
+      h("span", { class: "stepper", role: "group", "aria-label": label }, label + " ",
+        h("button", { type: "button", onclick: onMinus, "aria-label": `fewer: ${label}` }, "−"),
+        h("button", { type: "button", onclick: onPlus, "aria-label": `more: ${label}` }, "+"));
+
+    this.editors = h("div", { class: "att-editors" });
+    this.scoresView = h("div", { class: "att-view" });
+    this.weightsView = h("div", { class: "att-view" });
+    this.outputView = h("div", { class: "att-view" });
+    this.worked = h("div", { class: "worked", "aria-live": "polite" });
+
+    this.append(
+      h("div", { class: "controls" },
+        h("label", { for: `${id}-preset` }, "Example "), this.presetSelect,
+        h("span", { class: "control" }, this.causalBox, h("label", { for: `${id}-causal` }, " Causal mask")),
+        stepper("Tokens", () => this.resize(-1, 0, 0), () => this.resize(1, 0, 0)),
+        stepper("Key dimension d", () => this.resize(0, -1, 0), () => this.resize(0, 1, 0)),
+        stepper("Value dimension", () => this.resize(0, 0, -1), () => this.resize(0, 0, 1))),
+      h("p", { class: "hint" }, "Edit any number of Q, K or V. Rows are tokens."),
+      this.editors,
+      h("div", { class: "att-results" }, this.scoresView, this.weightsView, this.outputView),
+      h("div", { class: "controls" }, h("label", { for: `${id}-query` }, "Explain the calculation for query "), this.querySelect),
+      this.worked,
+    );
+    this.syncControls();
+  }
+
+  loadPreset(name) {
+    const p = attentionPresets[name];
+    this.state = { tokens: p.tokens.slice(), Q: clone(p.Q), K: clone(p.K), V: clone(p.V), causal: p.causal };
+    this.query = 0;
+  }
+
+  onPreset() {
+    this.loadPreset(this.presetSelect.value);
+    this.syncControls();
+    this.update();
+  }
+
+  /** Adds or removes a token row, a key dimension or a value dimension (new entries are 0). */
+  resize(dTokens, dKey, dValue) {
+    const s = this.state;
+    const n = s.tokens.length + dTokens, d = s.Q[0].length + dKey, dv = s.V[0].length + dValue;
+    if (n < 1 || n > MAX_TOKENS || d < 1 || d > MAX_DIM || dv < 1 || dv > MAX_DIM) return;
+    const fit = (M, cols) => Array.from({ length: n }, (_, i) => Array.from({ length: cols }, (_, j) => M[i]?.[j] ?? 0));
+    s.tokens = Array.from({ length: n }, (_, i) => s.tokens[i] ?? `t${i + 1}`);
+    s.Q = fit(s.Q, d);
+    s.K = fit(s.K, d);
+    s.V = fit(s.V, dv);
+    this.query = Math.min(this.query, n - 1);
+    this.presetSelect.value = "";
+    this.syncControls();
+    this.update();
+  }
+
+  /** Rebuilds the matrix editors and the query list from the state. */
+  syncControls() {
+    const s = this.state;
+    this.causalBox.checked = s.causal;
+    fill(this.querySelect, s.tokens.map((t, i) => h("option", { value: i }, `${i + 1} (${t})`)));
+    this.querySelect.value = String(this.query);
+    fill(this.editors,
+      this.matrixEditor("Q", "queries", s.Q),
+      this.matrixEditor("K", "keys", s.K),
+      this.matrixEditor("V", "values", s.V));
+  }
+
+  matrixEditor(name, caption, M) {
+    const s = this.state;
+    return h("table", { class: "matrix-editor" },
+      h("caption", {}, h("var", {}, name), ` (${caption})`),
+      h("tbody", {}, M.map((row, i) => h("tr", {},
+        h("th", { scope: "row" }, s.tokens[i]),
+        row.map((x, j) => h("td", {}, h("input", {
+          type: "number", step: "0.1", value: String(x), inputmode: "decimal",
+          "aria-label": `${name} row ${i + 1} (${s.tokens[i]}), column ${j + 1}`,
+          oninput: (e) => this.onCell(name, i, j, e.target),
+        })))))));
+  }
+
+  onCell(name, i, j, input) {
+    // valueAsNumber is NaN for an empty or unparsable field; the core names it in its message.
+    this.state[name][i][j] = input.valueAsNumber;
+    this.presetSelect.value = "";
+    this.update();
+    input.setAttribute("aria-invalid", this.status.classList.contains("llm-error") ? "true" : "false");
+  }
+
+  compute() {
+    const { Q, K, V, causal } = this.state;
+    return this.core.attention(Q, K, V, { causal });
+  }
+
+  render(r) {
+    const tokens = this.state.tokens;
+    const table = (caption, M, cell, headers = tokens) =>
+      h("table", { class: "att-table" }, h("caption", {}, caption),
+        h("thead", {}, h("tr", {}, h("td", {}), headers.map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, M.map((row, i) => h("tr", { class: i === this.query ? "selected" : null },
+          h("th", { scope: "row" }, tokens[i]), row.map((x, j) => cell(x, i, j))))));
+
+    fill(this.scoresView, table("Raw scores q·k/√d (before the mask)", r.scores, (x, i, j) =>
+      r.visible[i][j]
+        ? h("td", {}, fmt(x, 3))
+        : h("td", { class: "masked", title: "masked: this key is in the query's future" },
+            h("span", { class: "visually-hidden" }, "masked, raw "), fmt(x, 3))));
+    fill(this.weightsView, table("Weights after the mask and softmax", r.weights, (w, i, j) =>
+      h("td", { class: r.visible[i][j] ? "heat" : "heat masked", style: { "--w": String(w) } }, fmt(w, 3))));
+    const dv = r.output[0].length;
+    fill(this.outputView, table("Outputs (weights · V)", r.output, (x) => h("td", {}, fmt(x, 3)),
+      Array.from({ length: dv }, (_, j) => `dim ${j + 1}`)));
+    this.renderWorked(r);
+  }
+
+  /** The calculation for the selected query, with the reader's numbers substituted. */
+  renderWorked(r) {
+    const { tokens, Q, K, V, causal } = this.state;
+    const i = this.query;
+    const d = Q[0].length;
+    const n = tokens.length;
+    const qi = () => sym("q", i + 1);
+    const exp = (x) => h("span", {}, "e", h("sup", {}, fmt(x, 3)));
+    const visible = [...Array(n).keys()].filter((j) => r.visible[i][j]);
+    const hidden = [...Array(n).keys()].filter((j) => !r.visible[i][j]);
+    const dot = (j) => Q[i].map((x, c) => `${fmt(x)}·${fmt(K[j][c])}`).join(" + ");
+
+    const steps = h("ol", {});
+    steps.append(h("li", {},
+      h("strong", {}, "Scores. "), "Each key j gets ", sym("s", `${i + 1},j`), " = ", qi(), " · ", sym("k", "j"),
+      ` / √${d}, and 1/√${d} = ${fmt(r.scale, 6)}:`,
+      h("ul", {}, [...Array(n).keys()].map((j) => h("li", {},
+        sym("s", `${i + 1},${j + 1}`), ` = (${dot(j)}) × ${fmt(r.scale, 4)} = ${fmt(r.scores[i][j], 4)}`,
+        r.visible[i][j] ? "" : h("em", {}, " (masked)"))))));
+
+    steps.append(h("li", {}, h("strong", {}, "Mask. "),
+      causal
+        ? [`Query ${i + 1} sits at position ${r.positions[i] + 1}, so it sees ${r.positions[i] === 0 ? "only key 1" : `keys 1 to ${r.positions[i] + 1}`}. `,
+            hidden.length
+              ? `Key${hidden.length > 1 ? "s" : ""} ${hidden.map((j) => j + 1).join(", ")} ${hidden.length > 1 ? "are" : "is"} in its future and ${hidden.length > 1 ? "are" : "is"} removed before the softmax, so ${hidden.length > 1 ? "their weights are" : "its weight is"} exactly 0, whatever the raw score.`
+              : "No key is in its future."]
+        : "No causal mask: every key is visible."));
+
+    const expTerms = () => visible.flatMap((j, k) => (k ? [" + ", exp(r.scores[i][j])] : [exp(r.scores[i][j])]));
+    steps.append(h("li", {}, h("strong", {}, "Softmax over the visible scores. "),
+      h("ul", {}, visible.map((j) => h("li", {},
+        sym("w", `${i + 1},${j + 1}`), " = ", exp(r.scores[i][j]), " / (", expTerms(), `) = ${fmt(r.weights[i][j], 4)}`)))));
+
+    steps.append(h("li", {}, h("strong", {}, "Output. "), sym("o", i + 1), " = ",
+      visible.map((j) => `${fmt(r.weights[i][j], 4)}·${fmtVec(V[j])}`).join(" + "),
+      " = ", h("strong", {}, fmtVec(r.output[i], 4))));
+
+    fill(this.worked, h("p", {}, `Query ${i + 1} (“${tokens[i]}”), `, qi(), ` = ${fmtVec(Q[i])}:`), steps);
+  }
+}

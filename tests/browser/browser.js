@@ -1,0 +1,58 @@
+// Starts Debian's headless Chromium through playwright-core (no browser download) and opens
+// pages of dist/ from file://, recording console errors, page errors and every request.
+"use strict";
+const { chromium } = require("playwright-core");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
+
+const dist = path.resolve(__dirname, "..", "..", "dist");
+const artifacts = path.resolve(__dirname, "..", "..", "build", "test-artifacts");
+
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+// As root Chromium needs --no-sandbox; the rest keep it from reaching for the network.
+const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  "--disable-default-apps", "--disable-extensions", "--metrics-recording-only"];
+
+async function launch() {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-chromium-"));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+  });
+  const close = async () => {
+    await context.close();
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  };
+  return { context, close };
+}
+
+/**
+ * Opens dist/<file> in a new page of `context` at the given viewport and waits for
+ * html[data-ready]. Returns { page, errors, requests }: console and page errors, and the URL
+ * of every request the page made.
+ */
+async function openReader(context, { file = "reader.html", width = 1280, height = 900, colorScheme = "light", hash = "" } = {}) {
+  const page = await context.newPage();
+  await page.setViewportSize({ width, height });
+  await page.emulateMedia({ colorScheme });
+  const errors = [];
+  const requests = [];
+  page.on("console", (msg) => { if (msg.type() === "error") errors.push(`console: ${msg.text()}`); });
+  page.on("pageerror", (err) => errors.push(`page: ${err.message}`));
+  page.on("request", (req) => requests.push(req.url()));
+  const url = pathToFileURL(path.join(dist, file)).href + hash;
+  await page.goto(url);
+  await page.waitForSelector("html[data-ready]", { timeout: 15000 });
+  return { page, errors, requests, url };
+}
+
+function artifact(name) {
+  fs.mkdirSync(artifacts, { recursive: true });
+  return path.join(artifacts, name);
+}
+
+module.exports = { launch, openReader, artifact, dist };
