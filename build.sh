@@ -48,7 +48,7 @@ ensure_packages() {
   fi
   say "Installing Debian packages: ${missing[*]}"
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 }
 
 ensure_node_modules() {

@@ -48,7 +48,10 @@ export function fmt(x, digits = 4) {
   const abs = Math.abs(x);
   let s;
   if (abs >= 1e6 || abs < 10 ** -digits) s = x.toExponential(Math.min(digits - 1, 3)).replace(/\.?0+e/, "e");
-  else s = x.toFixed(digits).replace(/\.?0+$/, "");
+  else {
+    s = x.toFixed(digits);
+    if (s.includes(".")) s = s.replace(/\.?0+$/, "");
+  }
   if (s === "-0") s = "0";
   return s.replace("-", "−");
 }

@@ -9,7 +9,7 @@ import { h } from "../dom.js";
  */
 export function lineChart(spec) {
   const W = spec.width ?? 520, H = spec.height ?? 260;
-  const m = { left: 52, right: 16, top: 14, bottom: 42 };
+  const m = { left: 52, right: 30, top: 14, bottom: 42 };
   const sx = scale(spec.x, m.left, W - m.right);
   const sy = scale(spec.y, H - m.bottom, m.top);
   const svg = h("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": spec.title ?? "" });
