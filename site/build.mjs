@@ -1,5 +1,5 @@
 // Builds the site into the folder given as argument (dist/):
-//   reader.html  the chapter, with every \( … \) and \[ … \] formula typeset at build time as
+//   reader.html  the chapter (site/reader.html with its sections from site/sections/), with every \( … \) and \[ … \] formula typeset at build time as
 //                MathML by KaTeX, so formulas need no script, no font download and no network,
 //                and screen readers read them as mathematics;
 //   reader.js    the widgets, bundled by esbuild into one classic script (file:// cannot load
@@ -38,8 +38,17 @@ function decodeEntities(s) {
   return s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 }
 
-const source = await readFile(path.join(here, "reader.html"), "utf8");
-await writeFile(path.join(out, "reader.html"), typeset(source, "site/reader.html"));
+/** Replaces each <!-- include sections/NAME.html --> with that file (one section of the chapter). */
+async function includeSections(html) {
+  const parts = html.split(/<!-- include (sections\/[\w-]+\.html) -->/);
+  for (let i = 1; i < parts.length; i += 2) {
+    parts[i] = typeset(await readFile(path.join(here, parts[i]), "utf8"), `site/${parts[i]}`);
+  }
+  return parts.join("");
+}
+
+const template = await readFile(path.join(here, "reader.html"), "utf8");
+await writeFile(path.join(out, "reader.html"), await includeSections(typeset(template, "site/reader.html")));
 await copyFile(path.join(here, "reader.css"), path.join(out, "reader.css"));
 await build({
   entryPoints: [path.join(here, "src", "reader.js")],
