@@ -1,22 +1,18 @@
-// The reader page: registers every widget, then marks the page ready (data-ready on <html>)
-// once the core has loaded and every widget on the page has rendered.
-import { LlmAttention } from "./widgets/attention.js";
-import { LlmContextDilution } from "./widgets/dilution.js";
-import { LlmAnswerAttention } from "./widgets/answers.js";
+// The reader page: registers every concept's widgets, then marks the page ready (data-ready on
+// <html>) once the core has loaded and every widget on the page has rendered.
+// Each widgets/<concept>.js exports `widgets`, a map from tag name to element class.
+import { widgets as attention } from "./widgets/attention.js";
+import { widgets as dilution } from "./widgets/dilution.js";
 
-const widgets = {
-  "llm-attention": LlmAttention,
-  "llm-context-dilution": LlmContextDilution,
-  "llm-answer-attention": LlmAnswerAttention,
-};
+const all = { ...attention, ...dilution };
 
-for (const [tag, cls] of Object.entries(widgets)) {
+for (const [tag, cls] of Object.entries(all)) {
   if (!customElements.get(tag)) customElements.define(tag, cls);
 }
 
 function whenAllRendered() {
-  const elements = [...document.querySelectorAll(Object.keys(widgets).join(","))];
-  return Promise.all(elements.map((el) => el.ready));
+  const elements = [...document.querySelectorAll(Object.keys(all).join(","))];
+  return Promise.all(elements.map((el) => customElements.whenDefined(el.localName).then(() => el.ready)));
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -7,6 +7,7 @@
 // Properties: result (the core's attention result), state ({ tokens, Q, K, V, causal }).
 import { fill, fmt, fmtVec, h, sym, uniqueId } from "../dom.js";
 import { LlmWidget } from "./base.js";
+import { FigureAnswer } from "./answer.js";
 import { attentionPresets } from "./attention-presets.js";
 
 const MAX_TOKENS = 8;
@@ -186,3 +187,33 @@ export class LlmAttention extends LlmWidget {
     fill(this.worked, h("p", {}, `Query ${i + 1} (“${tokens[i]}”), `, qi(), ` = ${fmtVec(Q[i])}:`), steps);
   }
 }
+
+/** Exercise 1: query 1's weights and output, and what became of the keys it could not see. */
+export class LlmAnswerAttention extends FigureAnswer {
+  answer(r, figure) {
+    const { V, causal } = figure.state;
+    const w = r.weights[0];
+    const visible = r.visible[0];
+    const seen = visible.map((v, j) => (v ? j : -1)).filter((j) => j >= 0);
+    const hidden = visible.map((v, j) => (v ? -1 : j)).filter((j) => j >= 0);
+    // The masked key with the largest raw score: the one a reader might expect to dominate.
+    const strongest = hidden.reduce((best, j) => (best < 0 || r.scores[0][j] > r.scores[0][best] ? j : best), -1);
+    const only = seen.length === 1;
+    return [
+      h("p", {},
+        causal
+          ? `Query 1 sits at position 1, so under the causal mask it sees ${only ? "only key 1" : `keys ${seen.map((j) => j + 1).join(", ")}`}. `
+          : "Without the causal mask, query 1 sees every key. ",
+        "Its weights are ", h("strong", { class: "answer-weights" }, fmtVec(w, 4)), only ? `, so the output is V1 = ` : ", so the output is ",
+        h("strong", { class: "answer-output" }, fmtVec(r.output[0], 4)),
+        only ? ` (the value of key 1, ${fmtVec(V[0])}, copied unchanged).` : "."),
+      strongest >= 0
+        ? h("p", {}, `Future key ${strongest + 1} has a raw score of ${fmt(r.scores[0][strongest], 4)}`,
+            r.scores[0][strongest] >= Math.max(...seen.map((j) => r.scores[0][j])) ? ", the largest in the row, " : " ",
+            "but it is masked before normalisation, so its weight is exactly 0 and it contributes nothing to the output.")
+        : null,
+    ];
+  }
+}
+
+export const widgets = { "llm-attention": LlmAttention, "llm-answer-attention": LlmAnswerAttention };

@@ -77,3 +77,5 @@ function lineChartFor(curve, now, n) {
     markers: n >= 1 ? [{ x: n, y: now.relevantWeight, label: pct(now.relevantWeight) }] : [],
   });
 }
+
+export const widgets = { "llm-context-dilution": LlmContextDilution };
