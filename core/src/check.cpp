@@ -25,7 +25,11 @@ std::string describe(double x) {
     std::snprintf(buf, sizeof buf, "%.*g", p, x);
     if (std::strtod(buf, nullptr) == x) break;
   }
-  return buf;
+  // C pads the exponent to two digits ("1e-09"); JavaScript, whose values these are, does not.
+  std::string s = buf;
+  const std::size_t e = s.find('e');
+  if (e != std::string::npos && s.size() > e + 3 && s[e + 2] == '0') s.erase(e + 2, 1);
+  return s;
 }
 
 void require_finite(double x, const std::string& name) {
@@ -74,6 +78,20 @@ void require_vector_length(std::size_t n, const std::string& name) {
   require(n <= max_vector_length, name,
           "at most 2^20 = " + std::to_string(max_vector_length) + " entries",
           std::to_string(n) + " entries");
+}
+
+void require_distribution(const Eigen::VectorXd& x, const std::string& name, double tolerance) {
+  require_vector_length(x, name);
+  require_finite(x, name);
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    if (x(i) < 0)
+      require(false, name + "[" + std::to_string(i) + "]", "a non-negative number", describe(x(i)));
+  // summed left to right, not by Eigen's vectorised reduction, so that a sum at the edge of
+  // the tolerance is accepted or refused alike natively and in WebAssembly
+  double sum = 0;
+  for (Eigen::Index i = 0; i < x.size(); ++i) sum += x(i);
+  require(std::fabs(sum - 1) <= tolerance, name,
+          "an array summing to 1 within " + describe(tolerance), "a sum of " + describe(sum));
 }
 
 }  // namespace llmmath

@@ -15,6 +15,9 @@ TEST_CASE("describe prints numbers in their shortest exact form", "[check]") {
   CHECK(describe(NAN) == "NaN");
   CHECK(describe(INFINITY) == "Infinity");
   CHECK(describe(-INFINITY) == "-Infinity");
+  CHECK(describe(1e-9) == "1e-9");  // as JavaScript prints it, not C's "1e-09"
+  CHECK(describe(1.5e-7) == "1.5e-7");
+  CHECK(describe(1e21) == "1e+21");
 }
 
 TEST_CASE("require throws invalid_argument naming the parameter, expectation and value",
@@ -41,4 +44,20 @@ TEST_CASE("matrix and vector size limits are stated in the message", "[check]") 
   M(1, 0) = INFINITY;
   CHECK_THROWS_WITH(llmmath::require_finite(M, "v"),
                     "v[1][0] must be a finite number, got Infinity");
+}
+
+TEST_CASE("require_distribution names the bad entry or the sum, with the tolerance", "[check]") {
+  Eigen::VectorXd p(3);
+  p << 0.5, 0.25, 0.25;
+  CHECK_NOTHROW(llmmath::require_distribution(p, "probs", 1e-9));
+  p(2) = 0.25 + 5e-10;  // within the tolerance
+  CHECK_NOTHROW(llmmath::require_distribution(p, "probs", 1e-9));
+  p(2) = 0.3;
+  CHECK_THROWS_WITH(llmmath::require_distribution(p, "probs", 1e-9),
+                    "probs must be an array summing to 1 within 1e-9, got a sum of 1.05");
+  p(1) = -0.05;
+  CHECK_THROWS_WITH(llmmath::require_distribution(p, "f", 1e-6),
+                    "f[1] must be a non-negative number, got -0.05");
+  CHECK_THROWS_WITH(llmmath::require_distribution(Eigen::VectorXd(0), "p", 1e-6),
+                    "p must be a non-empty array, got an empty one");
 }

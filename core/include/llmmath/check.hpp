@@ -15,8 +15,8 @@ namespace llmmath {
 void require(bool ok, const std::string& name, const std::string& expected,
              const std::string& got);
 
-/// Formats a number for an error message: shortest form that reads back to the same double
-/// ("1.5", "1e-300", "NaN", "Infinity").
+/// Formats a number for an error message: the shortest form that reads back to the same double,
+/// exponents unpadded as JavaScript writes them ("1.5", "1e-9", "1e-300", "NaN", "Infinity").
 std::string describe(double x);
 
 /// Requires x to be finite (not NaN, not ±Infinity).
@@ -47,5 +47,10 @@ void require_vector_length(std::size_t n, const std::string& name);
 
 /// Requires a non-empty vector within the size limit.
 void require_vector_length(const Eigen::VectorXd& x, const std::string& name);
+
+/// Requires x to be a probability distribution: a non-empty vector within the size limit whose
+/// entries are finite and ≥ 0 (naming the first bad one as name[i]) and whose sum is within
+/// `tolerance` of 1 (the caller's rounding, e.g. decimals typed on a page).
+void require_distribution(const Eigen::VectorXd& x, const std::string& name, double tolerance);
 
 }  // namespace llmmath
