@@ -4,11 +4,11 @@
 //                and screen readers read them as mathematics;
 //   reader.js    the widgets, bundled by esbuild into one classic script (file:// cannot load
 //                ES modules);
-//   reader.css   the styles.
+//   reader.css   the page's styles followed by every widget's (src/widgets/*.css).
 // llmmath.js (the core) is copied in by build.sh.
 import { build } from "esbuild";
 import katex from "katex";
-import { mkdir, readFile, writeFile, copyFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -49,7 +49,12 @@ async function includeSections(html) {
 
 const template = await readFile(path.join(here, "reader.html"), "utf8");
 await writeFile(path.join(out, "reader.html"), await includeSections(typeset(template, "site/reader.html")));
-await copyFile(path.join(here, "reader.css"), path.join(out, "reader.css"));
+// reader.css: the page's styles, then each concept's widget styles (src/widgets/<concept>.css).
+const widgetDir = path.join(here, "src", "widgets");
+const widgetCss = (await readdir(widgetDir)).filter((f) => f.endsWith(".css")).sort();
+const css = [await readFile(path.join(here, "reader.css"), "utf8")];
+for (const f of widgetCss) css.push(`/* ---- src/widgets/${f} ---- */\n` + (await readFile(path.join(widgetDir, f), "utf8")));
+await writeFile(path.join(out, "reader.css"), css.join("\n"));
 await build({
   entryPoints: [path.join(here, "src", "reader.js")],
   bundle: true,
