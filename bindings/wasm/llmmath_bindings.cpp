@@ -6,6 +6,7 @@
 
 #include "convert.hpp"
 #include "llmmath/attention.hpp"
+#include "llmmath/rope.hpp"
 #include "register.hpp"
 
 using emscripten::val;
@@ -49,6 +50,36 @@ val context_dilution(val cfg) {
   });
 }
 
+// ---- rope ----------------------------------------------------------------------------------
+
+val rope(val q, val k, val m, val n, val opts) {
+  return js::guarded([&] {
+    const Eigen::VectorXd Q = js::vector(q, "q");
+    const Eigen::VectorXd K = js::vector(k, "k");
+    const double pos_m = js::number(m, "m");
+    const double pos_n = js::number(n, "n");
+    const val o = js::object(opts, "opts", {"pairing", "base", "freqs"}, true);
+    llmmath::RopeOptions options;
+    if (auto p = js::field(o, "pairing"))
+      options.pairing = js::choice(*p, "pairing", {"interleaved", "half"}) == 0
+                            ? llmmath::RopePairing::interleaved
+                            : llmmath::RopePairing::half;
+    if (auto b = js::field(o, "base")) options.base = js::number(*b, "base");
+    if (auto f = js::field(o, "freqs")) options.freqs = js::vector(*f, "freqs");
+    const auto r = llmmath::rope(Q, K, pos_m, pos_n, options);
+    val out = val::object();
+    out.set("qRotated", js::to_js(r.q_rotated));
+    out.set("kRotated", js::to_js(r.k_rotated));
+    out.set("raw", r.raw);
+    out.set("scaled", r.scaled);
+    out.set("thetas", js::to_js(r.thetas));
+    out.set("angles", js::to_js(r.angles));
+    out.set("pairs", js::to_js(r.pairs));
+    out.set("pairScores", js::to_js(r.pair_scores));
+    return out;
+  });
+}
+
 // ---- diagnostics ---------------------------------------------------------------------------
 
 // Bytes of the wasm heap currently allocated by malloc: the leak tests compare it before and
@@ -60,5 +91,6 @@ val memory_in_use() { return val(static_cast<double>(mallinfo().uordblks)); }
 EMSCRIPTEN_BINDINGS(llmmath) {
   js::register_function<&attention>("attention");
   js::register_function<&context_dilution>("contextDilution");
+  js::register_function<&rope>("rope");
   js::register_function<&memory_in_use>("memoryInUse");
 }

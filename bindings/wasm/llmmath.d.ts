@@ -1,0 +1,53 @@
+// Types of dist/llmmath.js, the JavaScript API of the project's contract (core-api.md), one
+// section per concept. Every function takes and returns plain values; nothing needs .delete().
+// Invalid input throws an Error whose message names the parameter
+// ("<param> must be <expected>, got <value>").
+
+/** Loads the module (the WebAssembly is embedded in the script) and resolves to its API. */
+declare function createLLMMath(): Promise<LLMMath>;
+
+interface LLMMath {
+  // ---- rope ----
+
+  /**
+   * Rotary position embedding (Su et al. 2021, RoFormer, eq. 34) of query `q` at position `m`
+   * and key `k` at position `n`: pair i of each vector turns anticlockwise by pos·θ_i, so
+   * `raw` depends only on m − n. `q` and `k` have the same even length d ≥ 2 (at most 2^20);
+   * `m` and `n` are finite positions (integers in practice).
+   */
+  rope(q: number[], k: number[], m: number, n: number, opts?: RopeOptions | null): RopeResult;
+}
+
+// ---- rope ----
+
+/** Options of rope(); give `base` or `freqs`, not both. */
+interface RopeOptions {
+  /**
+   * Which coordinates form pair i: (x[2i], x[2i+1]) for "interleaved" (RoFormer's eq. 34, the
+   * default) or (x[i], x[i + d/2]) for "half" (GPT-NeoX and Hugging Face Llama code).
+   */
+  pairing?: "interleaved" | "half";
+  /** θ_i = base^(−2i/d); finite and > 1; default 10000. */
+  base?: number;
+  /** The d/2 frequencies θ_i in radians per position, finite, instead of `base`. */
+  freqs?: number[];
+}
+
+interface RopeResult {
+  /** The rotated query R(m)·q, length d. */
+  qRotated: number[];
+  /** The rotated key R(n)·k, length d. */
+  kRotated: number[];
+  /** qRotated · kRotated; depends only on m − n. */
+  raw: number;
+  /** raw / sqrt(d). */
+  scaled: number;
+  /** θ_i in radians per position, length d/2. */
+  thetas: number[];
+  /** d/2 rows [m·θ_i, n·θ_i]: the angles, in radians, by which pair i of q and of k turn. */
+  angles: number[][];
+  /** d/2 rows [a, b]: the indices of the two coordinates of pair i. */
+  pairs: number[][];
+  /** Pair i's part of raw (the dot product of its rotated coordinates); they sum to raw. */
+  pairScores: number[];
+}
