@@ -16,6 +16,15 @@ interface LLMMath {
    * `m` and `n` are finite positions (integers in practice).
    */
   rope(q: number[], k: number[], m: number, n: number, opts?: RopeOptions | null): RopeResult;
+
+  // ---- cost ----
+
+  /**
+   * Counts of attention over `tokens` tokens and the size of its key-value cache
+   * (core/include/llmmath/cost.hpp). Every count is exact below 2^53 and the correctly rounded
+   * double above.
+   */
+  attentionCost(cfg: AttentionCostConfig): AttentionCostResult;
 }
 
 // ---- rope ----
@@ -50,4 +59,47 @@ interface RopeResult {
   pairs: number[][];
   /** Pair i's part of raw (the dot product of its rotated coordinates); they sum to raw. */
   pairScores: number[];
+}
+
+// ---- cost ----
+
+interface AttentionCostConfig {
+  /** Sequence length n, whole number in 1 … 2^24. */
+  tokens: number;
+  /** Query heads per layer, whole number in 1 … 4096. */
+  heads: number;
+  /** Dimension of each head, whole number in 1 … 4096. */
+  headDim: number;
+  /** Layers, whole number in 1 … 4096; default 1. */
+  layers?: number;
+  /**
+   * Key-value heads per layer, a divisor of `heads` (grouped-query attention, Ainslie et al.
+   * 2023; 1 is multi-query attention); default `heads`.
+   */
+  kvHeads?: number;
+  /** Sequences processed together, whole number in 1 … 4096; default 1. */
+  batch?: number;
+  /** Bytes per stored value in (0, 1024]: 2 for fp16 (default), 1 for int8, 0.5 for 4-bit. */
+  bytesPerValue?: number;
+}
+
+interface AttentionCostResult {
+  /** tokens², one score per (query, key) pair. */
+  scoresPerHead: number;
+  /** batch·heads·tokens². */
+  scoresPerLayer: number;
+  /** 2·batch·tokens·kvHeads·headDim: one key and one value per KV head and token. */
+  kvValuesPerLayer: number;
+  /** kvValuesPerLayer·layers. */
+  kvValues: number;
+  /** kvValues·bytesPerValue. */
+  kvBytes: number;
+  /** 2·kvHeads·headDim·layers·bytesPerValue: the cache one more token of one sequence adds. */
+  kvBytesPerToken: number;
+  /** batch·heads·tokens²·headDim multiply-adds of Q·Kᵀ (full square, no causal saving). */
+  qkMacsPerLayer: number;
+  /** batch·heads·tokens²·headDim multiply-adds of weights·V (full square). */
+  avMacsPerLayer: number;
+  /** (qkMacsPerLayer + avMacsPerLayer)·layers. */
+  macs: number;
 }

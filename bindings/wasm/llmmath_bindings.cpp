@@ -6,6 +6,7 @@
 
 #include "convert.hpp"
 #include "llmmath/attention.hpp"
+#include "llmmath/cost.hpp"
 #include "llmmath/rope.hpp"
 #include "register.hpp"
 
@@ -80,6 +81,37 @@ val rope(val q, val k, val m, val n, val opts) {
   });
 }
 
+// ---- cost ----------------------------------------------------------------------------------
+
+val attention_cost(val cfg) {
+  return js::guarded([&] {
+    const val c = js::object(
+        cfg, "cfg",
+        {"tokens", "heads", "headDim", "layers", "kvHeads", "batch", "bytesPerValue"}, false);
+    llmmath::AttentionCostConfig config;
+    config.tokens = js::number(c["tokens"], "tokens");
+    config.heads = js::number(c["heads"], "heads");
+    config.head_dim = js::number(c["headDim"], "headDim");
+    if (auto x = js::field(c, "layers")) config.layers = js::number(*x, "layers");
+    if (auto x = js::field(c, "kvHeads")) config.kv_heads = js::number(*x, "kvHeads");
+    if (auto x = js::field(c, "batch")) config.batch = js::number(*x, "batch");
+    if (auto x = js::field(c, "bytesPerValue"))
+      config.bytes_per_value = js::number(*x, "bytesPerValue");
+    const auto r = llmmath::attention_cost(config);
+    val out = val::object();
+    out.set("scoresPerHead", r.scores_per_head);
+    out.set("scoresPerLayer", r.scores_per_layer);
+    out.set("kvValuesPerLayer", r.kv_values_per_layer);
+    out.set("kvValues", r.kv_values);
+    out.set("kvBytes", r.kv_bytes);
+    out.set("kvBytesPerToken", r.kv_bytes_per_token);
+    out.set("qkMacsPerLayer", r.qk_macs_per_layer);
+    out.set("avMacsPerLayer", r.av_macs_per_layer);
+    out.set("macs", r.macs);
+    return out;
+  });
+}
+
 // ---- diagnostics ---------------------------------------------------------------------------
 
 // Bytes of the wasm heap currently allocated by malloc: the leak tests compare it before and
@@ -92,5 +124,6 @@ EMSCRIPTEN_BINDINGS(llmmath) {
   js::register_function<&attention>("attention");
   js::register_function<&context_dilution>("contextDilution");
   js::register_function<&rope>("rope");
+  js::register_function<&attention_cost>("attentionCost");
   js::register_function<&memory_in_use>("memoryInUse");
 }
