@@ -25,6 +25,14 @@ interface LLMMath {
    * double above.
    */
   attentionCost(cfg: AttentionCostConfig): AttentionCostResult;
+
+  // ---- speculative ----
+
+  /**
+   * Speculative decoding (Leviathan et al. 2023): expected tokens per target call, eq. 1, its
+   * limit as gamma grows and, when `costRatio` is given, the walltime improvement (Theorem 3.8).
+   */
+  speculativeDecoding(cfg: SpeculativeConfig): SpeculativeResult;
 }
 
 // ---- rope ----
@@ -102,4 +110,29 @@ interface AttentionCostResult {
   avMacsPerLayer: number;
   /** (qkMacsPerLayer + avMacsPerLayer)·layers. */
   macs: number;
+}
+
+// ---- speculative ----
+
+interface SpeculativeConfig {
+  /** Acceptance rate α in [0, 1]. */
+  alpha: number;
+  /** Draft length γ, whole number in 0 … 1024. */
+  gamma: number;
+  /** Cost of a draft step over a target step, c ≥ 0; without it there is no speedup. */
+  costRatio?: number;
+}
+
+interface SpeculativeResult {
+  /** (1 − α^(γ+1)) / (1 − α), or γ + 1 at α = 1. */
+  expectedTokens: number;
+  /** 1 / (1 − α), the limit as γ grows; Infinity at α = 1. */
+  ceiling: number;
+  /** expectedTokens / (γ·c + 1); present only when costRatio is given. */
+  speedup?: number;
+  /**
+   * γ + 1 entries: entry j is the probability that one target call yields exactly j + 1
+   * tokens, α^j·(1 − α) for j < γ and α^γ for j = γ. Sums to 1; its mean is expectedTokens.
+   */
+  tokenProbs: number[];
 }

@@ -8,6 +8,7 @@
 #include "llmmath/attention.hpp"
 #include "llmmath/cost.hpp"
 #include "llmmath/rope.hpp"
+#include "llmmath/speculative.hpp"
 #include "register.hpp"
 
 using emscripten::val;
@@ -112,6 +113,25 @@ val attention_cost(val cfg) {
   });
 }
 
+// ---- speculative ---------------------------------------------------------------------------
+
+val speculative_decoding(val cfg) {
+  return js::guarded([&] {
+    const val c = js::object(cfg, "cfg", {"alpha", "gamma", "costRatio"}, false);
+    const double alpha = js::number(c["alpha"], "alpha");
+    const double gamma = js::number(c["gamma"], "gamma");
+    std::optional<double> cost_ratio;
+    if (auto x = js::field(c, "costRatio")) cost_ratio = js::number(*x, "costRatio");
+    const auto r = llmmath::speculative_decoding(alpha, gamma, cost_ratio);
+    val out = val::object();
+    out.set("expectedTokens", r.expected_tokens);
+    out.set("ceiling", r.ceiling);
+    if (r.speedup) out.set("speedup", *r.speedup);
+    out.set("tokenProbs", js::to_js(r.token_probs));
+    return out;
+  });
+}
+
 // ---- diagnostics ---------------------------------------------------------------------------
 
 // Bytes of the wasm heap currently allocated by malloc: the leak tests compare it before and
@@ -125,5 +145,6 @@ EMSCRIPTEN_BINDINGS(llmmath) {
   js::register_function<&context_dilution>("contextDilution");
   js::register_function<&rope>("rope");
   js::register_function<&attention_cost>("attentionCost");
+  js::register_function<&speculative_decoding>("speculativeDecoding");
   js::register_function<&memory_in_use>("memoryInUse");
 }
