@@ -33,6 +33,23 @@ interface LLMMath {
    * limit as gamma grows and, when `costRatio` is given, the walltime improvement (Theorem 3.8).
    */
   speculativeDecoding(cfg: SpeculativeConfig): SpeculativeResult;
+
+  // ---- alibi ----
+
+  /**
+   * The ALiBi head slopes (Press et al. 2022, as its reference code computes them): for h a
+   * power of two, 2^(−8k/h) for k = 1 … h (8 heads: 1/2 … 1/256); otherwise the slopes of the
+   * largest power of two p below h followed by every other slope of 2p, h − p of them.
+   * @param heads whole number in 1 … 4096
+   * @returns heads slopes, the first head's (largest) first
+   */
+  alibiSlopes(heads: number): number[];
+
+  /**
+   * One ALiBi head of slope m (Press et al. 2022, §3): the distance ln 2 / m at which the bias
+   * halves a key's softmax weight and, with `tokens`, the bias matrix −m·(i − j).
+   */
+  alibi(cfg: AlibiConfig): AlibiResult;
 }
 
 // ---- rope ----
@@ -135,4 +152,28 @@ interface SpeculativeResult {
    * tokens, α^j·(1 − α) for j < γ and α^γ for j = γ. Sums to 1; its mean is expectedTokens.
    */
   tokenProbs: number[];
+}
+
+// ---- alibi ----
+
+interface AlibiConfig {
+  /** The head's slope m, in [1e-300, 1e300] (> 0, bounded so every result is finite). */
+  slope: number;
+  /** Sequence length for the bias matrix, whole number in 1 … 4096. */
+  tokens?: number;
+}
+
+interface AlibiResult {
+  /** ln 2 / slope, in tokens: where the bias halves a key's weight relative to distance 0. */
+  halfDistance: number;
+  /**
+   * tokens × tokens, present only with tokens: −slope·(i − j) for key j ≤ query i (0 on the
+   * diagonal, never −0) and null for j > i, masked.
+   */
+  bias?: (number | null)[][];
+  /**
+   * Present only with tokens; entry δ (0 … tokens − 1) is e^(−slope·δ), the factor by which
+   * the bias scales a key's softmax weight at distance δ relative to distance 0.
+   */
+  relativeWeight?: number[];
 }

@@ -5,6 +5,7 @@
 #include <malloc.h>
 
 #include "convert.hpp"
+#include "llmmath/alibi.hpp"
 #include "llmmath/attention.hpp"
 #include "llmmath/cost.hpp"
 #include "llmmath/rope.hpp"
@@ -132,6 +133,29 @@ val speculative_decoding(val cfg) {
   });
 }
 
+// ---- alibi ---------------------------------------------------------------------------------
+
+val alibi_slopes(val heads) {
+  return js::guarded([&] { return js::to_js(llmmath::alibi_slopes(js::number(heads, "heads"))); });
+}
+
+val alibi(val cfg) {
+  return js::guarded([&] {
+    const val c = js::object(cfg, "cfg", {"slope", "tokens"}, false);
+    const double slope = js::number(c["slope"], "slope");
+    std::optional<double> tokens;
+    if (auto x = js::field(c, "tokens")) tokens = js::number(*x, "tokens");
+    const auto r = llmmath::alibi(slope, tokens);
+    val out = val::object();
+    out.set("halfDistance", r.half_distance);
+    if (r.bias) {
+      out.set("bias", js::to_js(*r.bias, r.visible));
+      out.set("relativeWeight", js::to_js(r.relative_weight));
+    }
+    return out;
+  });
+}
+
 // ---- diagnostics ---------------------------------------------------------------------------
 
 // Bytes of the wasm heap currently allocated by malloc: the leak tests compare it before and
@@ -146,5 +170,7 @@ EMSCRIPTEN_BINDINGS(llmmath) {
   js::register_function<&rope>("rope");
   js::register_function<&attention_cost>("attentionCost");
   js::register_function<&speculative_decoding>("speculativeDecoding");
+  js::register_function<&alibi_slopes>("alibiSlopes");
+  js::register_function<&alibi>("alibi");
   js::register_function<&memory_in_use>("memoryInUse");
 }
