@@ -50,6 +50,24 @@ interface LLMMath {
    * halves a key's softmax weight and, with `tokens`, the bias matrix −m·(i − j).
    */
   alibi(cfg: AlibiConfig): AlibiResult;
+
+  // ---- quantize ----
+
+  /**
+   * SmoothQuant's per-channel smoothing factors (Xiao et al. 2023, eq. 4):
+   * s_j = xAbsMax_j^alpha / wAbsMax_j^(1 − alpha), and the maxima they leave.
+   * @param xAbsMax per-channel activation maxima, each in [1e-150, 1e150]
+   * @param wAbsMax per-channel weight maxima, same length, each in [1e-150, 1e150]
+   * @param alpha migration strength in [0, 1]; omitted, undefined or null means 0.5
+   */
+  smoothQuant(xAbsMax: number[], wAbsMax: number[], alpha?: number | null): SmoothQuantResult;
+
+  /**
+   * Symmetric per-tensor integer quantisation: scale = max|x| / (2^(bits−1) − 1) (1 when every
+   * value is 0), levels rounded half to even and clamped to ±(2^(bits−1) − 1).
+   * @param values finite numbers (at most 2^20), largest magnitude 0 or at least 1e-300
+   */
+  quantize(values: number[], opts?: QuantizeOptions | null): QuantizeResult;
 }
 
 // ---- rope ----
@@ -176,4 +194,35 @@ interface AlibiResult {
    * the bias scales a key's softmax weight at distance δ relative to distance 0.
    */
   relativeWeight?: number[];
+}
+
+// ---- quantize ----
+
+interface SmoothQuantResult {
+  /** s_j per channel. */
+  scales: number[];
+  /** xAbsMax_j / s_j, the activation maxima after smoothing. */
+  xAbsMax: number[];
+  /** wAbsMax_j · s_j, the weight maxima after smoothing. */
+  wAbsMax: number[];
+}
+
+interface QuantizeOptions {
+  /** Whole number in 2 … 16; default 8. */
+  bits?: number;
+}
+
+interface QuantizeResult {
+  /** max|x| / (2^(bits−1) − 1), 1 when every value is 0: the step between levels. */
+  scale: number;
+  /** round(x / scale), ties to even, in −qmax … qmax (whole numbers; 0, never −0). */
+  levels: number[];
+  /** levels · scale. */
+  dequantized: number[];
+  /** max |x − dequantized|, at most scale / 2. */
+  maxAbsError: number;
+  /** 2^(bits−1) − 1, the largest level (127 for 8 bits). */
+  qmax: number;
+  /** x − dequantized per value. */
+  errors: number[];
 }

@@ -8,6 +8,7 @@
 #include "llmmath/alibi.hpp"
 #include "llmmath/attention.hpp"
 #include "llmmath/cost.hpp"
+#include "llmmath/quantize.hpp"
 #include "llmmath/rope.hpp"
 #include "llmmath/speculative.hpp"
 #include "register.hpp"
@@ -156,6 +157,42 @@ val alibi(val cfg) {
   });
 }
 
+// ---- quantize ------------------------------------------------------------------------------
+
+val smooth_quant(val x_abs_max, val w_abs_max, val alpha) {
+  return js::guarded([&] {
+    const Eigen::VectorXd x = js::vector(x_abs_max, "xAbsMax");
+    const Eigen::VectorXd w = js::vector(w_abs_max, "wAbsMax");
+    // alpha is optional: omitted, undefined or null means the core's default
+    const double a = alpha.isUndefined() || alpha.isNull() ? llmmath::default_smooth_quant_alpha
+                                                           : js::number(alpha, "alpha");
+    const auto r = llmmath::smooth_quant(x, w, a);
+    val out = val::object();
+    out.set("scales", js::to_js(r.scales));
+    out.set("xAbsMax", js::to_js(r.x_abs_max));
+    out.set("wAbsMax", js::to_js(r.w_abs_max));
+    return out;
+  });
+}
+
+val quantize(val values, val opts) {
+  return js::guarded([&] {
+    const Eigen::VectorXd x = js::vector(values, "values");
+    const val o = js::object(opts, "opts", {"bits"}, true);
+    double bits = llmmath::default_quantize_bits;
+    if (auto b = js::field(o, "bits")) bits = js::number(*b, "bits");
+    const auto r = llmmath::quantize(x, bits);
+    val out = val::object();
+    out.set("scale", r.scale);
+    out.set("levels", js::to_js(r.levels));
+    out.set("dequantized", js::to_js(r.dequantized));
+    out.set("maxAbsError", r.max_abs_error);
+    out.set("qmax", r.qmax);
+    out.set("errors", js::to_js(r.errors));
+    return out;
+  });
+}
+
 // ---- diagnostics ---------------------------------------------------------------------------
 
 // Bytes of the wasm heap currently allocated by malloc: the leak tests compare it before and
@@ -172,5 +209,7 @@ EMSCRIPTEN_BINDINGS(llmmath) {
   js::register_function<&speculative_decoding>("speculativeDecoding");
   js::register_function<&alibi_slopes>("alibiSlopes");
   js::register_function<&alibi>("alibi");
+  js::register_function<&smooth_quant>("smoothQuant");
+  js::register_function<&quantize>("quantize");
   js::register_function<&memory_in_use>("memoryInUse");
 }
