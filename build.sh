@@ -94,6 +94,7 @@ build_core() {
   build_wasm
   mkdir -p "$dist_dir"
   cp -p "$build_dir/wasm/bindings/wasm/llmmath.js" "$dist_dir/llmmath.js"
+  cp -p bindings/wasm/llmmath.d.ts "$dist_dir/llmmath.d.ts"
 }
 
 build_all() {

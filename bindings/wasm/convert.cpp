@@ -54,6 +54,22 @@ std::string string(const val& v, const std::string& name) {
   return v.as<std::string>();
 }
 
+std::size_t choice(const val& v, const std::string& name,
+                   std::initializer_list<const char*> allowed) {
+  const bool is_string = v.isString();
+  const std::string s = is_string ? v.as<std::string>() : std::string();
+  std::string list;
+  std::size_t index = 0, found = allowed.size();
+  for (const char* a : allowed) {
+    if (is_string && s == a) found = index;
+    const char* separator = index == 0 ? "" : index + 1 == allowed.size() ? " or " : ", ";
+    list += separator + ("\"" + std::string(a) + "\"");
+    ++index;
+  }
+  require(found < allowed.size(), name, list, describe(v));
+  return found;
+}
+
 namespace {
 
 // Length of a JS array, or a clear error naming what was passed instead.
@@ -160,6 +176,29 @@ val to_js(const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>& B) {
   for (Eigen::Index i = 0; i < B.rows(); ++i) {
     val row = val::array();
     for (Eigen::Index j = 0; j < B.cols(); ++j) row.call<void>("push", bool(B(i, j)));
+    out.call<void>("push", row);
+  }
+  return out;
+}
+
+val to_js(const Eigen::MatrixXd& M,
+          const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>& keep) {
+  // One row at a time through a small buffer (no second copy of a large matrix); each run of
+  // masked entries becomes null with one Array.prototype.fill call.
+  Eigen::VectorXd buffer(M.cols());
+  val out = val::array();
+  for (Eigen::Index i = 0; i < M.rows(); ++i) {
+    buffer = M.row(i).transpose();
+    val row = array_from(buffer.data(), static_cast<std::size_t>(buffer.size()));
+    for (Eigen::Index j = 0; j < M.cols();) {
+      if (keep(i, j)) {
+        ++j;
+        continue;
+      }
+      const Eigen::Index start = j;
+      while (j < M.cols() && !keep(i, j)) ++j;
+      row.call<void>("fill", val::null(), static_cast<double>(start), static_cast<double>(j));
+    }
     out.call<void>("push", row);
   }
   return out;

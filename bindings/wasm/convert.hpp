@@ -7,6 +7,7 @@
 #include <emscripten/val.h>
 
 #include <Eigen/Core>
+#include <cstddef>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -33,6 +34,11 @@ bool boolean(const val& v, const std::string& name);
 /// A required string.
 std::string string(const val& v, const std::string& name);
 
+/// A required string that is one of `allowed` (an option such as pairing: "interleaved" or
+/// "half"); returns its index in `allowed`.
+std::size_t choice(const val& v, const std::string& name,
+                   std::initializer_list<const char*> allowed);
+
 /// An array of numbers → VectorXd; checks the length limit before reading the entries.
 Eigen::VectorXd vector(const val& v, const std::string& name);
 
@@ -54,6 +60,11 @@ val to_js(const Eigen::VectorXd& x);
 val to_js(const Eigen::VectorXi& x);
 val to_js(const Eigen::MatrixXd& M);
 val to_js(const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>& B);
+
+/// A matrix as rows of numbers with null wherever `keep` is false (a masked entry has no
+/// value to show). M and keep have the same shape.
+val to_js(const Eigen::MatrixXd& M,
+          const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>& keep);
 
 /// Throws a JS Error with this message (does not return).
 [[noreturn]] void throw_error(std::string message);

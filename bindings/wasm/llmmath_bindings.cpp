@@ -5,9 +5,14 @@
 #include <malloc.h>
 
 #include "convert.hpp"
+#include "llmmath/alibi.hpp"
 #include "llmmath/attention.hpp"
+#include "llmmath/cost.hpp"
 #include "llmmath/moe.hpp"
+#include "llmmath/quantize.hpp"
+#include "llmmath/rope.hpp"
 #include "llmmath/sampling.hpp"
+#include "llmmath/speculative.hpp"
 #include "register.hpp"
 
 using emscripten::val;
@@ -120,6 +125,145 @@ val moe_route(val router_logits, val top_k) {
   });
 }
 
+// ---- rope ----------------------------------------------------------------------------------
+
+val rope(val q, val k, val m, val n, val opts) {
+  return js::guarded([&] {
+    const Eigen::VectorXd Q = js::vector(q, "q");
+    const Eigen::VectorXd K = js::vector(k, "k");
+    const double pos_m = js::number(m, "m");
+    const double pos_n = js::number(n, "n");
+    const val o = js::object(opts, "opts", {"pairing", "base", "freqs"}, true);
+    llmmath::RopeOptions options;
+    if (auto p = js::field(o, "pairing"))
+      options.pairing = js::choice(*p, "pairing", {"interleaved", "half"}) == 0
+                            ? llmmath::RopePairing::interleaved
+                            : llmmath::RopePairing::half;
+    if (auto b = js::field(o, "base")) options.base = js::number(*b, "base");
+    if (auto f = js::field(o, "freqs")) options.freqs = js::vector(*f, "freqs");
+    const auto r = llmmath::rope(Q, K, pos_m, pos_n, options);
+    val out = val::object();
+    out.set("qRotated", js::to_js(r.q_rotated));
+    out.set("kRotated", js::to_js(r.k_rotated));
+    out.set("raw", r.raw);
+    out.set("scaled", r.scaled);
+    out.set("thetas", js::to_js(r.thetas));
+    out.set("angles", js::to_js(r.angles));
+    out.set("pairs", js::to_js(r.pairs));
+    out.set("pairScores", js::to_js(r.pair_scores));
+    return out;
+  });
+}
+
+// ---- cost ----------------------------------------------------------------------------------
+
+val attention_cost(val cfg) {
+  return js::guarded([&] {
+    const val c = js::object(
+        cfg, "cfg",
+        {"tokens", "heads", "headDim", "layers", "kvHeads", "batch", "bytesPerValue"}, false);
+    llmmath::AttentionCostConfig config;
+    config.tokens = js::number(c["tokens"], "tokens");
+    config.heads = js::number(c["heads"], "heads");
+    config.head_dim = js::number(c["headDim"], "headDim");
+    if (auto x = js::field(c, "layers")) config.layers = js::number(*x, "layers");
+    if (auto x = js::field(c, "kvHeads")) config.kv_heads = js::number(*x, "kvHeads");
+    if (auto x = js::field(c, "batch")) config.batch = js::number(*x, "batch");
+    if (auto x = js::field(c, "bytesPerValue"))
+      config.bytes_per_value = js::number(*x, "bytesPerValue");
+    const auto r = llmmath::attention_cost(config);
+    val out = val::object();
+    out.set("scoresPerHead", r.scores_per_head);
+    out.set("scoresPerLayer", r.scores_per_layer);
+    out.set("kvValuesPerLayer", r.kv_values_per_layer);
+    out.set("kvValues", r.kv_values);
+    out.set("kvBytes", r.kv_bytes);
+    out.set("kvBytesPerToken", r.kv_bytes_per_token);
+    out.set("qkMacsPerLayer", r.qk_macs_per_layer);
+    out.set("avMacsPerLayer", r.av_macs_per_layer);
+    out.set("macs", r.macs);
+    return out;
+  });
+}
+
+// ---- speculative ---------------------------------------------------------------------------
+
+val speculative_decoding(val cfg) {
+  return js::guarded([&] {
+    const val c = js::object(cfg, "cfg", {"alpha", "gamma", "costRatio"}, false);
+    const double alpha = js::number(c["alpha"], "alpha");
+    const double gamma = js::number(c["gamma"], "gamma");
+    std::optional<double> cost_ratio;
+    if (auto x = js::field(c, "costRatio")) cost_ratio = js::number(*x, "costRatio");
+    const auto r = llmmath::speculative_decoding(alpha, gamma, cost_ratio);
+    val out = val::object();
+    out.set("expectedTokens", r.expected_tokens);
+    out.set("ceiling", r.ceiling);
+    if (r.speedup) out.set("speedup", *r.speedup);
+    out.set("tokenProbs", js::to_js(r.token_probs));
+    return out;
+  });
+}
+
+// ---- alibi ---------------------------------------------------------------------------------
+
+val alibi_slopes(val heads) {
+  return js::guarded([&] { return js::to_js(llmmath::alibi_slopes(js::number(heads, "heads"))); });
+}
+
+val alibi(val cfg) {
+  return js::guarded([&] {
+    const val c = js::object(cfg, "cfg", {"slope", "tokens"}, false);
+    const double slope = js::number(c["slope"], "slope");
+    std::optional<double> tokens;
+    if (auto x = js::field(c, "tokens")) tokens = js::number(*x, "tokens");
+    const auto r = llmmath::alibi(slope, tokens);
+    val out = val::object();
+    out.set("halfDistance", r.half_distance);
+    if (r.bias) {
+      out.set("bias", js::to_js(*r.bias, r.visible));
+      out.set("relativeWeight", js::to_js(r.relative_weight));
+    }
+    return out;
+  });
+}
+
+// ---- quantize ------------------------------------------------------------------------------
+
+val smooth_quant(val x_abs_max, val w_abs_max, val alpha) {
+  return js::guarded([&] {
+    const Eigen::VectorXd x = js::vector(x_abs_max, "xAbsMax");
+    const Eigen::VectorXd w = js::vector(w_abs_max, "wAbsMax");
+    // alpha is optional: omitted, undefined or null means the core's default
+    const double a = alpha.isUndefined() || alpha.isNull() ? llmmath::default_smooth_quant_alpha
+                                                           : js::number(alpha, "alpha");
+    const auto r = llmmath::smooth_quant(x, w, a);
+    val out = val::object();
+    out.set("scales", js::to_js(r.scales));
+    out.set("xAbsMax", js::to_js(r.x_abs_max));
+    out.set("wAbsMax", js::to_js(r.w_abs_max));
+    return out;
+  });
+}
+
+val quantize(val values, val opts) {
+  return js::guarded([&] {
+    const Eigen::VectorXd x = js::vector(values, "values");
+    const val o = js::object(opts, "opts", {"bits"}, true);
+    double bits = llmmath::default_quantize_bits;
+    if (auto b = js::field(o, "bits")) bits = js::number(*b, "bits");
+    const auto r = llmmath::quantize(x, bits);
+    val out = val::object();
+    out.set("scale", r.scale);
+    out.set("levels", js::to_js(r.levels));
+    out.set("dequantized", js::to_js(r.dequantized));
+    out.set("maxAbsError", r.max_abs_error);
+    out.set("qmax", r.qmax);
+    out.set("errors", js::to_js(r.errors));
+    return out;
+  });
+}
+
 // ---- diagnostics ---------------------------------------------------------------------------
 
 // Bytes of the wasm heap currently allocated by malloc: the leak tests compare it before and
@@ -135,5 +279,12 @@ EMSCRIPTEN_BINDINGS(llmmath) {
   js::register_function<&sample>("sample");
   js::register_function<&moe_load_balance>("moeLoadBalance");
   js::register_function<&moe_route>("moeRoute");
+  js::register_function<&rope>("rope");
+  js::register_function<&attention_cost>("attentionCost");
+  js::register_function<&speculative_decoding>("speculativeDecoding");
+  js::register_function<&alibi_slopes>("alibiSlopes");
+  js::register_function<&alibi>("alibi");
+  js::register_function<&smooth_quant>("smoothQuant");
+  js::register_function<&quantize>("quantize");
   js::register_function<&memory_in_use>("memoryInUse");
 }

@@ -1,0 +1,71 @@
+// Numeric precision: symmetric integer quantisation of a tensor, and SmoothQuant's migration
+// of scale from activation outliers to weights (Xiao et al. 2023).
+// Chapter 8, section 7; tests in tests/core/test_quantize.cpp.
+#pragma once
+
+#include <Eigen/Core>
+
+namespace llmmath {
+
+/// Smallest channel maximum accepted by smooth_quant(). With every maximum in [1e-150, 1e150]
+/// each scale and smoothed maximum, for any alpha in [0, 1], lies in [1e-300, 1e300]: a normal
+/// double, neither overflowing nor losing precision as a subnormal.
+constexpr double min_smooth_quant_max = 1e-150;
+
+/// Largest channel maximum accepted by smooth_quant() (see min_smooth_quant_max).
+constexpr double max_smooth_quant_max = 1e150;
+
+/// SmoothQuant's default migration strength: 0.5 splits the quantisation difficulty evenly
+/// between activations and weights, the paper's choice for most models.
+constexpr double default_smooth_quant_alpha = 0.5;
+
+/// quantize()'s default width: 8 bits (levels −127 … 127), the INT8 of SmoothQuant and of
+/// common inference kernels.
+constexpr double default_quantize_bits = 8;
+
+/// The per-channel smoothing factors and the maxima they leave.
+struct SmoothQuantResult {
+  Eigen::VectorXd scales;     ///< (c) s_j = max|X_j|^α / max|W_j|^(1−α)
+  Eigen::VectorXd x_abs_max;  ///< (c) max|X_j| / s_j, the activation range after smoothing
+  Eigen::VectorXd w_abs_max;  ///< (c) max|W_j| · s_j, the weight range after smoothing
+};
+
+/// SmoothQuant's smoothing factors (Xiao et al. 2023, eq. 4): dividing activation channel j by
+/// s_j and multiplying weight row j by s_j leaves X·W unchanged while moving quantisation
+/// difficulty from activations (outlier channels) to weights; alpha = 0.5 balances the two
+/// (larger, such as 0.75, where outliers are stronger).
+/// x_abs_max, w_abs_max: (c) per-channel absolute maxima of activations and weights, the same
+/// length c (within the vector limit of check.hpp), every entry in [1e-150, 1e150]
+/// (the contract's "> 0", bounded so that no result overflows or underflows);
+/// alpha: migration strength in [0, 1].
+/// Preconditions (std::invalid_argument naming xAbsMax, wAbsMax or alpha otherwise): as above.
+SmoothQuantResult smooth_quant(const Eigen::VectorXd& x_abs_max,
+                               const Eigen::VectorXd& w_abs_max,
+                               double alpha = default_smooth_quant_alpha);
+
+/// Smallest nonzero largest magnitude quantize() accepts: below it the scale would be a
+/// subnormal double without the precision the error bound scale/2 needs.
+constexpr double min_quantize_abs_max = 1e-300;
+
+/// A quantised tensor and how far it is from the original.
+struct QuantizeResult {
+  double scale = 0;  ///< max|x| / qmax (1 when every value is 0): the step between levels
+  double qmax = 0;   ///< 2^(bits−1) − 1, the largest level magnitude (127 for 8 bits)
+  /// (n) whole numbers in [−qmax, qmax]: round(x / scale), ties to even (+0, never −0)
+  Eigen::VectorXd levels;
+  Eigen::VectorXd dequantized;  ///< (n) levels · scale
+  Eigen::VectorXd errors;       ///< (n) x − dequantized
+  double max_abs_error = 0;     ///< max |x − dequantized|, at most scale / 2
+};
+
+/// Symmetric per-tensor ("absmax") integer quantisation to `bits` bits, as in SmoothQuant's
+/// eq. 1 (Xiao et al. 2023): scale = max|x| / (2^(bits−1) − 1), levels = round(x / scale)
+/// with ties to even (IEEE 754's default rounding, unbiased over many values), clamped to
+/// ±(2^(bits−1) − 1). The scale comes from the largest magnitude, so the clamp only absorbs
+/// rounding and every error is at most scale / 2: one outlier widens the step for all values.
+/// values: (n) finite numbers, n within the vector limit of check.hpp, whose largest magnitude
+/// is 0 or at least 1e-300; bits: a whole number in [2, 16].
+/// Preconditions (std::invalid_argument naming values or bits otherwise): as above.
+QuantizeResult quantize(const Eigen::VectorXd& values, double bits = default_quantize_bits);
+
+}  // namespace llmmath

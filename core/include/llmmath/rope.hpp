@@ -1,0 +1,60 @@
+// Rotary position embedding, RoPE (Su et al. 2021, RoFormer, eq. 34): each pair of a
+// query or key vector is rotated by its position times a per-pair frequency, so the dot
+// product of a rotated query and key depends only on their relative offset.
+// Chapter 8, section 3; tests in tests/core/test_rope.cpp.
+#pragma once
+
+#include <Eigen/Core>
+#include <optional>
+
+namespace llmmath {
+
+/// Which coordinates of a d-vector form rotation pair i (i = 0 … d/2 − 1).
+enum class RopePairing {
+  /// (x[2i], x[2i+1]): the paper's eq. 34 and the original RoFormer code.
+  interleaved,
+  /// (x[i], x[i + d/2]): the "rotate half" layout of GPT-NeoX and the Hugging Face Llama code.
+  half,
+};
+
+/// The default RoPE base of RoFormer (Su et al. 2021, eq. 15).
+constexpr double default_rope_base = 10000.0;
+
+/// Options of rope(). Give `base` or `freqs`, not both; with neither, base = 10000.
+struct RopeOptions {
+  RopePairing pairing = RopePairing::interleaved;
+  /// θ_i = base^(−2i/d), base > 1 and finite. Empty means default_rope_base, the paper's
+  /// 10000 (eq. 15, after Vaswani et al.'s sinusoidal encoding): the slowest pair turns about
+  /// once every 2π·10000 positions, so even distant positions get distinct angles.
+  std::optional<double> base;
+  /// The d/2 frequencies θ_i in radians per position, finite, given instead of `base`
+  /// (the chapter's exercise uses (0.01, 0.0001)).
+  std::optional<Eigen::VectorXd> freqs;
+};
+
+/// Everything the page draws: the rotated vectors, each pair's angles and share of the score.
+struct RopeResult {
+  Eigen::VectorXd q_rotated;  ///< (d) R(m)·q
+  Eigen::VectorXd k_rotated;  ///< (d) R(n)·k
+  double raw = 0;             ///< q_rotated · k_rotated
+  double scaled = 0;          ///< raw / sqrt(d), the attention score with the default scale
+  Eigen::VectorXd thetas;     ///< (d/2) θ_i in radians per position
+  Eigen::MatrixXd angles;     ///< (d/2, 2) row i: (m·θ_i, n·θ_i) in radians
+  /// (d/2, 2) row i: the indices of pair i's two coordinates (whole numbers)
+  Eigen::MatrixXd pairs;
+  /// (d/2) pair i's part of raw: the dot product of its two rotated coordinates; they sum to raw
+  Eigen::VectorXd pair_scores;
+};
+
+/// Rotates query q at position m and key k at position n (RoFormer eq. 34): each pair (x, y)
+/// turns anticlockwise by pos·θ_i to (x cos − y sin, x sin + y cos). Since R(m)ᵀR(n) = R(n − m)
+/// (eq. 16), raw = q_rotated · k_rotated depends on m − n only; each rotation keeps the norm.
+/// q and k: the same even length d ≥ 2 (within the vector limit of check.hpp), finite.
+/// m, n: finite positions (integers in practice), with every angle pos·θ_i finite.
+/// Preconditions (std::invalid_argument naming q, k, m, n, base, freqs or opts otherwise):
+/// as above, base > 1, freqs of length d/2 and finite, not both base and freqs, and a
+/// finite raw score.
+RopeResult rope(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, double n,
+                const RopeOptions& options = {});
+
+}  // namespace llmmath

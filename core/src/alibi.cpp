@@ -1,0 +1,64 @@
+#include "llmmath/alibi.hpp"
+
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "llmmath/check.hpp"
+
+namespace llmmath {
+
+namespace {
+
+// 2^(−8k/h) for k = first, first + step, …: n slopes of the geometric sequence of h heads.
+// 8k/h is exact for h a power of two, so exp2 returns the exact power where one exists.
+void fill_slopes(Eigen::VectorXd& out, Eigen::Index at, Eigen::Index n, double h, double first,
+                 double step) {
+  for (Eigen::Index j = 0; j < n; ++j) out(at + j) = std::exp2(-8.0 * (first + step * j) / h);
+}
+
+}  // namespace
+
+Eigen::VectorXd alibi_slopes(double heads) {
+  require_integer(heads, "heads", 1, max_alibi_heads);
+  const auto h = static_cast<Eigen::Index>(heads);
+  Eigen::Index p = 1;  // the largest power of two ≤ h
+  while (2 * p <= h) p *= 2;
+
+  Eigen::VectorXd slopes(h);
+  // get_slopes_power_of_2(p): 2^(−8k/p), k = 1 … p
+  fill_slopes(slopes, 0, p, double(p), 1, 1);
+  // get_slopes(2p)[0::2][:h − p]: every other slope of 2p heads, k = 1, 3, 5, …
+  fill_slopes(slopes, p, h - p, double(2 * p), 1, 2);
+  return slopes;
+}
+
+AlibiResult alibi(double slope, std::optional<double> tokens) {
+  require_finite(slope, "slope");
+  require(slope > 0, "slope", "a number > 0", describe(slope));
+  require(slope >= min_alibi_slope && slope <= max_alibi_slope, "slope",
+          "a number in [1e-300, 1e300] (so that ln 2 / slope and every bias are finite)",
+          describe(slope));
+  if (tokens) require_integer(*tokens, "tokens", 1, max_alibi_tokens);
+
+  AlibiResult r;
+  r.half_distance = std::log(2.0) / slope;  // e^(−slope·δ) = 1/2  ⇔  δ = ln 2 / slope
+  if (!tokens) return r;
+
+  const auto n = static_cast<Eigen::Index>(*tokens);
+  Eigen::MatrixXd bias(n, n);
+  r.visible.resize(n, n);
+  for (Eigen::Index j = 0; j < n; ++j)
+    for (Eigen::Index i = 0; i < n; ++i) {
+      r.visible(i, j) = j <= i;
+      // slope·(j − i) rather than −slope·(i − j): the diagonal is slope·0 = +0, not −0.
+      bias(i, j) = j <= i ? slope * double(j - i) : -std::numeric_limits<double>::infinity();
+    }
+  r.bias = std::move(bias);
+  r.relative_weight.resize(n);
+  for (Eigen::Index delta = 0; delta < n; ++delta)
+    r.relative_weight(delta) = std::exp(-slope * double(delta));
+  return r;
+}
+
+}  // namespace llmmath

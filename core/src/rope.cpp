@@ -1,0 +1,89 @@
+#include "llmmath/rope.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "llmmath/check.hpp"
+
+namespace llmmath {
+
+namespace {
+
+// Requires every angle pos·θ_i to be finite: a huge position times a huge frequency would
+// overflow, and cos(±Infinity) is NaN.
+void require_finite_angles(const Eigen::VectorXd& angles, double pos, const std::string& name) {
+  require(angles.allFinite(), name,
+          "a position whose angles " + name + "·θ_i are finite numbers", describe(pos));
+}
+
+}  // namespace
+
+RopeResult rope(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, double n,
+                const RopeOptions& options) {
+  require_vector_length(q, "q");
+  const Eigen::Index d = q.size();
+  require(d % 2 == 0, "q", "an array of even length d (coordinates come in pairs)",
+          "length " + std::to_string(d));
+  require(k.size() == d, "k", "an array of length " + std::to_string(d) + " (d of q)",
+          "length " + std::to_string(k.size()));
+  require_finite(q, "q");
+  require_finite(k, "k");
+  require_finite(m, "m");
+  require_finite(n, "n");
+  require(!(options.base && options.freqs), "opts", "an object with base or freqs, not both",
+          "both");
+  const Eigen::Index half = d / 2;
+
+  RopeResult r;
+  // step 1: the frequencies θ_i (d/2), from base^(−2i/d) or given
+  if (options.freqs) {
+    const Eigen::VectorXd& freqs = *options.freqs;
+    require(freqs.size() == half, "freqs",
+            "an array of length " + std::to_string(half) + " (d/2, one per pair)",
+            "length " + std::to_string(freqs.size()));
+    require_finite(freqs, "freqs");
+    r.thetas = freqs;
+  } else {
+    const double base = options.base.value_or(default_rope_base);
+    require_finite(base, "base");
+    require(base > 1, "base", "greater than 1", describe(base));
+    r.thetas.resize(half);
+    for (Eigen::Index i = 0; i < half; ++i)
+      r.thetas(i) = std::pow(base, -2.0 * double(i) / double(d));
+  }
+
+  // step 2: the angles (d/2, 2): column 0 for the query at m, column 1 for the key at n
+  r.angles.resize(half, 2);
+  r.angles.col(0) = m * r.thetas;
+  r.angles.col(1) = n * r.thetas;
+  require_finite_angles(r.angles.col(0), m, "m");
+  require_finite_angles(r.angles.col(1), n, "n");
+
+  // step 3: rotate each pair (x, y) by its angle: (x cos − y sin, x sin + y cos)
+  r.pairs.resize(half, 2);
+  r.q_rotated.resize(d);
+  r.k_rotated.resize(d);
+  r.pair_scores.resize(half);
+  for (Eigen::Index i = 0; i < half; ++i) {
+    const Eigen::Index a = options.pairing == RopePairing::interleaved ? 2 * i : i;
+    const Eigen::Index b = options.pairing == RopePairing::interleaved ? 2 * i + 1 : i + half;
+    r.pairs(i, 0) = double(a);
+    r.pairs(i, 1) = double(b);
+    const double cq = std::cos(r.angles(i, 0)), sq = std::sin(r.angles(i, 0));
+    const double ck = std::cos(r.angles(i, 1)), sk = std::sin(r.angles(i, 1));
+    r.q_rotated(a) = q(a) * cq - q(b) * sq;
+    r.q_rotated(b) = q(a) * sq + q(b) * cq;
+    r.k_rotated(a) = k(a) * ck - k(b) * sk;
+    r.k_rotated(b) = k(a) * sk + k(b) * ck;
+    r.pair_scores(i) = r.q_rotated(a) * r.k_rotated(a) + r.q_rotated(b) * r.k_rotated(b);
+  }
+
+  // step 4: the score, raw and with the default attention scale 1/sqrt(d)
+  r.raw = r.q_rotated.dot(r.k_rotated);
+  require(std::isfinite(r.raw) && r.q_rotated.allFinite() && r.k_rotated.allFinite(), "q",
+          "a vector whose rotated dot product with k is finite", "a score that overflows a double");
+  r.scaled = r.raw / std::sqrt(double(d));
+  return r;
+}
+
+}  // namespace llmmath

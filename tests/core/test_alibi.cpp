@@ -1,0 +1,137 @@
+// ALiBi (chapter section 6): the exercise, the paper's slopes for 8 and 16 heads, the slopes
+// of tests/fixtures/make_alibi.py (the reference code's algorithm) for many head counts, the
+// bias matrix, and every precondition.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "fixtures.hpp"
+#include "llmmath/alibi.hpp"
+
+using llmmath::alibi;
+using llmmath::alibi_slopes;
+
+TEST_CASE("exercise 6: slope 0.125 halves a key's weight about 5.5 tokens away",
+          "[alibi][exercise]") {
+  const auto r = alibi(0.125);
+  CHECK(r.half_distance == Approx(5.545177444479562).epsilon(1e-15));  // ln 2 / 0.125 = 8 ln 2
+  CHECK_FALSE(r.bias.has_value());  // no tokens, no matrix
+  // each factor-of-two drop in slope doubles the half-distance (exactly: a power-of-two ratio)
+  CHECK(alibi(0.0625).half_distance == 2 * r.half_distance);
+  CHECK(alibi(0.25).half_distance == r.half_distance / 2);
+}
+
+TEST_CASE("at the half-distance the bias halves the weight", "[alibi][invariant]") {
+  for (double slope : {1.0 / 256, 0.125, 0.7071, 3.0}) {
+    const double h = alibi(slope).half_distance;
+    CHECK(std::exp(-slope * h) == Approx(0.5).epsilon(1e-15));
+  }
+  const auto r = alibi(std::log(2.0) / 4, 9);  // half-distance 4 tokens
+  CHECK(r.half_distance == Approx(4).epsilon(1e-15));
+  CHECK(r.relative_weight(0) == 1.0);
+  CHECK(r.relative_weight(4) == Approx(0.5).epsilon(1e-15));
+  CHECK(r.relative_weight(8) == Approx(0.25).epsilon(1e-15));
+}
+
+TEST_CASE("the bias is −slope·(i − j) below the diagonal, +0 on it, masked above",
+          "[alibi][invariant]") {
+  const auto r = alibi(0.5, 4);
+  REQUIRE(r.bias.has_value());
+  const Eigen::MatrixXd& B = *r.bias;
+  REQUIRE(B.rows() == 4);
+  REQUIRE(B.cols() == 4);
+  CHECK(B(3, 0) == -1.5);  // −0.5·3, exact
+  CHECK(B(2, 1) == -0.5);
+  for (Eigen::Index i = 0; i < 4; ++i) {
+    CHECK(B(i, i) == 0.0);
+    CHECK_FALSE(std::signbit(B(i, i)));  // +0, not −0
+    for (Eigen::Index j = 0; j < 4; ++j) {
+      CHECK(r.visible(i, j) == (j <= i));
+      if (j > i) CHECK(B(i, j) == -INFINITY);  // the causal mask, ready to add to scores
+    }
+  }
+  // one token: a single +0
+  const auto one = alibi(3.0, 1);
+  CHECK(one.bias->size() == 1);
+  CHECK((*one.bias)(0, 0) == 0.0);
+  CHECK_FALSE(std::signbit((*one.bias)(0, 0)));
+}
+
+TEST_CASE("slopes of the paper: 8 heads 1/2 … 1/256, 16 heads from 1/sqrt(2)",
+          "[alibi][reference]") {
+  const Eigen::VectorXd s8 = alibi_slopes(8);
+  REQUIRE(s8.size() == 8);
+  for (Eigen::Index k = 0; k < 8; ++k) CHECK(s8(k) == std::ldexp(1.0, -int(k) - 1));  // exact
+  const Eigen::VectorXd s16 = alibi_slopes(16);
+  CHECK(s16(0) == Approx(1 / std::sqrt(2.0)).epsilon(1e-15));
+  for (Eigen::Index k = 0; k < 8; ++k) CHECK(s16(2 * k + 1) == s8(k));  // every other is 8's
+  CHECK(alibi_slopes(1)(0) == 1.0 / 256);  // 2^(−8/1)
+}
+
+TEST_CASE("slopes for a head count that is not a power of two", "[alibi]") {
+  // 12 heads: the 8 slopes of 8 heads, then slopes 1, 3, 5, 7 of 16 heads
+  const Eigen::VectorXd s = alibi_slopes(12);
+  const Eigen::VectorXd s8 = alibi_slopes(8), s16 = alibi_slopes(16);
+  REQUIRE(s.size() == 12);
+  CHECK(s.head(8) == s8);
+  for (Eigen::Index j = 0; j < 4; ++j) CHECK(s(8 + j) == s16(2 * j));
+  // 3 heads: 1/16, 1/256, then 1/4
+  const Eigen::VectorXd s3 = alibi_slopes(3);
+  CHECK(s3(0) == 1.0 / 16);
+  CHECK(s3(1) == 1.0 / 256);
+  CHECK(s3(2) == 1.0 / 4);
+}
+
+TEST_CASE("slopes match the paper's reference algorithm for many head counts",
+          "[alibi][reference]") {
+  for (const auto& c : fixtures::load("alibi.txt")) {
+    if (c.values.count("heads") == 0) continue;
+    INFO("case " << c.name);
+    const Eigen::VectorXd s = alibi_slopes(c.scalar("heads"));
+    const Eigen::VectorXd expected = c["slopes"].row(0).transpose();
+    REQUIRE(s.size() == expected.size());
+    // the reference raises a rounded start = 2^(−8/h) to the power i, so slope k inherits
+    // k times start's rounding (k·1.2e-16 relative, up to 5e-13 for 4096 heads), where the
+    // core takes 2^(−8k/h) directly; both agree exactly on the powers of two of 8 heads
+    for (Eigen::Index k = 0; k < s.size(); ++k)
+      CHECK(s(k) == Approx(expected(k)).epsilon(1.2e-16 * double(k + 2)));
+    // the core's powers of two are exact: 2^(−8k/h) with 8k/h a whole number
+    const double h = c.scalar("heads");
+    for (Eigen::Index k = 0; k < s.size() && h == std::exp2(std::floor(std::log2(h))); ++k)
+      if (8 * (k + 1) % Eigen::Index(h) == 0)
+        CHECK(s(k) == std::ldexp(1.0, -int(8 * (k + 1) / Eigen::Index(h))));
+  }
+}
+
+TEST_CASE("alibi matches the NumPy reference values", "[alibi][reference]") {
+  for (const auto& c : fixtures::load("alibi.txt")) {
+    if (c.values.count("slope") == 0) continue;
+    INFO("case " << c.name);
+    const auto r = alibi(c.scalar("slope"), c.scalar("tokens"));
+    CHECK(r.half_distance == Approx(c.scalar("halfDistance")).epsilon(1e-16));  // one division
+    const Eigen::MatrixXd& expected = c["bias"];
+    for (Eigen::Index i = 0; i < expected.rows(); ++i)
+      for (Eigen::Index j = 0; j < expected.cols(); ++j) {
+        if (std::isnan(expected(i, j)))  // masked in the reference
+          CHECK_FALSE(r.visible(i, j));
+        else
+          CHECK((*r.bias)(i, j) == expected(i, j));  // one product each: exact agreement
+      }
+    const Eigen::VectorXd weights = c["relativeWeight"].row(0).transpose();
+    CHECK((r.relative_weight - weights).cwiseAbs().maxCoeff() <= 2e-16);  // exp, ≤ 1 ulp
+  }
+}
+
+TEST_CASE("alibi refuses bad input with a message naming the parameter", "[alibi][errors]") {
+  CHECK_THROWS_WITH(alibi_slopes(0), "heads must be an integer in [1, 4096], got 0");
+  CHECK_THROWS_WITH(alibi_slopes(4097), "heads must be an integer in [1, 4096], got 4097");
+  CHECK_THROWS_WITH(alibi_slopes(2.5), "heads must be an integer, got 2.5");
+  CHECK_THROWS_WITH(alibi_slopes(NAN), "heads must be a finite number, got NaN");
+  CHECK_THROWS_WITH(alibi_slopes(INFINITY), "heads must be a finite number, got Infinity");
+  CHECK_THROWS_WITH(alibi(0), "slope must be a number > 0, got 0");
+  CHECK_THROWS_WITH(alibi(-0.5), "slope must be a number > 0, got -0.5");
+  CHECK_THROWS_WITH(alibi(INFINITY), "slope must be a finite number, got Infinity");
+  CHECK_THROWS_WITH(alibi(1e-320), Catch::StartsWith("slope must be a number in [1e-300, 1e300]"));
+  CHECK_THROWS_WITH(alibi(0.5, 0), "tokens must be an integer in [1, 4096], got 0");
+  CHECK_THROWS_WITH(alibi(0.5, 4097), "tokens must be an integer in [1, 4096], got 4097");
+  CHECK_THROWS_WITH(alibi(0.5, 1.5), "tokens must be an integer, got 1.5");
+}

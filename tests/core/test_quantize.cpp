@@ -1,0 +1,157 @@
+// Quantisation and SmoothQuant (chapter section 7): the exercise, exact ties, the error bound
+// scale/2, SmoothQuant's invariants, the reference values of tests/fixtures/make_quantize.py,
+// and every precondition.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "fixtures.hpp"
+#include "llmmath/quantize.hpp"
+
+using Eigen::VectorXd;
+using llmmath::quantize;
+using llmmath::smooth_quant;
+
+namespace {
+
+VectorXd vec(std::initializer_list<double> xs) {
+  VectorXd v(xs.size());
+  Eigen::Index i = 0;
+  for (double x : xs) v(i++) = x;
+  return v;
+}
+
+VectorXd row(const Eigen::MatrixXd& M) { return M.row(0).transpose(); }
+
+}  // namespace
+
+TEST_CASE("exercise 7: alpha 0.5, activation range 8, weight range 0.5 → s = 4, both ranges 2",
+          "[quantize][smoothquant][exercise]") {
+  const auto r = smooth_quant(vec({8}), vec({0.5}));  // alpha defaults to 0.5
+  // √8/√0.5 = 4; pow rounds each root once, so allow a unit in the last place
+  CHECK(r.scales(0) == Approx(4).epsilon(1e-15));
+  CHECK(r.x_abs_max(0) == Approx(2).epsilon(1e-15));  // 8 / 4
+  CHECK(r.w_abs_max(0) == Approx(2).epsilon(1e-15));  // 0.5 · 4
+}
+
+TEST_CASE("SmoothQuant keeps X·W and moves range from activations to weights",
+          "[quantize][smoothquant][invariant]") {
+  const VectorXd x = vec({0.5, 40, 2, 90}), w = vec({0.3, 0.05, 0.2, 0.1});
+  for (double alpha : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+    INFO("alpha " << alpha);
+    const auto r = smooth_quant(x, w, alpha);
+    // the product of the two maxima per channel is unchanged: (x/s)·(w·s) = x·w
+    CHECK((r.x_abs_max.cwiseProduct(r.w_abs_max) - x.cwiseProduct(w)).cwiseAbs().maxCoeff() <
+          1e-13);
+    // with s = x^α / w^(1−α): x/s = (x·w)^(1−α) and w·s = (x·w)^α
+    for (Eigen::Index j = 0; j < x.size(); ++j) {
+      CHECK(r.x_abs_max(j) == Approx(std::pow(x(j) * w(j), 1 - alpha)).epsilon(1e-14));
+      CHECK(r.w_abs_max(j) == Approx(std::pow(x(j) * w(j), alpha)).epsilon(1e-14));
+    }
+  }
+  // α = 0.5 equalises the two ranges in every channel
+  const auto half = smooth_quant(x, w, 0.5);
+  CHECK((half.x_abs_max - half.w_abs_max).cwiseAbs().maxCoeff() < 1e-13);
+  // α = 0 leaves all the difficulty to the activations: s = 1/w, every weight range is 1
+  CHECK((smooth_quant(x, w, 0).w_abs_max.array() - 1).abs().maxCoeff() < 1e-15);
+  // α = 1 moves all of it to the weights: s = x, every activation range is 1
+  CHECK((smooth_quant(x, w, 1).x_abs_max.array() - 1).abs().maxCoeff() < 1e-15);
+}
+
+TEST_CASE("quantize by hand: 8 bits, largest magnitude 127, so the scale is 1",
+          "[quantize]") {
+  const auto r = quantize(vec({127, 10.2, -3.7, 0, 0.4}));  // bits default to 8
+  CHECK(r.scale == 1.0);
+  CHECK(r.qmax == 127);
+  CHECK(r.levels == vec({127, 10, -4, 0, 0}));
+  CHECK(r.dequantized == r.levels);
+  CHECK(r.max_abs_error == Approx(0.4).epsilon(1e-15));
+}
+
+TEST_CASE("ties round to even, and levels are never −0", "[quantize][invariant]") {
+  // 127 fixes scale = 1, so x / scale is each value itself: exact halves
+  const auto r = quantize(vec({127, 0.5, 1.5, 2.5, -2.5, -0.5, 3.5, -126.5}), 8);
+  CHECK(r.levels == vec({127, 0, 2, 2, -2, 0, 4, -126}));
+  CHECK_FALSE(std::signbit(r.levels(5)));  // −0.5 rounds to +0
+  CHECK(r.max_abs_error == 0.5);            // every tie is exactly half a step away
+  // 2 bits: levels −1, 0, 1; with largest magnitude 2 the scale is 2, so ±1 is half a step
+  const auto tie = quantize(vec({2, 1, -1}), 2);
+  CHECK(tie.scale == 2.0);
+  CHECK(tie.levels == vec({1, 0, 0}));  // 0.5 → 0 and −0.5 → 0, both even
+  CHECK_FALSE(std::signbit(tie.levels(2)));
+}
+
+TEST_CASE("every error is at most half a step, and levels stay in range",
+          "[quantize][invariant]") {
+  VectorXd x = VectorXd::Random(1000) * 3;
+  x(123) = 40;  // an outlier stretches the scale for everyone
+  for (double bits : {2.0, 3.0, 4.0, 8.0, 12.0, 16.0}) {
+    INFO("bits " << bits);
+    const auto r = quantize(x, bits);
+    CHECK(r.qmax == std::exp2(bits - 1) - 1);
+    CHECK(r.scale == 40 / r.qmax);
+    // x/scale rounds once before the level is chosen: allow 1e-15 of the largest magnitude
+    CHECK(r.max_abs_error <= r.scale / 2 + 1e-15 * 40);
+    CHECK((r.levels.array().abs() <= r.qmax).all());
+    CHECK((r.levels.array() == r.levels.array().round()).all());  // whole numbers
+    CHECK(r.levels(123) == r.qmax);  // the largest value maps to the top level exactly
+    CHECK((r.errors - (x - r.dequantized)).cwiseAbs().maxCoeff() == 0);
+  }
+  // more bits, smaller steps, smaller errors
+  CHECK(quantize(x, 4).max_abs_error > quantize(x, 8).max_abs_error);
+  CHECK(quantize(x, 8).max_abs_error > quantize(x, 16).max_abs_error);
+}
+
+TEST_CASE("all-zero values quantise with scale 1 and no error", "[quantize]") {
+  const auto r = quantize(VectorXd::Zero(4), 4);
+  CHECK(r.scale == 1.0);
+  CHECK(r.levels == VectorXd::Zero(4));
+  CHECK(r.max_abs_error == 0.0);
+}
+
+TEST_CASE("quantize and smoothQuant match the NumPy reference values", "[quantize][reference]") {
+  for (const auto& c : fixtures::load("quantize.txt")) {
+    INFO("case " << c.name);
+    if (c.values.count("values")) {
+      const auto r = quantize(row(c["values"]), c.scalar("bits"));
+      CHECK(r.scale == c.scalar("scale"));  // one division in both: identical
+      CHECK(r.levels == row(c["levels"]));  // same quotients, same rounding rule: identical
+      CHECK(r.dequantized == row(c["dequantized"]));
+      CHECK(r.max_abs_error == c.scalar("maxAbsError"));
+    } else {
+      const auto r = smooth_quant(row(c["xAbsMaxIn"]), row(c["wAbsMaxIn"]), c.scalar("alpha"));
+      // double pow against long double: a few units in the last place
+      const auto near = [](const VectorXd& a, const VectorXd& b) {
+        return ((a - b).cwiseQuotient(b)).cwiseAbs().maxCoeff() < 1e-15;
+      };
+      CHECK(near(r.scales, row(c["scales"])));
+      CHECK(near(r.x_abs_max, row(c["xAbsMax"])));
+      CHECK(near(r.w_abs_max, row(c["wAbsMax"])));
+    }
+  }
+}
+
+TEST_CASE("quantize and smoothQuant refuse bad input with a message naming the parameter",
+          "[quantize][errors]") {
+  const VectorXd ok = vec({1, 2});
+  CHECK_THROWS_WITH(quantize(VectorXd(0)), "values must be a non-empty array, got an empty one");
+  CHECK_THROWS_WITH(quantize(vec({1, NAN})), "values[1] must be a finite number, got NaN");
+  CHECK_THROWS_WITH(quantize(ok, 1), "bits must be an integer in [2, 16], got 1");
+  CHECK_THROWS_WITH(quantize(ok, 17), "bits must be an integer in [2, 16], got 17");
+  CHECK_THROWS_WITH(quantize(ok, 7.5), "bits must be an integer, got 7.5");
+  CHECK_THROWS_WITH(quantize(vec({1e-310, 0})), Catch::StartsWith("values must be all 0 or"));
+  CHECK_THROWS_WITH(quantize(VectorXd::Ones((1 << 20) + 1)), Catch::Contains("2^20"));
+
+  CHECK_THROWS_WITH(smooth_quant(VectorXd(0), VectorXd(0)),
+                    "xAbsMax must be a non-empty array, got an empty one");
+  CHECK_THROWS_WITH(smooth_quant(ok, vec({1})),
+                    "wAbsMax must be an array of length 2 (one entry per channel, as xAbsMax), "
+                    "got length 1");
+  CHECK_THROWS_WITH(smooth_quant(vec({1, 0}), ok), "xAbsMax[1] must be a maximum > 0, got 0");
+  CHECK_THROWS_WITH(smooth_quant(ok, vec({-1, 1})), "wAbsMax[0] must be a maximum > 0, got -1");
+  CHECK_THROWS_WITH(smooth_quant(ok, vec({1, INFINITY})),
+                    "wAbsMax[1] must be a finite number, got Infinity");
+  CHECK_THROWS_WITH(smooth_quant(vec({1e200, 1}), ok),
+                    Catch::StartsWith("xAbsMax[0] must be in [1e-150, 1e150]"));
+  CHECK_THROWS_WITH(smooth_quant(ok, ok, 1.5), "alpha must be in [0, 1], got 1.5");
+  CHECK_THROWS_WITH(smooth_quant(ok, ok, NAN), "alpha must be a finite number, got NaN");
+}

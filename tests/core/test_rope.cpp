@@ -1,0 +1,188 @@
+// RoPE (chapter section 3): the exercise, the invariants of a rotation (relative offsets
+// only, norms kept), the reference values of tests/fixtures/make_rope.py, and every
+// precondition.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "fixtures.hpp"
+#include "llmmath/rope.hpp"
+
+using Eigen::VectorXd;
+using llmmath::rope;
+using llmmath::RopeOptions;
+using llmmath::RopePairing;
+
+namespace {
+
+VectorXd vec(std::initializer_list<double> xs) {
+  VectorXd v(xs.size());
+  Eigen::Index i = 0;
+  for (double x : xs) v(i++) = x;
+  return v;
+}
+
+RopeOptions with_freqs(std::initializer_list<double> freqs) {
+  RopeOptions o;
+  o.freqs = vec(freqs);
+  return o;
+}
+
+RopeOptions with_base(double base, RopePairing pairing = RopePairing::interleaved) {
+  RopeOptions o;
+  o.base = base;
+  o.pairing = pairing;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("exercise 3: d = 4, frequencies 0.01 and 0.0001, two positions apart",
+          "[rope][exercise]") {
+  const VectorXd q = vec({1, 0, 1, 0});
+  const auto r = rope(q, q, 2, 0, with_freqs({0.01, 0.0001}));
+  // raw = cos(0.02) + cos(0.0002) ≈ 1.9997999867; each pair contributes one cosine
+  CHECK(r.raw == Approx(std::cos(0.02) + std::cos(0.0002)).epsilon(1e-15));
+  CHECK(r.raw == Approx(1.9997999867).margin(5e-11));  // the seed's 10 decimals
+  CHECK(r.scaled == Approx(0.9998999933).margin(5e-11));
+  CHECK(r.scaled == r.raw / 2);  // sqrt(4) = 2: exact
+  CHECK(r.pair_scores(0) == Approx(std::cos(0.02)).epsilon(1e-15));
+  CHECK(r.pair_scores(1) == Approx(std::cos(0.0002)).epsilon(1e-15));
+  // the query turned by 2·θ_i, the key at position 0 not at all
+  CHECK(r.angles(0, 0) == 0.02);
+  CHECK(r.angles(1, 0) == 0.0002);
+  CHECK(r.angles(0, 1) == 0.0);
+  CHECK(r.q_rotated(1) == Approx(std::sin(0.02)).epsilon(1e-15));
+  CHECK(r.k_rotated == q);  // cos 0 = 1 and sin 0 = 0 exactly
+}
+
+TEST_CASE("hand-computed: a quarter turn of (1, 0) is (0, 1), and the pairings differ",
+          "[rope]") {
+  const double quarter = std::acos(0.0);  // π/2
+  const auto r = rope(vec({1, 0}), vec({0, 1}), 1, 0, with_freqs({quarter}));
+  CHECK(r.q_rotated(0) == Approx(0).margin(1e-16));  // cos(π/2) ≈ 6e-17 in doubles
+  CHECK(r.q_rotated(1) == 1.0);
+  CHECK(r.raw == 1.0);
+
+  // (x0, x1, x2, x3) = (1, 2, 3, 4), θ = (π/2, 0): interleaved turns (1, 2), half turns (1, 3)
+  RopeOptions o = with_freqs({quarter, 0});
+  const auto inter = rope(vec({1, 2, 3, 4}), vec({1, 2, 3, 4}), 1, 0, o);
+  CHECK(inter.q_rotated(0) == Approx(-2).epsilon(1e-15));
+  CHECK(inter.q_rotated(1) == Approx(1).epsilon(1e-15));
+  CHECK(inter.q_rotated(2) == 3.0);
+  CHECK(inter.pairs(1, 0) == 2.0);
+  CHECK(inter.pairs(1, 1) == 3.0);
+  o.pairing = RopePairing::half;
+  const auto half = rope(vec({1, 2, 3, 4}), vec({1, 2, 3, 4}), 1, 0, o);
+  CHECK(half.q_rotated(0) == Approx(-3).epsilon(1e-15));
+  CHECK(half.q_rotated(2) == Approx(1).epsilon(1e-15));
+  CHECK(half.q_rotated(1) == 2.0);
+  CHECK(half.pairs(0, 1) == 2.0);
+}
+
+TEST_CASE("the default base is 10000: θ_i = 10000^(−2i/d)", "[rope]") {
+  const VectorXd x = VectorXd::LinSpaced(8, -1, 1);
+  const auto r = rope(x, x, 3, 1);
+  CHECK(r.thetas(0) == 1.0);
+  CHECK(r.thetas(1) == Approx(0.1).epsilon(1e-15));   // 10000^(−1/4)
+  CHECK(r.thetas(2) == Approx(0.01).epsilon(1e-15));  // 10000^(−1/2)
+  CHECK(r.thetas(3) == Approx(0.001).epsilon(1e-15));
+  const auto same = rope(x, x, 3, 1, with_base(10000));
+  CHECK(same.raw == r.raw);
+}
+
+TEST_CASE("raw depends only on m − n", "[rope][invariant]") {
+  const VectorXd q = VectorXd::Random(16), k = VectorXd::Random(16);
+  for (auto pairing : {RopePairing::interleaved, RopePairing::half}) {
+    const RopeOptions o = with_base(10000, pairing);
+    const double reference = rope(q, k, 5, 2, o).raw;  // offset 3
+    for (double shift : {-100.0, -5.0, 1.0, 17.0, 1000.0, 123456.0}) {
+      // pos·θ_i rounds to ~1.1e-16·|pos| rad, which moves each pair's term by that much
+      // times |q_i||k_i| (Σ ≤ |q||k| ≤ 16): 1e-14 per unit of position covers it
+      CHECK(rope(q, k, 5 + shift, 2 + shift, o).raw ==
+            Approx(reference).margin(1e-14 * (1 + std::abs(shift))));
+    }
+    // a different offset gives a different score
+    CHECK(rope(q, k, 6, 2, o).raw != Approx(reference).margin(1e-6));
+  }
+}
+
+TEST_CASE("rotation preserves the norm of every pair and of the vector", "[rope][invariant]") {
+  const VectorXd q = VectorXd::Random(12) * 5, k = VectorXd::Random(12);
+  for (auto pairing : {RopePairing::interleaved, RopePairing::half}) {
+    const auto r = rope(q, k, 37, -11, with_base(500000, pairing));
+    CHECK(r.q_rotated.norm() == Approx(q.norm()).epsilon(1e-14));  // rounding in 12 terms
+    CHECK(r.k_rotated.norm() == Approx(k.norm()).epsilon(1e-14));
+    for (Eigen::Index i = 0; i < 6; ++i) {
+      const auto a = Eigen::Index(r.pairs(i, 0)), b = Eigen::Index(r.pairs(i, 1));
+      CHECK(std::hypot(r.q_rotated(a), r.q_rotated(b)) ==
+            Approx(std::hypot(q(a), q(b))).epsilon(1e-14));
+    }
+    CHECK(r.pair_scores.sum() == Approx(r.raw).margin(1e-13));  // same terms, another order
+  }
+}
+
+TEST_CASE("position 0 leaves a vector unchanged, and equal positions give the plain dot product",
+          "[rope][invariant]") {
+  const VectorXd q = VectorXd::Random(6), k = VectorXd::Random(6);
+  const auto r = rope(q, k, 0, 0);
+  CHECK(r.q_rotated == q);
+  CHECK(r.k_rotated == k);
+  CHECK(rope(q, k, 250, 250).raw == Approx(q.dot(k)).margin(1e-14));
+}
+
+TEST_CASE("rope matches the NumPy reference values", "[rope][reference]") {
+  for (const auto& c : fixtures::load("rope.txt")) {
+    INFO("case " << c.name);
+    RopeOptions o;
+    o.pairing = c.scalar("pairing") == 0 ? RopePairing::interleaved : RopePairing::half;
+    if (std::isnan(c.scalar("base")))
+      o.freqs = VectorXd(c["freqs"].row(0).transpose());
+    else
+      o.base = c.scalar("base");
+    const VectorXd q = c["q"].row(0).transpose(), k = c["k"].row(0).transpose();
+    const double m = c.scalar("m"), n = c.scalar("n");
+    const auto r = rope(q, k, m, n, o);
+    // NumPy's power and the core's std::pow may differ by one unit in the last place of θ_i
+    // (≤ 2e-17 absolute for θ ≤ 1/8, 2.3e-16 relative), which turns into an angle difference
+    // of up to |pos|·2e-17 rad; on top of that, cos, sin and sums of up to 128 terms round to
+    // within 1e-14.
+    for (Eigen::Index i = 0; i < r.thetas.size(); ++i)
+      CHECK(r.thetas(i) == Approx(c["thetas"](0, i)).epsilon(2.3e-16));
+    const double drift_q = 1e-14 + 2e-17 * std::abs(m) * q.cwiseAbs().maxCoeff();
+    const double drift_k = 1e-14 + 2e-17 * std::abs(n) * k.cwiseAbs().maxCoeff();
+    CHECK((r.q_rotated - c["qRotated"].row(0).transpose()).cwiseAbs().maxCoeff() < drift_q);
+    CHECK((r.k_rotated - c["kRotated"].row(0).transpose()).cwiseAbs().maxCoeff() < drift_k);
+    const double drift_raw = (drift_q + drift_k) * (q.norm() + k.norm()) * std::sqrt(q.size());
+    CHECK(r.raw == Approx(c.scalar("raw")).margin(drift_raw));
+    CHECK(r.scaled == Approx(c.scalar("scaled")).margin(drift_raw / std::sqrt(q.size())));
+  }
+}
+
+TEST_CASE("rope refuses bad input with a message naming the parameter", "[rope][errors]") {
+  const VectorXd x = vec({1, 0, 1, 0});
+  CHECK_THROWS_WITH(rope(VectorXd(0), x, 0, 0), "q must be a non-empty array, got an empty one");
+  CHECK_THROWS_WITH(
+      rope(vec({1, 2, 3}), vec({1, 2, 3}), 0, 0),
+      "q must be an array of even length d (coordinates come in pairs), got length 3");
+  CHECK_THROWS_WITH(rope(x, vec({1, 0}), 0, 0),
+                    "k must be an array of length 4 (d of q), got length 2");
+  CHECK_THROWS_WITH(rope(x, vec({1, NAN, 0, 0}), 0, 0), "k[1] must be a finite number, got NaN");
+  CHECK_THROWS_WITH(rope(x, x, INFINITY, 0), "m must be a finite number, got Infinity");
+  CHECK_THROWS_WITH(rope(x, x, 0, NAN), "n must be a finite number, got NaN");
+  CHECK_THROWS_WITH(rope(x, x, 0, 0, with_base(1)), "base must be greater than 1, got 1");
+  CHECK_THROWS_WITH(rope(x, x, 0, 0, with_base(-INFINITY)),
+                    "base must be a finite number, got -Infinity");
+  CHECK_THROWS_WITH(rope(x, x, 0, 0, with_freqs({0.1})),
+                    "freqs must be an array of length 2 (d/2, one per pair), got length 1");
+  CHECK_THROWS_WITH(rope(x, x, 0, 0, with_freqs({0.1, INFINITY})),
+                    "freqs[1] must be a finite number, got Infinity");
+  RopeOptions both = with_freqs({0.1, 0.2});
+  both.base = 100;
+  CHECK_THROWS_WITH(rope(x, x, 0, 0, both),
+                    "opts must be an object with base or freqs, not both, got both");
+  CHECK_THROWS_WITH(rope(x, x, 1e300, 0, with_freqs({1e10, 1})),
+                    "m must be a position whose angles m·θ_i are finite numbers, got 1e+300");
+  CHECK_THROWS_WITH(rope(x * 1e200, x * 1e200, 0, 0), Catch::StartsWith("q must be a vector"));
+  CHECK_THROWS_WITH(rope(VectorXd::Zero((1 << 20) + 2), VectorXd::Zero((1 << 20) + 2), 0, 0),
+                    Catch::StartsWith("q must be at most 2^20"));
+}

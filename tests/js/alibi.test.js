@@ -1,0 +1,116 @@
+// alibiSlopes and alibi through dist/llmmath.js: the exercise, the paper's slopes, the bias
+// matrix with null for masked entries, reference values, errors, and no leaks.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { core, close, throwsNaming } = require("./core.js");
+const fixtures = require("./fixtures.js");
+
+test("exercise 6: slope 0.125 → half-distance ln 2 / 0.125 ≈ 5.545 tokens", async () => {
+  const m = await core();
+  const r = m.alibi({ slope: 0.125 });
+  close(r.halfDistance, 8 * Math.LN2, 1e-15, "halfDistance");
+  assert.deepEqual(Object.keys(r), ["halfDistance"], "no tokens: no bias field");
+  // each factor-of-two drop in slope doubles the half-distance (exactly)
+  assert.equal(m.alibi({ slope: 0.0625 }).halfDistance, 2 * r.halfDistance);
+  assert.equal(m.alibi({ slope: 0.03125 }).halfDistance, 4 * r.halfDistance);
+});
+
+test("slopes: 8 heads 1/2 … 1/256; 12 heads add every other slope of 16", async () => {
+  const m = await core();
+  assert.deepEqual(m.alibiSlopes(8), [1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64, 1 / 128, 1 / 256]);
+  assert.deepEqual(m.alibiSlopes(1), [1 / 256]);
+  assert.deepEqual(m.alibiSlopes(3), [1 / 16, 1 / 256, 1 / 4]);
+  const s16 = m.alibiSlopes(16);
+  const s12 = m.alibiSlopes(12);
+  assert.deepEqual(s12.slice(0, 8), m.alibiSlopes(8));
+  assert.deepEqual(s12.slice(8), [s16[0], s16[2], s16[4], s16[6]]);
+  close(s16[0], Math.SQRT1_2, 1e-16, "16 heads start at 1/sqrt(2)");
+});
+
+test("the bias: −slope·(i − j) below the diagonal, +0 on it, null above", async () => {
+  const m = await core();
+  const r = m.alibi({ slope: 0.5, tokens: 4 });
+  assert.deepEqual(r.bias, [
+    [0, null, null, null],
+    [-0.5, 0, null, null],
+    [-1, -0.5, 0, null],
+    [-1.5, -1, -0.5, 0],
+  ]); // deepStrictEqual tells +0 from −0, so the diagonal is +0
+  close(r.relativeWeight, [1, Math.exp(-0.5), Math.exp(-1), Math.exp(-1.5)], 2e-16, "e^(−slope·δ)");
+  const half = m.alibi({ slope: Math.LN2 / 3, tokens: 7 });
+  close(half.relativeWeight[3], 0.5, 1e-15, "the weight halves at the half-distance, 3 tokens");
+  close(half.relativeWeight[6], 0.25, 1e-15, "and quarters at twice it");
+});
+
+test("slopes and bias match the reference values", async () => {
+  const m = await core();
+  for (const c of fixtures.load("alibi.txt")) {
+    const v = c.values;
+    if (v.heads) {
+      const s = m.alibiSlopes(v.heads[0][0]);
+      // the reference raises a rounded start to the power i: k units of its rounding apart
+      s.forEach((x, k) => close(x, v.slopes[0][k], 1.2e-16 * (k + 2) * x, `${c.name}[${k}]`));
+    } else {
+      const r = m.alibi({ slope: v.slope[0][0], tokens: v.tokens[0][0] });
+      close(r.halfDistance, v.halfDistance[0][0], 1e-16 * r.halfDistance, `${c.name} halfDistance`);
+      const expected = v.bias.map((row) => row.map((x) => (Number.isNaN(x) ? null : x)));
+      assert.deepEqual(r.bias, expected, `${c.name} bias`); // one product each: identical
+      close(r.relativeWeight, v.relativeWeight[0], 2e-16, `${c.name} relativeWeight`);
+    }
+  }
+});
+
+test("the largest sequence, 4096 tokens, is accepted", async () => {
+  const m = await core();
+  const r = m.alibi({ slope: 1 / 256, tokens: 4096 });
+  assert.equal(r.bias.length, 4096);
+  assert.equal(r.bias[4095][0], -4095 / 256);
+  assert.equal(r.bias[0][4095], null);
+});
+
+test("invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
+  const m = await core();
+  const good = () => {
+    assert.equal(m.alibiSlopes(8)[7], 1 / 256);
+    assert.deepEqual(m.alibi({ slope: 0.5, tokens: 2 }).bias, [[0, null], [-0.5, 0]]);
+  };
+  const cases = [
+    [() => m.alibiSlopes(), "heads", /a number, got undefined/],
+    [() => m.alibiSlopes("8"), "heads", /got "8" \(a string\)/],
+    [() => m.alibiSlopes(0), "heads", /\[1, 4096\], got 0/],
+    [() => m.alibiSlopes(4097), "heads", /4096/],
+    [() => m.alibiSlopes(2.5), "heads", /an integer, got 2.5/],
+    [() => m.alibiSlopes(NaN), "heads", /finite/],
+    [() => m.alibiSlopes(null), "heads", /got null/],
+    [() => m.alibi(), "cfg", /an object, got undefined/],
+    [() => m.alibi({}), "slope", /got undefined/],
+    [() => m.alibi({ slope: 0 }), "slope", /> 0, got 0/],
+    [() => m.alibi({ slope: -0.125 }), "slope", /> 0/],
+    [() => m.alibi({ slope: Infinity }), "slope", /finite/],
+    [() => m.alibi({ slope: true }), "slope", /got true/],
+    [() => m.alibi({ slope: 1e-320 }), "slope", /1e-300/],
+    [() => m.alibi({ slope: 0.5, tokens: 0 }), "tokens", /\[1, 4096\], got 0/],
+    [() => m.alibi({ slope: 0.5, tokens: 4097 }), "tokens", /4096/],
+    [() => m.alibi({ slope: 0.5, tokens: 1.5 }), "tokens", /an integer/],
+    [() => m.alibi({ slope: 0.5, tokens: null }), "tokens", /got null/],
+    [() => m.alibi({ slope: 0.5, heads: 8 }), "cfg", /unknown key "heads"/],
+  ];
+  for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
+});
+
+test("no leaks: 10,000 calls of each, half of them errors, leave the heap and handles unchanged", async () => {
+  const m = await core();
+  m.alibiSlopes(12);
+  m.alibi({ slope: 0.25, tokens: 5 });
+  const heap = m.memoryInUse();
+  const handles = m.count_emval_handles();
+  for (let i = 0; i < 5000; i++) {
+    m.alibiSlopes(1 + (i % 64));
+    assert.throws(() => m.alibiSlopes(i % 2 ? 0 : 1.5));
+    m.alibi({ slope: 1 / (1 + (i % 8)), tokens: 1 + (i % 6) });
+    assert.throws(() => m.alibi({ slope: i % 2 ? -1 : 0.5, tokens: 9000 }));
+  }
+  assert.equal(m.memoryInUse(), heap, "bytes allocated in the wasm heap");
+  assert.equal(m.count_emval_handles(), handles, "live embind handles");
+});

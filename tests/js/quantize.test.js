@@ -1,0 +1,131 @@
+// smoothQuant and quantize through dist/llmmath.js: the exercise, ties to even, the error
+// bound, reference values, errors, and no leaks.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { core, close, throwsNaming } = require("./core.js");
+const fixtures = require("./fixtures.js");
+
+test("exercise 7: alpha 0.5, ranges 8 and 0.5 → s = 4, both ranges become 2", async () => {
+  const m = await core();
+  const r = m.smoothQuant([8], [0.5]);
+  close(r.scales, [4], 1e-15, "s = √8 / √0.5"); // one rounding in each root
+  close(r.xAbsMax, [2], 1e-15, "8 / 4");
+  close(r.wAbsMax, [2], 1e-15, "0.5 · 4");
+  assert.deepEqual(m.smoothQuant([8], [0.5], undefined), r);
+  assert.deepEqual(m.smoothQuant([8], [0.5], null), r);
+  assert.deepEqual(m.smoothQuant([8], [0.5], 0.5), r);
+});
+
+test("SmoothQuant: the product of the two ranges is kept; alpha 0 and 1 are the extremes", async () => {
+  const m = await core();
+  const x = [0.5, 40, 2, 90];
+  const w = [0.3, 0.05, 0.2, 0.1];
+  for (const alpha of [0, 0.25, 0.75, 1]) {
+    const r = m.smoothQuant(x, w, alpha);
+    close(r.xAbsMax.map((xs, j) => xs * r.wAbsMax[j]), x.map((xj, j) => xj * w[j]), 1e-13, `alpha ${alpha}`);
+  }
+  close(m.smoothQuant(x, w, 0).wAbsMax, [1, 1, 1, 1], 1e-15, "alpha 0: weights end at 1");
+  close(m.smoothQuant(x, w, 1).xAbsMax, [1, 1, 1, 1], 1e-15, "alpha 1: activations end at 1");
+});
+
+test("quantize: ties to even, never −0, default 8 bits", async () => {
+  const m = await core();
+  const r = m.quantize([127, 0.5, 1.5, 2.5, -2.5, -0.5, 3.5, -126.5]);
+  assert.equal(r.scale, 1); // 127 / 127
+  assert.equal(r.qmax, 127);
+  assert.deepEqual(r.levels, [127, 0, 2, 2, -2, 0, 4, -126]); // strict: the −0.5 level is +0
+  assert.equal(r.maxAbsError, 0.5);
+  const tie = m.quantize([2, 1, -1], { bits: 2 });
+  assert.equal(tie.scale, 2);
+  assert.deepEqual(tie.levels, [1, 0, 0]);
+  assert.deepEqual(m.quantize([0, 0, 0]), {
+    scale: 1, levels: [0, 0, 0], dequantized: [0, 0, 0], maxAbsError: 0, qmax: 127, errors: [0, 0, 0],
+  });
+  assert.deepEqual(m.quantize([1, 2], null), m.quantize([1, 2], { bits: 8 }));
+});
+
+test("every error is at most half a step", async () => {
+  const m = await core();
+  const x = Array.from({ length: 500 }, (_, i) => Math.sin(i * 1.7) * 3);
+  x[42] = -40; // an outlier widens every step
+  for (let bits = 2; bits <= 16; bits++) {
+    const r = m.quantize(x, { bits });
+    assert.equal(r.qmax, 2 ** (bits - 1) - 1);
+    // x / scale rounds once before the level is chosen: 1e-15 of the largest magnitude
+    assert.ok(r.maxAbsError <= r.scale / 2 + 40e-15, `bits ${bits}: ${r.maxAbsError} vs ${r.scale / 2}`);
+    assert.ok(r.levels.every((l) => Number.isInteger(l) && Math.abs(l) <= r.qmax));
+    assert.equal(r.levels[42], -r.qmax);
+  }
+});
+
+test("quantize and smoothQuant match the NumPy reference values", async () => {
+  const m = await core();
+  for (const c of fixtures.load("quantize.txt")) {
+    const v = c.values;
+    if (v.values) {
+      const r = m.quantize(v.values[0], { bits: v.bits[0][0] });
+      assert.equal(r.scale, v.scale[0][0], `${c.name} scale`); // identical operations
+      assert.deepEqual(r.levels, v.levels[0], `${c.name} levels`);
+      assert.deepEqual(r.dequantized, v.dequantized[0], `${c.name} dequantized`);
+      assert.equal(r.maxAbsError, v.maxAbsError[0][0], `${c.name} maxAbsError`);
+    } else {
+      const r = m.smoothQuant(v.xAbsMaxIn[0], v.wAbsMaxIn[0], v.alpha[0][0]);
+      // double pow against long double: within 1e-15 relative
+      for (const key of ["scales", "xAbsMax", "wAbsMax"]) {
+        r[key].forEach((x, j) => close(x, v[key][0][j], 1e-15 * v[key][0][j], `${c.name} ${key}[${j}]`));
+      }
+    }
+  }
+});
+
+test("invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
+  const m = await core();
+  const good = () => {
+    close(m.smoothQuant([8], [0.5]).scales[0], 4, 1e-15, "s");
+    assert.deepEqual(m.quantize([127, 2.5]).levels, [127, 2]);
+  };
+  const cases = [
+    [() => m.smoothQuant(), "xAbsMax", /got undefined/],
+    [() => m.smoothQuant([8]), "wAbsMax", /got undefined/],
+    [() => m.smoothQuant([], []), "xAbsMax", /non-empty/],
+    [() => m.smoothQuant([8, 2], [0.5]), "wAbsMax", /length 2/],
+    [() => m.smoothQuant([8, "2"], [0.5, 1]), "xAbsMax[1]", /"2" \(a string\)/],
+    [() => m.smoothQuant([8, 0], [0.5, 1]), "xAbsMax[1]", /> 0, got 0/],
+    [() => m.smoothQuant([8], [-0.5]), "wAbsMax[0]", /> 0, got -0.5/],
+    [() => m.smoothQuant([8], [NaN]), "wAbsMax[0]", /finite/],
+    [() => m.smoothQuant([1e200], [1]), "xAbsMax[0]", /1e150/],
+    [() => m.smoothQuant([8], [0.5], 1.5), "alpha", /\[0, 1\], got 1.5/],
+    [() => m.smoothQuant([8], [0.5], "0.5"), "alpha", /a number/],
+    [() => m.smoothQuant([8], [0.5], -Infinity), "alpha", /finite/],
+    [() => m.quantize(), "values", /got undefined/],
+    [() => m.quantize([]), "values", /non-empty/],
+    [() => m.quantize([1, null]), "values[1]", /got null/],
+    [() => m.quantize([1, Infinity]), "values[1]", /finite/],
+    [() => m.quantize([1e-310]), "values", /1e-300/],
+    [() => m.quantize([1], { bits: 1 }), "bits", /\[2, 16\], got 1/],
+    [() => m.quantize([1], { bits: 17 }), "bits", /16/],
+    [() => m.quantize([1], { bits: 4.5 }), "bits", /an integer/],
+    [() => m.quantize([1], { bits: "8" }), "bits", /a number/],
+    [() => m.quantize([1], { bit: 8 }), "opts", /unknown key "bit"/],
+    [() => m.quantize([1], 8), "opts", /an object/],
+    [() => m.quantize(new Array(2 ** 20 + 1).fill(1)), "values", /2\^20/],
+  ];
+  for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
+});
+
+test("no leaks: 10,000 calls of each, half of them errors, leave the heap and handles unchanged", async () => {
+  const m = await core();
+  m.smoothQuant([8, 3], [0.5, 0.1]);
+  m.quantize([1, -2, 3]);
+  const heap = m.memoryInUse();
+  const handles = m.count_emval_handles();
+  for (let i = 0; i < 5000; i++) {
+    m.smoothQuant([8, 1 + i], [0.5, 0.1], (i % 11) / 10);
+    assert.throws(() => m.smoothQuant([8, 0], [0.5, 1]));
+    m.quantize([i, -2.5, 0.1], { bits: 2 + (i % 15) });
+    assert.throws(() => m.quantize([1, NaN], { bits: 8 }));
+  }
+  assert.equal(m.memoryInUse(), heap, "bytes allocated in the wasm heap");
+  assert.equal(m.count_emval_handles(), handles, "live embind handles");
+});
