@@ -15,7 +15,14 @@
 #include <string>
 #include <vector>
 
+#include "llmmath/alibi.hpp"
 #include "llmmath/attention.hpp"
+#include "llmmath/cost.hpp"
+#include "llmmath/moe.hpp"
+#include "llmmath/quantize.hpp"
+#include "llmmath/rope.hpp"
+#include "llmmath/sampling.hpp"
+#include "llmmath/speculative.hpp"
 
 namespace {
 
@@ -40,6 +47,8 @@ std::string mat(const MatrixXd& M) {
   for (Eigen::Index i = 0; i < M.rows(); ++i) s += (i ? "," : "") + vec(M.row(i).transpose());
   return s + "]";
 }
+
+std::string ivec(const Eigen::VectorXi& x) { return vec(x.cast<double>()); }
 
 std::string str(const std::string& s) { return "\"" + s + "\""; }
 
@@ -98,6 +107,123 @@ void attention_calls(Golden& g) {
   }
 }
 
+VectorXd vec_of(std::initializer_list<double> xs) {
+  VectorXd v(static_cast<Eigen::Index>(xs.size()));
+  Eigen::Index i = 0;
+  for (double x : xs) v(i++) = x;
+  return v;
+}
+
+void sampling_calls(Golden& g) {
+  const VectorXd z = vec_of({2.0, 1.5, 0.3, -0.7, 1.5, -2.0, 0.9});
+  struct Opts { double T, k, p; };
+  for (const Opts o : {Opts{1, 0, 1}, Opts{0.7, 0, 0.9}, Opts{1.6, 4, 1}, Opts{0, 0, 1},
+                       Opts{1.2, 5, 0.75}}) {
+    llmmath::SamplingInput in;
+    in.logits = z;
+    llmmath::SamplingOptions options;
+    options.temperature = o.T;
+    options.top_k = o.k;
+    options.top_p = o.p;
+    const auto r = llmmath::sampling(in, options);
+    g.add("sampling", "[" + obj({{"logits", vec(z)}}) + "," +
+                          obj({{"temperature", num(o.T)}, {"topK", num(o.k)}, {"topP", num(o.p)}}) + "]",
+          obj({{"probs", vec(r.probs)}, {"kept", ivec(r.kept)}, {"tempered", vec(r.tempered)},
+               {"cumulative", vec(r.cumulative)}, {"cutoff", num(r.cutoff)},
+               {"keptMass", num(r.kept_mass)}}));
+  }
+  // draws: integers, which must agree exactly
+  const VectorXd p = vec_of({0.05, 0.3, 0, 0.25, 0.4, 0});
+  for (double seed : {0.0, 1.0, 42.0, 4294967295.0}) {
+    const auto draws = llmmath::sample(p, 200, seed);
+    g.add("sample", "[" + vec(p) + "," + obj({{"count", num(200)}, {"seed", num(seed)}}) + "]",
+          ivec(draws));
+  }
+}
+
+void moe_calls(Golden& g) {
+  const MatrixXd L = mat_of({{1.2, -0.3, 0.8, 0.1}, {0.2, 2.2, -1.0, 0.4}, {-0.5, 0.3, 0.3, 1.9},
+                             {2.5, 0.0, -0.2, 0.6}, {0.7, 0.7, 0.1, -1.3}});
+  for (double k : {1.0, 2.0}) {
+    const auto r = llmmath::moe_route(L, k);
+    g.add("moeRoute", "[" + mat(L) + "," + num(k) + "]",
+          obj({{"assignments", mat(r.assignments.cast<double>())}, {"f", vec(r.f)}, {"p", vec(r.p)},
+               {"loss", num(r.loss)}, {"probs", mat(r.probs)}}));
+  }
+  const VectorXd f = vec_of({0.4, 0.3, 0.2, 0.1}), pr = vec_of({0.1, 0.2, 0.3, 0.4});
+  g.add("moeLoadBalance", "[" + vec(f) + "," + vec(pr) + "]",
+        obj({{"loss", num(llmmath::moe_load_balance(f, pr).loss)}}));
+}
+
+void position_calls(Golden& g) {
+  const VectorXd q = vec_of({0.6, -1.1, 0.9, 0.2, -0.4, 1.3}), k = vec_of({1.0, 0.5, -0.8, 0.7, 0.3, -0.2});
+  for (const char* pairing : {"interleaved", "half"}) {
+    llmmath::RopeOptions o;
+    o.pairing = std::string(pairing) == "half" ? llmmath::RopePairing::half
+                                               : llmmath::RopePairing::interleaved;
+    o.base = 500;
+    const auto r = llmmath::rope(q, k, 37, 12, o);
+    g.add("rope", "[" + vec(q) + "," + vec(k) + ",37,12," +
+                      obj({{"pairing", str(pairing)}, {"base", num(500)}}) + "]",
+          obj({{"qRotated", vec(r.q_rotated)}, {"kRotated", vec(r.k_rotated)}, {"raw", num(r.raw)},
+               {"scaled", num(r.scaled)}}));
+  }
+  for (double h : {8.0, 12.0, 100.0}) g.add("alibiSlopes", "[" + num(h) + "]", vec(llmmath::alibi_slopes(h)));
+  const auto a = llmmath::alibi(0.0625, 5.0);
+  std::string bias = "[";
+  for (Eigen::Index i = 0; i < a.bias->rows(); ++i) {
+    bias += std::string(i ? "," : "") + "[";
+    for (Eigen::Index j = 0; j < a.bias->cols(); ++j)
+      bias += std::string(j ? "," : "") + (j <= i ? num((*a.bias)(i, j)) : "null");
+    bias += "]";
+  }
+  g.add("alibi", "[" + obj({{"slope", num(0.0625)}, {"tokens", num(5)}}) + "]",
+        obj({{"halfDistance", num(a.half_distance)}, {"bias", bias + "]"}}));
+}
+
+void cost_calls(Golden& g) {
+  llmmath::AttentionCostConfig c;
+  c.tokens = 131072;
+  c.heads = 64;
+  c.head_dim = 128;
+  c.layers = 80;
+  c.kv_heads = 8;
+  c.batch = 16;
+  c.bytes_per_value = 0.5;
+  const auto r = llmmath::attention_cost(c);
+  g.add("attentionCost",
+        "[" + obj({{"tokens", num(c.tokens)}, {"heads", num(c.heads)}, {"headDim", num(c.head_dim)},
+                   {"layers", num(c.layers)}, {"kvHeads", num(*c.kv_heads)}, {"batch", num(c.batch)},
+                   {"bytesPerValue", num(c.bytes_per_value)}}) + "]",
+        obj({{"scoresPerHead", num(r.scores_per_head)}, {"scoresPerLayer", num(r.scores_per_layer)},
+             {"kvValuesPerLayer", num(r.kv_values_per_layer)}, {"kvValues", num(r.kv_values)},
+             {"kvBytes", num(r.kv_bytes)}, {"qkMacsPerLayer", num(r.qk_macs_per_layer)},
+             {"avMacsPerLayer", num(r.av_macs_per_layer)}}));
+  for (double alpha : {0.0, 0.6, 0.999999, 1.0}) {
+    const auto s = llmmath::speculative_decoding(alpha, 5, 0.05);
+    g.add("speculativeDecoding",
+          "[" + obj({{"alpha", num(alpha)}, {"gamma", num(5)}, {"costRatio", num(0.05)}}) + "]",
+          obj({{"expectedTokens", num(s.expected_tokens)}, {"ceiling", num(s.ceiling)},
+               {"speedup", num(*s.speedup)}}));
+  }
+}
+
+void quantize_calls(Golden& g) {
+  const VectorXd x = vec_of({8.0, 0.3, 1.7, 0.05}), w = vec_of({0.5, 1.2, 0.2, 2.0});
+  for (double alpha : {0.0, 0.5, 0.85, 1.0}) {
+    const auto r = llmmath::smooth_quant(x, w, alpha);
+    g.add("smoothQuant", "[" + vec(x) + "," + vec(w) + "," + num(alpha) + "]",
+          obj({{"scales", vec(r.scales)}, {"xAbsMax", vec(r.x_abs_max)}, {"wAbsMax", vec(r.w_abs_max)}}));
+  }
+  const VectorXd v = vec_of({0.91, -3.3, 0.004, 2.5, -0.75, 12.8, 0.0, -12.8});
+  for (double bits : {2.0, 4.0, 8.0, 16.0}) {
+    const auto r = llmmath::quantize(v, bits);
+    g.add("quantize", "[" + vec(v) + "," + obj({{"bits", num(bits)}}) + "]",
+          obj({{"scale", num(r.scale)}, {"levels", vec(r.levels)}, {"dequantized", vec(r.dequantized)},
+               {"maxAbsError", num(r.max_abs_error)}}));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -108,6 +234,11 @@ int main(int argc, char** argv) {
   }
   Golden g;
   attention_calls(g);
+  sampling_calls(g);
+  moe_calls(g);
+  position_calls(g);
+  cost_calls(g);
+  quantize_calls(g);
   const std::string file = argv[argc - 1];
   if (check) {
     std::ifstream in(file);
