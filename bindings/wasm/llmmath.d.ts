@@ -63,9 +63,9 @@ interface LLMMath {
    * Routes each token to its topK most probable experts (softmax per token; equal
    * probabilities go to the lower index) and evaluates the load-balancing loss.
    * @param routerLogits tokens×experts, finite, at most 4096 per side.
-   * @param topK integer in 1 … experts; omitted, undefined or null means 1.
+   * @param topK integer in 1 … experts; omitted or undefined means 1.
    */
-  moeRoute(routerLogits: number[][], topK?: number | null): MoeRouteResult;
+  moeRoute(routerLogits: number[][], topK?: number): MoeRouteResult;
 
   // ---- rope ----
 
@@ -118,9 +118,9 @@ interface LLMMath {
    * s_j = xAbsMax_j^alpha / wAbsMax_j^(1 − alpha), and the maxima they leave.
    * @param xAbsMax per-channel activation maxima, each in [1e-150, 1e150]
    * @param wAbsMax per-channel weight maxima, same length, each in [1e-150, 1e150]
-   * @param alpha migration strength in [0, 1]; omitted, undefined or null means 0.5
+   * @param alpha migration strength in [0, 1]; omitted or undefined means 0.5
    */
-  smoothQuant(xAbsMax: number[], wAbsMax: number[], alpha?: number | null): SmoothQuantResult;
+  smoothQuant(xAbsMax: number[], wAbsMax: number[], alpha?: number): SmoothQuantResult;
 
   /**
    * Symmetric per-tensor integer quantisation: scale = max|x| / (2^(bits−1) − 1) (1 when every

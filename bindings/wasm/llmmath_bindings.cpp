@@ -108,8 +108,8 @@ val moe_load_balance(val f, val p) {
 val moe_route(val router_logits, val top_k) {
   return js::guarded([&] {
     const Eigen::MatrixXd L = js::matrix(router_logits, "routerLogits");
-    // topK is optional: the core's default applies when it is omitted, undefined or null
-    const auto r = top_k.isUndefined() || top_k.isNull()
+    // topK is optional: omitted or undefined means the core's default (null is not a number)
+    const auto r = top_k.isUndefined()
                        ? llmmath::moe_route(L)
                        : llmmath::moe_route(L, js::number(top_k, "topK"));
     val out = val::object();
@@ -234,8 +234,8 @@ val smooth_quant(val x_abs_max, val w_abs_max, val alpha) {
   return js::guarded([&] {
     const Eigen::VectorXd x = js::vector(x_abs_max, "xAbsMax");
     const Eigen::VectorXd w = js::vector(w_abs_max, "wAbsMax");
-    // alpha is optional: omitted, undefined or null means the core's default
-    const double a = alpha.isUndefined() || alpha.isNull() ? llmmath::default_smooth_quant_alpha
+    // alpha is optional: omitted or undefined means the core's default (null is not a number)
+    const double a = alpha.isUndefined() ? llmmath::default_smooth_quant_alpha
                                                            : js::number(alpha, "alpha");
     const auto r = llmmath::smooth_quant(x, w, a);
     val out = val::object();

@@ -33,7 +33,6 @@ test("moeRoute: hand-computed top-1 and top-2 routing, ties to the lower index",
   close(one.probs[1], [0.5, 0.25, 0.25], 1e-15, "softmax of (ln 4, ln 2, ln 2)");
   close(one.loss, 3 * (0.5 * one.p[0] + 0.5 * one.p[2]), 1e-15, "loss");
   assert.deepEqual(m.moeRoute(L, undefined), one);
-  assert.deepEqual(m.moeRoute(L, null), one);
   const two = m.moeRoute(L, 2);
   assert.deepEqual(two.assignments, [[2, 0], [0, 1]]); // experts 1 and 2 tie for token 1
   assert.deepEqual(two.counts, [2, 1, 1]);
@@ -97,6 +96,7 @@ test("invalid calls throw an Error naming the parameter, and the module keeps wo
     [() => m.moeRoute(L, "2"), "topK", /a number, got "2"/],
     [() => m.moeRoute(L, true), "topK", /got true/],
     [() => m.moeRoute(L, NaN), "topK", /finite/],
+    [() => m.moeRoute(L, null), "topK", /a number, got null/],
   ];
   for (const [bad, param, pattern] of routeCases) throwsNaming(bad, param, goodRoute, pattern);
 });

@@ -13,7 +13,6 @@ test("exercise 7: alpha 0.5, ranges 8 and 0.5 → s = 4, both ranges become 2", 
   close(r.xAbsMax, [2], 1e-15, "8 / 4");
   close(r.wAbsMax, [2], 1e-15, "0.5 · 4");
   assert.deepEqual(m.smoothQuant([8], [0.5], undefined), r);
-  assert.deepEqual(m.smoothQuant([8], [0.5], null), r);
   assert.deepEqual(m.smoothQuant([8], [0.5], 0.5), r);
 });
 
@@ -101,6 +100,7 @@ test("invalid calls throw an Error naming the parameter, and the module keeps wo
     [() => m.quantize(), "values", /got undefined/],
     [() => m.quantize([]), "values", /non-empty/],
     [() => m.quantize([1, null]), "values[1]", /got null/],
+    [() => m.smoothQuant([8], [0.5], null), "alpha", /a number, got null/],
     [() => m.quantize([1, Infinity]), "values[1]", /finite/],
     [() => m.quantize([1e-310]), "values", /1e-300/],
     [() => m.quantize([1], { bits: 1 }), "bits", /\[2, 16\], got 1/],
