@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstddef>
 #include <stdexcept>
+#include <vector>
 
 #include "llmmath/check.hpp"
 
@@ -78,17 +79,32 @@ std::size_t array_length(const val& v, const std::string& name, const char* expe
   return v["length"].as<std::size_t>();
 }
 
+// Copies the n entries of the JS array `a` to out[0], out[stride], … Fast path: when
+// Number.isFinite holds for every entry (it does not coerce, so strings, booleans and null
+// fail it), one bulk copy through a Float64Array. Otherwise entry by entry, so that the first
+// entry that is not a number is named; non-finite numbers pass here and the core names them.
+void read_numbers(const val& a, std::size_t n, const std::string& name, double* out,
+                  std::size_t stride) {
+  static const val is_finite = val::global("Number")["isFinite"];
+  if (a.call<bool>("every", is_finite)) {
+    const std::vector<double> values = emscripten::convertJSArrayToNumberVector<double>(a);
+    for (std::size_t i = 0; i < n; ++i) out[i * stride] = values[i];
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const val e = a[i];
+    if (!e.isNumber()) number(e, name + "[" + std::to_string(i) + "]");
+    out[i * stride] = e.as<double>();
+  }
+}
+
 }  // namespace
 
 Eigen::VectorXd vector(const val& v, const std::string& name) {
   const std::size_t n = array_length(v, name, "an array of numbers");
   require_vector_length(n, name);
   Eigen::VectorXd x(static_cast<Eigen::Index>(n));
-  for (std::size_t i = 0; i < n; ++i) {
-    const val e = v[i];
-    if (!e.isNumber()) number(e, name + "[" + std::to_string(i) + "]");
-    x(static_cast<Eigen::Index>(i)) = e.as<double>();
-  }
+  read_numbers(v, n, name, x.data(), 1);
   return x;
 }
 
@@ -106,11 +122,8 @@ Eigen::MatrixXd matrix(const val& v, const std::string& name) {
     const std::size_t len = array_length(row, row_name, "a row (an array of numbers)");
     require(len == cols, row_name, "a row of " + std::to_string(cols) + " numbers like " +
             name + "[0] (a matrix cannot be ragged)", std::to_string(len) + " entries");
-    for (std::size_t j = 0; j < cols; ++j) {
-      const val e = row[j];
-      if (!e.isNumber()) number(e, row_name + "[" + std::to_string(j) + "]");
-      M(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = e.as<double>();
-    }
+    // M is column-major: row i starts at M.data() + i and steps by M.rows()
+    read_numbers(row, cols, row_name, M.data() + i, static_cast<std::size_t>(rows));
   }
   return M;
 }
