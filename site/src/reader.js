@@ -3,9 +3,10 @@
 // Each widgets/<concept>.js exports `widgets`, a map from tag name to element class.
 import { widgets as attention } from "./widgets/attention.js";
 import { widgets as dilution } from "./widgets/dilution.js";
+import { widgets as sampling } from "./widgets/sampling.js";
 import { widgets as diagnose } from "./widgets/diagnose.js";
 
-const all = { ...attention, ...dilution, ...diagnose };
+const all = { ...attention, ...dilution, ...sampling, ...diagnose };
 
 for (const [tag, cls] of Object.entries(all)) {
   if (!customElements.get(tag)) customElements.define(tag, cls);

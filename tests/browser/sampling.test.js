@@ -1,0 +1,243 @@
+// Section 2, sampling, in headless Chromium: the figure's bars, numbers and draws are the core's
+// for the figure's own inputs and follow the sliders, fields and seed; temperature 0 repeats the
+// false favourite; exercise 2's answer is 0.4/0.8 = 0.5 at the default and follows Figure 4.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { launch, openReader, artifact } = require("./browser.js");
+
+let browser;
+test.before(async () => {
+  browser = await launch();
+});
+test.after(async () => {
+  await browser?.close();
+});
+
+const num = (s) => Number(s.trim().replace("−", "-"));
+
+/** The chart's token rows, most probable first: [label, after T, cumulative, final]. */
+function rows(fig) {
+  return fig.locator(".smp-table tbody tr:not(.smp-cut)").evaluateAll((trs) =>
+    trs.map((tr) => [tr.querySelector("th").textContent, ...[...tr.querySelectorAll("td.num")].map((td) => td.textContent)]));
+}
+
+/** What the core returns for the figure's current inputs, computed afresh in the page. */
+function fromCore(page, id) {
+  return page.evaluate(async (id) => {
+    const el = document.getElementById(id);
+    const m = await createLLMMath();
+    const s = el.state;
+    const input = s.kind === "probs" ? { probs: s.values } : { logits: s.values };
+    const full = m.sampling(input, el.opts);
+    const seed = el.querySelector("input[id$='-seed']");
+    const count = el.querySelector("input[id$='-count']");
+    const draws = seed ? m.sample(full.probs, { count: count.valueAsNumber, seed: seed.valueAsNumber }) : [];
+    return { full, draws, tokens: s.tokens.map((t) => t.trim()) };
+  }, id);
+}
+
+/** Asserts that the displayed rows are the core's numbers (3 decimals shown, so within 5e-4). */
+function assertRowsMatch(shown, core) {
+  const { full, tokens } = core;
+  assert.equal(shown.length, tokens.length);
+  full.order.forEach((t, rank) => {
+    const [label, tempered, cumulative, final] = shown[rank];
+    assert.equal(label, tokens[t], `row ${rank}`);
+    assert.ok(Math.abs(num(tempered) - full.tempered[t]) <= 5e-4, `${label} after T: ${tempered} vs ${full.tempered[t]}`);
+    assert.ok(Math.abs(num(cumulative) - full.cumulative[rank]) <= 5e-4, `${label} cumulative: ${cumulative} vs ${full.cumulative[rank]}`);
+    assert.ok(Math.abs(num(final) - full.probs[t]) <= 5e-4, `${label} final: ${final} vs ${full.probs[t]}`);
+  });
+}
+
+const drawnTokens = (fig) => fig.locator(".smp-drawlist .smp-drawn").evaluateAll((els) => els.map((e) => e.textContent.trim()));
+
+/** Sets a range or number input the way typing or dragging would, with an input event. */
+async function setInput(locator, value) {
+  await locator.evaluate((el, v) => {
+    el.value = v;
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+  }, String(value));
+}
+
+test("sampling: the figure shows the core's probabilities and follows the temperature slider", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#sampling-figure");
+  const before = await rows(fig);
+  assertRowsMatch(before, await fromCore(page, "sampling-figure"));
+  assert.deepEqual(before.map((r) => r[0]), ["Sydney", "Canberra", "Melbourne", "Perth", "Brisbane", "Adelaide"]);
+  assert.equal(await fig.locator(".smp-table tr.kept").count(), 3, "top-p 0.9 keeps three tokens at T = 1");
+
+  const T = fig.getByLabel("Temperature T");
+  await T.focus();
+  for (let i = 0; i < 6; i += 1) await page.keyboard.press("ArrowLeft");
+  assert.equal(await fig.locator("output").first().textContent(), "0.7");
+  const after = await rows(fig);
+  assert.notDeepEqual(after, before);
+  assertRowsMatch(after, await fromCore(page, "sampling-figure"));
+  // The worked calculation writes the temperature into the exponents: e^(3.2/0.7).
+  assert.match(await fig.locator(".worked").textContent(), /e3\.2\/0\.7/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("sampling: at temperature 0 every draw is the false favourite “Sydney”, for every seed", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#sampling-figure");
+  await fig.getByLabel("Temperature T").focus();
+  await page.keyboard.press("Home");
+  assert.match(await fig.locator(".headline").textContent(), /greedy: only “Sydney” can be drawn/);
+  assert.deepEqual(await drawnTokens(fig), Array(10).fill("Sydney"));
+  assertRowsMatch(await rows(fig), await fromCore(page, "sampling-figure"));
+  const seed = fig.getByLabel("Seed");
+  const oldSeed = await seed.inputValue();
+  await fig.getByRole("button", { name: "New seed" }).click();
+  // A new seed is drawn at random; the chance it repeats 42 is 2^-32.
+  assert.notEqual(await seed.inputValue(), oldSeed);
+  assert.deepEqual(await drawnTokens(fig), Array(10).fill("Sydney"));
+  assert.match(await fig.locator(".smp-draws .hint").textContent(), /whatever the seed/);
+  await page.locator("#sampling-figure").screenshot({ path: artifact("sampling-greedy.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("sampling: the draws are the core's for the seed, vary in wording and replay with the same seed", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#sampling-figure");
+  const at42 = await drawnTokens(fig);
+  const core42 = await fromCore(page, "sampling-figure");
+  assert.deepEqual(at42, core42.draws.map((t) => core42.tokens[t]));
+  assert.ok(new Set(at42).size > 1, `seed 42 at T = 1 gives different continuations: ${at42}`);
+  const first = await fig.locator(".smp-drawlist li").first().textContent();
+  assert.equal(first, `The capital of Australia is ${at42[0]}`);
+
+  const seed = fig.getByLabel("Seed");
+  await seed.fill("7");
+  const at7 = await drawnTokens(fig);
+  const core7 = await fromCore(page, "sampling-figure");
+  assert.deepEqual(at7, core7.draws.map((t) => core7.tokens[t]));
+  assert.notDeepEqual(at7, at42);
+  await seed.fill("42");
+  assert.deepEqual(await drawnTokens(fig), at42, "the same seed replays the same draws");
+
+  await fig.getByLabel("Draws", { exact: true }).fill("25");
+  assert.equal((await drawnTokens(fig)).length, 25);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("sampling: top-k and top-p cut the rows, and the cuts are the core's", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#sampling-figure");
+  await fig.getByLabel("Top-k (0 = off)").focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await setInput(fig.getByLabel("Top-p (1 = off)"), 0.6);
+  const core = await fromCore(page, "sampling-figure");
+  assert.equal(core.full.cutoff, 2);
+  assertRowsMatch(await rows(fig), core);
+  assert.equal(await fig.locator(".smp-table tr.kept").count(), core.full.cutoff);
+  assert.match(await fig.locator(".smp-cut").allTextContents().then((t) => t.join(" | ")), /top-k = 2/);
+  // top-p 0.6 on the top-2 distribution needs both tokens; the nucleus reaches 1.
+  assert.match(await fig.locator(".worked").textContent(), /≥ 0\.6: stop/);
+
+  await setInput(fig.getByLabel("Top-k (0 = off)"), 0);
+  await setInput(fig.getByLabel("Top-p (1 = off)"), 0.4);
+  const one = await fromCore(page, "sampling-figure");
+  assert.deepEqual(one.full.kept, [0]);
+  assertRowsMatch(await rows(fig), one);
+  assert.match(await fig.locator(".smp-cut").first().textContent(), /top-p = 0\.4: the nucleus ends here/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("sampling: the reader's own logits drive the figure; with Canberra on top, greedy repeats Canberra", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#sampling-figure");
+  await fig.getByLabel("Logit of token 2").fill("3.5");
+  assert.equal(await fig.locator("select").first().inputValue(), "custom");
+  const core = await fromCore(page, "sampling-figure");
+  assert.equal(core.full.order[0], 1);
+  assertRowsMatch(await rows(fig), core);
+  await setInput(fig.getByLabel("Temperature T"), 0);
+  assert.deepEqual(await drawnTokens(fig), Array(10).fill("Canberra"));
+
+  await fig.getByLabel("Token 1", { exact: true }).fill(" Sydney, NSW");
+  assert.equal((await rows(fig))[1][0], "Sydney, NSW");
+  await fig.getByRole("button", { name: "more tokens" }).click();
+  assert.equal((await rows(fig)).length, 7);
+  assertRowsMatch(await rows(fig), await fromCore(page, "sampling-figure"));
+
+  await fig.locator("select").first().selectOption("flat");
+  assert.equal((await rows(fig)).length, 8);
+  assertRowsMatch(await rows(fig), await fromCore(page, "sampling-figure"));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("sampling: bad input names the parameter and keeps the last good figure", async () => {
+  const { page } = await openReader(browser.context);
+  const fig = page.locator("#sampling-figure");
+  const good = await rows(fig);
+  await fig.getByLabel("Logit of token 1").fill("");
+  await fig.locator(".llm-status.llm-error").waitFor();
+  assert.match(await fig.locator(".llm-status").textContent(), /logits\[0\] must be a finite number, got NaN/);
+  assert.deepEqual(await rows(fig), good);
+  await fig.getByLabel("Logit of token 1").fill("3.2");
+  assert.equal(await fig.locator(".llm-status").textContent(), "");
+
+  await fig.getByLabel("Seed").fill("-1");
+  assert.match(await fig.locator(".llm-status").textContent(), /seed must be an integer in \[0, 4294967295\], got -1/);
+
+  const ex = page.locator("#sampling-exercise");
+  await ex.getByLabel("Probability of token 1").fill("0.5");
+  assert.match(await ex.locator(".llm-status").textContent(), /probs must be an array summing to 1/);
+  await page.close();
+});
+
+test("sampling: exercise 2's answer is 0.4/0.8 = 0.5 at the default and follows Figure 4", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const details = page.locator("#sampling details");
+  await details.locator("summary").click();
+  const answer = details.locator("llm-answer-sampling");
+  const text = await answer.textContent();
+  assert.match(text, /0\.4\/0\.8 = 0\.5/);
+  assert.match(text, /nucleus is “blue” and “grey”/);
+  assert.match(text, /retained mass is 0\.8/);
+  assert.match(text, /sampling probability among the retained tokens/);
+  assert.match(text, /verifies nothing/);
+  await details.screenshot({ path: artifact("exercise-2.png") });
+
+  // Top-p 0.9 takes in a third token: blue ends at 0.4/0.9.
+  const ex = page.locator("#sampling-exercise");
+  await ex.getByLabel("Top-p (1 = off)").focus();
+  for (let i = 0; i < 10; i += 1) await page.keyboard.press("ArrowRight");
+  const core = await fromCore(page, "sampling-exercise");
+  assert.deepEqual(core.full.kept, [0, 1, 2]);
+  const value = await answer.locator(".answer-value").textContent();
+  assert.equal(value, `0.4/${(core.full.keptMass).toFixed(1)} = ${core.full.probs[0].toFixed(4)}`);
+  assert.match(await answer.textContent(), /“blue”, “grey” and “clear”/);
+
+  // Two edits keep the sum at 1: (0.5, 0.3, 0.1, 0.1) at top-p 0.9.
+  await ex.getByLabel("Probability of token 1").fill("0.5");
+  await ex.getByLabel("Probability of token 2").fill("0.3");
+  const edited = await fromCore(page, "sampling-exercise");
+  assert.equal(await answer.locator(".answer-value").textContent(),
+    `0.5/${edited.full.keptMass.toFixed(1)} = ${edited.full.probs[0].toFixed(4)}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("sampling: on a phone-width screen both figures fit without sideways scrolling", async () => {
+  const { page, errors } = await openReader(browser.context, { width: 390, height: 844 });
+  for (const id of ["sampling-figure", "sampling-exercise"]) {
+    const overflow = await page.evaluate((id) => {
+      const el = document.getElementById(id);
+      return Math.max(...[el, ...el.querySelectorAll(".smp-chart, .worked")].map((e) => e.scrollWidth - e.clientWidth));
+    }, id);
+    assert.ok(overflow <= 0, `#${id} overflows by ${overflow}px`);
+  }
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
