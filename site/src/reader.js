@@ -4,9 +4,11 @@
 import { widgets as attention } from "./widgets/attention.js";
 import { widgets as dilution } from "./widgets/dilution.js";
 import { widgets as sampling } from "./widgets/sampling.js";
+import { widgets as quantization } from "./widgets/quantization.js";
+import { widgets as moe } from "./widgets/moe.js";
 import { widgets as diagnose } from "./widgets/diagnose.js";
 
-const all = { ...attention, ...dilution, ...sampling, ...diagnose };
+const all = { ...attention, ...dilution, ...sampling, ...quantization, ...moe, ...diagnose };
 
 for (const [tag, cls] of Object.entries(all)) {
   if (!customElements.get(tag)) customElements.define(tag, cls);

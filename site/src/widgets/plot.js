@@ -57,3 +57,69 @@ function scale(axis, p0, p1) {
   const a = f(axis.min), b = f(axis.max);
   return (v) => p0 + ((f(Math.min(Math.max(v, axis.min), axis.max)) - a) / (b - a)) * (p1 - p0);
 }
+
+/**
+ * barChart({ width, height, categories: [label, …], y: {min, max, log, ticks, label, format},
+ *            series: [{ values: [v, …], label, class }], hlines: [{ y, label, class }], title })
+ * Grouped bars: one group per category, one bar per series in each group, each drawn up from
+ * y.min (on a log axis y.min must be above 0). Each bar carries a tooltip "series, category: value".
+ */
+export function barChart(spec) {
+  const W = spec.width ?? 520, H = spec.height ?? 260;
+  const m = { left: 52, right: 14, top: 14, bottom: 42 };
+  const sy = scale(spec.y, H - m.bottom, m.top);
+  const fmtY = spec.y.format ?? String;
+  const svg = h("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart bar-chart", role: "img", "aria-label": spec.title ?? "" });
+  if (spec.title) svg.append(h("title", {}, spec.title));
+  const axes = h("g", { class: "axes" });
+  axes.append(h("line", { x1: m.left, y1: H - m.bottom, x2: W - m.right, y2: H - m.bottom }));
+  axes.append(h("line", { x1: m.left, y1: m.top, x2: m.left, y2: H - m.bottom }));
+  for (const t of spec.y.ticks ?? []) {
+    axes.append(h("line", { x1: m.left - 4, x2: m.left, y1: sy(t), y2: sy(t), class: "tick" }));
+    axes.append(h("line", { x1: m.left, x2: W - m.right, y1: sy(t), y2: sy(t), class: "grid" }));
+    axes.append(h("text", { x: m.left - 7, y: sy(t) + 4, "text-anchor": "end" }, fmtY(t)));
+  }
+  if (spec.y.label) axes.append(h("text", { x: 12, y: (m.top + H - m.bottom) / 2, "text-anchor": "middle", class: "label",
+    transform: `rotate(-90 12 ${(m.top + H - m.bottom) / 2})` }, spec.y.label));
+  const groups = spec.categories.length, perGroup = Math.max(1, spec.series.length);
+  const band = (W - m.left - m.right) / groups;
+  const barW = (band * 0.76) / perGroup;
+  const bars = h("g", { class: "bars" });
+  spec.categories.forEach((cat, c) => {
+    const x0 = m.left + band * c + band * 0.12;
+    axes.append(h("text", { x: m.left + band * (c + 0.5), y: H - m.bottom + 16, "text-anchor": "middle" }, cat));
+    spec.series.forEach((s, k) => {
+      const v = s.values[c];
+      const top = sy(v), base = sy(spec.y.min);
+      bars.append(h("rect", { x: (x0 + barW * k).toFixed(1), y: Math.min(top, base).toFixed(1), width: Math.max(barW - 1.5, 1).toFixed(1),
+        height: Math.abs(base - top).toFixed(1), class: s.class ?? "bar" },
+        h("title", {}, `${s.label ? s.label + ", " : ""}${cat}: ${fmtY(v)}`)));
+    });
+  });
+  svg.append(axes, bars);
+  for (const l of spec.hlines ?? []) {
+    svg.append(h("line", { x1: m.left, x2: W - m.right, y1: sy(l.y), y2: sy(l.y), class: l.class ?? "guide" }));
+    if (l.label) svg.append(h("text", { x: W - m.right - 4, y: sy(l.y) - 5, "text-anchor": "end", class: "guide-label" }, l.label));
+  }
+  return svg;
+}
+
+/** A legend for a chart: legend([{ label, class }]) → a list of swatches whose class matches the series'. */
+export function legend(items) {
+  return h("ul", { class: "chart-legend" }, items.map((it) =>
+    h("li", {}, h("span", { class: `swatch ${it.class ?? ""}`, "aria-hidden": "true" }), it.label)));
+}
+
+/**
+ * Axis ticks for [0, max] at 1, 2 or 5 times a power of ten, about `count` of them; returns
+ * { max, ticks } with max rounded up to the last tick (layout, not the chapter's mathematics).
+ */
+export function niceTicks(max, count = 4) {
+  if (!(max > 0) || !Number.isFinite(max)) return { max: 1, ticks: [0, 0.5, 1] };
+  const raw = max / count;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((k) => k * p).find((s) => s >= raw);
+  const n = Math.ceil(max / step - 1e-9);
+  const ticks = Array.from({ length: n + 1 }, (_, i) => Number((i * step).toPrecision(12)));
+  return { max: ticks[n], ticks };
+}

@@ -1,0 +1,231 @@
+// <llm-moe>: a mixture-of-experts router (Fedus et al. 2021, Switch Transformer). The reader
+// edits the router logits of a few tokens (or picks an example) and the number of experts each
+// token goes to; the figure shows the router probabilities, where each token is dispatched,
+// the fraction of traffic f and the mean router probability p of each expert, the auxiliary
+// load-balancing loss N·Σ f_i·p_i, and that sum written out with the current numbers.
+//
+// Attributes: preset (a key of moePresets, default "between"), top-k (1 … experts, default 1).
+// Properties: result (see compute()), state ({ tokens, logits, topK }).
+import { fill, fmt, fmtVec, h, sym, uniqueId } from "../dom.js";
+import { LlmWidget } from "./base.js";
+import { FigureAnswer } from "./answer.js";
+import { barChart, legend, niceTicks } from "./plot.js";
+
+const TOKENS = ["The", "cat", "sat", "on", "a", "warm", "mat", "."];
+const MAX_TOKENS = 12;
+const MAX_EXPERTS = 8;
+
+// Router logits, 8 tokens × 4 experts. In "between", tokens 1–4 go to expert 1 and 5–8 to
+// expert 2: the traffic split (0.5, 0.5, 0, 0) of exercise 8.
+export const moePresets = {
+  balanced: {
+    label: "Balanced",
+    logits: [[2.0, 0.1, -0.3, 0.4], [0.2, 1.8, 0.3, -0.2], [-0.1, 0.4, 2.2, 0.1], [0.3, -0.2, 0.1, 1.9],
+      [1.7, 0.5, 0.2, -0.4], [0.1, 2.1, -0.3, 0.6], [0.4, 0.0, 1.6, 0.2], [-0.3, 0.5, 0.2, 2.0]],
+  },
+  between: {
+    label: "Half the experts idle",
+    logits: [[1.6, 0.9, 0.2, -0.1], [1.2, 0.8, 0.4, 0.1], [1.9, 1.1, -0.2, 0.3], [1.4, 0.6, 0.5, 0.2],
+      [0.7, 1.5, 0.1, 0.3], [0.9, 1.8, 0.4, -0.3], [0.5, 1.3, 0.6, 0.2], [1.0, 1.7, -0.1, 0.4]],
+  },
+  collapsed: {
+    label: "Collapsed onto one expert",
+    logits: [[3.1, 0.4, -0.2, 0.1], [2.8, 0.9, 0.3, -0.5], [3.4, 0.2, 0.5, 0.0], [2.6, 1.1, -0.3, 0.4],
+      [3.0, 0.6, 0.2, -0.1], [2.9, 0.3, 0.7, 0.2], [3.3, 0.8, -0.4, 0.5], [2.7, 0.5, 0.1, 0.3]],
+  },
+};
+
+const clone = (M) => M.map((row) => row.slice());
+
+export class LlmMoe extends LlmWidget {
+  build() {
+    const presetName = moePresets[this.getAttribute("preset")] ? this.getAttribute("preset") : "between";
+    this.loadPreset(presetName);
+    const k = Number.parseInt(this.getAttribute("top-k") ?? "1", 10);
+    this.state.topK = Number.isInteger(k) && k >= 1 && k <= this.state.logits[0].length ? k : 1;
+
+    const id = uniqueId("moe");
+    this.presetSelect = h("select", { id: `${id}-preset`, onchange: () => this.onPreset() },
+      Object.entries(moePresets).map(([key, p]) => h("option", { value: key }, p.label)),
+      h("option", { value: "", disabled: true }, "Your numbers"));
+    this.presetSelect.value = presetName;
+    this.topKSelect = h("select", { id: `${id}-topk`, onchange: () => {
+      this.state.topK = Number(this.topKSelect.value);
+      this.update();
+    } });
+    const stepper = (label, onMinus, onPlus) =>
+      h("span", { class: "stepper", role: "group", "aria-label": label }, label + " ",
+        h("button", { type: "button", onclick: onMinus, "aria-label": `fewer: ${label}` }, "−"),
+        h("button", { type: "button", onclick: onPlus, "aria-label": `more: ${label}` }, "+"));
+
+    this.editor = h("div", { class: "att-view" });
+    this.dispatch = h("div", { class: "att-view" });
+    this.headline = h("p", { class: "headline" });
+    this.bars = h("div", { class: "chart-box moe-bars" });
+    this.experts = h("div", { class: "att-view" });
+    this.worked = h("div", { class: "worked", "aria-live": "polite" });
+    this.append(
+      h("div", { class: "controls" },
+        h("label", { for: `${id}-preset` }, "Example "), this.presetSelect,
+        h("span", { class: "control" }, h("label", { for: `${id}-topk` }, "Experts per token, top-k "), this.topKSelect),
+        stepper("Tokens", () => this.resize(-1, 0), () => this.resize(1, 0)),
+        stepper("Experts", () => this.resize(0, -1), () => this.resize(0, 1))),
+      h("p", { class: "hint" }, "Edit any router logit: rows are tokens, columns are experts."),
+      h("div", { class: "moe-tables" }, this.editor, this.dispatch),
+      this.headline,
+      h("div", { class: "moe-stats" }, this.bars, this.experts),
+      this.worked,
+    );
+    this.syncControls();
+  }
+
+  loadPreset(name) {
+    const topK = this.state?.topK ?? 1;
+    this.state = { tokens: TOKENS.slice(), logits: clone(moePresets[name].logits), topK };
+  }
+
+  onPreset() {
+    this.loadPreset(this.presetSelect.value);
+    this.syncControls();
+    this.update();
+  }
+
+  /** Adds or removes a token or an expert (new logits are 0). */
+  resize(dTokens, dExperts) {
+    const s = this.state;
+    const n = s.logits.length + dTokens, e = s.logits[0].length + dExperts;
+    if (n < 1 || n > MAX_TOKENS || e < 2 || e > MAX_EXPERTS) return;
+    s.logits = Array.from({ length: n }, (_, i) => Array.from({ length: e }, (_, j) => s.logits[i]?.[j] ?? 0));
+    s.tokens = Array.from({ length: n }, (_, i) => s.tokens[i] ?? `t${i + 1}`);
+    s.topK = Math.min(s.topK, e);
+    this.presetSelect.value = "";
+    this.syncControls();
+    this.update();
+  }
+
+  syncControls() {
+    const s = this.state;
+    const e = s.logits[0].length;
+    fill(this.topKSelect, Array.from({ length: e }, (_, k) => h("option", { value: k + 1 }, String(k + 1))));
+    this.topKSelect.value = String(s.topK);
+    fill(this.editor, h("table", { class: "matrix-editor moe-logits" },
+      h("caption", {}, "Router logits"),
+      h("thead", {}, h("tr", {}, h("td", {}), s.logits[0].map((_, j) => h("th", { scope: "col" }, `E${j + 1}`)))),
+      h("tbody", {}, s.logits.map((row, i) => h("tr", {},
+        h("th", { scope: "row" }, s.tokens[i]),
+        row.map((x, j) => h("td", {}, h("input", {
+          type: "number", step: "0.1", value: String(x), inputmode: "decimal",
+          "aria-label": `logit of token ${i + 1} (${s.tokens[i]}) for expert ${j + 1}`,
+          oninput: (ev) => this.onCell(i, j, ev.target),
+        }))))))));
+  }
+
+  onCell(i, j, input) {
+    // valueAsNumber is NaN for an empty or unparsable field; the core names it in its message.
+    this.state.logits[i][j] = input.valueAsNumber;
+    this.presetSelect.value = "";
+    this.update();
+    input.setAttribute("aria-invalid", this.status.classList.contains("llm-error") ? "true" : "false");
+  }
+
+  /**
+   * The routing and its loss, plus what exercise 8 compares it with, all from the core: an
+   * even router (equal logits give p_i = 1/N), the loss of this traffic split and of all
+   * traffic on expert 1 under that even router, and the loss of a full collapse.
+   */
+  compute() {
+    const { logits, topK } = this.state;
+    const route = this.core.moeRoute(logits, topK);
+    const N = route.f.length;
+    const even = this.core.moeRoute([Array(N).fill(0)], 1).p;
+    const oneExpert = Array.from({ length: N }, (_, i) => (i === 0 ? 1 : 0));
+    return {
+      route, even, oneExpert,
+      withEven: this.core.moeLoadBalance(route.f, even),
+      oneExpertWithEven: this.core.moeLoadBalance(oneExpert, even),
+      collapse: this.core.moeLoadBalance(oneExpert, oneExpert),
+    };
+  }
+
+  render(r) {
+    const { route } = r;
+    const tokens = this.state.tokens;
+    const N = route.f.length;
+    const experts = route.f.map((_, j) => `E${j + 1}`);
+    fill(this.dispatch, h("table", { class: "att-table moe-dispatch" },
+      h("caption", {}, "Router probabilities and dispatch"),
+      h("thead", {}, h("tr", {}, h("td", {}), experts.map((e) => h("th", { scope: "col" }, e)), h("th", { scope: "col" }, "→"))),
+      h("tbody", {}, route.probs.map((row, i) => {
+        const chosen = route.assignments[i];
+        return h("tr", {}, h("th", { scope: "row" }, tokens[i]),
+          row.map((p, j) => {
+            const rank = chosen.indexOf(j);
+            return h("td", { class: rank >= 0 ? "heat chosen" : "heat", style: { "--w": String(p) },
+              title: rank >= 0 ? `dispatched to expert ${j + 1}` : null }, fmt(p, 3),
+            rank >= 0 ? h("span", { class: "visually-hidden" }, " (dispatched)") : null);
+          }),
+          h("td", { class: "moe-to" }, chosen.map((j) => `E${j + 1}`).join(", ")));
+      }))));
+
+    fill(this.headline, "Load-balancing loss ", h("var", {}, "N"), "·Σ ", sym("f", "i"), "·", sym("p", "i"), " = ",
+      h("strong", { class: "moe-loss" }, fmt(route.loss, 4)),
+      `: ${fmt(r.withEven.loss)} when the traffic or the router is even, ${fmt(r.collapse.loss)} (N) when everything goes to one expert.`);
+
+    const top = Math.max(...route.f, ...route.p);
+    const { max, ticks } = niceTicks(top, 4);
+    fill(this.bars, barChart({
+      title: "Fraction of traffic f and mean router probability p per expert",
+      categories: experts, width: 360, height: 220,
+      y: { min: 0, max, ticks, format: (t) => fmt(t, 2), label: "share" },
+      series: [{ values: route.f, label: "f, traffic", class: "bar" }, { values: route.p, label: "p, router probability", class: "bar alt" }],
+      hlines: [{ y: r.even[0], label: `even: ${fmt(r.even[0], 4)}`, class: "guide" }],
+    }), legend([{ label: "f: fraction of traffic", class: "bar" }, { label: "p: mean router probability", class: "bar alt" }]));
+
+    fill(this.experts, h("table", { class: "att-table moe-experts" },
+      h("caption", {}, "Per expert"),
+      h("thead", {}, h("tr", {}, h("td", {}), ["tokens", "f", "p", "N·f·p"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, experts.map((e, j) => h("tr", { class: route.counts[j] === 0 ? "idle" : null },
+        h("th", { scope: "row" }, e),
+        h("td", {}, String(route.counts[j])), h("td", {}, fmt(route.f[j], 4)),
+        h("td", {}, fmt(route.p[j], 4)), h("td", {}, fmt(route.terms[j], 4)))))));
+    this.renderWorked(r, N);
+  }
+
+  /** f, p and the loss written out with the current numbers. */
+  renderWorked(r, N) {
+    const { route } = r;
+    const T = route.probs.length, k = this.state.topK;
+    const steps = h("ol", {},
+      h("li", {}, h("strong", {}, "Traffic. "), `Each of the ${T} tokens goes to its top ${k} expert${k > 1 ? "s" : ""}, ${T}·${k} assignments in all; `,
+        sym("f", "i"), " = count / (", `${T}·${k}`, "):",
+        h("ul", {}, route.counts.map((c, j) => h("li", {}, sym("f", j + 1), ` = ${c} / (${T}·${k}) = ${fmt(route.f[j], 4)}`)))),
+      h("li", {}, h("strong", {}, "Router probability. "), sym("p", "i"), ` = the mean of column i of the router probabilities over the ${T} tokens:`,
+        h("ul", {}, route.p.map((p, j) => h("li", {}, sym("p", j + 1), " = (", route.probs.map((row) => fmt(row[j], 3)).join(" + "),
+          `) / ${T} = ${fmt(p, 4)}`)))),
+      h("li", {}, h("strong", {}, "Loss. "), `${N}·(`, route.f.map((f, j) => `${fmt(f, 4)}·${fmt(route.p[j], 4)}`).join(" + "), ") = ",
+        route.terms.map((t) => fmt(t, 4)).join(" + "), " = ", h("strong", {}, fmt(route.loss, 4)), "."));
+    fill(this.worked, h("p", {}, `${T} tokens, ${N} experts, top-${k} routing:`), steps);
+  }
+}
+
+/** Exercise 8: the loss of the figure's traffic split under an even router, and why it is 1. */
+export class LlmAnswerMoe extends FigureAnswer {
+  answer(r) {
+    const N = r.route.f.length;
+    const e = fmt(r.even[0], 4);
+    // Experts without traffic contribute 0 to the sum; leave them out, as one would by hand.
+    const sum = (f, p) => f.map((x, i) => [x, p[i]]).filter(([x]) => x > 0).map(([x, y]) => `${fmt(x, 4)}·${fmt(y, 4)}`).join(" + ");
+    return [
+      h("p", {}, `With the figure's traffic split f = ${fmtVec(r.route.f, 4)} over N = ${N} experts and even router weights, p = ${e} each: `,
+        h("span", { class: "answer-loss" }, `${N}·(${sum(r.route.f, r.even)}) = `, h("strong", {}, fmt(r.withEven.loss, 4))), "."),
+      h("p", {}, `Another split gives the same: all traffic on expert 1, f = ${fmtVec(r.oneExpert)}, gives `,
+        h("span", { class: "answer-second" }, `${N}·(${sum(r.oneExpert, r.even)}) = `, h("strong", {}, fmt(r.oneExpertWithEven.loss, 4))),
+        ". With even router weights the loss is ", h("var", {}, "N"), "·Σ ", sym("f", "i"), "·(1/", h("var", {}, "N"), ") = Σ ", sym("f", "i"),
+        " = 1 whatever the split, so the penalty cannot see imbalance through f alone. It rises above 1 only when the router's probability p ",
+        "piles up on the same experts that receive the traffic: in the figure, p = ", fmtVec(r.route.p, 4), " gives ", fmt(r.route.loss, 4),
+        `, and a full collapse, f = p = ${fmtVec(r.oneExpert)}, gives ${N}·(${sum(r.oneExpert, r.oneExpert)}) = `, h("strong", { class: "answer-collapse" }, fmt(r.collapse.loss, 4)), " = N."),
+    ];
+  }
+}
+
+export const widgets = { "llm-moe": LlmMoe, "llm-answer-moe": LlmAnswerMoe };

@@ -1,0 +1,156 @@
+// Section 7 in headless Chromium: the quantisation figure follows its inputs with the core's
+// numbers, and exercise 7's answer is the core's.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { launch, openReader, artifact } = require("./browser.js");
+
+let browser;
+test.before(async () => {
+  browser = await launch();
+});
+test.after(async () => {
+  await browser?.close();
+});
+
+/** A displayed number as a JavaScript number ("−0.5" → -0.5, "±43" → 43). */
+const num = (s) => Number(s.trim().replace("−", "-").replace("±", ""));
+
+/** The per-channel table of the figure: { label: [cells…] } keyed by the row class. */
+async function channelRows(fig) {
+  return fig.locator(".quant-channels tbody tr").evaluateAll((rows) =>
+    rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent)));
+}
+
+/** What the core says for the figure's current inputs: smoothing, quantisation and levels. */
+async function fromCore(page) {
+  return page.evaluate(async () => {
+    const el = document.getElementById("quantization-figure");
+    const m = await createLLMMath();
+    const { X, W, bits, alpha } = el.state;
+    const xAbsMax = X[0].map((_, j) => Math.max(...X.map((row) => Math.abs(row[j]))));
+    const wAbsMax = W.map((row) => Math.max(...row.map(Math.abs)));
+    const sq = m.smoothQuant(xAbsMax, wAbsMax, alpha);
+    return { xAbsMax, wAbsMax, sq, plain: m.quantize(X.flat(), { bits }), alpha, bits };
+  });
+}
+
+const close = (shown, expected, tol, what) =>
+  assert.ok(Math.abs(num(shown) - expected) <= tol, `${what}: shown ${shown}, core ${expected}`);
+
+test("quantization: the figure's ranges and smoothing factors are the core's, and follow α", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#quantization-figure");
+  let core = await fromCore(page);
+  let rows = await channelRows(fig);
+  // Rows: max|X_j|, max|W_j|, s_j, max|X_j|/s_j, max|W_j|·s_j; 4 decimals shown (tolerance 5e-5).
+  core.sq.scales.forEach((s, j) => close(rows[2][j], s, 5e-5, `s_${j + 1}`));
+  core.sq.xAbsMax.forEach((x, j) => close(rows[3][j], x, 5e-5, `smoothed max|X_${j + 1}|`));
+  core.sq.wAbsMax.forEach((w, j) => close(rows[4][j], w, 5e-5, `smoothed max|W_${j + 1}|`));
+  assert.deepEqual(rows[2].map(num).slice(1, 2), [4], "the outlier channel's s at α = 0.5");
+
+  const alpha = fig.getByLabel("Migration strength α");
+  await alpha.focus();
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await fig.locator(".slider output").nth(1).textContent(), "0.55");
+  core = await fromCore(page);
+  assert.equal(core.alpha, 0.55);
+  const moved = await channelRows(fig);
+  assert.notDeepEqual(moved[2], rows[2]);
+  core.sq.scales.forEach((s, j) => close(moved[2][j], s, 5e-5, `s_${j + 1} at α = 0.55`));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("quantization: fewer bits coarsen the levels, as the core quantises them", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#quantization-figure");
+  const levelsShown = () => fig.locator(".quant-level-table").first().locator("tbody td").allTextContents();
+  const before = await levelsShown();
+  let core = await fromCore(page);
+  assert.deepEqual(before.map(num), core.plain.levels);
+
+  const bits = fig.getByLabel("Bits b");
+  await bits.focus();
+  for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowLeft");
+  core = await fromCore(page);
+  assert.equal(core.bits, 4);
+  const after = await levelsShown();
+  assert.deepEqual(after.map(num), core.plain.levels);
+  assert.notDeepEqual(after, before);
+  assert.match(await fig.locator(".headline").textContent(), /levels run from −7 to 7/);
+  // The step in the caption is the core's scale (4 decimals).
+  const caption = await fig.locator(".quant-level-table caption").first().textContent();
+  close(caption.split("step ")[1], core.plain.scale, 5e-5, "step Δ");
+  await page.screenshot({ path: artifact("quantization-4-bits.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("quantization: editing X changes the figure and the output check; a bad cell names the parameter", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#quantization-figure");
+  const errPlain = () => fig.locator(".err-plain").textContent();
+  const good = await errPlain();
+  const rows = await channelRows(fig);
+
+  await fig.getByLabel("X t1, ch 2").fill("-20");
+  const core = await fromCore(page);
+  assert.equal(core.xAbsMax[1], 20);
+  const edited = await channelRows(fig);
+  close(edited[0][1], 20, 0, "max|X_2|");
+  close(edited[2][1], core.sq.scales[1], 5e-5, "s_2");
+  assert.notDeepEqual(edited[2], rows[2]);
+  assert.notEqual(await errPlain(), good);
+  assert.equal(await fig.locator("select").first().inputValue(), "");
+
+  const changed = await errPlain();
+  await fig.getByLabel("X t1, ch 2").fill("");
+  await fig.locator(".llm-status.llm-error").waitFor();
+  assert.match(await fig.locator(".llm-status").textContent(), /Activations X.*values\[1\] must be a finite number, got NaN/);
+  assert.equal(await errPlain(), changed, "the last good figure stays");
+  await fig.getByLabel("X t1, ch 2").fill("-8");
+  assert.equal(await fig.locator(".llm-status").textContent(), "");
+  assert.equal(await errPlain(), good);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("quantization: exercise 7's answer is s = √8/√0.5 = 4, ranges 8/4 = 2 and 0.5·4 = 2, and follows α", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const details = page.locator("#quantization details");
+  await details.locator("summary").click();
+  const answer = details.locator("llm-answer-quantization");
+  const text = await answer.textContent();
+  assert.match(text, /s = √8\/√0\.5 = 8 to the power 0\.5 \/ 0\.5 to the power 1 − 0\.5 = 4\b/);
+  assert.match(text, /8\/4 = 2\b/);
+  assert.match(text, /0\.5·4 = 2\b/);
+  await details.screenshot({ path: artifact("exercise-7.png") });
+
+  const fig = page.locator("#quantization-figure");
+  await fig.getByLabel("Migration strength α").fill("0.75");
+  const expected = await page.evaluate(async () => (await createLLMMath()).smoothQuant([8], [0.5], 0.75));
+  const moved = await answer.textContent();
+  assert.notEqual(moved, text);
+  close(await answer.locator(".answer-s strong").textContent(), expected.scales[0], 5e-5, "s at α = 0.75");
+  close(await answer.locator(".answer-x strong").textContent(), expected.xAbsMax[0], 5e-5, "activation range at α = 0.75");
+  close(await answer.locator(".answer-w strong").textContent(), expected.wAbsMax[0], 5e-5, "weight range at α = 0.75");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("quantization: the presets change the outlier, and the worked calculation uses the figure's numbers", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#quantization-figure");
+  await fig.locator("select").first().selectOption("strong");
+  const core = await fromCore(page);
+  assert.equal(core.xAbsMax[1], 64);
+  const worked = await fig.locator(".worked").textContent();
+  assert.match(worked, /max\|X2\| = 64/);
+  const s = core.sq.scales[1];
+  assert.ok(worked.includes(`= ${Number(s.toFixed(4))}.`), `worked s_2 = ${s}`);
+  await fig.locator("select").nth(1).selectOption("2");
+  assert.match(await fig.locator(".worked").textContent(), /^Channel 3/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
