@@ -4,8 +4,9 @@
 import { widgets as attention } from "./widgets/attention.js";
 import { widgets as dilution } from "./widgets/dilution.js";
 import { widgets as cost } from "./widgets/cost.js";
+import { widgets as speculative } from "./widgets/speculative.js";
 
-const all = { ...attention, ...dilution, ...cost };
+const all = { ...attention, ...dilution, ...cost, ...speculative };
 
 for (const [tag, cls] of Object.entries(all)) {
   if (!customElements.get(tag)) customElements.define(tag, cls);
