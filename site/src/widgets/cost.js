@@ -179,7 +179,7 @@ export class LlmCost extends LlmWidget {
       h("div", { class: `cost-stat ${cls ?? ""}` }, h("dt", {}, term), h("dd", {}, h("strong", {}, value), note ? h("span", {}, note) : null));
     fill(this.stats,
       stat(["Scores per head, ", sym("n"), "²"], fmtCount(now.scoresPerHead, CARD_DIGITS), null, "scores"),
-      stat("Scores per layer", fmtCount(now.scoresPerLayer, CARD_DIGITS), "one layer, all heads", "scores"),
+      stat("Scores per layer", fmtCount(now.scoresPerLayer, CARD_DIGITS), "one layer, all heads and sequences", "scores"),
       stat("Key-value cache", fmtBytes(now.kvBytes), `${fmtCount(now.kvValues, CARD_DIGITS)} values`, "kv"),
       stat("Cache added per token", fmtBytes(now.kvBytesPerToken), "each sequence, all layers", "kv"),
       stat("QK + AV multiply-adds", fmtCount(now.macs, CARD_DIGITS), "all layers, full square"));
