@@ -1,0 +1,340 @@
+// <llm-cost>: what attention costs as the context grows. The reader sets the tokens, heads,
+// key-value heads, head dimension, layers, batch and bytes per value (or picks a real model and
+// a precision) and sees the score count, the size of the key-value cache, the multiply-adds, a
+// chart of scores (∝ n²) against cached values (∝ n) as the context grows, the calculation
+// written out with their numbers, and the cache per token of real models.
+//
+// Attributes: preset (a key of costPresets, default "exercise"); tokens, heads, kv-heads,
+// head-dim, layers, batch, bytes-per-value override the preset's values.
+// Properties: result ({ cfg, now, layer, doubled, layerDoubled, doubledError, curve, models }),
+// inputs (the configuration passed to attentionCost).
+import { fill, fmt, h, sym, uniqueId } from "../dom.js";
+import { LlmWidget } from "./base.js";
+import { FigureAnswer } from "./answer.js";
+import { lineChart } from "./plot.js";
+import { costPresets, precisions } from "./cost-presets.js";
+
+// Context lengths the slider steps through and the chart samples: powers of two from 1 to
+// 2^24, the core's limit on tokens.
+const TOKEN_STEPS = Array.from({ length: 25 }, (_, k) => 2 ** k);
+// The chart's x axis reaches at least this far, so short contexts are seen against long ones.
+const MIN_X_MAX = 2 ** 17;
+
+// The fields that make up a model's shape; editing one leaves the chosen model.
+const SHAPE = ["heads", "kvHeads", "headDim", "layers"];
+
+const FIELDS = [
+  { key: "tokens", attr: "tokens", label: () => ["Tokens ", sym("n")] },
+  { key: "heads", attr: "heads", label: () => ["Query heads ", sym("h")] },
+  { key: "kvHeads", attr: "kv-heads", label: () => ["Key-value heads ", sym("h", "kv")] },
+  { key: "headDim", attr: "head-dim", label: () => ["Head dimension ", sym("d")] },
+  { key: "layers", attr: "layers", label: () => ["Layers ", sym("L")] },
+  { key: "batch", attr: "batch", label: () => ["Batch ", sym("b")] },
+  { key: "bytesPerValue", attr: "bytes-per-value", label: () => ["Bytes per value ", sym("p")], step: "any" },
+];
+
+export class LlmCost extends LlmWidget {
+  build() {
+    const id = uniqueId("cost");
+    const start = costPresets[this.getAttribute("preset")] ? this.getAttribute("preset") : "exercise";
+
+    this.presetSelect = h("select", { id: `${id}-preset`, onchange: () => this.loadPreset(this.presetSelect.value) },
+      Object.entries(costPresets).map(([key, p]) => h("option", { value: key }, p.label)),
+      h("option", { value: "" }, "Your own configuration"));
+    this.precisionSelect = h("select", { id: `${id}-precision`, onchange: () => this.onPrecision() },
+      precisions.map((p) => h("option", { value: p.key }, p.label)),
+      h("option", { value: "" }, "Other (set bytes per value)"));
+
+    this.fields = {};
+    const grid = h("div", { class: "cost-fields" });
+    for (const f of FIELDS) {
+      const input = h("input", { type: "number", id: `${id}-${f.key}`, min: f.step ? "0" : "1", step: f.step ?? "1",
+        inputmode: f.step ? "decimal" : "numeric", oninput: () => this.onField(f.key) });
+      this.fields[f.key] = input;
+      grid.append(h("div", { class: "cost-field" }, h("label", { for: input.id }, f.label()), input));
+    }
+    this.tokenSlider = h("input", { type: "range", id: `${id}-slider`, min: 0, max: TOKEN_STEPS.length - 1, step: 1,
+      "aria-label": "Tokens n, in powers of two", oninput: () => this.onSlider() });
+
+    this.stats = h("dl", { class: "cost-stats", "aria-live": "polite" });
+    this.chart = h("div", { class: "chart-box" });
+    this.legend = h("ul", { class: "cost-legend" });
+    this.worked = h("div", { class: "worked" });
+    this.models = h("div", { class: "cost-models" });
+
+    this.append(
+      h("div", { class: "controls" },
+        h("span", { class: "control" }, h("label", { for: this.presetSelect.id }, "Configuration "), this.presetSelect),
+        h("span", { class: "control" }, h("label", { for: this.precisionSelect.id }, "Precision "), this.precisionSelect)),
+      h("div", { class: "cost-tokens" }, h("label", { for: this.tokenSlider.id }, "Context ", sym("n"), " (slide in powers of two, or type any number below)"),
+        this.tokenSlider),
+      grid,
+      this.stats,
+      h("div", { class: "cost-figure" }, this.chart, this.legend),
+      h("p", { class: "cost-subhead" }, "The calculation with these numbers"),
+      this.worked,
+      this.models,
+    );
+
+    this.setFields({ batch: 1, bytesPerValue: 2 });
+    this.loadPreset(start, false);
+    const overrides = {};
+    for (const f of FIELDS) {
+      const v = Number(this.getAttribute(f.attr));
+      if (this.hasAttribute(f.attr) && Number.isFinite(v)) overrides[f.key] = v;
+    }
+    if (Object.keys(overrides).length) {
+      this.setFields(overrides);
+      if (SHAPE.some((k) => k in overrides)) this.presetSelect.value = "";
+    }
+    this.syncPrecision();
+  }
+
+  /** The configuration as typed (an empty field is NaN, which the core names in its message). */
+  get inputs() {
+    return Object.fromEntries(FIELDS.map((f) => [f.key, this.fields[f.key].valueAsNumber]));
+  }
+
+  setFields(values) {
+    for (const [key, v] of Object.entries(values)) this.fields[key].value = String(v);
+    if ("tokens" in values) this.syncSlider();
+  }
+
+  /** A model's shape and its trained context; batch and precision stay as the reader set them. */
+  loadPreset(key, update = true) {
+    const p = costPresets[key];
+    this.presetSelect.value = p ? key : "";
+    if (!p) return;
+    this.setFields({ tokens: p.tokens, heads: p.heads, kvHeads: p.kvHeads, headDim: p.headDim, layers: p.layers });
+    if (update) this.update();
+  }
+
+  onPrecision() {
+    const p = precisions.find((x) => x.key === this.precisionSelect.value);
+    if (p) this.fields.bytesPerValue.value = String(p.bytes);
+    this.update();
+  }
+
+  // The configuration names a model's shape: the context, batch and precision are the reader's.
+  onField(key) {
+    if (key === "tokens") this.syncSlider();
+    if (key === "bytesPerValue") this.syncPrecision();
+    if (SHAPE.includes(key)) this.presetSelect.value = "";
+    this.update();
+    this.fields[key].setAttribute("aria-invalid", this.status.classList.contains("llm-error") ? "true" : "false");
+  }
+
+  onSlider() {
+    this.fields.tokens.value = String(TOKEN_STEPS[this.tokenSlider.valueAsNumber]);
+    this.update();
+  }
+
+  // Slider position: the first power of two at or above the typed context (screen mapping).
+  syncSlider() {
+    const n = this.fields.tokens.valueAsNumber;
+    const k = TOKEN_STEPS.findIndex((t) => t >= n);
+    this.tokenSlider.value = String(k < 0 ? TOKEN_STEPS.length - 1 : k);
+    this.tokenSlider.setAttribute("aria-valuetext", Number.isFinite(n) ? `${n.toLocaleString("en")} tokens` : "no value");
+  }
+
+  syncPrecision() {
+    const p = precisions.find((x) => x.bytes === this.fields.bytesPerValue.valueAsNumber);
+    this.precisionSelect.value = p ? p.key : "";
+  }
+
+  compute() {
+    const cfg = this.inputs;
+    const core = this.core;
+    const now = core.attentionCost(cfg);
+    // One layer alone gives the per-layer sum of QK and AV multiply-adds.
+    const layer = core.attentionCost({ ...cfg, layers: 1 });
+    // The exercise's question: the same configuration with the head dimension doubled.
+    let doubled = null, layerDoubled = null, doubledError = null;
+    try {
+      doubled = core.attentionCost({ ...cfg, headDim: 2 * cfg.headDim });
+      layerDoubled = core.attentionCost({ ...cfg, headDim: 2 * cfg.headDim, layers: 1 });
+    } catch (error) {
+      doubledError = error.message;
+    }
+    const xMax = TOKEN_STEPS.find((t) => t >= Math.max(cfg.tokens, MIN_X_MAX)) ?? TOKEN_STEPS.at(-1);
+    const curve = TOKEN_STEPS.filter((t) => t <= xMax).map((t) => [t, core.attentionCost({ ...cfg, tokens: t })]);
+    // Each real model at its trained context, one sequence, at the reader's bytes per value.
+    const models = Object.entries(costPresets).filter(([, p]) => p.source).map(([key, p]) => ({
+      key, preset: p,
+      cost: core.attentionCost({ tokens: p.tokens, heads: p.heads, kvHeads: p.kvHeads, headDim: p.headDim,
+        layers: p.layers, batch: 1, bytesPerValue: cfg.bytesPerValue }),
+    }));
+    return { cfg, now, layer, doubled, layerDoubled, doubledError, curve, xMax, models };
+  }
+
+  render(r) {
+    this.renderStats(r);
+    this.renderChart(r);
+    this.renderWorked(r);
+    this.renderModels(r);
+  }
+
+  renderStats({ now }) {
+    const stat = (term, value, note, cls) =>
+      h("div", { class: `cost-stat ${cls ?? ""}` }, h("dt", {}, term), h("dd", {}, h("strong", {}, value), note ? h("span", {}, note) : null));
+    fill(this.stats,
+      stat(["Scores per head, ", sym("n"), "²"], fmtCount(now.scoresPerHead, CARD_DIGITS), null, "scores"),
+      stat("Scores per layer", fmtCount(now.scoresPerLayer, CARD_DIGITS), "one layer, all heads and sequences", "scores"),
+      stat("Key-value cache", fmtBytes(now.kvBytes), `${fmtCount(now.kvValues, CARD_DIGITS)} values`, "kv"),
+      stat("Cache added per token", fmtBytes(now.kvBytesPerToken), "each sequence, all layers", "kv"),
+      stat("QK + AV multiply-adds", fmtCount(now.macs, CARD_DIGITS), "all layers, full square"));
+  }
+
+  renderChart({ cfg, now, curve, xMax }) {
+    const scores = curve.map(([n, c]) => [n, c.scoresPerLayer]);
+    const kv = curve.map(([n, c]) => [n, c.kvValuesPerLayer]);
+    const all = [...scores, ...kv].map(([, y]) => y);
+    const y = logAxis(Math.min(...all), Math.max(...all));
+    const xTicks = TOKEN_STEPS.filter((t, k) => k % 4 === 0 && t <= xMax);
+    fill(this.chart, lineChart({
+      title: "Attention scores and cached key-value entries per layer against the number of tokens (both axes logarithmic)",
+      x: { min: 1, max: xMax, log: true, ticks: xTicks, format: fmtTokens, label: "tokens n (log scale)" },
+      y: { ...y, label: "count per layer (log scale)" },
+      series: [{ points: scores, class: "series cost-scores" }, { points: kv, class: "series cost-kv" }],
+      markers: [
+        { x: cfg.tokens, y: now.scoresPerLayer, class: "marker cost-scores" },
+        { x: cfg.tokens, y: now.kvValuesPerLayer, class: "marker cost-kv" },
+      ],
+      vlines: [{ x: cfg.tokens, class: "guide cost-now" }],
+    }));
+    fill(this.legend,
+      h("li", {}, h("span", { class: "swatch cost-scores", "aria-hidden": "true" }),
+        "Scores, ", sym("b"), "·", sym("h"), "·", sym("n"), "²: ", h("strong", {}, fmtCount(now.scoresPerLayer)),
+        " at ", sym("n"), ` = ${cfg.tokens.toLocaleString("en")}`),
+      h("li", {}, h("span", { class: "swatch cost-kv", "aria-hidden": "true" }),
+        "Cached keys and values, 2·", sym("b"), "·", sym("n"), "·", sym("h", "kv"), "·", sym("d"), ": ",
+        h("strong", {}, fmtCount(now.kvValuesPerLayer))));
+  }
+
+  /** The calculation with the reader's numbers substituted. */
+  renderWorked({ cfg, now, layer }) {
+    const { tokens: n, heads, kvHeads, headDim: d, layers: L, batch: b, bytesPerValue: p } = cfg;
+    const c = (x) => fmtCount(x);
+    const eq = (...parts) => h("li", {}, ...parts);
+    fill(this.worked, h("ol", {},
+      eq(h("strong", {}, "Scores per head. "), "Every query meets every key: ", sym("n"), `² = ${c(n)}² = `,
+        h("strong", {}, c(now.scoresPerHead)), "."),
+      eq(h("strong", {}, "Scores per layer. "), sym("b"), "·", sym("h"), "·", sym("n"), `² = ${c(b)}·${c(heads)}·${c(now.scoresPerHead)} = `,
+        h("strong", {}, c(now.scoresPerLayer)), "."),
+      eq(h("strong", {}, "Cached values per layer. "), "One key and one value of length ", sym("d"), " per token and key-value head: 2·",
+        sym("b"), "·", sym("n"), "·", sym("h", "kv"), "·", sym("d"), ` = 2·${c(b)}·${c(n)}·${c(kvHeads)}·${c(d)} = `,
+        h("strong", {}, c(now.kvValuesPerLayer)), "."),
+      eq(h("strong", {}, "Whole cache. "), `Over ${c(L)} layer${L === 1 ? "" : "s"}: ${c(now.kvValuesPerLayer)}·${c(L)} = ${c(now.kvValues)} values; at `,
+        sym("p"), ` = ${fmt(p)} byte${p === 1 ? "" : "s"} each, ${c(now.kvValues)}·${fmt(p)} = `, h("strong", {}, fmtBytes(now.kvBytes)),
+        now.kvBytes >= 1024 ? ` (${c(now.kvBytes)} bytes)` : "", "."),
+      eq(h("strong", {}, "Per token. "), "Each new token of each sequence adds 2·", sym("h", "kv"), "·", sym("d"), "·", sym("L"), "·", sym("p"),
+        ` = 2·${c(kvHeads)}·${c(d)}·${c(L)}·${fmt(p)} = `, h("strong", {}, fmtBytes(now.kvBytesPerToken)),
+        now.kvBytesPerToken >= 1024 ? ` (${c(now.kvBytesPerToken)} bytes)` : "", "."),
+      eq(h("strong", {}, "Multiply-adds. "), "Scores ", sym("Q"), sym("K", undefined, "⊤"), ": ", sym("b"), "·", sym("h"), "·", sym("n"), "²·", sym("d"),
+        ` = ${c(b)}·${c(heads)}·${c(now.scoresPerHead)}·${c(d)} = ${c(now.qkMacsPerLayer)} per layer; weights times values, the same ${c(now.avMacsPerLayer)}; together ${c(layer.macs)} per layer and `,
+        h("strong", {}, c(now.macs)), ` over ${c(L)} layer${L === 1 ? "" : "s"}.`)));
+  }
+
+  renderModels({ cfg, models }) {
+    const active = this.presetSelect.value;
+    const c0 = (x) => `${fmtCount(x)} bytes`;
+    const row = ({ key, preset: p, cost }) => h("tr", { class: key === active ? "selected" : null },
+      h("th", { scope: "row" }, h("button", { type: "button", "aria-pressed": key === active ? "true" : "false",
+        onclick: () => this.loadPreset(key) }, p.label)),
+      h("td", {}, String(p.layers)), h("td", {}, String(p.heads)), h("td", {}, String(p.kvHeads)), h("td", {}, String(p.headDim)),
+      h("td", { class: "bytes" }, c0(cost.kvBytesPerToken), h("span", {}, fmtBytes(cost.kvBytesPerToken))),
+      h("td", { class: "bytes" }, fmtBytes(cost.kvBytes), h("span", {}, `${p.tokens.toLocaleString("en")} tokens`)));
+    // The title sits outside the scrolling box so that it stays readable on a narrow screen.
+    fill(this.models,
+      h("p", { class: "cost-table-title", id: `${this.tokenSlider.id}-models` },
+        `Real models, at ${fmt(cfg.bytesPerValue)} byte${cfg.bytesPerValue === 1 ? "" : "s"} per value (choose one to load it)`),
+      h("div", { class: "cost-table-scroll" }, h("table", { class: "cost-table", "aria-labelledby": `${this.tokenSlider.id}-models` },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Model"), h("th", { scope: "col" }, sym("L")), h("th", { scope: "col" }, sym("h")),
+          h("th", { scope: "col" }, sym("h", "kv")), h("th", { scope: "col" }, sym("d")), h("th", { scope: "col" }, "Cache per token"),
+          h("th", { scope: "col" }, "Cache at its context"))),
+        h("tbody", {}, models.map(row)))),
+      h("ul", { class: "cost-sources" }, models.map(({ preset: p }) => h("li", {},
+        h("strong", {}, p.label), ": ", h("a", { href: p.href }, p.source), ".", p.note ? ` ${p.note}` : ""))));
+  }
+}
+
+/** Exercise 4: scores per head, cached values per layer, and what doubling d does to each. */
+export class LlmAnswerCost extends FigureAnswer {
+  answer(r) {
+    const { cfg, now, layer, doubled, layerDoubled, doubledError } = r;
+    const { tokens: n, kvHeads, headDim: d, batch: b } = cfg;
+    const c = fmtCount;
+    const bTerm = b === 1 ? "" : `${c(b)}·`;
+    return [
+      h("p", {}, `With ${c(n)} tokens, each head scores every query against every key: ${c(n)}² = `,
+        h("strong", { class: "answer-scores" }, c(now.scoresPerHead)), " scores per head."),
+      h("p", {}, `With ${c(kvHeads)} key-value head${kvHeads === 1 ? "" : "s"} of dimension ${c(d)}${b === 1 ? "" : ` and a batch of ${c(b)}`}, the layer caches one key and one value per token and head: 2·${bTerm}${c(n)}·${c(kvHeads)}·${c(d)} = `,
+        h("strong", { class: "answer-kv" }, c(now.kvValuesPerLayer)), " values for the full layer."),
+      doubled
+        ? [h("p", {}, `Doubling the head dimension to ${c(2 * d)}:`),
+            h("ul", { class: "answer-doubled" },
+              h("li", {}, `scores per head: ${c(now.scoresPerHead)} → `, h("strong", {}, c(doubled.scoresPerHead)),
+                ", unchanged, because a score is one number however long the vectors it compares;"),
+              h("li", {}, `cached values per layer: ${c(now.kvValuesPerLayer)} → `, h("strong", {}, c(doubled.kvValuesPerLayer)),
+                ", doubled, because every cached key and value is twice as long;"),
+              h("li", {}, `QK plus AV multiply-adds per layer: ${c(layer.macs)} → `, h("strong", {}, c(layerDoubled.macs)),
+                ", doubled, because every score is a dot product twice as long and every output has twice as many components."))]
+        : h("p", {}, `Doubling the head dimension is outside what the core accepts here: ${doubledError}.`),
+    ];
+  }
+}
+
+// The result cards are narrow: counts of more than ten digits are shown in scientific notation.
+const CARD_DIGITS = 10;
+
+/**
+ * A count with thousands separators, or in scientific notation when it has more than `digits`
+ * digits (formatting only).
+ */
+export function fmtCount(x, digits = 15) {
+  if (!Number.isFinite(x)) return fmt(x);
+  if (Math.abs(x) < 10 ** digits) return x.toLocaleString("en", { maximumFractionDigits: 2 });
+  const [mant, exp] = x.toExponential(3).split("e");
+  return `${mant.replace(/\.?0+$/, "")} × 10${superscript(Number(exp))}`;
+}
+
+const BYTE_UNITS = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"];
+
+/** Bytes in binary units: 16384 → "16 KiB" (unit conversion for display). */
+export function fmtBytes(bytes) {
+  let v = bytes, u = 0;
+  while (v >= 1024 && u < BYTE_UNITS.length - 1) {
+    v /= 1024;
+    u += 1;
+  }
+  if (u === 0) return `${fmt(v, 2)} byte${v === 1 ? "" : "s"}`;
+  const digits = v < 10 ? 2 : v < 100 ? 1 : 0;
+  return `${fmt(v, digits)} ${BYTE_UNITS[u]}`;
+}
+
+/** Token counts on the chart's axis: 1024 → "1K", 1048576 → "1M". */
+function fmtTokens(t) {
+  if (t >= 2 ** 20) return `${t / 2 ** 20}M`;
+  if (t >= 2 ** 10) return `${t / 2 ** 10}K`;
+  return String(t);
+}
+
+const SUPERSCRIPTS = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+function superscript(k) {
+  return [...String(k)].map((ch) => SUPERSCRIPTS[ch]).join("");
+}
+
+// A logarithmic axis over whole decades from lo to hi with at most six labelled ticks (screen
+// mapping: where to draw, not what the figure computes).
+function logAxis(lo, hi) {
+  const a = Math.floor(Math.log10(lo)), b = Math.max(Math.ceil(Math.log10(hi)), a + 1);
+  const every = Math.max(1, Math.ceil((b - a) / 6));
+  const ticks = [];
+  for (let k = a; k <= b; k += every) ticks.push(10 ** k);
+  return { min: 10 ** a, max: 10 ** b, log: true, ticks, format: (t) => {
+    const k = Math.round(Math.log10(t));
+    return k <= 3 ? String(t) : `10${superscript(k)}`;
+  } };
+}
+
+export const widgets = { "llm-cost": LlmCost, "llm-answer-cost": LlmAnswerCost };

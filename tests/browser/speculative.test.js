@@ -1,0 +1,112 @@
+// Section 5, speculative decoding: the <llm-speculative> figure and exercise 5's answer in
+// headless Chromium, checked against the core's speculativeDecoding for the same inputs.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { launch, openReader, artifact } = require("./browser.js");
+
+let browser;
+test.before(async () => {
+  browser = await launch();
+});
+test.after(async () => {
+  await browser?.close();
+});
+
+/**
+ * In the page, with a fresh core: speculativeDecoding for the figure's current inputs, and the
+ * best draft length found by asking the core for every γ from 0 to 20.
+ */
+function coreForFigure(page) {
+  return page.evaluate(async () => {
+    const m = await createLLMMath();
+    const cfg = document.getElementById("speculative-figure").inputs;
+    const now = m.speculativeDecoding(cfg);
+    let best = { gamma: 0, speedup: -1 };
+    for (let g = 0; g <= 20; g += 1) {
+      const s = m.speculativeDecoding({ ...cfg, gamma: g }).speedup;
+      if (s > best.speedup) best = { gamma: g, speedup: s };
+    }
+    return { cfg, now, best };
+  });
+}
+
+/** The page's number format for these values: up to `digits` decimals, trailing zeros dropped. */
+const shown = (x, digits) => String(Number(x.toFixed(digits)));
+
+test("speculative: the figure starts at α = 0.5, γ = 3 and shows the core's tokens, ceiling and improvement", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#speculative-figure");
+  const { cfg, now, best } = await coreForFigure(page);
+  assert.deepEqual(cfg, { alpha: 0.5, gamma: 3, costRatio: 0.1 });
+  assert.equal(now.expectedTokens, 1.875);
+  const headline = await fig.locator(".headline").textContent();
+  assert.equal(await fig.locator(".spec-headline-expected").textContent(), "1.875");
+  assert.match(headline, /never more than 2 however long/);
+  assert.equal(await fig.locator(".spec-headline-speedup").textContent(), `${shown(now.speedup, 3)}×`);
+  assert.equal(await fig.locator(".spec-headline-best").textContent(), `γ = ${best.gamma}`);
+  // One bar per possible number of tokens, labelled with the core's probabilities.
+  const bars = await fig.locator(".spec-bars li").evaluateAll((li) => li.map((x) => x.getAttribute("aria-label")));
+  assert.deepEqual(bars, now.tokenProbs.map((p, j) => `${j + 1} token${j ? "s" : ""}: ${shown(p * 100, 2)}%`));
+  const worked = await fig.locator(".worked").textContent();
+  assert.match(worked, /= \(1 − 0\.0625\) \/ 0\.5 = 1\.875\./);
+  assert.match(worked, /1 \/ \(1 − α\) = 1 \/ 0\.5 = 2\./);
+  assert.match(worked, new RegExp(`= 1\\.875 / \\(3·0\\.1 \\+ 1\\) = ${shown(now.speedup, 3).replace(".", "\\.")}×`));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("speculative: moving the sliders changes the numbers, the chart and the bars, always as the core computes them", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#speculative-figure");
+  const chart = () => fig.locator("svg.chart").innerHTML();
+  const chartBefore = await chart();
+
+  await fig.getByLabel("Draft length γ").focus();
+  await page.keyboard.press("ArrowRight");
+  let { now, best } = await coreForFigure(page);
+  assert.equal(now.expectedTokens, 1.9375);
+  assert.equal(await fig.locator(".spec-headline-expected").textContent(), "1.9375");
+  assert.equal(await fig.locator(".spec-bars li").count(), 5);
+  assert.notEqual(await chart(), chartBefore);
+
+  // α from 0.5 to 0.8 in steps of 0.01: the ceiling and the best draft length move.
+  await fig.getByLabel("Acceptance rate α").focus();
+  for (let k = 0; k < 30; k += 1) await page.keyboard.press("ArrowRight");
+  ({ now, best } = await coreForFigure(page));
+  assert.equal(await fig.locator(".spec-headline-expected").textContent(), shown(now.expectedTokens, 4));
+  assert.match(await fig.locator(".headline").textContent(), new RegExp(`never more than ${shown(now.ceiling, 4)} however`));
+  assert.equal(await fig.locator(".spec-headline-speedup").textContent(), `${shown(now.speedup, 3)}×`);
+  assert.equal(await fig.locator(".spec-headline-best").textContent(), `γ = ${best.gamma}`);
+
+  // Drafting that costs more than it is accepted never pays: the best draft length is 0.
+  await fig.getByLabel("Cost ratio c (draft step / target step)").focus();
+  await page.keyboard.press("End");
+  ({ best } = await coreForFigure(page));
+  assert.equal(best.gamma, 0);
+  assert.equal(await fig.locator(".spec-headline-best").textContent(), "γ = 0");
+  await fig.screenshot({ path: artifact("speculative-moved.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("speculative: exercise 5's answer gives 1.875 tokens and the ceiling 2, and follows the figure", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const details = page.locator("#speculative details");
+  await details.locator("summary").click();
+  const answer = await details.locator("llm-answer-speculative").textContent();
+  assert.match(answer, /\(1 − 0\.54\) \/ \(1 − 0\.5\) = \(1 − 0\.0625\) \/ 0\.5 = 1\.875 tokens/);
+  assert.match(answer, /ceiling 1 \/ \(1 − 0\.5\) = 2:/);
+  await details.screenshot({ path: artifact("exercise-5.png") });
+
+  await page.locator("#speculative-figure").getByLabel("Acceptance rate α").focus();
+  for (let k = 0; k < 10; k += 1) await page.keyboard.press("ArrowLeft");
+  const { cfg, now } = await coreForFigure(page);
+  assert.equal(cfg.alpha, 0.4);
+  const after = await details.locator("llm-answer-speculative").textContent();
+  assert.match(after, /With α = 0\.4 and γ = 3/);
+  assert.equal(await details.locator(".answer-expected").textContent(), shown(now.expectedTokens, 4));
+  assert.equal(await details.locator(".answer-ceiling").textContent(), shown(now.ceiling, 4));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
