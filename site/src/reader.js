@@ -3,8 +3,9 @@
 // Each widgets/<concept>.js exports `widgets`, a map from tag name to element class.
 import { widgets as attention } from "./widgets/attention.js";
 import { widgets as dilution } from "./widgets/dilution.js";
+import { widgets as rope } from "./widgets/rope.js";
 
-const all = { ...attention, ...dilution };
+const all = { ...attention, ...dilution, ...rope };
 
 for (const [tag, cls] of Object.entries(all)) {
   if (!customElements.get(tag)) customElements.define(tag, cls);
