@@ -4,8 +4,9 @@
 import { widgets as attention } from "./widgets/attention.js";
 import { widgets as dilution } from "./widgets/dilution.js";
 import { widgets as rope } from "./widgets/rope.js";
+import { widgets as alibi } from "./widgets/alibi.js";
 
-const all = { ...attention, ...dilution, ...rope };
+const all = { ...attention, ...dilution, ...rope, ...alibi };
 
 for (const [tag, cls] of Object.entries(all)) {
   if (!customElements.get(tag)) customElements.define(tag, cls);
