@@ -4,13 +4,15 @@
 import { widgets as attention } from "./widgets/attention.js";
 import { widgets as dilution } from "./widgets/dilution.js";
 import { widgets as sampling } from "./widgets/sampling.js";
+import { widgets as rope } from "./widgets/rope.js";
 import { widgets as cost } from "./widgets/cost.js";
 import { widgets as speculative } from "./widgets/speculative.js";
+import { widgets as alibi } from "./widgets/alibi.js";
 import { widgets as quantization } from "./widgets/quantization.js";
 import { widgets as moe } from "./widgets/moe.js";
 import { widgets as diagnose } from "./widgets/diagnose.js";
 
-const all = { ...attention, ...dilution, ...sampling, ...cost, ...speculative, ...quantization, ...moe, ...diagnose };
+const all = { ...attention, ...dilution, ...sampling, ...rope, ...cost, ...speculative, ...alibi, ...quantization, ...moe, ...diagnose };
 
 for (const [tag, cls] of Object.entries(all)) {
   if (!customElements.get(tag)) customElements.define(tag, cls);

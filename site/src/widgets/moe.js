@@ -9,7 +9,7 @@
 import { fill, fmt, fmtVec, h, sym, uniqueId } from "../dom.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { barChart, legend, niceTicks } from "./plot.js";
+import { groupedBarChart, legend, niceTicks } from "./plot.js";
 
 const TOKENS = ["The", "cat", "sat", "on", "a", "warm", "mat", "."];
 const MAX_TOKENS = 12;
@@ -173,7 +173,7 @@ export class LlmMoe extends LlmWidget {
 
     const top = Math.max(...route.f, ...route.p);
     const { max, ticks } = niceTicks(top, 4);
-    fill(this.bars, barChart({
+    fill(this.bars, groupedBarChart({
       title: "Fraction of traffic f and mean router probability p per expert",
       categories: experts, width: 360, height: 220,
       y: { min: 0, max, ticks, format: (t) => fmt(t, 2), label: "share" },

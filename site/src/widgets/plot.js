@@ -59,12 +59,76 @@ function scale(axis, p0, p1) {
 }
 
 /**
- * barChart({ width, height, categories: [label, …], y: {min, max, log, ticks, label, format},
+ * barChart({ width, height, y: {min, max, ticks, label, format}, x: {label},
+ *            bars: [{ label, value, title, class, onclick }], title, valueFormat })
+ * Vertical bars from y.min, one per entry, labelled underneath (every label when they fit,
+ * otherwise a thinned set); valueFormat, when given, writes each value above its bar.
+ */
+export function barChart(spec) {
+  const W = spec.width ?? 520, H = spec.height ?? 220;
+  const m = { left: 52, right: 14, top: 18, bottom: 42 };
+  const sy = scale(spec.y, H - m.bottom, m.top);
+  const bars = spec.bars ?? [];
+  const slot = (W - m.left - m.right) / Math.max(bars.length, 1);
+  const gap = Math.min(slot * 0.2, 6);
+  const svg = h("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart bar-chart", role: "img", "aria-label": spec.title ?? "" });
+  if (spec.title) svg.append(h("title", {}, spec.title));
+  const axes = h("g", { class: "axes" });
+  axes.append(h("line", { x1: m.left, y1: H - m.bottom, x2: W - m.right, y2: H - m.bottom }));
+  axes.append(h("line", { x1: m.left, y1: m.top, x2: m.left, y2: H - m.bottom }));
+  for (const t of spec.y.ticks ?? []) {
+    axes.append(h("line", { x1: m.left - 4, x2: m.left, y1: sy(t), y2: sy(t), class: "tick" }));
+    axes.append(h("line", { x1: m.left, x2: W - m.right, y1: sy(t), y2: sy(t), class: "grid" }));
+    axes.append(h("text", { x: m.left - 7, y: sy(t) + 4, "text-anchor": "end" }, (spec.y.format ?? String)(t)));
+  }
+  // Label every k-th bar so that labels stay about 22 px apart.
+  const every = Math.max(1, Math.ceil(22 / slot));
+  bars.forEach((b, i) => {
+    const x = m.left + i * slot + gap / 2;
+    const top = sy(b.value);
+    const rect = h("rect", { x, y: top, width: Math.max(slot - gap, 1), height: Math.max(H - m.bottom - top, 0),
+      class: b.class ? `bar ${b.class}` : "bar", onclick: b.onclick }, b.title ? h("title", {}, b.title) : null);
+    svg.append(rect);
+    if (spec.valueFormat && slot >= 34) {
+      svg.append(h("text", { x: x + (slot - gap) / 2, y: top - 4, "text-anchor": "middle", class: "bar-value" }, spec.valueFormat(b.value)));
+    }
+    if (i % every === 0 || i === bars.length - 1) {
+      axes.append(h("text", { x: x + (slot - gap) / 2, y: H - m.bottom + 16, "text-anchor": "middle" }, b.label));
+    }
+  });
+  if (spec.x?.label) axes.append(h("text", { x: (m.left + W - m.right) / 2, y: H - 6, "text-anchor": "middle", class: "label" }, spec.x.label));
+  if (spec.y.label) axes.append(h("text", { x: 12, y: (m.top + H - m.bottom) / 2, "text-anchor": "middle", class: "label",
+    transform: `rotate(-90 12 ${(m.top + H - m.bottom) / 2})` }, spec.y.label));
+  svg.prepend(axes);
+  return svg;
+}
+
+/**
+ * Round axis limits and ticks around the data range [lo, hi]: about `count` steps of 1, 2, 2.5
+ * or 5 times a power of ten. Screen mapping only. Returns { min, max, ticks }.
+ */
+export function niceScale(lo, hi, count = 4) {
+  if (!(hi > lo)) {
+    const pad = Math.abs(lo) > 0 ? Math.abs(lo) / 2 : 1;
+    lo -= pad;
+    hi += pad;
+  }
+  const rough = (hi - lo) / count;
+  const unit = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 2.5, 5, 10].map((f) => f * unit).find((s) => s >= rough);
+  const min = Math.floor(lo / step) * step, max = Math.ceil(hi / step) * step;
+  const ticks = [];
+  for (let k = 0; min + k * step <= max + step / 2; k += 1) ticks.push(Number((min + k * step).toPrecision(12)));
+  return { min, max, ticks };
+}
+
+/**
+ * groupedBarChart({ width, height, categories: [label, …], y: {min, max, log, ticks, label, format},
  *            series: [{ values: [v, …], label, class }], hlines: [{ y, label, class }], title })
  * Grouped bars: one group per category, one bar per series in each group, each drawn up from
  * y.min (on a log axis y.min must be above 0). Each bar carries a tooltip "series, category: value".
  */
-export function barChart(spec) {
+export function groupedBarChart(spec) {
   const W = spec.width ?? 520, H = spec.height ?? 260;
   const m = { left: 52, right: 14, top: 14, bottom: 42 };
   const sy = scale(spec.y, H - m.bottom, m.top);

@@ -11,7 +11,7 @@
 import { fill, fmt, h, sym, uniqueId } from "../dom.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { barChart, legend, lineChart, niceTicks } from "./plot.js";
+import { groupedBarChart, legend, lineChart, niceTicks } from "./plot.js";
 
 // Six tokens × four channels of activations; channel 2 carries the outlier. W is four input
 // channels × three outputs. In the first example channel 2's ranges are those of exercise 7.
@@ -264,7 +264,7 @@ export class LlmQuantization extends LlmWidget {
     const y = { min: ticks[0], max: ticks[ticks.length - 1], log: true, ticks, format: (t) => fmt(t, 6), label: "max |·| (log scale)" };
     const categories = r.xAbsMax.map((_, j) => `ch ${j + 1}`);
     const chart = (title, xs, ws) => h("div", { class: "chart-box" }, h("p", { class: "chart-title" }, title),
-      barChart({ title, categories, y, width: 360, height: 220,
+      groupedBarChart({ title, categories, y, width: 360, height: 220,
         series: [{ values: xs, label: "activations", class: "bar" }, { values: ws, label: "weights", class: "bar alt" }] }));
     fill(this.ranges,
       h("div", { class: "quant-pair" },

@@ -1,0 +1,222 @@
+// <llm-alibi>: attention with linear biases (Press et al. 2022). The reader picks the number of
+// heads (their slopes drawn as bars), one head, the size of the bias map and the distance of a
+// piece of evidence, and sees the bias −m·(i − j) as a heat map, the factor e^(−m·δ) by which
+// it scales a key's weight against the distance δ with the half-distance ln 2 / m marked, and
+// the calculation written out.
+//
+// Attributes: heads, head (1-based), tokens (size of the bias map), distance (of the evidence).
+// Properties: result ({ inputs, slopes, halfDistances, slope, halfDistance, map, span, curve,
+// halved, ln2 }): everything comes from the core's alibiSlopes() and alibi().
+import { fill, fmt, h, pct, uniqueId } from "../dom.js";
+import { LlmWidget } from "./base.js";
+import { FigureAnswer } from "./answer.js";
+import { barChart, lineChart, niceScale } from "./plot.js";
+
+const MAX_HEADS = 128;
+const MAX_MAP = 12;
+const MAX_DISTANCE = 512;
+
+// The chart's distance axis: the smallest power of two from 8 up that holds 2.5 half-distances
+// and the evidence (screen mapping: a rounded axis length).
+function chartSpan(halfDistance, distance) {
+  let span = 8;
+  while (span < MAX_DISTANCE && (span < 2.5 * halfDistance || span < distance)) span *= 2;
+  return span;
+}
+
+// For the written-out slope formula: whether h is a power of two, and the largest power of two
+// below it (index bookkeeping for the label; the slope itself comes from the core).
+const isPowerOfTwo = (x) => (x & (x - 1)) === 0;
+const powerBelow = (x) => {
+  let p = 1;
+  while (p * 2 < x) p *= 2;
+  return p;
+};
+
+export class LlmAlibi extends LlmWidget {
+  build() {
+    const id = uniqueId("alibi");
+    this.ids = id;
+    const attr = (name, fallback, lo, hi) => {
+      const v = Number.parseInt(this.getAttribute(name) ?? "", 10);
+      return Number.isFinite(v) ? Math.min(Math.max(v, lo), hi) : fallback;
+    };
+    const heads = attr("heads", 8, 1, MAX_HEADS);
+    this.headsCtl = this.slider("heads", "Heads h", 1, MAX_HEADS, heads, () => this.onHeads());
+    this.headCtl = this.slider("head", "Head k", 1, heads, attr("head", 3, 1, heads), () => this.update());
+    this.tokensCtl = this.slider("tokens", "Tokens in the bias map", 2, MAX_MAP, attr("tokens", 8, 2, MAX_MAP), () => this.update());
+    this.distanceCtl = this.slider("distance", "Evidence distance δ", 0, MAX_DISTANCE, attr("distance", 40, 0, MAX_DISTANCE), () => this.update());
+    this.curveCache = { key: "", curve: null };
+
+    this.bars = h("div", { class: "chart-box alibi-bars" });
+    this.headline = h("p", { class: "headline" });
+    this.evidence = h("p", { class: "alibi-evidence" });
+    this.map = h("div", { class: "alibi-map" });
+    this.chart = h("div", { class: "chart-box" });
+    this.worked = h("div", { class: "worked", "aria-live": "polite" });
+    this.append(
+      h("div", { class: "sliders" }, this.headsCtl.row, this.headCtl.row),
+      this.bars,
+      this.headline,
+      h("div", { class: "sliders" }, this.tokensCtl.row, this.distanceCtl.row),
+      this.evidence,
+      h("div", { class: "alibi-panels" }, this.map, this.chart),
+      this.worked,
+    );
+  }
+
+  slider(key, label, min, max, value, oninput) {
+    const id = `${this.ids}-${key}`;
+    const input = h("input", { type: "range", id, min, max, step: 1, value: String(value), oninput });
+    const out = h("output", { for: id });
+    return { input, out, row: h("div", { class: "slider" }, h("label", { for: id }, label), input, out) };
+  }
+
+  onHeads() {
+    const heads = this.headsCtl.input.valueAsNumber;
+    this.headCtl.input.max = String(heads);
+    if (this.headCtl.input.valueAsNumber > heads) this.headCtl.input.value = String(heads);
+    this.update();
+  }
+
+  selectHead(k) {
+    this.headCtl.input.value = String(k);
+    this.update();
+  }
+
+  get inputs() {
+    return {
+      heads: this.headsCtl.input.valueAsNumber,
+      head: this.headCtl.input.valueAsNumber,
+      tokens: this.tokensCtl.input.valueAsNumber,
+      distance: this.distanceCtl.input.valueAsNumber,
+    };
+  }
+
+  compute() {
+    const inputs = this.inputs;
+    const slopes = this.core.alibiSlopes(inputs.heads);
+    const halfDistances = slopes.map((slope) => this.core.alibi({ slope }).halfDistance);
+    const slope = slopes[inputs.head - 1];
+    const halfDistance = halfDistances[inputs.head - 1];
+    const map = this.core.alibi({ slope, tokens: inputs.tokens });
+    // The curve needs span + 1 tokens (a (span+1)² bias comes with it): computed again only
+    // when the slope or the axis changes, not on every move of the other sliders.
+    const span = chartSpan(halfDistance, inputs.distance);
+    const key = `${slope} ${span}`;
+    if (this.curveCache.key !== key) this.curveCache = { key, curve: this.core.alibi({ slope, tokens: span + 1 }).relativeWeight };
+    const curve = this.curveCache.curve;
+    const halved = this.core.alibi({ slope: slope / 2 });
+    // ln 2 itself, for the written-out division: the half-distance of slope 1.
+    const ln2 = this.core.alibi({ slope: 1 }).halfDistance;
+    return { inputs, slopes, halfDistances, slope, halfDistance, map, span, curve, halved, ln2 };
+  }
+
+  render(r) {
+    const { inputs, slopes, halfDistances, slope, halfDistance, curve } = r;
+    this.headsCtl.out.value = String(inputs.heads);
+    this.headCtl.out.value = String(inputs.head);
+    this.tokensCtl.out.value = String(inputs.tokens);
+    this.distanceCtl.out.value = String(inputs.distance);
+    this.distanceCtl.input.setAttribute("aria-valuetext", `${inputs.distance} tokens`);
+    this.headCtl.input.setAttribute("aria-valuetext", `head ${inputs.head}, slope ${fmt(slope, 6)}`);
+
+    const y = niceScale(0, Math.max(...slopes), 4);
+    fill(this.bars, barChart({
+      title: `Slopes of the ${inputs.heads} heads; head ${inputs.head} selected`,
+      height: 190,
+      y: { min: 0, max: y.max, ticks: y.ticks, format: (t) => fmt(t, 4), label: "slope m" },
+      x: { label: "head k (click a bar to pick it)" },
+      valueFormat: (v) => fmt(v, 4),
+      bars: slopes.map((s, k) => ({
+        label: String(k + 1), value: s, class: k + 1 === inputs.head ? "selected" : null,
+        title: `head ${k + 1}: slope ${fmt(s, 6)}, half-distance ${fmt(halfDistances[k], 2)} tokens`,
+        onclick: () => this.selectHead(k + 1),
+      })),
+    }));
+
+    fill(this.headline, `Head ${inputs.head} of ${inputs.heads}: slope m = `, h("strong", { class: "alibi-slope" }, fmt(slope, 6)),
+      ". A key's weight halves every ", h("strong", { class: "alibi-half" }, fmt(halfDistance, 3)), " tokens of distance.");
+    const w = curve[inputs.distance];
+    fill(this.evidence, `Evidence ${inputs.distance} token${inputs.distance === 1 ? "" : "s"} before the query (δ) is weighted `,
+      h("strong", { class: "alibi-factor" }, `×${fmt(w, 6)}`), w >= 1e-4 ? ` (${pct(w, 2)})` : "", " compared with the same key at distance 0, other things equal.");
+
+    this.renderMap(r);
+    fill(this.chart, this.chartFor(r));
+    this.renderWorked(r);
+  }
+
+  renderMap({ inputs, map }) {
+    const n = inputs.tokens;
+    const idx = Array.from({ length: n }, (_, i) => i);
+    fill(this.map, h("p", { class: "alibi-map-title", id: `${this.ids}-map` },
+      "Bias −m·(i − j) added to the score of query i (row) for key j (column); shade: the weight factor it causes"),
+    h("div", { class: "alibi-scroll" }, h("table", { class: "alibi-table", "aria-labelledby": `${this.ids}-map` },
+      h("thead", {}, h("tr", {}, h("td", { class: "corner" }, "i \\ j"), idx.map((j) => h("th", { scope: "col" }, String(j + 1))))),
+      h("tbody", {}, idx.map((i) => h("tr", {}, h("th", { scope: "row" }, String(i + 1)),
+        idx.map((j) => (map.bias[i][j] === null
+          ? h("td", { class: "masked", title: "masked: key after the query" }, h("span", { class: "visually-hidden" }, "masked"))
+          : h("td", { class: "heat", style: { "--w": String(map.relativeWeight[i - j]) },
+              title: `distance ${i - j}: weight ×${fmt(map.relativeWeight[i - j], 4)}` }, fmt(map.bias[i][j], 3)))))))),
+    ));
+  }
+
+  chartFor({ inputs, halfDistance, span, curve }) {
+    const ticks = [0, span / 4, span / 2, (3 * span) / 4, span];
+    return lineChart({
+      title: "Weight factor e^(−m·δ) against the distance δ, with the half-distance ln 2 / m marked",
+      x: { min: 0, max: span, ticks, format: (t) => fmt(t, 0), label: "distance δ = i − j (tokens)" },
+      y: { min: 0, max: 1, ticks: [0, 0.25, 0.5, 0.75, 1], format: (t) => fmt(t, 2), label: "weight factor" },
+      series: [{ points: curve.map((v, d) => [d, v]) }],
+      vlines: [{ x: halfDistance, label: `ln 2 / m = ${fmt(halfDistance, 2)}` }],
+      hlines: [{ y: 0.5, class: "guide faint" }],
+      markers: [{ x: inputs.distance, y: curve[inputs.distance], label: `δ = ${inputs.distance}: ×${fmt(curve[inputs.distance], 4)}` }],
+    });
+  }
+
+  /** The slope, one bias, the weight factor, the half-distance and the halved slope, with the current numbers. */
+  renderWorked({ inputs, slope, halfDistance, map, curve, halved, ln2 }) {
+    const { heads: hh, head: k, tokens: n, distance: dist } = inputs;
+    const two = (exp) => h("span", {}, "2", h("sup", {}, exp));
+    let slopeStep;
+    if (isPowerOfTwo(hh)) {
+      slopeStep = [`h = ${hh} is a power of two, so head k has slope `, two("−8k/h"), ": ", two(`−8·${k}/${hh}`)];
+    } else {
+      const p = powerBelow(hh);
+      slopeStep = k <= p
+        ? [`h = ${hh} is not a power of two; the first ${p} heads take the slopes of ${p} heads, `, two(`−8k/${p}`), ": ", two(`−8·${k}/${p}`)]
+        : [`h = ${hh} is not a power of two; heads after the first ${p} take every other slope of ${2 * p} heads, `,
+            two(`−8k′/${2 * p}`), ` with k′ = 1, 3, 5, …: here k′ = ${2 * (k - p) - 1}, `, two(`−8·${2 * (k - p) - 1}/${2 * p}`)];
+    }
+    const e = (exp) => h("span", {}, "e", h("sup", {}, exp));
+    fill(this.worked, h("ol", {},
+      h("li", {}, h("strong", {}, "Slope. "), slopeStep, " = ", h("strong", {}, fmt(slope, 10)), "."),
+      h("li", {}, h("strong", {}, "Bias. "), "Query i adds −m·(i − j) to its score for key j ≤ i. In the map, query ", String(n),
+        " and key 1: −", fmt(slope, 10), ` × (${n} − 1) = `, h("strong", {}, fmt(map.bias[n - 1][0], 10)), "."),
+      h("li", {}, h("strong", {}, "Weight factor. "), "Adding b to a score multiplies its exponential, and so the key's weight before normalisation, by ",
+        e("b"), `. A key δ = ${dist} tokens back, against one at distance 0: `, e("−m·δ"), " = ", e(`−${fmt(slope, 10)} × ${dist}`), " = ",
+        h("strong", {}, fmt(curve[dist], 10)), "."),
+      h("li", {}, h("strong", {}, "Half-distance. "), e("−m·δ"), " = ½ when δ = ln 2 / m = ", fmt(ln2, 6), " / ", fmt(slope, 10), " = ",
+        h("strong", {}, fmt(halfDistance, 6)), " tokens; every further ", fmt(halfDistance, 3), " tokens halve the weight again."),
+      h("li", {}, h("strong", {}, "Half the slope. "), "ln 2 / (m/2) = ", fmt(ln2, 6), " / ", fmt(slope / 2, 10), " = ",
+        h("strong", {}, fmt(halved.halfDistance, 6)), " tokens, twice as far.")));
+  }
+}
+
+/** Exercise 6: the selected head's half-distance, and what halving its slope does to it. */
+export class LlmAnswerAlibi extends FigureAnswer {
+  answer(r) {
+    const { slope, halfDistance, halved, ln2 } = r;
+    return [
+      h("p", {}, "The bias multiplies a key's weight by ", h("span", {}, "e", h("sup", {}, "−m·δ")),
+        " relative to distance 0, which is ½ when δ = ln 2 / m. With m = ", fmt(slope, 10), ": ln 2 / ", fmt(slope, 10), " ≈ ",
+        fmt(ln2, 3), " / ", fmt(slope, 10), " ≈ ", h("span", { class: "answer-half" }, fmt(halfDistance, 3)), " tokens, about ",
+        h("strong", { class: "answer-about" }, `${fmt(halfDistance, 1)} tokens`), "."),
+      h("p", {}, "Halving the slope to ", fmt(slope / 2, 10), " gives ln 2 / ", fmt(slope / 2, 10), " = ",
+        h("strong", { class: "answer-halved" }, fmt(halved.halfDistance, 3)), " tokens: each factor-of-two drop in slope doubles the half-distance, ",
+        "because the half-distance is inversely proportional to the slope."),
+    ];
+  }
+}
+
+export const widgets = { "llm-alibi": LlmAlibi, "llm-answer-alibi": LlmAnswerAlibi };

@@ -1,0 +1,125 @@
+// Section 6 (alibi) in headless Chromium: slopes, bias map, weight curve and half-distance follow
+// the inputs with the core's numbers, and exercise 6's answer follows the selected head.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { launch, openReader, artifact } = require("./browser.js");
+
+let browser;
+test.before(async () => {
+  browser = await launch();
+});
+test.after(async () => {
+  await browser?.close();
+});
+
+// A number as the page writes it (dom.js fmt): rounded, trailing zeros dropped, true minus.
+const shown = (x, digits) => String(Number(x.toFixed(digits))).replace("-", "−");
+const num = (s) => Number(s.trim().replace(/−/g, "-").replace(/^×/, ""));
+/** The figure's current inputs, and the core's slopes and results for them, from the page. */
+function coreForFigure(page) {
+  return page.evaluate(async () => {
+    const { heads, head, tokens, distance } = document.getElementById("alibi-figure").inputs;
+    const m = await createLLMMath();
+    const slopes = m.alibiSlopes(heads);
+    const slope = slopes[head - 1];
+    return { heads, head, tokens, distance, slopes, slope, map: m.alibi({ slope, tokens }),
+      far: m.alibi({ slope, tokens: distance + 1 }).relativeWeight[distance], halved: m.alibi({ slope: slope / 2 }).halfDistance };
+  });
+}
+
+test("alibi: the figure starts at head 3 of 8 and shows the core's slopes, bias and half-distance", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#alibi-figure");
+  const core = await coreForFigure(page);
+  assert.equal(core.slope, 0.125);
+  assert.equal(await fig.locator("rect.bar").count(), 8);
+  assert.equal(await fig.locator("rect.bar.selected").count(), 1);
+  assert.equal(num(await fig.locator(".alibi-slope").textContent()), core.slope);
+  assert.equal(await fig.locator(".alibi-half").textContent(), shown(core.map.halfDistance, 3));
+  // The bias map: every visible cell is the core's bias (3 decimals), every masked one is empty.
+  const cells = await fig.locator(".alibi-table tbody tr").evaluateAll((rows) =>
+    rows.map((r) => [...r.querySelectorAll("td")].map((td) => (td.classList.contains("masked") ? null : td.textContent))));
+  assert.equal(cells.length, 8);
+  cells.forEach((row, i) => row.forEach((cell, j) => {
+    if (core.map.bias[i][j] === null) assert.equal(cell, null, `masked ${i},${j}`);
+    else assert.ok(Math.abs(num(cell) - core.map.bias[i][j]) <= 5e-4, `bias ${i},${j}: ${cell} vs ${core.map.bias[i][j]}`);
+  }));
+  assert.ok(Math.abs(num(await fig.locator(".alibi-factor").textContent()) - core.far) <= 5e-7);
+  const worked = await fig.locator(".worked").textContent();
+  assert.match(worked, /0\.693147 \/ 0\.125 = 5\.545177/);
+  assert.match(worked, /0\.693147 \/ 0\.0625 = 11\.090355/);
+  assert.equal(await fig.locator("svg.chart polyline").count(), 1);
+  assert.match(await fig.locator("svg.chart").last().textContent(), /ln 2 \/ m = 5\.55/);
+  await fig.screenshot({ path: artifact("alibi-default.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("alibi: picking another head, another head count or another distance changes the numbers to the core's", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#alibi-figure");
+  const headline = () => fig.locator(".headline").textContent();
+  const before = await headline();
+  await fig.getByLabel("Head k").focus();
+  await page.keyboard.press("ArrowRight");
+  assert.notEqual(await headline(), before);
+  let core = await coreForFigure(page);
+  assert.equal(core.slope, 0.0625);
+  assert.equal(await fig.locator(".alibi-half").textContent(), shown(core.map.halfDistance, 3));
+  assert.equal(await fig.locator(".alibi-table tbody tr").nth(7).locator("td").first().textContent(),
+    shown(core.map.bias[7][0], 3));
+
+  // A head count that is not a power of two: the reference code's interleaved slopes.
+  await fig.getByLabel("Heads h").fill("12");
+  assert.equal(await fig.locator("rect.bar").count(), 12);
+  await fig.locator("rect.bar").nth(9).click();
+  core = await coreForFigure(page);
+  assert.equal(core.head, 10);
+  assert.equal(num(await fig.locator(".alibi-slope").textContent()), Number(core.slope.toFixed(6)));
+  assert.match(await fig.locator(".worked").textContent(), /every other slope of 16 heads/);
+
+  // The evidence distance moves the marker and the factor, not the slope.
+  const slope = await fig.locator(".alibi-slope").textContent();
+  await fig.getByLabel("Evidence distance δ").fill("200");
+  core = await coreForFigure(page);
+  assert.equal(await fig.locator(".alibi-slope").textContent(), slope);
+  assert.ok(Math.abs(num(await fig.locator(".alibi-factor").textContent()) - core.far) <= 5e-7);
+  assert.match(await fig.locator(".alibi-evidence").textContent(), /Evidence 200 tokens/);
+
+  await fig.getByLabel("Tokens in the bias map").fill("4");
+  assert.equal(await fig.locator(".alibi-table tbody tr").count(), 4);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("alibi: exercise 6's answer gives about 5.5 tokens and doubles when the slope halves, then follows the head", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const details = page.locator("#alibi details");
+  await details.locator("summary").click();
+  assert.equal(await details.locator(".answer-about").textContent(), "5.5 tokens");
+  const answer = await details.textContent();
+  assert.match(answer, /ln 2 \/ 0\.125 ≈ 0\.693 \/ 0\.125 ≈ 5\.545 tokens, about 5\.5 tokens/);
+  assert.match(answer, /0\.0625 = 11\.09 tokens/);
+  assert.match(answer, /each factor-of-two drop in slope doubles the half-distance/);
+  await details.screenshot({ path: artifact("exercise-6.png") });
+
+  await page.locator("#alibi-figure").getByLabel("Head k").fill("4");
+  const core = await coreForFigure(page);
+  assert.equal(await details.locator(".answer-half").textContent(), shown(core.map.halfDistance, 3));
+  assert.equal(await details.locator(".answer-about").textContent(), `${shown(core.map.halfDistance, 1)} tokens`);
+  assert.equal(await details.locator(".answer-halved").textContent(), shown(core.halved, 3));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("alibi: the figure fits a phone-width screen and renders in dark mode without errors", async () => {
+  const { page, errors } = await openReader(browser.context, { width: 390, height: 844, colorScheme: "dark" });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+  await page.locator("#alibi-figure").getByLabel("Heads h").fill("64");
+  assert.equal(await page.locator("#alibi-figure rect.bar").count(), 64);
+  await page.locator("#alibi .figure").screenshot({ path: artifact("alibi-390-dark.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

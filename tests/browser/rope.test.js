@@ -1,0 +1,165 @@
+// Section 3 (rope) in headless Chromium: the figure follows its inputs with the core's numbers,
+// moving both positions keeps the score, and exercise 3's answer follows the figure.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { launch, openReader, artifact } = require("./browser.js");
+
+let browser;
+test.before(async () => {
+  browser = await launch();
+});
+test.after(async () => {
+  await browser?.close();
+});
+
+// A number as the page writes it (dom.js fmt): rounded, trailing zeros dropped, true minus.
+const shown = (x, digits) => String(Number(x.toFixed(digits))).replace("-", "−");
+const num = (s) => Number(s.replace(/−/g, "-"));
+
+/** The core's rope() for the figure's current inputs, called in the page. */
+function coreForFigure(page) {
+  return page.evaluate(async () => {
+    const s = document.getElementById("rope-figure").state;
+    const opts = s.useFreqs ? { pairing: s.pairing, freqs: s.freqs } : { pairing: s.pairing, base: s.base };
+    return (await createLLMMath()).rope(s.q, s.k, s.m, s.n, opts);
+  });
+}
+
+test("rope: the figure starts at the exercise and shows the core's scores, per-pair parts and angles", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#rope-figure");
+  const core = await coreForFigure(page);
+  assert.equal(core.raw.toFixed(10), "1.9997999867");
+  // 10 decimals, as the chapter gives them
+  assert.equal(await fig.locator(".headline .rope-scaled").textContent(), core.scaled.toFixed(10));
+  assert.equal(await fig.locator(".headline .rope-raw").textContent(), core.raw.toFixed(10));
+  assert.equal(await fig.locator(".rope-dial").count(), 2);
+  const worked = await fig.locator(".worked").textContent();
+  for (const p of core.pairScores) assert.ok(worked.includes(shown(p, 10)), `pair part ${p}`);
+  assert.match(worked, /2 × 0\.01 = 0\.02 rad/);
+  // The chart's curve is the core's scaled score at every offset.
+  const checks = await page.evaluate(async () => {
+    const el = document.getElementById("rope-figure");
+    const m = await createLLMMath();
+    const s = el.state;
+    return el.result.curve.filter((_, i) => i % 64 === 0).map(([o, y]) => [y, m.rope(s.q, s.k, o, 0, { freqs: s.freqs }).scaled]);
+  });
+  assert.ok(checks.length >= 8);
+  for (const [shown, expected] of checks) assert.equal(shown, expected);
+  assert.equal(await fig.locator("svg.chart polyline").count(), 1);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("rope: changing the query position changes the angles and the score, to the core's values", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#rope-figure");
+  const before = await fig.locator(".headline").textContent();
+  const dialsBefore = await fig.locator(".rope-dials").textContent();
+  await fig.getByLabel("Query position m", { exact: true }).focus();
+  for (let i = 0; i < 28; i += 1) await page.keyboard.press("ArrowRight");
+  assert.equal(await page.evaluate(() => document.getElementById("rope-figure").state.m), 30);
+  assert.notEqual(await fig.locator(".headline").textContent(), before);
+  assert.notEqual(await fig.locator(".rope-dials").textContent(), dialsBefore);
+  const core = await coreForFigure(page);
+  assert.equal(await fig.locator(".headline .rope-scaled").textContent(), shown(core.scaled, 10));
+  assert.match(await fig.locator(".rope-dials").textContent(), /q: 0\.3 rad/);
+  // The number field takes positions beyond the slider.
+  await fig.getByLabel("Key position n, exact").fill("5000");
+  const far = await coreForFigure(page);
+  assert.equal(far.raw, await page.evaluate(() => document.getElementById("rope-figure").result.now.raw));
+  assert.equal(await fig.locator(".headline .rope-raw").textContent(), shown(far.raw, 10));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("rope: 'move both' turns every pair but leaves the score unchanged", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#rope-figure");
+  await fig.getByLabel("Example").selectOption("roformer");
+  const score = await fig.locator(".headline .rope-scaled").textContent();
+  const dials = await fig.locator(".rope-dials").textContent();
+  await fig.getByRole("button", { name: "+1,000" }).click();
+  assert.equal(await fig.locator(".headline .rope-scaled").textContent(), score);
+  assert.notEqual(await fig.locator(".rope-dials").textContent(), dials);
+  const readout = await fig.locator(".rope-moved").textContent();
+  assert.match(readout, /\(5, 2\) → \(1005, 1002\)/);
+  assert.match(readout, /unchanged to 10 decimals/);
+  assert.equal(await fig.locator(".rope-before").textContent(), await fig.locator(".rope-after").textContent());
+  const core = await coreForFigure(page);
+  assert.deepEqual(await page.evaluate(() => document.getElementById("rope-figure").state.m), 1005);
+  assert.equal(await fig.locator(".headline .rope-raw").textContent(), shown(core.raw, 10));
+  await fig.screenshot({ path: artifact("rope-moved.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("rope: base, dimension and pairing change the frequencies and the score", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#rope-figure");
+  await fig.getByLabel("Example").selectOption("mixed");
+  const thetas = () => page.evaluate(() => document.getElementById("rope-figure").result.now.thetas);
+  assert.deepEqual(await thetas(), [1, 0.1, 0.01, 0.001]);
+  await fig.getByLabel("Base", { exact: true }).focus();
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await fig.locator(".slider output").nth(1).textContent(), "100,000");
+  const t = await thetas();
+  assert.equal(t[0], 1);
+  assert.ok(t[3] < 0.001);
+  await fig.getByLabel("Dimension d").focus();
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await fig.locator(".rope-dial").count(), 5);
+  const before = await fig.locator(".headline .rope-raw").textContent();
+  await fig.getByLabel("Pairs").selectOption("half");
+  assert.notEqual(await fig.locator(".headline .rope-raw").textContent(), before);
+  const core = await coreForFigure(page);
+  assert.equal(await fig.locator(".headline .rope-raw").textContent(), shown(core.raw, 10));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("rope: bad input names the parameter and keeps the last good figure", async () => {
+  const { page } = await openReader(browser.context);
+  const fig = page.locator("#rope-figure");
+  const good = await fig.locator(".headline").textContent();
+  await fig.getByLabel("q coordinate 1").fill("");
+  await fig.locator(".llm-status.llm-error").waitFor();
+  assert.match(await fig.locator(".llm-status").textContent(), /q\[1\]/);
+  assert.equal(await fig.locator(".headline").textContent(), good);
+  await fig.getByLabel("q coordinate 1").fill("0");
+  assert.equal(await fig.locator(".llm-status").textContent(), "");
+  await page.close();
+});
+
+test("rope: exercise 3's answer gives cos(0.02) + cos(0.0002) ≈ 1.9997999867 and 0.9998999933, then follows the figure", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const details = page.locator("#rope details");
+  await details.locator("summary").click();
+  const answer = await details.textContent();
+  assert.match(answer, /cos\(0\.02\) \+ cos\(0\.0002\)/);
+  assert.match(answer, /1\.9997999867/);
+  assert.match(answer, /Divided by √4: 0\.9998999933/);
+  await details.screenshot({ path: artifact("exercise-3.png") });
+
+  await page.locator("#rope-figure").getByLabel("Query position m, exact").fill("3");
+  const core = await coreForFigure(page);
+  assert.equal(core.angles[0][0], 0.03);
+  const changed = await details.textContent();
+  assert.match(changed, /cos\(0\.03\) \+ cos\(0\.0003\)/);
+  assert.equal(await details.locator(".answer-raw").textContent(), shown(core.raw, 10));
+  assert.equal(await details.locator(".answer-scaled").textContent(), shown(core.scaled, 10));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("rope: the figure fits a phone-width screen and renders in dark mode without errors", async () => {
+  const { page, errors } = await openReader(browser.context, { width: 390, height: 844, colorScheme: "dark" });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+  await page.locator("#rope-figure").getByLabel("Example").selectOption("llama");
+  assert.equal(await page.locator("#rope-figure .rope-dial").count(), 8);
+  await page.locator("#rope .figure").screenshot({ path: artifact("rope-390-dark.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
