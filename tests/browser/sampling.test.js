@@ -1,6 +1,6 @@
 // Section 2, sampling, in headless Chromium: the figure's bars, numbers and draws are the core's
 // for the figure's own inputs and follow the sliders, fields and seed; temperature 0 repeats the
-// false favourite; exercise 2's answer is 0.4/0.8 = 0.5 at the default and follows Figure 4.
+// false favourite; exercise 2's answer is 0.4/0.8 = 0.5 at the default and follows Figure 2.2.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -195,7 +195,7 @@ test("sampling: bad input names the parameter and keeps the last good figure", a
   await page.close();
 });
 
-test("sampling: exercise 2's answer is 0.4/0.8 = 0.5 at the default and follows Figure 4", async () => {
+test("sampling: exercise 2's answer is 0.4/0.8 = 0.5 at the default and follows Figure 2.2", async () => {
   const { page, errors } = await openReader(browser.context);
   const details = page.locator("#sampling details");
   await details.locator("summary").click();
