@@ -129,6 +129,14 @@ interface LLMMath {
    */
   quantize(values: number[], opts?: QuantizeOptions | null): QuantizeResult;
 
+  /**
+   * SmoothQuant on one linear layer Y = x·w (Xiao et al. 2023, §4): channel ranges, smoothing
+   * factors, both sides quantised per tensor before and after smoothing, and the output error
+   * of each. `x` is tokens×channels, `w` channels×outputs; every channel's largest magnitude in
+   * [1e-150, 1e150]; tokens·channels·outputs ≤ 2^24. Errors name `x`, `w`, `opts`, `alpha`, `bits`.
+   */
+  smoothQuantLayer(x: number[][], w: number[][], opts?: SmoothQuantLayerOptions | null): SmoothQuantLayerResult;
+
   // ---- diagnostics ----
 
   /** Bytes currently allocated in the WebAssembly heap (for leak tests). */
@@ -344,6 +352,14 @@ interface SpeculativeResult {
    * tokens, α^j·(1 − α) for j < γ and α^γ for j = γ. Sums to 1; its mean is expectedTokens.
    */
   tokenProbs: number[];
+  /** α^(γ+1), the term eq. 1 subtracts from 1 (0.0625 for α 0.5, γ 3). */
+  allAccepted: number;
+  /** 1 − α^(γ+1), eq. 1's numerator (0.9375 for α 0.5, γ 3); 0 at α = 1. */
+  numerator: number;
+  /** 1 − α, eq. 1's denominator. */
+  denominator: number;
+  /** γ·c + 1, the cost of one round in target steps; present only with costRatio. */
+  roundCost?: number;
 }
 
 // ---- alibi ----
@@ -399,4 +415,45 @@ interface QuantizeResult {
   qmax: number;
   /** x − dequantized per value. */
   errors: number[];
+}
+
+interface SmoothQuantLayerOptions {
+  /** Migration strength in [0, 1] (default 0.5). */
+  alpha?: number;
+  /** Integer width, 2 … 16 (default 8). */
+  bits?: number;
+}
+
+interface SmoothQuantLayerResult {
+  /** Per channel: max over tokens of |x|, and max over outputs of |w|. */
+  xAbsMax: number[];
+  wAbsMax: number[];
+  /** s_j = xAbsMax_j^α / wAbsMax_j^(1−α). */
+  scales: number[];
+  /** xAbsMax / s and wAbsMax · s. */
+  xAbsMaxSmoothed: number[];
+  wAbsMaxSmoothed: number[];
+  /** x·diag(s)⁻¹ (tokens×channels) and diag(s)·w (channels×outputs). */
+  xSmoothed: number[][];
+  wSmoothed: number[][];
+  /** Each tensor quantised per tensor, flattened row by row (entry i·cols + j is (i, j)). */
+  quantX: QuantizeResult;
+  quantW: QuantizeResult;
+  quantXSmoothed: QuantizeResult;
+  quantWSmoothed: QuantizeResult;
+  /** Per channel of x: the largest |level| used, before and after smoothing. */
+  xLevels: number[];
+  xLevelsSmoothed: number[];
+  /** Channels with the largest and the smallest activation range (lowest index on ties). */
+  largestChannel: number;
+  smallestChannel: number;
+  /** x·w in full precision, from the quantised pair, and from the quantised smoothed pair. */
+  y: number[][];
+  yQuantized: number[][];
+  yQuantizedSmoothed: number[][];
+  /** Largest |difference| from y of yQuantized and of yQuantizedSmoothed. */
+  errorQuantized: number;
+  errorQuantizedSmoothed: number;
+  /** Largest |x·w − (x·diag(s)⁻¹)(diag(s)·w)|: rounding only. */
+  errorSmoothingAlone: number;
 }

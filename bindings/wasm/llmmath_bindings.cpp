@@ -200,6 +200,10 @@ val speculative_decoding(val cfg) {
     out.set("expectedTokens", r.expected_tokens);
     out.set("ceiling", r.ceiling);
     if (r.speedup) out.set("speedup", *r.speedup);
+    out.set("allAccepted", r.all_accepted);
+    out.set("numerator", r.numerator);
+    out.set("denominator", r.denominator);
+    if (r.round_cost) out.set("roundCost", *r.round_cost);
     out.set("tokenProbs", js::to_js(r.token_probs));
     return out;
   });
@@ -264,6 +268,57 @@ val quantize(val values, val opts) {
   });
 }
 
+namespace quantized {
+
+// One quantised tensor as a plain object (flattened row by row).
+val to_js(const llmmath::QuantizeResult& q) {
+  val out = val::object();
+  out.set("scale", q.scale);
+  out.set("qmax", q.qmax);
+  out.set("levels", js::to_js(q.levels));
+  out.set("dequantized", js::to_js(q.dequantized));
+  out.set("errors", js::to_js(q.errors));
+  out.set("maxAbsError", q.max_abs_error);
+  return out;
+}
+
+}  // namespace quantized
+
+val smooth_quant_layer(val x, val w, val opts) {
+  return js::guarded([&] {
+    const Eigen::MatrixXd X = js::matrix(x, "x");
+    const Eigen::MatrixXd W = js::matrix(w, "w");
+    const val o = js::object(opts, "opts", {"alpha", "bits"}, true);
+    double alpha = llmmath::default_smooth_quant_alpha, bits = llmmath::default_quantize_bits;
+    if (auto a = js::field(o, "alpha")) alpha = js::number(*a, "alpha");
+    if (auto b = js::field(o, "bits")) bits = js::number(*b, "bits");
+    const auto r = llmmath::smooth_quant_layer(X, W, alpha, bits);
+    val out = val::object();
+    out.set("xAbsMax", js::to_js(r.x_abs_max));
+    out.set("wAbsMax", js::to_js(r.w_abs_max));
+    out.set("scales", js::to_js(r.smoothing.scales));
+    out.set("xAbsMaxSmoothed", js::to_js(r.smoothing.x_abs_max));
+    out.set("wAbsMaxSmoothed", js::to_js(r.smoothing.w_abs_max));
+    out.set("xSmoothed", js::to_js(r.x_smoothed));
+    out.set("wSmoothed", js::to_js(r.w_smoothed));
+    out.set("quantX", quantized::to_js(r.x_plain));
+    out.set("quantW", quantized::to_js(r.w_plain));
+    out.set("quantXSmoothed", quantized::to_js(r.x_smooth));
+    out.set("quantWSmoothed", quantized::to_js(r.w_smooth));
+    out.set("xLevels", js::to_js(r.x_levels_plain));
+    out.set("xLevelsSmoothed", js::to_js(r.x_levels_smooth));
+    out.set("largestChannel", r.largest_channel);
+    out.set("smallestChannel", r.smallest_channel);
+    out.set("y", js::to_js(r.y));
+    out.set("yQuantized", js::to_js(r.y_plain));
+    out.set("yQuantizedSmoothed", js::to_js(r.y_smooth));
+    out.set("errorQuantized", r.error_plain);
+    out.set("errorQuantizedSmoothed", r.error_smooth);
+    out.set("errorSmoothingAlone", r.error_identity);
+    return out;
+  });
+}
+
 // ---- diagnostics ---------------------------------------------------------------------------
 
 // Bytes of the wasm heap currently allocated by malloc: the leak tests compare it before and
@@ -286,5 +341,6 @@ EMSCRIPTEN_BINDINGS(llmmath) {
   js::register_function<&alibi>("alibi");
   js::register_function<&smooth_quant>("smoothQuant");
   js::register_function<&quantize>("quantize");
+  js::register_function<&smooth_quant_layer>("smoothQuantLayer");
   js::register_function<&memory_in_use>("memoryInUse");
 }

@@ -73,4 +73,79 @@ QuantizeResult quantize(const Eigen::VectorXd& values, double bits) {
   return r;
 }
 
+namespace {
+
+// The entries of M row by row, the order quantize() sees a matrix in.
+Eigen::VectorXd row_major(const Eigen::MatrixXd& M) {
+  const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> R = M;
+  return Eigen::Map<const Eigen::VectorXd>(R.data(), R.size());
+}
+
+// (rows, cols) from a row-major vector.
+Eigen::MatrixXd from_row_major(const Eigen::VectorXd& v, Eigen::Index rows, Eigen::Index cols) {
+  return Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+      v.data(), rows, cols);
+}
+
+// Largest |level| in each column of a row-major (rows, cols) level vector.
+Eigen::VectorXd column_level_max(const Eigen::VectorXd& levels, Eigen::Index rows, Eigen::Index cols) {
+  return from_row_major(levels, rows, cols).cwiseAbs().colwise().maxCoeff().transpose();
+}
+
+}  // namespace
+
+SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W,
+                                          double alpha, double bits) {
+  require_matrix_shape(X, "x");
+  require_matrix_shape(W, "w");
+  require(W.rows() == X.cols(), "w",
+          "a matrix with " + std::to_string(X.cols()) + " rows (one per channel of x)",
+          std::to_string(W.rows()) + " rows");
+  const Eigen::Index t = X.rows(), c = X.cols(), o = W.cols();
+  const double work = double(t) * double(c) * double(o);
+  require(work <= max_smooth_quant_layer_work, "x, w",
+          "at most 2^24 multiply-adds of work (tokens·channels·outputs)", describe(work));
+  require_finite(X, "x");
+  require_finite(W, "w");
+
+  SmoothQuantLayerResult r;
+  // pass 1: channel ranges; a channel that is all zeros has no range to migrate
+  r.x_abs_max = X.cwiseAbs().colwise().maxCoeff().transpose();
+  r.w_abs_max = W.cwiseAbs().rowwise().maxCoeff();
+  for (Eigen::Index j = 0; j < c; ++j) {
+    require(r.x_abs_max(j) >= min_smooth_quant_max && r.x_abs_max(j) <= max_smooth_quant_max,
+            "x", "channels (columns) whose largest magnitude is in [1e-150, 1e150]",
+            "column " + std::to_string(j) + " with largest magnitude " + describe(r.x_abs_max(j)));
+    require(r.w_abs_max(j) >= min_smooth_quant_max && r.w_abs_max(j) <= max_smooth_quant_max,
+            "w", "channels (rows) whose largest magnitude is in [1e-150, 1e150]",
+            "row " + std::to_string(j) + " with largest magnitude " + describe(r.w_abs_max(j)));
+  }
+  r.x_abs_max.maxCoeff(&r.largest_channel);
+  r.x_abs_max.minCoeff(&r.smallest_channel);
+
+  // pass 2: s (c) and the smoothed tensors; X·W = (X·diag(s)⁻¹)(diag(s)·W) exactly in reals
+  r.smoothing = smooth_quant(r.x_abs_max, r.w_abs_max, alpha);
+  const Eigen::VectorXd& s = r.smoothing.scales;
+  r.x_smoothed = X * s.cwiseInverse().asDiagonal();
+  r.w_smoothed = s.asDiagonal() * W;
+
+  // pass 3: quantise each tensor as a whole (per-tensor scale), as it is and smoothed
+  r.x_plain = quantize(row_major(X), bits);
+  r.w_plain = quantize(row_major(W), bits);
+  r.x_smooth = quantize(row_major(r.x_smoothed), bits);
+  r.w_smooth = quantize(row_major(r.w_smoothed), bits);
+  r.x_levels_plain = column_level_max(r.x_plain.levels, t, c);
+  r.x_levels_smooth = column_level_max(r.x_smooth.levels, t, c);
+
+  // pass 4: the output (t, o) in full precision and from each quantised pair
+  r.y = X * W;
+  r.y_plain = from_row_major(r.x_plain.dequantized, t, c) * from_row_major(r.w_plain.dequantized, c, o);
+  r.y_smooth =
+      from_row_major(r.x_smooth.dequantized, t, c) * from_row_major(r.w_smooth.dequantized, c, o);
+  r.error_plain = (r.y - r.y_plain).cwiseAbs().maxCoeff();
+  r.error_smooth = (r.y - r.y_smooth).cwiseAbs().maxCoeff();
+  r.error_identity = (r.y - r.x_smoothed * r.w_smoothed).cwiseAbs().maxCoeff();
+  return r;
+}
+
 }  // namespace llmmath

@@ -18,6 +18,9 @@ SpeculativeResult speculative_decoding(double alpha, double gamma,
   }
 
   SpeculativeResult r;
+  r.all_accepted = std::pow(alpha, gamma + 1);
+  r.denominator = 1 - alpha;
+  r.numerator = 1 - r.all_accepted;
   if (alpha == 1) {
     // Every draft token is accepted: γ + 1 tokens per call, without bound as γ grows.
     r.expected_tokens = gamma + 1;
@@ -32,10 +35,14 @@ SpeculativeResult speculative_decoding(double alpha, double gamma,
     const double power = std::pow(alpha, gamma + 1);
     const double numerator =
         power <= 0.5 ? 1 - power : -std::expm1((gamma + 1) * std::log(alpha));
+    r.numerator = numerator;
     r.expected_tokens = gamma == 0 ? 1.0 : numerator / (1 - alpha);
     r.ceiling = 1 / (1 - alpha);
   }
-  if (cost_ratio) r.speedup = r.expected_tokens / (gamma * *cost_ratio + 1);
+  if (cost_ratio) {
+    r.round_cost = gamma * *cost_ratio + 1;
+    r.speedup = r.expected_tokens / *r.round_cost;
+  }
 
   // The number of tokens per call is 1 + (accepted draft tokens), capped at γ + 1.
   const auto g = static_cast<Eigen::Index>(gamma);

@@ -107,7 +107,7 @@ test("quantization: editing X changes the figure and the output check; a bad cel
   const changed = await errPlain();
   await fig.getByLabel("X t1, ch 2").fill("");
   await fig.locator(".llm-status.llm-error").waitFor();
-  assert.match(await fig.locator(".llm-status").textContent(), /Activations X.*values\[1\] must be a finite number, got NaN/);
+  assert.match(await fig.locator(".llm-status").textContent(), /x\[0\]\[1\] must be a finite number, got NaN/);
   assert.equal(await errPlain(), changed, "the last good figure stays");
   await fig.getByLabel("X t1, ch 2").fill("-8");
   assert.equal(await fig.locator(".llm-status").textContent(), "");

@@ -49,9 +49,10 @@ test("speculative: the figure starts at α = 0.5, γ = 3 and shows the core's to
   const bars = await fig.locator(".spec-bars li").evaluateAll((li) => li.map((x) => x.getAttribute("aria-label")));
   assert.deepEqual(bars, now.tokenProbs.map((p, j) => `${j + 1} token${j ? "s" : ""}: ${shown(p * 100, 2)}%`));
   const worked = await fig.locator(".worked").textContent();
-  assert.match(worked, /= \(1 − 0\.0625\) \/ 0\.5 = 1\.875\./);
+  assert.match(worked, /= \(1 − 0\.0625\) \/ 0\.5 = 0\.9375 \/ 0\.5 = 1\.875\./);
+  assert.match(worked, /= 1\.875 \/ 1\.3 = 1\.442×/);
   assert.match(worked, /1 \/ \(1 − α\) = 1 \/ 0\.5 = 2\./);
-  assert.match(worked, new RegExp(`= 1\\.875 / \\(3·0\\.1 \\+ 1\\) = ${shown(now.speedup, 3).replace(".", "\\.")}×`));
+  assert.match(worked, new RegExp(`= 1\\.875 / \\(3·0\\.1 \\+ 1\\) = 1\\.875 / 1\\.3 = ${shown(now.speedup, 3).replace(".", "\\.")}×`));
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -95,7 +96,7 @@ test("speculative: exercise 5's answer gives 1.875 tokens and the ceiling 2, and
   const details = page.locator("#speculative details");
   await details.locator("summary").click();
   const answer = await details.locator("llm-answer-speculative").textContent();
-  assert.match(answer, /\(1 − 0\.54\) \/ \(1 − 0\.5\) = \(1 − 0\.0625\) \/ 0\.5 = 1\.875 tokens/);
+  assert.match(answer, /\(1 − 0\.54\) \/ \(1 − 0\.5\) = \(1 − 0\.0625\) \/ 0\.5 = 0\.9375 \/ 0\.5 = 1\.875 tokens/);
   assert.match(answer, /ceiling 1 \/ \(1 − 0\.5\) = 2:/);
   await details.screenshot({ path: artifact("exercise-5.png") });
 

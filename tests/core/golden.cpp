@@ -204,7 +204,7 @@ void cost_calls(Golden& g) {
     g.add("speculativeDecoding",
           "[" + obj({{"alpha", num(alpha)}, {"gamma", num(5)}, {"costRatio", num(0.05)}}) + "]",
           obj({{"expectedTokens", num(s.expected_tokens)}, {"ceiling", num(s.ceiling)},
-               {"speedup", num(*s.speedup)}}));
+               {"speedup", num(*s.speedup)}, {"numerator", num(s.numerator)}}));
   }
 }
 
@@ -214,6 +214,17 @@ void quantize_calls(Golden& g) {
     const auto r = llmmath::smooth_quant(x, w, alpha);
     g.add("smoothQuant", "[" + vec(x) + "," + vec(w) + "," + num(alpha) + "]",
           obj({{"scales", vec(r.scales)}, {"xAbsMax", vec(r.x_abs_max)}, {"wAbsMax", vec(r.w_abs_max)}}));
+  }
+  const MatrixXd X = mat_of({{0.4, -30, 0.2}, {-0.7, 25, -0.3}, {0.1, -28, 0.5}});
+  const MatrixXd W = mat_of({{0.3, -0.2}, {0.05, 0.04}, {-0.6, 0.9}});
+  for (double alpha : {0.0, 0.5, 0.8}) {
+    const auto r = llmmath::smooth_quant_layer(X, W, alpha, 6);
+    g.add("smoothQuantLayer",
+          "[" + mat(X) + "," + mat(W) + "," + obj({{"alpha", num(alpha)}, {"bits", num(6)}}) + "]",
+          obj({{"scales", vec(r.smoothing.scales)}, {"xSmoothed", mat(r.x_smoothed)},
+               {"quantXSmoothed", obj({{"levels", vec(r.x_smooth.levels)}, {"scale", num(r.x_smooth.scale)}})},
+               {"yQuantizedSmoothed", mat(r.y_smooth)}, {"errorQuantized", num(r.error_plain)},
+               {"errorQuantizedSmoothed", num(r.error_smooth)}}));
   }
   const VectorXd v = vec_of({0.91, -3.3, 0.004, 2.5, -0.75, 12.8, 0.0, -12.8});
   for (double bits : {2.0, 4.0, 8.0, 16.0}) {

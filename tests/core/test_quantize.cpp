@@ -155,3 +155,67 @@ TEST_CASE("quantize and smoothQuant refuse bad input with a message naming the p
   CHECK_THROWS_WITH(smooth_quant(ok, ok, 1.5), "alpha must be in [0, 1], got 1.5");
   CHECK_THROWS_WITH(smooth_quant(ok, ok, NAN), "alpha must be a finite number, got NaN");
 }
+
+TEST_CASE("smoothQuantLayer by hand: the exercise's channel on a 1x2 · 2x1 layer",
+          "[quantize][layer][exercise]") {
+  // channel 0 has ranges 8 (x) and 0.5 (w): s = 4; channel 1 has ranges 2 and 2: s = 1
+  Eigen::MatrixXd X(1, 2), W(2, 1);
+  X << 8, -2;
+  W << 0.5, 2;
+  const auto r = llmmath::smooth_quant_layer(X, W, 0.5, 8);
+  CHECK(r.smoothing.scales(0) == Approx(4).epsilon(1e-15));
+  CHECK(r.smoothing.scales(1) == Approx(1).epsilon(1e-15));
+  CHECK(r.x_smoothed(0, 0) == Approx(2).epsilon(1e-15));  // 8 / 4
+  CHECK(r.w_smoothed(0, 0) == Approx(2).epsilon(1e-15));  // 0.5 · 4
+  CHECK(r.y(0, 0) == 0.0);                                  // 8·0.5 − 2·2
+  CHECK(r.largest_channel == 0);
+  CHECK(r.smallest_channel == 1);
+  // as it is, the largest magnitude 8 gets level 127; after smoothing both channels reach 127
+  CHECK(r.x_levels_plain(0) == 127);
+  CHECK(r.x_levels_plain(1) == 32);  // round(2 / (8/127)) = round(31.75)
+  CHECK(r.x_levels_smooth(1) == 127);
+  CHECK(r.error_identity < 1e-15);  // rounding of two products of size ~4
+}
+
+TEST_CASE("smoothQuantLayer: smoothing keeps X·W, each side matches quantize(), an outlier is tamed",
+          "[quantize][layer][invariant]") {
+  Eigen::MatrixXd X(4, 3), W(3, 2);
+  X << 0.4, -30, 0.2, -0.7, 25, -0.3, 0.1, -28, 0.5, 0.9, 31, -0.1;
+  W << 0.3, -0.2, 0.05, 0.04, -0.6, 0.9;
+  const auto plain = llmmath::smooth_quant_layer(X, W, 0.0, 8);
+  const auto half = llmmath::smooth_quant_layer(X, W, 0.5, 8);
+  for (const auto* r : {&plain, &half}) {
+    CHECK(r->error_identity < 1e-12);  // (X/s)(sW) = XW up to rounding of entries ~30·0.9
+    CHECK((r->y - X * W).cwiseAbs().maxCoeff() == 0.0);
+    // the flattened tensors are exactly quantize() of the matrices row by row
+    Eigen::Matrix<double, 4, 3, Eigen::RowMajor> Xr = X;
+    const auto q = llmmath::quantize(Eigen::Map<const VectorXd>(Xr.data(), 12), 8);
+    CHECK((r->x_plain.levels - q.levels).cwiseAbs().maxCoeff() == 0.0);
+    CHECK(r->x_plain.max_abs_error <= r->x_plain.scale / 2);
+    CHECK(r->x_smooth.max_abs_error <= r->x_smooth.scale / 2);
+  }
+  CHECK(plain.largest_channel == 1);
+  // alpha 0.5 spreads the levels: the small channels use more of them than before
+  CHECK(half.x_levels_smooth(0) > half.x_levels_plain(0));
+  CHECK(half.x_levels_smooth(2) > half.x_levels_plain(2));
+  // and the product of the quantised smoothed pair is closer to the exact output
+  CHECK(half.error_smooth < half.error_plain);
+}
+
+TEST_CASE("smoothQuantLayer refuses bad input with a message naming the parameter",
+          "[quantize][layer][errors]") {
+  Eigen::MatrixXd X = Eigen::MatrixXd::Ones(2, 3), W = Eigen::MatrixXd::Ones(3, 2);
+  CHECK_THROWS_WITH(llmmath::smooth_quant_layer(X, Eigen::MatrixXd::Ones(2, 2)),
+                    "w must be a matrix with 3 rows (one per channel of x), got 2 rows");
+  Eigen::MatrixXd Z = X;
+  Z.col(1).setZero();
+  CHECK_THROWS_WITH(llmmath::smooth_quant_layer(Z, W), Catch::StartsWith("x must be channels") &&
+                                                          Catch::Contains("column 1"));
+  CHECK_THROWS_WITH(llmmath::smooth_quant_layer(X, W, 1.5), Catch::StartsWith("alpha"));
+  CHECK_THROWS_WITH(llmmath::smooth_quant_layer(X, W, 0.5, 1), Catch::StartsWith("bits"));
+  Z = X;
+  Z(0, 0) = NAN;
+  CHECK_THROWS_WITH(llmmath::smooth_quant_layer(Z, W), "x[0][0] must be a finite number, got NaN");
+  CHECK_THROWS_WITH(llmmath::smooth_quant_layer(Eigen::MatrixXd::Ones(4096, 64), Eigen::MatrixXd::Ones(64, 128)),
+                    Catch::Contains("2^24"));
+}

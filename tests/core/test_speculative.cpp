@@ -135,3 +135,16 @@ TEST_CASE("speculativeDecoding refuses bad input with a message naming the param
   CHECK_THROWS_WITH(speculative_decoding(0.5, 3, INFINITY),
                     "costRatio must be a finite number, got Infinity");
 }
+
+TEST_CASE("speculative decoding returns eq. 1's parts: 0.9375 / 0.5 for the exercise",
+          "[speculative][exercise]") {
+  const auto r = llmmath::speculative_decoding(0.5, 3, 0.1);
+  CHECK(r.all_accepted == 0.0625);  // exact: a power of two
+  CHECK(r.numerator == 0.9375);
+  CHECK(r.denominator == 0.5);
+  CHECK(r.expected_tokens == r.numerator / r.denominator);
+  REQUIRE(r.round_cost.has_value());
+  CHECK(*r.round_cost == Approx(1.3).epsilon(1e-15));  // 3·0.1 + 1
+  CHECK(*r.speedup == Approx(1.875 / 1.3).epsilon(1e-15));
+  CHECK_FALSE(llmmath::speculative_decoding(0.5, 3).round_cost.has_value());
+}

@@ -129,3 +129,48 @@ test("no leaks: 10,000 calls of each, half of them errors, leave the heap and ha
   assert.equal(m.memoryInUse(), heap, "bytes allocated in the wasm heap");
   assert.equal(m.count_emval_handles(), handles, "live embind handles");
 });
+
+// smoothQuantLayer: the exercise's channel (ranges 8 and 0.5) beside a channel of ranges 2 and 2.
+const X1 = [[8, -2]];
+const W1 = [[0.5], [2]];
+
+test("smoothQuantLayer: s = 4 for the exercise's channel, X·W kept, each tensor quantised", async () => {
+  const m = await core();
+  const r = m.smoothQuantLayer(X1, W1);
+  close(r.scales, [4, 1], 1e-15, "s");
+  close(r.xSmoothed, [[2, -2]], 1e-15, "x / s");
+  close(r.wSmoothed, [[2], [2]], 1e-15, "s · w");
+  assert.deepEqual(r.y, [[0]]);
+  assert.deepEqual(r.quantX.levels, [127, -32]); // 2 / (8/127) = 31.75
+  assert.deepEqual(r.xLevels, [127, 32]);
+  assert.deepEqual(r.xLevelsSmoothed, [127, 127]);
+  assert.equal(r.largestChannel, 0);
+  assert.equal(r.smallestChannel, 1);
+  assert.ok(r.errorSmoothingAlone < 1e-15);
+  assert.deepEqual(r.quantX, m.quantize([8, -2]), "the same as quantize() on the entries row by row");
+});
+
+test("smoothQuantLayer refuses bad input naming the parameter, and keeps working", async () => {
+  const m = await core();
+  const good = () => close(m.smoothQuantLayer(X1, W1, { alpha: 0.5, bits: 8 }).scales, [4, 1], 1e-15, "s");
+  const cases = [
+    [() => m.smoothQuantLayer(), "x", /got undefined/],
+    [() => m.smoothQuantLayer(X1), "w", /got undefined/],
+    [() => m.smoothQuantLayer(X1, [[0.5]]), "w", /2 rows/],
+    [() => m.smoothQuantLayer([[8, 0]], W1), "x", /column 1/],
+    [() => m.smoothQuantLayer([[8, "2"]], W1), "x[0][1]", /a string/],
+    [() => m.smoothQuantLayer(X1, W1, { alpha: 2 }), "alpha", /\[0, 1\]/],
+    [() => m.smoothQuantLayer(X1, W1, { bits: 1 }), "bits", /\[2, 16\]/],
+    [() => m.smoothQuantLayer(X1, W1, { alfa: 0.5 }), "opts", /unknown key "alfa"/],
+    [() => m.smoothQuantLayer(X1, [[NaN], [2]]), "w[0][0]", /finite/],
+  ];
+  for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
+  const heap = m.memoryInUse();
+  const handles = m.count_emval_handles();
+  for (let i = 0; i < 5000; i++) {
+    m.smoothQuantLayer(X1, W1, { alpha: (i % 11) / 10 });
+    assert.throws(() => m.smoothQuantLayer([[8, 0]], W1));
+  }
+  assert.equal(m.memoryInUse(), heap, "no leak: heap bytes");
+  assert.equal(m.count_emval_handles(), handles, "no leak: handles");
+});

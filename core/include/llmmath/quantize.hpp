@@ -68,4 +68,43 @@ struct QuantizeResult {
 /// Preconditions (std::invalid_argument naming values or bits otherwise): as above.
 QuantizeResult quantize(const Eigen::VectorXd& values, double bits = default_quantize_bits);
 
+/// Largest work of smooth_quant_layer(), tokens·channels·outputs multiply-adds per product.
+constexpr double max_smooth_quant_layer_work = 16777216.0;  // 2^24
+
+/// A linear layer Y = X·W quantised as it is and after SmoothQuant's smoothing: every matrix
+/// and error the section's figure shows. Quantised tensors are flattened row by row, so entry
+/// i·cols + j of `levels` is element (i, j).
+struct SmoothQuantLayerResult {
+  Eigen::VectorXd x_abs_max;  ///< (c) max over tokens of |X_tj|: activation channel ranges
+  Eigen::VectorXd w_abs_max;  ///< (c) max over outputs of |W_jk|: weight channel ranges
+  SmoothQuantResult smoothing;  ///< s_j and the ranges after smoothing
+  Eigen::MatrixXd x_smoothed;   ///< (t, c) X·diag(s)⁻¹
+  Eigen::MatrixXd w_smoothed;   ///< (c, o) diag(s)·W
+  QuantizeResult x_plain;       ///< X quantised as it is (t·c entries)
+  QuantizeResult w_plain;       ///< W quantised as it is (c·o entries)
+  QuantizeResult x_smooth;      ///< X·diag(s)⁻¹ quantised
+  QuantizeResult w_smooth;      ///< diag(s)·W quantised
+  Eigen::VectorXd x_levels_plain;   ///< (c) largest |level| of each channel of X as it is
+  Eigen::VectorXd x_levels_smooth;  ///< (c) largest |level| of each channel after smoothing
+  int largest_channel = 0;   ///< the channel with the largest activation range (lowest on ties)
+  int smallest_channel = 0;  ///< the channel with the smallest activation range
+  Eigen::MatrixXd y;           ///< (t, o) X·W in full precision
+  Eigen::MatrixXd y_plain;     ///< (t, o) the product of the dequantised X and W
+  Eigen::MatrixXd y_smooth;    ///< (t, o) the product of the dequantised smoothed X and W
+  double error_plain = 0;      ///< max |y − y_plain|
+  double error_smooth = 0;     ///< max |y − y_smooth|
+  /// max |X·W − (X·diag(s)⁻¹)(diag(s)·W)|: smoothing alone changes the product only by rounding
+  double error_identity = 0;
+};
+
+/// SmoothQuant on one layer (Xiao et al. 2023, §4, eq. 3–4): the channel ranges of X (t, c)
+/// and W (c, o), the smoothing factors for `alpha`, both sides quantised to `bits` before and
+/// after smoothing (per tensor, as quantize()), and the output error each choice causes.
+/// Preconditions (std::invalid_argument naming x, w, alpha or bits otherwise): non-empty finite
+/// matrices within the limits of check.hpp with w's rows matching x's columns, every channel
+/// range in [1e-150, 1e150] on both sides, t·c·o ≤ 2^24, alpha in [0, 1], bits in [2, 16].
+SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W,
+                                          double alpha = default_smooth_quant_alpha,
+                                          double bits = default_quantize_bits);
+
 }  // namespace llmmath

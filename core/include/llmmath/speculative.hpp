@@ -20,6 +20,14 @@ struct SpeculativeResult {
   double expected_tokens = 0;
   /// 1 / (1 − α), the limit of expected_tokens as γ grows; +Infinity at α = 1
   double ceiling = 0;
+  /// α^(γ+1), the term eq. 1 subtracts from 1
+  double all_accepted = 0;
+  /// 1 − α^(γ+1), eq. 1's numerator (0 at α = 1, where the limit γ + 1 is used instead)
+  double numerator = 0;
+  /// 1 − α, eq. 1's denominator
+  double denominator = 0;
+  /// γ·c + 1: the cost of one draft-and-verify round in target steps; present with c
+  std::optional<double> round_cost;
   /// expected_tokens / (γ·c + 1), the expected walltime improvement factor (Theorem 3.8);
   /// present only when the cost ratio c is given
   std::optional<double> speedup;

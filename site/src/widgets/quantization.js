@@ -31,40 +31,13 @@ export const quantizationPresets = {
 const ALPHAS = Array.from({ length: 21 }, (_, k) => k / 20);
 
 const clone = (M) => M.map((row) => row.slice());
-const transpose = (M) => M[0].map((_, j) => M.map((row) => row[j]));
-const diag = (v) => v.map((x, i) => v.map((_, j) => (i === j ? x : 0)));
 const rows = (flat, cols) => Array.from({ length: flat.length / cols }, (_, i) => flat.slice(i * cols, (i + 1) * cols));
-// Largest magnitude among numbers the reader typed or the core returned: a selection of one of
-// them, not a new quantity.
+// The largest of numbers the core returned (a selection for display, not a new quantity).
 const absMax = (xs) => Math.max(...xs.map(Math.abs));
-
-/**
- * c·A·B computed by the core. The core has no matrix product of its own, but attention's raw
- * scores are one: attention(A, Bᵀ, …, { scale: c }).scores = c·A·B (Vaswani et al.'s Q·Kᵀ).
- */
-function product(core, A, B, c = 1) {
-  const Bt = transpose(B);
-  return core.attention(A, Bt, Bt, { scale: c }).scores;
-}
-
-/** A·B − C·D computed by the core as one product, [A | C] · [B ; −D]. */
-function difference(core, A, B, C, D) {
-  const minusD = product(core, D, diag(D[0].map(() => 1)), -1);
-  return product(core, A.map((row, i) => [...row, ...C[i]]), [...B, ...minusD]);
-}
 
 /** base^exponent as text, read out as "base to the power exponent". */
 function power(base, exponent) {
   return h("span", {}, base, h("sup", {}, h("span", { class: "visually-hidden" }, " to the power "), exponent));
-}
-
-/** Runs a core call and prefixes its error message with what the reader would call the input. */
-function named(what, call) {
-  try {
-    return call();
-  } catch (error) {
-    throw new Error(`${what}: ${error.message}`);
-  }
 }
 
 export class LlmQuantization extends LlmWidget {
@@ -172,47 +145,28 @@ export class LlmQuantization extends LlmWidget {
   }
 
   /**
-   * Everything the figure shows, from the core: quantisation of X and W as they are, the
-   * smoothing at the current α and at each α of the grid, and the output XW in full precision,
-   * from the quantised tensors, and from the quantised smoothed tensors.
+   * Everything the figure shows, from the core's smoothQuantLayer: the layer at the current α
+   * (ranges, s, both sides quantised before and after, the output XW three ways) and the
+   * quantisation errors at each α of the grid for the chart.
    */
   compute() {
-    const core = this.core;
     const { X, W, bits, alpha } = this.state;
-    const c = X[0].length;
-    const plainX = named("Activations X (row by row)", () => core.quantize(X.flat(), { bits }));
-    const plainW = named("Weights W (row by row)", () => core.quantize(W.flat(), { bits }));
-    // max|X_j| over the tokens (column j of X) and max|W_j| over the outputs (row j of W).
-    const xAbsMax = transpose(X).map(absMax);
-    const wAbsMax = W.map(absMax);
-    const smoothAt = (a) => {
-      const sq = named("Smoothing needs every channel's range above 0", () => core.smoothQuant(xAbsMax, wAbsMax, a));
-      // 1/s_j = max|W_j|^(1−α) / max|X_j|^α: the same formula with the two sides swapped.
-      const inverse = core.smoothQuant(wAbsMax, xAbsMax, 1 - a).scales;
-      const Xs = product(core, X, diag(inverse));
-      const Ws = product(core, diag(sq.scales), W);
-      return { alpha: a, ...sq, Xs, Ws, qX: core.quantize(Xs.flat(), { bits }), qW: core.quantize(Ws.flat(), { bits }) };
-    };
-    const now = smoothAt(alpha);
-    const curve = ALPHAS.map(smoothAt);
-    const o = W[0].length;
-    const plainXd = rows(plainX.dequantized, c), plainWd = rows(plainW.dequantized, o);
-    const smoothXd = rows(now.qX.dequantized, c), smoothWd = rows(now.qW.dequantized, o);
-    const check = {
-      Y: product(core, X, W),
-      Yplain: product(core, plainXd, plainWd),
-      Ysmooth: product(core, smoothXd, smoothWd),
-      errPlain: absMax(difference(core, X, W, plainXd, plainWd).flat()),
-      errSmooth: absMax(difference(core, X, W, smoothXd, smoothWd).flat()),
-      errIdentity: absMax(difference(core, X, W, now.Xs, now.Ws).flat()),
-    };
-    // The outlier: the channel with the largest activation range; the weakest: the smallest.
-    const outlier = xAbsMax.indexOf(Math.max(...xAbsMax));
-    const weakest = xAbsMax.indexOf(Math.min(...xAbsMax));
-    const channelLevels = (levels) => Array.from({ length: c }, (_, j) => absMax(levels.filter((_, k) => k % c === j)));
+    const layer = (a) => this.core.smoothQuantLayer(X, W, { alpha: a, bits });
+    const L = layer(alpha);
+    const curve = ALPHAS.map((a) => {
+      const p = layer(a);
+      return { alpha: a, qX: p.quantXSmoothed, qW: p.quantWSmoothed };
+    });
     return {
-      bits, alpha, xAbsMax, wAbsMax, plainX, plainW, now, curve, check, outlier, weakest,
-      levelsPlain: channelLevels(plainX.levels), levelsSmooth: channelLevels(now.qX.levels),
+      bits, alpha, curve,
+      xAbsMax: L.xAbsMax, wAbsMax: L.wAbsMax,
+      plainX: L.quantX, plainW: L.quantW,
+      now: { alpha, scales: L.scales, xAbsMax: L.xAbsMaxSmoothed, wAbsMax: L.wAbsMaxSmoothed,
+        Xs: L.xSmoothed, Ws: L.wSmoothed, qX: L.quantXSmoothed, qW: L.quantWSmoothed },
+      check: { Y: L.y, Yplain: L.yQuantized, Ysmooth: L.yQuantizedSmoothed,
+        errPlain: L.errorQuantized, errSmooth: L.errorQuantizedSmoothed, errIdentity: L.errorSmoothingAlone },
+      outlier: L.largestChannel, weakest: L.smallestChannel,
+      levelsPlain: L.xLevels, levelsSmooth: L.xLevelsSmoothed,
     };
   }
 

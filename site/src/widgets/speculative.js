@@ -5,7 +5,7 @@
 // calculation written out with their numbers.
 //
 // Attributes: alpha, gamma, cost-ratio (initial values).
-// Properties: result ({ cfg, now, longer, curve, best }), inputs ({ alpha, gamma, costRatio }).
+// Properties: result ({ cfg, now, curve, best }), inputs ({ alpha, gamma, costRatio }).
 import { fill, fmt, h, pct, sym, uniqueId } from "../dom.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -56,13 +56,10 @@ export class LlmSpeculative extends LlmWidget {
     const cfg = this.inputs;
     const core = this.core;
     const now = core.speculativeDecoding(cfg);
-    // With one more draft token the first entry of tokenProbs is 1 − α and the last α^(γ+1):
-    // the two terms the worked formula shows.
-    const longer = core.speculativeDecoding({ alpha: cfg.alpha, gamma: cfg.gamma + 1 });
     const curve = GAMMAS.map((g) => ({ gamma: g, ...core.speculativeDecoding({ ...cfg, gamma: g }) }));
     // The draft length with the largest walltime improvement (the shortest one on a tie).
     const best = curve.reduce((b, p) => (p.speedup > b.speedup ? p : b));
-    return { cfg, now, longer, curve, best };
+    return { cfg, now, curve, best };
   }
 
   render(r) {
@@ -131,11 +128,11 @@ export class LlmSpeculative extends LlmWidget {
   }
 
   /** The calculation with the reader's numbers substituted. */
-  renderWorked({ cfg, now, longer, best }) {
+  renderWorked({ cfg, now, best }) {
     const { alpha, gamma, costRatio: c } = cfg;
     const a = fmt(alpha, 2);
-    const oneMinusAlpha = longer.tokenProbs[0];
-    const alphaPower = longer.tokenProbs[gamma + 1];
+    const oneMinusAlpha = now.denominator;
+    const alphaPower = now.allAccepted;
     const power = () => h("span", {}, a, h("sup", {}, String(gamma + 1)));
     const probs = now.tokenProbs.map((p, j) => `P(${j + 1}) = ${fmt(p, 4)}`).join(", ");
     fill(this.worked, h("ol", {},
@@ -147,14 +144,14 @@ export class LlmSpeculative extends LlmWidget {
       h("li", {}, h("strong", {}, "Expected tokens. "),
         alpha === 1
           ? ["With α = 1 every draft is accepted: ", sym("E"), ` = γ + 1 = `, h("strong", {}, fmt(now.expectedTokens, 4)), "."]
-          : [sym("E"), " = (1 − α", h("sup", {}, "γ+1"), ") / (1 − α) = (1 − ", power(), `) / (1 − ${a}) = (1 − ${fmt(alphaPower, 6)}) / ${fmt(oneMinusAlpha, 4)} = `,
+          : [sym("E"), " = (1 − α", h("sup", {}, "γ+1"), ") / (1 − α) = (1 − ", power(), `) / (1 − ${a}) = (1 − ${fmt(alphaPower, 6)}) / ${fmt(oneMinusAlpha, 4)} = ${fmt(now.numerator, 6)} / ${fmt(oneMinusAlpha, 4)} = `,
               h("strong", {}, fmt(now.expectedTokens, 4)), "."]),
       h("li", {}, h("strong", {}, "Ceiling. "),
         Number.isFinite(now.ceiling)
           ? ["As γ grows, α", h("sup", {}, "γ+1"), ` shrinks to 0, so `, sym("E"), ` approaches 1 / (1 − α) = 1 / ${fmt(oneMinusAlpha, 4)} = `, h("strong", {}, fmt(now.ceiling, 4)), "."]
           : "At α = 1 there is none: every extra draft token is one more token per call."),
       h("li", {}, h("strong", {}, "Walltime. "), "A call costs one target step plus γ draft steps at ", sym("c"), " each, so the improvement over plain decoding is ",
-        sym("E"), " / (γ", sym("c"), ` + 1) = ${fmt(now.expectedTokens, 4)} / (${gamma}·${fmt(c, 2)} + 1) = `, h("strong", {}, `${fmt(now.speedup, 3)}×`), "."),
+        sym("E"), " / (γ", sym("c"), ` + 1) = ${fmt(now.expectedTokens, 4)} / (${gamma}·${fmt(c, 2)} + 1) = ${fmt(now.expectedTokens, 4)} / ${fmt(now.roundCost, 4)} = `, h("strong", {}, `${fmt(now.speedup, 3)}×`), "."),
       h("li", {}, h("strong", {}, "Best draft length. "), `Trying every γ from 0 to ${GAMMA_MAX} at α = ${a} and c = ${fmt(c, 2)}, the largest improvement is `,
         h("strong", {}, `${fmt(best.speedup, 3)}×`), ` at γ = ${best.gamma}${best.gamma === GAMMA_MAX ? " (the end of the range: longer drafts may do better still)" : ""}.`)));
   }
@@ -163,7 +160,7 @@ export class LlmSpeculative extends LlmWidget {
 /** Exercise 5: expected tokens per target call at the figure's α and γ, and the ceiling. */
 export class LlmAnswerSpeculative extends FigureAnswer {
   answer(r) {
-    const { cfg, now, longer } = r;
+    const { cfg, now } = r;
     const { alpha, gamma } = cfg;
     const a = fmt(alpha, 2);
     if (alpha === 1) {
@@ -172,7 +169,7 @@ export class LlmAnswerSpeculative extends FigureAnswer {
     }
     return [
       h("p", {}, `With α = ${a} and γ = ${gamma}, the expected number of tokens per target call is (1 − α`, h("sup", {}, "γ+1"), ") / (1 − α) = (1 − ",
-        a, h("sup", {}, String(gamma + 1)), `) / (1 − ${a}) = (1 − ${fmt(longer.tokenProbs[gamma + 1], 6)}) / ${fmt(longer.tokenProbs[0], 4)} = `,
+        a, h("sup", {}, String(gamma + 1)), `) / (1 − ${a}) = (1 − ${fmt(now.allAccepted, 6)}) / ${fmt(now.denominator, 4)} = ${fmt(now.numerator, 6)} / ${fmt(now.denominator, 4)} = `,
         h("strong", { class: "answer-expected" }, fmt(now.expectedTokens, 4)), " tokens."),
       h("p", {}, "As γ grows, α", h("sup", {}, "γ+1"), ` vanishes and the expected tokens approach the ceiling 1 / (1 − ${a}) = `,
         h("strong", { class: "answer-ceiling" }, fmt(now.ceiling, 4)),
