@@ -50,9 +50,38 @@ async function openReader(context, { file = "reader.html", width = 1280, height 
   return { page, errors, requests, url };
 }
 
+/**
+ * Starts one Chromium for a test file: registers node:test before/after hooks and returns an
+ * object whose `context` is the running browser's context.
+ */
+function useBrowser(test) {
+  let browser;
+  test.before(async () => {
+    browser = await launch();
+  });
+  test.after(async () => {
+    await browser?.close();
+  });
+  return {
+    get context() {
+      return browser.context;
+    },
+  };
+}
+
+/** A number as the page writes it (site/src/dom.js fmt): rounded, trailing zeros dropped, true minus. */
+function shown(x, digits) {
+  return String(Number(x.toFixed(digits))).replace("-", "−");
+}
+
+/** The number in a cell's text as the page writes it ("−0.5", "×0.0067", "±127"). */
+function num(text) {
+  return Number(text.trim().replace(/−/g, "-").replace(/^[×±]/, ""));
+}
+
 function artifact(name) {
   fs.mkdirSync(artifacts, { recursive: true });
   return path.join(artifacts, name);
 }
 
-module.exports = { launch, openReader, artifact, dist };
+module.exports = { launch, useBrowser, openReader, artifact, dist, shown, num };

@@ -3,15 +3,9 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { launch, openReader, artifact } = require("./browser.js");
+const { useBrowser, openReader, artifact } = require("./browser.js");
 
-let browser;
-test.before(async () => {
-  browser = await launch();
-});
-test.after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser(test);
 
 /** The figure's result cards as { term: value }. */
 function stats(fig) {

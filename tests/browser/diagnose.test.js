@@ -2,15 +2,9 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { launch, openReader } = require("./browser.js");
+const { useBrowser, openReader } = require("./browser.js");
 
-let browser;
-test.before(async () => {
-  browser = await launch();
-});
-test.after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser(test);
 
 const SYMPTOMS = [
   ["Missing context", "attention"],

@@ -3,17 +3,10 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { launch, openReader, artifact } = require("./browser.js");
+const { useBrowser, openReader, artifact, num } = require("./browser.js");
 
-let browser;
-test.before(async () => {
-  browser = await launch();
-});
-test.after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser(test);
 
-const num = (s) => Number(s.trim().replace("−", "-"));
 
 /** The core's routing of the figure's current logits and top-k. */
 async function fromCore(page) {

@@ -3,18 +3,11 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { launch, openReader, artifact } = require("./browser.js");
+const { useBrowser, openReader, artifact, num } = require("./browser.js");
 
-let browser;
-test.before(async () => {
-  browser = await launch();
-});
-test.after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser(test);
 
 /** A displayed number as a JavaScript number ("−0.5" → -0.5, "±43" → 43). */
-const num = (s) => Number(s.trim().replace("−", "-").replace("±", ""));
 
 /** The per-channel table of the figure: { label: [cells…] } keyed by the row class. */
 async function channelRows(fig) {

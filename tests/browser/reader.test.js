@@ -3,17 +3,11 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("node:path");
-const { launch, openReader, artifact, dist } = require("./browser.js");
+const { useBrowser, openReader, artifact, dist } = require("./browser.js");
 
 const SECTIONS = ["attention", "sampling", "rope", "cost", "speculative", "alibi", "quantization", "moe", "diagnose"];
 
-let browser;
-test.before(async () => {
-  browser = await launch();
-});
-test.after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser(test);
 
 /** Every request must be for a file of dist/ itself: no network, no data: fetches. */
 function assertOnlyOwnFiles(requests) {

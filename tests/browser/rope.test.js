@@ -3,19 +3,10 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { launch, openReader, artifact } = require("./browser.js");
+const { useBrowser, openReader, artifact, shown, num } = require("./browser.js");
 
-let browser;
-test.before(async () => {
-  browser = await launch();
-});
-test.after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser(test);
 
-// A number as the page writes it (dom.js fmt): rounded, trailing zeros dropped, true minus.
-const shown = (x, digits) => String(Number(x.toFixed(digits))).replace("-", "−");
-const num = (s) => Number(s.replace(/−/g, "-"));
 
 /** The core's rope() for the figure's current inputs, called in the page. */
 function coreForFigure(page) {

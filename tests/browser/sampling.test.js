@@ -4,17 +4,10 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { launch, openReader, artifact } = require("./browser.js");
+const { useBrowser, openReader, artifact, num } = require("./browser.js");
 
-let browser;
-test.before(async () => {
-  browser = await launch();
-});
-test.after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser(test);
 
-const num = (s) => Number(s.trim().replace("−", "-"));
 
 /** The chart's token rows, most probable first: [label, after T, cumulative, final]. */
 function rows(fig) {

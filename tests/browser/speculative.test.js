@@ -3,15 +3,9 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { launch, openReader, artifact } = require("./browser.js");
+const { useBrowser, openReader, artifact, shown } = require("./browser.js");
 
-let browser;
-test.before(async () => {
-  browser = await launch();
-});
-test.after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser(test);
 
 /**
  * In the page, with a fresh core: speculativeDecoding for the figure's current inputs, and the
@@ -32,7 +26,6 @@ function coreForFigure(page) {
 }
 
 /** The page's number format for these values: up to `digits` decimals, trailing zeros dropped. */
-const shown = (x, digits) => String(Number(x.toFixed(digits)));
 
 test("speculative: the figure starts at α = 0.5, γ = 3 and shows the core's tokens, ceiling and improvement", async () => {
   const { page, errors } = await openReader(browser.context);

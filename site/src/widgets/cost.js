@@ -254,7 +254,7 @@ export class LlmCost extends LlmWidget {
           h("th", { scope: "col" }, "Cache at its context"))),
         h("tbody", {}, models.map(row)))),
       h("ul", { class: "cost-sources" }, models.map(({ preset: p }) => h("li", {},
-        h("strong", {}, p.label), ": ", h("a", { href: p.href }, p.source), ".", p.note ? ` ${p.note}` : ""))));
+        h("strong", {}, p.label), ": ", h("cite", {}, p.source), ".", p.note ? ` ${p.note}` : ""))));
   }
 }
 
