@@ -1,5 +1,5 @@
-// A minimal SVG line chart for the widgets: axes, ticks, one or more polylines and markers.
-// Drawing only: every plotted value arrives computed.
+// Minimal SVG charts for the widgets: a line chart, a bar chart and a grouped bar chart, with
+// their axes, ticks, guides and legends. Drawing only: every plotted value arrives computed.
 import { h } from "../dom.js";
 
 /**
@@ -12,28 +12,13 @@ export function lineChart(spec) {
   const m = { left: 52, right: 30, top: 14, bottom: 42 };
   const sx = scale(spec.x, m.left, W - m.right);
   const sy = scale(spec.y, H - m.bottom, m.top);
-  const svg = h("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": spec.title ?? "" });
-  if (spec.title) svg.append(h("title", {}, spec.title));
-  const axes = h("g", { class: "axes" });
-  axes.append(h("line", { x1: m.left, y1: H - m.bottom, x2: W - m.right, y2: H - m.bottom }));
-  axes.append(h("line", { x1: m.left, y1: m.top, x2: m.left, y2: H - m.bottom }));
+  const { svg, axes } = frame(spec, W, H, m, sy, "chart");
   for (const t of spec.x.ticks ?? []) {
     axes.append(h("line", { x1: sx(t), x2: sx(t), y1: H - m.bottom, y2: H - m.bottom + 4 }));
     axes.append(h("text", { x: sx(t), y: H - m.bottom + 16, "text-anchor": "middle" }, (spec.x.format ?? String)(t)));
   }
-  for (const t of spec.y.ticks ?? []) {
-    axes.append(h("line", { x1: m.left - 4, x2: m.left, y1: sy(t), y2: sy(t), class: "tick" }));
-    axes.append(h("line", { x1: m.left, x2: W - m.right, y1: sy(t), y2: sy(t), class: "grid" }));
-    axes.append(h("text", { x: m.left - 7, y: sy(t) + 4, "text-anchor": "end" }, (spec.y.format ?? String)(t)));
-  }
-  if (spec.x.label) axes.append(h("text", { x: (m.left + W - m.right) / 2, y: H - 6, "text-anchor": "middle", class: "label" }, spec.x.label));
-  if (spec.y.label) axes.append(h("text", { x: 12, y: (m.top + H - m.bottom) / 2, "text-anchor": "middle", class: "label",
-    transform: `rotate(-90 12 ${(m.top + H - m.bottom) / 2})` }, spec.y.label));
   svg.append(axes);
-  for (const l of spec.hlines ?? []) {
-    svg.append(h("line", { x1: m.left, x2: W - m.right, y1: sy(l.y), y2: sy(l.y), class: l.class ?? "guide" }));
-    if (l.label) svg.append(h("text", { x: W - m.right - 4, y: sy(l.y) - 5, "text-anchor": "end", class: "guide-label" }, l.label));
-  }
+  hlines(svg, spec.hlines, W, m, sy);
   for (const l of spec.vlines ?? []) {
     svg.append(h("line", { x1: sx(l.x), x2: sx(l.x), y1: m.top, y2: H - m.bottom, class: l.class ?? "guide" }));
     if (l.label) svg.append(h("text", { x: sx(l.x) + 4, y: m.top + 12, class: "guide-label" }, l.label));
@@ -49,6 +34,33 @@ export function lineChart(spec) {
     }
   }
   return svg;
+}
+
+// What every chart shares: the <svg> with its title and an axes group holding both axis lines,
+// the y ticks with grid lines and labels, and the axis titles. Returns { svg, axes }.
+function frame(spec, W, H, m, sy, cls) {
+  const svg = h("svg", { viewBox: `0 0 ${W} ${H}`, class: cls, role: "img", "aria-label": spec.title ?? "" });
+  if (spec.title) svg.append(h("title", {}, spec.title));
+  const axes = h("g", { class: "axes" });
+  axes.append(h("line", { x1: m.left, y1: H - m.bottom, x2: W - m.right, y2: H - m.bottom }));
+  axes.append(h("line", { x1: m.left, y1: m.top, x2: m.left, y2: H - m.bottom }));
+  for (const t of spec.y.ticks ?? []) {
+    axes.append(h("line", { x1: m.left - 4, x2: m.left, y1: sy(t), y2: sy(t), class: "tick" }));
+    axes.append(h("line", { x1: m.left, x2: W - m.right, y1: sy(t), y2: sy(t), class: "grid" }));
+    axes.append(h("text", { x: m.left - 7, y: sy(t) + 4, "text-anchor": "end" }, (spec.y.format ?? String)(t)));
+  }
+  if (spec.x?.label) axes.append(h("text", { x: (m.left + W - m.right) / 2, y: H - 6, "text-anchor": "middle", class: "label" }, spec.x.label));
+  if (spec.y.label) axes.append(h("text", { x: 12, y: (m.top + H - m.bottom) / 2, "text-anchor": "middle", class: "label",
+    transform: `rotate(-90 12 ${(m.top + H - m.bottom) / 2})` }, spec.y.label));
+  return { svg, axes };
+}
+
+// Horizontal guide lines with optional labels at the right end.
+function hlines(svg, lines, W, m, sy) {
+  for (const l of lines ?? []) {
+    svg.append(h("line", { x1: m.left, x2: W - m.right, y1: sy(l.y), y2: sy(l.y), class: l.class ?? "guide" }));
+    if (l.label) svg.append(h("text", { x: W - m.right - 4, y: sy(l.y) - 5, "text-anchor": "end", class: "guide-label" }, l.label));
+  }
 }
 
 // Maps data coordinates to pixels (screen mapping, not the chapter's mathematics).
@@ -71,16 +83,7 @@ export function barChart(spec) {
   const bars = spec.bars ?? [];
   const slot = (W - m.left - m.right) / Math.max(bars.length, 1);
   const gap = Math.min(slot * 0.2, 6);
-  const svg = h("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart bar-chart", role: "img", "aria-label": spec.title ?? "" });
-  if (spec.title) svg.append(h("title", {}, spec.title));
-  const axes = h("g", { class: "axes" });
-  axes.append(h("line", { x1: m.left, y1: H - m.bottom, x2: W - m.right, y2: H - m.bottom }));
-  axes.append(h("line", { x1: m.left, y1: m.top, x2: m.left, y2: H - m.bottom }));
-  for (const t of spec.y.ticks ?? []) {
-    axes.append(h("line", { x1: m.left - 4, x2: m.left, y1: sy(t), y2: sy(t), class: "tick" }));
-    axes.append(h("line", { x1: m.left, x2: W - m.right, y1: sy(t), y2: sy(t), class: "grid" }));
-    axes.append(h("text", { x: m.left - 7, y: sy(t) + 4, "text-anchor": "end" }, (spec.y.format ?? String)(t)));
-  }
+  const { svg, axes } = frame(spec, W, H, m, sy, "chart bar-chart");
   // Label every k-th bar so that labels stay about 22 px apart.
   const every = Math.max(1, Math.ceil(22 / slot));
   bars.forEach((b, i) => {
@@ -96,9 +99,6 @@ export function barChart(spec) {
       axes.append(h("text", { x: x + (slot - gap) / 2, y: H - m.bottom + 16, "text-anchor": "middle" }, b.label));
     }
   });
-  if (spec.x?.label) axes.append(h("text", { x: (m.left + W - m.right) / 2, y: H - 6, "text-anchor": "middle", class: "label" }, spec.x.label));
-  if (spec.y.label) axes.append(h("text", { x: 12, y: (m.top + H - m.bottom) / 2, "text-anchor": "middle", class: "label",
-    transform: `rotate(-90 12 ${(m.top + H - m.bottom) / 2})` }, spec.y.label));
   svg.prepend(axes);
   return svg;
 }
@@ -133,18 +133,7 @@ export function groupedBarChart(spec) {
   const m = { left: 52, right: 14, top: 14, bottom: 42 };
   const sy = scale(spec.y, H - m.bottom, m.top);
   const fmtY = spec.y.format ?? String;
-  const svg = h("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart bar-chart", role: "img", "aria-label": spec.title ?? "" });
-  if (spec.title) svg.append(h("title", {}, spec.title));
-  const axes = h("g", { class: "axes" });
-  axes.append(h("line", { x1: m.left, y1: H - m.bottom, x2: W - m.right, y2: H - m.bottom }));
-  axes.append(h("line", { x1: m.left, y1: m.top, x2: m.left, y2: H - m.bottom }));
-  for (const t of spec.y.ticks ?? []) {
-    axes.append(h("line", { x1: m.left - 4, x2: m.left, y1: sy(t), y2: sy(t), class: "tick" }));
-    axes.append(h("line", { x1: m.left, x2: W - m.right, y1: sy(t), y2: sy(t), class: "grid" }));
-    axes.append(h("text", { x: m.left - 7, y: sy(t) + 4, "text-anchor": "end" }, fmtY(t)));
-  }
-  if (spec.y.label) axes.append(h("text", { x: 12, y: (m.top + H - m.bottom) / 2, "text-anchor": "middle", class: "label",
-    transform: `rotate(-90 12 ${(m.top + H - m.bottom) / 2})` }, spec.y.label));
+  const { svg, axes } = frame(spec, W, H, m, sy, "chart bar-chart");
   const groups = spec.categories.length, perGroup = Math.max(1, spec.series.length);
   const band = (W - m.left - m.right) / groups;
   const barW = (band * 0.76) / perGroup;
@@ -161,10 +150,7 @@ export function groupedBarChart(spec) {
     });
   });
   svg.append(axes, bars);
-  for (const l of spec.hlines ?? []) {
-    svg.append(h("line", { x1: m.left, x2: W - m.right, y1: sy(l.y), y2: sy(l.y), class: l.class ?? "guide" }));
-    if (l.label) svg.append(h("text", { x: W - m.right - 4, y: sy(l.y) - 5, "text-anchor": "end", class: "guide-label" }, l.label));
-  }
+  hlines(svg, spec.hlines, W, m, sy);
   return svg;
 }
 
