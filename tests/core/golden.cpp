@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "literals.hpp"
 #include "llmmath/alibi.hpp"
 #include "llmmath/attention.hpp"
 #include "llmmath/cost.hpp"
@@ -63,17 +64,6 @@ std::string obj(std::initializer_list<std::pair<const char*, std::string>> field
   return s + "}";
 }
 
-MatrixXd mat_of(std::initializer_list<std::initializer_list<double>> rows) {
-  MatrixXd M(rows.size(), rows.begin()->size());
-  Eigen::Index i = 0;
-  for (auto r : rows) {
-    Eigen::Index j = 0;
-    for (double x : r) M(i, j++) = x;
-    ++i;
-  }
-  return M;
-}
-
 struct Golden {
   std::vector<std::string> calls;
   /// One call: the JS function name, its argument list, and the fields of its result.
@@ -88,9 +78,9 @@ struct Golden {
 };
 
 void attention_calls(Golden& g) {
-  const MatrixXd Q = mat_of({{0.3, -1.2, 2.5}, {1.7, 0.4, -0.9}, {-2.2, 1.1, 0.6}, {0.8, 0.8, 0.8}});
-  const MatrixXd K = mat_of({{1.5, -0.3, 0.2}, {-0.7, 2.1, 1.3}, {0.9, 0.9, -1.8}, {2.4, -1.6, 0.5}});
-  const MatrixXd V = mat_of({{1, 0}, {0, 1}, {0.5, -0.5}, {-1, 2}});
+  const MatrixXd Q = literals::mat({{0.3, -1.2, 2.5}, {1.7, 0.4, -0.9}, {-2.2, 1.1, 0.6}, {0.8, 0.8, 0.8}});
+  const MatrixXd K = literals::mat({{1.5, -0.3, 0.2}, {-0.7, 2.1, 1.3}, {0.9, 0.9, -1.8}, {2.4, -1.6, 0.5}});
+  const MatrixXd V = literals::mat({{1, 0}, {0, 1}, {0.5, -0.5}, {-1, 2}});
   for (bool causal : {false, true}) {
     llmmath::AttentionOptions o;
     o.causal = causal;
@@ -107,15 +97,8 @@ void attention_calls(Golden& g) {
   }
 }
 
-VectorXd vec_of(std::initializer_list<double> xs) {
-  VectorXd v(static_cast<Eigen::Index>(xs.size()));
-  Eigen::Index i = 0;
-  for (double x : xs) v(i++) = x;
-  return v;
-}
-
 void sampling_calls(Golden& g) {
-  const VectorXd z = vec_of({2.0, 1.5, 0.3, -0.7, 1.5, -2.0, 0.9});
+  const VectorXd z = literals::vec({2.0, 1.5, 0.3, -0.7, 1.5, -2.0, 0.9});
   struct Opts { double T, k, p; };
   for (const Opts o : {Opts{1, 0, 1}, Opts{0.7, 0, 0.9}, Opts{1.6, 4, 1}, Opts{0, 0, 1},
                        Opts{1.2, 5, 0.75}}) {
@@ -133,7 +116,7 @@ void sampling_calls(Golden& g) {
                {"keptMass", num(r.kept_mass)}}));
   }
   // draws: integers, which must agree exactly
-  const VectorXd p = vec_of({0.05, 0.3, 0, 0.25, 0.4, 0});
+  const VectorXd p = literals::vec({0.05, 0.3, 0, 0.25, 0.4, 0});
   for (double seed : {0.0, 1.0, 42.0, 4294967295.0}) {
     const auto draws = llmmath::sample(p, 200, seed);
     g.add("sample", "[" + vec(p) + "," + obj({{"count", num(200)}, {"seed", num(seed)}}) + "]",
@@ -142,7 +125,7 @@ void sampling_calls(Golden& g) {
 }
 
 void moe_calls(Golden& g) {
-  const MatrixXd L = mat_of({{1.2, -0.3, 0.8, 0.1}, {0.2, 2.2, -1.0, 0.4}, {-0.5, 0.3, 0.3, 1.9},
+  const MatrixXd L = literals::mat({{1.2, -0.3, 0.8, 0.1}, {0.2, 2.2, -1.0, 0.4}, {-0.5, 0.3, 0.3, 1.9},
                              {2.5, 0.0, -0.2, 0.6}, {0.7, 0.7, 0.1, -1.3}});
   for (double k : {1.0, 2.0}) {
     const auto r = llmmath::moe_route(L, k);
@@ -150,13 +133,13 @@ void moe_calls(Golden& g) {
           obj({{"assignments", mat(r.assignments.cast<double>())}, {"f", vec(r.f)}, {"p", vec(r.p)},
                {"loss", num(r.loss)}, {"probs", mat(r.probs)}}));
   }
-  const VectorXd f = vec_of({0.4, 0.3, 0.2, 0.1}), pr = vec_of({0.1, 0.2, 0.3, 0.4});
+  const VectorXd f = literals::vec({0.4, 0.3, 0.2, 0.1}), pr = literals::vec({0.1, 0.2, 0.3, 0.4});
   g.add("moeLoadBalance", "[" + vec(f) + "," + vec(pr) + "]",
         obj({{"loss", num(llmmath::moe_load_balance(f, pr).loss)}}));
 }
 
 void position_calls(Golden& g) {
-  const VectorXd q = vec_of({0.6, -1.1, 0.9, 0.2, -0.4, 1.3}), k = vec_of({1.0, 0.5, -0.8, 0.7, 0.3, -0.2});
+  const VectorXd q = literals::vec({0.6, -1.1, 0.9, 0.2, -0.4, 1.3}), k = literals::vec({1.0, 0.5, -0.8, 0.7, 0.3, -0.2});
   for (const char* pairing : {"interleaved", "half"}) {
     llmmath::RopeOptions o;
     o.pairing = std::string(pairing) == "half" ? llmmath::RopePairing::half
@@ -209,14 +192,14 @@ void cost_calls(Golden& g) {
 }
 
 void quantize_calls(Golden& g) {
-  const VectorXd x = vec_of({8.0, 0.3, 1.7, 0.05}), w = vec_of({0.5, 1.2, 0.2, 2.0});
+  const VectorXd x = literals::vec({8.0, 0.3, 1.7, 0.05}), w = literals::vec({0.5, 1.2, 0.2, 2.0});
   for (double alpha : {0.0, 0.5, 0.85, 1.0}) {
     const auto r = llmmath::smooth_quant(x, w, alpha);
     g.add("smoothQuant", "[" + vec(x) + "," + vec(w) + "," + num(alpha) + "]",
           obj({{"scales", vec(r.scales)}, {"xAbsMax", vec(r.x_abs_max)}, {"wAbsMax", vec(r.w_abs_max)}}));
   }
-  const MatrixXd X = mat_of({{0.4, -30, 0.2}, {-0.7, 25, -0.3}, {0.1, -28, 0.5}});
-  const MatrixXd W = mat_of({{0.3, -0.2}, {0.05, 0.04}, {-0.6, 0.9}});
+  const MatrixXd X = literals::mat({{0.4, -30, 0.2}, {-0.7, 25, -0.3}, {0.1, -28, 0.5}});
+  const MatrixXd W = literals::mat({{0.3, -0.2}, {0.05, 0.04}, {-0.6, 0.9}});
   for (double alpha : {0.0, 0.5, 0.8}) {
     const auto r = llmmath::smooth_quant_layer(X, W, alpha, 6);
     g.add("smoothQuantLayer",
@@ -226,7 +209,7 @@ void quantize_calls(Golden& g) {
                {"yQuantizedSmoothed", mat(r.y_smooth)}, {"errorQuantized", num(r.error_plain)},
                {"errorQuantizedSmoothed", num(r.error_smooth)}}));
   }
-  const VectorXd v = vec_of({0.91, -3.3, 0.004, 2.5, -0.75, 12.8, 0.0, -12.8});
+  const VectorXd v = literals::vec({0.91, -3.3, 0.004, 2.5, -0.75, 12.8, 0.0, -12.8});
   for (double bits : {2.0, 4.0, 8.0, 16.0}) {
     const auto r = llmmath::quantize(v, bits);
     g.add("quantize", "[" + vec(v) + "," + obj({{"bits", num(bits)}}) + "]",

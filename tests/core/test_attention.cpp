@@ -4,24 +4,15 @@
 #include <cmath>
 
 #include "fixtures.hpp"
+#include "literals.hpp"
 #include "llmmath/attention.hpp"
 
 using Eigen::MatrixXd;
 using llmmath::attention;
 using llmmath::AttentionOptions;
+using literals::mat;
 
 namespace {
-
-MatrixXd mat(std::initializer_list<std::initializer_list<double>> rows) {
-  MatrixXd M(rows.size(), rows.begin()->size());
-  Eigen::Index i = 0;
-  for (auto r : rows) {
-    Eigen::Index j = 0;
-    for (double x : r) M(i, j++) = x;
-    ++i;
-  }
-  return M;
-}
 
 AttentionOptions causal() {
   AttentionOptions o;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fixtures.hpp"
+#include "literals.hpp"
 #include "llmmath/moe.hpp"
 
 using Eigen::MatrixXd;
@@ -15,25 +16,9 @@ using llmmath::moe_route;
 
 namespace {
 
-VectorXd vec(std::initializer_list<double> xs) {
-  VectorXd v(xs.size());
-  Eigen::Index i = 0;
-  for (double x : xs) v(i++) = x;
-  return v;
-}
-
-MatrixXd mat(std::initializer_list<std::initializer_list<double>> rows) {
-  MatrixXd M(rows.size(), rows.begin()->size());
-  Eigen::Index i = 0;
-  for (auto r : rows) {
-    Eigen::Index j = 0;
-    for (double x : r) M(i, j++) = x;
-    ++i;
-  }
-  return M;
-}
-
 using Ints = std::vector<int>;
+using literals::vec;
+using literals::mat;
 
 Ints row_of(const Eigen::MatrixXi& A, Eigen::Index t) {
   Ints out;

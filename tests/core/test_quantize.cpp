@@ -5,20 +5,15 @@
 #include <cmath>
 
 #include "fixtures.hpp"
+#include "literals.hpp"
 #include "llmmath/quantize.hpp"
 
 using Eigen::VectorXd;
 using llmmath::quantize;
 using llmmath::smooth_quant;
+using literals::vec;
 
 namespace {
-
-VectorXd vec(std::initializer_list<double> xs) {
-  VectorXd v(xs.size());
-  Eigen::Index i = 0;
-  for (double x : xs) v(i++) = x;
-  return v;
-}
 
 VectorXd row(const Eigen::MatrixXd& M) { return M.row(0).transpose(); }
 

@@ -5,21 +5,16 @@
 #include <cmath>
 
 #include "fixtures.hpp"
+#include "literals.hpp"
 #include "llmmath/rope.hpp"
 
 using Eigen::VectorXd;
 using llmmath::rope;
 using llmmath::RopeOptions;
 using llmmath::RopePairing;
+using literals::vec;
 
 namespace {
-
-VectorXd vec(std::initializer_list<double> xs) {
-  VectorXd v(xs.size());
-  Eigen::Index i = 0;
-  for (double x : xs) v(i++) = x;
-  return v;
-}
 
 RopeOptions with_freqs(std::initializer_list<double> freqs) {
   RopeOptions o;

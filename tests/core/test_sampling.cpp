@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fixtures.hpp"
+#include "literals.hpp"
 #include "llmmath/sampling.hpp"
 
 using Eigen::VectorXd;
@@ -15,15 +16,9 @@ using llmmath::SamplingOptions;
 
 namespace {
 
-VectorXd vec(std::initializer_list<double> xs) {
-  VectorXd v(xs.size());
-  Eigen::Index i = 0;
-  for (double x : xs) v(i++) = x;
-  return v;
-}
-
 // Index lists compare as std::vector, so a length mismatch is a failure Catch can print.
 using Ints = std::vector<int>;
+using literals::vec;
 
 Ints ints(const VectorXi& v) { return Ints(v.data(), v.data() + v.size()); }
 
