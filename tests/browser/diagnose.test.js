@@ -21,7 +21,7 @@ test("every symptom shows its own calculation and links to its section", async (
   const seen = new Set();
   for (const [symptom, section] of SYMPTOMS) {
     await fig.getByLabel(symptom, { exact: true }).check();
-    assert.equal(await fig.locator(".diag-card h4").textContent(), symptom);
+    assert.equal(await fig.locator(".diag-card .diag-title").textContent(), symptom);
     const lines = await fig.locator(".diag-lines").textContent();
     assert.ok(lines.length > 20, `${symptom}: calculation shown`);
     assert.ok(!seen.has(lines), `${symptom}: its own calculation`);

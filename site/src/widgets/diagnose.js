@@ -46,7 +46,7 @@ export class LlmDiagnose extends LlmWidget {
     this.values = Object.fromEntries(s.inputs.map((i) => [i.key, i.value]));
     this.lines = h("ul", { class: "diag-lines", "aria-live": "polite" });
     fill(this.card,
-      h("h4", {}, s.symptom),
+      h("h3", { class: "diag-title" }, s.symptom),
       h("p", { class: "diag-story" }, s.story),
       h("p", {}, h("strong", {}, "Mechanism. "), s.mechanism),
       h("div", { class: "diag-calc" },
