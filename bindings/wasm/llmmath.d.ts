@@ -369,6 +369,8 @@ interface AlibiConfig {
   slope: number;
   /** Sequence length for the bias matrix, whole number in 1 … 4096. */
   tokens?: number;
+  /** How many distances (0 … distances − 1) relativeWeight covers, 1 … 2^20, without a bias. */
+  distances?: number;
 }
 
 interface AlibiResult {
@@ -380,8 +382,9 @@ interface AlibiResult {
    */
   bias?: (number | null)[][];
   /**
-   * Present only with tokens; entry δ (0 … tokens − 1) is e^(−slope·δ), the factor by which
-   * the bias scales a key's softmax weight at distance δ relative to distance 0.
+   * Present with distances (that many entries) or tokens (one per token); entry δ is
+   * e^(−slope·δ), the factor by which the bias scales a key's softmax weight at distance δ
+   * relative to distance 0.
    */
   relativeWeight?: number[];
 }

@@ -217,17 +217,21 @@ val alibi_slopes(val heads) {
 
 val alibi(val cfg) {
   return js::guarded([&] {
-    const val c = js::object(cfg, "cfg", {"slope", "tokens"}, false);
+    const val c = js::object(cfg, "cfg", {"slope", "tokens", "distances"}, false);
     const double slope = js::number(c["slope"], "slope");
     std::optional<double> tokens;
     if (auto x = js::field(c, "tokens")) tokens = js::number(*x, "tokens");
+    std::optional<double> distances;
+    if (auto x = js::field(c, "distances")) distances = js::number(*x, "distances");
     const auto r = llmmath::alibi(slope, tokens);
     val out = val::object();
     out.set("halfDistance", r.half_distance);
-    if (r.bias) {
-      out.set("bias", js::to_js(*r.bias, r.visible));
+    if (r.bias) out.set("bias", js::to_js(*r.bias, r.visible));
+    // relativeWeight: `distances` entries when asked for, else one per token of the bias
+    if (distances)
+      out.set("relativeWeight", js::to_js(llmmath::alibi_decay(slope, *distances)));
+    else if (r.bias)
       out.set("relativeWeight", js::to_js(r.relative_weight));
-    }
     return out;
   });
 }

@@ -33,12 +33,28 @@ Eigen::VectorXd alibi_slopes(double heads) {
   return slopes;
 }
 
-AlibiResult alibi(double slope, std::optional<double> tokens) {
+namespace {
+
+void require_slope(double slope) {
   require_finite(slope, "slope");
   require(slope > 0, "slope", "a number > 0", describe(slope));
   require(slope >= min_alibi_slope && slope <= max_alibi_slope, "slope",
           "a number in [1e-300, 1e300] (so that ln 2 / slope and every bias are finite)",
           describe(slope));
+}
+
+}  // namespace
+
+Eigen::VectorXd alibi_decay(double slope, double count) {
+  require_slope(slope);
+  require_integer(count, "distances", 1, double(max_vector_length));
+  Eigen::VectorXd w(static_cast<Eigen::Index>(count));
+  for (Eigen::Index delta = 0; delta < w.size(); ++delta) w(delta) = std::exp(-slope * double(delta));
+  return w;
+}
+
+AlibiResult alibi(double slope, std::optional<double> tokens) {
+  require_slope(slope);
   if (tokens) require_integer(*tokens, "tokens", 1, max_alibi_tokens);
 
   AlibiResult r;
@@ -55,9 +71,7 @@ AlibiResult alibi(double slope, std::optional<double> tokens) {
       bias(i, j) = j <= i ? slope * double(j - i) : -std::numeric_limits<double>::infinity();
     }
   r.bias = std::move(bias);
-  r.relative_weight.resize(n);
-  for (Eigen::Index delta = 0; delta < n; ++delta)
-    r.relative_weight(delta) = std::exp(-slope * double(delta));
+  r.relative_weight = alibi_decay(slope, *tokens);
   return r;
 }
 

@@ -135,3 +135,19 @@ TEST_CASE("alibi refuses bad input with a message naming the parameter", "[alibi
   CHECK_THROWS_WITH(alibi(0.5, 4097), "tokens must be an integer in [1, 4096], got 4097");
   CHECK_THROWS_WITH(alibi(0.5, 1.5), "tokens must be an integer, got 1.5");
 }
+
+TEST_CASE("alibi_decay gives e^(−m·δ) without a bias matrix, and agrees with alibi()",
+          "[alibi][decay]") {
+  const auto w = llmmath::alibi_decay(0.125, 100);
+  REQUIRE(w.size() == 100);
+  CHECK(w(0) == 1.0);
+  // halved at the half-distance ln 2 / m ≈ 5.545: δ = 5 above 1/2, δ = 6 below
+  CHECK(w(5) > 0.5);
+  CHECK(w(6) < 0.5);
+  CHECK(w(8) == Approx(std::exp(-1.0)).epsilon(1e-15));  // 0.125 · 8 = 1
+  const auto r = llmmath::alibi(0.125, 12.0);
+  CHECK((r.relative_weight - w.head(12)).cwiseAbs().maxCoeff() == 0.0);
+  CHECK_THROWS_WITH(llmmath::alibi_decay(0.125, 0), Catch::StartsWith("distances"));
+  CHECK_THROWS_WITH(llmmath::alibi_decay(0.125, 2.5), Catch::StartsWith("distances"));
+  CHECK_THROWS_WITH(llmmath::alibi_decay(-1, 10), Catch::StartsWith("slope"));
+}

@@ -95,6 +95,8 @@ test("invalid calls throw an Error naming the parameter, and the module keeps wo
     [() => m.alibi({ slope: 0.5, tokens: 1.5 }), "tokens", /an integer/],
     [() => m.alibi({ slope: 0.5, tokens: null }), "tokens", /got null/],
     [() => m.alibi({ slope: 0.5, heads: 8 }), "cfg", /unknown key "heads"/],
+    [() => m.alibi({ slope: 0.5, distances: 0 }), "distances", /\[1, 1048576\], got 0/],
+    [() => m.alibi({ slope: 0.5, distances: "9" }), "distances", /a number/],
   ];
   for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
 });
@@ -113,4 +115,13 @@ test("no leaks: 10,000 calls of each, half of them errors, leave the heap and ha
   }
   assert.equal(m.memoryInUse(), heap, "bytes allocated in the wasm heap");
   assert.equal(m.count_emval_handles(), handles, "live embind handles");
+});
+
+test("alibi with distances gives the decay without a bias matrix", async () => {
+  const m = await core();
+  const r = m.alibi({ slope: 0.125, distances: 600 });
+  assert.equal(r.bias, undefined);
+  assert.equal(r.relativeWeight.length, 600);
+  close(r.relativeWeight[8], Math.exp(-1), 1e-16, "e^(−0.125·8)");
+  assert.deepEqual(m.alibi({ slope: 0.125, tokens: 12 }).relativeWeight, r.relativeWeight.slice(0, 12));
 });

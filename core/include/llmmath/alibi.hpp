@@ -52,4 +52,10 @@ struct AlibiResult {
 /// Preconditions (std::invalid_argument naming slope or tokens otherwise): as above.
 AlibiResult alibi(double slope, std::optional<double> tokens = std::nullopt);
 
+/// (count) entry δ: e^(−slope·δ) for δ = 0 … count − 1, the factor ALiBi's bias multiplies a
+/// key's softmax weight by at distance δ relative to distance 0, without building a bias
+/// matrix (a page plotting the decay far out needs only this).
+/// slope as in alibi(); count a whole number in [1, 2^20] (named "distances").
+Eigen::VectorXd alibi_decay(double slope, double count);
+
 }  // namespace llmmath

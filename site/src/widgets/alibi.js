@@ -104,7 +104,7 @@ export class LlmAlibi extends LlmWidget {
     // when the slope or the axis changes, not on every move of the other sliders.
     const span = chartSpan(halfDistance, inputs.distance);
     const key = `${slope} ${span}`;
-    if (this.curveCache.key !== key) this.curveCache = { key, curve: this.core.alibi({ slope, tokens: span + 1 }).relativeWeight };
+    if (this.curveCache.key !== key) this.curveCache = { key, curve: this.core.alibi({ slope, distances: span + 1 }).relativeWeight };
     const curve = this.curveCache.curve;
     const halved = this.core.alibi({ slope: slope / 2 });
     // ln 2 itself, for the written-out division: the half-distance of slope 1.
