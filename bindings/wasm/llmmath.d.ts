@@ -77,6 +77,13 @@ interface LLMMath {
    */
   rope(q: number[], k: number[], m: number, n: number, opts?: RopeOptions | null): RopeResult;
 
+  /**
+   * rope() at many offsets in one call: the query at position offsets[t], the key at 0, for
+   * plotting the score against relative position. At most 2^20 offsets and 2^26 / d of them.
+   * Errors name `q`, `k`, `offsets`, `opts`, `pairing`, `base` or `freqs`.
+   */
+  ropeScores(q: number[], k: number[], offsets: number[], opts?: RopeOptions | null): RopeScoresResult;
+
   // ---- cost ----
 
   /**
@@ -284,6 +291,13 @@ interface RopeResult {
   pairs: number[][];
   /** Pair i's part of raw (the dot product of its rotated coordinates); they sum to raw. */
   pairScores: number[];
+}
+
+interface RopeScoresResult {
+  /** Per offset: q_rotated · k_rotated. */
+  raw: number[];
+  /** Per offset: raw / sqrt(d). */
+  scaled: number[];
 }
 
 // ---- cost ----

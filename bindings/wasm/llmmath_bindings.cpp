@@ -127,20 +127,26 @@ val moe_route(val router_logits, val top_k) {
 
 // ---- rope ----------------------------------------------------------------------------------
 
+// rope's options object: pairing, base or freqs.
+llmmath::RopeOptions rope_options(const val& opts) {
+  const val o = js::object(opts, "opts", {"pairing", "base", "freqs"}, true);
+  llmmath::RopeOptions options;
+  if (auto p = js::field(o, "pairing"))
+    options.pairing = js::choice(*p, "pairing", {"interleaved", "half"}) == 0
+                          ? llmmath::RopePairing::interleaved
+                          : llmmath::RopePairing::half;
+  if (auto b = js::field(o, "base")) options.base = js::number(*b, "base");
+  if (auto f = js::field(o, "freqs")) options.freqs = js::vector(*f, "freqs");
+  return options;
+}
+
 val rope(val q, val k, val m, val n, val opts) {
   return js::guarded([&] {
     const Eigen::VectorXd Q = js::vector(q, "q");
     const Eigen::VectorXd K = js::vector(k, "k");
     const double pos_m = js::number(m, "m");
     const double pos_n = js::number(n, "n");
-    const val o = js::object(opts, "opts", {"pairing", "base", "freqs"}, true);
-    llmmath::RopeOptions options;
-    if (auto p = js::field(o, "pairing"))
-      options.pairing = js::choice(*p, "pairing", {"interleaved", "half"}) == 0
-                            ? llmmath::RopePairing::interleaved
-                            : llmmath::RopePairing::half;
-    if (auto b = js::field(o, "base")) options.base = js::number(*b, "base");
-    if (auto f = js::field(o, "freqs")) options.freqs = js::vector(*f, "freqs");
+    const llmmath::RopeOptions options = rope_options(opts);
     const auto r = llmmath::rope(Q, K, pos_m, pos_n, options);
     val out = val::object();
     out.set("qRotated", js::to_js(r.q_rotated));
@@ -151,6 +157,19 @@ val rope(val q, val k, val m, val n, val opts) {
     out.set("angles", js::to_js(r.angles));
     out.set("pairs", js::to_js(r.pairs));
     out.set("pairScores", js::to_js(r.pair_scores));
+    return out;
+  });
+}
+
+val rope_scores(val q, val k, val offsets, val opts) {
+  return js::guarded([&] {
+    const Eigen::VectorXd Q = js::vector(q, "q");
+    const Eigen::VectorXd K = js::vector(k, "k");
+    const Eigen::VectorXd o = js::vector(offsets, "offsets");
+    const auto r = llmmath::rope_scores(Q, K, o, rope_options(opts));
+    val out = val::object();
+    out.set("raw", js::to_js(r.raw));
+    out.set("scaled", js::to_js(r.scaled));
     return out;
   });
 }
@@ -339,6 +358,7 @@ EMSCRIPTEN_BINDINGS(llmmath) {
   js::register_function<&moe_load_balance>("moeLoadBalance");
   js::register_function<&moe_route>("moeRoute");
   js::register_function<&rope>("rope");
+  js::register_function<&rope_scores>("ropeScores");
   js::register_function<&attention_cost>("attentionCost");
   js::register_function<&speculative_decoding>("speculativeDecoding");
   js::register_function<&alibi_slopes>("alibiSlopes");

@@ -86,4 +86,22 @@ RopeResult rope(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, do
   return r;
 }
 
+RopeScoresResult rope_scores(const Eigen::VectorXd& q, const Eigen::VectorXd& k,
+                             const Eigen::VectorXd& offsets, const RopeOptions& options) {
+  require_vector_length(offsets, "offsets");
+  require_finite(offsets, "offsets");
+  const double work = double(offsets.size()) * double(q.size());
+  require(work <= 67108864.0, "offsets", "at most 2^26 / d offsets (2^26 rotated coordinates)",
+          std::to_string(offsets.size()) + " offsets of d = " + std::to_string(q.size()));
+  RopeScoresResult r;
+  r.raw.resize(offsets.size());
+  r.scaled.resize(offsets.size());
+  for (Eigen::Index t = 0; t < offsets.size(); ++t) {
+    const RopeResult one = rope(q, k, offsets(t), 0, options);
+    r.raw(t) = one.raw;
+    r.scaled(t) = one.scaled;
+  }
+  return r;
+}
+
 }  // namespace llmmath

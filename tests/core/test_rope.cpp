@@ -181,3 +181,20 @@ TEST_CASE("rope refuses bad input with a message naming the parameter", "[rope][
   CHECK_THROWS_WITH(rope(VectorXd::Zero((1 << 20) + 2), VectorXd::Zero((1 << 20) + 2), 0, 0),
                     Catch::StartsWith("q must be at most 2^20"));
 }
+
+TEST_CASE("rope_scores equals rope() at each offset and depends on the offset only",
+          "[rope][scores]") {
+  const VectorXd q = vec({0.3, -1.2, 0.8, 0.5}), k = vec({1.1, 0.4, -0.6, 0.9});
+  const VectorXd offsets = vec({-7, -1, 0, 2, 40});
+  const auto r = llmmath::rope_scores(q, k, offsets);
+  for (Eigen::Index t = 0; t < offsets.size(); ++t) {
+    const auto one = llmmath::rope(q, k, offsets(t) + 100, 100);  // same offset, shifted
+    CHECK(r.raw(t) == Approx(one.raw).margin(1e-12));  // rotations by 100·θ round differently
+    CHECK(r.scaled(t) == Approx(one.raw / 2).margin(1e-12));
+  }
+  CHECK_THROWS_WITH(llmmath::rope_scores(q, k, Eigen::VectorXd(0)), Catch::StartsWith("offsets"));
+  CHECK_THROWS_WITH(llmmath::rope_scores(q, k, vec({1, NAN})),
+                    "offsets[1] must be a finite number, got NaN");
+  CHECK_THROWS_WITH(llmmath::rope_scores(vec({1, 2, 3}), vec({1, 2, 3}), vec({0})),
+                    Catch::StartsWith("q must be an array of even length"));
+}

@@ -118,3 +118,18 @@ test("no leaks: 10,000 calls, half of them errors, leave the heap and handles un
   assert.equal(m.memoryInUse(), heap, "bytes allocated in the wasm heap");
   assert.equal(m.count_emval_handles(), handles, "live embind handles");
 });
+
+test("ropeScores gives rope's score at every offset in one call, and names bad offsets", async () => {
+  const m = await core();
+  const q = [1, 0, 1, 0];
+  const opts = { freqs: [0.01, 0.0001] };
+  const r = m.ropeScores(q, q, [-2, 0, 2], opts);
+  close(r.raw, [Math.cos(0.02) + Math.cos(0.0002), 2, Math.cos(0.02) + Math.cos(0.0002)], 1e-15, "raw");
+  close(r.scaled[2], m.rope(q, q, 2, 0, opts).scaled, 0, "scaled equals rope()");
+  const good = () => close(m.ropeScores(q, q, [2], opts).raw[0], 1.9997999867, 1e-10, "exercise");
+  throwsNaming(() => m.ropeScores(q, q), "offsets", good, /got undefined/);
+  throwsNaming(() => m.ropeScores(q, q, [1, "2"]), "offsets[1]", good, /a string/);
+  throwsNaming(() => m.ropeScores(q, q, [Infinity]), "offsets[0]", good, /finite/);
+  throwsNaming(() => m.ropeScores(q, q, []), "offsets", good, /non-empty/);
+  throwsNaming(() => m.ropeScores(q, q, [1], { base: 10, freqs: [1, 1] }), "opts", good, /not both/);
+});

@@ -57,4 +57,17 @@ struct RopeResult {
 RopeResult rope(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, double n,
                 const RopeOptions& options = {});
 
+/// The scores of q and k at every offset of a list: as rope() with the query at position
+/// offset and the key at 0 (by eq. 16 the same as any pair of positions that far apart).
+struct RopeScoresResult {
+  Eigen::VectorXd raw;     ///< (offsets) q_rotated · k_rotated
+  Eigen::VectorXd scaled;  ///< (offsets) raw / sqrt(d)
+};
+
+/// rope() over many offsets in one call, for plotting the score against relative position.
+/// offsets: (count) finite numbers, at most 2^20 of them, with count·d ≤ 2^26 (named
+/// "offsets"); q, k and options as in rope().
+RopeScoresResult rope_scores(const Eigen::VectorXd& q, const Eigen::VectorXd& k,
+                             const Eigen::VectorXd& offsets, const RopeOptions& options = {});
+
 }  // namespace llmmath

@@ -272,7 +272,9 @@ export class LlmRope extends LlmWidget {
     const key = JSON.stringify([s.q, s.k, opts, s.range]);
     if (this.curveCache.key !== key) {
       const curve = [];
-      for (let o = -s.range; o <= s.range; o += 1) curve.push([o, this.core.rope(s.q, s.k, o, 0, opts).scaled]);
+      const offsets = Array.from({ length: 2 * s.range + 1 }, (_, i) => i - s.range);
+      const { scaled } = this.core.ropeScores(s.q, s.k, offsets, opts);
+      offsets.forEach((o, i) => curve.push([o, scaled[i]]));
       this.curveCache = { key, curve };
     }
     const state = { ...s, q: s.q.slice(), k: s.k.slice(), freqs: s.freqs.slice() };
