@@ -151,6 +151,13 @@ void position_calls(Golden& g) {
           obj({{"qRotated", vec(r.q_rotated)}, {"kRotated", vec(r.k_rotated)}, {"raw", num(r.raw)},
                {"scaled", num(r.scaled)}}));
   }
+  const VectorXd offsets = literals::vec({-300, -3, 0, 1, 17, 2500});
+  const auto scores = llmmath::rope_scores(q, k, offsets);
+  g.add("ropeScores", "[" + vec(q) + "," + vec(k) + "," + vec(offsets) + "]",
+        obj({{"raw", vec(scores.raw)}, {"scaled", vec(scores.scaled)}}));
+  g.add("alibi", "[" + obj({{"slope", num(0.03)}, {"distances", num(50)}}) + "]",
+        obj({{"halfDistance", num(llmmath::alibi(0.03).half_distance)},
+             {"relativeWeight", vec(llmmath::alibi_decay(0.03, 50))}}));
   for (double h : {8.0, 12.0, 100.0}) g.add("alibiSlopes", "[" + num(h) + "]", vec(llmmath::alibi_slopes(h)));
   const auto a = llmmath::alibi(0.0625, 5.0);
   std::string bias = "[";
