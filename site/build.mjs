@@ -49,19 +49,39 @@ async function includeSections(html) {
 
 const template = await readFile(path.join(here, "reader.html"), "utf8");
 await writeFile(path.join(out, "reader.html"), await includeSections(typeset(template, "site/reader.html")));
-// reader.css: the page's styles, then each concept's widget styles (src/widgets/<concept>.css).
-const widgetDir = path.join(here, "src", "widgets");
-const widgetCss = (await readdir(widgetDir)).filter((f) => f.endsWith(".css")).sort();
-const css = [await readFile(path.join(here, "reader.css"), "utf8")];
-for (const f of widgetCss) css.push(`/* ---- src/widgets/${f} ---- */\n` + (await readFile(path.join(widgetDir, f), "utf8")));
-await writeFile(path.join(out, "reader.css"), css.join("\n"));
-await build({
-  entryPoints: [path.join(here, "src", "reader.js")],
-  bundle: true,
-  format: "iife",
-  minify: true,
-  target: ["chrome95", "firefox100", "safari15.2"],
-  outfile: path.join(out, "reader.js"),
-  legalComments: "none",
-  logLevel: "warning",
-});
+await writeFile(path.join(out, "reader.css"), await readFile(path.join(here, "reader.css"), "utf8"));
+
+// Widget styles are bundled into the scripts as text and adopted into each widget's shadow root.
+// Lengths in rem become px here, so that a host page's root font size cannot resize a figure.
+const cssAsText = {
+  name: "css-as-text",
+  setup(b) {
+    b.onLoad({ filter: /\.css$/ }, async (args) => {
+      const css = await readFile(args.path, "utf8");
+      const px = css.replace(/(\d*\.?\d+)rem\b/g, (_, n) => `${+(Number(n) * 16).toFixed(2)}px`);
+      return { contents: px, loader: "text" };
+    });
+  },
+};
+
+/** Bundles one entry of src/ into a classic script; returns its text. */
+async function bundle(entry) {
+  const result = await build({
+    entryPoints: [path.join(here, "src", entry)],
+    bundle: true,
+    format: "iife",
+    minify: true,
+    target: ["chrome95", "firefox100", "safari15.2"],
+    write: false,
+    legalComments: "none",
+    logLevel: "warning",
+    plugins: [cssAsText],
+  });
+  return result.outputFiles[0].text;
+}
+
+// llmmath-widgets.js: the core and every widget in one classic script (the script embed).
+const core = await readFile(path.join(out, "llmmath.js"), "utf8");
+const widgetsJs = `${core}\n${await bundle("widgets-embed.js")}`;
+await writeFile(path.join(out, "llmmath-widgets.js"), widgetsJs);
+await writeFile(path.join(out, "reader.js"), await bundle("reader.js"));

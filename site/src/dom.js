@@ -1,4 +1,4 @@
-// Small DOM and formatting helpers shared by the widgets. Everything is built with DOM calls,
+// Small DOM helpers shared by the widgets (numbers are formatted by format.js). Everything is built with DOM calls,
 // never innerHTML, so nothing a reader types or a link carries is ever parsed as markup.
 
 /**
@@ -35,35 +35,6 @@ export function fill(el, ...children) {
   el.replaceChildren();
   append(el, children);
   return el;
-}
-
-/**
- * A number as a reader should see it: up to `digits` decimals, trailing zeros dropped, a true
- * minus sign, exact zero as "0". Formatting only: the value itself comes from the core.
- */
-export function fmt(x, digits = 4) {
-  if (Number.isNaN(x)) return "NaN";
-  if (!Number.isFinite(x)) return x > 0 ? "∞" : "−∞";
-  if (x === 0) return "0";
-  const abs = Math.abs(x);
-  let s;
-  if (abs >= 1e6 || abs < 10 ** -digits) s = x.toExponential(Math.min(digits - 1, 3)).replace(/\.?0+e/, "e");
-  else {
-    s = x.toFixed(digits);
-    if (s.includes(".")) s = s.replace(/\.?0+$/, "");
-  }
-  if (s === "-0") s = "0";
-  return s.replace("-", "−");
-}
-
-/** A vector as "(a, b, c)". */
-export function fmtVec(xs, digits = 4) {
-  return "(" + xs.map((x) => fmt(x, digits)).join(", ") + ")";
-}
-
-/** A percentage of a probability, e.g. 0.4249 → "42.5%". */
-export function pct(p, digits = 1) {
-  return fmt(p * 100, digits) + "%";
 }
 
 /** A subscripted symbol: sym("w", "1 3") → w₁₃ as <var>w</var><sub>1 3</sub>. */

@@ -1,34 +1,94 @@
-// The reader page: registers every concept's widgets, then marks the page ready (data-ready on
-// <html>) once the core has loaded and every widget on the page has rendered.
-// Each widgets/<concept>.js exports `widgets`, a map from tag name to element class.
-import { widgets as attention } from "./widgets/attention.js";
-import { widgets as dilution } from "./widgets/dilution.js";
-import { widgets as sampling } from "./widgets/sampling.js";
-import { widgets as rope } from "./widgets/rope.js";
-import { widgets as cost } from "./widgets/cost.js";
-import { widgets as speculative } from "./widgets/speculative.js";
-import { widgets as alibi } from "./widgets/alibi.js";
-import { widgets as quantization } from "./widgets/quantization.js";
-import { widgets as moe } from "./widgets/moe.js";
-import { widgets as diagnose } from "./widgets/diagnose.js";
+// The reader page's own glue, loaded after llmmath-widgets.js (which registers the widgets):
+//  - every figure's state lives in the URL fragment as the reader works, after the section
+//    anchor: reader.html#sampling?sampling.temperature=0.7&rope.m=3 (history is replaced, not
+//    added to), and is restored on load; a name is the figure's id without "-figure";
+//  - each figure gets Copy link and Copy embed code beside its Reset;
+//  - data-ready on <html> once every widget on the page has rendered.
+import { figures } from "./widgets/figures.js";
+import { copyText, embedCode, toQuery } from "./share.js";
 
-const all = { ...attention, ...dilution, ...sampling, ...rope, ...cost, ...speculative, ...alibi, ...quantization, ...moe, ...diagnose };
+const tags = globalThis.LLMMathWidgets?.tags ?? [];
+const all = [...document.querySelectorAll(tags.join(",") || "llm-none")];
+// Figures with state: widgets with an id and settings (answers have neither).
+const stateful = all.filter((el) => el.id && typeof el.settings === "function");
+const keyOf = (el) => el.id.replace(/-figure$/, "");
 
-for (const [tag, cls] of Object.entries(all)) {
-  if (!customElements.get(tag)) customElements.define(tag, cls);
+/** The fragment as { anchor, params }: "#rope?rope.m=3" → { anchor: "rope", params }. */
+function readFragment() {
+  const hash = decodeURIComponent(location.hash.slice(1).split("?")[0]);
+  const query = location.hash.includes("?") ? location.hash.slice(location.hash.indexOf("?") + 1) : "";
+  return { anchor: hash, params: new URLSearchParams(query) };
+}
+
+/** Applies the fragment's settings to their figures; unknown names are reported in the figure. */
+function restore() {
+  const { params } = readFragment();
+  const byKey = new Map(stateful.map((el) => [keyOf(el), el]));
+  const given = new Map();
+  for (const [full, value] of params) {
+    const dot = full.indexOf(".");
+    const el = dot > 0 ? byKey.get(full.slice(0, dot)) : undefined;
+    if (!el) continue;
+    if (!given.has(el)) given.set(el, { settings: new Map(), unknown: [] });
+    const name = full.slice(dot + 1);
+    const known = el.constructor.attributes.some((d) => d.name === name);
+    if (known) given.get(el).settings.set(name, value);
+    else given.get(el).unknown.push(name);
+  }
+  for (const [el, { settings, unknown }] of given) el.applySettings(settings, unknown);
+}
+
+/** The fragment for the current anchor and every figure's settings that differ from the page's. */
+function fragmentNow(anchor) {
+  const parts = stateful.map((el) => toQuery(el.settings("attributes"), keyOf(el))).filter(Boolean);
+  return (anchor ? encodeURIComponent(anchor) : "") + (parts.length ? `?${parts.join("&")}` : "");
+}
+
+let pending = 0;
+function writeFragment() {
+  pending = 0;
+  const fragment = fragmentNow(readFragment().anchor);
+  if (location.hash.slice(1) !== fragment) history.replaceState(history.state, "", fragment ? `#${fragment}` : location.pathname + location.search);
+}
+const scheduleWrite = () => {
+  if (!pending) pending = setTimeout(writeFragment, 120);
+};
+
+function addShareActions() {
+  const base = new URL(".", location.href).href;
+  for (const el of stateful) {
+    const name = Object.keys(figures).find((n) => figures[n].id === el.id);
+    el.addActions([
+      { label: "Copy link", className: "llm-copy-link", run: async () => {
+        const query = toQuery(el.settings("attributes"), keyOf(el));
+        const link = `${location.href.split("#")[0]}#${encodeURIComponent(el.id)}${query ? `?${query}` : ""}`;
+        const copied = await copyText(link);
+        el.showPanel(copied ? "Link copied to the clipboard" : "Link to this figure as it is now (select and copy)", link);
+      } },
+      name ? { label: "Copy embed code", className: "llm-copy-embed", run: async () => {
+        const caption = el.closest("figure")?.querySelector("figcaption strong")?.textContent ?? name;
+        const code = embedCode({ name, tag: el.localName, title: caption.replace(/\.$/, ""), settings: el.settings("defaults"), base });
+        const copied = await copyText(code);
+        el.showPanel(copied ? "Embed code copied to the clipboard" : "Embed code for this figure as it is now (select and copy)", code);
+      } } : null,
+    ].filter(Boolean));
+  }
 }
 
 function whenAllRendered() {
-  const elements = [...document.querySelectorAll(Object.keys(all).join(","))];
-  return Promise.all(elements.map((el) => customElements.whenDefined(el.localName).then(() => el.ready)));
+  return Promise.all(all.map((el) => customElements.whenDefined(el.localName).then(() => el.ready)));
 }
 
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-else start();
-
-function start() {
-  whenAllRendered().then(
-    () => document.documentElement.setAttribute("data-ready", ""),
-    (error) => document.documentElement.setAttribute("data-error", error.message),
-  );
-}
+restore();
+addShareActions();
+document.addEventListener("llm-change", scheduleWrite);
+// A link inside the page (the contents) replaces the fragment: put the state back behind it.
+addEventListener("hashchange", () => {
+  if (!location.hash.includes("?")) writeFragment();
+});
+const { anchor } = readFragment();
+if (anchor && location.hash.includes("?")) document.getElementById(anchor)?.scrollIntoView();
+whenAllRendered().then(
+  () => document.documentElement.setAttribute("data-ready", ""),
+  (error) => document.documentElement.setAttribute("data-error", error.message),
+);

@@ -7,7 +7,8 @@ const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 
-const dist = path.resolve(__dirname, "..", "..", "dist");
+// LLMMATH_DIST: another built copy of dist/ (a helper building in parallel); default dist/.
+const dist = path.resolve(process.env.LLMMATH_DIST || path.join(__dirname, "..", "..", "dist"));
 const artifacts = path.resolve(__dirname, "..", "..", "build", "test-artifacts");
 
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";

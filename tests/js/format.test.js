@@ -1,14 +1,14 @@
-// The page's number formatting (site/src/dom.js): what a reader sees of the core's numbers.
+// The page's number formatting (site/src/format.js): what a reader sees of the core's numbers.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 
-const dom = import(pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "dom.js")).href);
+const format = import(pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "format.js")).href);
 
 test("fmt keeps whole numbers whole and trims only decimal zeros", async () => {
-  const { fmt, pct, fmtVec } = await dom;
+  const { fmt, pct, fmtVec } = await format;
   assert.equal(fmt(100, 0), "100");
   assert.equal(fmt(10, 2), "10");
   assert.equal(fmt(0.5), "0.5");

@@ -7,7 +7,8 @@
 // Attributes: heads, head (1-based), tokens (size of the bias map), distance (of the evidence).
 // Properties: result ({ inputs, slopes, halfDistances, slope, halfDistance, map, span, curve,
 // halved, ln2 }): everything comes from the core's alibiSlopes() and alibi().
-import { fill, fmt, h, pct, uniqueId } from "../dom.js";
+import { fill, h, uniqueId } from "../dom.js";
+import { fmt, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { barChart, lineChart, niceScale } from "./plot.js";

@@ -3,29 +3,51 @@
 // A subclass's answer(result, figure) writes the answer from the figure's current core result,
 // so at the figure's default inputs it reproduces the chapter's answer, and after the reader
 // changes the figure it answers for their numbers. It redraws on the figure's "llm-change".
-import { fill } from "../dom.js";
+// `static figure` names the tag of the figure it can answer for; any other target gets a message.
+import { styledRoot } from "./base.js";
+import { fill, h } from "../dom.js";
 
 export class FigureAnswer extends HTMLElement {
+  static figure = "";
+  static styles = "";
+
   constructor() {
     super();
     this.ready = new Promise((resolve) => (this._resolveReady = resolve));
+    this._draw = () => this.draw();
   }
 
   connectedCallback() {
-    if (this._connected) return;
-    this._connected = true;
+    const cls = this.constructor;
+    this.root = styledRoot(this, cls.styles);
+    this.body = h("div", { class: "llm-answer" });
+    this.root.append(this.body);
     const figure = document.getElementById(this.getAttribute("for") ?? "");
-    if (!figure || !figure.ready) {
-      this.textContent = "This answer belongs to a figure that is not on this page.";
+    if (!figure || figure.localName !== cls.figure || !figure.ready) {
+      fill(this.body, `This answer belongs to a ${cls.figure} figure, and none with the id given in for= is on this page.`);
       this._resolveReady();
       return;
     }
-    const draw = () => {
-      if (figure.result) fill(this, this.answer(figure.result, figure));
-      this.setAttribute("data-ready", "");
-      this._resolveReady();
-    };
-    figure.addEventListener("llm-change", draw);
-    figure.ready.then(draw, () => this._resolveReady());
+    this.figure = figure;
+    figure.addEventListener("llm-change", this._draw);
+    figure.ready.then(this._draw);
+  }
+
+  disconnectedCallback() {
+    this.figure?.removeEventListener("llm-change", this._draw);
+    this.figure = null;
+  }
+
+  draw() {
+    const figure = this.figure;
+    if (figure?.result) {
+      try {
+        fill(this.body, this.answer(figure.result, figure));
+      } catch (error) {
+        fill(this.body, `The answer could not be written for these inputs: ${error?.message ?? error}.`);
+      }
+    }
+    this.setAttribute("data-ready", "");
+    this._resolveReady();
   }
 }

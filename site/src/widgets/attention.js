@@ -2,52 +2,68 @@
 // causal mask, and sees raw scores, the mask, the weights as a heat map, the outputs, and the
 // calculation for one query written out with the current numbers.
 //
-// Attributes: preset (a key of attentionPresets, default "exercise"), causal ("true"/"false",
-// overrides the preset), query (1-based query row to explain).
-// Properties: result (the core's attention result), state ({ tokens, Q, K, V, causal }).
-import { fill, fmt, fmtVec, h, sym, uniqueId } from "../dom.js";
+// Attributes: see LlmAttention.attributes (preset, causal, query, tokens, q, k, v).
+// Properties: result (the core's attention result), state ({ preset, causal, query, tokens, q,
+// k, v }; query is 1-based).
+import { fill, h, sym, uniqueId } from "../dom.js";
+import { fmt, fmtVec } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
+import { checkbox, matrixEditor, markInvalid, stepper } from "./controls.js";
 import { attentionPresets } from "./attention-presets.js";
+import css from "./attention.css";
 
 const MAX_TOKENS = 8;
 const MAX_DIM = 4;
-const clone = (M) => M.map((row) => row.slice());
+const matrix = (name, doc) => ({ name, type: "matrix", maxRows: MAX_TOKENS, maxCols: MAX_DIM, default: [[0]], doc });
 
 export class LlmAttention extends LlmWidget {
+  static styles = css;
+  static attributes = [
+    { name: "preset", type: "choice", choices: Object.keys(attentionPresets), default: "exercise", preset: true,
+      doc: "The example to start from; its tokens, Q, K, V and mask apply unless given below." },
+    { name: "causal", type: "boolean", default: true, doc: "Whether the causal mask hides each query's future keys." },
+    { name: "query", type: "integer", min: 1, max: MAX_TOKENS, default: 1, doc: "The query (1-based row) whose calculation is written out." },
+    { name: "tokens", type: "labels", minLength: 1, maxLength: MAX_TOKENS, maxChars: 20, default: ["t1"], doc: "The token labels of the rows." },
+    matrix("q", "Queries Q, one row per token (d ≤ 4 columns)."),
+    matrix("k", "Keys K, one row per token, as many columns as Q."),
+    matrix("v", "Values V, one row per token (at most 4 columns)."),
+  ];
+
+  static presetFields(name) {
+    const p = attentionPresets[name];
+    return { tokens: p.tokens, q: p.Q, k: p.K, v: p.V, causal: p.causal };
+  }
+
+  /** Q, K and V take as many rows as there are tokens (new entries 0); K as many columns as Q. */
+  normalize(s, notes) {
+    const n = s.tokens.length, d = s.q[0].length, dv = s.v[0].length;
+    const fit = (M, cols) => Array.from({ length: n }, (_, i) => Array.from({ length: cols }, (_, j) => M[i]?.[j] ?? 0));
+    if (s.q.length !== n || s.k.length !== n || s.v.length !== n || s.k[0].length !== d) {
+      notes.push(`Q, K and V were fitted to ${n} token${n === 1 ? "" : "s"} and d = ${d} (missing entries 0).`);
+      s.q = fit(s.q, d);
+      s.k = fit(s.k, d);
+      s.v = fit(s.v, dv);
+    }
+    s.query = Math.min(s.query, n);
+  }
+
   build() {
-    const presetName = attentionPresets[this.getAttribute("preset")] ? this.getAttribute("preset") : "exercise";
-    this.loadPreset(presetName);
-    if (this.hasAttribute("causal")) this.state.causal = this.getAttribute("causal") !== "false";
-    this.query = Math.max(0, Number.parseInt(this.getAttribute("query") ?? "1", 10) - 1) || 0;
-
     const id = uniqueId("att");
-    this.presetSelect = h("select", { id: `${id}-preset`, onchange: () => this.onPreset() },
+    this.presetSelect = h("select", { id: `${id}-preset`, onchange: () => this.onPreset(this.presetSelect.value) },
       Object.entries(attentionPresets).map(([key, p]) => h("option", { value: key }, p.label)));
-    this.presetSelect.value = presetName;
-    this.causalBox = h("input", { type: "checkbox", id: `${id}-causal`, onchange: () => {
-      this.state.causal = this.causalBox.checked;
-      this.update();
-    } });
-    this.querySelect = h("select", { id: `${id}-query`, onchange: () => {
-      this.query = Number(this.querySelect.value);
-      this.update();
-    } });
-    const stepper = (label, onMinus, onPlus) =>
-      h("span", { class: "stepper", role: "group", "aria-label": label }, label + " ",
-        h("button", { type: "button", onclick: onMinus, "aria-label": `fewer: ${label}` }, "−"),
-        h("button", { type: "button", onclick: onPlus, "aria-label": `more: ${label}` }, "+"));
-
+    this.causal = checkbox({ label: "Causal mask", checked: true, onchange: (causal) => this.set({ causal }) });
+    this.querySelect = h("select", { id: `${id}-query`, onchange: () => this.set({ query: Number(this.querySelect.value) }) });
     this.editors = h("div", { class: "att-editors" });
     this.scoresView = h("div", { class: "att-view" });
     this.weightsView = h("div", { class: "att-view" });
     this.outputView = h("div", { class: "att-view" });
     this.worked = h("div", { class: "worked", "aria-live": "polite" });
 
-    this.append(
+    this.frame.append(
       h("div", { class: "controls" },
         h("label", { for: `${id}-preset` }, "Example "), this.presetSelect,
-        h("span", { class: "control" }, this.causalBox, h("label", { for: `${id}-causal` }, " Causal mask")),
+        this.causal.row,
         stepper("Tokens", () => this.resize(-1, 0, 0), () => this.resize(1, 0, 0)),
         stepper("Key dimension d", () => this.resize(0, -1, 0), () => this.resize(0, 1, 0)),
         stepper("Value dimension", () => this.resize(0, 0, -1), () => this.resize(0, 0, 1))),
@@ -57,73 +73,51 @@ export class LlmAttention extends LlmWidget {
       h("div", { class: "controls" }, h("label", { for: `${id}-query` }, "Explain the calculation for query "), this.querySelect),
       this.worked,
     );
-    this.syncControls();
   }
 
-  loadPreset(name) {
-    const p = attentionPresets[name];
-    this.state = { tokens: p.tokens.slice(), Q: clone(p.Q), K: clone(p.K), V: clone(p.V), causal: p.causal };
-    this.query = 0;
-  }
-
-  onPreset() {
-    this.loadPreset(this.presetSelect.value);
-    this.syncControls();
-    this.update();
+  onPreset(name) {
+    if (!Object.hasOwn(attentionPresets, name)) return;
+    this.set({ preset: name, ...LlmAttention.presetFields(name), query: 1 }, { sync: true });
   }
 
   /** Adds or removes a token row, a key dimension or a value dimension (new entries are 0). */
   resize(dTokens, dKey, dValue) {
     const s = this.state;
-    const n = s.tokens.length + dTokens, d = s.Q[0].length + dKey, dv = s.V[0].length + dValue;
+    const n = s.tokens.length + dTokens, d = s.q[0].length + dKey, dv = s.v[0].length + dValue;
     if (n < 1 || n > MAX_TOKENS || d < 1 || d > MAX_DIM || dv < 1 || dv > MAX_DIM) return;
     const fit = (M, cols) => Array.from({ length: n }, (_, i) => Array.from({ length: cols }, (_, j) => M[i]?.[j] ?? 0));
-    s.tokens = Array.from({ length: n }, (_, i) => s.tokens[i] ?? `t${i + 1}`);
-    s.Q = fit(s.Q, d);
-    s.K = fit(s.K, d);
-    s.V = fit(s.V, dv);
-    this.query = Math.min(this.query, n - 1);
-    this.presetSelect.value = "";
-    this.syncControls();
-    this.update();
+    this.set({
+      tokens: Array.from({ length: n }, (_, i) => s.tokens[i] ?? `t${i + 1}`),
+      q: fit(s.q, d), k: fit(s.k, d), v: fit(s.v, dv),
+    }, { sync: true });
   }
 
-  /** Rebuilds the matrix editors and the query list from the state. */
-  syncControls() {
+  /** Sets every control from the state: the example list, the mask, the query list, the editors. */
+  sync() {
     const s = this.state;
-    this.causalBox.checked = s.causal;
-    fill(this.querySelect, s.tokens.map((t, i) => h("option", { value: i }, `${i + 1} (${t})`)));
-    this.querySelect.value = String(this.query);
-    fill(this.editors,
-      this.matrixEditor("Q", "queries", s.Q),
-      this.matrixEditor("K", "keys", s.K),
-      this.matrixEditor("V", "values", s.V));
+    const p = LlmAttention.presetFields(s.preset);
+    const unchanged = JSON.stringify([p.tokens, p.q, p.k, p.v]) === JSON.stringify([s.tokens, s.q, s.k, s.v]);
+    this.presetSelect.value = unchanged ? s.preset : "";
+    this.causal.input.checked = s.causal;
+    fill(this.querySelect, s.tokens.map((t, i) => h("option", { value: i + 1 }, `${i + 1} (${t})`)));
+    this.querySelect.value = String(s.query);
+    const editor = (name, key, caption) => matrixEditor({ name, caption, M: s[key], rowLabels: s.tokens,
+      oncell: (i, j, x, input) => this.onCell(key, i, j, x, input) });
+    fill(this.editors, editor("Q", "q", "queries"), editor("K", "k", "keys"), editor("V", "v", "values"));
   }
 
-  matrixEditor(name, caption, M) {
-    const s = this.state;
-    return h("table", { class: "matrix-editor" },
-      h("caption", {}, h("var", {}, name), ` (${caption})`),
-      h("tbody", {}, M.map((row, i) => h("tr", {},
-        h("th", { scope: "row" }, s.tokens[i]),
-        row.map((x, j) => h("td", {}, h("input", {
-          type: "number", step: "0.1", value: String(x), inputmode: "decimal",
-          "aria-label": `${name} row ${i + 1} (${s.tokens[i]}), column ${j + 1}`,
-          oninput: (e) => this.onCell(name, i, j, e.target),
-        })))))));
-  }
-
-  onCell(name, i, j, input) {
-    // valueAsNumber is NaN for an empty or unparsable field; the core names it in its message.
-    this.state[name][i][j] = input.valueAsNumber;
+  onCell(key, i, j, x, input) {
+    // x is NaN for an empty or unparsable field; the core names it in its message.
+    const M = this.state[key].map((row) => row.slice());
+    M[i][j] = x;
+    this.set({ [key]: M });
     this.presetSelect.value = "";
-    this.update();
-    input.setAttribute("aria-invalid", this.status.classList.contains("llm-error") ? "true" : "false");
+    markInvalid(input, this.status.classList.contains("llm-error"));
   }
 
   compute() {
-    const { Q, K, V, causal } = this.state;
-    return this.core.attention(Q, K, V, { causal });
+    const { q, k, v, causal } = this.state;
+    return this.core.attention(q, k, v, { causal });
   }
 
   render(r) {
@@ -131,7 +125,7 @@ export class LlmAttention extends LlmWidget {
     const table = (caption, M, cell, headers = tokens) =>
       h("table", { class: "att-table" }, h("caption", {}, caption),
         h("thead", {}, h("tr", {}, h("td", {}), headers.map((t) => h("th", { scope: "col" }, t)))),
-        h("tbody", {}, M.map((row, i) => h("tr", { class: i === this.query ? "selected" : null },
+        h("tbody", {}, M.map((row, i) => h("tr", { class: i === this.state.query - 1 ? "selected" : null },
           h("th", { scope: "row" }, tokens[i]), row.map((x, j) => cell(x, i, j))))));
 
     fill(this.scoresView, table("Raw scores q·k/√d (before the mask)", r.scores, (x, i, j) =>
@@ -149,8 +143,8 @@ export class LlmAttention extends LlmWidget {
 
   /** The calculation for the selected query, with the reader's numbers substituted. */
   renderWorked(r) {
-    const { tokens, Q, K, V, causal } = this.state;
-    const i = this.query;
+    const { tokens, q: Q, k: K, v: V, causal } = this.state;
+    const i = this.state.query - 1;
     const d = Q[0].length;
     const n = tokens.length;
     const qi = () => sym("q", i + 1);
@@ -190,8 +184,10 @@ export class LlmAttention extends LlmWidget {
 
 /** Exercise 1: query 1's weights and output, and what became of the keys it could not see. */
 export class LlmAnswerAttention extends FigureAnswer {
+  static figure = "llm-attention";
+
   answer(r, figure) {
-    const { V, causal } = figure.state;
+    const { v: V, causal } = figure.state;
     const w = r.weights[0];
     const visible = r.visible[0];
     const seen = visible.map((v, j) => (v ? j : -1)).filter((j) => j >= 0);

@@ -1,28 +1,96 @@
-// The lifecycle every widget shares (Distill-style custom elements): build the controls once,
-// wait for the core, then render on every input. A widget with bad input shows a message that
-// names the parameter and keeps its last good figure. When it has rendered with the core it
-// sets data-ready on itself and resolves `ready`; it emits "llm-change" after every render.
+// The kit every widget shares (Distill-style custom elements).
+//
+// A widget declares its attributes once (static `attributes`, see attributes.js) and keeps its
+// whole state in one object, `this.state`, keyed by the attributes' camelCase names. Its HTML
+// attributes, the reader's URL, embed.html's query and its own controls all read and write that
+// object: attributes through attributeChangedCallback, a page through applySettings(), controls
+// through set(). After every change the widget recomputes with the core and redraws; bad input
+// shows a message that names the parameter and keeps the last good figure. When it has first
+// rendered it sets data-ready on itself and resolves `ready`; it emits "llm-change" after every
+// render.
+//
+// Everything a widget draws lives in its (open) shadow root with the kit's and its own styles
+// as constructed style sheets (allowed under a strict style-src): the host page's styles do not
+// reach inside, and the widget's styles do not reach out. Building clears the shadow root, so a
+// saved copy of a page, or an element moved in the document, never shows a widget twice.
+//
+// A subclass provides:
+//   static attributes         its declarations
+//   static styles             its own CSS text (imported from <concept>.css), optional
+//   static presetFields(name) the state fields a preset sets, when it declares a preset
+//   normalize(state, notes)   optional: makes fields consistent (shapes, index ranges) in place
+//   build()                   builds controls and figure into this.frame, once
+//   sync()                    sets the controls from this.state (after any outside change)
+//   compute()                 calls the core with this.state, returns the result; may throw
+//   render(result)            draws the result
 import { loadCore } from "../core.js";
 import { h } from "../dom.js";
+import { parseValue, settingsToState, stateDiff, stateKey } from "./attributes.js";
+import widgetCss from "./widget.css";
+import plotCss from "./plot.css";
+
+const kitCss = `${widgetCss}\n${plotCss}`;
+
+const sheets = new Map();
+/** One constructed style sheet per CSS text, shared by every widget that uses it. */
+function sheetFor(css) {
+  let sheet = sheets.get(css);
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    sheets.set(css, sheet);
+  }
+  return sheet;
+}
+
+/** Attaches (or clears) an element's open shadow root styled by the kit's CSS and `css`. */
+export function styledRoot(el, css) {
+  const root = el.shadowRoot ?? el.attachShadow({ mode: "open" });
+  root.replaceChildren();
+  const texts = css ? [kitCss, css] : [kitCss];
+  if ("adoptedStyleSheets" in root) root.adoptedStyleSheets = texts.map(sheetFor);
+  else root.append(...texts.map((t) => h("style", {}, t)));
+  return root;
+}
 
 export class LlmWidget extends HTMLElement {
+  static attributes = [];
+  static styles = "";
+  static presetFields() {
+    return {};
+  }
+
+  static get observedAttributes() {
+    return this.attributes.map((d) => d.name);
+  }
+
   constructor() {
     super();
     this.core = null;
     this.result = null;
-    this.ready = new Promise((resolve, reject) => {
-      this._resolveReady = resolve;
-      this._rejectReady = reject;
-    });
+    this.root = null;
+    this.state = null;
+    this.ready = new Promise((resolve) => (this._resolveReady = resolve));
+    this._pageSettings = [];
   }
 
   connectedCallback() {
     if (this._built) return;
     this._built = true;
-    this.classList.add("llm-widget");
+    const cls = this.constructor;
+    this.root = styledRoot(this, cls.styles);
+    this.frame = h("div", { class: "llm-frame", part: "frame" });
+    this.root.append(this.frame);
+    this.state = this._stateFrom([]).state;
+    this.actions = h("div", { class: "llm-actions" },
+      h("button", { type: "button", class: "llm-reset", onclick: () => this.reset() }, "Reset"));
+    this.panel = h("div", { class: "llm-panel", hidden: true });
+    this.notesEl = h("p", { class: "llm-notes", hidden: true });
     this.status = h("p", { class: "llm-status", role: "status", "aria-live": "polite" });
     this.build();
-    this.append(this.status);
+    this.frame.append(this.notesEl, this.status, this.actions, this.panel);
+    this._showNotes();
+    this.sync();
     loadCore().then(
       (core) => {
         this.core = core;
@@ -32,13 +100,140 @@ export class LlmWidget extends HTMLElement {
       },
       (error) => {
         this.showError(`The calculation engine could not start: ${error.message}`);
-        this._rejectReady(error);
+        this._resolveReady();
       },
     );
   }
 
-  /** Builds the controls and figure skeleton (subclasses). */
+  disconnectedCallback() {
+    // Nothing of a widget lives outside its own element; subclasses that listen elsewhere
+    // remove their listeners here.
+  }
+
+  attributeChangedCallback(name, before, after) {
+    if (!this._built || before === after) return;
+    const decl = this.constructor.attributes.find((d) => d.name === name);
+    if (decl.preset || after === null) {
+      // A new preset, or a removed attribute: start again from the attributes.
+      this.state = this._stateFrom(this._pageSettings).state;
+      this._showNotes();
+      this.sync();
+      this.update();
+      return;
+    }
+    const parsed = parseValue(decl, after);
+    if ("value" in parsed) this.set({ [stateKey(name)]: parsed.value }, { sync: true });
+    else {
+      this.notes = [`${name} ignored: ${parsed.error}.`];
+      this._showNotes();
+    }
+  }
+
+  /** The widget's attributes as a Map from name to string. */
+  attributeSettings() {
+    const out = new Map();
+    for (const d of this.constructor.attributes) if (this.hasAttribute(d.name)) out.set(d.name, this.getAttribute(d.name));
+    return out;
+  }
+
+  /**
+   * The state from the declarations, this element's attributes and then `sources` (later
+   * wins), normalised. Sets this.notes to what was ignored.
+   */
+  _stateFrom(sources) {
+    const cls = this.constructor;
+    const { state, notes } = settingsToState(cls.attributes, [this.attributeSettings(), ...sources], (p) => cls.presetFields(p));
+    this.normalize(state, notes);
+    this.notes = notes;
+    return { state, notes };
+  }
+
+  /** Makes the state's fields consistent, in place, adding a note for each change (subclasses). */
+  normalize() {}
+
+  /**
+   * Applies settings a page carries (the reader's URL): a Map from attribute name to string,
+   * over this element's attributes. Unknown names and bad values are reported in the widget.
+   */
+  applySettings(settings, unknown = []) {
+    this._pageSettings = [settings];
+    const { state, notes } = this._stateFrom([settings]);
+    this.state = state;
+    this.notes = [...unknown.map((n) => `${n} is not a setting of this figure; ignored.`), ...notes];
+    if (this._built) {
+      this._showNotes();
+      this.sync();
+      this.update();
+    }
+  }
+
+  /**
+   * The settings that reproduce the current state: [name, string] pairs, relative to this
+   * element's attributes (`relativeTo: "attributes"`, for a link to this page) or to the
+   * declared defaults (`"defaults"`, for embed code that carries every setting).
+   */
+  settings(relativeTo = "attributes") {
+    const cls = this.constructor;
+    const presetDecl = cls.attributes.find((d) => d.preset);
+    const sources = relativeTo === "attributes" ? [this.attributeSettings()] : [];
+    if (presetDecl) sources.push(new Map([[presetDecl.name, String(this.state[stateKey(presetDecl.name)])]]));
+    const base = settingsToState(cls.attributes, sources, (p) => cls.presetFields(p)).state;
+    this.normalize(base, []);
+    const diff = stateDiff(cls.attributes, this.state, base);
+    // The preset names the starting point of every other setting: keep it whenever it differs
+    // from where the comparison started.
+    if (presetDecl && !diff.some(([n]) => n === presetDecl.name)) {
+      const start = settingsToState(cls.attributes, relativeTo === "attributes" ? [this.attributeSettings()] : [], (p) => cls.presetFields(p)).state;
+      const name = stateKey(presetDecl.name);
+      if (start[name] !== this.state[name]) diff.unshift([presetDecl.name, String(this.state[name])]);
+    }
+    return diff;
+  }
+
+  /** Merges a change into the state (from the widget's own controls), then recomputes. */
+  set(patch, { sync = false } = {}) {
+    const next = { ...this.state, ...patch };
+    this.normalize(next, []);
+    this.state = next;
+    if (sync) this.sync();
+    this.update();
+  }
+
+  /** Back to the state its attributes (and the page's settings, if any) describe. */
+  reset() {
+    this._pageSettings = [];
+    this.state = this._stateFrom([]).state;
+    this._showNotes();
+    this.sync();
+    this.update();
+  }
+
+  /** Adds buttons to the widget's action bar: [{ label, run }] (the reader's Copy link, …). */
+  addActions(actions) {
+    for (const { label, run, className } of actions) {
+      this.actions.append(h("button", { type: "button", class: className, onclick: () => run(this) }, label));
+    }
+  }
+
+  /** Shows text to copy in the widget's panel (selected), with a label and a close button. */
+  showPanel(label, text) {
+    const area = h("textarea", { readonly: true, rows: Math.min(8, text.split("\n").length + 1), "aria-label": label });
+    area.value = text;
+    this.panel.replaceChildren(
+      h("div", { class: "llm-panel-head" }, h("strong", {}, label),
+        h("button", { type: "button", onclick: () => (this.panel.hidden = true) }, "Close")),
+      area);
+    this.panel.hidden = false;
+    area.focus();
+    area.select();
+    return area;
+  }
+
+  /** Builds the controls and figure skeleton into this.root (subclasses). */
   build() {}
+
+  /** Sets the controls from this.state (subclasses). */
+  sync() {}
 
   /** Computes with this.core and returns the result to draw; throws on bad input (subclasses). */
   compute() {
@@ -54,12 +249,12 @@ export class LlmWidget extends HTMLElement {
     let result;
     try {
       result = this.compute();
+      this.result = result;
+      this.render(result);
     } catch (error) {
-      this.showError(`Not updated: ${error.message}.`);
+      this.showError(`Not updated: ${error?.message ?? error}.`);
       return;
     }
-    this.result = result;
-    this.render(result);
     this.clearError();
     this.dispatchEvent(new CustomEvent("llm-change", { bubbles: true, detail: result }));
   }
@@ -72,5 +267,10 @@ export class LlmWidget extends HTMLElement {
   clearError() {
     this.status.textContent = "";
     this.status.classList.remove("llm-error");
+  }
+
+  _showNotes() {
+    this.notesEl.textContent = this.notes?.length ? `Settings: ${this.notes.join(" ")} Defaults are used instead.` : "";
+    this.notesEl.hidden = !this.notes?.length;
   }
 }

@@ -8,7 +8,8 @@
 // head-dim, layers, batch, bytes-per-value override the preset's values.
 // Properties: result ({ cfg, now, layer, doubled, layerDoubled, doubledError, curve, models }),
 // inputs (the configuration passed to attentionCost).
-import { fill, fmt, h, sym, uniqueId } from "../dom.js";
+import { fill, h, sym, uniqueId } from "../dom.js";
+import { fmt, fmtBytes, fmtCount, superscript } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { lineChart } from "./plot.js";
@@ -287,41 +288,11 @@ export class LlmAnswerCost extends FigureAnswer {
 // The result cards are narrow: counts of more than ten digits are shown in scientific notation.
 const CARD_DIGITS = 10;
 
-/**
- * A count with thousands separators, or in scientific notation when it has more than `digits`
- * digits (formatting only).
- */
-export function fmtCount(x, digits = 15) {
-  if (!Number.isFinite(x)) return fmt(x);
-  if (Math.abs(x) < 10 ** digits) return x.toLocaleString("en", { maximumFractionDigits: 2 });
-  const [mant, exp] = x.toExponential(3).split("e");
-  return `${mant.replace(/\.?0+$/, "")} × 10${superscript(Number(exp))}`;
-}
-
-const BYTE_UNITS = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"];
-
-/** Bytes in binary units: 16384 → "16 KiB" (unit conversion for display). */
-export function fmtBytes(bytes) {
-  let v = bytes, u = 0;
-  while (v >= 1024 && u < BYTE_UNITS.length - 1) {
-    v /= 1024;
-    u += 1;
-  }
-  if (u === 0) return `${fmt(v, 2)} byte${v === 1 ? "" : "s"}`;
-  const digits = v < 10 ? 2 : v < 100 ? 1 : 0;
-  return `${fmt(v, digits)} ${BYTE_UNITS[u]}`;
-}
-
 /** Token counts on the chart's axis: 1024 → "1K", 1048576 → "1M". */
 function fmtTokens(t) {
   if (t >= 2 ** 20) return `${t / 2 ** 20}M`;
   if (t >= 2 ** 10) return `${t / 2 ** 10}K`;
   return String(t);
-}
-
-const SUPERSCRIPTS = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
-function superscript(k) {
-  return [...String(k)].map((ch) => SUPERSCRIPTS[ch]).join("");
 }
 
 // A logarithmic axis over whole decades from lo to hi with at most six labelled ticks (screen

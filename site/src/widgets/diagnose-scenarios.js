@@ -2,19 +2,8 @@
 // as a reader meets it, the mechanism, the section whose calculation applies, a few inputs the
 // reader may change, compute(core, inputs) returning the calculation's lines (every number from
 // the core), the assumptions it makes, and the check to run.
-import { fmt, h, pct, sym } from "../dom.js";
-
-/** Bytes in binary units: 68719476736 → "64 GiB". Formatting only. */
-export function bytes(n) {
-  const units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
-  let u = 0;
-  let x = n;
-  while (x >= 1024 && u < units.length - 1) {
-    x /= 1024;
-    u += 1;
-  }
-  return `${fmt(x, u === 0 ? 0 : 1)} ${units[u]}`;
-}
+import { h, sym } from "../dom.js";
+import { fmt, fmtBytes, pct } from "../format.js";
 
 const int = (x) => x.toLocaleString("en");
 const exp = (x) => h("span", {}, "e", h("sup", {}, fmt(x)));
@@ -103,8 +92,8 @@ export const scenarios = [
       const cfg = { tokens: v.tokens, heads: 32, kvHeads: 8, headDim: 128, layers: 32, batch: v.batch, bytesPerValue: v.bytesPerValue };
       const r = core.attentionCost(cfg);
       return [
-        ["KV cache = 2 · ", `${int(v.batch)} · ${int(v.tokens)} · 8 · 128 · 32 layers · ${fmt(v.bytesPerValue)} bytes = `, h("strong", {}, bytes(r.kvBytes))],
-        [`Per token of one sequence: ${bytes(r.kvBytesPerToken)}.`],
+        ["KV cache = 2 · ", `${int(v.batch)} · ${int(v.tokens)} · 8 · 128 · 32 layers · ${fmt(v.bytesPerValue)} bytes = `, h("strong", {}, fmtBytes(r.kvBytes))],
+        [`Per token of one sequence: ${fmtBytes(r.kvBytesPerToken)}.`],
       ];
     },
     assumptions: "The full context is cached for every sequence, stored at the stated precision; weights, activations and fragmentation come on top.",

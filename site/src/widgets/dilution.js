@@ -1,8 +1,11 @@
 // <llm-context-dilution>: how much attention one relevant key keeps as irrelevant keys are added.
-// Attributes: relevant-score, distractor-score, distractors (initial values).
-import { fill, fmt, h, pct, uniqueId } from "../dom.js";
+// Attributes: see LlmContextDilution.attributes (relevant-score, distractor-score, distractors).
+import { fill, h } from "../dom.js";
+import { fmt, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
+import { slider } from "./controls.js";
 import { lineChart } from "./plot.js";
+import css from "./dilution.css";
 
 // Distractor counts the slider steps through: roughly 1-2-5 per decade, 0 to 100,000.
 const COUNTS = [0, 1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000];
@@ -10,39 +13,34 @@ const COUNTS = [0, 1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1000, 2000, 5
 const CURVE_COUNTS = [...new Set(Array.from({ length: 51 }, (_, k) => Math.round(10 ** (k / 10))))];
 
 export class LlmContextDilution extends LlmWidget {
+  static styles = css;
+  static attributes = [
+    { name: "relevant-score", type: "number", min: -5, max: 10, default: 2, doc: "The relevant key's score a." },
+    { name: "distractor-score", type: "number", min: -5, max: 10, default: 0, doc: "Each distractor's score b." },
+    { name: "distractors", type: "integer", min: 0, max: 100000, default: 10, doc: "The number of distractors n." },
+  ];
+
   build() {
-    const id = uniqueId("dil");
-    const attr = (name, fallback) => {
-      const v = Number(this.getAttribute(name));
-      return this.hasAttribute(name) && Number.isFinite(v) ? v : fallback;
-    };
-    const nStart = attr("distractors", 10);
-    const slider = (key, label, min, max, step, value) => {
-      const input = h("input", { type: "range", id: `${id}-${key}`, min, max, step, value: String(value), oninput: () => this.update() });
-      const out = h("output", { for: `${id}-${key}` });
-      return { input, out, row: h("div", { class: "slider" }, h("label", { for: `${id}-${key}` }, label), input, out) };
-    };
-    this.a = slider("a", "Relevant key's score a", -5, 10, 0.5, attr("relevant-score", 2));
-    this.b = slider("b", "Each distractor's score b", -5, 10, 0.5, attr("distractor-score", 0));
-    const nIndex = COUNTS.reduce((best, c, k) => (Math.abs(c - nStart) < Math.abs(COUNTS[best] - nStart) ? k : best), 0);
-    this.n = slider("n", "Distractors n", 0, COUNTS.length - 1, 1, nIndex);
+    this.a = slider({ label: "Relevant key's score a", min: -5, max: 10, step: 0.5, oninput: (v) => this.set({ relevantScore: v }) });
+    this.b = slider({ label: "Each distractor's score b", min: -5, max: 10, step: 0.5, oninput: (v) => this.set({ distractorScore: v }) });
+    this.n = slider({ label: "Distractors n", min: 0, max: COUNTS.length - 1, step: 1, oninput: (k) => this.set({ distractors: COUNTS[k] }) });
     this.headline = h("p", { class: "headline" });
     this.bar = h("div", { class: "mass-bar", "aria-hidden": "true" });
     this.chart = h("div", { class: "chart-box" });
     this.worked = h("p", { class: "worked" });
-    this.append(h("div", { class: "sliders" }, this.a.row, this.b.row, this.n.row), this.headline, this.bar, this.chart, this.worked);
+    this.frame.append(h("div", { class: "sliders" }, this.a.row, this.b.row, this.n.row), this.headline, this.bar, this.chart, this.worked);
   }
 
-  get inputs() {
-    return {
-      relevantScore: this.a.input.valueAsNumber,
-      distractorScore: this.b.input.valueAsNumber,
-      distractors: COUNTS[this.n.input.valueAsNumber],
-    };
+  sync() {
+    const s = this.state;
+    this.a.input.value = String(s.relevantScore);
+    this.b.input.value = String(s.distractorScore);
+    // The slider stands at the listed count nearest the state's (which may be any whole number).
+    this.n.input.value = String(COUNTS.reduce((best, c, k) => (Math.abs(c - s.distractors) < Math.abs(COUNTS[best] - s.distractors) ? k : best), 0));
   }
 
   compute() {
-    const cfg = this.inputs;
+    const cfg = { relevantScore: this.state.relevantScore, distractorScore: this.state.distractorScore, distractors: this.state.distractors };
     const now = this.core.contextDilution(cfg);
     const curve = CURVE_COUNTS.map((n) => [n, this.core.contextDilution({ ...cfg, distractors: n }).relevantWeight]);
     return { cfg, now, curve };

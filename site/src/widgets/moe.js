@@ -6,7 +6,8 @@
 //
 // Attributes: preset (a key of moePresets, default "between"), top-k (1 … experts, default 1).
 // Properties: result (see compute()), state ({ tokens, logits, topK }).
-import { fill, fmt, fmtVec, h, sym, uniqueId } from "../dom.js";
+import { fill, h, sym, uniqueId } from "../dom.js";
+import { fmt, fmtVec } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { groupedBarChart, legend, niceTicks } from "./plot.js";

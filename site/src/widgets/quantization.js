@@ -8,7 +8,8 @@
 // Attributes: preset (a key of quantizationPresets, default "outlier"), bits (2 … 16, default 8),
 // alpha (0 … 1, default 0.5).
 // Properties: result (see compute()), state ({ X, W, bits, alpha }).
-import { fill, fmt, h, sym, uniqueId } from "../dom.js";
+import { fill, h, sym, uniqueId } from "../dom.js";
+import { fmt } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { groupedBarChart, legend, lineChart, niceTicks } from "./plot.js";

@@ -10,7 +10,8 @@
 // Properties: state ({ d, q, k, m, n, useFreqs, base, freqs, pairing, range }); result
 // ({ state, now, shifted, curve }: the core's rope() at (m, n), at (m − n, 0), and the scaled
 // score at every offset of the chart).
-import { fill, fmt, fmtVec, h, sym, uniqueId } from "../dom.js";
+import { fill, h, sym, uniqueId } from "../dom.js";
+import { fmt, fmtVec } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { lineChart, niceScale } from "./plot.js";

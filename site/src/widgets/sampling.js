@@ -8,7 +8,8 @@
 // " Paris| Lyon"); logits or probs (numbers separated by spaces or commas, one per token);
 // seed (integer in [0, 2^32), default 42); count (draws, default 10); draws="off" hides the draws.
 // Properties: result ({ full, afterK, draws, opts, state }), state ({ prompt, tokens, kind, values }).
-import { fill, fmt, h, sym, uniqueId } from "../dom.js";
+import { fill, h, sym, uniqueId } from "../dom.js";
+import { fmt } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { samplingPresets } from "./sampling-presets.js";

@@ -6,7 +6,8 @@
 //
 // Attributes: alpha, gamma, cost-ratio (initial values).
 // Properties: result ({ cfg, now, curve, best }), inputs ({ alpha, gamma, costRatio }).
-import { fill, fmt, h, pct, sym, uniqueId } from "../dom.js";
+import { fill, h, sym, uniqueId } from "../dom.js";
+import { fmt, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { lineChart } from "./plot.js";

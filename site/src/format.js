@@ -1,0 +1,63 @@
+// The one formatter of the page: how a reader sees the core's numbers, counts and bytes.
+// Formatting only: every value comes from the core; these functions round and label it.
+
+/**
+ * A number as a reader should see it: up to `digits` decimals, trailing zeros dropped, a true
+ * minus sign, exact zero as "0". Formatting only: the value itself comes from the core.
+ */
+export function fmt(x, digits = 4) {
+  if (Number.isNaN(x)) return "NaN";
+  if (!Number.isFinite(x)) return x > 0 ? "∞" : "−∞";
+  if (x === 0) return "0";
+  const abs = Math.abs(x);
+  let s;
+  if (abs >= 1e6 || abs < 10 ** -digits) s = x.toExponential(Math.min(digits - 1, 3)).replace(/\.?0+e/, "e");
+  else {
+    s = x.toFixed(digits);
+    if (s.includes(".")) s = s.replace(/\.?0+$/, "");
+  }
+  if (s === "-0") s = "0";
+  return s.replace("-", "−");
+}
+
+/** A vector as "(a, b, c)". */
+export function fmtVec(xs, digits = 4) {
+  return "(" + xs.map((x) => fmt(x, digits)).join(", ") + ")";
+}
+
+/** A percentage of a probability, e.g. 0.4249 → "42.5%". */
+export function pct(p, digits = 1) {
+  return fmt(p * 100, digits) + "%";
+}
+
+/**
+ * A count with thousands separators, or in scientific notation when it has more than `digits`
+ * digits (formatting only).
+ */
+export function fmtCount(x, digits = 15) {
+  if (!Number.isFinite(x)) return fmt(x);
+  if (Math.abs(x) < 10 ** digits) return x.toLocaleString("en", { maximumFractionDigits: 2 });
+  const [mant, exp] = x.toExponential(3).split("e");
+  return `${mant.replace(/\.?0+$/, "")} × 10${superscript(Number(exp))}`;
+}
+
+const BYTE_UNITS = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"];
+
+/** Bytes in binary units: 16384 → "16 KiB" (unit conversion for display). */
+export function fmtBytes(bytes) {
+  let v = bytes, u = 0;
+  while (v >= 1024 && u < BYTE_UNITS.length - 1) {
+    v /= 1024;
+    u += 1;
+  }
+  if (u === 0) return `${fmt(v, 2)} byte${v === 1 ? "" : "s"}`;
+  const digits = v < 10 ? 2 : v < 100 ? 1 : 0;
+  return `${fmt(v, digits)} ${BYTE_UNITS[u]}`;
+}
+
+const SUPERSCRIPTS = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+/** An integer as Unicode superscript digits: -3 → "⁻³". */
+export function superscript(k) {
+  return [...String(k)].map((ch) => SUPERSCRIPTS[ch]).join("");
+}
+

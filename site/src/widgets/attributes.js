@@ -1,0 +1,173 @@
+// Widget settings: each widget declares its attributes once, as data, and everything that sets a
+// widget goes through the functions here: its HTML attributes, the reader's URL, the query of
+// embed.html, and the guide for course authors (generated from the same declarations).
+//
+// A declaration: { name, type, default, doc, ...limits }
+//   name     the attribute, kebab-case ("cost-ratio"); the widget's state key is its camelCase
+//   type     "number" (min, max), "integer" (min, max), "boolean" ("true" or "false"),
+//            "choice" (choices: the allowed strings), "text" (maxLength),
+//            "numbers" (comma-separated; minLength, maxLength, min, max),
+//            "labels" ("|"-separated strings; minLength, maxLength, maxChars),
+//            "matrix" (rows separated by ";", entries by ","; maxRows, maxCols)
+//   default  the value when neither the attribute nor a preset gives one
+//   doc      one sentence for the guide
+//   preset   true on the one attribute that selects a preset (a widget may have none)
+// Pure functions of strings and numbers: no DOM, so the build and Node tests use them too.
+
+/** "cost-ratio" → "costRatio": the state key of an attribute. */
+export function stateKey(name) {
+  return name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+}
+
+// Strings longer than any legal value are refused before they are split or parsed.
+const MAX_RAW = 4096;
+
+/**
+ * Parses one attribute value. Returns { value } or { error } where error says what was
+ * expected ("a number from 0 to 2.5"). Never throws, whatever `raw` is.
+ */
+export function parseValue(decl, raw) {
+  if (typeof raw !== "string") return { error: `expected ${describeType(decl)}` };
+  if (raw.length > MAX_RAW) return { error: `longer than ${MAX_RAW} characters` };
+  const fail = { error: `expected ${describeType(decl)}` };
+  switch (decl.type) {
+    case "number":
+    case "integer": {
+      const v = parseNumber(raw);
+      return v !== null && inRange(decl, v) && (decl.type === "number" || Number.isInteger(v)) ? { value: v } : fail;
+    }
+    case "boolean":
+      if (raw === "true" || raw === "") return { value: true };
+      if (raw === "false") return { value: false };
+      return fail;
+    case "choice":
+      return decl.choices.includes(raw) ? { value: raw } : fail;
+    case "text":
+      return raw.length <= (decl.maxLength ?? MAX_RAW) ? { value: raw } : fail;
+    case "numbers": {
+      const parts = raw.trim() === "" ? [] : raw.split(",");
+      if (parts.length < (decl.minLength ?? 1) || parts.length > (decl.maxLength ?? 64)) return fail;
+      const values = parts.map(parseNumber);
+      return values.every((v) => v !== null && inRange(decl, v)) ? { value: values } : fail;
+    }
+    case "labels": {
+      const parts = raw.split("|");
+      if (parts.length < (decl.minLength ?? 1) || parts.length > (decl.maxLength ?? 64)) return fail;
+      return parts.every((p) => p.length <= (decl.maxChars ?? 40)) ? { value: parts } : fail;
+    }
+    case "matrix": {
+      const rows = raw.split(";").map((r) => r.split(",").map(parseNumber));
+      const cols = rows[0].length;
+      const ok = rows.length <= (decl.maxRows ?? 16) && cols <= (decl.maxCols ?? 16) &&
+        rows.every((r) => r.length === cols && r.every((v) => v !== null));
+      return ok ? { value: rows } : fail;
+    }
+    default:
+      return { error: `has an unknown type ${decl.type}` };
+  }
+}
+
+/** Writes a value back as the attribute's string: the inverse of parseValue. */
+export function formatValue(decl, value) {
+  switch (decl.type) {
+    case "boolean":
+      return value ? "true" : "false";
+    case "numbers":
+      return value.map(String).join(",");
+    case "labels":
+      return value.join("|");
+    case "matrix":
+      return value.map((row) => row.map(String).join(",")).join(";");
+    default:
+      return String(value);
+  }
+}
+
+/** What a declaration accepts, in words: "a number from 0 to 2.5". */
+export function describeType(decl) {
+  const range = decl.min !== undefined && decl.max !== undefined ? ` from ${decl.min} to ${decl.max}` : "";
+  switch (decl.type) {
+    case "number": return `a number${range}`;
+    case "integer": return `a whole number${range}`;
+    case "boolean": return "true or false";
+    case "choice": return `one of ${decl.choices.join(", ")}`;
+    case "text": return `text of at most ${decl.maxLength ?? MAX_RAW} characters`;
+    case "numbers":
+      return `${decl.minLength ?? 1} to ${decl.maxLength ?? 64} comma-separated numbers${range ? ` each${range}` : ""}`;
+    case "labels": return `${decl.minLength ?? 1} to ${decl.maxLength ?? 64} labels separated by |, each at most ${decl.maxChars ?? 40} characters`;
+    case "matrix": return `a matrix of at most ${decl.maxRows ?? 16} rows (separated by ;) of at most ${decl.maxCols ?? 16} comma-separated numbers`;
+    default: return decl.type;
+  }
+}
+
+/**
+ * A widget's state from its declarations and sources of settings, later sources winning:
+ * `sources` is a list of Maps (or objects) from attribute name to string, e.g. [attributes,
+ * URL]. The preset attribute (if declared) is taken from the last source that names it; the
+ * state starts from the declared defaults overlaid with `presetFields(preset)`, then every other
+ * attribute given by a source replaces its field. Values that do not parse are skipped and
+ * reported in `notes` ("temperature="hot" ignored: expected a number from 0 to 2.5").
+ * Returns { state, notes }.
+ */
+export function settingsToState(decls, sources, presetFields = () => ({})) {
+  const notes = [];
+  const state = {};
+  for (const d of decls) state[stateKey(d.name)] = clone(d.default);
+  const get = (src, name) => (src instanceof Map ? src.get(name) : Object.hasOwn(src, name) ? src[name] : undefined);
+  const presetDecl = decls.find((d) => d.preset);
+  if (presetDecl) {
+    for (const src of sources) {
+      const raw = get(src, presetDecl.name);
+      if (raw === undefined || raw === null) continue;
+      const r = parseValue(presetDecl, raw);
+      if ("value" in r) state[stateKey(presetDecl.name)] = r.value;
+      else notes.push(note(presetDecl, raw, r.error));
+    }
+    Object.assign(state, clone(presetFields(state[stateKey(presetDecl.name)])));
+  }
+  for (const src of sources) {
+    for (const d of decls) {
+      if (d.preset) continue;
+      const raw = get(src, d.name);
+      if (raw === undefined || raw === null) continue;
+      const r = parseValue(d, raw);
+      if ("value" in r) state[stateKey(d.name)] = r.value;
+      else notes.push(note(d, raw, r.error));
+    }
+  }
+  return { state, notes };
+}
+
+/**
+ * The settings that turn `base` into `state`: a list of [name, string] for every declared field
+ * whose written form differs (the preset first, so that it applies before the fields it sets).
+ */
+export function stateDiff(decls, state, base) {
+  const out = [];
+  for (const d of [...decls].sort((a, b) => Number(Boolean(b.preset)) - Number(Boolean(a.preset)))) {
+    const k = stateKey(d.name);
+    const s = formatValue(d, state[k]);
+    if (s !== formatValue(d, base[k])) out.push([d.name, s]);
+  }
+  return out;
+}
+
+function note(decl, raw, error) {
+  const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
+  return `${decl.name}="${shown}" ignored: ${error}.`;
+}
+
+function parseNumber(s) {
+  const t = s.trim();
+  if (t === "" || !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t)) return null;
+  const v = Number(t);
+  return Number.isFinite(v) ? v : null;
+}
+
+function inRange(decl, v) {
+  return (decl.min === undefined || v >= decl.min) && (decl.max === undefined || v <= decl.max);
+}
+
+function clone(v) {
+  return Array.isArray(v) ? v.map(clone) : v;
+}

@@ -1,0 +1,71 @@
+// The controls every widget shares, built with DOM calls (never markup). Each returns its
+// elements and takes an `on…` callback; widgets write the callback's value into their state
+// with set(), and set the control back from the state in sync().
+import { h, uniqueId } from "../dom.js";
+
+/**
+ * A labelled range slider with its value shown beside it:
+ * slider({ label, min, max, step, value, oninput(valueAsNumber) }) → { input, out, row }.
+ * `label` may be text or nodes. The widget writes the shown value into `out.value`.
+ */
+export function slider({ label, min, max, step = 1, value = min, oninput, id = uniqueId("slider") }) {
+  const input = h("input", { type: "range", id, min, max, step, value: String(value),
+    oninput: () => oninput(input.valueAsNumber) });
+  const out = h("output", { for: id });
+  return { input, out, row: h("div", { class: "slider" }, h("label", { for: id }, label), input, out) };
+}
+
+/** Two buttons, − and +, under one group label: stepper("Tokens", onMinus, onPlus). */
+export function stepper(label, onMinus, onPlus) {
+  return h("span", { class: "stepper", role: "group", "aria-label": label }, label + " ",
+    h("button", { type: "button", onclick: onMinus, "aria-label": `fewer: ${label}` }, "−"),
+    h("button", { type: "button", onclick: onPlus, "aria-label": `more: ${label}` }, "+"));
+}
+
+/**
+ * A labelled number field: numberField({ label, value, min, max, step, oninput(valueAsNumber,
+ * input) }) → { input, row }. An empty or unparsable field reports NaN, which the core names in
+ * its message.
+ */
+export function numberField({ label, value, min, max, step = "any", oninput, id = uniqueId("num"), className = "num-field" }) {
+  const input = h("input", { type: "number", id, min, max, step, value: String(value), inputmode: "decimal", class: className,
+    oninput: () => oninput(input.valueAsNumber, input) });
+  return { input, row: h("span", { class: "control" }, h("label", { for: id }, label), " ", input) };
+}
+
+/** A labelled drop-down list: choice({ label, options: [[value, text]], value, onchange(value) }). */
+export function choice({ label, options, value, onchange, id = uniqueId("choice") }) {
+  const select = h("select", { id, onchange: () => onchange(select.value) },
+    options.map(([v, text]) => h("option", { value: v }, text)));
+  select.value = value;
+  return { select, row: h("span", { class: "control" }, h("label", { for: id }, label), " ", select) };
+}
+
+/** A labelled checkbox: checkbox({ label, checked, onchange(checked) }) → { input, row }. */
+export function checkbox({ label, checked, onchange, id = uniqueId("check") }) {
+  const input = h("input", { type: "checkbox", id, onchange: () => onchange(input.checked) });
+  input.checked = checked;
+  return { input, row: h("span", { class: "control" }, input, h("label", { for: id }, " ", label)) };
+}
+
+/**
+ * A table of number fields for a matrix: matrixEditor({ name, caption, M, rowLabels, oncell(i,
+ * j, valueAsNumber, input) }). Rows are labelled by rowLabels; each field has an accessible
+ * name "<name> row i (label), column j".
+ */
+export function matrixEditor({ name, caption, M, rowLabels, step = "0.1", oncell }) {
+  return h("table", { class: "matrix-editor" },
+    h("caption", {}, h("var", {}, name), caption ? ` (${caption})` : ""),
+    h("tbody", {}, M.map((row, i) => h("tr", {},
+      h("th", { scope: "row" }, rowLabels[i]),
+      row.map((x, j) => h("td", {}, h("input", {
+        type: "number", step, value: String(x), inputmode: "decimal",
+        "aria-label": `${name} row ${i + 1} (${rowLabels[i]}), column ${j + 1}`,
+        oninput: (e) => oncell(i, j, e.target.valueAsNumber, e.target),
+      })))))));
+}
+
+/** Marks a field as invalid (or valid) for the eye and for assistive technology. */
+export function markInvalid(input, invalid) {
+  input.setAttribute("aria-invalid", invalid ? "true" : "false");
+}
