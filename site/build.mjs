@@ -1,20 +1,31 @@
-// Builds the site into the folder given as argument (dist/):
-//   reader.html  the chapter (site/reader.html with its sections from site/sections/), with every \( … \) and \[ … \] formula typeset at build time as
-//                MathML by KaTeX, so formulas need no script, no font download and no network,
-//                and screen readers read them as mathematics;
-//   reader.js    the widgets, bundled by esbuild into one classic script (file:// cannot load
-//                ES modules);
-//   reader.css   the page's styles followed by every widget's (src/widgets/*.css).
-// llmmath.js (the core) is copied in by build.sh.
+// Builds the site into the folder given as argument (dist/), which already holds llmmath.js (the
+// core, copied in by build.sh):
+//   reader.html            the chapter: site/reader.html with its sections (site/sections/), every
+//                          \( … \) and \[ … \] typeset at build time as MathML by KaTeX (no script,
+//                          no font download, read as mathematics by screen readers)
+//   reader.css, reader.js  the page's styles and its glue (URL state, sharing), after …
+//   llmmath-widgets.js     the script embed: the core and every widget in one classic script
+//                          (file:// cannot load ES modules); widget styles travel inside it
+//   embed.html, embed.js, embed.css
+//                          one figure with its caption, for a frame (embed.html?widget=…)
+//   embed-guide.html       the course authors' guide, with every widget's attribute table made
+//                          from the widgets' own declarations
+//   reader-standalone.html the whole chapter in one file (styles and scripts inline, allowed by
+//                          their hashes in the page's Content-Security-Policy)
+// Every page carries a <noscript> note with the eight exercise answers, computed here by the core.
 import { build } from "esbuild";
 import katex from "katex";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { exerciseAnswers } from "./noscript.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.resolve(process.argv[2] ?? "dist");
 await mkdir(out, { recursive: true });
+const read = (file) => readFile(path.join(here, file), "utf8");
 
 /** Replaces \( … \) (inline) and \[ … \] (display) with KaTeX's MathML; stops on a TeX error. */
 export function typeset(html, file) {
@@ -38,19 +49,28 @@ function decodeEntities(s) {
   return s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 }
 
-/** Replaces each <!-- include sections/NAME.html --> with that file (one section of the chapter). */
+function escapeHtml(s) {
+  return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** Replaces each <!-- include sections/NAME.html --> with that file, typeset. */
 async function includeSections(html) {
   const parts = html.split(/<!-- include (sections\/[\w-]+\.html) -->/);
-  for (let i = 1; i < parts.length; i += 2) {
-    parts[i] = typeset(await readFile(path.join(here, parts[i]), "utf8"), `site/${parts[i]}`);
-  }
+  for (let i = 1; i < parts.length; i += 2) parts[i] = typeset(await read(parts[i]), `site/${parts[i]}`);
   return parts.join("");
 }
 
-const template = await readFile(path.join(here, "reader.html"), "utf8");
-await writeFile(path.join(out, "reader.html"), await includeSections(typeset(template, "site/reader.html")));
-await writeFile(path.join(out, "reader.css"), await readFile(path.join(here, "reader.css"), "utf8"));
+/** Fills a page's <!-- name --> placeholders; a missing placeholder is a build error. */
+function fill(html, file, values) {
+  for (const [name, value] of Object.entries(values)) {
+    const mark = `<!-- ${name} -->`;
+    if (!html.includes(mark)) throw new Error(`${file}: no ${mark}`);
+    html = html.replace(mark, () => value);
+  }
+  return html;
+}
 
+// --- scripts -----------------------------------------------------------------------------
 // Widget styles are bundled into the scripts as text and adopted into each widget's shadow root.
 // Lengths in rem become px here, so that a host page's root font size cannot resize a figure.
 const cssAsText = {
@@ -64,13 +84,18 @@ const cssAsText = {
   },
 };
 
-/** Bundles one entry of src/ into a classic script; returns its text. */
-async function bundle(entry) {
+/**
+ * Bundles one entry of src/ (a file name, or { contents } of a module in src/) into a classic
+ * script, or CommonJS for the build itself; returns its text.
+ */
+async function bundle(entry, format = "iife") {
   const result = await build({
-    entryPoints: [path.join(here, "src", entry)],
+    ...(typeof entry === "string"
+      ? { entryPoints: [path.join(here, "src", entry)] }
+      : { stdin: { contents: entry.contents, resolveDir: path.join(here, "src"), loader: "js" } }),
     bundle: true,
-    format: "iife",
-    minify: true,
+    format,
+    minify: format === "iife",
     target: ["chrome95", "firefox100", "safari15.2"],
     write: false,
     legalComments: "none",
@@ -80,8 +105,99 @@ async function bundle(entry) {
   return result.outputFiles[0].text;
 }
 
-// llmmath-widgets.js: the core and every widget in one classic script (the script embed).
-const core = await readFile(path.join(out, "llmmath.js"), "utf8");
-const widgetsJs = `${core}\n${await bundle("widgets-embed.js")}`;
+const coreJs = await readFile(path.join(out, "llmmath.js"), "utf8");
+const widgetsJs = `${coreJs}\n${await bundle("widgets-embed.js")}`;
+const readerJs = await bundle("reader.js");
+const embedJs = await bundle("embed.js");
+
+// The widgets' declarations and the figures, read by running the widget modules here with a
+// stand-in for HTMLElement (nothing is drawn at import).
+const { widgets, figures, describeType, formatValue, stateKey } = await (async () => {
+  const code = await bundle({ contents: `export { widgets } from "./widgets/index.js";
+    export { figures } from "./widgets/figures.js";
+    export { describeType, formatValue, stateKey } from "./widgets/attributes.js";` }, "cjs");
+  const module = { exports: {} };
+  new Function("module", "exports", "HTMLElement", code)(module, module.exports, class {});
+  return module.exports;
+})();
+
+// --- the noscript note -------------------------------------------------------------------
+const core = await createRequire(import.meta.url)(path.join(out, "llmmath.js"))();
+const noscript = (page = "reader.html") => `<div class="noscript">
+  <p><strong>Scripts are off.</strong> The text and formulas of this chapter read without them, but every figure, and every number in them, is computed in your browser by the chapter's WebAssembly engine, which needs JavaScript. The exercises' answers, computed by the same engine for the exercises' own numbers:</p>
+  <ol>
+${exerciseAnswers(core).map((a) => `    <li><a href="${page}#${a.section}">${escapeHtml(a.text)}</a></li>`).join("\n")}
+  </ol>
+</div>`;
+
+// --- reader.html ---------------------------------------------------------------------------
+const sectionsHtml = await includeSections(typeset(await read("reader.html"), "site/reader.html"));
+const readerHtml = fill(sectionsHtml, "site/reader.html", { noscript: noscript("") });
+await writeFile(path.join(out, "reader.html"), readerHtml);
+const readerCss = await read("reader.css");
+await writeFile(path.join(out, "reader.css"), readerCss);
+await writeFile(path.join(out, "reader.js"), readerJs);
 await writeFile(path.join(out, "llmmath-widgets.js"), widgetsJs);
-await writeFile(path.join(out, "reader.js"), await bundle("reader.js"));
+
+// --- embed.html ------------------------------------------------------------------------------
+// Each figure's caption, as the chapter has it, in a <template> the page picks by name.
+const captions = Object.entries(figures).map(([name, f]) => {
+  const at = readerHtml.indexOf(`id="${f.id}"`);
+  const m = at < 0 ? null : /<figcaption>([\s\S]*?)<\/figcaption>/.exec(readerHtml.slice(at));
+  if (!m) throw new Error(`no caption for figure ${f.id} in the chapter`);
+  return `<template id="caption-${name}"><figcaption>${m[1]}</figcaption></template>`;
+}).join("\n");
+await writeFile(path.join(out, "embed.html"), fill(await read("embed.html"), "site/embed.html", { noscript: noscript(), captions }));
+await writeFile(path.join(out, "embed.js"), embedJs);
+await writeFile(path.join(out, "embed.css"), await read("embed.css"));
+
+// --- embed-guide.html ----------------------------------------------------------------------
+const tables = Object.entries(figures).map(([name, f]) => {
+  const cls = widgets[f.tag];
+  const decls = cls.attributes;
+  // A field the default preset sets has the preset's value as its default.
+  const presetDecl = decls.find((d) => d.preset);
+  const fromPreset = presetDecl ? cls.presetFields(presetDecl.default) : {};
+  const byDefault = (d) => {
+    const k = stateKey(d.name);
+    const v = Object.hasOwn(fromPreset, k) ? fromPreset[k] : d.default;
+    const text = `<code>${escapeHtml(formatValue(d, v))}</code>`;
+    return Object.hasOwn(fromPreset, k) ? `${text} (from the preset ${escapeHtml(presetDecl.default)})` : text;
+  };
+  const rows = decls.map((d) => `      <tr><th scope="row"><code>${escapeHtml(d.name)}</code></th><td>${escapeHtml(describeType(d))}</td><td>${byDefault(d)}</td><td>${escapeHtml(d.doc)}</td></tr>`).join("\n");
+  return `  <section id="widget-${name}" class="widget-ref">
+    <h3><code>&lt;${f.tag}&gt;</code> · <code>?widget=${name}</code></h3>
+    <div class="table-scroll"><table class="attributes">
+      <caption>Attributes of <code>&lt;${f.tag}&gt;</code> (the same names as query parameters of embed.html)</caption>
+      <thead><tr><th scope="col">attribute</th><th scope="col">type and range</th><th scope="col">default</th><th scope="col">meaning</th></tr></thead>
+      <tbody>
+${rows}
+      </tbody>
+    </table></div>
+    <figure class="live"><${f.tag} id="example-${name}"></${f.tag}><figcaption>Live: <code>&lt;${f.tag}&gt;&lt;/${f.tag}&gt;</code> with every default.</figcaption></figure>
+  </section>`;
+}).join("\n");
+await writeFile(path.join(out, "embed-guide.html"), fill(await read("embed-guide.html"), "site/embed-guide.html", {
+  noscript: noscript(), "attribute-tables": tables, "figure-names": Object.keys(figures).map((n) => `<code>${n}</code>`).join(", "),
+}));
+
+// --- reader-standalone.html ------------------------------------------------------------------
+// The reader with its stylesheet and scripts inline. A strict policy still holds: each inline
+// block is allowed by its SHA-256 hash, nothing else may run, and nothing is fetched.
+const sha = (text) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+// Inside a <script> element "</script" would end it and "<!--" changes how it is parsed; in the
+// minified bundles both occur only inside string literals, where these escapes mean the same.
+const inlineSafe = (js) => js.replace(/<\/script/gi, "<\\/script").replace(/<!--/g, "\\x3C!--");
+const widgetsInline = inlineSafe(widgetsJs), readerInline = inlineSafe(readerJs);
+let standalone = readerHtml
+  .replace('<link rel="stylesheet" href="reader.css">', () => `<style>\n${readerCss}</style>`)
+  .replace('<script src="llmmath-widgets.js"></script>', () => `<script>${widgetsInline}</script>`)
+  .replace('<script src="reader.js"></script>', () => `<script>${readerInline}</script>`)
+  .replace(/<p class="edition-links">[\s\S]*?<\/p>/, '<p class="edition-links">This is the one-file edition of the chapter: it needs no other file and makes no request.</p>');
+standalone = standalone.replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, () =>
+  `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${sha(widgetsInline)} ${sha(readerInline)} 'wasm-unsafe-eval'; style-src ${sha(`\n${readerCss}`)}; img-src data:; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'">`);
+const markupOnly = standalone.replace(/<(script|style)>[\s\S]*?<\/\1>/g, "").replace(/<a [^>]*>/g, "");
+if (/<(script|link|img|iframe)[^>]+(src|href)=/.test(markupOnly)) {
+  throw new Error("reader-standalone.html still refers to another file");
+}
+await writeFile(path.join(out, "reader-standalone.html"), standalone);

@@ -20,7 +20,7 @@ test("the reader loads from file://, becomes ready, logs no error and requests o
   const { page, errors, requests } = await openReader(browser.context);
   assert.deepEqual(errors, []);
   assertOnlyOwnFiles(requests);
-  assert.ok(requests.some((u) => u.endsWith("/llmmath.js")), "the core was loaded");
+  assert.ok(requests.some((u) => u.endsWith("/llmmath-widgets.js")), "the core and widgets were loaded");
   await page.screenshot({ path: artifact("reader-1280.png"), fullPage: true });
   await page.close();
 });
@@ -54,8 +54,8 @@ test("the attention figure responds to the mask and to edits, and shows the core
   const fromCore = await page.evaluate(async () => {
     const el = document.getElementById("attention-figure");
     const m = await createLLMMath();
-    const { Q, K, V, causal } = el.state;
-    return m.attention(Q, K, V, { causal }).weights;
+    const { q, k, v, causal } = el.state;
+    return m.attention(q, k, v, { causal }).weights;
   });
   before.forEach((row, i) => row.forEach((cell, j) =>
     assert.ok(Math.abs(Number(cell.replace("−", "-")) - fromCore[i][j]) <= 5e-4, `weight ${i},${j}: ${cell} vs ${fromCore[i][j]}`)));

@@ -4,12 +4,13 @@
 // so at the figure's default inputs it reproduces the chapter's answer, and after the reader
 // changes the figure it answers for their numbers. It redraws on the figure's "llm-change".
 // `static figure` names the tag of the figure it can answer for; any other target gets a message.
-import { styledRoot } from "./base.js";
-import { fill, h } from "../dom.js";
+// An answer is prose inside the page's exercise, so it is drawn in the light DOM with the page's
+// styles (not in a shadow root like the figures); drawing replaces what is there, so a saved
+// copy of the page never shows it twice.
+import { fill } from "../dom.js";
 
 export class FigureAnswer extends HTMLElement {
   static figure = "";
-  static styles = "";
 
   constructor() {
     super();
@@ -19,12 +20,9 @@ export class FigureAnswer extends HTMLElement {
 
   connectedCallback() {
     const cls = this.constructor;
-    this.root = styledRoot(this, cls.styles);
-    this.body = h("div", { class: "llm-answer" });
-    this.root.append(this.body);
     const figure = document.getElementById(this.getAttribute("for") ?? "");
     if (!figure || figure.localName !== cls.figure || !figure.ready) {
-      fill(this.body, `This answer belongs to a ${cls.figure} figure, and none with the id given in for= is on this page.`);
+      fill(this, `This answer belongs to a ${cls.figure} figure, and none with the id given in for= is on this page.`);
       this._resolveReady();
       return;
     }
@@ -42,9 +40,9 @@ export class FigureAnswer extends HTMLElement {
     const figure = this.figure;
     if (figure?.result) {
       try {
-        fill(this.body, this.answer(figure.result, figure));
+        fill(this, this.answer(figure.result, figure));
       } catch (error) {
-        fill(this.body, `The answer could not be written for these inputs: ${error?.message ?? error}.`);
+        fill(this, `The answer could not be written for these inputs: ${error?.message ?? error}.`);
       }
     }
     this.setAttribute("data-ready", "");

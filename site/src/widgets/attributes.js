@@ -141,13 +141,15 @@ export function settingsToState(decls, sources, presetFields = () => ({})) {
 /**
  * The settings that turn `base` into `state`: a list of [name, string] for every declared field
  * whose written form differs (the preset first, so that it applies before the fields it sets).
+ * A field the reader left invalid (an emptied number field is NaN) is not written: a link carries
+ * only values that it can give back.
  */
 export function stateDiff(decls, state, base) {
   const out = [];
   for (const d of [...decls].sort((a, b) => Number(Boolean(b.preset)) - Number(Boolean(a.preset)))) {
     const k = stateKey(d.name);
     const s = formatValue(d, state[k]);
-    if (s !== formatValue(d, base[k])) out.push([d.name, s]);
+    if (s !== formatValue(d, base[k]) && "value" in parseValue(d, s)) out.push([d.name, s]);
   }
   return out;
 }

@@ -122,9 +122,9 @@ export class LlmWidget extends HTMLElement {
       return;
     }
     const parsed = parseValue(decl, after);
-    if ("value" in parsed) this.set({ [stateKey(name)]: parsed.value }, { sync: true });
+    if ("value" in parsed) this.set({ [stateKey(name)]: parsed.value }, { sync: true, report: true });
     else {
-      this.notes = [`${name} ignored: ${parsed.error}.`];
+      this.notes = [`${name}="${after.length > 40 ? `${after.slice(0, 40)}…` : after}" ignored: ${parsed.error}.`];
       this._showNotes();
     }
   }
@@ -190,11 +190,20 @@ export class LlmWidget extends HTMLElement {
     return diff;
   }
 
-  /** Merges a change into the state (from the widget's own controls), then recomputes. */
-  set(patch, { sync = false } = {}) {
+  /**
+   * Merges a change into the state, then recomputes. From the widget's own controls the state is
+   * always consistent; with `report` (a changed attribute) what normalize() had to change, if
+   * anything, replaces the notes shown.
+   */
+  set(patch, { sync = false, report = false } = {}) {
     const next = { ...this.state, ...patch };
-    this.normalize(next, []);
+    const notes = [];
+    this.normalize(next, notes);
     this.state = next;
+    if (report) {
+      this.notes = notes;
+      this._showNotes();
+    }
     if (sync) this.sync();
     this.update();
   }
@@ -270,7 +279,7 @@ export class LlmWidget extends HTMLElement {
   }
 
   _showNotes() {
-    this.notesEl.textContent = this.notes?.length ? `Settings: ${this.notes.join(" ")} Defaults are used instead.` : "";
+    this.notesEl.textContent = this.notes?.length ? `Settings: ${this.notes.join(" ")}` : "";
     this.notesEl.hidden = !this.notes?.length;
   }
 }

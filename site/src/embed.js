@@ -1,0 +1,54 @@
+// embed.html's glue, after llmmath-widgets.js: shows the figure named by ?widget= with the other
+// query parameters as its attributes, and its caption from the chapter; tells the parent frame
+// its height (postMessage { type: "llmmath:height", height }) on load and whenever it changes.
+// Nothing from the query is inserted as markup: names are checked against the figures and their
+// declared attributes, values are set as attributes, which the widget parses.
+import { figureNamed, figures } from "./widgets/figures.js";
+
+const main = document.getElementById("embed");
+const message = document.getElementById("embed-message");
+const params = new URLSearchParams(location.search);
+const name = params.get("widget");
+const figure = figureNamed(name);
+
+function say(text) {
+  message.textContent = text;
+  message.hidden = false;
+}
+
+function postHeight() {
+  if (window.parent === window) return;
+  const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+  window.parent.postMessage({ type: "llmmath:height", height }, "*");
+}
+
+if (!figure) {
+  say(name === null
+    ? `No figure named: add ?widget= with one of ${Object.keys(figures).join(", ")}.`
+    : `There is no figure “${name}”. Use ?widget= with one of ${Object.keys(figures).join(", ")}.`);
+  document.documentElement.setAttribute("data-ready", "");
+} else {
+  const cls = customElements.get(figure.tag);
+  const declared = new Set((cls?.attributes ?? []).map((d) => d.name));
+  const el = document.createElement(figure.tag);
+  el.id = figure.id;
+  const unknown = [];
+  for (const [key, value] of params) {
+    if (key === "widget") continue;
+    if (declared.has(key)) el.setAttribute(key, value);
+    else unknown.push(key);
+  }
+  if (unknown.length) say(`Not settings of the ${name} figure, ignored: ${unknown.join(", ")}.`);
+  const wrapper = document.createElement("figure");
+  wrapper.append(el);
+  const caption = document.getElementById(`caption-${name}`);
+  if (caption) wrapper.append(caption.content.cloneNode(true));
+  main.append(wrapper);
+  Promise.resolve(el.ready).then(() => {
+    document.documentElement.setAttribute("data-ready", "");
+    postHeight();
+  });
+}
+
+new ResizeObserver(postHeight).observe(document.documentElement);
+addEventListener("load", postHeight);

@@ -1,0 +1,195 @@
+// The figures outside the chapter, as course authors use them: by one script tag on a course
+// page with its own styles and a strict policy, in a sandboxed frame (embed.html) that reports
+// its height, and in the course authors' guide. Each page is opened from file:// in a folder of
+// its own holding a copy of the files a course author would copy.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
+const { useBrowser, dist, artifact } = require("./browser.js");
+
+const browser = useBrowser(test);
+const FIGURES = ["attention", "dilution", "sampling", "rope", "cost", "speculative", "alibi", "quantization", "moe", "diagnose"];
+
+// A course folder: the embed files of dist/ and the fixture pages.
+const course = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-course-"));
+for (const f of ["llmmath-widgets.js", "embed.html", "embed.js", "embed.css"]) fs.copyFileSync(path.join(dist, f), path.join(course, f));
+for (const f of fs.readdirSync(path.join(__dirname, "fixtures"))) fs.copyFileSync(path.join(__dirname, "fixtures", f), path.join(course, f));
+// The same course page without the figures' script: the host's styles as they are alone.
+fs.writeFileSync(path.join(course, "course-plain.html"), fs.readFileSync(path.join(course, "course.html"), "utf8"));
+fs.writeFileSync(path.join(course, "course.html"),
+  fs.readFileSync(path.join(course, "course.html"), "utf8").replace("<!-- widgets -->", '<script src="llmmath-widgets.js"></script>'));
+test.after(() => fs.rmSync(course, { recursive: true, force: true }));
+
+async function open(file, { ready = "html[data-ready]", width = 1000 } = {}) {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  const errors = [];
+  page.on("console", (msg) => { if (msg.type() === "error") errors.push(`console: ${msg.text()}`); });
+  page.on("pageerror", (err) => errors.push(`page: ${err.message}`));
+  await page.goto(pathToFileURL(path.join(course, file)).href);
+  if (ready) await page.waitForSelector(ready, { timeout: 15000 });
+  return { page, errors };
+}
+
+const HOST_PROPS = ["font-family", "font-size", "line-height", "color", "background-color", "margin-top", "margin-left", "letter-spacing", "text-align", "text-transform"];
+const hostStyles = (page) => page.evaluate((props) => Object.fromEntries(["body", "h1", "p"].map((sel) => {
+  const cs = getComputedStyle(document.querySelector(sel));
+  return [sel, props.map((p) => `${p}: ${cs.getPropertyValue(p)}`)];
+})), HOST_PROPS);
+
+test("script embed: the course page's own styles are the same with and without the figures' script", async () => {
+  const plain = await open("course-plain.html", { ready: "body" });
+  const before = await hostStyles(plain.page);
+  await plain.page.close();
+  const { page, errors } = await open("course.html", { ready: "#spec[data-ready]" });
+  await page.waitForSelector("#cool[data-ready]");
+  await page.waitForSelector("#hot[data-ready]");
+  assert.deepEqual(await hostStyles(page), before);
+  assert.equal(before.body[1], "font-size: 19px", "the fixture's own styles are in force");
+  // …and the host's heavy-handed rules do not reach inside a figure.
+  const inside = await page.evaluate(() => {
+    const root = document.getElementById("spec").shadowRoot;
+    const cs = (el) => getComputedStyle(el);
+    return {
+      hostFont: cs(document.getElementById("spec")).fontSize,
+      divBorder: cs(root.querySelector("div.sliders")).borderTopWidth,
+      buttonWidth: root.querySelector("button").getBoundingClientRect().width,
+      svgDisplay: cs(root.querySelector("svg")).display,
+      transform: cs(root.querySelector("p")).textTransform,
+    };
+  });
+  assert.equal(inside.hostFont, "14.72px");
+  assert.equal(inside.divBorder, "0px");
+  assert.ok(inside.buttonWidth < 150, `button width ${inside.buttonWidth}`);
+  assert.equal(inside.svgDisplay, "block");
+  assert.equal(inside.transform, "none");
+  await page.screenshot({ path: artifact("course-page.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("script embed: two sampling figures stay independent, and a changed attribute re-renders", async () => {
+  const { page, errors } = await open("course.html", { ready: "#spec[data-ready]" });
+  await page.waitForSelector("#cool[data-ready]");
+  await page.waitForSelector("#hot[data-ready]");
+  const state = (id) => page.evaluate((id) => JSON.stringify(document.getElementById(id).state), id);
+  const rows = (id) => page.locator(`#${id} .smp-table tbody`).first().textContent();
+  assert.equal(await page.evaluate(() => document.getElementById("cool").state.temperature), 0.5);
+  assert.equal(await page.evaluate(() => document.getElementById("hot").state.temperature), 1.5);
+  assert.notEqual(await rows("cool"), await rows("hot"));
+
+  const hotBefore = [await state("hot"), await rows("hot")];
+  const coolBefore = await rows("cool");
+  await page.locator("#cool").getByLabel("Temperature T").focus();
+  await page.keyboard.press("ArrowRight");
+  assert.notEqual(await rows("cool"), coolBefore, "the figure the reader moved changed");
+  assert.deepEqual([await state("hot"), await rows("hot")], hotBefore, "the other one did not");
+
+  const headline = () => page.locator("#spec .headline").textContent();
+  const specBefore = await headline();
+  await page.evaluate(() => document.getElementById("spec").setAttribute("alpha", "0.3"));
+  assert.notEqual(await headline(), specBefore);
+  const expected = await page.evaluate(async () => (await createLLMMath()).speculativeDecoding({ alpha: 0.3, gamma: 4, costRatio: 0.1 }).expectedTokens);
+  assert.match(await headline(), new RegExp(String(Number(expected.toFixed(4))).replace(".", "\\.")));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("frame embed: a sandboxed frame of embed.html tells its parent a height larger than the frame's", async () => {
+  const { page, errors } = await open("frame-host.html", { ready: "iframe" });
+  await page.waitForFunction(() => window.heights.some((h) => h > 150), null, { timeout: 15000 });
+  const box = await page.locator("#frame").boundingBox();
+  assert.ok(box.height > 150, `the frame was resized to ${box.height}px`);
+  const frame = page.frameLocator("#frame");
+  assert.equal(await frame.locator("llm-sampling").getAttribute("temperature"), "0.5");
+  await page.screenshot({ path: artifact("frame-host.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("embed.html renders every figure by its name, with its caption, and applies query settings", async () => {
+  for (const name of FIGURES) {
+    const { page, errors } = await open(`embed.html?widget=${name}`);
+    const el = page.locator("main figure > *").first();
+    assert.equal(await el.getAttribute("data-ready"), "", `${name} rendered`);
+    assert.equal(await page.locator(".llm-status.llm-error").count(), 0, `${name} has no error`);
+    assert.match(await page.locator("figcaption").textContent(), /Figure \d\.\d/, `${name} caption`);
+    assert.deepEqual(errors, [], name);
+    await page.close();
+  }
+  const { page } = await open("embed.html?widget=speculative&alpha=0.8&gamma=5&cost-ratio=0.2");
+  assert.deepEqual(await page.evaluate(() => document.querySelector("llm-speculative").state), { alpha: 0.8, gamma: 5, costRatio: 0.2 });
+  await page.close();
+});
+
+test("embed.html says what is wrong with an unknown figure, an unknown setting or a bad value", async () => {
+  let { page } = await open("embed.html?widget=nonsense");
+  assert.match(await page.locator("#embed-message").textContent(), /no figure “nonsense”.*sampling/);
+  await page.close();
+  ({ page } = await open("embed.html?widget=constructor"));
+  assert.match(await page.locator("#embed-message").textContent(), /no figure “constructor”/);
+  await page.close();
+  ({ page } = await open("embed.html?widget=speculative&alpha=7&colour=red"));
+  assert.match(await page.locator("#embed-message").textContent(), /ignored: colour/);
+  assert.match(await page.locator("llm-speculative .llm-notes").textContent(), /alpha="7" ignored: expected a number from 0 to 1/);
+  assert.equal(await page.evaluate(() => document.querySelector("llm-speculative").state.alpha), 0.5);
+  await page.close();
+});
+
+// Markup and script in every place a value can come from: none may run or become an element.
+const PAYLOADS = ['<img src=x onerror="window.__pwned=1">', '"><script>window.__pwned=2</script>', "javascript:window.__pwned=3", "<svg onload=window.__pwned=4>"];
+
+/** Elements of a kind anywhere in the page, shadow roots included. */
+const countDeep = (page, selector) => page.evaluate((selector) => {
+  let n = 0;
+  const walk = (root) => {
+    n += root.querySelectorAll(selector).length;
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return n;
+}, selector);
+
+test("payloads in embed.html's query and in attributes never run or appear as elements", async () => {
+  for (const p of PAYLOADS) {
+    const q = encodeURIComponent(p);
+    for (const query of [`widget=${q}`, `widget=sampling&prompt=${q}&tokens=${q}|b`, `widget=attention&preset=${q}&tokens=${q}`, `widget=diagnose&symptom=${q}`]) {
+      const { page } = await open(`embed.html?${query}`);
+      assert.equal(await page.evaluate(() => window.__pwned), undefined, query);
+      assert.equal(await countDeep(page, "img, iframe, object, embed"), 0, query);
+      assert.equal(await countDeep(page, "script"), 2, query);
+      await page.close();
+    }
+  }
+  const { page } = await open("course.html", { ready: "#spec[data-ready]" });
+  await page.evaluate((payloads) => {
+    for (const p of payloads) for (const el of document.querySelectorAll("llm-sampling, llm-speculative")) {
+      for (const d of el.constructor.attributes) el.setAttribute(d.name, p);
+    }
+  }, PAYLOADS);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await countDeep(page, "img, iframe, object, embed"), 0);
+  assert.match(await page.locator("#spec .llm-notes").textContent(), /ignored/);
+  await page.close();
+});
+
+test("the guide lists every figure's attributes from their declarations and shows each live", async () => {
+  fs.copyFileSync(path.join(dist, "embed-guide.html"), path.join(course, "embed-guide.html"));
+  fs.copyFileSync(path.join(dist, "reader.css"), path.join(course, "reader.css"));
+  const { page, errors } = await open("embed-guide.html", { ready: "#example-diagnose[data-ready]" });
+  for (const name of FIGURES) {
+    const declared = await page.evaluate((name) => {
+      const el = document.getElementById(`example-${name}`);
+      return el.constructor.attributes.map((d) => d.name);
+    }, name);
+    const listed = await page.locator(`#widget-${name} table.attributes tbody th code`).allTextContents();
+    assert.deepEqual(listed, declared, name);
+    await page.waitForSelector(`#example-${name}[data-ready]`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

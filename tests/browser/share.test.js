@@ -1,0 +1,199 @@
+// The reader's state in its URL and what a reader takes away: every figure's settings survive a
+// reload from the URL; Copy link, Copy embed code and Reset; payloads in the fragment stay text;
+// a saved copy of the page shows no widget twice; the one-file edition works offline; and with
+// scripts off the page says what needs them and gives the eight answers.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
+const { chromium } = require("playwright-core");
+const { useBrowser, openReader, dist, artifact } = require("./browser.js");
+
+const browser = useBrowser(test);
+
+/** Every figure's state, by id. */
+const states = (page) => page.evaluate(() => Object.fromEntries(
+  [...document.querySelectorAll("[id]")].filter((el) => el.localName.startsWith("llm-") && el.state)
+    .map((el) => [el.id, JSON.stringify(el.state)])));
+
+/**
+ * Changes every declared setting of every figure to another legal value, as its controls
+ * would (through set()), and returns the number of settings changed.
+ */
+const changeEverything = (page) => page.evaluate(() => {
+  let changed = 0;
+  const camel = (n) => n.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+  for (const el of document.querySelectorAll("[id]")) {
+    if (!el.localName.startsWith("llm-") || !el.constructor.attributes) continue;
+    for (const d of el.constructor.attributes) {
+      const k = camel(d.name), v = el.state[k];
+      let next;
+      switch (d.type) {
+        case "number": next = v === d.max ? d.min : Math.min(d.max, Math.max(d.min, v + (d.max - d.min) / 7)); break;
+        case "integer": next = v === d.max ? d.min : Math.min(d.max, v + 1); break;
+        case "boolean": next = !v; break;
+        case "choice": next = d.choices.find((c) => c !== v) ?? v; break;
+        case "text": next = `${v} changed`.slice(0, d.maxLength ?? 4096); break;
+        case "numbers": next = v.map((x, i) => (i === 0 ? Math.min(d.max ?? Infinity, Math.max(d.min ?? -Infinity, x / 2)) : x)); break;
+        case "labels": next = v.map((x, i) => (i === 0 ? "zz" : x)); break;
+        case "matrix": next = v.map((row, i) => row.map((x, j) => (i === 0 && j === 0 ? x + 1 : x))); break;
+        default: continue;
+      }
+      el.set({ [k]: next }, { sync: true });
+      changed += 1;
+    }
+  }
+  return changed;
+});
+
+test("URL state: every figure's settings, changed, come back when the page is opened from its URL", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const n = await changeEverything(page);
+  assert.ok(n >= 30, `${n} settings changed`);
+  const changed = await states(page);
+  await page.waitForFunction(() => location.hash.includes("?"));
+  await page.waitForTimeout(300);
+  const url = page.url();
+  const historyLength = await page.evaluate(() => history.length);
+  assert.equal(historyLength, 1, "the URL is replaced, not pushed");
+  await page.close();
+
+  const again = await openReader(browser.context, { hash: url.slice(url.indexOf("#")) });
+  assert.deepEqual(await states(again.page), changed);
+  assert.equal(await again.page.locator(".llm-notes:visible").count(), 0, "no setting was refused");
+  assert.deepEqual([...errors, ...again.errors], []);
+  await again.page.close();
+});
+
+test("URL state: a slider moved by the reader is in the URL, and a deep link opens at its figure", async () => {
+  const { page } = await openReader(browser.context);
+  await page.locator("#speculative-figure").getByLabel(/Draft length/).focus();
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => location.hash.includes("speculative.gamma=4"));
+  await page.close();
+  const again = await openReader(browser.context, { hash: "#speculative-figure?speculative.gamma=4", height: 700 });
+  assert.equal(await again.page.evaluate(() => document.getElementById("speculative-figure").state.gamma), 4);
+  const top = await again.page.evaluate(() => document.getElementById("speculative-figure").getBoundingClientRect().top);
+  assert.ok(top >= -5 && top < 700, `the figure is on screen (top ${top})`);
+  await again.page.close();
+});
+
+test("URL state: unknown and out-of-range values fall back to defaults with a visible note", async () => {
+  const { page, errors } = await openReader(browser.context, { hash: "#sampling?sampling.temperature=99&sampling.colour=red&sampling.preset=__proto__&nosuch.x=1" });
+  const notes = await page.locator("#sampling-figure .llm-notes").textContent();
+  assert.match(notes, /temperature="99" ignored/);
+  assert.match(notes, /colour is not a setting/);
+  assert.match(notes, /preset="__proto__" ignored/);
+  assert.equal(await page.evaluate(() => document.getElementById("sampling-figure").state.temperature), 1);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("Copy link, Copy embed code and Reset act on the figure as it is now", async () => {
+  const { page } = await openReader(browser.context);
+  const fig = page.locator("#speculative-figure");
+  await page.evaluate(() => document.getElementById("speculative-figure").set({ alpha: 0.8 }, { sync: true }));
+  await fig.getByRole("button", { name: "Copy link" }).click();
+  const link = await fig.locator(".llm-panel textarea").inputValue();
+  assert.match(link, /reader\.html#speculative-figure\?speculative\.alpha=0\.8$/);
+  await fig.getByRole("button", { name: "Copy embed code" }).click();
+  const code = await fig.locator(".llm-panel textarea").inputValue();
+  assert.match(code, /embed\.html\?widget=speculative&amp;alpha=0\.8&amp;gamma=3&amp;cost-ratio=0\.1" title="Figure 5\.1/);
+  assert.match(code, /sandbox="allow-scripts"/);
+  assert.match(code, /<llm-speculative alpha="0\.8" gamma="3" cost-ratio="0\.1"><\/llm-speculative>/);
+  await fig.getByRole("button", { name: "Reset" }).click();
+  assert.equal(await page.evaluate(() => document.getElementById("speculative-figure").state.alpha), 0.5);
+  await page.waitForFunction(() => !location.hash.includes("speculative."));
+  await page.close();
+});
+
+test("payloads in the URL fragment never run or appear as elements", async () => {
+  const payload = encodeURIComponent('<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>');
+  const hash = `#${payload}?sampling.tokens=${payload}|b&sampling.prompt=${payload}&attention.tokens=${payload}&diagnose.symptom=${payload}&${payload}.x=${payload}`;
+  const { page, errors } = await openReader(browser.context, { hash });
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  const count = await page.evaluate(() => {
+    let n = 0;
+    const walk = (root) => {
+      n += root.querySelectorAll("img, iframe, object, embed").length;
+      for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+    };
+    walk(document);
+    return n;
+  });
+  assert.equal(count, 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("'Save page as' keeps one copy of every widget: the live page serialised and reopened", async () => {
+  const { page } = await openReader(browser.context);
+  const before = await page.evaluate(() => ({
+    frames: [...document.querySelectorAll("*")].filter((el) => el.shadowRoot).map((el) => el.shadowRoot.querySelectorAll(".llm-frame").length),
+    answers: [...document.querySelectorAll("[for]")].filter((el) => el.localName.startsWith("llm-answer")).map((el) => el.childElementCount),
+  }));
+  const html = await page.evaluate(() => `<!doctype html>\n${document.documentElement.outerHTML}`);
+  await page.close();
+  const saved = path.join(dist, "saved-copy.html");
+  fs.writeFileSync(saved, html);
+  try {
+    const { page: reopened, errors } = await openReader(browser.context, { file: "saved-copy.html" });
+    const after = await reopened.evaluate(() => ({
+      frames: [...document.querySelectorAll("*")].filter((el) => el.shadowRoot).map((el) => el.shadowRoot.querySelectorAll(".llm-frame").length),
+      answers: [...document.querySelectorAll("[for]")].filter((el) => el.localName.startsWith("llm-answer")).map((el) => el.childElementCount),
+    }));
+    assert.ok(before.frames.every((n) => n === 1));
+    assert.deepEqual(after, before);
+    assert.deepEqual(errors, []);
+    await reopened.close();
+  } finally {
+    fs.rmSync(saved, { force: true });
+  }
+});
+
+test("the one-file edition reaches data-ready from file:// offline and requests nothing but itself", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-usb-"));
+  const file = path.join(dir, "attention-and-transformers.html");
+  fs.copyFileSync(path.join(dist, "reader-standalone.html"), file);
+  await browser.context.setOffline(true);
+  const page = await browser.context.newPage();
+  const requests = [];
+  const errors = [];
+  page.on("request", (r) => requests.push(r.url()));
+  page.on("console", (msg) => { if (msg.type() === "error") errors.push(msg.text()); });
+  page.on("pageerror", (e) => errors.push(e.message));
+  try {
+    const url = pathToFileURL(file).href;
+    await page.goto(url);
+    await page.waitForSelector("html[data-ready]", { timeout: 20000 });
+    assert.deepEqual(requests, [url]);
+    assert.deepEqual(errors, []);
+    assert.equal(await page.locator("llm-sampling[data-ready]").count(), 2);
+  } finally {
+    await page.close();
+    await browser.context.setOffline(false);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("with scripts off, every page says what needs them and gives the eight answers", async () => {
+  const b = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  try {
+    const context = await b.newContext({ javaScriptEnabled: false });
+    for (const file of ["reader.html", "embed.html", "embed-guide.html", "reader-standalone.html"]) {
+      const page = await context.newPage();
+      await page.goto(pathToFileURL(path.join(dist, file)).href);
+      const note = page.locator(".noscript");
+      assert.ok(await note.isVisible(), file);
+      assert.match(await note.textContent(), /needs JavaScript/, file);
+      assert.equal(await note.locator("li").count(), 8, file);
+      if (file === "reader.html") await page.screenshot({ path: artifact("reader-noscript.png") });
+      await page.close();
+    }
+  } finally {
+    await b.close();
+  }
+});
