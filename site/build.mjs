@@ -6,8 +6,8 @@
 //   reader.css, reader.js  the page's styles and its glue (URL state, sharing), after …
 //   llmmath-widgets.js     the script embed: the core and every widget in one classic script
 //                          (file:// cannot load ES modules); widget styles travel inside it
-//   embed.html, embed.js, embed.css
-//                          one figure with its caption, for a frame (embed.html?widget=…)
+//   embed.html             one figure with its caption, for a frame (embed.html?widget=…); one
+//                          file, with site/embed.css, site/src/embed.js and the widgets inline
 //   embed-guide.html       the course authors' guide, with every widget's attribute table made
 //                          from the widgets' own declarations
 //   reader-standalone.html the whole chapter in one file (styles and scripts inline, allowed by
@@ -134,10 +134,45 @@ ${exerciseAnswers(core).map((a) => `    <li><a href="${page}#${a.section}">${esc
 const sectionsHtml = await includeSections(typeset(await read("reader.html"), "site/reader.html"));
 const readerHtml = fill(sectionsHtml, "site/reader.html", { noscript: noscript("") });
 await writeFile(path.join(out, "reader.html"), readerHtml);
-const readerCss = await read("reader.css");
+// Every page's stylesheet starts with the colour tokens the widgets use too.
+const tokensCss = await read("src/tokens.css");
+const readerCss = `${tokensCss}\n${await read("reader.css")}`;
 await writeFile(path.join(out, "reader.css"), readerCss);
 await writeFile(path.join(out, "reader.js"), readerJs);
 await writeFile(path.join(out, "llmmath-widgets.js"), widgetsJs);
+
+// --- one-file pages ------------------------------------------------------------------------
+// A page with its stylesheets and scripts inline. A strict policy still holds: each inline block
+// is allowed by its SHA-256 hash, nothing else may run, and nothing is fetched; so the page works
+// from a USB stick, as an attachment, and in a sandboxed frame opened from file:// (where an
+// opaque origin may load no other file).
+const sha = (text) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+// Inside a <script> element "</script" would end it and "<!--" changes how it is parsed; in the
+// minified bundles both occur only inside string literals, where these escapes mean the same.
+const inlineSafe = (js) => js.replace(/<\/script/gi, "<\\/script").replace(/<!--/g, "\\x3C!--");
+
+/** `html` with each <link rel="stylesheet" href> of `styles` and <script src> of `scripts` inline. */
+function oneFile(html, file, { styles, scripts }) {
+  const hashes = { script: [], style: [] };
+  for (const [href, css] of Object.entries(styles)) {
+    const tag = `<link rel="stylesheet" href="${href}">`;
+    if (!html.includes(tag)) throw new Error(`${file}: no ${tag}`);
+    html = html.replace(tag, () => `<style>\n${css}</style>`);
+    hashes.style.push(sha(`\n${css}`));
+  }
+  for (const [src, js] of Object.entries(scripts)) {
+    const tag = `<script src="${src}"></script>`;
+    if (!html.includes(tag)) throw new Error(`${file}: no ${tag}`);
+    const safe = inlineSafe(js);
+    html = html.replace(tag, () => `<script>${safe}</script>`);
+    hashes.script.push(sha(safe));
+  }
+  html = html.replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, () =>
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${hashes.script.join(" ")} 'wasm-unsafe-eval'; style-src ${hashes.style.join(" ")}; img-src data:; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'">`);
+  const markupOnly = html.replace(/<(script|style)>[\s\S]*?<\/\1>/g, "").replace(/<a [^>]*>/g, "");
+  if (/<(script|link|img|iframe)[^>]+(src|href)=/.test(markupOnly)) throw new Error(`${file} still refers to another file`);
+  return html;
+}
 
 // --- embed.html ------------------------------------------------------------------------------
 // Each figure's caption, as the chapter has it, in a <template> the page picks by name.
@@ -147,9 +182,11 @@ const captions = Object.entries(figures).map(([name, f]) => {
   if (!m) throw new Error(`no caption for figure ${f.id} in the chapter`);
   return `<template id="caption-${name}"><figcaption>${m[1]}</figcaption></template>`;
 }).join("\n");
-await writeFile(path.join(out, "embed.html"), fill(await read("embed.html"), "site/embed.html", { noscript: noscript(), captions }));
-await writeFile(path.join(out, "embed.js"), embedJs);
-await writeFile(path.join(out, "embed.css"), await read("embed.css"));
+const embedHtml = fill(await read("embed.html"), "site/embed.html", { noscript: noscript(), captions });
+await writeFile(path.join(out, "embed.html"), oneFile(embedHtml, "embed.html", {
+  styles: { "embed.css": `${tokensCss}\n${await read("embed.css")}` },
+  scripts: { "llmmath-widgets.js": widgetsJs, "embed.js": embedJs },
+}));
 
 // --- embed-guide.html ----------------------------------------------------------------------
 const tables = Object.entries(figures).map(([name, f]) => {
@@ -182,22 +219,9 @@ await writeFile(path.join(out, "embed-guide.html"), fill(await read("embed-guide
 }));
 
 // --- reader-standalone.html ------------------------------------------------------------------
-// The reader with its stylesheet and scripts inline. A strict policy still holds: each inline
-// block is allowed by its SHA-256 hash, nothing else may run, and nothing is fetched.
-const sha = (text) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
-// Inside a <script> element "</script" would end it and "<!--" changes how it is parsed; in the
-// minified bundles both occur only inside string literals, where these escapes mean the same.
-const inlineSafe = (js) => js.replace(/<\/script/gi, "<\\/script").replace(/<!--/g, "\\x3C!--");
-const widgetsInline = inlineSafe(widgetsJs), readerInline = inlineSafe(readerJs);
-let standalone = readerHtml
-  .replace('<link rel="stylesheet" href="reader.css">', () => `<style>\n${readerCss}</style>`)
-  .replace('<script src="llmmath-widgets.js"></script>', () => `<script>${widgetsInline}</script>`)
-  .replace('<script src="reader.js"></script>', () => `<script>${readerInline}</script>`)
-  .replace(/<p class="edition-links">[\s\S]*?<\/p>/, '<p class="edition-links">This is the one-file edition of the chapter: it needs no other file and makes no request.</p>');
-standalone = standalone.replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, () =>
-  `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${sha(widgetsInline)} ${sha(readerInline)} 'wasm-unsafe-eval'; style-src ${sha(`\n${readerCss}`)}; img-src data:; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'">`);
-const markupOnly = standalone.replace(/<(script|style)>[\s\S]*?<\/\1>/g, "").replace(/<a [^>]*>/g, "");
-if (/<(script|link|img|iframe)[^>]+(src|href)=/.test(markupOnly)) {
-  throw new Error("reader-standalone.html still refers to another file");
-}
-await writeFile(path.join(out, "reader-standalone.html"), standalone);
+const standalone = readerHtml.replace(/<p class="edition-links">[\s\S]*?<\/p>/,
+  '<p class="edition-links">This is the one-file edition of the chapter: it needs no other file and makes no request.</p>');
+await writeFile(path.join(out, "reader-standalone.html"), oneFile(standalone, "reader-standalone.html", {
+  styles: { "reader.css": readerCss },
+  scripts: { "llmmath-widgets.js": widgetsJs, "reader.js": readerJs },
+}));

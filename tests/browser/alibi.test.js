@@ -10,7 +10,7 @@ const browser = useBrowser(test);
 /** The figure's current inputs, and the core's slopes and results for them, from the page. */
 function coreForFigure(page) {
   return page.evaluate(async () => {
-    const { heads, head, tokens, distance } = document.getElementById("alibi-figure").inputs;
+    const { heads, head, tokens, distance } = document.getElementById("alibi-figure").state;
     const m = await createLLMMath();
     const slopes = m.alibiSlopes(heads);
     const slope = slopes[head - 1];
@@ -111,6 +111,84 @@ test("alibi: the figure fits a phone-width screen and renders in dark mode witho
   await page.locator("#alibi-figure").getByLabel("Heads h").fill("64");
   assert.equal(await page.locator("#alibi-figure rect.bar").count(), 64);
   await page.locator("#alibi .figure").screenshot({ path: artifact("alibi-390-dark.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("alibi: every declared attribute set on the live element redraws the figure with the core's numbers; bad values show a note", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#alibi-figure");
+  const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
+
+  await setAttr("heads", "16");
+  let core = await coreForFigure(page);
+  assert.equal(core.heads, 16);
+  assert.equal(await fig.locator("rect.bar").count(), 16);
+  assert.equal(num(await fig.locator(".alibi-slope").textContent()), Number(core.slope.toFixed(6)));
+
+  const halfBefore = await fig.locator(".alibi-half").textContent();
+  await setAttr("head", "12");
+  core = await coreForFigure(page);
+  assert.equal(core.head, 12);
+  assert.equal(await fig.getByLabel("Head k").inputValue(), "12");
+  assert.equal(num(await fig.locator(".alibi-slope").textContent()), Number(core.slope.toFixed(6)));
+  assert.equal(await fig.locator(".alibi-half").textContent(), shown(core.map.halfDistance, 3));
+  assert.notEqual(await fig.locator(".alibi-half").textContent(), halfBefore);
+  assert.equal(await fig.locator("rect.bar.selected").count(), 1);
+
+  await setAttr("tokens", "5");
+  core = await coreForFigure(page);
+  assert.equal(await fig.locator(".alibi-table tbody tr").count(), 5);
+  assert.equal(await fig.locator(".alibi-table tbody tr").nth(4).locator("td").first().textContent(), shown(core.map.bias[4][0], 3));
+
+  await setAttr("distance", "100");
+  core = await coreForFigure(page);
+  assert.ok(Math.abs(num(await fig.locator(".alibi-factor").textContent()) - core.far) <= 5e-7);
+  assert.match(await fig.locator(".alibi-evidence").textContent(), /Evidence 100 tokens/);
+  assert.deepEqual(await fig.evaluate((el) => el.settings("defaults")),
+    [["heads", "16"], ["head", "12"], ["tokens", "5"], ["distance", "100"]]);
+
+  // Fewer heads than the selected head: the head follows, and its slider ends at the head count.
+  await setAttr("heads", "4");
+  core = await coreForFigure(page);
+  assert.equal(core.head, 4);
+  assert.equal(await fig.locator("rect.bar").count(), 4);
+  assert.equal(await fig.getByLabel("Head k").getAttribute("max"), "4");
+  assert.equal(num(await fig.locator(".alibi-slope").textContent()), Number(core.slope.toFixed(6)));
+
+  // The clamp is said in a note.
+  const notes = fig.locator(".llm-notes");
+  assert.equal(await notes.isVisible(), true);
+  assert.match(await notes.textContent(), /head=12 is more than heads=4; head 4 is shown/);
+
+  // Out of range: refused with a note that names the attribute; the figure keeps its numbers.
+  const slope = await fig.locator(".alibi-slope").textContent();
+  await setAttr("distance", "9999");
+  assert.equal(await notes.isVisible(), true);
+  assert.match(await notes.textContent(), /distance="[^"]*" ignored: expected a whole number from 0 to 512/);
+  await setAttr("heads", "0");
+  assert.match(await notes.textContent(), /heads="[^"]*" ignored: expected a whole number from 1 to 128/);
+  assert.equal(await fig.locator(".alibi-slope").textContent(), slope);
+  assert.equal(await fig.locator("rect.bar").count(), 4);
+  assert.equal(await fig.locator("svg.chart polyline").isVisible(), true);
+  assert.match(await fig.locator(".alibi-evidence").textContent(), /Evidence 100 tokens/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("alibi: a head beyond the head count from the page's link is clamped with a note, and the figure still shows", async () => {
+  const { page, errors } = await openReader(browser.context, { hash: "#alibi?alibi.head=20" });
+  const fig = page.locator("#alibi-figure");
+  const notes = fig.locator(".llm-notes");
+  assert.equal(await notes.isVisible(), true);
+  assert.match(await notes.textContent(), /head=20 is more than heads=8/);
+  const core = await coreForFigure(page);
+  assert.equal(core.head, 8);
+  assert.equal(await fig.getByLabel("Head k").inputValue(), "8");
+  assert.equal(num(await fig.locator(".alibi-slope").textContent()), Number(core.slope.toFixed(6)));
+  assert.equal(await fig.locator(".alibi-half").textContent(), shown(core.map.halfDistance, 3));
+  assert.equal(await fig.locator("rect.bar").count(), 8);
+  assert.equal(await fig.locator("svg.chart polyline").isVisible(), true);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -140,3 +140,80 @@ test("cost: exercise 4's answer gives 256 scores and 8,192 values, and what doub
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("cost: every declared attribute set on the live element re-renders the figure; bad values are named in a note", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#cost-figure");
+  const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
+  const state = () => fig.evaluate((el) => ({ ...el.state }));
+  const core = (cfg) => page.evaluate(async (cfg) => (await createLLMMath()).attentionCost(cfg), cfg);
+  const value = (label) => fig.getByLabel(label, { exact: true }).inputValue();
+  const worked = () => fig.locator(".worked").textContent();
+
+  // The preset loads a real model's context and shape; batch and bytes per value keep their defaults.
+  let cfg = { tokens: 1024, heads: 12, kvHeads: 12, headDim: 64, layers: 12, batch: 1, bytesPerValue: 2 };
+  await setAttr("preset", "gpt2");
+  assert.deepEqual(await state(), { preset: "gpt2", ...cfg });
+  assert.equal(await fig.getByLabel("Configuration").inputValue(), "gpt2");
+  let expected = await core(cfg);
+  assert.equal((await stats(fig))["Scores per head, n²"], count(expected.scoresPerHead));
+  assert.equal(expected.scoresPerHead, 1024 * 1024);
+
+  // Each attribute in turn: [attribute, state key, value, field label, what it must change].
+  const steps = [
+    ["tokens", "tokens", 64, "Tokens n", (s, e) => assert.equal(s["Scores per head, n²"], count(e.scoresPerHead))],
+    ["heads", "heads", 24, "Query heads h", (s, e) => assert.equal(s["Scores per layer"], count(e.scoresPerLayer))],
+    ["kv-heads", "kvHeads", 6, "Key-value heads hkv", async (s, e) =>
+      assert.match(await worked(), new RegExp(`= ${count(e.kvValuesPerLayer)}\\.`))],
+    ["head-dim", "headDim", 32, "Head dimension d", (s, e) => assert.equal(s["QK + AV multiply-adds"], count(e.macs))],
+    ["layers", "layers", 3, "Layers L", (s, e) => assert.equal(s["QK + AV multiply-adds"], count(e.macs))],
+    ["batch", "batch", 2, "Batch b", (s, e) => assert.equal(s["Scores per layer"], count(e.scoresPerLayer))],
+    ["bytes-per-value", "bytesPerValue", 1, "Bytes per value p", async (s, e) =>
+      assert.match(await worked(), new RegExp(`\\(${count(e.kvBytes)} bytes\\)`))],
+  ];
+  for (const [attr, key, v, label, check] of steps) {
+    const before = await core(cfg);
+    cfg = { ...cfg, [key]: v };
+    await setAttr(attr, String(v));
+    assert.deepEqual(await state(), { preset: "gpt2", ...cfg }, attr);
+    assert.equal(await value(label), String(v), `${attr} shown in its field`);
+    expected = await core(cfg);
+    assert.notDeepEqual(expected, before, `${attr} changes the core's result`);
+    await check(await stats(fig), expected);
+  }
+  // The shape is no longer GPT-2's; bytes per value 1 is int8; the tokens slider follows tokens.
+  assert.equal(await fig.getByLabel("Configuration").inputValue(), "");
+  assert.equal(await fig.getByLabel("Precision").inputValue(), "int8");
+  assert.equal(await fig.getByLabel("Tokens n, in powers of two").inputValue(), "6");
+  // The settings reproduce what the reader sees.
+  assert.deepEqual(await fig.evaluate((el) => el.settings("defaults")),
+    [["preset", "gpt2"], ["tokens", "64"], ["heads", "24"], ["kv-heads", "6"], ["head-dim", "32"], ["layers", "3"],
+      ["batch", "2"], ["bytes-per-value", "1"]]);
+  const notes = fig.locator(".llm-notes");
+  assert.equal(await notes.isVisible(), false);
+
+  // A preset that is not a key of the presets (an inherited property's name) is named and ignored.
+  await setAttr("preset", "constructor");
+  await notes.waitFor({ state: "visible" });
+  assert.match(await notes.textContent(), /preset="constructor" ignored/);
+  assert.equal((await state()).preset, "exercise");
+  const s = await stats(fig);
+  expected = await core((await fig.evaluate((el) => el.inputs)));
+  assert.equal(s["Scores per head, n²"], count(expected.scoresPerHead));
+  assert.equal(await fig.locator("svg.chart").count(), 1);
+
+  // A number out of its declared range is named; the figure stays.
+  const good = await fig.locator(".cost-stats").textContent();
+  await setAttr("heads", "5000");
+  assert.match(await notes.textContent(), /heads="[^"]*" ignored: expected a whole number from 1 to 4096/);
+  assert.ok(await notes.isVisible());
+  assert.equal((await state()).heads, 24);
+  assert.equal(await fig.locator(".cost-stats").textContent(), good);
+  await setAttr("tokens", "0");
+  assert.match(await notes.textContent(), /tokens="[^"]*" ignored: expected a whole number from 1 to 16777216/);
+  assert.equal(await fig.locator(".cost-stats").textContent(), good);
+  assert.equal(await fig.locator("svg.chart").count(), 1);
+  assert.equal(await fig.locator(".llm-status").textContent(), "");
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -14,9 +14,9 @@ const { useBrowser, dist, artifact } = require("./browser.js");
 const browser = useBrowser(test);
 const FIGURES = ["attention", "dilution", "sampling", "rope", "cost", "speculative", "alibi", "quantization", "moe", "diagnose"];
 
-// A course folder: the embed files of dist/ and the fixture pages.
+// A course folder: the two embed files of dist/ and the fixture pages.
 const course = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-course-"));
-for (const f of ["llmmath-widgets.js", "embed.html", "embed.js", "embed.css"]) fs.copyFileSync(path.join(dist, f), path.join(course, f));
+for (const f of ["llmmath-widgets.js", "embed.html"]) fs.copyFileSync(path.join(dist, f), path.join(course, f));
 for (const f of fs.readdirSync(path.join(__dirname, "fixtures"))) fs.copyFileSync(path.join(__dirname, "fixtures", f), path.join(course, f));
 // The same course page without the figures' script: the host's styles as they are alone.
 fs.writeFileSync(path.join(course, "course-plain.html"), fs.readFileSync(path.join(course, "course.html"), "utf8"));
@@ -30,7 +30,8 @@ async function open(file, { ready = "html[data-ready]", width = 1000 } = {}) {
   const errors = [];
   page.on("console", (msg) => { if (msg.type() === "error") errors.push(`console: ${msg.text()}`); });
   page.on("pageerror", (err) => errors.push(`page: ${err.message}`));
-  await page.goto(pathToFileURL(path.join(course, file)).href);
+  const [name, query] = file.split("?");
+  await page.goto(pathToFileURL(path.join(course, name)).href + (query === undefined ? "" : `?${query}`));
   if (ready) await page.waitForSelector(ready, { timeout: 15000 });
   return { page, errors };
 }
@@ -55,14 +56,14 @@ test("script embed: the course page's own styles are the same with and without t
     const root = document.getElementById("spec").shadowRoot;
     const cs = (el) => getComputedStyle(el);
     return {
-      hostFont: cs(document.getElementById("spec")).fontSize,
+      frameFont: cs(root.querySelector(".llm-frame")).fontSize,
       divBorder: cs(root.querySelector("div.sliders")).borderTopWidth,
       buttonWidth: root.querySelector("button").getBoundingClientRect().width,
       svgDisplay: cs(root.querySelector("svg")).display,
       transform: cs(root.querySelector("p")).textTransform,
     };
   });
-  assert.equal(inside.hostFont, "14.72px");
+  assert.equal(inside.frameFont, "14.72px", "the figure's own size, not the host's 10px root");
   assert.equal(inside.divBorder, "0px");
   assert.ok(inside.buttonWidth < 150, `button width ${inside.buttonWidth}`);
   assert.equal(inside.svgDisplay, "block");
@@ -117,7 +118,7 @@ test("embed.html renders every figure by its name, with its caption, and applies
     const el = page.locator("main figure > *").first();
     assert.equal(await el.getAttribute("data-ready"), "", `${name} rendered`);
     assert.equal(await page.locator(".llm-status.llm-error").count(), 0, `${name} has no error`);
-    assert.match(await page.locator("figcaption").textContent(), /Figure \d\.\d/, `${name} caption`);
+    assert.match(await page.locator("main > figure > figcaption").textContent(), /Figure \d\.\d/, `${name} caption`);
     assert.deepEqual(errors, [], name);
     await page.close();
   }

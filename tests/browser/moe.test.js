@@ -119,3 +119,80 @@ test("moe: exercise 8's answer is 4·(0.5·0.25 + 0.5·0.25) = 1 and follows the
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/** Sets attributes on the live figure, in order. */
+async function setAttrs(page, attrs) {
+  await page.evaluate((pairs) => {
+    const el = document.getElementById("moe-figure");
+    for (const [name, value] of pairs) el.setAttribute(name, value);
+  }, Object.entries(attrs));
+}
+
+test("moe: every declared attribute, set on the live element, redraws the routing with the core's numbers", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#moe-figure");
+  const first = await shown(fig);
+
+  await setAttrs(page, { preset: "collapsed" });
+  let s = await shown(fig);
+  assert.deepEqual(s.experts.map((r) => num(r[0])), [8, 0, 0, 0]);
+  assert.notEqual(s.loss, first.loss);
+  assertMatches(s, await fromCore(page));
+
+  await setAttrs(page, { "top-k": "2" });
+  s = await shown(fig);
+  assertMatches(s, await fromCore(page));
+  assert.equal(await fig.locator(".moe-dispatch td.chosen").count(), 16);
+  assert.equal(await fig.getByLabel("Experts per token, top-k").inputValue(), "2");
+
+  // Three tokens and three experts: the token labels follow the rows.
+  await setAttrs(page, { logits: "2,0,1;0,3,1;1,1,4" });
+  s = await shown(fig);
+  assert.equal(s.experts.length, 3);
+  assert.equal(s.to.length, 3);
+  assertMatches(s, await fromCore(page));
+  assert.equal(await fig.locator(".moe-dispatch td.chosen").count(), 6);
+
+  await setAttrs(page, { tokens: "x|y|z" });
+  assert.deepEqual(await fig.locator(".moe-dispatch tbody th").allTextContents(), ["x", "y", "z"]);
+  assert.equal(await fig.getByLabel("logit of token 3 (z) for expert 3").inputValue(), "4");
+  assertMatches(await shown(fig), await fromCore(page));
+
+  const settings = await page.evaluate(() => Object.fromEntries(document.getElementById("moe-figure").settings("defaults")));
+  assert.deepEqual(settings, { preset: "collapsed", "top-k": "2", tokens: "x|y|z", logits: "2,0,1;0,3,1;1,1,4" });
+  assert.equal(await fig.locator(".llm-notes").isVisible(), false);
+  assert.equal(await fig.locator(".llm-status").textContent(), "");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("moe: an unknown preset or an out-of-range top-k shows a note naming it, and the figure stays", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#moe-figure");
+  const notes = fig.locator(".llm-notes");
+
+  await setAttrs(page, { preset: "constructor" });
+  assert.ok(await notes.isVisible());
+  assert.match(await notes.textContent(), /preset="constructor" ignored: expected one of balanced, between, collapsed/);
+  let core = await fromCore(page);
+  assert.deepEqual(core.f, [0.5, 0.5, 0, 0], "the default example is routed");
+  assertMatches(await shown(fig), core);
+
+  await setAttrs(page, { "top-k": "9" });
+  assert.ok(await notes.isVisible());
+  assert.match(await notes.textContent(), /top-k="9" ignored: expected a whole number from 1 to 8/);
+  assertMatches(await shown(fig), await fromCore(page));
+  assert.equal(await fig.locator(".moe-dispatch td.chosen").count(), 8);
+
+  // Within the declared range but above the number of experts: top-k stops at 4.
+  await setAttrs(page, { "top-k": "6" });
+  core = await fromCore(page);
+  assert.equal(await page.evaluate(() => document.getElementById("moe-figure").state.topK), 4);
+  assert.match(await notes.textContent(), /top-k lowered to 4, the number of experts/);
+  assertMatches(await shown(fig), core);
+  assert.equal(await fig.locator(".moe-dispatch td.chosen").count(), 32);
+  assert.ok(await fig.locator(".moe-bars svg").isVisible());
+  assert.equal(await fig.locator(".llm-status").textContent(), "");
+  assert.deepEqual(errors, []);
+  await page.close();
+});

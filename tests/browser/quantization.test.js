@@ -20,7 +20,7 @@ async function fromCore(page) {
   return page.evaluate(async () => {
     const el = document.getElementById("quantization-figure");
     const m = await createLLMMath();
-    const { X, W, bits, alpha } = el.state;
+    const { x: X, w: W, bits, alpha } = el.state;
     const xAbsMax = X[0].map((_, j) => Math.max(...X.map((row) => Math.abs(row[j]))));
     const wAbsMax = W.map((row) => Math.max(...row.map(Math.abs)));
     const sq = m.smoothQuant(xAbsMax, wAbsMax, alpha);
@@ -144,6 +144,105 @@ test("quantization: the presets change the outlier, and the worked calculation u
   assert.ok(worked.includes(`= ${Number(s.toFixed(4))}.`), `worked s_2 = ${s}`);
   await fig.locator("select").nth(1).selectOption("2");
   assert.match(await fig.locator(".worked").textContent(), /^Channel 3/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** Sets attributes on the live figure, in order. */
+async function setAttrs(page, attrs) {
+  await page.evaluate((pairs) => {
+    const el = document.getElementById("quantization-figure");
+    for (const [name, value] of pairs) el.setAttribute(name, value);
+  }, Object.entries(attrs));
+}
+
+test("quantization: every declared attribute, set on the live element, redraws the figure with the core's numbers", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#quantization-figure");
+
+  await setAttrs(page, { preset: "strong" });
+  let core = await fromCore(page);
+  let rows = await channelRows(fig);
+  assert.equal(num(rows[0][1]), 64, "max|X_2| of the strong outlier");
+  core.sq.scales.forEach((s, j) => close(rows[2][j], s, 5e-5, `s_${j + 1} (strong)`));
+
+  await setAttrs(page, { bits: "4" });
+  core = await fromCore(page);
+  assert.equal(core.bits, 4);
+  assert.match(await fig.locator(".headline").textContent(), /levels run from −7 to 7/);
+  assert.deepEqual((await fig.locator(".quant-level-table").first().locator("tbody td").allTextContents()).map(num), core.plain.levels);
+
+  await setAttrs(page, { alpha: "0.3" });
+  core = await fromCore(page);
+  assert.equal(core.alpha, 0.3);
+  assert.equal(await fig.locator(".slider output").nth(1).textContent(), "0.3");
+  rows = await channelRows(fig);
+  core.sq.scales.forEach((s, j) => close(rows[2][j], s, 5e-5, `s_${j + 1} at α = 0.3`));
+
+  // X with three channels: W keeps its first three rows until it is given too.
+  await setAttrs(page, { x: "1,-2,0.5;3,0.25,-1;-0.5,1,2" });
+  core = await fromCore(page);
+  rows = await channelRows(fig);
+  assert.deepEqual(rows[0].map(num), [3, 2, 2]);
+  assert.deepEqual(core.xAbsMax, [3, 2, 2]);
+  core.sq.scales.forEach((s, j) => close(rows[2][j], s, 5e-5, `s_${j + 1} of the new X`));
+  assert.equal(await fig.getByLabel("X t3, ch 3").inputValue(), "2");
+
+  await setAttrs(page, { w: "0.5,-0.25;1,0.1;-0.2,0.3" });
+  core = await fromCore(page);
+  rows = await channelRows(fig);
+  assert.deepEqual(rows[1].map(num), [0.5, 1, 0.3]);
+  core.sq.scales.forEach((s, j) => close(rows[2][j], s, 5e-5, `s_${j + 1} of the new W`));
+  assert.equal(await fig.locator(".quant-outputs .out-full tbody tr").first().locator("td").count(), 2, "two outputs");
+
+  await setAttrs(page, { channel: "3" });
+  const worked = await fig.locator(".worked").textContent();
+  assert.match(worked, /^Channel 3, α = 0\.3, 4 bits \(3 channels, 2 outputs\)/);
+  assert.ok(worked.includes(`= ${Number(core.sq.scales[2].toFixed(4))}.`), `worked s_3 = ${core.sq.scales[2]}`);
+  assert.equal(await fig.locator("select").nth(1).inputValue(), "2");
+
+  // The settings reproduce all of it, and nothing was reported.
+  const settings = await page.evaluate(() => Object.fromEntries(document.getElementById("quantization-figure").settings("defaults")));
+  assert.deepEqual(settings, { preset: "strong", bits: "4", alpha: "0.3", channel: "3",
+    x: "1,-2,0.5;3,0.25,-1;-0.5,1,2", w: "0.5,-0.25;1,0.1;-0.2,0.3" });
+  assert.equal(await fig.locator(".llm-notes").isVisible(), false);
+  assert.equal(await fig.locator(".llm-status").textContent(), "");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("quantization: an unknown preset or an out-of-range number shows a note naming it, and the figure stays", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#quantization-figure");
+  const notes = fig.locator(".llm-notes");
+
+  await setAttrs(page, { preset: "constructor" });
+  assert.ok(await notes.isVisible());
+  assert.match(await notes.textContent(), /preset="constructor" ignored: expected one of outlier, strong, none/);
+  let core = await fromCore(page);
+  let rows = await channelRows(fig);
+  assert.equal(num(rows[0][1]), 8, "the default example is drawn");
+  core.sq.scales.forEach((s, j) => close(rows[2][j], s, 5e-5, `s_${j + 1}`));
+
+  await setAttrs(page, { bits: "99" });
+  assert.ok(await notes.isVisible());
+  assert.match(await notes.textContent(), /bits="99" ignored: expected a whole number from 2 to 16/);
+  core = await fromCore(page);
+  assert.equal(core.bits, 8);
+  assert.match(await fig.locator(".headline").textContent(), /levels run from −127 to 127/);
+
+  await setAttrs(page, { alpha: "1.5" });
+  assert.match(await notes.textContent(), /alpha="1\.5" ignored: expected a number from 0 to 1/);
+  rows = await channelRows(fig);
+  core.sq.scales.forEach((s, j) => close(rows[2][j], s, 5e-5, `s_${j + 1} at α = 0.5`));
+
+  // Within the declared range but past the channels of X: the last channel is explained.
+  await setAttrs(page, { channel: "7" });
+  assert.match(await notes.textContent(), /channel lowered to 4, the number of channels of X/);
+  assert.match(await fig.locator(".worked").textContent(), /^Channel 4, α = 0\.5, 8 bits/);
+  assert.ok(await fig.locator(".quant-channels").isVisible());
+  assert.ok(await fig.locator(".chart-box svg").first().isVisible());
+  assert.equal(await fig.locator(".llm-status").textContent(), "");
   assert.deepEqual(errors, []);
   await page.close();
 });

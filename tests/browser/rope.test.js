@@ -154,3 +154,111 @@ test("rope: the figure fits a phone-width screen and renders in dark mode withou
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("rope: every declared attribute, set on the live element, redraws the figure with the core's numbers; bad values show a note", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#rope-figure");
+  const raw = () => fig.locator(".headline .rope-raw").textContent();
+  const setAttr = (name, value) => page.evaluate(([n, v]) => document.getElementById("rope-figure").setAttribute(n, v), [name, value]);
+  const state = () => page.evaluate(() => document.getElementById("rope-figure").state);
+  /** Sets one attribute and checks the headline's raw score changed to the core's for the new state. */
+  async function setAndCheck(name, value, check) {
+    const before = await raw();
+    await setAttr(name, value);
+    const core = await coreForFigure(page);
+    const after = await raw();
+    assert.equal(after, shown(core.raw, 10), `${name}: the headline shows the core's raw score`);
+    if (check) await check(core);
+    else assert.notEqual(after, before, `${name}="${value}" changed the score`);
+  }
+
+  // The preset first: a new preset starts again from the element's attributes.
+  await setAndCheck("preset", "mixed", async () => {
+    assert.equal(await fig.locator(".rope-dial").count(), 4);
+    assert.equal(await fig.getByLabel("Example").inputValue(), "mixed");
+  });
+  await setAndCheck("m", "20");
+  assert.match(await fig.locator(".headline").textContent(), /at m = 20, n = 3/);
+  await setAndCheck("n", "5");
+  assert.equal(await fig.getByLabel("Key position n, exact").inputValue(), "5");
+  await setAndCheck("d", "6", async () => {
+    assert.equal(await fig.locator(".rope-dial").count(), 3);
+    assert.equal(await fig.locator(".slider output").first().textContent(), "6");
+  });
+  await setAndCheck("base", "1000", async (core) => {
+    assert.equal(await fig.locator(".slider output").nth(1).textContent(), "1,000");
+    assert.match(await fig.locator(".rope-dials").textContent(), new RegExp(`= ${shown(core.thetas[1], 6)}`));
+  });
+  await setAndCheck("pairing", "half");
+  assert.equal(await fig.getByLabel("Pairs").inputValue(), "half");
+  await setAndCheck("q", "1,2,0,1,-1,0.5");
+  assert.equal(await fig.getByLabel("q coordinate 1").inputValue(), "2");
+  await setAndCheck("k", "0.5,-1,1,0,2,1");
+  assert.equal(await fig.getByLabel("k coordinate 4").inputValue(), "2");
+  await setAndCheck("use-freqs", "true", async () => {
+    assert.equal(await fig.getByLabel("Frequencies θ").inputValue(), "freqs");
+    assert.equal(await fig.getByLabel("θ 0, frequency of pair 0").count(), 1);
+  });
+  await setAndCheck("freqs", "0.3,0.02,0.001", async (core) => {
+    assert.deepEqual(core.thetas, [0.3, 0.02, 0.001]);
+    assert.equal(await fig.getByLabel("θ 2, frequency of pair 2").inputValue(), "0.001");
+  });
+  // The chart's range: the curve now runs over −16 … 16 with the core's scores.
+  await setAndCheck("range", "16", async () => {
+    const ends = await page.evaluate(async () => {
+      const el = document.getElementById("rope-figure");
+      const s = el.state;
+      const m = await createLLMMath();
+      const { scaled } = m.ropeScores(s.q, s.k, [-16, 16], { pairing: s.pairing, freqs: s.freqs });
+      return { curve: [el.result.curve[0], el.result.curve.at(-1)], scaled, n: el.result.curve.length };
+    });
+    assert.equal(ends.n, 33);
+    assert.deepEqual(ends.curve, [[-16, ends.scaled[0]], [16, ends.scaled[1]]]);
+    const ticks = await fig.locator("svg.chart").textContent();
+    assert.ok(ticks.includes("−16") && ticks.includes("16") && !ticks.includes("256"), ticks);
+  });
+  // The explained pair: the worked calculation writes out pair 2's part, the core's.
+  await setAndCheck("pair", "2", async (core) => {
+    const worked = await fig.locator(".worked").textContent();
+    assert.match(worked, /^Pair 2 of q/);
+    assert.ok(worked.includes(`= ${shown(core.pairScores[2], 10)}`), worked);
+    assert.equal(await fig.locator(".rope-dial.selected figcaption strong").textContent(), "pair 2");
+  });
+  const s = await state();
+  assert.deepEqual([s.preset, s.m, s.n, s.d, s.base, s.pairing, s.useFreqs, s.range, s.pair], ["mixed", 20, 5, 6, 1000, "half", true, "16", 2]);
+  assert.deepEqual([s.q, s.k, s.freqs], [[1, 2, 0, 1, -1, 0.5], [0.5, -1, 1, 0, 2, 1], [0.3, 0.02, 0.001]]);
+  // The settings reproduce the figure: a new element given them reaches the same state.
+  const same = await page.evaluate(async () => {
+    const el = document.getElementById("rope-figure");
+    const copy = document.createElement("llm-rope");
+    for (const [name, value] of el.settings("defaults")) copy.setAttribute(name, value);
+    document.body.append(copy);
+    await copy.ready;
+    const out = JSON.stringify(copy.state) === JSON.stringify(el.state) && copy.result.now.raw === el.result.now.raw;
+    copy.remove();
+    return out;
+  });
+  assert.ok(same, "settings('defaults') reproduce the state");
+  const notes = fig.locator(".llm-notes");
+  assert.ok(await notes.isHidden());
+
+  // A preset that is not one of the figure's: a note names it, and the figure is still drawn.
+  await setAttr("preset", "constructor");
+  await notes.waitFor();
+  assert.match(await notes.textContent(), /preset="constructor" ignored/);
+  assert.equal((await state()).preset, "exercise");
+  assert.equal(await fig.locator(".rope-dial").count(), 3);
+  assert.equal(await raw(), shown((await coreForFigure(page)).raw, 10));
+  // Numbers out of range: each is named in the note, and the figure keeps its last state.
+  for (const [name, value] of [["d", "40"], ["m", "-3"], ["base", "1"], ["pair", "9"]]) {
+    const before = await raw();
+    await setAttr(name, value);
+    assert.ok(await notes.isVisible(), `${name}="${value}" shows a note`);
+    assert.match(await notes.textContent(), new RegExp(`\\b${name}="[^"]*" ignored`));
+    assert.equal(await raw(), before);
+    assert.ok(await fig.locator(".rope-dial").count() > 0);
+    assert.ok(await fig.locator("svg.chart polyline").isVisible());
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

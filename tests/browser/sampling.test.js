@@ -21,11 +21,9 @@ function fromCore(page, id) {
     const el = document.getElementById(id);
     const m = await createLLMMath();
     const s = el.state;
-    const input = s.kind === "probs" ? { probs: s.values } : { logits: s.values };
-    const full = m.sampling(input, el.opts);
-    const seed = el.querySelector("input[id$='-seed']");
-    const count = el.querySelector("input[id$='-count']");
-    const draws = seed ? m.sample(full.probs, { count: count.valueAsNumber, seed: seed.valueAsNumber }) : [];
+    const input = s.probs.length ? { probs: s.probs } : { logits: s.logits };
+    const full = m.sampling(input, { temperature: s.temperature, topK: s.topK, topP: s.topP });
+    const draws = s.draws === "on" ? m.sample(full.probs, { count: s.count, seed: s.seed }) : [];
     return { full, draws, tokens: s.tokens.map((t) => t.trim()) };
   }, id);
 }
@@ -157,7 +155,7 @@ test("sampling: the reader's own logits drive the figure; with Canberra on top, 
 
   await fig.getByLabel("Token 1", { exact: true }).fill(" Sydney, NSW");
   assert.equal((await rows(fig))[1][0], "Sydney, NSW");
-  await fig.getByRole("button", { name: "more tokens" }).click();
+  await fig.getByRole("button", { name: "more: Tokens" }).click();
   assert.equal((await rows(fig)).length, 7);
   assertRowsMatch(await rows(fig), await fromCore(page, "sampling-figure"));
 
@@ -181,6 +179,13 @@ test("sampling: bad input names the parameter and keeps the last good figure", a
 
   await fig.getByLabel("Seed").fill("-1");
   assert.match(await fig.locator(".llm-status").textContent(), /seed must be an integer in \[0, 4294967295\], got -1/);
+
+  // More draws than the widget's settings can carry is refused before the core: the last draws stay.
+  await fig.getByLabel("Seed").fill("42");
+  await fig.getByLabel("Draws", { exact: true }).fill("200");
+  assert.match(await fig.locator(".llm-status").textContent(), /count must be from 1 to 100, got 200/);
+  assert.equal((await drawnTokens(fig)).length, 10);
+  assert.equal(await fig.getByLabel("Draws", { exact: true }).getAttribute("aria-invalid"), "true");
 
   const ex = page.locator("#sampling-exercise");
   await ex.getByLabel("Probability of token 1").fill("0.5");
@@ -226,11 +231,145 @@ test("sampling: on a phone-width screen both figures fit without sideways scroll
   for (const id of ["sampling-figure", "sampling-exercise"]) {
     const overflow = await page.evaluate((id) => {
       const el = document.getElementById(id);
-      return Math.max(...[el, ...el.querySelectorAll(".smp-chart, .worked")].map((e) => e.scrollWidth - e.clientWidth));
+      return Math.max(...[el, ...el.shadowRoot.querySelectorAll(".smp-chart, .worked")].map((e) => e.scrollWidth - e.clientWidth));
     }, id);
     assert.ok(overflow <= 0, `#${id} overflows by ${overflow}px`);
   }
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** The core's sampling() and sample() for explicit inputs, computed afresh in the page. */
+function coreFor(page, input, opts, draw = null) {
+  return page.evaluate(async ({ input, opts, draw }) => {
+    const m = await createLLMMath();
+    const full = m.sampling(input, opts);
+    return { full, draws: draw ? m.sample(full.probs, draw) : [] };
+  }, { input, opts, draw });
+}
+
+/** Sets (or, with null, removes) an attribute on the live element. */
+function setAttr(page, id, name, value) {
+  return page.evaluate(({ id, name, value }) => {
+    const el = document.getElementById(id);
+    if (value === null) el.removeAttribute(name);
+    else el.setAttribute(name, value);
+  }, { id, name, value });
+}
+
+const finals = async (fig) => (await rows(fig)).map((r) => num(r[3]));
+const near = (shown, want, what) => shown.forEach((x, i) => assert.ok(Math.abs(x - want[i]) <= 5e-4, `${what} [${i}]: ${x} vs ${want[i]}`));
+
+test("sampling: every declared attribute set on the live element re-renders the figure with the core's numbers", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const id = "sampling-figure";
+  const fig = page.locator(`#${id}`);
+  const ex = page.locator("#sampling-exercise");
+  const exerciseRows = await rows(ex);
+  const sydney = [3.2, 2.9, 1.5, 0.6, 0.4, 0];
+  const byOrder = (r) => r.full.order.map((t) => r.full.probs[t]);
+
+  await setAttr(page, id, "temperature", "0.5");
+  assert.equal(await fig.locator("output").first().textContent(), "0.5");
+  near(await finals(fig), byOrder(await coreFor(page, { logits: sydney }, { temperature: 0.5, topK: 0, topP: 0.9 })), "temperature 0.5");
+
+  await setAttr(page, id, "top-k", "2");
+  const k2 = await coreFor(page, { logits: sydney }, { temperature: 0.5, topK: 2, topP: 0.9 });
+  near(await finals(fig), byOrder(k2), "top-k 2");
+  assert.equal(await fig.locator(".smp-table tr.kept").count(), k2.full.cutoff);
+  assert.match(await fig.locator(".smp-cut").allTextContents().then((t) => t.join(" | ")), /top-k = 2/);
+
+  await setAttr(page, id, "top-p", "0.3");
+  const p3 = await coreFor(page, { logits: sydney }, { temperature: 0.5, topK: 2, topP: 0.3 });
+  assert.deepEqual(p3.full.kept, [0]);
+  near(await finals(fig), byOrder(p3), "top-p 0.3");
+  assert.match(await fig.locator(".smp-cut").first().textContent(), /top-p = 0\.3/);
+
+  await setAttr(page, id, "top-k", "0");
+  await setAttr(page, id, "top-p", "1");
+  await setAttr(page, id, "temperature", "1");
+  await setAttr(page, id, "logits", "1,2,3");
+  assert.equal((await rows(fig)).length, 3, "three logits, three rows");
+  const three = await coreFor(page, { logits: [1, 2, 3] }, { temperature: 1, topK: 0, topP: 1 }, { seed: 42, count: 10 });
+  near(await finals(fig), byOrder(three), "logits 1,2,3");
+  // The example's first three tokens stay; the tokens attribute renames them.
+  assert.deepEqual((await rows(fig)).map((r) => r[0]), ["Melbourne", "Canberra", "Sydney"]);
+  await setAttr(page, id, "tokens", " one| two| three");
+  assert.deepEqual((await rows(fig)).map((r) => r[0]), ["three", "two", "one"]);
+  assert.equal(await fig.locator("select").first().inputValue(), "custom");
+
+  await setAttr(page, id, "prompt", "Count:");
+  assert.equal(await fig.locator(".smp-drawlist li").first().textContent(),
+    `Count: ${["one", "two", "three"][three.draws[0]]}`);
+
+  await setAttr(page, id, "seed", "7");
+  const seed7 = await coreFor(page, { logits: [1, 2, 3] }, { temperature: 1, topK: 0, topP: 1 }, { seed: 7, count: 10 });
+  assert.deepEqual(await drawnTokens(fig), seed7.draws.map((t) => ["one", "two", "three"][t]));
+  assert.equal(await fig.getByLabel("Seed").inputValue(), "7");
+  await setAttr(page, id, "count", "25");
+  const count25 = await coreFor(page, { logits: [1, 2, 3] }, { temperature: 1, topK: 0, topP: 1 }, { seed: 7, count: 25 });
+  assert.deepEqual(await drawnTokens(fig), count25.draws.map((t) => ["one", "two", "three"][t]));
+
+  await setAttr(page, id, "probs", "0.5,0.3,0.2");
+  assert.match(await fig.locator(".smp-edit-table thead").textContent(), /Probability p/);
+  near(await finals(fig), [0.5, 0.3, 0.2], "probs");
+  near(await finals(fig), byOrder(await coreFor(page, { probs: [0.5, 0.3, 0.2] }, { temperature: 1, topK: 0, topP: 1 })), "probs (core)");
+
+  await setAttr(page, id, "draws", "off");
+  assert.equal(await fig.locator(".smp-draws").isVisible(), false);
+  assert.doesNotMatch(await fig.locator(".worked").textContent(), /Draw\./);
+  await setAttr(page, id, "draws", "on");
+  assert.equal(await fig.locator(".smp-draws").isVisible(), true);
+  assert.equal((await drawnTokens(fig)).length, 25);
+
+  // A new preset starts again from the attributes: the preset's numbers, then every other attribute.
+  for (const name of ["temperature", "top-k", "top-p", "logits", "probs", "tokens", "prompt"]) await setAttr(page, id, name, null);
+  await setAttr(page, id, "preset", "peaked");
+  assert.deepEqual((await rows(fig)).map((r) => r[0]), ["cold", "warm", "cool", "freezing", "not", "icy"]);
+  near(await finals(fig), byOrder(await coreFor(page, { logits: [6, 2.5, 2, 1, 0.5, 0] }, { temperature: 1, topK: 0, topP: 0.9 })), "preset peaked");
+  assert.equal(await fig.locator("select").first().inputValue(), "peaked");
+  assert.equal(await fig.locator(".llm-notes").isVisible(), false);
+
+  // The other instance kept its own state.
+  assert.deepEqual(await rows(ex), exerciseRows);
+  assert.equal(await ex.locator(".smp-draws").isVisible(), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("sampling: preset=\"constructor\" and out-of-range numbers are refused with a note naming the attribute", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const id = "sampling-exercise";
+  const ex = page.locator(`#${id}`);
+  const good = await rows(ex);
+  const notes = ex.locator(".llm-notes");
+  assert.equal(await notes.isVisible(), false);
+
+  await setAttr(page, id, "preset", "constructor");
+  await notes.waitFor();
+  assert.match(await notes.textContent(), /preset="constructor" ignored/);
+  // The figure is still there, with the default example's numbers from the core.
+  assert.equal(await ex.locator(".smp-table").isVisible(), true);
+  assert.equal((await rows(ex)).length, 6, "the default example is shown");
+  const byOrder = (r) => r.full.order.map((t) => r.full.probs[t]);
+  near(await finals(ex), byOrder(await coreFor(page, { logits: [3.2, 2.9, 1.5, 0.6, 0.4, 0] }, { temperature: 1, topK: 0, topP: 0.9 })), "default");
+
+  await setAttr(page, id, "preset", "exercise");
+  assert.equal(await notes.isVisible(), false);
+  assert.deepEqual(await rows(ex), good);
+
+  await setAttr(page, id, "temperature", "7");
+  assert.equal(await notes.isVisible(), true);
+  assert.match(await notes.textContent(), /temperature\b.* ignored: expected a number from 0 to 2\.5/);
+  assert.deepEqual(await rows(ex), good, "the last good figure stays");
+  assert.equal(await ex.locator(".smp-table").isVisible(), true);
+
+  await setAttr(page, id, "top-k", "13");
+  assert.match(await notes.textContent(), /top-k\b.* ignored: expected a whole number from 0 to 12/);
+  await setAttr(page, id, "count", "1000");
+  assert.match(await notes.textContent(), /count\b.* ignored: expected a whole number from 1 to 100/);
+  assert.deepEqual(await rows(ex), good);
   assert.deepEqual(errors, []);
   await page.close();
 });

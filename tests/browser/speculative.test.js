@@ -14,7 +14,7 @@ const browser = useBrowser(test);
 function coreForFigure(page) {
   return page.evaluate(async () => {
     const m = await createLLMMath();
-    const cfg = document.getElementById("speculative-figure").inputs;
+    const cfg = document.getElementById("speculative-figure").state;
     const now = m.speculativeDecoding(cfg);
     let best = { gamma: 0, speedup: -1 };
     for (let g = 0; g <= 20; g += 1) {
@@ -101,6 +101,55 @@ test("speculative: exercise 5's answer gives 1.875 tokens and the ceiling 2, and
   assert.match(after, /With α = 0\.4 and γ = 3/);
   assert.equal(await details.locator(".answer-expected").textContent(), shown(now.expectedTokens, 4));
   assert.equal(await details.locator(".answer-ceiling").textContent(), shown(now.ceiling, 4));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("speculative: every declared attribute set on the live element redraws the figure with the core's numbers; bad values show a note", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#speculative-figure");
+  const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
+  const expected = () => fig.locator(".spec-headline-expected").textContent();
+  const speedup = () => fig.locator(".spec-headline-speedup").textContent();
+
+  await setAttr("alpha", "0.8");
+  let { cfg, now } = await coreForFigure(page);
+  assert.deepEqual(cfg, { alpha: 0.8, gamma: 3, costRatio: 0.1 });
+  assert.equal(await expected(), shown(now.expectedTokens, 4));
+  assert.notEqual(await expected(), "1.875");
+  assert.equal(await fig.getByLabel("Acceptance rate α").inputValue(), "0.8");
+
+  await setAttr("gamma", "5");
+  ({ cfg, now } = await coreForFigure(page));
+  assert.equal(cfg.gamma, 5);
+  assert.equal(await fig.locator(".spec-bars li").count(), 6);
+  assert.equal(await expected(), shown(now.expectedTokens, 4));
+  assert.equal(await fig.getByLabel("Draft length γ").inputValue(), "5");
+
+  const speedupBefore = await speedup();
+  await setAttr("cost-ratio", "0.3");
+  ({ cfg, now } = await coreForFigure(page));
+  assert.deepEqual(cfg, { alpha: 0.8, gamma: 5, costRatio: 0.3 });
+  assert.equal(await speedup(), `${shown(now.speedup, 3)}×`);
+  assert.notEqual(await speedup(), speedupBefore);
+  assert.match(await fig.locator(".worked").textContent(), new RegExp(`\\(5·0\\.3 \\+ 1\\) = ${shown(now.expectedTokens, 4).replace(".", "\\.")} / 2\\.5 = `));
+  assert.deepEqual(await fig.evaluate((el) => el.settings("defaults")), [["alpha", "0.8"], ["gamma", "5"], ["cost-ratio", "0.3"]]);
+
+  // Out of range: refused with a note that names the attribute; the figure keeps its numbers.
+  const notes = fig.locator(".llm-notes");
+  assert.equal(await notes.isVisible(), false);
+  await setAttr("alpha", "1.5");
+  assert.equal(await notes.isVisible(), true);
+  assert.match(await notes.textContent(), /alpha="[^"]*" ignored: expected a number from 0 to 1/);
+  assert.equal(await expected(), shown(now.expectedTokens, 4));
+  assert.equal(await fig.evaluate((el) => el.state.alpha), 0.8);
+  await setAttr("gamma", "2.5");
+  assert.match(await notes.textContent(), /gamma="[^"]*" ignored: expected a whole number from 0 to 20/);
+  await setAttr("cost-ratio", "-1");
+  assert.match(await notes.textContent(), /cost-ratio="[^"]*" ignored: expected a number from 0 to 1/);
+  assert.equal(await fig.locator("svg.chart").count(), 1);
+  assert.equal(await fig.locator("svg.chart").isVisible(), true);
+  assert.equal(await fig.locator(".spec-bars li").count(), 6);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -4,13 +4,17 @@
 // it scales a key's weight against the distance δ with the half-distance ln 2 / m marked, and
 // the calculation written out.
 //
-// Attributes: heads, head (1-based), tokens (size of the bias map), distance (of the evidence).
-// Properties: result ({ inputs, slopes, halfDistances, slope, halfDistance, map, span, curve,
-// halved, ln2 }): everything comes from the core's alibiSlopes() and alibi().
+// Attributes: see LlmAlibi.attributes (heads, head (1-based), tokens (size of the bias map),
+// distance (of the evidence)).
+// Properties: state ({ heads, head, tokens, distance }), result ({ inputs, slopes,
+// halfDistances, slope, halfDistance, map, span, curve, halved, ln2 }; inputs is a copy of the
+// state it was computed from): everything comes from the core's alibiSlopes() and alibi().
 import { fill, h, uniqueId } from "../dom.js";
 import { fmt, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
+import { slider } from "./controls.js";
+import css from "./alibi.css";
 import { barChart, lineChart, niceScale } from "./plot.js";
 
 const MAX_HEADS = 128;
@@ -35,18 +39,28 @@ const powerBelow = (x) => {
 };
 
 export class LlmAlibi extends LlmWidget {
+  static styles = css;
+  static attributes = [
+    { name: "heads", type: "integer", min: 1, max: MAX_HEADS, default: 8, doc: "The number of heads h, whose slopes are shown as bars." },
+    { name: "head", type: "integer", min: 1, max: MAX_HEADS, default: 3, doc: "The selected head k (1-based; at most heads) whose bias and weight factor are shown." },
+    { name: "tokens", type: "integer", min: 2, max: MAX_MAP, default: 8, doc: "The number of tokens in the bias map (its rows and columns)." },
+    { name: "distance", type: "integer", min: 0, max: MAX_DISTANCE, default: 40, doc: "The distance δ in tokens of the evidence whose weight factor is shown." },
+  ];
+
+  /** The selected head is one of the heads. */
+  normalize(s, notes) {
+    if (s.head > s.heads) {
+      notes.push(`head=${s.head} is more than heads=${s.heads}; head ${s.heads} is shown.`);
+      s.head = s.heads;
+    }
+  }
+
   build() {
-    const id = uniqueId("alibi");
-    this.ids = id;
-    const attr = (name, fallback, lo, hi) => {
-      const v = Number.parseInt(this.getAttribute(name) ?? "", 10);
-      return Number.isFinite(v) ? Math.min(Math.max(v, lo), hi) : fallback;
-    };
-    const heads = attr("heads", 8, 1, MAX_HEADS);
-    this.headsCtl = this.slider("heads", "Heads h", 1, MAX_HEADS, heads, () => this.onHeads());
-    this.headCtl = this.slider("head", "Head k", 1, heads, attr("head", 3, 1, heads), () => this.update());
-    this.tokensCtl = this.slider("tokens", "Tokens in the bias map", 2, MAX_MAP, attr("tokens", 8, 2, MAX_MAP), () => this.update());
-    this.distanceCtl = this.slider("distance", "Evidence distance δ", 0, MAX_DISTANCE, attr("distance", 40, 0, MAX_DISTANCE), () => this.update());
+    this.ids = uniqueId("alibi");
+    this.headsCtl = slider({ label: "Heads h", min: 1, max: MAX_HEADS, oninput: (v) => this.set({ heads: v }, { sync: true }) });
+    this.headCtl = slider({ label: "Head k", min: 1, max: MAX_HEADS, oninput: (v) => this.set({ head: v }) });
+    this.tokensCtl = slider({ label: "Tokens in the bias map", min: 2, max: MAX_MAP, oninput: (v) => this.set({ tokens: v }) });
+    this.distanceCtl = slider({ label: "Evidence distance δ", min: 0, max: MAX_DISTANCE, oninput: (v) => this.set({ distance: v }) });
     this.curveCache = { key: "", curve: null };
 
     this.bars = h("div", { class: "chart-box alibi-bars" });
@@ -55,7 +69,7 @@ export class LlmAlibi extends LlmWidget {
     this.map = h("div", { class: "alibi-map" });
     this.chart = h("div", { class: "chart-box" });
     this.worked = h("div", { class: "worked", "aria-live": "polite" });
-    this.append(
+    this.frame.append(
       h("div", { class: "sliders" }, this.headsCtl.row, this.headCtl.row),
       this.bars,
       this.headline,
@@ -66,36 +80,23 @@ export class LlmAlibi extends LlmWidget {
     );
   }
 
-  slider(key, label, min, max, value, oninput) {
-    const id = `${this.ids}-${key}`;
-    const input = h("input", { type: "range", id, min, max, step: 1, value: String(value), oninput });
-    const out = h("output", { for: id });
-    return { input, out, row: h("div", { class: "slider" }, h("label", { for: id }, label), input, out) };
-  }
-
-  onHeads() {
-    const heads = this.headsCtl.input.valueAsNumber;
-    this.headCtl.input.max = String(heads);
-    if (this.headCtl.input.valueAsNumber > heads) this.headCtl.input.value = String(heads);
-    this.update();
+  /** Sets the sliders from the state; the head slider goes up to the number of heads. */
+  sync() {
+    const s = this.state;
+    this.headsCtl.input.value = String(s.heads);
+    this.headCtl.input.max = String(s.heads);
+    this.headCtl.input.value = String(s.head);
+    this.tokensCtl.input.value = String(s.tokens);
+    this.distanceCtl.input.value = String(s.distance);
   }
 
   selectHead(k) {
-    this.headCtl.input.value = String(k);
-    this.update();
-  }
-
-  get inputs() {
-    return {
-      heads: this.headsCtl.input.valueAsNumber,
-      head: this.headCtl.input.valueAsNumber,
-      tokens: this.tokensCtl.input.valueAsNumber,
-      distance: this.distanceCtl.input.valueAsNumber,
-    };
+    this.set({ head: k }, { sync: true });
   }
 
   compute() {
-    const inputs = this.inputs;
+    const { heads, head, tokens, distance } = this.state;
+    const inputs = { heads, head, tokens, distance };
     const slopes = this.core.alibiSlopes(inputs.heads);
     const halfDistances = slopes.map((slope) => this.core.alibi({ slope }).halfDistance);
     const slope = slopes[inputs.head - 1];
@@ -206,6 +207,8 @@ export class LlmAlibi extends LlmWidget {
 
 /** Exercise 6: the selected head's half-distance, and what halving its slope does to it. */
 export class LlmAnswerAlibi extends FigureAnswer {
+  static figure = "llm-alibi";
+
   answer(r) {
     const { slope, halfDistance, halved, ln2 } = r;
     return [

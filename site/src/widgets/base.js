@@ -26,10 +26,11 @@
 import { loadCore } from "../core.js";
 import { h } from "../dom.js";
 import { parseValue, settingsToState, stateDiff, stateKey } from "./attributes.js";
+import tokensCss from "../tokens.css";
 import widgetCss from "./widget.css";
 import plotCss from "./plot.css";
 
-const kitCss = `${widgetCss}\n${plotCss}`;
+const kitCss = `${tokensCss}\n${widgetCss}\n${plotCss}`;
 
 const sheets = new Map();
 /** One constructed style sheet per CSS text, shared by every widget that uses it. */
@@ -87,10 +88,18 @@ export class LlmWidget extends HTMLElement {
     this.panel = h("div", { class: "llm-panel", hidden: true });
     this.notesEl = h("p", { class: "llm-notes", hidden: true });
     this.status = h("p", { class: "llm-status", role: "status", "aria-live": "polite" });
-    this.build();
+    try {
+      this.build();
+      this.sync();
+    } catch (error) {
+      // A widget that cannot build still says why, and its `ready` still settles.
+      this.frame.append(this.notesEl, this.status, this.actions, this.panel);
+      this.showError(`This figure could not be built: ${error?.message ?? error}.`);
+      this._resolveReady();
+      return;
+    }
     this.frame.append(this.notesEl, this.status, this.actions, this.panel);
     this._showNotes();
-    this.sync();
     loadCore().then(
       (core) => {
         this.core = core;

@@ -4,16 +4,26 @@
 // chart of scores (∝ n²) against cached values (∝ n) as the context grows, the calculation
 // written out with their numbers, and the cache per token of real models.
 //
-// Attributes: preset (a key of costPresets, default "exercise"); tokens, heads, kv-heads,
-// head-dim, layers, batch, bytes-per-value override the preset's values.
+// Attributes: see LlmCost.attributes (preset, tokens, heads, kv-heads, head-dim, layers, batch,
+// bytes-per-value); the preset gives the shape and context, the others override it. The
+// precision list is a view of bytes-per-value, and the tokens slider a view of tokens.
 // Properties: result ({ cfg, now, layer, doubled, layerDoubled, doubledError, curve, models }),
-// inputs (the configuration passed to attentionCost).
+// state ({ preset, tokens, heads, kvHeads, headDim, layers, batch, bytesPerValue }), inputs (the
+// configuration passed to attentionCost).
 import { fill, h, sym, uniqueId } from "../dom.js";
 import { fmt, fmtBytes, fmtCount, superscript } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
+import { choice, markInvalid, numberField, slider } from "./controls.js";
 import { lineChart } from "./plot.js";
 import { costPresets, precisions } from "./cost-presets.js";
+import css from "./cost.css";
+
+// The core's limits (core/include/llmmath/cost.hpp): tokens up to 2^24; heads, key-value heads,
+// head dimension, layers and batch up to 2^12; bytes per value in (0, 1024].
+const MAX_TOKENS = 2 ** 24;
+const MAX_FACTOR = 2 ** 12;
+const MAX_BYTES = 1024;
 
 // Context lengths the slider steps through and the chart samples: powers of two from 1 to
 // 2^24, the core's limit on tokens.
@@ -24,38 +34,67 @@ const MIN_X_MAX = 2 ** 17;
 // The fields that make up a model's shape; editing one leaves the chosen model.
 const SHAPE = ["heads", "kvHeads", "headDim", "layers"];
 
+// The number fields: state key, label, and the attribute's limits (bytes per value may be any
+// positive number; the core refuses 0).
 const FIELDS = [
-  { key: "tokens", attr: "tokens", label: () => ["Tokens ", sym("n")] },
-  { key: "heads", attr: "heads", label: () => ["Query heads ", sym("h")] },
-  { key: "kvHeads", attr: "kv-heads", label: () => ["Key-value heads ", sym("h", "kv")] },
-  { key: "headDim", attr: "head-dim", label: () => ["Head dimension ", sym("d")] },
-  { key: "layers", attr: "layers", label: () => ["Layers ", sym("L")] },
-  { key: "batch", attr: "batch", label: () => ["Batch ", sym("b")] },
-  { key: "bytesPerValue", attr: "bytes-per-value", label: () => ["Bytes per value ", sym("p")], step: "any" },
+  { key: "tokens", label: () => ["Tokens ", sym("n")], min: 1, max: MAX_TOKENS },
+  { key: "heads", label: () => ["Query heads ", sym("h")], min: 1, max: MAX_FACTOR },
+  { key: "kvHeads", label: () => ["Key-value heads ", sym("h", "kv")], min: 1, max: MAX_FACTOR },
+  { key: "headDim", label: () => ["Head dimension ", sym("d")], min: 1, max: MAX_FACTOR },
+  { key: "layers", label: () => ["Layers ", sym("L")], min: 1, max: MAX_FACTOR },
+  { key: "batch", label: () => ["Batch ", sym("b")], min: 1, max: MAX_FACTOR },
+  { key: "bytesPerValue", label: () => ["Bytes per value ", sym("p")], min: 0, max: MAX_BYTES, decimal: true },
 ];
 
+const ex = costPresets.exercise;
+
 export class LlmCost extends LlmWidget {
+  static styles = css;
+  static attributes = [
+    { name: "preset", type: "choice", choices: Object.keys(costPresets), default: "exercise", preset: true,
+      doc: "The configuration to start from (exercise 4's layer or a real model); its context and shape apply unless given below." },
+    { name: "tokens", type: "integer", min: 1, max: MAX_TOKENS, default: ex.tokens, doc: "The context n: tokens in each sequence." },
+    { name: "heads", type: "integer", min: 1, max: MAX_FACTOR, default: ex.heads, doc: "The query heads h of each layer." },
+    { name: "kv-heads", type: "integer", min: 1, max: MAX_FACTOR, default: ex.kvHeads,
+      doc: "The key-value heads h_kv of each layer, a divisor of the query heads (equal to them for multi-head attention)." },
+    { name: "head-dim", type: "integer", min: 1, max: MAX_FACTOR, default: ex.headDim, doc: "The head dimension d: the length of one head's query, key and value." },
+    { name: "layers", type: "integer", min: 1, max: MAX_FACTOR, default: ex.layers, doc: "The number of layers L." },
+    { name: "batch", type: "integer", min: 1, max: MAX_FACTOR, default: 1, doc: "The batch b: sequences processed together." },
+    { name: "bytes-per-value", type: "number", min: 0, max: MAX_BYTES, default: 2,
+      doc: "The bytes p that store one cached value, more than 0 (fp32 4, fp16 2, int8 1, int4 0.5); the precision list shows it." },
+  ];
+
+  /** A model's context and shape; batch and bytes per value stay as they were. */
+  static presetFields(name) {
+    if (!Object.hasOwn(costPresets, name)) return {};
+    const p = costPresets[name];
+    return { tokens: p.tokens, heads: p.heads, kvHeads: p.kvHeads, headDim: p.headDim, layers: p.layers };
+  }
+
   build() {
     const id = uniqueId("cost");
-    const start = costPresets[this.getAttribute("preset")] ? this.getAttribute("preset") : "exercise";
-
-    this.presetSelect = h("select", { id: `${id}-preset`, onchange: () => this.loadPreset(this.presetSelect.value) },
-      Object.entries(costPresets).map(([key, p]) => h("option", { value: key }, p.label)),
-      h("option", { value: "" }, "Your own configuration"));
-    this.precisionSelect = h("select", { id: `${id}-precision`, onchange: () => this.onPrecision() },
-      precisions.map((p) => h("option", { value: p.key }, p.label)),
-      h("option", { value: "" }, "Other (set bytes per value)"));
+    this.tableTitleId = `${id}-models`;
+    this.preset = choice({ label: "Configuration", value: "exercise", onchange: (key) => this.loadPreset(key),
+      options: [...Object.entries(costPresets).map(([key, p]) => [key, p.label]), ["", "Your own configuration"]] });
+    this.precision = choice({ label: "Precision", value: "fp16", onchange: (key) => this.onPrecision(key),
+      options: [...precisions.map((p) => [p.key, p.label]), ["", "Other (set bytes per value)"]] });
+    // The last option of each list says what the fields show; it is not a choice.
+    this.preset.select.lastElementChild.disabled = true;
+    this.precision.select.lastElementChild.disabled = true;
 
     this.fields = {};
     const grid = h("div", { class: "cost-fields" });
     for (const f of FIELDS) {
-      const input = h("input", { type: "number", id: `${id}-${f.key}`, min: f.step ? "0" : "1", step: f.step ?? "1",
-        inputmode: f.step ? "decimal" : "numeric", oninput: () => this.onField(f.key) });
-      this.fields[f.key] = input;
-      grid.append(h("div", { class: "cost-field" }, h("label", { for: input.id }, f.label()), input));
+      const field = numberField({ label: f.label(), value: "", min: f.min, max: f.max, step: f.decimal ? "any" : "1",
+        className: "cost-num", oninput: (v, input) => this.onField(f.key, v, input) });
+      if (!f.decimal) field.input.setAttribute("inputmode", "numeric");
+      field.row.classList.add("cost-field");
+      this.fields[f.key] = field.input;
+      grid.append(field.row);
     }
-    this.tokenSlider = h("input", { type: "range", id: `${id}-slider`, min: 0, max: TOKEN_STEPS.length - 1, step: 1,
-      "aria-label": "Tokens n, in powers of two", oninput: () => this.onSlider() });
+    this.tokenSlider = slider({ label: ["Context ", sym("n")], min: 0, max: TOKEN_STEPS.length - 1, step: 1,
+      oninput: (k) => this.set({ tokens: TOKEN_STEPS[k] }, { sync: true }) });
+    this.tokenSlider.input.setAttribute("aria-label", "Tokens n, in powers of two");
 
     this.stats = h("dl", { class: "cost-stats", "aria-live": "polite" });
     this.chart = h("div", { class: "chart-box" });
@@ -63,12 +102,10 @@ export class LlmCost extends LlmWidget {
     this.worked = h("div", { class: "worked" });
     this.models = h("div", { class: "cost-models" });
 
-    this.append(
-      h("div", { class: "controls" },
-        h("span", { class: "control" }, h("label", { for: this.presetSelect.id }, "Configuration "), this.presetSelect),
-        h("span", { class: "control" }, h("label", { for: this.precisionSelect.id }, "Precision "), this.precisionSelect)),
-      h("div", { class: "cost-tokens" }, h("label", { for: this.tokenSlider.id }, "Context ", sym("n"), " (slide in powers of two, or type any number below)"),
-        this.tokenSlider),
+    this.frame.append(
+      h("div", { class: "controls" }, this.preset.row, this.precision.row),
+      h("div", { class: "sliders cost-tokens" }, this.tokenSlider.row),
+      h("p", { class: "hint" }, "Slide the context in powers of two, or type any number below."),
       grid,
       this.stats,
       h("div", { class: "cost-figure" }, this.chart, this.legend),
@@ -76,71 +113,64 @@ export class LlmCost extends LlmWidget {
       this.worked,
       this.models,
     );
-
-    this.setFields({ batch: 1, bytesPerValue: 2 });
-    this.loadPreset(start, false);
-    const overrides = {};
-    for (const f of FIELDS) {
-      const v = Number(this.getAttribute(f.attr));
-      if (this.hasAttribute(f.attr) && Number.isFinite(v)) overrides[f.key] = v;
-    }
-    if (Object.keys(overrides).length) {
-      this.setFields(overrides);
-      if (SHAPE.some((k) => k in overrides)) this.presetSelect.value = "";
-    }
-    this.syncPrecision();
   }
 
-  /** The configuration as typed (an empty field is NaN, which the core names in its message). */
+  /** The configuration passed to attentionCost, from the state. */
   get inputs() {
-    return Object.fromEntries(FIELDS.map((f) => [f.key, this.fields[f.key].valueAsNumber]));
+    const s = this.state;
+    return { tokens: s.tokens, heads: s.heads, kvHeads: s.kvHeads, headDim: s.headDim, layers: s.layers,
+      batch: s.batch, bytesPerValue: s.bytesPerValue };
   }
 
-  setFields(values) {
-    for (const [key, v] of Object.entries(values)) this.fields[key].value = String(v);
-    if ("tokens" in values) this.syncSlider();
+  /** The preset whose shape the state has, or "" once the reader has changed the shape. */
+  activePreset() {
+    const s = this.state;
+    const p = LlmCost.presetFields(s.preset);
+    return SHAPE.every((k) => p[k] === s[k]) ? s.preset : "";
+  }
+
+  /** Sets the lists, the fields and the slider from the state. */
+  sync() {
+    const s = this.state;
+    this.preset.select.value = this.activePreset();
+    const p = precisions.find((x) => x.bytes === s.bytesPerValue);
+    this.precision.select.value = p ? p.key : "";
+    // A field that already shows the state's value is left as typed ("1e3", or empty while NaN).
+    for (const f of FIELDS) {
+      const input = this.fields[f.key];
+      if (!Object.is(input.valueAsNumber, s[f.key])) input.value = String(s[f.key]);
+    }
+    // Slider position: the first power of two at or above the context (screen mapping).
+    const n = s.tokens;
+    const k = TOKEN_STEPS.findIndex((t) => t >= n);
+    this.tokenSlider.input.value = String(k < 0 ? TOKEN_STEPS.length - 1 : k);
+    const shown = Number.isFinite(n) ? n.toLocaleString("en") : "";
+    this.tokenSlider.out.value = shown;
+    this.tokenSlider.input.setAttribute("aria-valuetext", shown ? `${shown} tokens` : "no value");
   }
 
   /** A model's shape and its trained context; batch and precision stay as the reader set them. */
-  loadPreset(key, update = true) {
-    const p = costPresets[key];
-    this.presetSelect.value = p ? key : "";
-    if (!p) return;
-    this.setFields({ tokens: p.tokens, heads: p.heads, kvHeads: p.kvHeads, headDim: p.headDim, layers: p.layers });
-    if (update) this.update();
+  loadPreset(key) {
+    if (!Object.hasOwn(costPresets, key)) return;
+    this.set({ preset: key, ...LlmCost.presetFields(key) }, { sync: true });
   }
 
-  onPrecision() {
-    const p = precisions.find((x) => x.key === this.precisionSelect.value);
-    if (p) this.fields.bytesPerValue.value = String(p.bytes);
-    this.update();
+  onPrecision(key) {
+    const p = precisions.find((x) => x.key === key);
+    if (p) this.set({ bytesPerValue: p.bytes }, { sync: true });
   }
 
   // The configuration names a model's shape: the context, batch and precision are the reader's.
-  onField(key) {
-    if (key === "tokens") this.syncSlider();
-    if (key === "bytesPerValue") this.syncPrecision();
-    if (SHAPE.includes(key)) this.presetSelect.value = "";
-    this.update();
-    this.fields[key].setAttribute("aria-invalid", this.status.classList.contains("llm-error") ? "true" : "false");
+  // An empty or unparsable field is NaN, which the core names in its message.
+  onField(key, value, input) {
+    this.set({ [key]: value }, { sync: true });
+    if (this.status.classList.contains("llm-error")) markInvalid(input, true);
   }
 
-  onSlider() {
-    this.fields.tokens.value = String(TOKEN_STEPS[this.tokenSlider.valueAsNumber]);
-    this.update();
-  }
-
-  // Slider position: the first power of two at or above the typed context (screen mapping).
-  syncSlider() {
-    const n = this.fields.tokens.valueAsNumber;
-    const k = TOKEN_STEPS.findIndex((t) => t >= n);
-    this.tokenSlider.value = String(k < 0 ? TOKEN_STEPS.length - 1 : k);
-    this.tokenSlider.setAttribute("aria-valuetext", Number.isFinite(n) ? `${n.toLocaleString("en")} tokens` : "no value");
-  }
-
-  syncPrecision() {
-    const p = precisions.find((x) => x.bytes === this.fields.bytesPerValue.valueAsNumber);
-    this.precisionSelect.value = p ? p.key : "";
+  /** A good figure clears every field's invalid mark. */
+  clearError() {
+    super.clearError();
+    for (const input of Object.values(this.fields)) markInvalid(input, false);
   }
 
   compute() {
@@ -237,7 +267,7 @@ export class LlmCost extends LlmWidget {
   }
 
   renderModels({ cfg, models }) {
-    const active = this.presetSelect.value;
+    const active = this.activePreset();
     const c0 = (x) => `${fmtCount(x)} bytes`;
     const row = ({ key, preset: p, cost }) => h("tr", { class: key === active ? "selected" : null },
       h("th", { scope: "row" }, h("button", { type: "button", "aria-pressed": key === active ? "true" : "false",
@@ -247,9 +277,9 @@ export class LlmCost extends LlmWidget {
       h("td", { class: "bytes" }, fmtBytes(cost.kvBytes), h("span", {}, `${p.tokens.toLocaleString("en")} tokens`)));
     // The title sits outside the scrolling box so that it stays readable on a narrow screen.
     fill(this.models,
-      h("p", { class: "cost-table-title", id: `${this.tokenSlider.id}-models` },
+      h("p", { class: "cost-table-title", id: this.tableTitleId },
         `Real models, at ${fmt(cfg.bytesPerValue)} byte${cfg.bytesPerValue === 1 ? "" : "s"} per value (choose one to load it)`),
-      h("div", { class: "cost-table-scroll" }, h("table", { class: "cost-table", "aria-labelledby": `${this.tokenSlider.id}-models` },
+      h("div", { class: "cost-table-scroll" }, h("table", { class: "cost-table", "aria-labelledby": this.tableTitleId },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Model"), h("th", { scope: "col" }, sym("L")), h("th", { scope: "col" }, sym("h")),
           h("th", { scope: "col" }, sym("h", "kv")), h("th", { scope: "col" }, sym("d")), h("th", { scope: "col" }, "Cache per token"),
           h("th", { scope: "col" }, "Cache at its context"))),
@@ -261,6 +291,8 @@ export class LlmCost extends LlmWidget {
 
 /** Exercise 4: scores per head, cached values per layer, and what doubling d does to each. */
 export class LlmAnswerCost extends FigureAnswer {
+  static figure = "llm-cost";
+
   answer(r) {
     const { cfg, now, layer, doubled, layerDoubled, doubledError } = r;
     const { tokens: n, kvHeads, headDim: d, batch: b } = cfg;

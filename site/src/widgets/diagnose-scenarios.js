@@ -2,6 +2,10 @@
 // as a reader meets it, the mechanism, the section whose calculation applies, a few inputs the
 // reader may change, compute(core, inputs) returning the calculation's lines (every number from
 // the core), the assumptions it makes, and the check to run.
+//
+// An input: { key (its name in compute's argument), name (kebab-case; the figure's attribute is
+// "<scenario id>-<name>"), type ("number" unless "integer"), label, min, max, step, value (the
+// default), doc (one sentence for the course authors' guide) }.
 import { h, sym } from "../dom.js";
 import { fmt, fmtBytes, pct } from "../format.js";
 
@@ -16,10 +20,14 @@ export const scenarios = [
     mechanism: "Attention mixes what is in the window, and every irrelevant token takes a share of the softmax. One relevant key among thousands of distractors keeps little weight, even when it scores higher than each of them.",
     section: "attention",
     inputs: [
-      { key: "a", label: "relevant key's score a", min: -5, max: 15, step: 0.5, value: 4 },
-      { key: "b", label: "distractor score b", min: -5, max: 15, step: 0.5, value: 0 },
-      { key: "n", label: "distractor tokens n", min: 0, max: 1000000, step: 1, value: 5000 },
-      { key: "trimmed", label: "after trimming to n", min: 0, max: 1000000, step: 1, value: 50 },
+      { key: "a", name: "relevant-score", label: "relevant key's score a", min: -5, max: 15, step: 0.5, value: 4,
+        doc: "Missing context: the relevant key's score a." },
+      { key: "b", name: "distractor-score", label: "distractor score b", min: -5, max: 15, step: 0.5, value: 0,
+        doc: "Missing context: the score b of every distractor token." },
+      { key: "n", name: "distractors", type: "integer", label: "distractor tokens n", min: 0, max: 1000000, step: 1, value: 5000,
+        doc: "Missing context: the number n of distractor tokens with the whole manual." },
+      { key: "trimmed", name: "trimmed", type: "integer", label: "after trimming to n", min: 0, max: 1000000, step: 1, value: 50,
+        doc: "Missing context: the number of distractor tokens left after trimming." },
     ],
     compute(core, v) {
       const before = core.contextDilution({ relevantScore: v.a, distractorScore: v.b, distractors: v.n });
@@ -39,10 +47,14 @@ export const scenarios = [
     mechanism: "The model gives a distribution over next tokens and the sampler draws from it. At temperature T, a token other than the most probable one is drawn with the probability that remains.",
     section: "sampling",
     inputs: [
-      { key: "z1", label: "logit of “1919”", min: -5, max: 10, step: 0.1, value: 2.2 },
-      { key: "z2", label: "logit of “1920”", min: -5, max: 10, step: 0.1, value: 1.6 },
-      { key: "z3", label: "logit of “1918”", min: -5, max: 10, step: 0.1, value: 0.4 },
-      { key: "T", label: "temperature T", min: 0, max: 3, step: 0.1, value: 0.8 },
+      { key: "z1", name: "z1", label: "logit of “1919”", min: -5, max: 10, step: 0.1, value: 2.2,
+        doc: "Different sampled wording: the logit of the token “1919”." },
+      { key: "z2", name: "z2", label: "logit of “1920”", min: -5, max: 10, step: 0.1, value: 1.6,
+        doc: "Different sampled wording: the logit of the token “1920”." },
+      { key: "z3", name: "z3", label: "logit of “1918”", min: -5, max: 10, step: 0.1, value: 0.4,
+        doc: "Different sampled wording: the logit of the token “1918”." },
+      { key: "T", name: "temperature", label: "temperature T", min: 0, max: 3, step: 0.1, value: 0.8,
+        doc: "Different sampled wording: the sampling temperature T (0 is greedy)." },
     ],
     compute(core, v) {
       const tokens = ["1919", "1920", "1918"];
@@ -64,7 +76,10 @@ export const scenarios = [
     story: "Reading a long contract, the model attributes an obligation to the wrong party: the right party was named thousands of tokens earlier.",
     mechanism: "With ALiBi, a head multiplies a key's weight by e^(−m·distance). Each head halves a key's weight every ln 2 / m tokens, so even the most far-sighted head barely sees keys many half-distances back.",
     section: "alibi",
-    inputs: [{ key: "heads", label: "attention heads", min: 1, max: 64, step: 1, value: 8 }],
+    inputs: [
+      { key: "heads", name: "heads", type: "integer", label: "attention heads", min: 1, max: 64, step: 1, value: 8,
+        doc: "Positional relationships: the number of attention heads whose ALiBi slopes are compared." },
+    ],
     compute(core, v) {
       const slopes = core.alibiSlopes(v.heads);
       const near = core.alibi({ slope: slopes[0] }).halfDistance;
@@ -84,9 +99,12 @@ export const scenarios = [
     mechanism: "Every token of every sequence keeps a key and a value per KV head per layer. The cache grows linearly with context and batch, on top of the weights.",
     section: "cost",
     inputs: [
-      { key: "tokens", label: "context tokens", min: 1, max: 1048576, step: 1, value: 32768 },
-      { key: "batch", label: "sequences at once", min: 1, max: 4096, step: 1, value: 16 },
-      { key: "bytesPerValue", label: "bytes per value", min: 0.5, max: 4, step: 0.5, value: 2 },
+      { key: "tokens", name: "tokens", type: "integer", label: "context tokens", min: 1, max: 1048576, step: 1, value: 32768,
+        doc: "Memory cost: the context length in tokens of each sequence." },
+      { key: "batch", name: "batch", type: "integer", label: "sequences at once", min: 1, max: 4096, step: 1, value: 16,
+        doc: "Memory cost: the number of sequences served at once." },
+      { key: "bytesPerValue", name: "bytes-per-value", label: "bytes per value", min: 0.5, max: 4, step: 0.5, value: 2,
+        doc: "Memory cost: the bytes each cached key or value takes (2 for 16-bit, 1 for 8-bit)." },
     ],
     compute(core, v) {
       const cfg = { tokens: v.tokens, heads: 32, kvHeads: 8, headDim: 128, layers: 32, batch: v.batch, bytesPerValue: v.bytesPerValue };
@@ -106,9 +124,12 @@ export const scenarios = [
     mechanism: "Speculative decoding lets the draft propose γ tokens that the large model checks in one call; with acceptance rate α each call yields (1 − α^(γ+1))/(1 − α) tokens on average.",
     section: "speculative",
     inputs: [
-      { key: "alpha", label: "acceptance rate α", min: 0, max: 1, step: 0.01, value: 0.6 },
-      { key: "gamma", label: "draft length γ", min: 0, max: 32, step: 1, value: 4 },
-      { key: "c", label: "cost ratio c", min: 0, max: 1, step: 0.01, value: 0.05 },
+      { key: "alpha", name: "alpha", label: "acceptance rate α", min: 0, max: 1, step: 0.01, value: 0.6,
+        doc: "Speed: the rate α at which the large model accepts a drafted token." },
+      { key: "gamma", name: "gamma", type: "integer", label: "draft length γ", min: 0, max: 32, step: 1, value: 4,
+        doc: "Speed: the number γ of tokens the draft model proposes per large-model call." },
+      { key: "c", name: "cost-ratio", label: "cost ratio c", min: 0, max: 1, step: 0.01, value: 0.05,
+        doc: "Speed: the cost c of one draft step relative to one large-model step." },
     ],
     compute(core, v) {
       const r = core.speculativeDecoding({ alpha: v.alpha, gamma: v.gamma, costRatio: v.c });
@@ -127,8 +148,10 @@ export const scenarios = [
     mechanism: "Symmetric quantisation uses one step for the whole tensor, set by its largest magnitude. An outlier makes the step coarse, and small values round to a few levels or to zero.",
     section: "quantization",
     inputs: [
-      { key: "outlier", label: "outlier magnitude", min: 1, max: 200, step: 1, value: 60 },
-      { key: "bits", label: "bits", min: 2, max: 16, step: 1, value: 8 },
+      { key: "outlier", name: "outlier", label: "outlier magnitude", min: 1, max: 200, step: 1, value: 60,
+        doc: "Numeric precision: the magnitude of the outlier activation." },
+      { key: "bits", name: "bits", type: "integer", label: "bits", min: 2, max: 16, step: 1, value: 8,
+        doc: "Numeric precision: the number of bits of the symmetric quantisation." },
     ],
     compute(core, v) {
       const values = [v.outlier, 0.82, -0.37, 0.15, -0.06];

@@ -4,60 +4,69 @@
 // the fraction of traffic f and the mean router probability p of each expert, the auxiliary
 // load-balancing loss N·Σ f_i·p_i, and that sum written out with the current numbers.
 //
-// Attributes: preset (a key of moePresets, default "between"), top-k (1 … experts, default 1).
-// Properties: result (see compute()), state ({ tokens, logits, topK }).
+// Attributes: see LlmMoe.attributes (preset, top-k, tokens, logits).
+// Properties: result (see compute()), state ({ preset, topK, tokens, logits }).
 import { fill, h, sym, uniqueId } from "../dom.js";
 import { fmt, fmtVec } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
+import { choice, markInvalid, stepper } from "./controls.js";
 import { groupedBarChart, legend, niceTicks } from "./plot.js";
+import { MOE_TOKENS, moePresets } from "./moe-presets.js";
+import css from "./moe.css";
 
-const TOKENS = ["The", "cat", "sat", "on", "a", "warm", "mat", "."];
 const MAX_TOKENS = 12;
+const MIN_EXPERTS = 2;
 const MAX_EXPERTS = 8;
-
-// Router logits, 8 tokens × 4 experts. In "between", tokens 1–4 go to expert 1 and 5–8 to
-// expert 2: the traffic split (0.5, 0.5, 0, 0) of exercise 8.
-export const moePresets = {
-  balanced: {
-    label: "Balanced",
-    logits: [[2.0, 0.1, -0.3, 0.4], [0.2, 1.8, 0.3, -0.2], [-0.1, 0.4, 2.2, 0.1], [0.3, -0.2, 0.1, 1.9],
-      [1.7, 0.5, 0.2, -0.4], [0.1, 2.1, -0.3, 0.6], [0.4, 0.0, 1.6, 0.2], [-0.3, 0.5, 0.2, 2.0]],
-  },
-  between: {
-    label: "Half the experts idle",
-    logits: [[1.6, 0.9, 0.2, -0.1], [1.2, 0.8, 0.4, 0.1], [1.9, 1.1, -0.2, 0.3], [1.4, 0.6, 0.5, 0.2],
-      [0.7, 1.5, 0.1, 0.3], [0.9, 1.8, 0.4, -0.3], [0.5, 1.3, 0.6, 0.2], [1.0, 1.7, -0.1, 0.4]],
-  },
-  collapsed: {
-    label: "Collapsed onto one expert",
-    logits: [[3.1, 0.4, -0.2, 0.1], [2.8, 0.9, 0.3, -0.5], [3.4, 0.2, 0.5, 0.0], [2.6, 1.1, -0.3, 0.4],
-      [3.0, 0.6, 0.2, -0.1], [2.9, 0.3, 0.7, 0.2], [3.3, 0.8, -0.4, 0.5], [2.7, 0.5, 0.1, 0.3]],
-  },
-};
-
-const clone = (M) => M.map((row) => row.slice());
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+/** The label of token i: the example's, or t<i+1> past its end. */
+const tokenLabel = (labels, i) => labels[i] ?? MOE_TOKENS[i] ?? `t${i + 1}`;
 
 export class LlmMoe extends LlmWidget {
-  build() {
-    const presetName = moePresets[this.getAttribute("preset")] ? this.getAttribute("preset") : "between";
-    this.loadPreset(presetName);
-    const k = Number.parseInt(this.getAttribute("top-k") ?? "1", 10);
-    this.state.topK = Number.isInteger(k) && k >= 1 && k <= this.state.logits[0].length ? k : 1;
+  static styles = css;
+  static attributes = [
+    { name: "preset", type: "choice", choices: Object.keys(moePresets), default: "between", preset: true,
+      doc: "The example to start from; its tokens and router logits apply unless given below." },
+    { name: "top-k", type: "integer", min: 1, max: MAX_EXPERTS, default: 1,
+      doc: "How many experts each token is dispatched to (at most the number of experts)." },
+    { name: "tokens", type: "labels", minLength: 1, maxLength: MAX_TOKENS, maxChars: 20, default: MOE_TOKENS,
+      doc: "The token labels of the rows; they follow the number of rows of the logits." },
+    { name: "logits", type: "matrix", maxRows: MAX_TOKENS, maxCols: MAX_EXPERTS, default: [[0, 0]],
+      doc: "The router logits, one row per token (at most 12), one column per expert (2 to 8)." },
+  ];
 
+  static presetFields(name) {
+    return { tokens: MOE_TOKENS, logits: moePresets[name].logits };
+  }
+
+  /**
+   * The logits set the shape: at least two experts (new logits 0); one token label per row
+   * (labels added or dropped); top-k at most the number of experts.
+   */
+  normalize(s, notes) {
+    const n = s.logits.length;
+    let e = s.logits[0].length;
+    if (e < MIN_EXPERTS) {
+      notes.push(`logits were given ${MIN_EXPERTS} experts, the fewest the figure routes between (new logits 0).`);
+      e = MIN_EXPERTS;
+      s.logits = s.logits.map((row) => Array.from({ length: e }, (_, j) => row[j] ?? 0));
+    }
+    if (s.tokens.length !== n) {
+      notes.push(`tokens were fitted to the ${n} row${n === 1 ? "" : "s"} of logits.`);
+      s.tokens = Array.from({ length: n }, (_, i) => tokenLabel(s.tokens, i));
+    }
+    if (s.topK > e) {
+      notes.push(`top-k lowered to ${e}, the number of experts.`);
+      s.topK = e;
+    }
+  }
+
+  build() {
     const id = uniqueId("moe");
-    this.presetSelect = h("select", { id: `${id}-preset`, onchange: () => this.onPreset() },
+    this.presetSelect = h("select", { id: `${id}-preset`, onchange: () => this.onPreset(this.presetSelect.value) },
       Object.entries(moePresets).map(([key, p]) => h("option", { value: key }, p.label)),
       h("option", { value: "", disabled: true }, "Your numbers"));
-    this.presetSelect.value = presetName;
-    this.topKSelect = h("select", { id: `${id}-topk`, onchange: () => {
-      this.state.topK = Number(this.topKSelect.value);
-      this.update();
-    } });
-    const stepper = (label, onMinus, onPlus) =>
-      h("span", { class: "stepper", role: "group", "aria-label": label }, label + " ",
-        h("button", { type: "button", onclick: onMinus, "aria-label": `fewer: ${label}` }, "−"),
-        h("button", { type: "button", onclick: onPlus, "aria-label": `more: ${label}` }, "+"));
+    this.topK = choice({ label: "Experts per token, top-k", options: [], value: "", onchange: (k) => this.set({ topK: Number(k) }) });
 
     this.editor = h("div", { class: "att-view" });
     this.dispatch = h("div", { class: "att-view" });
@@ -65,10 +74,10 @@ export class LlmMoe extends LlmWidget {
     this.bars = h("div", { class: "chart-box moe-bars" });
     this.experts = h("div", { class: "att-view" });
     this.worked = h("div", { class: "worked", "aria-live": "polite" });
-    this.append(
+    this.frame.append(
       h("div", { class: "controls" },
         h("label", { for: `${id}-preset` }, "Example "), this.presetSelect,
-        h("span", { class: "control" }, h("label", { for: `${id}-topk` }, "Experts per token, top-k "), this.topKSelect),
+        this.topK.row,
         stepper("Tokens", () => this.resize(-1, 0), () => this.resize(1, 0)),
         stepper("Experts", () => this.resize(0, -1), () => this.resize(0, 1))),
       h("p", { class: "hint" }, "Edit any router logit: rows are tokens, columns are experts."),
@@ -77,38 +86,33 @@ export class LlmMoe extends LlmWidget {
       h("div", { class: "moe-stats" }, this.bars, this.experts),
       this.worked,
     );
-    this.syncControls();
   }
 
-  loadPreset(name) {
-    const topK = this.state?.topK ?? 1;
-    this.state = { tokens: TOKENS.slice(), logits: clone(moePresets[name].logits), topK };
-  }
-
-  onPreset() {
-    this.loadPreset(this.presetSelect.value);
-    this.syncControls();
-    this.update();
+  onPreset(name) {
+    if (!Object.hasOwn(moePresets, name)) return;
+    this.set({ preset: name, ...LlmMoe.presetFields(name) }, { sync: true });
   }
 
   /** Adds or removes a token or an expert (new logits are 0). */
   resize(dTokens, dExperts) {
     const s = this.state;
     const n = s.logits.length + dTokens, e = s.logits[0].length + dExperts;
-    if (n < 1 || n > MAX_TOKENS || e < 2 || e > MAX_EXPERTS) return;
-    s.logits = Array.from({ length: n }, (_, i) => Array.from({ length: e }, (_, j) => s.logits[i]?.[j] ?? 0));
-    s.tokens = Array.from({ length: n }, (_, i) => s.tokens[i] ?? `t${i + 1}`);
-    s.topK = Math.min(s.topK, e);
-    this.presetSelect.value = "";
-    this.syncControls();
-    this.update();
+    if (n < 1 || n > MAX_TOKENS || e < MIN_EXPERTS || e > MAX_EXPERTS) return;
+    this.set({
+      logits: Array.from({ length: n }, (_, i) => Array.from({ length: e }, (_, j) => s.logits[i]?.[j] ?? 0)),
+      tokens: Array.from({ length: n }, (_, i) => tokenLabel(s.tokens, i)),
+      topK: Math.min(s.topK, e),
+    }, { sync: true });
   }
 
-  syncControls() {
+  /** Sets every control from the state: the example list, the top-k list, the logit editor. */
+  sync() {
     const s = this.state;
     const e = s.logits[0].length;
-    fill(this.topKSelect, Array.from({ length: e }, (_, k) => h("option", { value: k + 1 }, String(k + 1))));
-    this.topKSelect.value = String(s.topK);
+    const p = LlmMoe.presetFields(s.preset);
+    this.presetSelect.value = same(p.logits, s.logits) && same(p.tokens, s.tokens) ? s.preset : "";
+    fill(this.topK.select, Array.from({ length: e }, (_, k) => h("option", { value: k + 1 }, String(k + 1))));
+    this.topK.select.value = String(s.topK);
     fill(this.editor, h("table", { class: "matrix-editor moe-logits" },
       h("caption", {}, "Router logits"),
       h("thead", {}, h("tr", {}, h("td", {}), s.logits[0].map((_, j) => h("th", { scope: "col" }, `E${j + 1}`)))),
@@ -117,16 +121,17 @@ export class LlmMoe extends LlmWidget {
         row.map((x, j) => h("td", {}, h("input", {
           type: "number", step: "0.1", value: String(x), inputmode: "decimal",
           "aria-label": `logit of token ${i + 1} (${s.tokens[i]}) for expert ${j + 1}`,
-          oninput: (ev) => this.onCell(i, j, ev.target),
+          oninput: (ev) => this.onCell(i, j, ev.target.valueAsNumber, ev.target),
         }))))))));
   }
 
-  onCell(i, j, input) {
-    // valueAsNumber is NaN for an empty or unparsable field; the core names it in its message.
-    this.state.logits[i][j] = input.valueAsNumber;
+  onCell(i, j, v, input) {
+    // v is NaN for an empty or unparsable field; the core names it in its message.
+    const logits = this.state.logits.map((row) => row.slice());
+    logits[i][j] = v;
+    this.set({ logits });
     this.presetSelect.value = "";
-    this.update();
-    input.setAttribute("aria-invalid", this.status.classList.contains("llm-error") ? "true" : "false");
+    markInvalid(input, this.status.classList.contains("llm-error"));
   }
 
   /**
@@ -211,6 +216,8 @@ export class LlmMoe extends LlmWidget {
 
 /** Exercise 8: the loss of the figure's traffic split under an even router, and why it is 1. */
 export class LlmAnswerMoe extends FigureAnswer {
+  static figure = "llm-moe";
+
   answer(r) {
     const N = r.route.f.length;
     const e = fmt(r.even[0], 4);

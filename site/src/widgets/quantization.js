@@ -5,75 +5,94 @@
 // quantisation error of both sides for α from 0 to 1, the integer levels each channel uses, the
 // error of the output XW, and the calculation for one channel with the current numbers.
 //
-// Attributes: preset (a key of quantizationPresets, default "outlier"), bits (2 … 16, default 8),
-// alpha (0 … 1, default 0.5).
-// Properties: result (see compute()), state ({ X, W, bits, alpha }).
+// Attributes: see LlmQuantization.attributes (preset, bits, alpha, channel, x, w).
+// Properties: result (see compute()), state ({ preset, bits, alpha, channel, x, w }; channel is
+// 1-based, 0 for the channel with the largest activation range).
 import { fill, h, sym, uniqueId } from "../dom.js";
 import { fmt } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
+import { markInvalid, slider } from "./controls.js";
 import { groupedBarChart, legend, lineChart, niceTicks } from "./plot.js";
+import { quantizationPresets } from "./quantization-presets.js";
+import css from "./quantization.css";
 
-// Six tokens × four channels of activations; channel 2 carries the outlier. W is four input
-// channels × three outputs. In the first example channel 2's ranges are those of exercise 7.
-const W0 = [[0.31, -0.12, 0.22], [-0.5, 0.38, 0.07], [0.9, 0.55, -0.8], [0.14, -0.26, 0.35]];
-const withChannel2 = (values) => [
-  [0.42, 0, 0.25, -0.9], [-0.81, 0, -0.33, 0.64], [0.27, 0, 0.5, -0.47],
-  [1.0, 0, -0.18, 0.3], [-0.55, 0, 0.12, -1.1], [0.73, 0, -0.41, 0.86],
-].map((row, i) => row.map((x, j) => (j === 1 ? values[i] : x)));
-
-export const quantizationPresets = {
-  outlier: { label: "Outlier channel", X: withChannel2([-8, 6.3, -7.1, 5.2, 7.6, -4.4]), W: W0 },
-  strong: { label: "Strong outlier", X: withChannel2([-64, 50, -57, 42, 61, -35]), W: W0 },
-  none: { label: "No outlier", X: withChannel2([-1, 0.79, -0.89, 0.65, 0.95, -0.55]), W: W0 },
-};
+const MAX_TOKENS = 8;
+const MAX_CHANNELS = 8;
+const MAX_OUTPUTS = 8;
 
 // Where the error curves are sampled: α = 0, 0.05, …, 1.
 const ALPHAS = Array.from({ length: 21 }, (_, k) => k / 20);
 
-const clone = (M) => M.map((row) => row.slice());
 const rows = (flat, cols) => Array.from({ length: flat.length / cols }, (_, i) => flat.slice(i * cols, (i + 1) * cols));
 // The largest of numbers the core returned (a selection for display, not a new quantity).
 const absMax = (xs) => Math.max(...xs.map(Math.abs));
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 /** base^exponent as text, read out as "base to the power exponent". */
 function power(base, exponent) {
   return h("span", {}, base, h("sup", {}, h("span", { class: "visually-hidden" }, " to the power "), exponent));
 }
 
-export class LlmQuantization extends LlmWidget {
-  build() {
-    const presetName = quantizationPresets[this.getAttribute("preset")] ? this.getAttribute("preset") : "outlier";
-    const attr = (name, fallback, min, max) => {
-      const v = Number(this.getAttribute(name));
-      return this.hasAttribute(name) && Number.isFinite(v) ? Math.min(Math.max(v, min), max) : fallback;
-    };
-    this.state = { X: [], W: [], bits: Math.round(attr("bits", 8, 2, 16)), alpha: attr("alpha", 0.5, 0, 1) };
-    this.loadPreset(presetName);
-    this.channel = null;
+/**
+ * A table of number fields with row and column headers; each field is named "<name> <row>,
+ * <column>" ("X t1, ch 2"). oncell(i, j, valueAsNumber, input) on every edit.
+ */
+function labelledMatrixEditor({ name, caption, M, rowName, colName, oncell }) {
+  return h("table", { class: "matrix-editor" },
+    h("caption", {}, h("var", {}, name), ` (${caption})`),
+    h("thead", {}, h("tr", {}, h("td", {}), M[0].map((_, j) => h("th", { scope: "col" }, colName(j))))),
+    h("tbody", {}, M.map((row, i) => h("tr", {},
+      h("th", { scope: "row" }, rowName(i)),
+      row.map((x, j) => h("td", {}, h("input", {
+        type: "number", step: "0.01", value: String(x), inputmode: "decimal",
+        "aria-label": `${name} ${rowName(i)}, ${colName(j)}`,
+        oninput: (e) => oncell(i, j, e.target.valueAsNumber, e.target),
+      })))))));
+}
 
+export class LlmQuantization extends LlmWidget {
+  static styles = css;
+  static attributes = [
+    { name: "preset", type: "choice", choices: Object.keys(quantizationPresets), default: "outlier", preset: true,
+      doc: "The example to start from; its activations X and weights W apply unless given below." },
+    { name: "bits", type: "integer", min: 2, max: 16, default: 8, doc: "The bit width b of the symmetric integer quantisation of X and W." },
+    { name: "alpha", type: "number", min: 0, max: 1, default: 0.5, doc: "SmoothQuant's migration strength α (the slider steps by 0.05)." },
+    { name: "channel", type: "integer", min: 0, max: MAX_CHANNELS, default: 0,
+      doc: "The channel (1-based) whose calculation is written out; 0 picks the channel with the largest activation range." },
+    { name: "x", type: "matrix", maxRows: MAX_TOKENS, maxCols: MAX_CHANNELS, default: [[1]],
+      doc: "Activations X, one row per token, one column per channel (at most 8 × 8)." },
+    { name: "w", type: "matrix", maxRows: MAX_CHANNELS, maxCols: MAX_OUTPUTS, default: [[1]],
+      doc: "Weights W, one row per channel of X, one column per output (at most 8 outputs)." },
+  ];
+
+  static presetFields(name) {
+    const p = quantizationPresets[name];
+    return { x: p.X, w: p.W };
+  }
+
+  /** W takes one row per channel of X (new entries 0); the explained channel exists. */
+  normalize(s, notes) {
+    const c = s.x[0].length, o = s.w[0].length;
+    if (s.w.length !== c) {
+      notes.push(`W was fitted to the ${c} channel${c === 1 ? "" : "s"} of X, one row each (missing entries 0).`);
+      s.w = Array.from({ length: c }, (_, i) => Array.from({ length: o }, (_, j) => s.w[i]?.[j] ?? 0));
+    }
+    if (s.channel > c) {
+      notes.push(`channel lowered to ${c}, the number of channels of X.`);
+      s.channel = c;
+    }
+  }
+
+  build() {
     const id = uniqueId("quant");
-    this.presetSelect = h("select", { id: `${id}-preset`, onchange: () => this.onPreset() },
+    this.presetSelect = h("select", { id: `${id}-preset`, onchange: () => this.onPreset(this.presetSelect.value) },
       Object.entries(quantizationPresets).map(([key, p]) => h("option", { value: key }, p.label)),
       h("option", { value: "", disabled: true }, "Your numbers"));
-    this.presetSelect.value = presetName;
-    const slider = (key, label, min, max, step, value, onInput) => {
-      const input = h("input", { type: "range", id: `${id}-${key}`, min, max, step, value: String(value), oninput: onInput });
-      const out = h("output", { for: `${id}-${key}` });
-      return { input, out, row: h("div", { class: "slider" }, h("label", { for: `${id}-${key}` }, label), input, out) };
-    };
-    this.bits = slider("bits", "Bits b", 2, 16, 1, this.state.bits, () => {
-      this.state.bits = this.bits.input.valueAsNumber;
-      this.update();
-    });
-    this.alpha = slider("alpha", "Migration strength α", 0, 1, 0.05, this.state.alpha, () => {
-      this.state.alpha = this.alpha.input.valueAsNumber;
-      this.update();
-    });
-    this.channelSelect = h("select", { id: `${id}-channel`, onchange: () => {
-      this.channel = Number(this.channelSelect.value);
-      this.update();
-    } });
+    this.bits = slider({ label: "Bits b", min: 2, max: 16, step: 1, oninput: (bits) => this.set({ bits }) });
+    this.alpha = slider({ label: "Migration strength α", min: 0, max: 1, step: 0.05, oninput: (alpha) => this.set({ alpha }) });
+    // Options are channel indices (0-based); the state's channel is 1-based.
+    this.channelSelect = h("select", { id: `${id}-channel`, onchange: () => this.set({ channel: Number(this.channelSelect.value) + 1 }) });
 
     this.editors = h("div", { class: "quant-editors" });
     this.headline = h("p", { class: "headline" });
@@ -84,7 +103,7 @@ export class LlmQuantization extends LlmWidget {
     this.check = h("div", { class: "quant-check" });
     this.worked = h("div", { class: "worked", "aria-live": "polite" });
 
-    this.append(
+    this.frame.append(
       h("div", { class: "controls" }, h("label", { for: `${id}-preset` }, "Example "), this.presetSelect),
       h("p", { class: "hint" }, "Edit any number of X (rows are tokens, columns are channels) or W (rows are the same channels, columns are outputs)."),
       this.editors,
@@ -102,47 +121,48 @@ export class LlmQuantization extends LlmWidget {
       h("div", { class: "controls" }, h("label", { for: `${id}-channel` }, "Explain the calculation for channel "), this.channelSelect),
       this.worked,
     );
-    this.syncEditors();
   }
 
-  loadPreset(name) {
-    const p = quantizationPresets[name];
-    this.state.X = clone(p.X);
-    this.state.W = clone(p.W);
-    this.channel = null;
+  onPreset(name) {
+    if (!Object.hasOwn(quantizationPresets, name)) return;
+    this.set({ preset: name, ...LlmQuantization.presetFields(name), channel: 0 }, { sync: true });
   }
 
-  onPreset() {
-    this.loadPreset(this.presetSelect.value);
-    this.syncEditors();
-    this.update();
-  }
-
-  syncEditors() {
+  /** Sets every control from the state: the example list, the editors, the sliders, the channel. */
+  sync() {
+    const s = this.state;
+    const p = LlmQuantization.presetFields(s.preset);
+    this.presetSelect.value = same(p.x, s.x) && same(p.w, s.w) ? s.preset : "";
+    this.bits.input.value = String(s.bits);
+    this.alpha.input.value = String(s.alpha);
     fill(this.editors,
-      this.matrixEditor("X", "activations", this.state.X, (i) => `t${i + 1}`, (j) => `ch ${j + 1}`),
-      this.matrixEditor("W", "weights", this.state.W, (i) => `ch ${i + 1}`, (j) => `out ${j + 1}`));
+      labelledMatrixEditor({ name: "X", caption: "activations", M: s.x, rowName: (i) => `t${i + 1}`, colName: (j) => `ch ${j + 1}`,
+        oncell: (i, j, v, input) => this.onCell("x", i, j, v, input) }),
+      labelledMatrixEditor({ name: "W", caption: "weights", M: s.w, rowName: (i) => `ch ${i + 1}`, colName: (j) => `out ${j + 1}`,
+        oncell: (i, j, v, input) => this.onCell("w", i, j, v, input) }));
+    this.syncChannel(this.result?.outlier);
   }
 
-  matrixEditor(name, caption, M, rowName, colName) {
-    return h("table", { class: "matrix-editor" },
-      h("caption", {}, h("var", {}, name), ` (${caption})`),
-      h("thead", {}, h("tr", {}, h("td", {}), M[0].map((_, j) => h("th", { scope: "col" }, colName(j))))),
-      h("tbody", {}, M.map((row, i) => h("tr", {},
-        h("th", { scope: "row" }, rowName(i)),
-        row.map((x, j) => h("td", {}, h("input", {
-          type: "number", step: "0.01", value: String(x), inputmode: "decimal",
-          "aria-label": `${name} ${rowName(i)}, ${colName(j)}`,
-          oninput: (e) => this.onCell(M, i, j, e.target),
-        })))))));
+  /** The channel list, the largest-range channel marked (from the core's last result). */
+  syncChannel(outlier) {
+    const c = this.state.x[0].length;
+    fill(this.channelSelect, Array.from({ length: c }, (_, j) =>
+      h("option", { value: j }, `${j + 1}${j === outlier ? " (largest activation range)" : ""}`)));
+    this.channelSelect.value = String(this.channelIndex(outlier));
   }
 
-  onCell(M, i, j, input) {
-    // valueAsNumber is NaN for an empty or unparsable field; the core names it in its message.
-    M[i][j] = input.valueAsNumber;
+  /** The 0-based channel explained: the state's, or the largest-range channel when it is 0. */
+  channelIndex(outlier) {
+    return this.state.channel ? this.state.channel - 1 : (outlier ?? 0);
+  }
+
+  onCell(key, i, j, v, input) {
+    // v is NaN for an empty or unparsable field; the core names it in its message.
+    const M = this.state[key].map((row) => row.slice());
+    M[i][j] = v;
+    this.set({ [key]: M });
     this.presetSelect.value = "";
-    this.update();
-    input.setAttribute("aria-invalid", this.status.classList.contains("llm-error") ? "true" : "false");
+    markInvalid(input, this.status.classList.contains("llm-error"));
   }
 
   /**
@@ -151,8 +171,8 @@ export class LlmQuantization extends LlmWidget {
    * quantisation errors at each α of the grid for the chart.
    */
   compute() {
-    const { X, W, bits, alpha } = this.state;
-    const layer = (a) => this.core.smoothQuantLayer(X, W, { alpha: a, bits });
+    const { x, w, bits, alpha } = this.state;
+    const layer = (a) => this.core.smoothQuantLayer(x, w, { alpha: a, bits });
     const L = layer(alpha);
     const curve = ALPHAS.map((a) => {
       const p = layer(a);
@@ -172,10 +192,7 @@ export class LlmQuantization extends LlmWidget {
   }
 
   render(r) {
-    const c = r.xAbsMax.length;
-    if (this.channel === null || this.channel >= c) this.channel = r.outlier;
-    fill(this.channelSelect, r.xAbsMax.map((_, j) => h("option", { value: j }, `${j + 1}${j === r.outlier ? " (largest activation range)" : ""}`)));
-    this.channelSelect.value = String(this.channel);
+    this.syncChannel(r.outlier);
     this.bits.out.value = `${r.bits}`;
     this.bits.input.setAttribute("aria-valuetext", `${r.bits} bits, levels −${r.plainX.qmax} to ${r.plainX.qmax}`);
     this.alpha.out.value = fmt(r.alpha, 2);
@@ -283,7 +300,7 @@ export class LlmQuantization extends LlmWidget {
 
   /** The calculation for the chosen channel and for one value of the smallest channel. */
   renderWorked(r) {
-    const j = this.channel, J = j + 1, a = fmt(r.alpha, 2);
+    const j = this.channelIndex(r.outlier), J = j + 1, a = fmt(r.alpha, 2);
     const n = r.now;
     const x = fmt(r.xAbsMax[j]), wv = fmt(r.wAbsMax[j]), s = fmt(n.scales[j], 4);
     const c = r.xAbsMax.length, o = r.check.Y[0].length;
@@ -303,18 +320,20 @@ export class LlmQuantization extends LlmWidget {
             fmt(absMax(n.xAbsMax), 4), ` / ${r.plainX.qmax} = `, fmt(n.qX.scale, 5), " after smoothing;"),
           h("li", {}, "weights: ", fmt(absMax(r.wAbsMax)), ` / ${r.plainX.qmax} = `, fmt(r.plainW.scale, 5), " as they are, ",
             fmt(absMax(n.wAbsMax), 4), ` / ${r.plainX.qmax} = `, fmt(n.qW.scale, 5), " after smoothing."))),
-      h("li", {}, h("strong", {}, "One value. "), `Token 1 in channel ${K} (the smallest range), x = ${fmt(this.state.X[0][k])}. `,
-        "As it is: round(", fmt(this.state.X[0][k]), " / ", fmt(r.plainX.scale, 5), ") = level ", fmt(r.plainX.levels[idx]),
+      h("li", {}, h("strong", {}, "One value. "), `Token 1 in channel ${K} (the smallest range), x = ${fmt(this.state.x[0][k])}. `,
+        "As it is: round(", fmt(this.state.x[0][k]), " / ", fmt(r.plainX.scale, 5), ") = level ", fmt(r.plainX.levels[idx]),
         ", back to ", fmt(r.plainX.dequantized[idx], 5), ", error ", fmt(r.plainX.errors[idx], 5), ". ",
         "Smoothed: x / ", sym("s", K), " = ", fmt(n.Xs[0][k], 5), ", round(", fmt(n.Xs[0][k], 5), " / ", fmt(n.qX.scale, 5), ") = level ",
         fmt(n.qX.levels[idx]), ", back to ", fmt(n.qX.dequantized[idx], 5), ", error ", fmt(n.qX.errors[idx], 5), ". ",
         "Every error is at most half a step."));
-    fill(this.worked, h("p", {}, `Channel ${J}, α = ${a}, ${r.bits} bits (${c} channels, ${o} outputs):`), steps);
+    fill(this.worked, h("p", {}, `Channel ${J}, α = ${a}, ${r.bits} bits (${c} channel${c === 1 ? "" : "s"}, ${o} output${o === 1 ? "" : "s"}):`), steps);
   }
 }
 
 /** Exercise 7: the smoothing factor of the outlier channel and the ranges it leaves. */
 export class LlmAnswerQuantization extends FigureAnswer {
+  static figure = "llm-quantization";
+
   answer(r) {
     const j = r.outlier, J = j + 1;
     const x = fmt(r.xAbsMax[j]), w = fmt(r.wAbsMax[j]), a = fmt(r.alpha, 2);

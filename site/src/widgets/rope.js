@@ -5,114 +5,141 @@
 // the offset m − n; "move both" shifts m and n together and shows the score unchanged; the
 // calculation for one pair and the sum over pairs is written out with the current numbers.
 //
-// Attributes: preset (a key of ropePresets, default "exercise"); m and n (whole numbers,
-// override the preset's positions).
-// Properties: state ({ d, q, k, m, n, useFreqs, base, freqs, pairing, range }); result
-// ({ state, now, shifted, curve }: the core's rope() at (m, n), at (m − n, 0), and the scaled
-// score at every offset of the chart).
+// Attributes: see LlmRope.attributes (preset, m, n, d, base, use-freqs, freqs, pairing, q, k,
+// range, pair).
+// Properties: state ({ preset, m, n, d, base, useFreqs, freqs, pairing, q, k, range, pair };
+// range is a string, pair is 0-based); result ({ state, now, shifted, curve }: the core's rope()
+// at (m, n), at (m − n, 0), and the scaled score at every offset of the chart).
 import { fill, h, sym, uniqueId } from "../dom.js";
 import { fmt, fmtVec } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
+import { parseValue } from "./attributes.js";
+import { choice, markInvalid, slider } from "./controls.js";
 import { lineChart, niceScale } from "./plot.js";
+import { ropePresets } from "./rope-presets.js";
+import css from "./rope.css";
 
 // Bases the slider steps through: RoFormer's 10,000 (its eq. 15), Llama 3's 500,000, and
 // neighbours on either side.
 const BASES = [10, 100, 1000, 10000, 100000, 500000, 1000000];
 // Half-widths of the chart's offset axis; every whole offset in it is one call of the core.
-const RANGES = [16, 64, 256, 512];
+const RANGES = ["16", "64", "256", "512"];
 const MAX_D = 16;
-// The position sliders cover 0 … 255; the number fields beside them take any position.
+// The position sliders cover 0 … 255; the number fields beside them take any position up to
+// MAX_POSITION.
 const SLIDER_MAX = 255;
+const MAX_POSITION = 1000000;
 const SHIFTS = [-10, -1, 1, 10, 100, 1000];
 const DIGITS = 10;
+// The fields a preset sets that make it "this example" (the range of the chart and the explained
+// pair are views of it): when one of them differs, the example list shows "(your own)".
+const EXAMPLE_FIELDS = ["d", "useFreqs", "base", "freqs", "pairing", "q", "k", "m", "n"];
 
-export const ropePresets = {
-  exercise: {
-    label: "Exercise: d = 4, θ = (0.01, 0.0001)",
-    d: 4, useFreqs: true, base: 10000, freqs: [0.01, 0.0001], pairing: "interleaved",
-    q: [1, 0, 1, 0], k: [1, 0, 1, 0], m: 2, n: 0, range: 256,
-  },
-  roformer: {
-    label: "RoFormer: base 10,000, d = 8",
-    d: 8, useFreqs: false, base: 10000, freqs: [], pairing: "interleaved",
-    q: [1, 0, 1, 0, 1, 0, 1, 0], k: [1, 0, 1, 0, 1, 0, 1, 0], m: 5, n: 2, range: 64,
-  },
-  mixed: {
-    label: "Different q and k: base 10,000, d = 8",
-    d: 8, useFreqs: false, base: 10000, freqs: [], pairing: "interleaved",
-    q: [0.8, 0.6, -0.5, 1, 0.3, -0.9, 1, 0.2], k: [1, -0.2, 0.4, 0.9, -0.6, -0.5, 0.7, 0.7], m: 12, n: 3, range: 64,
-  },
-  llama: {
-    label: "Llama 3 layout: base 500,000, d = 16, half pairing",
-    d: 16, useFreqs: false, base: 500000, freqs: [], pairing: "half",
-    q: [1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1], k: [1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1],
-    m: 200, n: 40, range: 512,
-  },
-};
-
-const copyPreset = (p) => ({ ...p, q: p.q.slice(), k: p.k.slice(), freqs: p.freqs.slice() });
 const nearestBase = (b) => BASES.reduce((best, x, i) => (Math.abs(x - b) < Math.abs(BASES[best] - b) ? i : best), 0);
 const signed = (x) => (x >= 0 ? `+${x.toLocaleString("en")}` : `−${(-x).toLocaleString("en")}`);
+const position = (name, doc) => ({ name, type: "integer", min: 0, max: MAX_POSITION, default: name === "m" ? 2 : 0, doc });
+const vector = (name, doc) => ({ name, type: "numbers", minLength: 2, maxLength: MAX_D, default: [1, 0, 1, 0], doc });
 
 export class LlmRope extends LlmWidget {
-  build() {
-    const presetName = ropePresets[this.getAttribute("preset")] ? this.getAttribute("preset") : "exercise";
-    this.state = copyPreset(ropePresets[presetName]);
-    for (const key of ["m", "n"]) {
-      const v = Number.parseInt(this.getAttribute(key) ?? "", 10);
-      if (Number.isFinite(v)) this.state[key] = v;
+  static styles = css;
+  static attributes = [
+    { name: "preset", type: "choice", choices: Object.keys(ropePresets), default: "exercise", preset: true,
+      doc: "The example to start from; its vectors, frequencies, pairing, positions and chart range apply unless given below." },
+    position("m", "The position m of the query."),
+    position("n", "The position n of the key; only the offset m − n changes the score."),
+    { name: "d", type: "integer", min: 2, max: MAX_D, default: 4,
+      doc: "The dimension d of q and k, even (an odd d is raised by 1); q, k and given frequencies are fitted to it." },
+    { name: "base", type: "number", min: BASES[0], max: BASES[BASES.length - 1], default: 10000,
+      doc: "The base b of the frequencies θᵢ = b^(−2i/d), used when use-freqs is false." },
+    { name: "use-freqs", type: "boolean", default: true,
+      doc: "Whether the frequencies are the given freqs (true) or come from the base (false)." },
+    { name: "freqs", type: "numbers", minLength: 0, maxLength: MAX_D / 2, default: [0.01, 0.0001],
+      doc: "The given frequencies θᵢ in radians per position, one per pair (d/2 numbers; fitted to d/2 when use-freqs is true)." },
+    { name: "pairing", type: "choice", choices: ["interleaved", "half"], default: "interleaved",
+      doc: "Which coordinates form a pair: interleaved (x[2i], x[2i+1]) as in RoFormer, or half (x[i], x[i+d/2]) as in GPT-NeoX and Llama code." },
+    vector("q", "The query vector q, d numbers (fitted to d: extra numbers dropped, missing pairs (1, 0))."),
+    vector("k", "The key vector k, d numbers (fitted to d like q)."),
+    { name: "range", type: "choice", choices: RANGES, default: "256",
+      doc: "The half-width of the chart's offset axis: offsets m − n from −range to range are drawn." },
+    { name: "pair", type: "integer", min: 0, max: MAX_D / 2 - 1, default: 0,
+      doc: "The pair (0-based, below d/2) whose calculation is written out." },
+  ];
+
+  static presetFields(name) {
+    if (!Object.hasOwn(ropePresets, name)) return {};
+    const { d, useFreqs, base, freqs, pairing, q, k, m, n, range } = ropePresets[name];
+    return { d, useFreqs, base, freqs, pairing, q, k, m, n, range: String(range), pair: 0 };
+  }
+
+  /**
+   * d even; q and k of length d (extra dropped, missing pairs (1, 0)); given frequencies d/2 of
+   * them (the last repeated, or 0.01); the explained pair below d/2.
+   */
+  normalize(s, notes) {
+    if (s.d % 2 !== 0) {
+      notes.push(`d must be even; ${s.d} was raised to ${s.d + 1}.`);
+      s.d += 1;
     }
-    this.pair = 0;
+    const d = s.d;
+    if (s.q.length !== d || s.k.length !== d) {
+      notes.push(`q and k were fitted to d = ${d} (missing pairs (1, 0)).`);
+      const fit = (v) => Array.from({ length: d }, (_, i) => v[i] ?? (i % 2 === 0 ? 1 : 0));
+      s.q = fit(s.q);
+      s.k = fit(s.k);
+    }
+    if (s.useFreqs && s.freqs.length !== d / 2) {
+      notes.push(`freqs was fitted to d/2 = ${d / 2} frequencies.`);
+      s.freqs = Array.from({ length: d / 2 }, (_, i) => s.freqs[i] ?? s.freqs[s.freqs.length - 1] ?? 0.01);
+    }
+    if (s.pair > d / 2 - 1) {
+      notes.push(`pair ${s.pair} does not exist with d = ${d}; pair ${d / 2 - 1} is explained.`);
+      s.pair = d / 2 - 1;
+    }
+  }
+
+  build() {
     this.moved = null;
     this.curveCache = { key: "", curve: null };
+    this.ids = uniqueId("rope");
 
-    const id = uniqueId("rope");
-    this.ids = id;
-    this.presetSelect = h("select", { id: `${id}-preset`, onchange: () => this.onPreset() },
-      Object.entries(ropePresets).map(([key, p]) => h("option", { value: key }, p.label)),
-      h("option", { value: "" }, "(your own)"));
-    this.presetSelect.value = presetName;
-    this.pairingSelect = h("select", { id: `${id}-pairing`, onchange: () => this.edit(() => (this.state.pairing = this.pairingSelect.value)) },
-      h("option", { value: "interleaved" }, "interleaved, (x[2i], x[2i+1]): RoFormer"),
-      h("option", { value: "half" }, "halves, (x[i], x[i+d/2]): GPT-NeoX, Llama code"));
-    this.modeSelect = h("select", { id: `${id}-mode`, onchange: () => this.onMode() },
-      h("option", { value: "base" }, "from a base: θᵢ = base^(−2i/d)"),
-      h("option", { value: "freqs" }, "given, one per pair"));
+    this.presetChoice = choice({ label: "Example", value: "exercise", onchange: (name) => this.onPreset(name),
+      options: [...Object.entries(ropePresets).map(([key, p]) => [key, p.label]), ["", "(your own)"]] });
+    this.pairingChoice = choice({ label: "Pairs", value: "interleaved", onchange: (pairing) => this.set({ pairing }), options: [
+      ["interleaved", "interleaved, (x[2i], x[2i+1]): RoFormer"],
+      ["half", "halves, (x[i], x[i+d/2]): GPT-NeoX, Llama code"]] });
+    this.modeChoice = choice({ label: "Frequencies θ", value: "freqs", onchange: (mode) => this.onMode(mode), options: [
+      ["base", "from a base: θᵢ = base^(−2i/d)"],
+      ["freqs", "given, one per pair"]] });
 
     this.mCtl = this.positionControl("m", "Query position m");
     this.nCtl = this.positionControl("n", "Key position n");
-    this.dCtl = this.slider("d", "Dimension d", 2, MAX_D, 2, () => this.resize(this.dCtl.input.valueAsNumber));
-    this.baseCtl = this.slider("base", "Base", 0, BASES.length - 1, 1, () => this.edit(() => (this.state.base = BASES[this.baseCtl.input.valueAsNumber])));
+    this.dCtl = slider({ label: "Dimension d", min: 2, max: MAX_D, step: 2, id: `${this.ids}-d`,
+      oninput: (d) => this.set({ d }, { sync: true }) });
+    this.baseCtl = slider({ label: "Base", min: 0, max: BASES.length - 1, step: 1, id: `${this.ids}-base`,
+      oninput: (i) => this.set({ base: BASES[i] }) });
 
     this.freqEditor = h("div", { class: "rope-freqs" });
     this.vectorEditor = h("div", { class: "rope-vectors" });
+    this.moveButtons = SHIFTS.map((shift) => h("button", { type: "button", "data-shift": shift, onclick: () => this.moveBoth(shift) }, signed(shift)));
     this.moveReadout = h("p", { class: "rope-moved", "aria-live": "polite" });
     this.headline = h("p", { class: "headline" });
     this.dials = h("div", { class: "rope-dials" });
-    this.rangeSelect = h("select", { id: `${id}-range`, onchange: () => {
-      this.state.range = Number(this.rangeSelect.value);
-      this.update();
-    } }, RANGES.map((r) => h("option", { value: r }, `−${r} … ${r}`)));
+    this.rangeChoice = choice({ label: "Offsets m − n shown", value: "256", onchange: (range) => this.set({ range }),
+      options: RANGES.map((r) => [r, `−${r} … ${r}`]) });
     this.chart = h("div", { class: "chart-box" });
-    this.pairSelect = h("select", { id: `${id}-pair`, onchange: () => {
-      this.pair = Number(this.pairSelect.value);
-      this.update();
-    } });
+    this.pairChoice = choice({ label: "Explain the calculation for pair", value: "0", options: [["0", "0"]],
+      onchange: (i) => this.set({ pair: Number(i) }) });
     this.worked = h("div", { class: "worked", "aria-live": "polite" });
 
-    this.append(
-      h("div", { class: "controls" },
-        h("label", { for: `${id}-preset` }, "Example "), this.presetSelect),
+    this.frame.append(
+      h("div", { class: "controls" }, this.presetChoice.row),
       h("div", { class: "sliders" }, this.mCtl.row, this.nCtl.row, this.dCtl.row, this.baseCtl.row),
-      h("div", { class: "controls" },
-        h("span", { class: "control" }, h("label", { for: `${id}-mode` }, "Frequencies θ "), this.modeSelect),
-        h("span", { class: "control" }, h("label", { for: `${id}-pairing` }, "Pairs "), this.pairingSelect)),
+      h("div", { class: "controls" }, this.modeChoice.row, this.pairingChoice.row),
       this.freqEditor,
       this.vectorEditor,
       h("div", { class: "controls rope-move", role: "group", "aria-label": "Move both m and n" },
-        h("span", {}, "Move both m and n by "),
-        SHIFTS.map((s) => h("button", { type: "button", "data-shift": s, onclick: () => this.moveBoth(s) }, signed(s)))),
+        h("span", {}, "Move both m and n by "), this.moveButtons),
       this.moveReadout,
       this.headline,
       h("p", { class: "rope-legend", "aria-hidden": "true" },
@@ -120,119 +147,110 @@ export class LlmRope extends LlmWidget {
         h("span", { class: "swatch k" }), " key pair, turned by n·θ  ",
         h("span", { class: "swatch before" }), " before turning"),
       this.dials,
-      h("div", { class: "controls" }, h("label", { for: `${id}-range` }, "Offsets m − n shown "), this.rangeSelect),
+      h("div", { class: "controls" }, this.rangeChoice.row),
       this.chart,
-      h("div", { class: "controls" }, h("label", { for: `${id}-pair` }, "Explain the calculation for pair "), this.pairSelect),
+      h("div", { class: "controls" }, this.pairChoice.row),
       this.worked,
     );
-    this.syncControls();
   }
 
-  slider(key, label, min, max, step, oninput) {
-    const id = `${this.ids}-${key}`;
-    const input = h("input", { type: "range", id, min, max, step, oninput });
-    const out = h("output", { for: id });
-    return { input, out, row: h("div", { class: "slider" }, h("label", { for: id }, label), input, out) };
-  }
-
-  /** A position: a slider over 0 … SLIDER_MAX and a number field for any position. */
+  /**
+   * A position: a slider over 0 … SLIDER_MAX and a number field for any position up to
+   * MAX_POSITION. A field that does not hold such a position is marked and named in the status,
+   * and the state keeps its last good position.
+   */
   positionControl(key, label) {
     const id = `${this.ids}-${key}`;
-    const set = (value, source) => {
-      this.state[key] = value;
-      this.moved = null;
-      this.presetSelect.value = "";
-      this.syncPositions(source);
-      this.update();
-    };
-    const input = h("input", { type: "range", id, min: 0, max: SLIDER_MAX, step: 1, oninput: () => set(input.valueAsNumber, input) });
-    // valueAsNumber is NaN for an empty field; the core's message then names the position.
-    const number = h("input", { type: "number", id: `${id}-exact`, min: 0, step: 1, inputmode: "numeric", class: "rope-pos",
-      "aria-label": `${label}, exact`, oninput: () => set(number.valueAsNumber, number) });
+    const decl = LlmRope.attributes.find((a) => a.name === key);
+    const input = h("input", { type: "range", id, min: 0, max: SLIDER_MAX, step: 1, oninput: () => {
+      this.set({ [key]: input.valueAsNumber });
+      this.syncPositions(input);
+    } });
+    const number = h("input", { type: "number", id: `${id}-exact`, min: 0, max: MAX_POSITION, step: 1, inputmode: "numeric", class: "rope-pos",
+      "aria-label": `${label}, exact`, oninput: () => {
+        const parsed = parseValue(decl, number.value);
+        markInvalid(number, !("value" in parsed));
+        if (!("value" in parsed)) {
+          this.showError(`Not updated: ${key}: ${parsed.error}.`);
+          return;
+        }
+        this.set({ [key]: parsed.value });
+        this.syncPositions(number);
+      } });
     return { input, number, row: h("div", { class: "slider" }, h("label", { for: id }, label), input, number) };
   }
 
-  onPreset() {
-    if (!ropePresets[this.presetSelect.value]) return;
-    this.state = copyPreset(ropePresets[this.presetSelect.value]);
-    this.pair = 0;
-    this.moved = null;
-    this.syncControls();
-    this.update();
+  onPreset(name) {
+    if (!Object.hasOwn(ropePresets, name)) return;
+    this.set({ preset: name, ...LlmRope.presetFields(name) }, { sync: true });
   }
 
-  onMode() {
+  onMode(mode) {
     const s = this.state;
-    s.useFreqs = this.modeSelect.value === "freqs";
+    const patch = { useFreqs: mode === "freqs" };
     // Start the given frequencies from the ones the base produced (the core's thetas).
-    if (s.useFreqs && s.freqs.length !== s.d / 2) s.freqs = this.result?.now.thetas.slice() ?? Array(s.d / 2).fill(0.01);
-    this.presetSelect.value = "";
-    this.moved = null;
-    this.syncControls();
-    this.update();
-  }
-
-  /** Applies an edit to the state, then recomputes. */
-  edit(change) {
-    change();
-    this.presetSelect.value = "";
-    this.moved = null;
-    this.syncControls();
-    this.update();
-  }
-
-  /** Changes d: q and k keep their first coordinates and gain (1, 0) pairs; given θs repeat the last. */
-  resize(d) {
-    const s = this.state;
-    if (!(d >= 2 && d <= MAX_D) || d === s.d) return;
-    const fit = (v) => Array.from({ length: d }, (_, i) => v[i] ?? (i % 2 === 0 ? 1 : 0));
-    s.q = fit(s.q);
-    s.k = fit(s.k);
-    s.freqs = Array.from({ length: d / 2 }, (_, i) => s.freqs[i] ?? s.freqs[s.freqs.length - 1] ?? 0.01);
-    s.d = d;
-    this.pair = Math.min(this.pair, d / 2 - 1);
-    this.edit(() => {});
+    if (patch.useFreqs && s.freqs.length !== s.d / 2 && this.result?.now.thetas.length === s.d / 2) patch.freqs = this.result.now.thetas.slice();
+    this.set(patch, { sync: true });
   }
 
   moveBoth(shift) {
     const s = this.state;
-    if (!(s.m + shift >= 0 && s.n + shift >= 0) || !this.result) return;
-    this.moved = { shift, before: { m: s.m, n: s.n, raw: this.result.now.raw } };
-    s.m += shift;
-    s.n += shift;
+    if (!this.canMove(shift) || !this.result) return;
+    this.set({ m: s.m + shift, n: s.n + shift }, { moved: { shift, before: { m: s.m, n: s.n, raw: this.result.now.raw } } });
     this.syncPositions(null);
-    this.update();
   }
 
+  canMove(shift) {
+    const { m, n } = this.state;
+    return m + shift >= 0 && n + shift >= 0 && m + shift <= MAX_POSITION && n + shift <= MAX_POSITION;
+  }
+
+  /** Merges a change (see LlmWidget.set); `moved` describes a move of both positions, else none. */
+  set(patch, options = {}) {
+    this.moved = options.moved ?? null;
+    super.set(patch, options);
+    this.syncLive();
+  }
+
+  /** The position sliders and number fields from the state, except `source` (being edited). */
   syncPositions(source) {
     const s = this.state;
     for (const [key, ctl] of [["m", this.mCtl], ["n", this.nCtl]]) {
       const v = s[key];
-      if (ctl.input !== source && Number.isFinite(v)) ctl.input.value = String(Math.min(Math.max(v, 0), SLIDER_MAX));
-      if (ctl.number !== source) ctl.number.value = Number.isFinite(v) ? String(v) : "";
-      ctl.input.setAttribute("aria-valuetext", Number.isFinite(v) ? String(v) : "not a number");
-    }
-    for (const b of this.querySelectorAll(".rope-move button")) {
-      const shift = Number(b.dataset.shift);
-      b.disabled = !(s.m + shift >= 0 && s.n + shift >= 0);
+      if (ctl.input !== source) ctl.input.value = String(Math.min(v, SLIDER_MAX));
+      if (ctl.number !== source) {
+        ctl.number.value = String(v);
+        markInvalid(ctl.number, false);
+      }
+      ctl.input.setAttribute("aria-valuetext", String(v));
     }
   }
 
-  /** Brings every control in line with the state. */
-  syncControls() {
+  /** The controls that follow every change: the example shown, the slider outputs, the move buttons. */
+  syncLive() {
     const s = this.state;
-    this.syncPositions(null);
-    this.dCtl.input.value = String(s.d);
+    const p = LlmRope.presetFields(s.preset);
+    const same = EXAMPLE_FIELDS.every((f) => JSON.stringify(p[f]) === JSON.stringify(s[f]));
+    this.presetChoice.select.value = same ? s.preset : "";
     this.dCtl.out.value = String(s.d);
-    this.baseCtl.input.value = String(nearestBase(s.base));
     this.baseCtl.out.value = s.base.toLocaleString("en");
     this.baseCtl.input.setAttribute("aria-valuetext", s.base.toLocaleString("en"));
+    for (const b of this.moveButtons) b.disabled = !this.canMove(Number(b.dataset.shift));
+  }
+
+  /** Sets every control from the state (after attributes, Reset, a link, or a rebuilding edit). */
+  sync() {
+    const s = this.state;
+    this.moved = null;
+    this.syncPositions(null);
+    this.dCtl.input.value = String(s.d);
+    this.baseCtl.input.value = String(nearestBase(s.base));
     this.baseCtl.input.disabled = s.useFreqs;
-    this.modeSelect.value = s.useFreqs ? "freqs" : "base";
-    this.pairingSelect.value = s.pairing;
-    this.rangeSelect.value = String(s.range);
-    fill(this.pairSelect, Array.from({ length: s.d / 2 }, (_, i) => h("option", { value: i }, String(i))));
-    this.pairSelect.value = String(this.pair);
+    this.modeChoice.select.value = s.useFreqs ? "freqs" : "base";
+    this.pairingChoice.select.value = s.pairing;
+    this.rangeChoice.select.value = s.range;
+    fill(this.pairChoice.select, Array.from({ length: s.d / 2 }, (_, i) => h("option", { value: i }, String(i))));
+    this.pairChoice.select.value = String(s.pair);
 
     fill(this.freqEditor, s.useFreqs
       ? h("div", { class: "rope-row" }, h("span", { class: "rope-row-label" }, "θ per pair (radians per position)"),
@@ -246,15 +264,15 @@ export class LlmRope extends LlmWidget {
         h("input", { type: "number", step: "0.1", value: String(x), inputmode: "decimal", "aria-label": `${name} coordinate ${i}`,
           oninput: (e) => this.onCell(name, i, e.target) }))));
     fill(this.vectorEditor, vectorRow("q", s.q), vectorRow("k", s.k));
+    this.syncLive();
   }
 
-  onCell(name, i, input) {
+  onCell(key, i, input) {
     // NaN for an empty or unparsable field; the core's message names the coordinate.
-    this.state[name][i] = input.valueAsNumber;
-    this.presetSelect.value = "";
-    this.moved = null;
-    this.update();
-    input.setAttribute("aria-invalid", this.status.classList.contains("llm-error") ? "true" : "false");
+    const v = this.state[key].slice();
+    v[i] = input.valueAsNumber;
+    this.set({ [key]: v });
+    markInvalid(input, this.status.classList.contains("llm-error"));
   }
 
   options() {
@@ -270,10 +288,11 @@ export class LlmRope extends LlmWidget {
     const shifted = this.core.rope(s.q, s.k, s.m - s.n, 0, opts);
     // The chart depends on q, k, the frequencies and the range, not on m and n: computed again
     // only when one of those changes.
-    const key = JSON.stringify([s.q, s.k, opts, s.range]);
+    const range = Number(s.range);
+    const key = JSON.stringify([s.q, s.k, opts, range]);
     if (this.curveCache.key !== key) {
       const curve = [];
-      const offsets = Array.from({ length: 2 * s.range + 1 }, (_, i) => i - s.range);
+      const offsets = Array.from({ length: 2 * range + 1 }, (_, i) => i - range);
       const { scaled } = this.core.ropeScores(s.q, s.k, offsets, opts);
       offsets.forEach((o, i) => curve.push([o, scaled[i]]));
       this.curveCache = { key, curve };
@@ -319,7 +338,7 @@ export class LlmRope extends LlmWidget {
       h("line", { x1: c, y1: c, x2: c + x * px, y2: c - y * px, class: cls }),
       h("circle", { cx: c + x * px, cy: c - y * px, r: cls === "before" ? 2 : cls === "k" ? 5 : 3.5, class: cls }),
     ];
-    fill(this.dials, now.pairs.map(([a, b], i) => h("figure", { class: i === this.pair ? "rope-dial selected" : "rope-dial" },
+    fill(this.dials, now.pairs.map(([a, b], i) => h("figure", { class: i === s.pair ? "rope-dial selected" : "rope-dial" },
       h("svg", { viewBox: `0 0 ${S} ${S}`, class: "dial", role: "img",
         "aria-label": `Pair ${i}, coordinates ${a} and ${b}: the query turned ${fmt(now.angles[i][0], 4)} radians, the key ${fmt(now.angles[i][1], 4)} radians` },
         h("circle", { cx: c, cy: c, r: R, class: "rim" }),
@@ -341,12 +360,13 @@ export class LlmRope extends LlmWidget {
     const lo = Math.min(...ys, now.scaled), hi = Math.max(...ys, now.scaled);
     // Headroom above the curve for the marker's label.
     const yAxis = niceScale(lo, hi + 0.08 * (hi - lo), 5);
-    const xTicks = [-s.range, -s.range / 2, 0, s.range / 2, s.range];
+    const range = Number(s.range);
+    const xTicks = [-range, -range / 2, 0, range / 2, range];
     const offset = s.m - s.n;
-    const inside = Math.abs(offset) <= s.range;
+    const inside = Math.abs(offset) <= range;
     return lineChart({
       title: "Score q̃·k̃/√d against the offset m − n",
-      x: { min: -s.range, max: s.range, ticks: xTicks, format: (t) => fmt(t, 0), label: "offset m − n (query position minus key position)" },
+      x: { min: -range, max: range, ticks: xTicks, format: (t) => fmt(t, 0), label: "offset m − n (query position minus key position)" },
       y: { ...yAxis, format: (t) => fmt(t, 3), label: "score q̃·k̃/√d" },
       series: [{ points: curve }],
       markers: inside ? [{ x: offset, y: now.scaled, label: `m − n = ${offset}: ${fmt(now.scaled, 4)}` }] : [],
@@ -356,7 +376,7 @@ export class LlmRope extends LlmWidget {
   /** The calculation for the selected pair, then the sum over pairs, with the current numbers. */
   renderWorked(r) {
     const { state: s, now, shifted } = r;
-    const i = this.pair;
+    const i = s.pair;
     const [a, b] = now.pairs[i];
     const theta = now.thetas[i];
     const [am, an] = now.angles[i];
@@ -392,6 +412,8 @@ export class LlmRope extends LlmWidget {
 
 /** Exercise 3: the raw and scaled scores of the figure's q and k, as sums of per-pair cosines when they can be. */
 export class LlmAnswerRope extends FigureAnswer {
+  static figure = "llm-rope";
+
   answer(r) {
     const { state: s, now, shifted } = r;
     const offset = s.m - s.n;

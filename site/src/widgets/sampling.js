@@ -3,19 +3,26 @@
 // of seeded draws from it look like as text. The reader moves the three sliders, picks an
 // example or edits the tokens and their logits (or probabilities), and changes the seed.
 //
-// Attributes (all optional): preset (a key of samplingPresets, default "australia");
-// temperature, top-k, top-p (override the preset); prompt; tokens ("|"-separated, e.g.
-// " Paris| Lyon"); logits or probs (numbers separated by spaces or commas, one per token);
-// seed (integer in [0, 2^32), default 42); count (draws, default 10); draws="off" hides the draws.
-// Properties: result ({ full, afterK, draws, opts, state }), state ({ prompt, tokens, kind, values }).
+// Attributes: see LlmSampling.attributes (preset, temperature, top-k, top-p, prompt, tokens,
+// logits, probs, seed, count, draws). The preset gives every field but seed, count and draws;
+// the other attributes override it. Exactly one of logits and probs holds the values (one per
+// token; a given list wins over the preset's other kind, probs over logits when both are given),
+// and the tokens are fitted to the values' count. draws="off" hides the draws.
+// Properties: result ({ full, afterK, draws, draw, opts, state }), state ({ preset, temperature,
+// topK, topP, prompt, tokens, logits, probs, seed, count, draws }).
 import { fill, h, sym, uniqueId } from "../dom.js";
 import { fmt } from "../format.js";
 import { LlmWidget } from "./base.js";
+import { stateKey } from "./attributes.js";
 import { FigureAnswer } from "./answer.js";
+import { choice, markInvalid, numberField, slider, stepper } from "./controls.js";
 import { samplingPresets } from "./sampling-presets.js";
+import css from "./sampling.css";
 
 const MAX_TOKENS = 12;
 const MAX_DRAWS = 100;
+const MAX_TOKEN_CHARS = 40;
+const MAX_PROMPT = 200;
 // sample() takes seeds in [0, 2^32); "New seed" picks one there.
 const SEED_RANGE = 2 ** 32;
 
@@ -24,80 +31,98 @@ export const tokenLabel = (t) => String(t).trim() || "␣";
 const quoted = (t) => `“${tokenLabel(t)}”`;
 // Screen mapping of a probability in [0, 1] to a CSS length along a bar track.
 const cssPct = (x) => `${(Math.min(Math.max(x, 0), 1) * 100).toFixed(3)}%`;
-const parseList = (s) => s.split(/[\s,]+/).filter(Boolean).map(Number);
+const sameList = (a, b) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+/** The values the sampler starts from: { kind: "logits" | "probs", values }. */
+const valuesOf = (s) => (s.probs.length ? { kind: "probs", values: s.probs } : { kind: "logits", values: s.logits });
+const australia = samplingPresets.australia;
 
 export class LlmSampling extends LlmWidget {
+  static styles = css;
+  static attributes = [
+    { name: "preset", type: "choice", choices: Object.keys(samplingPresets), default: "australia", preset: true,
+      doc: "The example to start from; its prompt, tokens, values, temperature, top-k and top-p apply unless given below." },
+    { name: "temperature", type: "number", min: 0, max: 2.5, default: australia.temperature,
+      doc: "The temperature T that divides the logits before the softmax (0 is greedy decoding)." },
+    { name: "top-k", type: "integer", min: 0, max: MAX_TOKENS, default: australia.topK,
+      doc: "How many of the most probable tokens top-k keeps (0 = off; at least the number of tokens keeps all)." },
+    { name: "top-p", type: "number", min: 0.01, max: 1, default: australia.topP,
+      doc: "The cumulative mass the nucleus must reach (1 = off)." },
+    { name: "prompt", type: "text", maxLength: MAX_PROMPT, default: australia.prompt,
+      doc: "The text the draws continue." },
+    { name: "tokens", type: "labels", minLength: 1, maxLength: MAX_TOKENS, maxChars: MAX_TOKEN_CHARS, default: australia.tokens,
+      doc: "The candidate next tokens, separated by | (keep a leading space where the token starts a word)." },
+    { name: "logits", type: "numbers", minLength: 0, maxLength: MAX_TOKENS, min: -1000, max: 1000, default: australia.values,
+      doc: "One logit per token, comma-separated; replaces the example's values." },
+    { name: "probs", type: "numbers", minLength: 0, maxLength: MAX_TOKENS, min: 0, max: 1, default: [],
+      doc: "One probability per token instead of logits, comma-separated and summing to 1; used over logits when both are given." },
+    { name: "seed", type: "integer", min: 0, max: SEED_RANGE - 1, default: 42,
+      doc: "The seed of the draws: the same seed replays the same draws." },
+    { name: "count", type: "integer", min: 1, max: MAX_DRAWS, default: 10, doc: "How many draws are written out." },
+    { name: "draws", type: "choice", choices: ["on", "off"], default: "on", doc: "Whether the seeded draws are shown (off hides them)." },
+  ];
+
+  static presetFields(name) {
+    const p = samplingPresets[name];
+    return {
+      prompt: p.prompt, tokens: p.tokens,
+      logits: p.kind === "logits" ? p.values : [], probs: p.kind === "probs" ? p.values : [],
+      temperature: p.temperature, topK: p.topK, topP: p.topP,
+    };
+  }
+
+  /**
+   * Exactly one of logits and probs holds the values: a list given over the preset's other kind
+   * replaces it, and probs win when both are given. The tokens take the values' count (new ones
+   * are " t<i>").
+   */
+  normalize(s, notes) {
+    const p = LlmSampling.presetFields(s.preset);
+    if (s.logits.length && s.probs.length) {
+      const logitsGiven = !sameList(s.logits, p.logits), probsGiven = !sameList(s.probs, p.probs);
+      if (logitsGiven && !probsGiven) s.probs = [];
+      else {
+        if (logitsGiven) notes.push("logits ignored: probs were given too.");
+        s.logits = [];
+      }
+    } else if (!s.logits.length && !s.probs.length) {
+      notes.push("logits and probs are both empty: the example's values are used.");
+      s.logits = p.logits;
+      s.probs = p.probs;
+    }
+    const n = valuesOf(s).values.length;
+    if (s.tokens.length !== n) {
+      // The example's own tokens follow its values silently; tokens given by hand are reported.
+      if (!sameList(s.tokens, p.tokens)) notes.push(`tokens were fitted to the ${n} values.`);
+      s.tokens = Array.from({ length: n }, (_, i) => s.tokens[i] ?? p.tokens[i] ?? ` t${i + 1}`);
+    }
+  }
+
   build() {
     const id = uniqueId("smp");
-    const start = samplingPresets[this.getAttribute("preset")] ? this.getAttribute("preset") : "australia";
-    this.loadPreset(start);
-    const custom = this.applyAttributes();
-    this.showDraws = this.getAttribute("draws") !== "off";
+    this.preset = choice({ label: "Example", value: this.state.preset, onchange: (name) => this.onPreset(name),
+      options: [...Object.entries(samplingPresets).map(([key, p]) => [key, p.label]), ["custom", "Your own numbers"]] });
+    this.preset.select.lastElementChild.disabled = true;
+    this.presetNote = h("p", { class: "hint smp-note" });
 
-    this.presetSelect = h("select", { id: `${id}-preset`, onchange: () => this.onPreset() },
-      Object.entries(samplingPresets).map(([key, p]) => h("option", { value: key }, p.label)),
-      h("option", { value: "custom", disabled: true }, "Your own numbers"));
-    this.presetSelect.value = custom ? "custom" : start;
-    this.note = h("p", { class: "hint smp-note" });
-
-    const slider = (key, label, min, max, step) => {
-      const input = h("input", { type: "range", id: `${id}-${key}`, min, max, step, oninput: () => this.update() });
-      const out = h("output", { for: `${id}-${key}` });
-      return { input, out, row: h("div", { class: "slider" }, h("label", { for: `${id}-${key}` }, label), input, out) };
-    };
-    this.T = slider("t", "Temperature T", 0, 2.5, 0.05);
-    this.k = slider("k", "Top-k (0 = off)", 0, MAX_TOKENS, 1);
-    this.p = slider("p", "Top-p (1 = off)", 0.01, 1, 0.01);
+    this.T = slider({ label: "Temperature T", min: 0, max: 2.5, step: 0.05, id: `${id}-t`, oninput: (temperature) => this.set({ temperature }) });
+    this.k = slider({ label: "Top-k (0 = off)", min: 0, max: MAX_TOKENS, step: 1, id: `${id}-k`, oninput: (topK) => this.set({ topK }) });
+    this.p = slider({ label: "Top-p (1 = off)", min: 0.01, max: 1, step: 0.01, id: `${id}-p`, oninput: (topP) => this.set({ topP }) });
 
     this.headline = h("p", { class: "headline", "aria-live": "polite" });
     this.chart = h("div", { class: "smp-chart" });
     this.editor = h("div", { class: "smp-editor" });
     this.worked = h("div", { class: "worked smp-worked" });
 
-    const panels = h("div", { class: "smp-panels" }, this.buildEditor(id));
-    if (this.showDraws) panels.append(this.buildDraws(id));
-
-    this.append(
-      h("div", { class: "controls" }, h("label", { for: `${id}-preset` }, "Example "), this.presetSelect),
-      this.note,
+    this.frame.append(
+      h("div", { class: "controls" }, this.preset.row),
+      this.presetNote,
       h("div", { class: "sliders" }, this.T.row, this.k.row, this.p.row),
       this.headline,
       this.legend(),
       this.chart,
-      panels,
+      h("div", { class: "smp-panels" }, this.buildEditor(id), this.buildDraws(id)),
       this.worked,
     );
-    this.syncControls();
-  }
-
-  loadPreset(name) {
-    const p = samplingPresets[name];
-    this.state = { prompt: p.prompt, tokens: p.tokens.slice(), kind: p.kind, values: p.values.slice() };
-    this.settings = { temperature: p.temperature, topK: p.topK, topP: p.topP };
-    this.noteText = p.note;
-  }
-
-  /** Applies the embedding page's attributes over the preset; true if they set the numbers. */
-  applyAttributes() {
-    const num = (name) => {
-      const v = Number(this.getAttribute(name));
-      return this.hasAttribute(name) && this.getAttribute(name).trim() !== "" && Number.isFinite(v) ? v : undefined;
-    };
-    this.settings.temperature = num("temperature") ?? this.settings.temperature;
-    this.settings.topK = num("top-k") ?? this.settings.topK;
-    this.settings.topP = num("top-p") ?? this.settings.topP;
-    this.seed = num("seed") ?? 42;
-    this.count = num("count") ?? 10;
-    if (this.hasAttribute("prompt")) this.state.prompt = this.getAttribute("prompt");
-    const kind = this.hasAttribute("probs") ? "probs" : this.hasAttribute("logits") ? "logits" : null;
-    if (!kind && !this.hasAttribute("tokens")) return false;
-    const values = kind ? parseList(this.getAttribute(kind)).slice(0, MAX_TOKENS) : this.state.values;
-    const given = this.hasAttribute("tokens") ? this.getAttribute("tokens").split("|") : [];
-    this.state.kind = kind ?? this.state.kind;
-    this.state.values = values;
-    this.state.tokens = values.map((_, i) => given[i] ?? this.state.tokens[i] ?? ` t${i + 1}`);
-    this.noteText = "Your own numbers.";
-    return true;
   }
 
   legend() {
@@ -108,126 +133,153 @@ export class LlmSampling extends LlmWidget {
   }
 
   buildEditor(id) {
-    this.promptInput = h("input", { type: "text", id: `${id}-prompt`, class: "smp-prompt", oninput: () => {
-      this.state.prompt = this.promptInput.value;
-      this.update();
-    } });
+    this.promptInput = h("input", { type: "text", id: `${id}-prompt`, class: "smp-prompt", maxlength: MAX_PROMPT,
+      oninput: () => this.set({ prompt: this.promptInput.value }) });
     this.valueHeader = h("th", { scope: "col" });
     this.editorBody = h("tbody");
-    const stepper = h("span", { class: "stepper", role: "group", "aria-label": "Tokens" }, "Tokens ",
-      h("button", { type: "button", onclick: () => this.resize(-1), "aria-label": "fewer tokens" }, "−"),
-      h("button", { type: "button", onclick: () => this.resize(1), "aria-label": "more tokens" }, "+"));
     fill(this.editor,
       h("p", { class: "smp-sub" }, "Your example"),
       h("div", { class: "smp-field" }, h("label", { for: `${id}-prompt` }, "Prompt "), this.promptInput),
       h("table", { class: "smp-edit-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Token"), this.valueHeader)),
         this.editorBody),
-      h("div", { class: "controls" }, stepper));
+      h("div", { class: "controls" }, stepper("Tokens", () => this.resize(-1), () => this.resize(1))));
     return this.editor;
   }
 
   buildDraws(id) {
-    this.seedInput = h("input", { type: "number", id: `${id}-seed`, min: 0, max: SEED_RANGE - 1, step: 1, value: String(this.seed),
-      inputmode: "numeric", oninput: () => this.update() });
-    this.countInput = h("input", { type: "number", id: `${id}-count`, min: 1, max: MAX_DRAWS, step: 1, value: String(this.count),
-      inputmode: "numeric", oninput: () => this.update() });
+    this.seed = numberField({ label: "Seed", id: `${id}-seed`, min: 0, max: SEED_RANGE - 1, step: 1, value: this.state.seed,
+      oninput: (seed) => this.set({ seed }) });
+    this.count = numberField({ label: "Draws", id: `${id}-count`, min: 1, max: MAX_DRAWS, step: 1, value: this.state.count,
+      oninput: (count, input) => this.setChecked("count", count, input) });
     this.drawList = h("ol", { class: "smp-drawlist", "aria-live": "polite" });
     this.drawNote = h("p", { class: "hint" });
-    return h("div", { class: "smp-draws" },
+    this.drawsPanel = h("div", { class: "smp-draws" },
       h("p", { class: "smp-sub" }, "Draws"),
       h("div", { class: "controls" },
-        h("span", { class: "smp-field" }, h("label", { for: `${id}-seed` }, "Seed "), this.seedInput),
+        this.seed.row,
         h("button", { type: "button", class: "smp-newseed", onclick: () => this.newSeed() }, "New seed"),
-        h("span", { class: "smp-field" }, h("label", { for: `${id}-count` }, "Draws "), this.countInput)),
+        this.count.row),
       this.drawList, this.drawNote);
+    return this.drawsPanel;
   }
 
   newSeed() {
     // Choosing a seed is not part of the mathematics; the draws themselves come from the core.
-    this.seedInput.value = String(Math.floor(Math.random() * SEED_RANGE));
-    this.update();
+    this.set({ seed: Math.floor(Math.random() * SEED_RANGE) }, { sync: true });
   }
 
-  onPreset() {
-    if (!samplingPresets[this.presetSelect.value]) return;
-    this.loadPreset(this.presetSelect.value);
-    this.syncControls();
-    this.update();
+  onPreset(name) {
+    if (!Object.hasOwn(samplingPresets, name)) return;
+    this.set({ preset: name, ...LlmSampling.presetFields(name) }, { sync: true });
   }
 
-  markCustom() {
-    this.presetSelect.value = "custom";
-    this.noteText = "Your own numbers.";
-    this.note.textContent = this.noteText;
-  }
-
-  /** Adds a token (logit 0, or probability 0) or removes the last one. */
+  /** Adds a token (value 0) or removes the last one. */
   resize(delta) {
     const s = this.state;
     const n = s.tokens.length + delta;
     if (n < 1 || n > MAX_TOKENS) return;
-    if (delta > 0) {
-      s.tokens.push(` t${n}`);
-      s.values.push(0);
-    } else {
-      s.tokens.pop();
-      s.values.pop();
-    }
-    this.markCustom();
-    this.syncEditor();
-    this.update();
+    const fit = (xs, fresh) => Array.from({ length: n }, (_, i) => (i < xs.length ? xs[i] : fresh(i)));
+    const { kind, values } = valuesOf(s);
+    this.set({ tokens: fit(s.tokens, (i) => ` t${i + 1}`), [kind]: fit(values, () => 0) }, { sync: true });
   }
 
-  /** Puts the state and settings into the controls. */
-  syncControls() {
-    this.T.input.value = String(this.settings.temperature);
-    this.k.input.value = String(this.settings.topK);
-    this.p.input.value = String(this.settings.topP);
-    this.note.textContent = this.noteText;
-    this.promptInput.value = this.state.prompt;
+  /** Sets every control from the state: example list and note, sliders, prompt, editor, draws. */
+  sync() {
+    const s = this.state;
+    this.T.input.value = String(s.temperature);
+    this.k.input.max = String(s.tokens.length);
+    this.k.input.value = String(s.topK);
+    this.p.input.value = String(s.topP);
+    this.promptInput.value = s.prompt;
+    this.seed.input.value = String(s.seed);
+    this.count.input.value = String(s.count);
+    this.drawsPanel.hidden = s.draws === "off";
+    this.syncPreset();
     this.syncEditor();
+  }
+
+  /** The example list shows the preset while the tokens and values are its own, else "Your own numbers". */
+  syncPreset() {
+    const s = this.state;
+    const p = LlmSampling.presetFields(s.preset);
+    const own = sameList(s.tokens, p.tokens) && sameList(s.logits, p.logits) && sameList(s.probs, p.probs);
+    this.preset.select.value = own ? s.preset : "custom";
+    this.presetNote.textContent = own ? samplingPresets[s.preset].note : "Your own numbers.";
   }
 
   syncEditor() {
     const s = this.state;
-    this.k.input.max = String(s.tokens.length);
-    this.valueHeader.textContent = s.kind === "probs" ? "Probability p (sum 1)" : "Logit z";
-    const what = s.kind === "probs" ? "Probability" : "Logit";
+    const { kind, values } = valuesOf(s);
+    this.valueHeader.textContent = kind === "probs" ? "Probability p (sum 1)" : "Logit z";
+    const what = kind === "probs" ? "Probability" : "Logit";
     fill(this.editorBody, s.tokens.map((t, i) => h("tr", {},
       h("th", { scope: "row" }, String(i + 1)),
-      h("td", {}, h("input", { type: "text", class: "smp-token", value: t, "aria-label": `Token ${i + 1}`,
-        oninput: (e) => {
-          s.tokens[i] = e.target.value;
-          this.markCustom();
-          this.update();
-        } })),
-      h("td", {}, h("input", { type: "number", step: s.kind === "probs" ? "0.05" : "0.1", value: String(s.values[i]),
+      h("td", {}, h("input", { type: "text", class: "smp-token", value: t, maxlength: MAX_TOKEN_CHARS, "aria-label": `Token ${i + 1}`,
+        oninput: (e) => this.onToken(i, e.target) })),
+      h("td", {}, h("input", { type: "number", step: kind === "probs" ? "0.05" : "0.1", value: String(values[i]),
         inputmode: "decimal", "aria-label": `${what} of token ${i + 1}`,
-        oninput: (e) => {
-          // valueAsNumber is NaN for an empty or unparsable field; the core names it in its message.
-          s.values[i] = e.target.valueAsNumber;
-          this.markCustom();
-          this.update();
-          e.target.setAttribute("aria-invalid", this.status.classList.contains("llm-error") ? "true" : "false");
-        } })))));
+        oninput: (e) => this.onValue(i, e.target) })))));
   }
 
+  onToken(i, input) {
+    // "|" separates the tokens in the widget's settings, so a token cannot hold one.
+    if (input.value.includes("|")) {
+      markInvalid(input, true);
+      this.showError(`Not updated: token ${i + 1} cannot contain “|”.`);
+      return;
+    }
+    const tokens = this.state.tokens.slice();
+    tokens[i] = input.value;
+    this.set({ tokens });
+    this.syncPreset();
+    markInvalid(input, this.status.classList.contains("llm-error"));
+  }
+
+  onValue(i, input) {
+    // valueAsNumber is NaN for an empty or unparsable field; the core names it in its message.
+    const { kind, values } = valuesOf(this.state);
+    const next = values.slice();
+    next[i] = input.valueAsNumber;
+    if (!this.setChecked(kind, next, input, `${kind === "probs" ? "probability" : "logit"} of token ${i + 1}`)) return;
+    this.syncPreset();
+  }
+
+  /**
+   * Sets a field typed by the reader unless a number lies outside its declared range (which the
+   * widget's settings could not carry): then the field is marked and the last figure stays.
+   * Returns whether the state was set.
+   */
+  setChecked(name, value, input, what = name) {
+    const decl = LlmSampling.attributes.find((d) => d.name === name);
+    const bad = [value].flat().find((x) => Number.isFinite(x) && (x < decl.min || x > decl.max));
+    if (bad !== undefined) {
+      markInvalid(input, true);
+      this.showError(`Not updated: ${what} must be from ${fmt(decl.min)} to ${fmt(decl.max)}, got ${fmt(bad)}`);
+      return false;
+    }
+    this.set({ [stateKey(name)]: value });
+    markInvalid(input, this.status.classList.contains("llm-error"));
+    return true;
+  }
+
+  /** The options of the core's sampling() from the state. */
   get opts() {
-    return { temperature: this.T.input.valueAsNumber, topK: this.k.input.valueAsNumber, topP: this.p.input.valueAsNumber };
+    const { temperature, topK, topP } = this.state;
+    return { temperature, topK, topP };
   }
 
   compute() {
     const s = this.state;
-    const state = { prompt: s.prompt, tokens: s.tokens.slice(), kind: s.kind, values: s.values.slice() };
-    const input = s.kind === "probs" ? { probs: state.values } : { logits: state.values };
+    const { kind, values } = valuesOf(s);
+    const input = kind === "probs" ? { probs: values } : { logits: values };
     const opts = this.opts;
     const full = this.core.sampling(input, opts);
     // The distribution top-p cuts: after temperature and top-k, renormalised.
     const afterK = this.core.sampling(input, { temperature: opts.temperature, topK: opts.topK });
-    const draw = this.showDraws ? { seed: this.seedInput.valueAsNumber, count: this.countInput.valueAsNumber } : null;
+    const draw = s.draws === "off" ? null : { seed: s.seed, count: s.count };
     const draws = draw ? this.core.sample(full.probs, draw) : [];
-    return { full, afterK, draws, draw, opts, state };
+    return { full, afterK, draws, draw, opts, state: s };
   }
 
   render(r) {
@@ -248,7 +300,7 @@ export class LlmSampling extends LlmWidget {
         : [`The sampler keeps ${full.cutoff} of ${n} token${n === 1 ? "" : "s"}. The most probable, `,
             h("strong", {}, quoted(state.tokens[top])), ", is drawn with probability ", h("strong", {}, fmt(full.probs[top], 3)), "."]);
     this.renderChart(r);
-    if (this.showDraws) this.renderDraws(r);
+    if (r.draw) this.renderDraws(r);
     this.renderWorked(r);
   }
 
@@ -309,7 +361,8 @@ export class LlmSampling extends LlmWidget {
   renderWorked(r) {
     const { full, afterK, opts, state, draw } = r;
     const { temperature: T, topK: k, topP: p } = opts;
-    const { tokens, values, kind } = state;
+    const { tokens } = state;
+    const { kind, values } = valuesOf(state);
     const n = tokens.length;
     const name = (i) => h("span", { class: "smp-tok" }, tokenLabel(tokens[i]));
     const order = full.order;
@@ -374,6 +427,8 @@ function joinNames(names) {
 
 /** Exercise 2: the nucleus, its retained mass, and a token's probability after renormalising. */
 export class LlmAnswerSampling extends FigureAnswer {
+  static figure = "llm-sampling";
+
   answer(r) {
     const { full, opts, state } = r;
     const { temperature: T, topP: p } = opts;

@@ -4,39 +4,38 @@
 // improvement and the best γ for their c, the distribution of tokens one call yields, and the
 // calculation written out with their numbers.
 //
-// Attributes: alpha, gamma, cost-ratio (initial values).
-// Properties: result ({ cfg, now, curve, best }), inputs ({ alpha, gamma, costRatio }).
-import { fill, h, sym, uniqueId } from "../dom.js";
+// Attributes: see LlmSpeculative.attributes (alpha, gamma, cost-ratio).
+// Properties: result ({ cfg, now, curve, best }), state ({ alpha, gamma, costRatio }).
+import { fill, h, sym } from "../dom.js";
 import { fmt, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
+import { slider } from "./controls.js";
 import { lineChart } from "./plot.js";
+import css from "./speculative.css";
 
 // Draft lengths on the slider and the chart, and the range searched for the best one.
 const GAMMA_MAX = 20;
 const GAMMAS = Array.from({ length: GAMMA_MAX + 1 }, (_, g) => g);
 
 export class LlmSpeculative extends LlmWidget {
+  static styles = css;
+  static attributes = [
+    { name: "alpha", type: "number", min: 0, max: 1, default: 0.5, doc: "The acceptance rate α: the probability that the target accepts one drafted token." },
+    { name: "gamma", type: "integer", min: 0, max: GAMMA_MAX, default: 3, doc: "The draft length γ: how many tokens the draft model proposes per target call." },
+    { name: "cost-ratio", type: "number", min: 0, max: 1, default: 0.1, doc: "The cost ratio c: the time of one draft step over one target step." },
+  ];
+
   build() {
-    const id = uniqueId("spec");
-    const attr = (name, fallback) => {
-      const v = Number(this.getAttribute(name));
-      return this.hasAttribute(name) && Number.isFinite(v) ? v : fallback;
-    };
-    const slider = (key, label, min, max, step, value) => {
-      const input = h("input", { type: "range", id: `${id}-${key}`, min, max, step, value: String(value), oninput: () => this.update() });
-      const out = h("output", { for: input.id });
-      return { input, out, row: h("div", { class: "slider" }, h("label", { for: input.id }, label), input, out) };
-    };
-    this.alpha = slider("alpha", ["Acceptance rate ", sym("α")], 0, 1, 0.01, attr("alpha", 0.5));
-    this.gamma = slider("gamma", ["Draft length ", sym("γ")], 0, GAMMA_MAX, 1, attr("gamma", 3));
-    this.cost = slider("cost", ["Cost ratio ", sym("c"), " (draft step / target step)"], 0, 1, 0.01, attr("cost-ratio", 0.1));
+    this.alpha = slider({ label: ["Acceptance rate ", sym("α")], min: 0, max: 1, step: 0.01, oninput: (v) => this.set({ alpha: v }) });
+    this.gamma = slider({ label: ["Draft length ", sym("γ")], min: 0, max: GAMMA_MAX, step: 1, oninput: (v) => this.set({ gamma: v }) });
+    this.cost = slider({ label: ["Cost ratio ", sym("c"), " (draft step / target step)"], min: 0, max: 1, step: 0.01, oninput: (v) => this.set({ costRatio: v }) });
     this.headline = h("p", { class: "headline", "aria-live": "polite" });
     this.chart = h("div", { class: "chart-box" });
     this.legend = h("ul", { class: "spec-legend" });
     this.bars = h("div", { class: "spec-dist" });
     this.worked = h("div", { class: "worked" });
-    this.append(
+    this.frame.append(
       h("div", { class: "sliders" }, this.alpha.row, this.gamma.row, this.cost.row),
       this.headline,
       h("div", { class: "spec-figure" }, h("div", {}, this.chart, this.legend), this.bars),
@@ -45,16 +44,15 @@ export class LlmSpeculative extends LlmWidget {
     );
   }
 
-  get inputs() {
-    return {
-      alpha: this.alpha.input.valueAsNumber,
-      gamma: this.gamma.input.valueAsNumber,
-      costRatio: this.cost.input.valueAsNumber,
-    };
+  sync() {
+    const s = this.state;
+    this.alpha.input.value = String(s.alpha);
+    this.gamma.input.value = String(s.gamma);
+    this.cost.input.value = String(s.costRatio);
   }
 
   compute() {
-    const cfg = this.inputs;
+    const cfg = { alpha: this.state.alpha, gamma: this.state.gamma, costRatio: this.state.costRatio };
     const core = this.core;
     const now = core.speculativeDecoding(cfg);
     const curve = GAMMAS.map((g) => ({ gamma: g, ...core.speculativeDecoding({ ...cfg, gamma: g }) }));
@@ -160,6 +158,8 @@ export class LlmSpeculative extends LlmWidget {
 
 /** Exercise 5: expected tokens per target call at the figure's α and γ, and the ceiling. */
 export class LlmAnswerSpeculative extends FigureAnswer {
+  static figure = "llm-speculative";
+
   answer(r) {
     const { cfg, now } = r;
     const { alpha, gamma } = cfg;
