@@ -101,7 +101,7 @@ export class LlmAttention extends LlmWidget {
     this.causal.input.checked = s.causal;
     fill(this.querySelect, s.tokens.map((t, i) => h("option", { value: i + 1 }, `${i + 1} (${t})`)));
     this.querySelect.value = String(s.query);
-    const editor = (name, key, caption) => matrixEditor({ name, caption, M: s[key], rowLabels: s.tokens,
+    const editor = (name, key, caption) => matrixEditor({ name, caption: [h("var", {}, name), ` (${caption})`], M: s[key], rowLabels: s.tokens,
       oncell: (i, j, x, input) => this.onCell(key, i, j, x, input) });
     fill(this.editors, editor("Q", "q", "queries"), editor("K", "k", "keys"), editor("V", "v", "values"));
   }

@@ -49,18 +49,21 @@ export function checkbox({ label, checked, onchange, id = uniqueId("check") }) {
 }
 
 /**
- * A table of number fields for a matrix: matrixEditor({ name, caption, M, rowLabels, oncell(i,
- * j, valueAsNumber, input) }). Rows are labelled by rowLabels; each field has an accessible
- * name "<name> row i (label), column j".
+ * A table of number fields for a matrix: matrixEditor({ name, caption, M, rowLabels, colLabels,
+ * cellLabel, step, oncell(i, j, valueAsNumber, input) }). Rows are headed by rowLabels, columns
+ * by colLabels when given. Each field's accessible name is cellLabel(i, j), by default
+ * "<name> row i (label), column j". `caption` is text or nodes; without it the caption is the
+ * matrix's name.
  */
-export function matrixEditor({ name, caption, M, rowLabels, step = "0.1", oncell }) {
-  return h("table", { class: "matrix-editor" },
-    h("caption", {}, h("var", {}, name), caption ? ` (${caption})` : ""),
+export function matrixEditor({ name, caption, M, rowLabels, colLabels, cellLabel, step = "0.1", className = "", oncell }) {
+  const label = cellLabel ?? ((i, j) => `${name} row ${i + 1} (${rowLabels[i]}), column ${j + 1}`);
+  return h("table", { class: `matrix-editor ${className}`.trim() },
+    h("caption", {}, caption ?? h("var", {}, name)),
+    colLabels ? h("thead", {}, h("tr", {}, h("td", {}), colLabels.map((c) => h("th", { scope: "col" }, c)))) : null,
     h("tbody", {}, M.map((row, i) => h("tr", {},
       h("th", { scope: "row" }, rowLabels[i]),
       row.map((x, j) => h("td", {}, h("input", {
-        type: "number", step, value: String(x), inputmode: "decimal",
-        "aria-label": `${name} row ${i + 1} (${rowLabels[i]}), column ${j + 1}`,
+        type: "number", step, value: String(x), inputmode: "decimal", "aria-label": label(i, j),
         oninput: (e) => oncell(i, j, e.target.valueAsNumber, e.target),
       })))))));
 }

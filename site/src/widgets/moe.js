@@ -10,7 +10,7 @@ import { fill, h, sym, uniqueId } from "../dom.js";
 import { fmt, fmtVec } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { choice, markInvalid, stepper } from "./controls.js";
+import { choice, markInvalid, matrixEditor, stepper } from "./controls.js";
 import { groupedBarChart, legend, niceTicks } from "./plot.js";
 import { MOE_TOKENS, moePresets } from "./moe-presets.js";
 import css from "./moe.css";
@@ -113,16 +113,10 @@ export class LlmMoe extends LlmWidget {
     this.presetSelect.value = same(p.logits, s.logits) && same(p.tokens, s.tokens) ? s.preset : "";
     fill(this.topK.select, Array.from({ length: e }, (_, k) => h("option", { value: k + 1 }, String(k + 1))));
     this.topK.select.value = String(s.topK);
-    fill(this.editor, h("table", { class: "matrix-editor moe-logits" },
-      h("caption", {}, "Router logits"),
-      h("thead", {}, h("tr", {}, h("td", {}), s.logits[0].map((_, j) => h("th", { scope: "col" }, `E${j + 1}`)))),
-      h("tbody", {}, s.logits.map((row, i) => h("tr", {},
-        h("th", { scope: "row" }, s.tokens[i]),
-        row.map((x, j) => h("td", {}, h("input", {
-          type: "number", step: "0.1", value: String(x), inputmode: "decimal",
-          "aria-label": `logit of token ${i + 1} (${s.tokens[i]}) for expert ${j + 1}`,
-          oninput: (ev) => this.onCell(i, j, ev.target.valueAsNumber, ev.target),
-        }))))))));
+    fill(this.editor, matrixEditor({ name: "logits", caption: "Router logits", M: s.logits, rowLabels: s.tokens,
+      colLabels: s.logits[0].map((_, j) => `E${j + 1}`), className: "moe-logits",
+      cellLabel: (i, j) => `logit of token ${i + 1} (${s.tokens[i]}) for expert ${j + 1}`,
+      oncell: (i, j, v, input) => this.onCell(i, j, v, input) }));
   }
 
   onCell(i, j, v, input) {

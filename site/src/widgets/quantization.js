@@ -12,7 +12,7 @@ import { fill, h, sym, uniqueId } from "../dom.js";
 import { fmt } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { markInvalid, slider } from "./controls.js";
+import { markInvalid, matrixEditor, slider } from "./controls.js";
 import { groupedBarChart, legend, lineChart, niceTicks } from "./plot.js";
 import { quantizationPresets } from "./quantization-presets.js";
 import css from "./quantization.css";
@@ -32,23 +32,6 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 /** base^exponent as text, read out as "base to the power exponent". */
 function power(base, exponent) {
   return h("span", {}, base, h("sup", {}, h("span", { class: "visually-hidden" }, " to the power "), exponent));
-}
-
-/**
- * A table of number fields with row and column headers; each field is named "<name> <row>,
- * <column>" ("X t1, ch 2"). oncell(i, j, valueAsNumber, input) on every edit.
- */
-function labelledMatrixEditor({ name, caption, M, rowName, colName, oncell }) {
-  return h("table", { class: "matrix-editor" },
-    h("caption", {}, h("var", {}, name), ` (${caption})`),
-    h("thead", {}, h("tr", {}, h("td", {}), M[0].map((_, j) => h("th", { scope: "col" }, colName(j))))),
-    h("tbody", {}, M.map((row, i) => h("tr", {},
-      h("th", { scope: "row" }, rowName(i)),
-      row.map((x, j) => h("td", {}, h("input", {
-        type: "number", step: "0.01", value: String(x), inputmode: "decimal",
-        "aria-label": `${name} ${rowName(i)}, ${colName(j)}`,
-        oninput: (e) => oncell(i, j, e.target.valueAsNumber, e.target),
-      })))))));
 }
 
 export class LlmQuantization extends LlmWidget {
@@ -135,11 +118,15 @@ export class LlmQuantization extends LlmWidget {
     this.presetSelect.value = same(p.x, s.x) && same(p.w, s.w) ? s.preset : "";
     this.bits.input.value = String(s.bits);
     this.alpha.input.value = String(s.alpha);
+    // Fields are named "X t1, ch 2": the row and column headers the reader sees.
+    const editor = (name, key, caption, rowName, colName) => {
+      const rows = s[key].map((_, i) => rowName(i)), cols = s[key][0].map((_, j) => colName(j));
+      return matrixEditor({ name, caption: [h("var", {}, name), ` (${caption})`], M: s[key], rowLabels: rows, colLabels: cols,
+        step: "0.01", cellLabel: (i, j) => `${name} ${rows[i]}, ${cols[j]}`, oncell: (i, j, v, input) => this.onCell(key, i, j, v, input) });
+    };
     fill(this.editors,
-      labelledMatrixEditor({ name: "X", caption: "activations", M: s.x, rowName: (i) => `t${i + 1}`, colName: (j) => `ch ${j + 1}`,
-        oncell: (i, j, v, input) => this.onCell("x", i, j, v, input) }),
-      labelledMatrixEditor({ name: "W", caption: "weights", M: s.w, rowName: (i) => `ch ${i + 1}`, colName: (j) => `out ${j + 1}`,
-        oncell: (i, j, v, input) => this.onCell("w", i, j, v, input) }));
+      editor("X", "x", "activations", (i) => `t${i + 1}`, (j) => `ch ${j + 1}`),
+      editor("W", "w", "weights", (i) => `ch ${i + 1}`, (j) => `out ${j + 1}`));
     this.syncChannel(this.result?.outlier);
   }
 
