@@ -170,7 +170,7 @@ function oneFile(html, file, { styles, scripts }) {
   html = html.replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, () =>
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${hashes.script.join(" ")} 'wasm-unsafe-eval'; style-src ${hashes.style.join(" ")}; img-src data:; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'">`);
   const markupOnly = html.replace(/<(script|style)>[\s\S]*?<\/\1>/g, "").replace(/<a [^>]*>/g, "");
-  if (/<(script|link|img|iframe)[^>]+(src|href)=/.test(markupOnly)) throw new Error(`${file} still refers to another file`);
+  if (/<(script|link|img|iframe)[^>]+(src|href)="(?!data:)/.test(markupOnly)) throw new Error(`${file} still refers to another file`);
   return html;
 }
 

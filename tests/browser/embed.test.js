@@ -6,6 +6,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
+const http = require("node:http");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
@@ -98,6 +99,33 @@ test("script embed: two sampling figures stay independent, and a changed attribu
   assert.match(await headline(), new RegExp(String(Number(expected.toFixed(4))).replace(".", "\\.")));
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test("script embed: the same course page works over http, under its strict policy", async () => {
+  // A static server on the loopback address for the course folder, for this test only.
+  const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
+  const server = http.createServer((req, res) => {
+    const name = path.basename(new URL(req.url, "http://x").pathname);
+    if (name === "favicon.ico") return res.writeHead(204).end(); // the browser's own request
+    const file = path.join(course, name);
+    if (!fs.existsSync(file)) return res.writeHead(404).end();
+    res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on("console", (msg) => { if (msg.type() === "error") errors.push(msg.text()); });
+  page.on("pageerror", (err) => errors.push(err.message));
+  try {
+    await page.goto(`http://127.0.0.1:${server.address().port}/course.html`);
+    for (const id of ["cool", "hot", "spec"]) await page.waitForSelector(`#${id}[data-ready]`, { timeout: 15000 });
+    assert.equal(await page.locator("#spec .llm-status.llm-error").count(), 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 test("frame embed: a sandboxed frame of embed.html tells its parent a height larger than the frame's", async () => {
