@@ -101,6 +101,24 @@ interface LLMMath {
    */
   speculativeDecoding(cfg: SpeculativeConfig): SpeculativeResult;
 
+  /**
+   * The inverse of eq. 1: the acceptance rate α at which gamma drafts per call give
+   * `meanTokens` tokens per target call on average (eq. 1 grows strictly with α, so it is
+   * unique), to within 1e-12. meanTokens 1 gives α = 0, gamma + 1 gives α = 1.
+   * Errors name `cfg`, `meanTokens` or `gamma`.
+   */
+  speculativeAlpha(cfg: SpeculativeAlphaConfig): SpeculativeAlphaResult;
+
+  /**
+   * A seeded simulation of `rounds` rounds of speculative decoding in which each checked draft
+   * is accepted with probability alpha and a round stops at its first rejection, returning the
+   * counts a practitioner logs and three estimates of α: accepted / proposed (wrong: it also
+   * counts drafts never checked; ≈ 0.29 at α 0.5, γ 3), accepted / checked (≈ α) and α solved
+   * from the mean tokens per call (≈ α). The same seed gives the same counts in every build
+   * (SplitMix64, as `sample`). Errors name `cfg`, `alpha`, `gamma`, `rounds` or `seed`.
+   */
+  speculativeMeasure(cfg: SpeculativeMeasureConfig): SpeculativeMeasureResult;
+
   // ---- alibi ----
 
   /**
@@ -113,6 +131,15 @@ interface LLMMath {
   alibiSlopes(heads: number): number[];
 
   /**
+   * Every head of an h-head ALiBi model with its half-distance, and the steepest and gentlest
+   * head found by comparing all slopes: they are the first and the last head only when h is a
+   * power of two (12 heads: steepest head 9, slope 2^−0.5; gentlest head 8, slope 2^−8,
+   * half-distance ≈ 177.4 tokens). Head numbers are 1-based.
+   * @param heads whole number in 1 … 4096
+   */
+  alibiHeads(heads: number): AlibiHeadsResult;
+
+  /**
    * One ALiBi head of slope m (Press et al. 2022, §3): the distance ln 2 / m at which the bias
    * halves a key's softmax weight and, with `tokens`, the bias matrix −m·(i − j).
    */
@@ -122,9 +149,11 @@ interface LLMMath {
 
   /**
    * SmoothQuant's per-channel smoothing factors (Xiao et al. 2023, eq. 4):
-   * s_j = xAbsMax_j^alpha / wAbsMax_j^(1 − alpha), and the maxima they leave.
-   * @param xAbsMax per-channel activation maxima, each in [1e-150, 1e150]
-   * @param wAbsMax per-channel weight maxima, same length, each in [1e-150, 1e150]
+   * s_j = xAbsMax_j^alpha / wAbsMax_j^(1 − alpha), and the maxima they leave. As in the
+   * reference code (mit-han-lab/smoothquant, smooth.py), the weight maximum and then the scale
+   * are clamped to at least 1e-5, so an all-zero channel is smoothed, not refused.
+   * @param xAbsMax per-channel activation maxima, each 0 or in [1e-150, 1e150]
+   * @param wAbsMax per-channel weight maxima, same length, each 0 or in [1e-150, 1e150]
    * @param alpha migration strength in [0, 1]; omitted or undefined means 0.5
    */
   smoothQuant(xAbsMax: number[], wAbsMax: number[], alpha?: number): SmoothQuantResult;
@@ -139,8 +168,9 @@ interface LLMMath {
   /**
    * SmoothQuant on one linear layer Y = x·w (Xiao et al. 2023, §4): channel ranges, smoothing
    * factors, both sides quantised per tensor before and after smoothing, and the output error
-   * of each. `x` is tokens×channels, `w` channels×outputs; every channel's largest magnitude in
-   * [1e-150, 1e150]; tokens·channels·outputs ≤ 2^24. Errors name `x`, `w`, `opts`, `alpha`, `bits`.
+   * of each. `x` is tokens×channels, `w` channels×outputs; every channel's largest magnitude 0
+   * or in [1e-150, 1e150] (all-zero channels use smoothQuant's clamps); tokens·channels·outputs
+   * ≤ 2^24. Errors name `x`, `w`, `opts`, `alpha`, `bits`.
    */
   smoothQuantLayer(x: number[][], w: number[][], opts?: SmoothQuantLayerOptions | null): SmoothQuantLayerResult;
 
@@ -198,7 +228,11 @@ interface ContextDilutionResult {
 type SamplingInput = { logits: number[]; probs?: undefined } | { probs: number[]; logits?: undefined };
 
 interface SamplingOptions {
-  /** ≥ 0, finite; default 1. 0 is greedy decoding: all mass on the argmax. */
+  /**
+   * ≥ 0, finite; default 1. 0 is defined as greedy decoding: all mass on the argmax, the lowest
+   * index among tied top logits. That is not the limit T → 0, which splits the mass equally
+   * among tied top logits (logits [2, 2, 1]: T = 0 gives [1, 0, 0], T = 0.01 about [½, ½, 0]).
+   */
   temperature?: number;
   /** Integer ≥ 0; default 0 (off). Larger than the vocabulary keeps every token. */
   topK?: number;
@@ -211,7 +245,7 @@ interface SamplingResult {
   probs: number[];
   /** Kept token indices, most probable first (ties by lower index); at least one. */
   kept: Index[];
-  /** softmax(logits / temperature) before any filter; one-hot on the argmax at temperature 0. */
+  /** softmax(logits / temperature) before any filter; one-hot on the argmax (lowest tied index) at temperature 0. */
   tempered: number[];
   /** Every token index by descending probability, ties by lower index; kept is its prefix. */
   order: Index[];
@@ -303,7 +337,7 @@ interface RopeScoresResult {
 // ---- cost ----
 
 interface AttentionCostConfig {
-  /** Sequence length n, whole number in 1 … 2^24. */
+  /** Sequence length n, whole number in 1 … 2^30. */
   tokens: number;
   /** Query heads per layer, whole number in 1 … 4096. */
   heads: number;
@@ -320,6 +354,18 @@ interface AttentionCostConfig {
   batch?: number;
   /** Bytes per stored value in (0, 1024]: 2 for fp16 (default), 1 for int8, 0.5 for 4-bit. */
   bytesPerValue?: number;
+  /**
+   * Model width d_model, whole number in 1 … 65536. With ffnDim, the result also counts the
+   * linear layers and the crossover; give both or neither.
+   */
+  dModel?: number;
+  /** Feed-forward hidden size d_ff, whole number in 1 … 262144; given with dModel. */
+  ffnDim?: number;
+  /**
+   * Gated feed-forward (SwiGLU, as in Llama: 3 matrices, 3·dModel·ffnDim per token) instead of
+   * the two-matrix one (GPT-2: 2·dModel·ffnDim); default false; only with dModel and ffnDim.
+   */
+  gated?: boolean;
 }
 
 interface AttentionCostResult {
@@ -341,6 +387,26 @@ interface AttentionCostResult {
   avMacsPerLayer: number;
   /** (qkMacsPerLayer + avMacsPerLayer)·layers. */
   macs: number;
+  /**
+   * With dModel and ffnDim only. Q, K, V and O projections per layer for batch·tokens tokens:
+   * batch·tokens·dModel·headDim·(2·heads + 2·kvHeads) multiply-adds.
+   */
+  projectionMacsPerLayer?: number;
+  /** With dModel and ffnDim only: batch·tokens·dModel·ffnDim·(3 if gated, else 2). */
+  ffnMacsPerLayer?: number;
+  /** With dModel and ffnDim only: projectionMacsPerLayer + ffnMacsPerLayer, linear in tokens. */
+  linearMacsPerLayer?: number;
+  /**
+   * With dModel and ffnDim only: the token count n at which qkMacsPerLayer + avMacsPerLayer
+   * (2·heads·n²·headDim per sequence, full square) equals linearMacsPerLayer; independent of
+   * tokens and batch. Llama-2-7B (dModel 4096, 32 heads of 128, ffnDim 11008, gated): 24,704.
+   */
+  crossoverTokens?: number;
+  /**
+   * With dModel and ffnDim only: (qk + av) / (qk + av + linear) per layer at `tokens`, attention's
+   * share of the multiply-adds (below ½ before the crossover, above it after).
+   */
+  attentionShare?: number;
 }
 
 // ---- speculative ----
@@ -376,7 +442,77 @@ interface SpeculativeResult {
   roundCost?: number;
 }
 
+interface SpeculativeAlphaConfig {
+  /** Mean tokens per target call, in [1, gamma + 1]. */
+  meanTokens: number;
+  /** Draft length γ, whole number in 1 … 1024. */
+  gamma: number;
+}
+
+interface SpeculativeAlphaResult {
+  /** α in [0, 1] with (1 − α^(γ+1)) / (1 − α) = meanTokens, to within 1e-12. */
+  alpha: number;
+  /** eq. 1 at that α: meanTokens again, up to rounding (the check). */
+  expectedTokens: number;
+}
+
+interface SpeculativeMeasureConfig {
+  /** The true acceptance rate α in [0, 1]: each checked draft is accepted with it. */
+  alpha: number;
+  /** Draft length γ, whole number in 1 … 1024. */
+  gamma: number;
+  /** Rounds (target calls) to simulate, whole number in 1 … 10^6, with rounds·gamma ≤ 10^7. */
+  rounds: number;
+  /** Integer in [0, 2^32). */
+  seed: number;
+}
+
+interface SpeculativeMeasureResult {
+  /** Target calls simulated, one per round. */
+  rounds: number;
+  /** Draft tokens proposed: rounds·gamma. */
+  proposed: number;
+  /** Draft tokens the target actually checked: a round stops at its first rejection. */
+  checked: number;
+  /** Draft tokens accepted. */
+  accepted: number;
+  /** Tokens produced: accepted + rounds (each call adds one token of the target's own). */
+  tokens: number;
+  /** tokens / rounds; its expectation is expectedTokens. */
+  meanTokens: number;
+  /** gamma + 1 entries: entry j counts the rounds that produced j + 1 tokens. */
+  tokenCounts: number[];
+  /** accepted / proposed: does NOT measure α (expectation (α + … + α^γ)/γ, 0.29 at α 0.5, γ 3). */
+  acceptedPerProposed: number;
+  /** accepted / checked: measures α. */
+  acceptedPerChecked: number;
+  /** speculativeAlpha({ meanTokens, gamma }).alpha: measures α. */
+  alphaFromMeanTokens: number;
+  /** eq. 1 at the true α. */
+  expectedTokens: number;
+}
+
 // ---- alibi ----
+
+interface AlibiHead {
+  /** 1-based head number, the k of slope_k. */
+  head: number;
+  /** The head's slope m. */
+  slope: number;
+  /** ln 2 / m, in tokens. */
+  halfDistance: number;
+}
+
+interface AlibiHeadsResult {
+  /** alibiSlopes(heads), in head order. */
+  slopes: number[];
+  /** ln 2 / slope per head, in tokens. */
+  halfDistances: number[];
+  /** The largest slope (shortest half-distance); head 1 only for a power of two. */
+  steepest: AlibiHead;
+  /** The smallest slope, 2^−8 (half-distance 256·ln 2 ≈ 177.4); the last head only for a power of two. */
+  gentlest: AlibiHead;
+}
 
 interface AlibiConfig {
   /** The head's slope m, in [1e-300, 1e300] (> 0, bounded so every result is finite). */
@@ -406,7 +542,7 @@ interface AlibiResult {
 // ---- quantize ----
 
 interface SmoothQuantResult {
-  /** s_j per channel. */
+  /** s_j per channel: max(xAbsMax_j^α / max(wAbsMax_j, 1e-5)^(1−α), 1e-5). */
   scales: number[];
   /** xAbsMax_j / s_j, the activation maxima after smoothing. */
   xAbsMax: number[];

@@ -180,7 +180,9 @@ val attention_cost(val cfg) {
   return js::guarded([&] {
     const val c = js::object(
         cfg, "cfg",
-        {"tokens", "heads", "headDim", "layers", "kvHeads", "batch", "bytesPerValue"}, false);
+        {"tokens", "heads", "headDim", "layers", "kvHeads", "batch", "bytesPerValue", "dModel",
+         "ffnDim", "gated"},
+        false);
     llmmath::AttentionCostConfig config;
     config.tokens = js::number(c["tokens"], "tokens");
     config.heads = js::number(c["heads"], "heads");
@@ -190,6 +192,9 @@ val attention_cost(val cfg) {
     if (auto x = js::field(c, "batch")) config.batch = js::number(*x, "batch");
     if (auto x = js::field(c, "bytesPerValue"))
       config.bytes_per_value = js::number(*x, "bytesPerValue");
+    if (auto x = js::field(c, "dModel")) config.d_model = js::number(*x, "dModel");
+    if (auto x = js::field(c, "ffnDim")) config.ffn_dim = js::number(*x, "ffnDim");
+    if (auto x = js::field(c, "gated")) config.gated = js::boolean(*x, "gated");
     const auto r = llmmath::attention_cost(config);
     val out = val::object();
     out.set("scoresPerHead", r.scores_per_head);
@@ -201,6 +206,13 @@ val attention_cost(val cfg) {
     out.set("qkMacsPerLayer", r.qk_macs_per_layer);
     out.set("avMacsPerLayer", r.av_macs_per_layer);
     out.set("macs", r.macs);
+    if (r.linear_macs_per_layer) {
+      out.set("projectionMacsPerLayer", *r.projection_macs_per_layer);
+      out.set("ffnMacsPerLayer", *r.ffn_macs_per_layer);
+      out.set("linearMacsPerLayer", *r.linear_macs_per_layer);
+      out.set("crossoverTokens", *r.crossover_tokens);
+      out.set("attentionShare", *r.attention_share);
+    }
     return out;
   });
 }
@@ -228,10 +240,70 @@ val speculative_decoding(val cfg) {
   });
 }
 
+val speculative_alpha(val cfg) {
+  return js::guarded([&] {
+    const val c = js::object(cfg, "cfg", {"meanTokens", "gamma"}, false);
+    const double mean_tokens = js::number(c["meanTokens"], "meanTokens");
+    const auto r = llmmath::speculative_alpha(mean_tokens, js::number(c["gamma"], "gamma"));
+    val out = val::object();
+    out.set("alpha", r.alpha);
+    out.set("expectedTokens", r.expected_tokens);
+    return out;
+  });
+}
+
+val speculative_measure(val cfg) {
+  return js::guarded([&] {
+    const val c = js::object(cfg, "cfg", {"alpha", "gamma", "rounds", "seed"}, false);
+    const double alpha = js::number(c["alpha"], "alpha");
+    const double gamma = js::number(c["gamma"], "gamma");
+    const double rounds = js::number(c["rounds"], "rounds");
+    const auto r = llmmath::speculative_measure(alpha, gamma, rounds, js::number(c["seed"], "seed"));
+    val out = val::object();
+    out.set("rounds", r.rounds);
+    out.set("proposed", r.proposed);
+    out.set("checked", r.checked);
+    out.set("accepted", r.accepted);
+    out.set("tokens", r.tokens);
+    out.set("meanTokens", r.mean_tokens);
+    out.set("tokenCounts", js::to_js(r.token_counts));
+    out.set("acceptedPerProposed", r.accepted_per_proposed);
+    out.set("acceptedPerChecked", r.accepted_per_checked);
+    out.set("alphaFromMeanTokens", r.alpha_from_mean_tokens);
+    out.set("expectedTokens", r.expected_tokens);
+    return out;
+  });
+}
+
 // ---- alibi ---------------------------------------------------------------------------------
 
 val alibi_slopes(val heads) {
   return js::guarded([&] { return js::to_js(llmmath::alibi_slopes(js::number(heads, "heads"))); });
+}
+
+namespace alibi_head {
+
+// One head of alibiHeads as a plain object.
+val to_js(const llmmath::AlibiHead& h) {
+  val out = val::object();
+  out.set("head", h.head);
+  out.set("slope", h.slope);
+  out.set("halfDistance", h.half_distance);
+  return out;
+}
+
+}  // namespace alibi_head
+
+val alibi_heads(val heads) {
+  return js::guarded([&] {
+    const auto r = llmmath::alibi_heads(js::number(heads, "heads"));
+    val out = val::object();
+    out.set("slopes", js::to_js(r.slopes));
+    out.set("halfDistances", js::to_js(r.half_distances));
+    out.set("steepest", alibi_head::to_js(r.steepest));
+    out.set("gentlest", alibi_head::to_js(r.gentlest));
+    return out;
+  });
 }
 
 val alibi(val cfg) {
@@ -361,7 +433,10 @@ EMSCRIPTEN_BINDINGS(llmmath) {
   js::register_function<&rope_scores>("ropeScores");
   js::register_function<&attention_cost>("attentionCost");
   js::register_function<&speculative_decoding>("speculativeDecoding");
+  js::register_function<&speculative_alpha>("speculativeAlpha");
+  js::register_function<&speculative_measure>("speculativeMeasure");
   js::register_function<&alibi_slopes>("alibiSlopes");
+  js::register_function<&alibi_heads>("alibiHeads");
   js::register_function<&alibi>("alibi");
   js::register_function<&smooth_quant>("smoothQuant");
   js::register_function<&quantize>("quantize");

@@ -33,6 +33,21 @@ Eigen::VectorXd alibi_slopes(double heads) {
   return slopes;
 }
 
+AlibiHeadsResult alibi_heads(double heads) {
+  AlibiHeadsResult r;
+  r.slopes = alibi_slopes(heads);
+  r.half_distances = r.slopes.unaryExpr([](double m) { return std::log(2.0) / m; });
+  // first occurrence of the largest and of the smallest slope: the lower head on a tie
+  Eigen::Index steep = 0, gentle = 0;
+  for (Eigen::Index k = 1; k < r.slopes.size(); ++k) {
+    if (r.slopes(k) > r.slopes(steep)) steep = k;
+    if (r.slopes(k) < r.slopes(gentle)) gentle = k;
+  }
+  r.steepest = {int(steep) + 1, r.slopes(steep), r.half_distances(steep)};
+  r.gentlest = {int(gentle) + 1, r.slopes(gentle), r.half_distances(gentle)};
+  return r;
+}
+
 namespace {
 
 void require_slope(double slope) {

@@ -11,11 +11,16 @@ namespace llmmath {
 namespace {
 
 // GCC and Clang (native and wasm32 alike) provide 128-bit integers; the limits in cost.hpp
-// keep every product below 2^126. (__extension__ marks the non-ISO type as intended.)
+// keep every count below 2^110 and every product in times() below 2^133, which it splits.
+// (__extension__ marks the non-ISO type as intended.)
 __extension__ typedef unsigned __int128 u128;
 
-// x rounded to the nearest double, ties to even: exact below 2^53, one rounding above.
-double to_double(u128 x) {
+constexpr u128 low_64_bits = (u128{1} << 64) - 1;
+
+// x, plus a fraction in (0, 1) when `sticky`, rounded to the nearest double, ties to even:
+// exact below 2^53 (where sticky is never set), one rounding above. The sticky fraction turns
+// an apparent tie into a value above it, which rounds up.
+double to_double(u128 x, bool sticky = false) {
   constexpr int significand_bits = 53;
   if (x < (u128{1} << significand_bits)) return double(static_cast<std::uint64_t>(x));
   int width = 0;
@@ -24,14 +29,17 @@ double to_double(u128 x) {
   u128 kept = x >> shift;
   const u128 rest = x - (kept << shift);
   const u128 half = u128{1} << (shift - 1);
-  if (rest > half || (rest == half && (kept & 1) != 0)) ++kept;  // may carry to 2^53: exact
+  if (rest > half || (rest == half && (sticky || (kept & 1) != 0)))
+    ++kept;  // may carry to 2^53: exact
   return std::ldexp(double(static_cast<std::uint64_t>(kept)), shift);
 }
 
-// N·b for a whole number N < 2^73 and a positive finite double b, correctly rounded.
-// b = M·2^E with M < 2^53 odd, so N·M is exact in 128 bits and one rounding remains:
-// either N·M < 2^53 is exact and ldexp rounds once, or N·M ≥ 2^53 is rounded by to_double
-// and ldexp is exact, because E ≥ −1074 puts N·b ≥ 2^−1021, in the normal range.
+// N·b for a whole number N < 2^80 and a positive finite double b, correctly rounded.
+// b = M·2^E with M < 2^53 odd, so N·M < 2^133 is exact as Q·2^64 + R (Q < 2^70, R < 2^64)
+// and one rounding remains: below 2^128 N·M is rounded by to_double as it is; above, Q holds
+// all 53 kept bits and the guard bit, and R only says whether anything below is nonzero.
+// Either way ldexp is exact, or N·M < 2^53 is exact and ldexp rounds once, because
+// E ≥ −1074 puts N·b ≥ 2^−1021, in the normal range.
 double times(u128 N, double b) {
   int e = 0;
   const double f = std::frexp(b, &e);  // b = f·2^e, f in [0.5, 1)
@@ -41,7 +49,11 @@ double times(u128 N, double b) {
     M >>= 1;
     ++E;
   }
-  return std::ldexp(to_double(N * M), E);
+  const u128 low = (N & low_64_bits) * M;  // < 2^117
+  const u128 high = (N >> 64) * M;         // < 2^69
+  const u128 Q = high + (low >> 64), R = low & low_64_bits;
+  if ((Q >> 64) == 0) return std::ldexp(to_double((Q << 64) | R), E);
+  return std::ldexp(to_double(Q, R != 0), E + 64);
 }
 
 // A whole-number count within [lo, hi], as a 128-bit integer.
@@ -67,7 +79,7 @@ AttentionCostResult attention_cost(const AttentionCostConfig& cfg) {
   require(bytes > 0 && bytes <= max_bytes_per_value, "bytesPerValue",
           "a number in (0, " + describe(max_bytes_per_value) + "]", describe(bytes));
 
-  // Exact integer products first (at most 2^97), then one rounding each.
+  // Exact integer products first (at most 2^109), then one rounding each.
   const u128 scores_per_layer = B * h * n * n;
   const u128 kv_per_layer = 2 * B * n * kv * d;
   const u128 macs_per_layer = scores_per_layer * d;
@@ -82,6 +94,30 @@ AttentionCostResult attention_cost(const AttentionCostConfig& cfg) {
   r.qk_macs_per_layer = to_double(macs_per_layer);
   r.av_macs_per_layer = r.qk_macs_per_layer;
   r.macs = to_double(2 * macs_per_layer * L);
+
+  // The linear layers: d_model and d_ff together, or neither (gated only with them).
+  if (!cfg.d_model && !cfg.ffn_dim && !cfg.gated) return r;
+  require(cfg.d_model.has_value(), "dModel",
+          "a whole number in [1, 65536] when ffnDim or gated is given", "undefined");
+  require(cfg.ffn_dim.has_value(), "ffnDim",
+          "a whole number in [1, 262144] when dModel or gated is given", "undefined");
+  const u128 D = count(*cfg.d_model, "dModel", 1, max_cost_model_width);
+  const u128 F = count(*cfg.ffn_dim, "ffnDim", 1, max_cost_ffn_dim);
+  const u128 matrices = cfg.gated.value_or(false) ? 3 : 2;
+  // per token, below 2^43: Q and O (h heads each), K and V (kvHeads heads each), feed-forward
+  const u128 projection_per_token = D * d * (2 * h + 2 * kv);
+  const u128 ffn_per_token = matrices * D * F;
+  const u128 linear_per_token = projection_per_token + ffn_per_token;
+  const u128 tokens_in_batch = B * n;  // below 2^42, so every product below 2^85
+  r.projection_macs_per_layer = to_double(tokens_in_batch * projection_per_token);
+  r.ffn_macs_per_layer = to_double(tokens_in_batch * ffn_per_token);
+  r.linear_macs_per_layer = to_double(tokens_in_batch * linear_per_token);
+  // 2·h·n²·d_head = n·C  ⇔  n = C / (2·h·d_head): both exact doubles, one rounding
+  r.crossover_tokens = double(linear_per_token) / double(2 * h * d);
+  // per sequence and token: 2·h·d_head·n against C, as attention's square is against n·C
+  const u128 attention_per_token = 2 * h * d * n;
+  r.attention_share =
+      to_double(attention_per_token) / to_double(attention_per_token + linear_per_token);
   return r;
 }
 

@@ -9,15 +9,20 @@ namespace llmmath {
 
 namespace {
 
-// Every entry of a vector of channel maxima is positive and within the smoothing range.
+// A channel maximum is 0 (an all-zero channel) or within the smoothing range.
+bool within_smoothing_range(double m) {
+  return m == 0 || (m >= min_smooth_quant_max && m <= max_smooth_quant_max);
+}
+
+// Every entry of a vector of channel maxima is ≥ 0 and within the smoothing range.
 void require_channel_maxima(const Eigen::VectorXd& x, const std::string& name) {
   require_vector_length(x, name);
   require_finite(x, name);
   for (Eigen::Index j = 0; j < x.size(); ++j) {
     const std::string entry = name + "[" + std::to_string(j) + "]";
-    require(x(j) > 0, entry, "a maximum > 0", describe(x(j)));
-    require(x(j) >= min_smooth_quant_max && x(j) <= max_smooth_quant_max, entry,
-            "in [1e-150, 1e150] (so every scale is a normal double)", describe(x(j)));
+    require(x(j) >= 0, entry, "a maximum ≥ 0", describe(x(j)));
+    require(within_smoothing_range(x(j)), entry,
+            "0 or in [1e-150, 1e150] (so every scale is a normal double)", describe(x(j)));
   }
 }
 
@@ -37,8 +42,13 @@ SmoothQuantResult smooth_quant(const Eigen::VectorXd& x_abs_max,
   SmoothQuantResult r;
   const Eigen::Index c = x_abs_max.size();
   r.scales.resize(c);
-  for (Eigen::Index j = 0; j < c; ++j)
-    r.scales(j) = std::pow(x_abs_max(j), alpha) / std::pow(w_abs_max(j), 1 - alpha);
+  for (Eigen::Index j = 0; j < c; ++j) {
+    // the reference code's clamps (smooth.py): weight maximum, then scale, at least 1e-5;
+    // pow(0, 0) = 1, as torch's, so a zero activation channel at α = 0 gives 1 / w
+    const double w = std::fmax(w_abs_max(j), smooth_quant_clamp);
+    r.scales(j) =
+        std::fmax(std::pow(x_abs_max(j), alpha) / std::pow(w, 1 - alpha), smooth_quant_clamp);
+  }
   r.x_abs_max = x_abs_max.cwiseQuotient(r.scales);
   r.w_abs_max = w_abs_max.cwiseProduct(r.scales);
   return r;
@@ -109,15 +119,15 @@ SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen:
   require_finite(W, "w");
 
   SmoothQuantLayerResult r;
-  // pass 1: channel ranges; a channel that is all zeros has no range to migrate
+  // pass 1: channel ranges; an all-zero channel is smoothed with the reference code's clamps
   r.x_abs_max = X.cwiseAbs().colwise().maxCoeff().transpose();
   r.w_abs_max = W.cwiseAbs().rowwise().maxCoeff();
   for (Eigen::Index j = 0; j < c; ++j) {
-    require(r.x_abs_max(j) >= min_smooth_quant_max && r.x_abs_max(j) <= max_smooth_quant_max,
-            "x", "channels (columns) whose largest magnitude is in [1e-150, 1e150]",
+    require(within_smoothing_range(r.x_abs_max(j)), "x",
+            "channels (columns) whose largest magnitude is 0 or in [1e-150, 1e150]",
             "column " + std::to_string(j) + " with largest magnitude " + describe(r.x_abs_max(j)));
-    require(r.w_abs_max(j) >= min_smooth_quant_max && r.w_abs_max(j) <= max_smooth_quant_max,
-            "w", "channels (rows) whose largest magnitude is in [1e-150, 1e150]",
+    require(within_smoothing_range(r.w_abs_max(j)), "w",
+            "channels (rows) whose largest magnitude is 0 or in [1e-150, 1e150]",
             "row " + std::to_string(j) + " with largest magnitude " + describe(r.w_abs_max(j)));
   }
   r.x_abs_max.maxCoeff(&r.largest_channel);

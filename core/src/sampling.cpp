@@ -78,7 +78,9 @@ SamplingResult sampling(const SamplingInput& input, const SamplingOptions& optio
   const int top = order[0];
 
   // pass 2: tempered (n) = softmax(z / T), each weight relative to the top token's, so the
-  // largest is exactly 1 and nothing overflows. T = 0 is the limit T → 0+, greedy.
+  // largest is exactly 1 and nothing overflows. T = 0 is greedy by definition, one-hot on
+  // order[0] (the lowest index among tied top scores); it is not the limit T → 0+, which
+  // splits the mass equally among tied top scores (every tied weight stays exactly 1 here).
   Eigen::VectorXd w = Eigen::VectorXd::Zero(n);
   if (T == 0) {
     w(top) = 1;

@@ -13,6 +13,8 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "literals.hpp"
@@ -159,6 +161,15 @@ void position_calls(Golden& g) {
         obj({{"halfDistance", num(llmmath::alibi(0.03).half_distance)},
              {"relativeWeight", vec(llmmath::alibi_decay(0.03, 50))}}));
   for (double h : {8.0, 12.0, 100.0}) g.add("alibiSlopes", "[" + num(h) + "]", vec(llmmath::alibi_slopes(h)));
+  const auto head = [](const llmmath::AlibiHead& x) {
+    return obj({{"head", num(x.head)}, {"slope", num(x.slope)}, {"halfDistance", num(x.half_distance)}});
+  };
+  for (double h : {12.0, 40.0, 64.0}) {
+    const auto r = llmmath::alibi_heads(h);
+    g.add("alibiHeads", "[" + num(h) + "]",
+          obj({{"halfDistances", vec(r.half_distances)}, {"steepest", head(r.steepest)},
+               {"gentlest", head(r.gentlest)}}));
+  }
   const auto a = llmmath::alibi(0.0625, 5.0);
   std::string bias = "[";
   for (Eigen::Index i = 0; i < a.bias->rows(); ++i) {
@@ -189,6 +200,27 @@ void cost_calls(Golden& g) {
              {"kvValuesPerLayer", num(r.kv_values_per_layer)}, {"kvValues", num(r.kv_values)},
              {"kvBytes", num(r.kv_bytes)}, {"qkMacsPerLayer", num(r.qk_macs_per_layer)},
              {"avMacsPerLayer", num(r.av_macs_per_layer)}}));
+  for (const auto& [tokens, kv, gated] : {std::tuple{4096.0, 32.0, true}, std::tuple{1073741824.0, 8.0, false}}) {
+    llmmath::AttentionCostConfig l;
+    l.tokens = tokens;
+    l.heads = 32;
+    l.head_dim = 128;
+    l.layers = 32;
+    l.kv_heads = kv;
+    l.d_model = 4096;
+    l.ffn_dim = 11008;
+    l.gated = gated;
+    const auto x = llmmath::attention_cost(l);
+    g.add("attentionCost",
+          "[" + obj({{"tokens", num(l.tokens)}, {"heads", num(l.heads)}, {"headDim", num(l.head_dim)},
+                     {"layers", num(l.layers)}, {"kvHeads", num(kv)}, {"dModel", num(*l.d_model)},
+                     {"ffnDim", num(*l.ffn_dim)}, {"gated", gated ? "true" : "false"}}) + "]",
+          obj({{"scoresPerHead", num(x.scores_per_head)}, {"kvBytes", num(x.kv_bytes)},
+               {"macs", num(x.macs)}, {"projectionMacsPerLayer", num(*x.projection_macs_per_layer)},
+               {"ffnMacsPerLayer", num(*x.ffn_macs_per_layer)},
+               {"linearMacsPerLayer", num(*x.linear_macs_per_layer)},
+               {"crossoverTokens", num(*x.crossover_tokens)}, {"attentionShare", num(*x.attention_share)}}));
+  }
   for (double alpha : {0.0, 0.6, 0.999999, 1.0}) {
     const auto s = llmmath::speculative_decoding(alpha, 5, 0.05);
     g.add("speculativeDecoding",
@@ -198,8 +230,37 @@ void cost_calls(Golden& g) {
   }
 }
 
+void speculative_measure_calls(Golden& g) {
+  for (const auto& [mean, gamma] : {std::pair{1.875, 3.0}, std::pair{2.25, 3.0}, std::pair{1.0, 5.0},
+                                    std::pair{700.0, 1024.0}}) {
+    const auto r = llmmath::speculative_alpha(mean, gamma);
+    g.add("speculativeAlpha", "[" + obj({{"meanTokens", num(mean)}, {"gamma", num(gamma)}}) + "]",
+          obj({{"alpha", num(r.alpha)}, {"expectedTokens", num(r.expected_tokens)}}));
+  }
+  // counts: integers, which must agree exactly, native and WebAssembly
+  for (const auto& [alpha, gamma, rounds, seed] :
+       {std::tuple{0.5, 3.0, 10000.0, 0.0}, std::tuple{0.8, 5.0, 2000.0, 4294967295.0},
+        std::tuple{0.3, 1.0, 777.0, 42.0}}) {
+    const auto r = llmmath::speculative_measure(alpha, gamma, rounds, seed);
+    g.add("speculativeMeasure",
+          "[" + obj({{"alpha", num(alpha)}, {"gamma", num(gamma)}, {"rounds", num(rounds)},
+                     {"seed", num(seed)}}) + "]",
+          obj({{"proposed", num(r.proposed)}, {"checked", num(r.checked)}, {"accepted", num(r.accepted)},
+               {"tokens", num(r.tokens)}, {"tokenCounts", vec(r.token_counts)},
+               {"acceptedPerProposed", num(r.accepted_per_proposed)},
+               {"acceptedPerChecked", num(r.accepted_per_checked)},
+               {"alphaFromMeanTokens", num(r.alpha_from_mean_tokens)}}));
+  }
+}
+
 void quantize_calls(Golden& g) {
   const VectorXd x = literals::vec({8.0, 0.3, 1.7, 0.05}), w = literals::vec({0.5, 1.2, 0.2, 2.0});
+  const VectorXd zx = literals::vec({8.0, 0.0, 3.0, 0.0}), zw = literals::vec({0.0, 0.5, 1e-7, 0.0});
+  for (double alpha : {0.0, 0.5}) {  // all-zero channels: the reference code's clamps
+    const auto r = llmmath::smooth_quant(zx, zw, alpha);
+    g.add("smoothQuant", "[" + vec(zx) + "," + vec(zw) + "," + num(alpha) + "]",
+          obj({{"scales", vec(r.scales)}, {"xAbsMax", vec(r.x_abs_max)}, {"wAbsMax", vec(r.w_abs_max)}}));
+  }
   for (double alpha : {0.0, 0.5, 0.85, 1.0}) {
     const auto r = llmmath::smooth_quant(x, w, alpha);
     g.add("smoothQuant", "[" + vec(x) + "," + vec(w) + "," + num(alpha) + "]",
@@ -239,6 +300,7 @@ int main(int argc, char** argv) {
   moe_calls(g);
   position_calls(g);
   cost_calls(g);
+  speculative_measure_calls(g);
   quantize_calls(g);
   const std::string file = argv[argc - 1];
   if (check) {

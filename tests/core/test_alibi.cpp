@@ -3,6 +3,7 @@
 // bias matrix, and every precondition.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <utility>
 
 #include "fixtures.hpp"
 #include "llmmath/alibi.hpp"
@@ -150,4 +151,91 @@ TEST_CASE("alibi_decay gives e^(−m·δ) without a bias matrix, and agrees with
   CHECK_THROWS_WITH(llmmath::alibi_decay(0.125, 0), Catch::StartsWith("distances"));
   CHECK_THROWS_WITH(llmmath::alibi_decay(0.125, 2.5), Catch::StartsWith("distances"));
   CHECK_THROWS_WITH(llmmath::alibi_decay(-1, 10), Catch::StartsWith("slope"));
+}
+
+TEST_CASE("alibi_heads at 12 heads: the gentlest head is head 8 (2^-8, ~177 tokens), not the last",
+          "[alibi][heads]") {
+  const auto r = llmmath::alibi_heads(12);
+  REQUIRE(r.slopes.size() == 12);
+  CHECK(r.slopes == alibi_slopes(12));
+  CHECK(r.gentlest.head == 8);
+  CHECK(r.gentlest.slope == 1.0 / 256);  // 2^(−8), exact
+  // 256·ln 2 = 177.445678…, one division as in alibi(): a unit in the last place at most
+  CHECK(r.gentlest.half_distance == Approx(256 * std::log(2.0)).epsilon(2e-16));
+  CHECK(r.gentlest.half_distance == Approx(177.4).margin(0.05));
+  // the last head, which a first/last reading takes for the gentlest, halves every 7.8 tokens
+  CHECK(r.half_distances(11) == Approx(std::log(2.0) / std::exp2(-3.5)).epsilon(2e-16));
+  CHECK(r.half_distances(11) < 8);
+  CHECK(r.steepest.head == 9);  // 2^(−0.5), the first appended slope, above head 1's 2^(−1)
+  CHECK(r.steepest.slope == Approx(std::sqrt(0.5)).epsilon(1e-16));
+  CHECK(r.steepest.half_distance == Approx(std::log(2.0) * std::sqrt(2.0)).epsilon(2e-16));
+}
+
+TEST_CASE("alibi_heads at 40 heads: gentlest head 32, steepest head 33", "[alibi][heads]") {
+  const auto r = llmmath::alibi_heads(40);
+  CHECK(r.gentlest.head == 32);
+  CHECK(r.gentlest.slope == 1.0 / 256);
+  CHECK(r.gentlest.half_distance == Approx(177.4).margin(0.05));
+  CHECK(r.half_distances(39) == Approx(2.5).margin(0.05));  // the last head: 2^(−3.875)
+  CHECK(r.steepest.head == 33);
+  CHECK(r.steepest.slope == Approx(std::exp2(-0.125)).epsilon(1e-16));  // 2^(−8/64)
+}
+
+TEST_CASE("alibi_heads for a power of two: the extremes are the first and last heads",
+          "[alibi][heads]") {
+  for (double h : {1.0, 2.0, 8.0, 64.0, 4096.0}) {
+    INFO("heads " << h);
+    const auto r = llmmath::alibi_heads(h);
+    CHECK(r.steepest.head == 1);
+    CHECK(r.gentlest.head == int(h));
+    CHECK(r.steepest.slope == std::exp2(-8 / h));
+    CHECK(r.gentlest.slope == 1.0 / 256);
+  }
+  const auto eight = llmmath::alibi_heads(8);
+  CHECK(eight.steepest.slope == 0.5);
+  CHECK(eight.steepest.half_distance == Approx(2 * std::log(2.0)).epsilon(2e-16));
+}
+
+TEST_CASE("alibi_heads picks the largest and smallest slope for every head count to 4096",
+          "[alibi][heads][invariant]") {
+  for (int h = 1; h <= 4096; ++h) {
+    const auto r = llmmath::alibi_heads(h);
+    const Eigen::VectorXd& s = r.slopes;
+    // the gentlest slope is always 2^(−8), at head p, the largest power of two ≤ h
+    int p = 1;
+    while (2 * p <= h) p *= 2;
+    const bool ok_gentle = r.gentlest.head == p && r.gentlest.slope == 1.0 / 256 &&
+                           r.gentlest.slope == s.minCoeff();
+    // the steepest is head 1 for a power of two, else head p + 1 (2^(−4/p))
+    const int steep = h == p ? 1 : p + 1;
+    const bool ok_steep = r.steepest.head == steep && r.steepest.slope == s.maxCoeff() &&
+                          r.steepest.slope == s(steep - 1);
+    const bool ok_half = r.half_distances.size() == h &&
+                         r.steepest.half_distance == r.half_distances(steep - 1) &&
+                         r.gentlest.half_distance == r.half_distances(p - 1);
+    if (!(ok_gentle && ok_steep && ok_half)) {  // one CHECK per failing h, not 4096 × 8
+      INFO("heads " << h);
+      CHECK(ok_gentle);
+      CHECK(ok_steep);
+      CHECK(ok_half);
+    }
+  }
+  CHECK_THROWS_WITH(llmmath::alibi_heads(0), "heads must be an integer in [1, 4096], got 0");
+  CHECK_THROWS_WITH(llmmath::alibi_heads(12.5), "heads must be an integer, got 12.5");
+}
+
+TEST_CASE("alibi_heads matches the extremes of the reference slopes", "[alibi][heads][reference]") {
+  for (const auto& c : fixtures::load("alibi.txt")) {
+    if (c.values.count("steepest") == 0) continue;
+    INFO("case " << c.name);
+    const auto r = llmmath::alibi_heads(c.scalar("heads"));
+    for (const auto& [mine, name] : {std::pair{r.steepest, "steepest"}, std::pair{r.gentlest, "gentlest"}}) {
+      INFO(name);
+      const Eigen::MatrixXd& ref = c[name];
+      CHECK(mine.head == int(ref(0, 0)));  // the same head
+      // the reference's slopes carry up to k·1.2e-16 of rounding (see the test above)
+      CHECK(mine.slope == Approx(ref(0, 1)).epsilon(1.2e-16 * (ref(0, 0) + 2)));
+      CHECK(mine.half_distance == Approx(ref(0, 2)).epsilon(1.2e-16 * (ref(0, 0) + 3)));
+    }
+  }
 }

@@ -102,6 +102,12 @@ TEST_CASE("counts match exact integer arithmetic, correctly rounded above 2^53",
     cfg.kv_heads = c.scalar("kvHeads");
     cfg.batch = c.scalar("batch");
     cfg.bytes_per_value = c.scalar("bytesPerValue");
+    const bool linear = c.values.count("dModel") == 1;
+    if (linear) {
+      cfg.d_model = c.scalar("dModel");
+      cfg.ffn_dim = c.scalar("ffnDim");
+      cfg.gated = c.scalar("gated") == 1;
+    }
     const auto r = attention_cost(cfg);
     // tolerance 0: the reference is the exact value rounded once, and so is the core's
     CHECK(r.scores_per_head == c.scalar("scoresPerHead"));
@@ -113,6 +119,14 @@ TEST_CASE("counts match exact integer arithmetic, correctly rounded above 2^53",
     CHECK(r.qk_macs_per_layer == c.scalar("qkMacsPerLayer"));
     CHECK(r.av_macs_per_layer == c.scalar("avMacsPerLayer"));
     CHECK(r.macs == c.scalar("macs"));
+    REQUIRE(r.linear_macs_per_layer.has_value() == linear);
+    if (!linear) continue;
+    CHECK(*r.projection_macs_per_layer == c.scalar("projectionMacsPerLayer"));
+    CHECK(*r.ffn_macs_per_layer == c.scalar("ffnMacsPerLayer"));
+    CHECK(*r.linear_macs_per_layer == c.scalar("linearMacsPerLayer"));
+    CHECK(*r.crossover_tokens == c.scalar("crossoverTokens"));  // one division of exact doubles
+    // two roundings to double, then a division: within 2 units in the last place
+    CHECK(*r.attention_share == Approx(c.scalar("attentionShare")).epsilon(4.5e-16));
   }
 }
 
@@ -137,9 +151,9 @@ TEST_CASE("attentionCost refuses bad input with a message naming the parameter",
     return c;
   };
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.tokens = 0; })),
-                    "tokens must be an integer in [1, 16777216], got 0");
-  CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.tokens = 16777217; })),
-                    "tokens must be an integer in [1, 16777216], got 16777217");
+                    "tokens must be an integer in [1, 1073741824], got 0");
+  CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.tokens = 1073741825; })),
+                    "tokens must be an integer in [1, 1073741824], got 1073741825");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.heads = 2.5; })),
                     "heads must be an integer, got 2.5");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.head_dim = NAN; })),
@@ -160,4 +174,138 @@ TEST_CASE("attentionCost refuses bad input with a message naming the parameter",
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.bytes_per_value = INFINITY; })),
                     "bytesPerValue must be a finite number, got Infinity");
   CHECK_THROWS_WITH(attention_cost(AttentionCostConfig{}), Catch::StartsWith("tokens must be"));
+}
+
+TEST_CASE("2^30 tokens are accepted with exact counts, 2^30 + 1 refused", "[cost][limits]") {
+  AttentionCostConfig c = config(1073741824, 32, 128);  // 2^30 tokens, Llama-3-8B's shape
+  c.layers = 32;
+  c.kv_heads = 8;
+  const auto r = attention_cost(c);
+  // all powers of two: exact, compared with ==
+  CHECK(r.scores_per_head == std::ldexp(1.0, 60));         // (2^30)²
+  CHECK(r.scores_per_layer == std::ldexp(1.0, 65));        // 32·2^60
+  CHECK(r.kv_values_per_layer == std::ldexp(1.0, 41));     // 2·2^30·8·128
+  CHECK(r.kv_bytes == std::ldexp(1.0, 47));                // 128 TiB of cache
+  CHECK(r.qk_macs_per_layer == std::ldexp(1.0, 72));       // 32·2^60·128
+  CHECK(r.macs == std::ldexp(1.0, 78));                    // 2·2^72·32
+  // and an odd count that needs every bit: (2^30 − 1)² = 2^60 − 2^31 + 1 rounds to 2^60 − 2^31
+  c.tokens = 1073741823;
+  CHECK(attention_cost(c).scores_per_head == std::ldexp(1.0, 60) - std::ldexp(1.0, 31));
+  c.tokens = 1073741825;
+  CHECK_THROWS_WITH(attention_cost(c), "tokens must be an integer in [1, 1073741824], got 1073741825");
+  c.tokens = 16777217;  // 2^24 + 1, the old limit, is now accepted
+  CHECK(attention_cost(c).scores_per_head == 281475010265089.0);  // (2^24 + 1)², exact
+}
+
+TEST_CASE("a cache size above 2^128 with a hidden tie rounds up, as exact arithmetic does",
+          "[cost][limits]") {
+  // kvBytes = N·b, N = 2·3950·725667738·3237·3432·3040 and b = 582.2017656576273 (odd
+  // significand M): N·M > 2^128, its bits above the lowest 64 are exactly halfway between two
+  // doubles with an even lower neighbour, and its lowest 64 bits are not zero, so the correct
+  // result is the upper neighbour (tests/fixtures/make_cost.py, sticky_tie_above_2_128)
+  AttentionCostConfig c = config(725667738, 3237, 3432);
+  c.layers = 3040;
+  c.batch = 3950;
+  c.bytes_per_value = 582.2017656576273;
+  CHECK(attention_cost(c).kv_bytes == 1.1272026138174124e+26);
+}
+
+TEST_CASE("Llama-2-7B: the linear layers outweigh attention's square up to 24,704 tokens",
+          "[cost][linear][reference]") {
+  // config.json of meta-llama/Llama-2-7b-hf: hidden_size 4096, 32 heads of 128, no grouping,
+  // intermediate_size 11008, SwiGLU (gated)
+  AttentionCostConfig c = config(4096, 32, 128);
+  c.layers = 32;
+  c.d_model = 4096;
+  c.ffn_dim = 11008;
+  c.gated = true;
+  const auto r = attention_cost(c);
+  // per token: Q, K, V, O 4·4096·4096 = 67,108,864; feed-forward 3·4096·11008 = 135,266,304
+  CHECK(*r.projection_macs_per_layer == 4096.0 * 67108864);
+  CHECK(*r.ffn_macs_per_layer == 4096.0 * 135266304);
+  CHECK(*r.linear_macs_per_layer == 4096.0 * 202375168);
+  // 2·32·128·n² = 202,375,168·n at n = 202,375,168 / 8192 = 24,704 exactly
+  CHECK(*r.crossover_tokens == 24704);
+  // at 4096 tokens attention's square is 2·32·128·4096 / (that + 202,375,168) = 4/28.125
+  CHECK(*r.attention_share == Approx(33554432.0 / (33554432.0 + 202375168.0)).epsilon(1e-15));
+  CHECK(*r.attention_share < 0.15);
+  // exactly half at the crossover, more beyond it
+  c.tokens = 24704;
+  const auto at = attention_cost(c);
+  CHECK(*at.attention_share == 0.5);
+  CHECK(at.qk_macs_per_layer + at.av_macs_per_layer == *at.linear_macs_per_layer);
+  c.tokens = 100000;
+  CHECK(*attention_cost(c).attention_share > 0.5);
+}
+
+TEST_CASE("GPT-2 small (two-matrix feed-forward) and Llama-3-8B (grouped K and V)",
+          "[cost][linear]") {
+  // GPT-2 small: d_model 768, 12 heads of 64, d_ff 3072, not gated:
+  // C = 768·64·48 + 2·768·3072 = 2,359,296 + 4,718,592, over 2·12·64 = 1536: 4608 tokens
+  AttentionCostConfig gpt2 = config(1024, 12, 64);
+  gpt2.d_model = 768;
+  gpt2.ffn_dim = 3072;
+  const auto g = attention_cost(gpt2);
+  CHECK(*g.crossover_tokens == 4608);
+  CHECK(*g.ffn_macs_per_layer == 1024.0 * 4718592);
+  gpt2.gated = false;  // the default, stated
+  CHECK(*attention_cost(gpt2).crossover_tokens == 4608);
+  gpt2.gated = true;  // a third matrix: C = 2,359,296 + 7,077,888 over 1536
+  CHECK(*attention_cost(gpt2).crossover_tokens == 6144);
+  // Llama-3-8B: 8 KV heads shrink K and V: 4096·128·(64 + 16) + 3·4096·14336 over 8192
+  AttentionCostConfig llama3 = config(8192, 32, 128);
+  llama3.kv_heads = 8;
+  llama3.d_model = 4096;
+  llama3.ffn_dim = 14336;
+  llama3.gated = true;
+  CHECK(*attention_cost(llama3).crossover_tokens == 26624);
+}
+
+TEST_CASE("the linear layers grow linearly with tokens and batch, the crossover stays",
+          "[cost][linear][invariant]") {
+  AttentionCostConfig c = config(1000, 16, 64);
+  c.kv_heads = 4;
+  c.d_model = 1024;
+  c.ffn_dim = 2816;
+  c.gated = true;
+  const auto r = attention_cost(c);
+  c.tokens = 3000;
+  c.batch = 5;
+  const auto r2 = attention_cost(c);
+  CHECK(*r2.linear_macs_per_layer == 15 * *r.linear_macs_per_layer);
+  CHECK(*r2.projection_macs_per_layer + *r2.ffn_macs_per_layer == *r2.linear_macs_per_layer);
+  CHECK(*r2.crossover_tokens == *r.crossover_tokens);
+  // at the crossover n*, 2·h·d·n*² = n*·C, whatever the batch
+  c.tokens = std::round(*r.crossover_tokens);
+  const auto at = attention_cost(c);
+  CHECK(at.qk_macs_per_layer + at.av_macs_per_layer ==
+        Approx(*at.linear_macs_per_layer).epsilon(1.0 / c.tokens));
+  // without dModel and ffnDim, no linear fields
+  CHECK_FALSE(attention_cost(config(16, 8, 32)).linear_macs_per_layer.has_value());
+  CHECK_FALSE(attention_cost(config(16, 8, 32)).crossover_tokens.has_value());
+}
+
+TEST_CASE("the linear-layer options are refused by name unless complete and in range",
+          "[cost][linear][errors]") {
+  AttentionCostConfig c = config(16, 8, 32);
+  c.d_model = 256;
+  CHECK_THROWS_WITH(attention_cost(c),
+                    "ffnDim must be a whole number in [1, 262144] when dModel or gated is given, "
+                    "got undefined");
+  c.d_model.reset();
+  c.ffn_dim = 1024;
+  CHECK_THROWS_WITH(attention_cost(c),
+                    "dModel must be a whole number in [1, 65536] when ffnDim or gated is given, "
+                    "got undefined");
+  c.ffn_dim.reset();
+  c.gated = false;
+  CHECK_THROWS_WITH(attention_cost(c), Catch::StartsWith("dModel must be"));
+  c.d_model = 65537;
+  c.ffn_dim = 1024;
+  CHECK_THROWS_WITH(attention_cost(c), "dModel must be an integer in [1, 65536], got 65537");
+  c.d_model = 256;
+  c.ffn_dim = 262145;
+  CHECK_THROWS_WITH(attention_cost(c), "ffnDim must be an integer in [1, 262144], got 262145");
+  c.ffn_dim = 0.5;
+  CHECK_THROWS_WITH(attention_cost(c), "ffnDim must be an integer, got 0.5");
 }

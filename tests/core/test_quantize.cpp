@@ -114,9 +114,9 @@ TEST_CASE("quantize and smoothQuant match the NumPy reference values", "[quantiz
       CHECK(r.max_abs_error == c.scalar("maxAbsError"));
     } else {
       const auto r = smooth_quant(row(c["xAbsMaxIn"]), row(c["wAbsMaxIn"]), c.scalar("alpha"));
-      // double pow against long double: a few units in the last place
+      // double pow against long double: a few units in the last place (and 0 exactly 0)
       const auto near = [](const VectorXd& a, const VectorXd& b) {
-        return ((a - b).cwiseQuotient(b)).cwiseAbs().maxCoeff() < 1e-15;
+        return ((a - b).cwiseAbs().array() <= 1e-15 * b.cwiseAbs().array()).all();
       };
       CHECK(near(r.scales, row(c["scales"])));
       CHECK(near(r.x_abs_max, row(c["xAbsMax"])));
@@ -141,12 +141,14 @@ TEST_CASE("quantize and smoothQuant refuse bad input with a message naming the p
   CHECK_THROWS_WITH(smooth_quant(ok, vec({1})),
                     "wAbsMax must be an array of length 2 (one entry per channel, as xAbsMax), "
                     "got length 1");
-  CHECK_THROWS_WITH(smooth_quant(vec({1, 0}), ok), "xAbsMax[1] must be a maximum > 0, got 0");
-  CHECK_THROWS_WITH(smooth_quant(ok, vec({-1, 1})), "wAbsMax[0] must be a maximum > 0, got -1");
+  CHECK_THROWS_WITH(smooth_quant(vec({1, -2}), ok), "xAbsMax[1] must be a maximum ≥ 0, got -2");
+  CHECK_THROWS_WITH(smooth_quant(ok, vec({-1, 1})), "wAbsMax[0] must be a maximum ≥ 0, got -1");
+  CHECK_THROWS_WITH(smooth_quant(ok, vec({1e-200, 1})),
+                    Catch::StartsWith("wAbsMax[0] must be 0 or in [1e-150, 1e150]"));
   CHECK_THROWS_WITH(smooth_quant(ok, vec({1, INFINITY})),
                     "wAbsMax[1] must be a finite number, got Infinity");
   CHECK_THROWS_WITH(smooth_quant(vec({1e200, 1}), ok),
-                    Catch::StartsWith("xAbsMax[0] must be in [1e-150, 1e150]"));
+                    Catch::StartsWith("xAbsMax[0] must be 0 or in [1e-150, 1e150]"));
   CHECK_THROWS_WITH(smooth_quant(ok, ok, 1.5), "alpha must be in [0, 1], got 1.5");
   CHECK_THROWS_WITH(smooth_quant(ok, ok, NAN), "alpha must be a finite number, got NaN");
 }
@@ -203,7 +205,7 @@ TEST_CASE("smoothQuantLayer refuses bad input with a message naming the paramete
   CHECK_THROWS_WITH(llmmath::smooth_quant_layer(X, Eigen::MatrixXd::Ones(2, 2)),
                     "w must be a matrix with 3 rows (one per channel of x), got 2 rows");
   Eigen::MatrixXd Z = X;
-  Z.col(1).setZero();
+  Z.col(1).setConstant(1e-200);  // not zero, and too small to smooth without subnormals
   CHECK_THROWS_WITH(llmmath::smooth_quant_layer(Z, W), Catch::StartsWith("x must be channels") &&
                                                           Catch::Contains("column 1"));
   CHECK_THROWS_WITH(llmmath::smooth_quant_layer(X, W, 1.5), Catch::StartsWith("alpha"));
@@ -213,4 +215,57 @@ TEST_CASE("smoothQuantLayer refuses bad input with a message naming the paramete
   CHECK_THROWS_WITH(llmmath::smooth_quant_layer(Z, W), "x[0][0] must be a finite number, got NaN");
   CHECK_THROWS_WITH(llmmath::smooth_quant_layer(Eigen::MatrixXd::Ones(4096, 64), Eigen::MatrixXd::Ones(64, 128)),
                     Catch::Contains("2^24"));
+}
+
+TEST_CASE("SmoothQuant clamps as the reference code: an all-zero weight channel is smoothed",
+          "[quantize][smoothquant][clamp]") {
+  // mit-han-lab/smoothquant, smooth.py: weight_scales.clamp(min=1e-5), then
+  // (act_scales^α / weight_scales^(1−α)).clamp(min=1e-5)
+  const auto r = smooth_quant(vec({8, 2}), vec({0, 0.5}), 0.5);
+  // channel 0: max|W| = 0 is raised to 1e-5, s = √8 / √1e-5 = √800000 ≈ 894.43
+  CHECK(r.scales(0) == Approx(std::sqrt(8 / 1e-5)).epsilon(1e-15));
+  CHECK(r.x_abs_max(0) == Approx(8 / std::sqrt(8 / 1e-5)).epsilon(1e-15));
+  CHECK(r.w_abs_max(0) == 0.0);  // the weights themselves stay 0: the clamp enters s only
+  // channel 1 is untouched by the clamps: s = √2 / √0.5 = 2
+  CHECK(r.scales(1) == Approx(2).epsilon(1e-15));
+  // a weight maximum below the floor is raised to it too: the same scale as 1e-5 itself
+  CHECK(smooth_quant(vec({8}), vec({1e-7}), 0.5).scales(0) ==
+        smooth_quant(vec({8}), vec({1e-5}), 0.5).scales(0));
+}
+
+TEST_CASE("SmoothQuant's scale is at least 1e-5: an all-zero activation channel",
+          "[quantize][smoothquant][clamp]") {
+  for (double alpha : {0.25, 0.5, 1.0}) {
+    INFO("alpha " << alpha);
+    // 0^α / 0.5^(1−α) = 0, clamped to 1e-5
+    const auto r = smooth_quant(vec({0}), vec({0.5}), alpha);
+    CHECK(r.scales(0) == 1e-5);
+    CHECK(r.x_abs_max(0) == 0.0);
+    CHECK(r.w_abs_max(0) == 0.5 * 1e-5);
+  }
+  // at α = 0, 0^0 = 1 (as torch.pow), so s = 1 / w: no clamp needed
+  CHECK(smooth_quant(vec({0}), vec({0.5}), 0).scales(0) == 2.0);
+  // both zero: s = 0 / 1e-5^(1−α), clamped to 1e-5; both ranges stay 0
+  const auto both = smooth_quant(vec({0}), vec({0}), 0.5);
+  CHECK(both.scales(0) == 1e-5);
+  CHECK(both.x_abs_max(0) == 0.0);
+  CHECK(both.w_abs_max(0) == 0.0);
+}
+
+TEST_CASE("smoothQuantLayer smooths a layer with all-zero channels on both sides",
+          "[quantize][layer][clamp]") {
+  // channel 1 of x is all zero (a dead activation), row 2 of w is all zero (a pruned input)
+  Eigen::MatrixXd X(2, 3), W(3, 2);
+  X << 4, 0, -1, -2, 0, 0.5;
+  W << 0.5, -0.25, 0.3, 0.2, 0, 0;
+  const auto r = llmmath::smooth_quant_layer(X, W, 0.5, 8);
+  CHECK(r.smoothing.scales(1) == 1e-5);  // 0^0.5 / 0.3^0.5 = 0, clamped
+  CHECK(r.smoothing.scales(2) == Approx(1 / std::sqrt(1e-5)).epsilon(1e-15));  // √1 / √1e-5
+  CHECK(r.x_smoothed.col(1).isZero(0));
+  CHECK(r.w_smoothed.row(2).isZero(0));
+  CHECK(r.smallest_channel == 1);
+  // smoothing still leaves the product unchanged up to rounding (entries ~ 4·0.5)
+  CHECK(r.error_identity < 1e-15);
+  CHECK(r.x_smooth.max_abs_error <= r.x_smooth.scale / 2);
+  CHECK(std::isfinite(r.error_smooth));
 }

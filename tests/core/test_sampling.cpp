@@ -166,6 +166,27 @@ TEST_CASE("temperature 0 is greedy: all mass on the argmax, lowest index on ties
   CHECK(g.probs(1) == 1.0);
 }
 
+TEST_CASE("temperature 0 is defined as greedy, not the limit T → 0, which splits tied top logits",
+          "[sampling][invariant]") {
+  const VectorXd z = vec({2, 2, 1});
+  // T = 0: all the mass on the lower of the two tied indices, exactly
+  const auto greedy = llmmath::sampling(from_logits(z), options(0));
+  CHECK(greedy.probs == vec({1, 0, 0}));
+  CHECK(ints(greedy.kept) == Ints{0});
+  // T → 0+: the tied tokens keep equal weights (each exactly 1 relative to the top), so the
+  // mass splits in half; the third token is e^(−1/T) of each, e^−100 ≈ 4e-44 at T = 0.01
+  for (double T : {0.1, 0.01, 1e-6, 1e-310}) {
+    INFO("T " << T);
+    const auto r = llmmath::sampling(from_logits(z), options(T));
+    CHECK(r.probs(1) == r.probs(0));  // exactly equal: the same weight over the same sum
+    CHECK(r.probs(0) == Approx(0.5).margin(3e-5));  // e^(−1/0.1)/2 ≈ 2.3e-5 at T = 0.1
+    CHECK(r.probs(2) < 5e-5);
+  }
+  // without a tie the limit and the definition agree
+  CHECK(llmmath::sampling(from_logits(vec({2, 1.9, 1})), options(1e-6)).probs ==
+        llmmath::sampling(from_logits(vec({2, 1.9, 1})), options(0)).probs);
+}
+
 TEST_CASE("a small temperature approaches the argmax and a large one approaches uniform",
           "[sampling][invariant]") {
   const VectorXd z = vec({0.3, 1.2, 1.1, -0.5});

@@ -148,3 +148,223 @@ TEST_CASE("speculative decoding returns eq. 1's parts: 0.9375 / 0.5 for the exer
   CHECK(*r.speedup == Approx(1.875 / 1.3).epsilon(1e-15));
   CHECK_FALSE(llmmath::speculative_decoding(0.5, 3).round_cost.has_value());
 }
+
+// ---- measuring alpha: the inverse of eq. 1 and a seeded simulation -------------------------
+
+namespace {
+
+// The distribution of one round under eq. 1's model: a accepted drafts with probability
+// α^a·(1 − α) for a < γ and α^γ for a = γ; the drafts checked are a + 1, or γ when all pass.
+struct RoundMoments {
+  double accepted = 0, checked = 0;  // E[A], E[C]
+  double var_accepted = 0;           // Var(A) = Var(tokens per call)
+  double var_ratio = 0;              // Var(A − α·C), for the delta method of A/C
+};
+
+RoundMoments round_moments(double alpha, int gamma) {
+  RoundMoments m;
+  double ea2 = 0, er2 = 0;
+  for (int a = 0; a <= gamma; ++a) {
+    const double p = a < gamma ? std::pow(alpha, a) * (1 - alpha) : std::pow(alpha, gamma);
+    const double c = a < gamma ? a + 1 : gamma;
+    m.accepted += p * a;
+    m.checked += p * c;
+    ea2 += p * a * a;
+    er2 += p * (a - alpha * c) * (a - alpha * c);  // E[A − αC] = 0, so this is the variance
+  }
+  m.var_accepted = ea2 - m.accepted * m.accepted;
+  m.var_ratio = er2;
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("speculative_alpha inverts eq. 1: 1.875 tokens per call at gamma 3 is alpha 0.5",
+          "[speculative][measure][exercise]") {
+  const auto r = llmmath::speculative_alpha(1.875, 3);
+  // E is flat to within one unit of 1.875 over a few doubles around 0.5: any of them is right
+  CHECK(r.alpha == Approx(0.5).margin(1e-15));
+  CHECK(r.expected_tokens == 1.875);
+  // the ends exactly: one token per call is alpha 0, gamma + 1 tokens is alpha 1
+  CHECK(llmmath::speculative_alpha(1, 3).alpha == 0.0);
+  CHECK(llmmath::speculative_alpha(4, 3).alpha == 1.0);
+  // gamma 1: E = 1 + alpha, so the inverse is mean − 1
+  CHECK(llmmath::speculative_alpha(1.25, 1).alpha == Approx(0.25).margin(1e-16));
+}
+
+TEST_CASE("speculative_alpha round-trips alpha → eq. 1 → alpha to 1e-12",
+          "[speculative][measure][invariant]") {
+  for (double gamma : {1.0, 2.0, 3.0, 5.0, 10.0, 100.0, 1024.0})
+    for (double alpha : {0.0, 1e-9, 0.01, 0.1, 0.29, 0.5, 0.8, 0.9, 0.99, 0.999999, 1.0}) {
+      INFO("gamma " << gamma << ", alpha " << alpha);
+      const double E = speculative_decoding(alpha, gamma).expected_tokens;
+      const auto r = llmmath::speculative_alpha(E, gamma);
+      // the brief's 1e-12; the bisection ends next to the root, typically within 1e-16
+      CHECK(r.alpha == Approx(alpha).margin(1e-12));
+      CHECK(r.expected_tokens == Approx(E).epsilon(1e-15));
+    }
+  // monotone: more tokens per call means a larger alpha
+  double previous = -1;
+  for (double mean = 1; mean <= 6; mean += 0.125) {
+    const double a = llmmath::speculative_alpha(mean, 5).alpha;
+    CHECK(a > previous);
+    previous = a;
+  }
+}
+
+TEST_CASE("speculative_alpha refuses bad input with a message naming the parameter",
+          "[speculative][measure][errors]") {
+  CHECK_THROWS_WITH(llmmath::speculative_alpha(0.5, 3),
+                    Catch::StartsWith("meanTokens must be in [1, gamma + 1] = [1, 4]") &&
+                        Catch::EndsWith("got 0.5"));
+  CHECK_THROWS_WITH(llmmath::speculative_alpha(4.5, 3), Catch::EndsWith("got 4.5"));
+  CHECK_THROWS_WITH(llmmath::speculative_alpha(NAN, 3),
+                    "meanTokens must be a finite number, got NaN");
+  CHECK_THROWS_WITH(llmmath::speculative_alpha(1, 0),
+                    "gamma must be an integer in [1, 1024], got 0");
+  CHECK_THROWS_WITH(llmmath::speculative_alpha(2, 1.5), "gamma must be an integer, got 1.5");
+}
+
+TEST_CASE("speculative_measure by hand: seed 0, alpha 0.5, gamma 3, four rounds",
+          "[speculative][measure][exercise]") {
+  // SplitMix64 seed 0 gives the uniforms 0.883, 0.432, 0.026, 0.971, 0.106, 0.327, 0.174,
+  // 0.772, … (top 53 bits of 0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4, …); u < 0.5 accepts:
+  //   round 1: 0.883 rejected                          0 accepted, 1 checked, 1 token
+  //   round 2: 0.432, 0.026 accepted, 0.971 rejected   2 accepted, 3 checked, 3 tokens
+  //   round 3: 0.106, 0.327, 0.174 accepted            3 accepted, 3 checked, 4 tokens
+  //   round 4: 0.772 rejected                          0 accepted, 1 checked, 1 token
+  const auto r = llmmath::speculative_measure(0.5, 3, 4, 0);
+  CHECK(r.rounds == 4);
+  CHECK(r.proposed == 12);
+  CHECK(r.checked == 8);  // the four drafts after the two rejections were never checked
+  CHECK(r.accepted == 5);
+  CHECK(r.tokens == 9);
+  CHECK(r.mean_tokens == 2.25);
+  CHECK(r.token_counts == Eigen::Vector4d(2, 0, 1, 1));
+  CHECK(r.accepted_per_proposed == 5.0 / 12);
+  CHECK(r.accepted_per_checked == 0.625);
+  // 1 + α + α² + α³ = 2.25 at α = 0.6221…: the estimate agrees with eq. 1
+  CHECK(speculative_decoding(r.alpha_from_mean_tokens, 3).expected_tokens ==
+        Approx(2.25).epsilon(1e-15));
+  CHECK(r.expected_tokens == 1.875);
+}
+
+TEST_CASE("speculative_measure at alpha 0 and 1: every estimate is exact",
+          "[speculative][measure]") {
+  const auto none = llmmath::speculative_measure(0, 4, 1000, 7);
+  CHECK(none.accepted == 0);
+  CHECK(none.checked == 1000);  // one draft checked and rejected per round
+  CHECK(none.tokens == 1000);
+  CHECK(none.accepted_per_checked == 0.0);
+  CHECK(none.alpha_from_mean_tokens == 0.0);
+  const auto all = llmmath::speculative_measure(1, 4, 1000, 7);
+  CHECK(all.accepted == 4000);
+  CHECK(all.checked == 4000);
+  CHECK(all.tokens == 5000);  // γ + 1 per round
+  CHECK(all.accepted_per_proposed == 1.0);
+  CHECK(all.accepted_per_checked == 1.0);
+  CHECK(all.alpha_from_mean_tokens == 1.0);
+}
+
+TEST_CASE("speculative_measure's counts are consistent for every seed",
+          "[speculative][measure][invariant]") {
+  for (double alpha : {0.1, 0.5, 0.9})
+    for (double gamma : {1.0, 3.0, 8.0})
+      for (double seed : {0.0, 1.0, 12345.0, 4294967295.0}) {
+        INFO("alpha " << alpha << ", gamma " << gamma << ", seed " << seed);
+        const auto r = llmmath::speculative_measure(alpha, gamma, 500, seed);
+        CHECK(r.proposed == 500 * gamma);
+        CHECK(r.accepted <= r.checked);
+        CHECK(r.checked <= r.proposed);
+        CHECK(r.tokens == r.accepted + r.rounds);
+        REQUIRE(r.token_counts.size() == Eigen::Index(gamma) + 1);
+        CHECK(r.token_counts.sum() == r.rounds);
+        const Eigen::VectorXd tokens = Eigen::VectorXd::LinSpaced(r.token_counts.size(), 1,
+                                                                  gamma + 1);
+        CHECK(r.token_counts.dot(tokens) == r.tokens);
+        // every round that stopped at a rejection checked one draft more than it accepted
+        CHECK(r.checked == r.accepted + r.rounds - r.token_counts(Eigen::Index(gamma)));
+        CHECK(r.alpha_from_mean_tokens == llmmath::speculative_alpha(r.mean_tokens, gamma).alpha);
+      }
+}
+
+TEST_CASE("the same seed gives the same counts, and different seeds differ",
+          "[speculative][measure]") {
+  const auto a = llmmath::speculative_measure(0.6, 4, 10000, 42);
+  const auto b = llmmath::speculative_measure(0.6, 4, 10000, 42);
+  CHECK(a.checked == b.checked);
+  CHECK(a.accepted == b.accepted);
+  CHECK(a.token_counts == b.token_counts);
+  const auto c = llmmath::speculative_measure(0.6, 4, 10000, 43);
+  CHECK(c.token_counts != a.token_counts);
+}
+
+TEST_CASE("over many rounds accepted/checked and alpha from tokens per call measure alpha, "
+          "accepted/proposed does not",
+          "[speculative][measure][invariant]") {
+  struct Case { double alpha, gamma, seed; };
+  for (const Case k : {Case{0.5, 3, 1}, Case{0.8, 5, 2}, Case{0.2, 8, 3}, Case{0.95, 2, 4}}) {
+    INFO("alpha " << k.alpha << ", gamma " << k.gamma);
+    const double R = 200000;
+    const auto r = llmmath::speculative_measure(k.alpha, k.gamma, R, k.seed);
+    const RoundMoments m = round_moments(k.alpha, int(k.gamma));
+    // Tolerances: 5 standard deviations of each estimate over R independent rounds (delta
+    // method for the ratios). The seeds are fixed, so the checks are deterministic; 5σ is
+    // what a correct simulation passes for all but about 1 seed in 1.7 million.
+    const double sd_mean = std::sqrt(m.var_accepted / R);
+    CHECK(r.mean_tokens == Approx(1 + m.accepted).margin(5 * sd_mean));
+    CHECK(r.mean_tokens == Approx(r.expected_tokens).margin(5 * sd_mean));
+    // naive: its expectation is E[A]/γ, (α + … + α^γ)/γ, not α
+    CHECK(r.accepted_per_proposed == Approx(m.accepted / k.gamma).margin(5 * sd_mean / k.gamma));
+    const double sd_ratio = std::sqrt(m.var_ratio / R) / m.checked;
+    CHECK(r.accepted_per_checked == Approx(k.alpha).margin(5 * sd_ratio));
+    // α from the mean: the mean's deviation divided by dE/dα = Σ k·α^(k−1)
+    double slope = 0;
+    for (int j = 1; j <= int(k.gamma); ++j) slope += j * std::pow(k.alpha, j - 1);
+    CHECK(r.alpha_from_mean_tokens == Approx(k.alpha).margin(5 * sd_mean / slope));
+  }
+  // the chapter's case: the naive ratio expects 0.875 / 3 = 0.2917 at α = 0.5, γ = 3, and
+  // eq. 1 fed with it predicts 1.40 tokens per call instead of 1.875
+  const auto naive = round_moments(0.5, 3);
+  CHECK(naive.accepted / 3 == Approx(0.2916666666666667).epsilon(1e-15));
+  CHECK(speculative_decoding(naive.accepted / 3, 3).expected_tokens == Approx(1.40).margin(0.005));
+}
+
+TEST_CASE("speculative_measure matches the reference simulation of make_speculative.py",
+          "[speculative][measure][reference]") {
+  int cases = 0;
+  for (const auto& c : fixtures::load("speculative_measure.txt")) {
+    INFO("case " << c.name);
+    const auto r = llmmath::speculative_measure(c.scalar("alpha"), c.scalar("gamma"),
+                                                c.scalar("rounds"), c.scalar("seed"));
+    // counts: integers, identical
+    CHECK(r.checked == c.scalar("checked"));
+    CHECK(r.accepted == c.scalar("accepted"));
+    CHECK(r.tokens == c.scalar("tokens"));
+    CHECK(r.token_counts == Eigen::VectorXd(c["tokenCounts"].row(0).transpose()));
+    // estimates: the reference's exact quotients rounded once, and α solved in exact
+    // fractions by bisection to 1e-15
+    CHECK(r.accepted_per_proposed == c.scalar("acceptedPerProposed"));
+    CHECK(r.accepted_per_checked == c.scalar("acceptedPerChecked"));
+    CHECK(r.alpha_from_mean_tokens == Approx(c.scalar("alphaFromMeanTokens")).margin(1e-12));
+    ++cases;
+  }
+  CHECK(cases >= 4);
+}
+
+TEST_CASE("speculative_measure refuses bad input with a message naming the parameter",
+          "[speculative][measure][errors]") {
+  CHECK_THROWS_WITH(llmmath::speculative_measure(1.5, 3, 10, 0), "alpha must be in [0, 1], got 1.5");
+  CHECK_THROWS_WITH(llmmath::speculative_measure(0.5, 0, 10, 0),
+                    "gamma must be an integer in [1, 1024], got 0");
+  CHECK_THROWS_WITH(llmmath::speculative_measure(0.5, 3, 0, 0),
+                    "rounds must be an integer in [1, 1000000], got 0");
+  CHECK_THROWS_WITH(llmmath::speculative_measure(0.5, 3, 2.5, 0), "rounds must be an integer, got 2.5");
+  CHECK_THROWS_WITH(llmmath::speculative_measure(0.5, 20, 1e6, 0),
+                    "rounds must be at most 10^7 / gamma = 500000 (rounds·gamma ≤ 10^7 draft "
+                    "tokens), got 1000000");
+  CHECK_THROWS_WITH(llmmath::speculative_measure(0.5, 3, 10, -1),
+                    "seed must be an integer in [0, 4294967295], got -1");
+  CHECK_THROWS_WITH(llmmath::speculative_measure(0.5, 3, 10, 4294967296.0),
+                    "seed must be an integer in [0, 4294967295], got 4294967296");
+}

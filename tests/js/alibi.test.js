@@ -125,3 +125,74 @@ test("alibi with distances gives the decay without a bias matrix", async () => {
   close(r.relativeWeight[8], Math.exp(-1), 1e-16, "e^(−0.125·8)");
   assert.deepEqual(m.alibi({ slope: 0.125, tokens: 12 }).relativeWeight, r.relativeWeight.slice(0, 12));
 });
+
+test("alibiHeads at 12 heads: the gentlest is head 8 (2^-8, ≈177.4 tokens), not the last (7.8)", async () => {
+  const m = await core();
+  const r = m.alibiHeads(12);
+  assert.deepEqual(r.slopes, m.alibiSlopes(12));
+  assert.deepEqual(r.gentlest.head, 8);
+  assert.equal(r.gentlest.slope, 1 / 256); // exact
+  close(r.gentlest.halfDistance, 256 * Math.LN2, 3e-14, "256 ln 2"); // one division: ≤ 1 ulp
+  close(r.gentlest.halfDistance, 177.4, 0.05, "≈ 177.4 tokens");
+  close(r.halfDistances[11], 7.84, 0.005, "the last head halves every 7.8 tokens: not the gentlest");
+  assert.equal(r.steepest.head, 9); // 2^-0.5, the first appended slope
+  close(r.steepest.slope, Math.SQRT1_2, 1e-16, "2^-0.5");
+  close(r.steepest.halfDistance, Math.LN2 * Math.SQRT2, 2e-16, "ln 2 · √2");
+});
+
+test("alibiHeads at 40 heads: gentlest head 32 (≈177.4, the last shows 2.5), steepest head 33", async () => {
+  const m = await core();
+  const r = m.alibiHeads(40);
+  assert.equal(r.gentlest.head, 32);
+  assert.equal(r.gentlest.slope, 1 / 256);
+  close(r.gentlest.halfDistance, 177.4, 0.05, "≈ 177.4 tokens");
+  close(r.halfDistances[39], 2.5, 0.05, "the last head");
+  assert.equal(r.steepest.head, 33);
+  close(r.steepest.slope, 2 ** -0.125, 1e-16, "2^(−8/64)");
+});
+
+test("alibiHeads for a power of two: the first head is the steepest and the last the gentlest", async () => {
+  const m = await core();
+  for (const h of [1, 2, 8, 64]) {
+    const r = m.alibiHeads(h);
+    assert.equal(r.steepest.head, 1, `${h} heads: steepest`);
+    assert.equal(r.gentlest.head, h, `${h} heads: gentlest`);
+    assert.equal(r.gentlest.slope, 1 / 256);
+  }
+  // every head count 1 … 64: the extremes are the largest and smallest slopes
+  for (let h = 1; h <= 64; h++) {
+    const r = m.alibiHeads(h);
+    assert.equal(r.steepest.slope, Math.max(...r.slopes), `${h} heads: steepest slope`);
+    assert.equal(r.gentlest.slope, Math.min(...r.slopes), `${h} heads: gentlest slope`);
+    assert.equal(r.slopes[r.steepest.head - 1], r.steepest.slope, `${h} heads: 1-based`);
+    assert.equal(r.halfDistances[r.gentlest.head - 1], r.gentlest.halfDistance);
+  }
+});
+
+test("alibiHeads matches the extremes of the reference slopes, and refuses bad heads", async () => {
+  const m = await core();
+  for (const c of fixtures.load("alibi.txt")) {
+    if (!c.values.steepest) continue;
+    const r = m.alibiHeads(c.values.heads[0][0]);
+    for (const name of ["steepest", "gentlest"]) {
+      const [head, slope, half] = c.values[name][0];
+      assert.equal(r[name].head, head, `${c.name} ${name} head`);
+      // the reference's slopes carry up to k·1.2e-16 of rounding (k the head number)
+      close(r[name].slope, slope, 1.2e-16 * (head + 2) * slope, `${c.name} ${name} slope`);
+      close(r[name].halfDistance, half, 1.2e-16 * (head + 3) * half, `${c.name} ${name} half-distance`);
+    }
+  }
+  const good = () => assert.equal(m.alibiHeads(12).gentlest.head, 8);
+  throwsNaming(() => m.alibiHeads(), "heads", good, /a number, got undefined/);
+  throwsNaming(() => m.alibiHeads(0), "heads", good, /\[1, 4096\], got 0/);
+  throwsNaming(() => m.alibiHeads(12.5), "heads", good, /an integer, got 12.5/);
+  throwsNaming(() => m.alibiHeads("12"), "heads", good, /a string/);
+  const heap = m.memoryInUse();
+  const handles = m.count_emval_handles();
+  for (let i = 0; i < 5000; i++) {
+    m.alibiHeads(1 + (i % 64));
+    assert.throws(() => m.alibiHeads(i % 2 ? 0 : 4097));
+  }
+  assert.equal(m.memoryInUse(), heap, "no leak: heap bytes");
+  assert.equal(m.count_emval_handles(), handles, "no leak: handles");
+});

@@ -3,7 +3,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { core, throwsNaming } = require("./core.js");
+const { core, close, throwsNaming } = require("./core.js");
 const fixtures = require("./fixtures.js");
 
 // Exercise 4: 16 tokens, 8 heads of dimension 32.
@@ -56,11 +56,21 @@ test("counts match exact integer arithmetic, correctly rounded above 2^53", asyn
   const m = await core();
   for (const c of fixtures.load("cost.txt")) {
     const v = Object.fromEntries(Object.entries(c.values).map(([k, M]) => [k, M[0][0]]));
-    const r = m.attentionCost({
+    const cfg = {
       tokens: v.tokens, heads: v.heads, headDim: v.headDim, layers: v.layers,
       kvHeads: v.kvHeads, batch: v.batch, bytesPerValue: v.bytesPerValue,
-    });
-    for (const key of Object.keys(r)) assert.equal(r[key], v[key], `${c.name} ${key}`); // exact
+    };
+    if ("dModel" in v) Object.assign(cfg, { dModel: v.dModel, ffnDim: v.ffnDim, gated: v.gated === 1 });
+    const r = m.attentionCost(cfg);
+    assert.equal("crossoverTokens" in r, "dModel" in v, `${c.name}: linear fields only with dModel`);
+    for (const key of Object.keys(r)) {
+      if (key === "attentionShare") {
+        // two roundings to double, then a division: within 2 units in the last place
+        close(r[key], v[key], 4.5e-16 * v[key], `${c.name} ${key}`);
+      } else {
+        assert.equal(r[key], v[key], `${c.name} ${key}`); // exact: the exact value rounded once
+      }
+    }
   }
   // a tie: 2·4095³·131169 = 18014529407442750 lies halfway; the even neighbour is above
   const tie = m.attentionCost({ tokens: 131169, heads: 4095, headDim: 4095, batch: 4095 });
@@ -75,8 +85,15 @@ test("invalid calls throw an Error naming the parameter, and the module keeps wo
     [() => m.attentionCost(null), "cfg", /got null/],
     [() => m.attentionCost({ heads: 8, headDim: 32 }), "tokens", /a number, got undefined/],
     [() => m.attentionCost({ ...exercise, tokens: "16" }), "tokens", /"16" \(a string\)/],
-    [() => m.attentionCost({ ...exercise, tokens: 0 }), "tokens", /in \[1, 16777216\], got 0/],
-    [() => m.attentionCost({ ...exercise, tokens: 2 ** 24 + 1 }), "tokens", /16777216/],
+    [() => m.attentionCost({ ...exercise, tokens: 0 }), "tokens", /in \[1, 1073741824\], got 0/],
+    [() => m.attentionCost({ ...exercise, tokens: 2 ** 30 + 1 }), "tokens", /1073741824\], got 1073741825/],
+    [() => m.attentionCost({ ...exercise, dModel: 256 }), "ffnDim", /when dModel or gated is given, got undefined/],
+    [() => m.attentionCost({ ...exercise, ffnDim: 1024 }), "dModel", /when ffnDim or gated is given/],
+    [() => m.attentionCost({ ...exercise, gated: true }), "dModel", /got undefined/],
+    [() => m.attentionCost({ ...exercise, dModel: 256, ffnDim: 1024, gated: 1 }), "gated", /true or false, got 1/],
+    [() => m.attentionCost({ ...exercise, dModel: 65537, ffnDim: 1024 }), "dModel", /\[1, 65536\]/],
+    [() => m.attentionCost({ ...exercise, dModel: 256, ffnDim: 262145 }), "ffnDim", /\[1, 262144\]/],
+    [() => m.attentionCost({ ...exercise, dModel: "256", ffnDim: 1024 }), "dModel", /a string/],
     [() => m.attentionCost({ ...exercise, heads: 2.5 }), "heads", /an integer, got 2.5/],
     [() => m.attentionCost({ ...exercise, headDim: NaN }), "headDim", /finite number, got NaN/],
     [() => m.attentionCost({ ...exercise, layers: null }), "layers", /got null/],
@@ -102,4 +119,56 @@ test("no leaks: 10,000 calls, half of them errors, leave the heap and handles un
   }
   assert.equal(m.memoryInUse(), heap, "bytes allocated in the wasm heap");
   assert.equal(m.count_emval_handles(), handles, "live embind handles");
+});
+
+// BigInt arithmetic, an independent exact reference: Number(bigint) rounds to nearest, ties to even.
+const exact = (...factors) => Number(factors.reduce((a, b) => a * BigInt(b), 1n));
+
+test("2^30 tokens are accepted with exact counts; 2^30 + 1 is refused", async () => {
+  const m = await core();
+  const n = 2 ** 30;
+  const cfg = { tokens: n, heads: 32, headDim: 128, layers: 32, kvHeads: 8 };
+  const r = m.attentionCost(cfg);
+  assert.equal(r.scoresPerHead, exact(n, n)); // 2^60
+  assert.equal(r.scoresPerLayer, exact(32, n, n));
+  assert.equal(r.kvValuesPerLayer, exact(2, n, 8, 128));
+  assert.equal(r.kvBytes, exact(2, n, 8, 128, 32, 2)); // 128 TiB
+  assert.equal(r.qkMacsPerLayer, exact(32, n, n, 128));
+  assert.equal(r.macs, exact(2, 32, n, n, 128, 32));
+  // odd sizes at the limits, where every bit counts: correctly rounded, as BigInt rounds
+  const odd = { tokens: n - 1, heads: 4095, headDim: 4093, layers: 4091, kvHeads: 35, batch: 4087 };
+  const o = m.attentionCost(odd);
+  assert.equal(o.scoresPerHead, exact(n - 1, n - 1));
+  assert.equal(o.scoresPerLayer, exact(4087, 4095, n - 1, n - 1));
+  assert.equal(o.kvValues, exact(2, 4087, n - 1, 35, 4093, 4091));
+  assert.equal(o.macs, exact(2, 4087, 4095, n - 1, n - 1, 4093, 4091));
+  assert.throws(() => m.attentionCost({ ...cfg, tokens: n + 1 }), /tokens must be an integer in \[1, 1073741824\], got 1073741825/);
+  // the old limit, 2^24, is no longer one
+  assert.equal(m.attentionCost({ ...cfg, tokens: 2 ** 24 + 1 }).scoresPerHead, exact(2 ** 24 + 1, 2 ** 24 + 1));
+});
+
+test("Llama-2-7B: attention's square matches the linear layers at 24,704 tokens", async () => {
+  const m = await core();
+  // config.json of meta-llama/Llama-2-7b-hf: hidden_size 4096, 32 heads of 128,
+  // intermediate_size 11008, SwiGLU (gated: 3 matrices)
+  const llama2 = { tokens: 4096, heads: 32, headDim: 128, layers: 32, dModel: 4096, ffnDim: 11008, gated: true };
+  const r = m.attentionCost(llama2);
+  assert.equal(r.projectionMacsPerLayer, 4096 * 4 * 4096 * 4096); // Q, K, V, O
+  assert.equal(r.ffnMacsPerLayer, 4096 * 3 * 4096 * 11008);
+  assert.equal(r.linearMacsPerLayer, r.projectionMacsPerLayer + r.ffnMacsPerLayer);
+  assert.equal(r.crossoverTokens, 24704); // 202,375,168 / (2·32·128)
+  close(r.attentionShare, 33554432 / (33554432 + 202375168), 1e-16, "share at 4096 tokens");
+  const at = m.attentionCost({ ...llama2, tokens: 24704 });
+  assert.equal(at.attentionShare, 0.5);
+  assert.equal(at.qkMacsPerLayer + at.avMacsPerLayer, at.linearMacsPerLayer);
+  assert.ok(m.attentionCost({ ...llama2, tokens: 100000 }).attentionShare > 0.5);
+  // GPT-2 small has two feed-forward matrices: 768·64·48 + 2·768·3072 over 1536 = 4608 tokens
+  const gpt2 = { tokens: 1024, heads: 12, headDim: 64, dModel: 768, ffnDim: 3072 };
+  assert.equal(m.attentionCost(gpt2).crossoverTokens, 4608);
+  assert.equal(m.attentionCost({ ...gpt2, gated: false }).crossoverTokens, 4608);
+  assert.equal(m.attentionCost({ ...gpt2, gated: true }).crossoverTokens, 6144);
+  // grouped K and V shrink the projections too (Llama-3-8B: 8 KV heads, ffn 14336)
+  assert.equal(m.attentionCost({ ...llama2, kvHeads: 8, ffnDim: 14336 }).crossoverTokens, 26624);
+  // no dModel and ffnDim, no linear fields
+  assert.ok(!("linearMacsPerLayer" in m.attentionCost(exercise)));
 });

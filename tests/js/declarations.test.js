@@ -13,7 +13,7 @@ test("llmmath.d.ts declares exactly the functions dist/llmmath.js exports", asyn
   const body = dts.split("interface LLMMath {")[1].split("\n}\n")[0];
   const declared = new Set([...body.matchAll(/^ {2}(\w+)\(/gm)].map((x) => x[1]));
   const api = ["attention", "contextDilution", "sampling", "sample", "rope", "ropeScores", "attentionCost",
-    "speculativeDecoding", "alibiSlopes", "alibi", "smoothQuant", "quantize", "smoothQuantLayer", "moeLoadBalance", "moeRoute"];
+    "speculativeDecoding", "speculativeAlpha", "speculativeMeasure", "alibiSlopes", "alibiHeads", "alibi", "smoothQuant", "quantize", "smoothQuantLayer", "moeLoadBalance", "moeRoute"];
   for (const fn of api) {
     assert.ok(declared.has(fn), `${fn} is declared`);
     assert.equal(typeof m[fn], "function", `${fn} is exported`);

@@ -90,8 +90,9 @@ test("invalid calls throw an Error naming the parameter, and the module keeps wo
     [() => m.smoothQuant([], []), "xAbsMax", /non-empty/],
     [() => m.smoothQuant([8, 2], [0.5]), "wAbsMax", /length 2/],
     [() => m.smoothQuant([8, "2"], [0.5, 1]), "xAbsMax[1]", /"2" \(a string\)/],
-    [() => m.smoothQuant([8, 0], [0.5, 1]), "xAbsMax[1]", /> 0, got 0/],
-    [() => m.smoothQuant([8], [-0.5]), "wAbsMax[0]", /> 0, got -0.5/],
+    [() => m.smoothQuant([8, -1], [0.5, 1]), "xAbsMax[1]", /≥ 0, got -1/],
+    [() => m.smoothQuant([8], [-0.5]), "wAbsMax[0]", /≥ 0, got -0.5/],
+    [() => m.smoothQuant([8], [1e-200]), "wAbsMax[0]", /0 or in \[1e-150, 1e150\]/],
     [() => m.smoothQuant([8], [NaN]), "wAbsMax[0]", /finite/],
     [() => m.smoothQuant([1e200], [1]), "xAbsMax[0]", /1e150/],
     [() => m.smoothQuant([8], [0.5], 1.5), "alpha", /\[0, 1\], got 1.5/],
@@ -122,7 +123,7 @@ test("no leaks: 10,000 calls of each, half of them errors, leave the heap and ha
   const handles = m.count_emval_handles();
   for (let i = 0; i < 5000; i++) {
     m.smoothQuant([8, 1 + i], [0.5, 0.1], (i % 11) / 10);
-    assert.throws(() => m.smoothQuant([8, 0], [0.5, 1]));
+    assert.throws(() => m.smoothQuant([8, -1], [0.5, 1]));
     m.quantize([i, -2.5, 0.1], { bits: 2 + (i % 15) });
     assert.throws(() => m.quantize([1, NaN], { bits: 8 }));
   }
@@ -157,7 +158,7 @@ test("smoothQuantLayer refuses bad input naming the parameter, and keeps working
     [() => m.smoothQuantLayer(), "x", /got undefined/],
     [() => m.smoothQuantLayer(X1), "w", /got undefined/],
     [() => m.smoothQuantLayer(X1, [[0.5]]), "w", /2 rows/],
-    [() => m.smoothQuantLayer([[8, 0]], W1), "x", /column 1/],
+    [() => m.smoothQuantLayer([[8, 1e-200]], W1), "x", /column 1/],
     [() => m.smoothQuantLayer([[8, "2"]], W1), "x[0][1]", /a string/],
     [() => m.smoothQuantLayer(X1, W1, { alpha: 2 }), "alpha", /\[0, 1\]/],
     [() => m.smoothQuantLayer(X1, W1, { bits: 1 }), "bits", /\[2, 16\]/],
@@ -169,8 +170,45 @@ test("smoothQuantLayer refuses bad input naming the parameter, and keeps working
   const handles = m.count_emval_handles();
   for (let i = 0; i < 5000; i++) {
     m.smoothQuantLayer(X1, W1, { alpha: (i % 11) / 10 });
-    assert.throws(() => m.smoothQuantLayer([[8, 0]], W1));
+    assert.throws(() => m.smoothQuantLayer([[8, 1e-200]], W1));
   }
   assert.equal(m.memoryInUse(), heap, "no leak: heap bytes");
   assert.equal(m.count_emval_handles(), handles, "no leak: handles");
+});
+
+test("smoothQuant clamps as the reference code: all-zero channels are smoothed, not refused", async () => {
+  const m = await core();
+  // mit-han-lab/smoothquant, smooth.py: weight maxima, then scales, at least 1e-5.
+  // channel 0: max|W| = 0 is raised to 1e-5: s = √8 / √1e-5 ≈ 894.43, and the weights stay 0
+  const r = m.smoothQuant([8, 2, 0], [0, 0.5, 0.5]);
+  close(r.scales[0], Math.sqrt(8 / 1e-5), 1e-15 * 894.5, "s of the zero weight channel");
+  assert.equal(r.wAbsMax[0], 0);
+  close(r.xAbsMax[0], 8 / Math.sqrt(8 / 1e-5), 1e-17, "x / s");
+  close(r.scales[1], 2, 1e-15, "an ordinary channel: no clamp"); // √2 / √0.5
+  // channel 2: an all-zero activation channel, s = 0 raised to 1e-5
+  assert.equal(r.scales[2], 1e-5);
+  assert.equal(r.xAbsMax[2], 0);
+  assert.equal(r.wAbsMax[2], 0.5 * 1e-5);
+  // at alpha 0, 0^0 = 1 (as torch.pow): s = 1 / w
+  assert.equal(m.smoothQuant([0], [0.5], 0).scales[0], 2);
+  // a layer with a zero weight row and a zero activation column
+  const layer = m.smoothQuantLayer([[4, 0, -1], [-2, 0, 0.5]], [[0.5, -0.25], [0.3, 0.2], [0, 0]]);
+  assert.equal(layer.scales[1], 1e-5);
+  close(layer.scales[2], 1 / Math.sqrt(1e-5), 1e-15 * 316.3, "√1 / √1e-5");
+  assert.ok(layer.errorSmoothingAlone < 1e-15, "smoothing keeps x·w");
+});
+
+test("smoothQuant matches the NumPy reference with the clamps, zero channels included", async () => {
+  const m = await core();
+  let zeroCases = 0;
+  for (const c of fixtures.load("quantize.txt")) {
+    if (!c.values.xAbsMaxIn) continue;
+    const v = c.values;
+    const r = m.smoothQuant(v.xAbsMaxIn[0], v.wAbsMaxIn[0], v.alpha[0][0]);
+    for (const key of ["scales", "xAbsMax", "wAbsMax"])
+      // double pow against long double: a few units in the last place, and 0 exactly 0
+      v[key][0].forEach((x, j) => close(r[key][j], x, 1e-15 * Math.abs(x), `${c.name} ${key}[${j}]`));
+    if (v.wAbsMaxIn[0].includes(0)) zeroCases++;
+  }
+  assert.ok(zeroCases >= 3, "the reference has cases with all-zero channels");
 });

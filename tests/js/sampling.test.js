@@ -39,6 +39,18 @@ test("temperature 0 is greedy: all mass on the argmax, the lowest index on ties"
   assert.deepEqual(m.sample(r.probs, { count: 5, seed: 99 }), [1, 1, 1, 1, 1]);
 });
 
+test("temperature 0 is defined as greedy; the limit T → 0 splits tied top logits instead", async () => {
+  const m = await core();
+  // T = 0: all the mass on the lower tied index, exactly
+  assert.deepEqual(m.sampling({ logits: [2, 2, 1] }, { temperature: 0 }).probs, [1, 0, 0]);
+  // a small T: the tied pair shares the mass equally; the third token keeps e^(−1/T) of each
+  for (const T of [0.1, 0.01, 1e-6]) {
+    const p = m.sampling({ logits: [2, 2, 1] }, { temperature: T }).probs;
+    assert.equal(p[0], p[1], `T ${T}: equal halves`);
+    close(p[0], 0.5, 3e-5, `T ${T}: half`); // e^(−10)/2 ≈ 2.3e-5 at T = 0.1
+  }
+});
+
 test("defaults: temperature 1 with no filter is the softmax; opts may be omitted or null", async () => {
   const m = await core();
   const z = [Math.log(3), Math.log(2), 0];

@@ -97,3 +97,115 @@ test("no leaks: 10,000 calls, half of them errors, leave the heap and handles un
   assert.equal(m.memoryInUse(), heap, "bytes allocated in the wasm heap");
   assert.equal(m.count_emval_handles(), handles, "live embind handles");
 });
+
+// ---- measuring alpha ----
+
+test("speculativeAlpha inverts eq. 1: 1.875 tokens per call at gamma 3 is alpha 0.5", async () => {
+  const m = await core();
+  const r = m.speculativeAlpha({ meanTokens: 1.875, gamma: 3 });
+  close(r.alpha, 0.5, 1e-15, "alpha"); // eq. 1 is flat to one unit of 1.875 over a few doubles
+  assert.equal(r.expectedTokens, 1.875);
+  assert.equal(m.speculativeAlpha({ meanTokens: 1, gamma: 3 }).alpha, 0);
+  assert.equal(m.speculativeAlpha({ meanTokens: 4, gamma: 3 }).alpha, 1);
+  // the round trip alpha → eq. 1 → alpha, to the 1e-12 the core promises
+  for (const gamma of [1, 3, 10, 1024]) {
+    for (const alpha of [0, 0.01, 0.29, 0.5, 0.9, 0.999999, 1]) {
+      const E = m.speculativeDecoding({ alpha, gamma }).expectedTokens;
+      close(m.speculativeAlpha({ meanTokens: E, gamma }).alpha, alpha, 1e-12, `gamma ${gamma}, alpha ${alpha}`);
+    }
+  }
+});
+
+test("speculativeMeasure by hand: seed 0, alpha 0.5, gamma 3, four rounds", async () => {
+  const m = await core();
+  // SplitMix64 seed 0: uniforms 0.883 | 0.432 0.026 0.971 | 0.106 0.327 0.174 | 0.772, u < 0.5
+  // accepts: rounds of 0, 2, 3 and 0 accepted drafts after 1, 3, 3 and 1 checked
+  const r = m.speculativeMeasure({ alpha: 0.5, gamma: 3, rounds: 4, seed: 0 });
+  assert.equal(r.proposed, 12);
+  assert.equal(r.checked, 8);
+  assert.equal(r.accepted, 5);
+  assert.equal(r.tokens, 9);
+  assert.equal(r.meanTokens, 2.25);
+  assert.deepEqual(r.tokenCounts, [2, 0, 1, 1]);
+  assert.equal(r.acceptedPerProposed, 5 / 12);
+  assert.equal(r.acceptedPerChecked, 0.625);
+  close(m.speculativeDecoding({ alpha: r.alphaFromMeanTokens, gamma: 3 }).expectedTokens, 2.25, 1e-15, "eq. 1 at the estimate");
+  assert.equal(r.expectedTokens, 1.875);
+});
+
+test("over 200,000 rounds at alpha 0.5, gamma 3: accepted/proposed ≈ 0.29, the other two ≈ 0.5", async () => {
+  const m = await core();
+  const R = 200000;
+  const r = m.speculativeMeasure({ alpha: 0.5, gamma: 3, rounds: R, seed: 1 });
+  // per round: A accepted drafts, 0..3 with probabilities 1/2, 1/4, 1/8, 1/8: E[A] = 0.875,
+  // Var(A) = E[A²] − 0.875² = 1.875 − 0.765625 = 1.109375; C checked drafts, E[C] = 1.75.
+  // Tolerances: 5 standard deviations over R rounds (the delta method for the ratios); the
+  // seed is fixed, so the checks are deterministic.
+  const sdMean = Math.sqrt(1.109375 / R);
+  close(r.meanTokens, 1.875, 5 * sdMean, "mean tokens per call");
+  close(r.acceptedPerProposed, 0.875 / 3, (5 * sdMean) / 3, "accepted / proposed: 0.2917, not alpha");
+  // Var(A − αC) over the four outcomes (A, C) = (0, 1), (1, 2), (2, 3), (3, 3)
+  const varRatio = 0.5 * 0.25 + 0.25 * 0 + 0.125 * 0.25 + 0.125 * 2.25;
+  close(r.acceptedPerChecked, 0.5, (5 * Math.sqrt(varRatio / R)) / 1.75, "accepted / checked");
+  close(r.alphaFromMeanTokens, 0.5, (5 * sdMean) / 2.75, "alpha from tokens per call (dE/dα = 2.75)");
+  // eq. 1 fed with the naive ratio predicts 1.40 tokens per call instead of 1.875
+  close(m.speculativeDecoding({ alpha: r.acceptedPerProposed, gamma: 3 }).expectedTokens, 1.40, 0.01, "1.40");
+});
+
+test("speculativeMeasure: the same seed gives the same counts; counts agree with each other", async () => {
+  const m = await core();
+  const a = m.speculativeMeasure({ alpha: 0.6, gamma: 4, rounds: 10000, seed: 42 });
+  assert.deepEqual(m.speculativeMeasure({ alpha: 0.6, gamma: 4, rounds: 10000, seed: 42 }), a);
+  assert.notDeepEqual(m.speculativeMeasure({ alpha: 0.6, gamma: 4, rounds: 10000, seed: 43 }).tokenCounts, a.tokenCounts);
+  assert.equal(a.tokens, a.accepted + a.rounds);
+  assert.equal(a.tokenCounts.reduce((x, y) => x + y, 0), a.rounds);
+  assert.equal(a.checked, a.accepted + a.rounds - a.tokenCounts[4]);
+  assert.ok(a.accepted <= a.checked && a.checked <= a.proposed);
+  const all = m.speculativeMeasure({ alpha: 1, gamma: 4, rounds: 100, seed: 9 });
+  assert.deepEqual([all.acceptedPerChecked, all.acceptedPerProposed, all.alphaFromMeanTokens], [1, 1, 1]);
+});
+
+test("speculativeMeasure reproduces the Python reference simulation exactly", async () => {
+  const m = await core();
+  const cases = fixtures.load("speculative_measure.txt");
+  assert.ok(cases.length >= 4);
+  for (const c of cases) {
+    const v = Object.fromEntries(Object.entries(c.values).map(([k, M]) => [k, M.length === 1 && M[0].length === 1 ? M[0][0] : M[0]]));
+    const r = m.speculativeMeasure({ alpha: v.alpha, gamma: v.gamma, rounds: v.rounds, seed: v.seed });
+    for (const key of ["checked", "accepted", "tokens", "acceptedPerProposed", "acceptedPerChecked"]) {
+      assert.equal(r[key], v[key], `${c.name} ${key}`); // integers and quotients rounded once
+    }
+    assert.deepEqual(r.tokenCounts, Array.isArray(v.tokenCounts) ? v.tokenCounts : [v.tokenCounts]);
+    close(r.alphaFromMeanTokens, v.alphaFromMeanTokens, 1e-12, `${c.name} alpha from mean tokens`);
+  }
+});
+
+test("speculativeAlpha and speculativeMeasure refuse bad input by name, and leak nothing", async () => {
+  const m = await core();
+  const good = () => assert.equal(m.speculativeMeasure({ alpha: 0.5, gamma: 3, rounds: 4, seed: 0 }).checked, 8);
+  const cases = [
+    [() => m.speculativeAlpha(), "cfg", /an object, got undefined/],
+    [() => m.speculativeAlpha({ meanTokens: 0.5, gamma: 3 }), "meanTokens", /\[1, gamma \+ 1\] = \[1, 4\]/],
+    [() => m.speculativeAlpha({ meanTokens: 4.5, gamma: 3 }), "meanTokens", /got 4.5/],
+    [() => m.speculativeAlpha({ meanTokens: "2", gamma: 3 }), "meanTokens", /a string/],
+    [() => m.speculativeAlpha({ meanTokens: 2, gamma: 0 }), "gamma", /\[1, 1024\], got 0/],
+    [() => m.speculativeAlpha({ meanTokens: 2, gamma: 3, alpha: 0.5 }), "cfg", /unknown key "alpha"/],
+    [() => m.speculativeMeasure({ gamma: 3, rounds: 4, seed: 0 }), "alpha", /got undefined/],
+    [() => m.speculativeMeasure({ alpha: 0.5, gamma: 0, rounds: 4, seed: 0 }), "gamma", /\[1, 1024\]/],
+    [() => m.speculativeMeasure({ alpha: 0.5, gamma: 3, rounds: 0, seed: 0 }), "rounds", /\[1, 1000000\], got 0/],
+    [() => m.speculativeMeasure({ alpha: 0.5, gamma: 20, rounds: 1e6, seed: 0 }), "rounds", /10\^7/],
+    [() => m.speculativeMeasure({ alpha: 0.5, gamma: 3, rounds: 4 }), "seed", /got undefined/],
+    [() => m.speculativeMeasure({ alpha: 0.5, gamma: 3, rounds: 4, seed: 2 ** 32 }), "seed", /4294967295/],
+    [() => m.speculativeMeasure({ alpha: 1.5, gamma: 3, rounds: 4, seed: 0 }), "alpha", /\[0, 1\]/],
+  ];
+  for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
+  const heap = m.memoryInUse();
+  const handles = m.count_emval_handles();
+  for (let i = 0; i < 5000; i++) {
+    m.speculativeAlpha({ meanTokens: 1 + (i % 4), gamma: 3 });
+    m.speculativeMeasure({ alpha: (i % 10) / 10, gamma: 1 + (i % 5), rounds: 20, seed: i });
+    assert.throws(() => m.speculativeMeasure({ alpha: 0.5, gamma: 3, rounds: i % 2 ? 0 : 2.5, seed: 0 }));
+  }
+  assert.equal(m.memoryInUse(), heap, "no leak: heap bytes");
+  assert.equal(m.count_emval_handles(), handles, "no leak: handles");
+});

@@ -26,9 +26,37 @@ constexpr double max_alibi_slope = 1e300;
 /// §3 and its get_slopes): for h a power of two, slope_k = 2^(−8k/h), k = 1 … h, a geometric
 /// sequence from 2^(−8/h) down to 2^(−8) (for 8 heads: 1/2, 1/4, …, 1/256); for other h, the
 /// slopes of p, the largest power of two below h, followed by the first h − p of every other
-/// slope of 2p (those at k = 1, 3, 5, …), which interleave between the first ones.
+/// slope of 2p (those at k = 1, 3, 5, …), appended after them: their values fall between the
+/// first ones, but their head numbers come last (12 heads: 2^(−1), …, 2^(−8), then 2^(−0.5),
+/// 2^(−1.5), 2^(−2.5), 2^(−3.5)).
 /// heads: a whole number in [1, 4096] (std::invalid_argument naming heads otherwise).
 Eigen::VectorXd alibi_slopes(double heads);
+
+/// One head of alibi_heads(): its 1-based number, slope and half-distance.
+struct AlibiHead {
+  int head = 0;              ///< 1-based head number (the k of slope_k), as a page shows it
+  double slope = 0;          ///< m, the head's slope
+  double half_distance = 0;  ///< ln 2 / m in tokens, as alibi() computes it
+};
+
+/// Every head of an h-head ALiBi model and its two extremes.
+struct AlibiHeadsResult {
+  Eigen::VectorXd slopes;          ///< (h) alibi_slopes(h)
+  Eigen::VectorXd half_distances;  ///< (h) ln 2 / slope_k, in tokens
+  /// The largest slope (shortest half-distance). Not slope_1 unless h is a power of two: the
+  /// appended slopes of 2p heads start at 2^(−8/(2p)), above the first head's 2^(−8/p).
+  AlibiHead steepest;
+  /// The smallest slope, 2^(−8), always head p (the largest power of two ≤ h); not the last
+  /// head unless h is a power of two (12 heads: head 8, half-distance 256·ln 2 ≈ 177.4 tokens).
+  AlibiHead gentlest;
+};
+
+/// The slopes of an h-head model with their half-distances and the steepest and gentlest
+/// head found by comparing every slope, so that no caller takes the first and the last slope
+/// for the extremes (true only for a power of two). Equal slopes never occur (the appended
+/// slopes are odd powers of 2^(−4/p), the first ones even powers); the lower head would win.
+/// heads: as alibi_slopes() (std::invalid_argument naming heads otherwise).
+AlibiHeadsResult alibi_heads(double heads);
 
 /// One head's ALiBi penalty: its half-distance and, for a given length, its bias matrix.
 struct AlibiResult {

@@ -9,15 +9,23 @@
 
 namespace llmmath {
 
-/// Largest context accepted by attention_cost(): 2^24 = 16,777,216 tokens, beyond the longest
-/// published context windows (about 10^7).
-constexpr double max_cost_tokens = 16777216.0;  // 2^24
+/// Largest context accepted by attention_cost(): 2^30 = 1,073,741,824 tokens, ten times the
+/// longest context windows announced (10^8 tokens).
+constexpr double max_cost_tokens = 1073741824.0;  // 2^30
 
 /// Largest heads, kvHeads, headDim, layers and batch accepted by attention_cost(): 2^12 = 4096,
-/// far above any published model (at most a few hundred of each). With tokens ≤ 2^24 every
-/// count is at most 2^97 and every cache size times the 53-bit significand of bytesPerValue
-/// below 2^126, so all of them are computed exactly in 128-bit integers.
+/// far above any published model (at most a few hundred of each). With tokens ≤ 2^30 every
+/// count is at most 2^109, and a cache size is at most 2^79 values times the 53-bit
+/// significand of bytesPerValue, so all of them are computed exactly in 128-bit integers (the
+/// cache size with a 64-bit carry, see times() in cost.cpp) and rounded once.
 constexpr double max_cost_factor = 4096.0;  // 2^12
+
+/// Largest dModel accepted: 2^16 = 65,536, four times the widest published model (16,384).
+constexpr double max_cost_model_width = 65536.0;  // 2^16
+
+/// Largest ffnDim accepted: 2^18 = 262,144, about five times the largest published
+/// feed-forward size (53,248).
+constexpr double max_cost_ffn_dim = 262144.0;  // 2^18
 
 /// Largest bytesPerValue accepted: 1024 bytes, beyond any number format.
 constexpr double max_bytes_per_value = 1024.0;
@@ -25,7 +33,7 @@ constexpr double max_bytes_per_value = 1024.0;
 /// The model and workload of attention_cost(), named as in the JS `cfg`. Counts are doubles so
 /// that the core itself can refuse a fractional or out-of-range value by name.
 struct AttentionCostConfig {
-  double tokens = 0;    ///< sequence length n, whole number in [1, 2^24]
+  double tokens = 0;    ///< sequence length n, whole number in [1, 2^30]
   double heads = 0;     ///< query heads per layer h, whole number in [1, 4096]
   double head_dim = 0;  ///< d_head, the dimension of each query, key and value head, [1, 4096]
   double layers = 1;    ///< transformer layers L, whole number in [1, 4096]
@@ -36,6 +44,15 @@ struct AttentionCostConfig {
   /// Bytes per stored value, in (0, 1024]: 2 for fp16/bf16 (the default, as models are
   /// served), 1 for int8, 0.5 for 4-bit.
   double bytes_per_value = 2;
+  /// Model width d_model, the size of each token's vector between layers, a whole number in
+  /// [1, 2^16]; with ffn_dim, the linear layers are counted too. Empty: attention alone.
+  std::optional<double> d_model;
+  /// Feed-forward hidden size d_ff, a whole number in [1, 2^18]; given with d_model.
+  std::optional<double> ffn_dim;
+  /// Gated feed-forward (SwiGLU, as in Llama: gate, up and down matrices, 3·d_model·d_ff per
+  /// token) instead of the original two-matrix one (up and down, 2·d_model·d_ff, as in GPT-2).
+  /// Only with d_model and ffn_dim; empty means false.
+  std::optional<bool> gated;
 };
 
 /// Counts of one attention forward pass over `tokens` tokens and the key-value cache it keeps.
@@ -51,14 +68,35 @@ struct AttentionCostResult {
   double qk_macs_per_layer = 0;  ///< batch·h·n²·d_head multiply-adds of QKᵀ (full square)
   double av_macs_per_layer = 0;  ///< batch·h·n²·d_head multiply-adds of weights·V (full square)
   double macs = 0;               ///< (qk_macs_per_layer + av_macs_per_layer) · L, all layers
+  /// The linear layers, only when d_model and ffn_dim are given. Multiply-adds per layer for
+  /// the batch·n tokens: the Q and O projections batch·n·d_model·h·d_head each, K and V
+  /// batch·n·d_model·kvHeads·d_head each (grouping shrinks them too).
+  std::optional<double> projection_macs_per_layer;
+  /// batch·n·d_model·d_ff times 3 (gated) or 2: the feed-forward's multiply-adds per layer
+  std::optional<double> ffn_macs_per_layer;
+  /// projection_macs_per_layer + ffn_macs_per_layer: linear in n, where QK + AV grow as n²
+  std::optional<double> linear_macs_per_layer;
+  /// The n at which qk + av (2·h·n²·d_head per sequence) equals the linear layers
+  /// (n·C with C = d_model·d_head·(2h + 2·kvHeads) + (3 or 2)·d_model·d_ff per token):
+  /// n = C / (2·h·d_head), whatever tokens and batch are. Below it the linear layers do most of
+  /// the arithmetic, above it attention's square does. Llama-2-7B (d_model 4096, 32 heads of
+  /// 128, d_ff 11008, gated): 202,375,168 / 8192 = 24,704 tokens.
+  std::optional<double> crossover_tokens;
+  /// (qk + av) / (qk + av + linear) per layer at n tokens: attention's share of the layer's
+  /// multiply-adds (1/2 at the crossover)
+  std::optional<double> attention_share;
 };
 
 /// The cost of attention over `tokens` tokens (Vaswani et al. 2017 §4 and Table 1: O(n²·d) per
 /// layer), with the key-value cache of grouped-query attention (Ainslie et al. 2023).
 /// The multiply-adds count the full n×n square (no causal saving), as in the textbook formula.
-/// Preconditions (std::invalid_argument naming tokens, heads, headDim, layers, kvHeads, batch
-/// or bytesPerValue otherwise): whole numbers within the limits above, kvHeads dividing heads,
-/// bytesPerValue a finite number in (0, 1024].
+/// With d_model and ffn_dim it also counts the linear layers (Kaplan et al. 2020, Table 1,
+/// which counts 2 FLOPs per multiply-add; the gated feed-forward of Shazeer 2020 has a third
+/// matrix), and where attention's square overtakes them.
+/// Preconditions (std::invalid_argument naming tokens, heads, headDim, layers, kvHeads, batch,
+/// bytesPerValue, dModel, ffnDim or gated otherwise): whole numbers within the limits above,
+/// kvHeads dividing heads, bytesPerValue a finite number in (0, 1024], dModel and ffnDim
+/// given together and gated only with them.
 AttentionCostResult attention_cost(const AttentionCostConfig& cfg);
 
 }  // namespace llmmath

@@ -7,13 +7,19 @@
 
 namespace llmmath {
 
-/// Smallest channel maximum accepted by smooth_quant(). With every maximum in [1e-150, 1e150]
-/// each scale and smoothed maximum, for any alpha in [0, 1], lies in [1e-300, 1e300]: a normal
-/// double, neither overflowing nor losing precision as a subnormal.
+/// Smallest nonzero channel maximum accepted by smooth_quant(): with every maximum 0 or in
+/// [1e-150, 1e150], each scale and smoothed maximum, for any alpha in [0, 1], is 0 or lies in
+/// [1e-155, 1e155]: a normal double, neither overflowing nor losing precision as a subnormal.
 constexpr double min_smooth_quant_max = 1e-150;
 
 /// Largest channel maximum accepted by smooth_quant() (see min_smooth_quant_max).
 constexpr double max_smooth_quant_max = 1e150;
+
+/// SmoothQuant's floor on weight maxima and on the scales: the reference implementation
+/// (mit-han-lab/smoothquant, smoothquant/smooth.py, smooth_ln_fcs) clamps both with
+/// .clamp(min=1e-5), so that an all-zero weight channel (max|W_j| = 0) or an all-zero
+/// activation channel gives a finite, nonzero scale instead of a division by zero.
+constexpr double smooth_quant_clamp = 1e-5;
 
 /// SmoothQuant's default migration strength: 0.5 splits the quantisation difficulty evenly
 /// between activations and weights, the paper's choice for most models.
@@ -25,18 +31,27 @@ constexpr double default_quantize_bits = 8;
 
 /// The per-channel smoothing factors and the maxima they leave.
 struct SmoothQuantResult {
-  Eigen::VectorXd scales;     ///< (c) s_j = max|X_j|^α / max|W_j|^(1−α)
+  /// (c) s_j = max(max|X_j|^α / max(max|W_j|, 1e-5)^(1−α), 1e-5): eq. 4 with the reference
+  /// code's two clamps, which change nothing unless max|W_j| or s_j is below 1e-5
+  Eigen::VectorXd scales;
   Eigen::VectorXd x_abs_max;  ///< (c) max|X_j| / s_j, the activation range after smoothing
-  Eigen::VectorXd w_abs_max;  ///< (c) max|W_j| · s_j, the weight range after smoothing
+  /// (c) max|W_j| · s_j, the weight range after smoothing (of the weights themselves: an
+  /// all-zero channel stays 0, the clamp only enters s_j)
+  Eigen::VectorXd w_abs_max;
 };
 
 /// SmoothQuant's smoothing factors (Xiao et al. 2023, eq. 4): dividing activation channel j by
 /// s_j and multiplying weight row j by s_j leaves X·W unchanged while moving quantisation
 /// difficulty from activations (outlier channels) to weights; alpha = 0.5 balances the two
 /// (larger, such as 0.75, where outliers are stronger).
+/// As in the reference implementation (mit-han-lab/smoothquant, smooth.py: weight_scales
+/// .clamp(min=1e-5), then scales .clamp(min=1e-5)), the weight maximum is raised to at least
+/// 1e-5 before eq. 4 and the scale to at least 1e-5 after it, so all-zero channels are
+/// smoothed rather than refused: a zero weight channel gets s_j = max|X_j|^α / 1e-5^(1−α), a
+/// zero activation channel (α > 0) s_j = 1e-5.
 /// x_abs_max, w_abs_max: (c) per-channel absolute maxima of activations and weights, the same
-/// length c (within the vector limit of check.hpp), every entry in [1e-150, 1e150]
-/// (the contract's "> 0", bounded so that no result overflows or underflows);
+/// length c (within the vector limit of check.hpp), every entry 0 or in [1e-150, 1e150]
+/// (bounded so that no result overflows or underflows);
 /// alpha: migration strength in [0, 1].
 /// Preconditions (std::invalid_argument naming xAbsMax, wAbsMax or alpha otherwise): as above.
 SmoothQuantResult smooth_quant(const Eigen::VectorXd& x_abs_max,
@@ -100,9 +115,11 @@ struct SmoothQuantLayerResult {
 /// SmoothQuant on one layer (Xiao et al. 2023, §4, eq. 3–4): the channel ranges of X (t, c)
 /// and W (c, o), the smoothing factors for `alpha`, both sides quantised to `bits` before and
 /// after smoothing (per tensor, as quantize()), and the output error each choice causes.
+/// Channels that are all zero are smoothed with smooth_quant()'s clamps, as in the reference
+/// implementation.
 /// Preconditions (std::invalid_argument naming x, w, alpha or bits otherwise): non-empty finite
 /// matrices within the limits of check.hpp with w's rows matching x's columns, every channel
-/// range in [1e-150, 1e150] on both sides, t·c·o ≤ 2^24, alpha in [0, 1], bits in [2, 16].
+/// range 0 or in [1e-150, 1e150] on both sides, t·c·o ≤ 2^24, alpha in [0, 1], bits in [2, 16].
 SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W,
                                           double alpha = default_smooth_quant_alpha,
                                           double bits = default_quantize_bits);

@@ -21,7 +21,10 @@ struct SamplingInput {
 /// Options of sampling(). The defaults (1, 0, 1) leave the model's distribution unchanged.
 struct SamplingOptions {
   /// T ≥ 0, finite: logits are divided by T before the softmax. T < 1 sharpens, T > 1
-  /// flattens, and T = 0 is the limit: greedy decoding, all mass on the argmax.
+  /// flattens. T = 0 is defined as greedy decoding: all mass on the argmax, the lowest index
+  /// among tied top logits. That is not the limit T → 0+ when the top is tied: the limit
+  /// splits the mass equally among the tied tokens (logits (2, 2, 1): (1/2, 1/2, 0), while
+  /// T = 0 gives (1, 0, 0)); without a tie the two agree.
   double temperature = 1;
   /// Keep only the k most probable tokens; a whole number ≥ 0, where 0 means off and k larger
   /// than the vocabulary keeps every token (held as a double, as it arrives from JavaScript).
@@ -35,7 +38,7 @@ struct SamplingOptions {
 /// show the sorted tokens, their cumulative mass and where top-k and top-p cut.
 struct SamplingResult {
   /// (n) softmax(z / T) with z the logits (or log p): the distribution after temperature and
-  /// before any filter. At T = 0, one-hot on the argmax (order[0]).
+  /// before any filter. At T = 0, one-hot on the argmax (order[0], the lowest tied index).
   Eigen::VectorXd tempered;
   /// (n) every token index by descending probability, equal probabilities by lower index.
   /// Ranked by the input itself (logits or probs), which orders the tempered probabilities

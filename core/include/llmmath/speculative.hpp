@@ -47,4 +47,67 @@ struct SpeculativeResult {
 SpeculativeResult speculative_decoding(double alpha, double gamma,
                                        std::optional<double> cost_ratio = std::nullopt);
 
+/// The acceptance rate that eq. 1 maps to a measured mean: α from tokens per target call.
+struct SpeculativeAlphaResult {
+  /// α in [0, 1] with (1 − α^(γ+1)) / (1 − α) = mean_tokens, to within 1e-12 (bisection)
+  double alpha = 0;
+  /// eq. 1 at the solved α, which reproduces mean_tokens up to rounding: the check
+  double expected_tokens = 0;
+};
+
+/// The inverse of eq. 1 (Leviathan et al. 2023): the acceptance rate α at which γ drafts per
+/// call give mean_tokens tokens per target call on average. eq. 1 grows strictly with α on
+/// [0, 1], from 1 to γ + 1, so there is exactly one such α; it is found by bisection of
+/// speculative_decoding()'s own expected_tokens until the bracket is two neighbouring doubles
+/// (about 60 halvings), well within the 1e-12 the round trip α → eq. 1 → α is tested to.
+/// mean_tokens: a number in [1, γ + 1] (1 gives α = 0, γ + 1 gives α = 1); gamma: a whole
+/// number in [1, 1024] (with γ = 0 every call yields one token, whatever α).
+/// Preconditions (std::invalid_argument naming meanTokens or gamma otherwise): as above.
+SpeculativeAlphaResult speculative_alpha(double mean_tokens, double gamma);
+
+/// Largest `rounds` of speculative_measure(): a million target calls, as sample()'s count.
+constexpr double max_speculative_rounds = 1e6;
+
+/// Largest rounds·γ of speculative_measure(): at most 10^7 uniform draws, a fraction of a
+/// second in a page.
+constexpr double max_speculative_draws = 1e7;
+
+/// What a practitioner logs over many rounds of speculative decoding, and three estimates of
+/// α from those logs, of which only the last two measure α under the model of eq. 1.
+struct SpeculativeMeasureResult {
+  double rounds = 0;    ///< target calls simulated, one per round
+  double proposed = 0;  ///< draft tokens proposed: rounds·γ
+  /// draft tokens the target actually checked: each round stops at its first rejection, so
+  /// the drafts after it are never checked (E = rounds·(1 − α^γ)/(1 − α))
+  double checked = 0;
+  double accepted = 0;  ///< draft tokens accepted (E = rounds·(α + α² + … + α^γ))
+  /// tokens produced: accepted + rounds, since each call adds one token of the target's own
+  /// (the correction after a rejection, or the bonus token when all γ are accepted)
+  double tokens = 0;
+  double mean_tokens = 0;  ///< tokens / rounds, whose expectation is eq. 1
+  /// (γ + 1) entry j: the rounds that produced j + 1 tokens (compare token_probs · rounds)
+  Eigen::VectorXd token_counts;
+  /// accepted / proposed: the naive estimate, which does NOT measure α: its expectation is
+  /// (α + … + α^γ) / γ, 0.2917 at α = 0.5, γ = 3
+  double accepted_per_proposed = 0;
+  /// accepted / checked: each checked draft is accepted with probability α, so this is α's
+  /// natural estimate (the ratio of the two expectations is exactly α)
+  double accepted_per_checked = 0;
+  /// speculative_alpha(mean_tokens, γ): α solved from the mean tokens per call
+  double alpha_from_mean_tokens = 0;
+  /// eq. 1 at the true α, the mean_tokens to expect
+  double expected_tokens = 0;
+};
+
+/// A seeded simulation of `rounds` rounds of speculative decoding under the model of eq. 1
+/// (Leviathan et al. 2023, §3.1: each draft token is accepted independently with probability
+/// α): in each round the drafts are checked in order, draft i accepted when the next uniform
+/// u of SplitMix64 (seeded with `seed`, one 64-bit output per checked draft) is below α, and
+/// the round ends at the first rejection. The same seed gives the same counts in every build.
+/// alpha in [0, 1]; gamma a whole number in [1, 1024]; rounds a whole number in [1, 10^6] with
+/// rounds·γ ≤ 10^7; seed a whole number in [0, 2^32).
+/// Preconditions (std::invalid_argument naming alpha, gamma, rounds or seed otherwise).
+SpeculativeMeasureResult speculative_measure(double alpha, double gamma, double rounds,
+                                             double seed);
+
 }  // namespace llmmath
