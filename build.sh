@@ -6,6 +6,8 @@
 #   ./build.sh test     build if needed, then run every test: native Catch2 (CTest), Node tests
 #                       of dist/llmmath.js, and browser tests in headless Chromium
 #   ./build.sh core     only the core: native tests built and dist/llmmath.js written
+#   ./build.sh fuzz [s] fuzz every core function for s seconds (default 600), growing the corpus
+#                       kept in tests/fuzz/corpus/
 #   ./build.sh serve    serve dist/ on http://127.0.0.1:8000/ (PORT=... to change)
 #   ./build.sh clean    remove build/ and dist/
 set -euo pipefail
@@ -32,8 +34,13 @@ apt_packages=(
   "catch2:/usr/lib/cmake/Catch2/Catch2Config.cmake"
   "nodejs:/usr/bin/node"
 )
-# The browser is needed only by the browser tests.
-test_apt_packages=("chromium:/usr/bin/chromium")
+# The browser is needed only by the browser tests; clang and its runtime libraries only by the
+# sanitizer build and the fuzzer.
+test_apt_packages=(
+  "chromium:/usr/bin/chromium"
+  "clang:/usr/bin/clang++"
+  "libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a"
+)
 
 ensure_packages() {
   local missing=() entry
@@ -82,6 +89,25 @@ build_wasm() {
   cmake --build "$build_dir/wasm" -j "$jobs"
 }
 
+# The core and its Catch2 tests under AddressSanitizer and UndefinedBehaviorSanitizer (clang),
+# with coverage for libFuzzer, and the fuzz target over every core function.
+sanitizers="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -fsanitize=fuzzer-no-link"
+build_sanitize() {
+  say "Core, tests and fuzzer under ASan and UBSan (clang)"
+  [[ -f $build_dir/sanitize/build.ninja ]] ||
+    cmake -S . -B "$build_dir/sanitize" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS="$sanitizers" -DLLMMATH_FUZZ=ON "${launcher[@]}" >/dev/null
+  cmake --build "$build_dir/sanitize" -j "$jobs"
+}
+
+# run_fuzz SECONDS CORPUS…: libFuzzer over the corpus folders (new inputs go to the first).
+run_fuzz() {
+  local seconds=$1; shift
+  mkdir -p "$@"
+  "$build_dir/sanitize/llmmath_fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 "$@"
+}
+
 build_site() {
   say "Site"
   node site/build.mjs "$dist_dir"
@@ -121,7 +147,10 @@ run_suite() {
   status=${PIPESTATUS[0]}
   set -e
   case $name in
-    native)
+    fuzz)
+      # libFuzzer ends with "Done N runs in S second(s)"; a finding exits non-zero.
+      pass=$(sed -nE 's/^Done ([0-9]+) runs in .*/1/p' "$log" | tail -1); fail=0 ;;
+    native|sanitize)
       pass=$(sed -nE 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2 \1/p' "$log" | tail -1)
       fail=${pass#* }; pass=${pass% *}; [[ -n $pass ]] && pass=$((pass - fail)) ;;
     *)
@@ -142,7 +171,11 @@ run_suite() {
 
 run_tests() {
   ensure_packages "${test_apt_packages[@]}"
+  build_sanitize
   run_suite native ctest --test-dir "$build_dir/native" --output-on-failure -j "$jobs"
+  run_suite sanitize ctest --test-dir "$build_dir/sanitize" --output-on-failure -j "$jobs"
+  # A short fuzz run from the committed corpus; what it finds new stays in build/.
+  run_suite fuzz run_fuzz "${FUZZ_SECONDS:-30}" "$build_dir/fuzz-corpus" tests/fuzz/corpus
   run_suite node node --test --test-reporter=tap tests/js/
   run_suite browser node --test --test-reporter=tap --test-concurrency=1 tests/browser/
   echo
@@ -164,11 +197,16 @@ EOT
 case ${1:-build} in
   build) build_all; where_to_read ;;
   core) build_core ;;
+  fuzz)
+    ensure_packages "${test_apt_packages[@]}"
+    build_sanitize
+    say "Fuzzing every core function for ${2:-600} s (corpus: tests/fuzz/corpus/)"
+    run_fuzz "${2:-600}" tests/fuzz/corpus ;;
   test) build_all; run_tests ;;
   serve)
     [[ -f $dist_dir/reader.html ]] || build_all
     say "Serving $dist_dir/ on http://127.0.0.1:${PORT:-8000}/reader.html (Ctrl-C stops)"
     exec python3 -m http.server --bind 127.0.0.1 --directory "$dist_dir" "${PORT:-8000}" ;;
   clean) rm -rf "$build_dir" "$dist_dir" ;;
-  *) die "unknown command '$1' (use: build, test, serve, clean)" ;;
+  *) die "unknown command '$1' (use: build, test, core, fuzz, serve, clean)" ;;
 esac
