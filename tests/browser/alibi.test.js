@@ -86,7 +86,9 @@ test("alibi: picking another head, another head count or another distance change
 
 test("alibi: exercise 6's answer gives about 5.5 tokens and doubles when the slope halves, then follows the head", async () => {
   const { page, errors } = await openReader(browser.context);
-  const details = page.locator("#alibi details");
+  const details = page.locator("#alibi .exercise details");
+  // The answer waits for a right prediction or a request: here, the request.
+  assert.equal(await details.getAttribute("open"), null);
   await details.locator("summary").click();
   assert.equal(await details.locator(".answer-about").textContent(), "5.5 tokens");
   const answer = await details.textContent();

@@ -3,7 +3,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, artifact } = require("./browser.js");
+const { useBrowser, openReader, artifact, shown } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -22,6 +22,8 @@ function coreForFigure(page, changes = {}) {
 }
 
 const count = (x) => x.toLocaleString("en");
+/** A count as the page's fmtCount writes it below 10^15: at most two decimals (a crossover can be fractional). */
+const count2 = (x) => x.toLocaleString("en", { maximumFractionDigits: 2 });
 
 test("cost: the figure starts at exercise 4's layer and shows the core's counts", async () => {
   const { page, errors } = await openReader(browser.context);
@@ -119,9 +121,11 @@ test("cost: key-value heads that do not divide the heads are named and the last 
 
 test("cost: exercise 4's answer gives 256 scores and 8,192 values, and what doubling d does", async () => {
   const { page, errors } = await openReader(browser.context);
-  const details = page.locator("#cost details");
+  const details = page.locator("#cost .exercise details");
+  // The answer waits for a right prediction or a request: here, the request.
+  assert.equal(await details.getAttribute("open"), null);
   await details.locator("summary").click();
-  const answer = await details.locator("llm-answer-cost").textContent();
+  const answer = await details.locator(".answer-body").textContent();
   assert.match(answer, /16² = 256 scores per head/);
   assert.match(answer, /2·16·8·32 = 8,192 values/);
   const doubled = await coreForFigure(page, { headDim: 64 });
@@ -133,7 +137,7 @@ test("cost: exercise 4's answer gives 256 scores and 8,192 values, and what doub
 
   // The answer follows the figure.
   await page.locator("#cost-figure").getByLabel("Tokens n", { exact: true }).fill("100");
-  const after = await details.locator("llm-answer-cost").textContent();
+  const after = await details.locator(".answer-body").textContent();
   assert.match(after, /100² = 10,000 scores per head/);
   const now = await coreForFigure(page);
   assert.match(after, new RegExp(`2·100·8·32 = ${count(now.kvValuesPerLayer)} values`));
@@ -151,7 +155,7 @@ test("cost: every declared attribute set on the live element re-renders the figu
   const worked = () => fig.locator(".worked").textContent();
 
   // The preset loads a real model's context and shape; batch and bytes per value keep their defaults.
-  let cfg = { tokens: 1024, heads: 12, kvHeads: 12, headDim: 64, layers: 12, batch: 1, bytesPerValue: 2 };
+  let cfg = { tokens: 1024, heads: 12, kvHeads: 12, headDim: 64, layers: 12, batch: 1, bytesPerValue: 2, dModel: 768, ffnDim: 3072, gated: false };
   await setAttr("preset", "gpt2");
   assert.deepEqual(await state(), { preset: "gpt2", ...cfg });
   assert.equal(await fig.getByLabel("Configuration").inputValue(), "gpt2");
@@ -170,6 +174,8 @@ test("cost: every declared attribute set on the live element re-renders the figu
     ["batch", "batch", 2, "Batch b", (s, e) => assert.equal(s["Scores per layer"], count(e.scoresPerLayer))],
     ["bytes-per-value", "bytesPerValue", 1, "Bytes per value p", async (s, e) =>
       assert.match(await worked(), new RegExp(`\\(${count(e.kvBytes)} bytes\\)`))],
+    ["d-model", "dModel", 512, "Model width dmodel", (s, e) => assert.equal(s["Linear-layer multiply-adds"], count(e.linearMacsPerLayer))],
+    ["ffn-dim", "ffnDim", 2048, "Feed-forward size dff", (s, e) => assert.equal(s["Attention overtakes at"], count2(e.crossoverTokens))],
   ];
   for (const [attr, key, v, label, check] of steps) {
     const before = await core(cfg);
@@ -181,6 +187,17 @@ test("cost: every declared attribute set on the live element re-renders the figu
     assert.notDeepEqual(expected, before, `${attr} changes the core's result`);
     await check(await stats(fig), expected);
   }
+  // gated: a third feed-forward matrix raises the linear layers' count and the crossover.
+  {
+    const before = await core(cfg);
+    cfg = { ...cfg, gated: true };
+    await setAttr("gated", "true");
+    assert.deepEqual(await state(), { preset: "gpt2", ...cfg }, "gated");
+    assert.equal(await fig.getByLabel("Gated feed-forward (three matrices, as in Llama)").isChecked(), true);
+    expected = await core(cfg);
+    assert.ok(expected.crossoverTokens > before.crossoverTokens);
+    assert.equal((await stats(fig))["Attention overtakes at"], count2(expected.crossoverTokens));
+  }
   // The shape is no longer GPT-2's; bytes per value 1 is int8; the tokens slider follows tokens.
   assert.equal(await fig.getByLabel("Configuration").inputValue(), "");
   assert.equal(await fig.getByLabel("Precision").inputValue(), "int8");
@@ -188,7 +205,7 @@ test("cost: every declared attribute set on the live element re-renders the figu
   // The settings reproduce what the reader sees.
   assert.deepEqual(await fig.evaluate((el) => el.settings("defaults")),
     [["preset", "gpt2"], ["tokens", "64"], ["heads", "24"], ["kv-heads", "6"], ["head-dim", "32"], ["layers", "3"],
-      ["batch", "2"], ["bytes-per-value", "1"]]);
+      ["batch", "2"], ["bytes-per-value", "1"], ["d-model", "512"], ["ffn-dim", "2048"], ["gated", "true"]]);
   const notes = fig.locator(".llm-notes");
   assert.equal(await notes.isVisible(), false);
 
@@ -200,7 +217,8 @@ test("cost: every declared attribute set on the live element re-renders the figu
   const s = await stats(fig);
   expected = await core((await fig.evaluate((el) => el.inputs)));
   assert.equal(s["Scores per head, n²"], count(expected.scoresPerHead));
-  assert.equal(await fig.locator("svg.chart").count(), 1);
+  // Two charts: the d-model, ffn-dim and gated attributes still count the linear layers.
+  assert.equal(await fig.locator("svg.chart").count(), 2);
 
   // A number out of its declared range is named; the figure stays.
   const good = await fig.locator(".cost-stats").textContent();
@@ -210,10 +228,84 @@ test("cost: every declared attribute set on the live element re-renders the figu
   assert.equal((await state()).heads, 24);
   assert.equal(await fig.locator(".cost-stats").textContent(), good);
   await setAttr("tokens", "0");
-  assert.match(await notes.textContent(), /tokens="[^"]*" ignored: expected a whole number from 1 to 16777216/);
+  assert.match(await notes.textContent(), /tokens="[^"]*" ignored: expected a whole number from 1 to 1073741824/);
   assert.equal(await fig.locator(".cost-stats").textContent(), good);
-  assert.equal(await fig.locator("svg.chart").count(), 1);
+  assert.equal(await fig.locator("svg.chart").count(), 2);
   assert.equal(await fig.locator(".llm-status").textContent(), "");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("cost: with a model's width and feed-forward size the figure shows where attention's arithmetic overtakes the linear layers' (Llama-2-7B ≈ 25,000 tokens)", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#cost-figure");
+  // Exercise 4's lone layer has no width: the second chart says what to give instead of a crossover.
+  assert.match(await fig.locator(".cost-linear-off").textContent(), /Give the model width/);
+  assert.equal(await fig.locator(".cost-stat", { hasText: "Attention overtakes at" }).count(), 0);
+
+  await fig.locator(".cost-table tbody tr", { hasText: "Llama-2-7B" }).getByRole("button").click();
+  assert.deepEqual(await fig.evaluate((el) => [el.state.dModel, el.state.ffnDim, el.state.gated]), [4096, 11008, true]);
+  const expected = await coreForFigure(page);
+  // The issue's reference: the full-square QK + AV multiply-adds equal the linear layers' at
+  // ≈ 25,000 tokens for Llama-2-7B; the core's closed form gives exactly 24,704.
+  assert.equal(expected.crossoverTokens, 24704);
+  const s = await stats(fig);
+  assert.equal(s["Attention overtakes at"], "24,704");
+  assert.equal(s["Linear-layer multiply-adds"], "8.289 × 10¹¹");
+  // At its 4,096-token context attention is the smaller share: 14.2% (the core's 0.1422…).
+  assert.ok(expected.attentionShare < 0.5);
+  assert.equal(s["Attention's share"], `${shown(expected.attentionShare * 100, 1)}%`);
+  const legend = await fig.locator(".cost-linear-legend").textContent();
+  assert.match(legend, /Equal at n = 24,704 tokens; here attention does 14\.2% of the arithmetic/);
+  assert.equal(await fig.locator(".cost-linear-legend .cost-linear-macs").textContent(), count(expected.linearMacsPerLayer));
+  // The chart marks the crossover with a labelled guide, and both lines are drawn.
+  assert.equal(await fig.locator(".cost-linear svg.chart line.cost-crossover").count(), 1);
+  assert.equal(await fig.locator(".cost-linear svg.chart text", { hasText: "n = 24,704" }).count(), 1);
+  assert.equal(await fig.locator(".cost-linear svg.chart polyline").count(), 2);
+  const worked = await fig.locator(".worked").textContent();
+  assert.match(worked, new RegExp(`= ${count(expected.projectionMacsPerLayer)}, plus 3·b·n·dmodel·dff = 3·1·4,096·4,096·11,008 = ${count(expected.ffnMacsPerLayer)}`));
+  assert.match(worked, /= 24,704 tokens, whatever the batch/);
+
+  // Past the crossover attention does most of the arithmetic.
+  await fig.getByLabel("Tokens n", { exact: true }).fill("32768");
+  const past = await coreForFigure(page);
+  assert.ok(past.attentionShare > 0.5);
+  assert.equal((await stats(fig))["Attention's share"], `${shown(past.attentionShare * 100, 1)}%`);
+
+  // Every real model's crossover, from its published width and feed-forward size, in the table.
+  const crossovers = await page.evaluate(async () => {
+    const m = await createLLMMath();
+    const el = document.getElementById("cost-figure");
+    return el.result.models.map(({ key, preset: p }) => [key, m.attentionCost({ tokens: 1, heads: p.heads, kvHeads: p.kvHeads,
+      headDim: p.headDim, dModel: p.dModel, ffnDim: p.ffnDim, gated: p.gated }).crossoverTokens]);
+  });
+  assert.equal(crossovers.length, 5);
+  const cells = await fig.locator(".cost-table td.crossover").allTextContents();
+  assert.deepEqual(cells, crossovers.map(([, n]) => count2(n)));
+  assert.deepEqual(crossovers.find(([k]) => k === "llama2_7b"), ["llama2_7b", 24704]);
+  await fig.screenshot({ path: artifact("cost-crossover.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("cost: the context reaches 2^30 tokens (issue 8, item 11), exactly, and 2^30 + 1 is refused by name", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#cost-figure");
+  const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
+  await setAttr("tokens", String(2 ** 30));
+  assert.equal(await fig.evaluate((el) => el.state.tokens), 2 ** 30);
+  assert.equal(await fig.locator(".llm-notes").isVisible(), false);
+  const expected = await coreForFigure(page);
+  // 2^60 scores per head is exact in a double; the calculation shows it in scientific notation.
+  assert.equal(expected.scoresPerHead, 2 ** 60);
+  assert.match(await fig.locator(".worked").textContent(), /n² = 1,073,741,824² = 1\.153 × 10¹⁸\./);
+  assert.equal(await fig.getByLabel("Tokens n, in powers of two").inputValue(), "30");
+  assert.equal(await fig.getByLabel("Tokens n, in powers of two").getAttribute("max"), "30");
+  // The chart's axis reaches the context: past 2^24 (16M), with a tick at 2^28 (256M).
+  assert.match(await fig.locator("svg.chart").first().textContent(), /16M256M/);
+  await setAttr("tokens", String(2 ** 30 + 1));
+  assert.match(await fig.locator(".llm-notes").textContent(), /tokens="1073741825" ignored: expected a whole number from 1 to 1073741824/);
+  assert.equal(await fig.evaluate((el) => el.state.tokens), 2 ** 30);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -151,7 +151,8 @@ test("embed.html renders every figure by its name, with its caption, and applies
     await page.close();
   }
   const { page } = await open("embed.html?widget=speculative&alpha=0.8&gamma=5&cost-ratio=0.2");
-  assert.deepEqual(await page.evaluate(() => document.querySelector("llm-speculative").state), { alpha: 0.8, gamma: 5, costRatio: 0.2 });
+  const state = await page.evaluate(() => document.querySelector("llm-speculative").state);
+  assert.deepEqual([state.alpha, state.gamma, state.costRatio], [0.8, 5, 0.2]);
   await page.close();
 });
 
@@ -186,7 +187,7 @@ const countDeep = (page, selector) => page.evaluate((selector) => {
 test("payloads in embed.html's query and in attributes never run or appear as elements", async () => {
   for (const p of PAYLOADS) {
     const q = encodeURIComponent(p);
-    for (const query of [`widget=${q}`, `widget=sampling&prompt=${q}&tokens=${q}|b`, `widget=attention&preset=${q}&tokens=${q}`, `widget=diagnose&symptom=${q}`]) {
+    for (const query of [`widget=${q}`, `widget=sampling&prompt=${q}&tokens=${q}|b`, `widget=attention&preset=${q}&tokens=${q}`, `widget=diagnose&picks=${q}`]) {
       const { page } = await open(`embed.html?${query}`);
       assert.equal(await page.evaluate(() => window.__pwned), undefined, query);
       assert.equal(await countDeep(page, "img, iframe, object, embed"), 0, query);

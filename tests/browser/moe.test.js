@@ -99,9 +99,11 @@ test("moe: a bad logit names the parameter and keeps the last good figure", asyn
 
 test("moe: exercise 8's answer is 4·(0.5·0.25 + 0.5·0.25) = 1 and follows the figure's traffic", async () => {
   const { page, errors } = await openReader(browser.context);
-  const details = page.locator("#moe details");
+  const details = page.locator("#moe .exercise details");
+  // The answer waits for a right prediction or a request: here, the request.
+  assert.equal(await details.getAttribute("open"), null);
   await details.locator("summary").click();
-  const answer = details.locator("llm-answer-moe");
+  const answer = details.locator(".answer-body");
   let text = await answer.textContent();
   assert.match(text, /4·\(0\.5·0\.25 \+ 0\.5·0\.25\) = 1\b/);
   assert.match(text, /f = \(1, 0, 0, 0\), gives 4·\(1·0\.25\) = 1\b/);

@@ -111,9 +111,11 @@ test("quantization: editing X changes the figure and the output check; a bad cel
 
 test("quantization: exercise 7's answer is s = √8/√0.5 = 4, ranges 8/4 = 2 and 0.5·4 = 2, and follows α", async () => {
   const { page, errors } = await openReader(browser.context);
-  const details = page.locator("#quantization details");
+  const details = page.locator("#quantization .exercise details");
+  // The answer waits for a right prediction or a request: here, the request.
+  assert.equal(await details.getAttribute("open"), null);
   await details.locator("summary").click();
-  const answer = details.locator("llm-answer-quantization");
+  const answer = details.locator(".answer-body");
   const text = await answer.textContent();
   assert.match(text, /s = √8\/√0\.5 = 8 to the power 0\.5 \/ 0\.5 to the power 1 − 0\.5 = 4\b/);
   assert.match(text, /8\/4 = 2\b/);

@@ -29,7 +29,7 @@ test("the page keeps its conventions: nine sections, answers behind 'Show the an
   const { page } = await openReader(browser.context);
   const ids = await page.$$eval("main > section[id]", (s) => s.map((x) => x.id));
   for (const id of SECTIONS) assert.ok(ids.includes(id), `section #${id}`);
-  const summaries = await page.$$eval("details > summary", (s) => s.map((x) => x.textContent.trim()));
+  const summaries = await page.$$eval(".exercise details > summary", (s) => s.map((x) => x.textContent.trim()));
   assert.ok(summaries.length >= 1);
   for (const s of summaries) assert.equal(s, "Show the answer");
   const tags = await page.$$eval("*", (els) => [...new Set(els.map((e) => e.localName).filter((n) => n.includes("-")))]);
@@ -88,14 +88,15 @@ test("bad input names the parameter and keeps the last good figure", async () =>
   await page.close();
 });
 
-test("exercise 1's revealed answer shows weights (1, 0, 0) and V1 = (1, 0)", async () => {
+test("exercise 1's answer, opened on request, shows weights (1, 0, 0) and V1 = (1, 0)", async () => {
   const { page } = await openReader(browser.context);
-  const details = page.locator("#attention details");
+  const details = page.locator("#attention .exercise details");
+  assert.equal(await details.getAttribute("open"), null, "the answer waits for a prediction or a request");
   await details.locator("summary").click();
   const answer = await details.textContent();
   assert.match(answer, /\(1, 0, 0\)/);
   assert.match(answer, /V1 = \(1, 0\)/);
-  assert.match(answer, /masked before normalisation/);
+  assert.match(answer, /masked keys are removed before normalisation/);
   await details.screenshot({ path: artifact("exercise-1.png") });
   await page.close();
 });
@@ -120,6 +121,155 @@ test("on a phone-width screen the page does not scroll sideways", async () => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
   await page.screenshot({ path: artifact("reader-390.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/**
+ * The prose of each section as a reader reads it, with every formula replaced by its TeX source
+ * (KaTeX keeps it as the MathML annotation) in \( \), and without the exercise block and the
+ * figures: { attention: "…", sampling: "…", … }.
+ */
+function prose(page) {
+  return page.evaluate((ids) => Object.fromEntries(ids.map((id) => {
+    const copy = document.getElementById(id).cloneNode(true);
+    for (const x of copy.querySelectorAll(".exercise, figure")) x.remove();
+    for (const m of copy.querySelectorAll("math")) {
+      const tex = m.querySelector('annotation[encoding="application/x-tex"]')?.textContent ?? m.textContent;
+      m.replaceWith(`\\(${tex.trim()}\\)`);
+    }
+    return [id, copy.textContent.replace(/\s+/g, " ")];
+  })), SECTIONS);
+}
+
+test("the chapter's statements (issue 8): each corrected sentence says the right thing and the wrong one is gone", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const text = await prose(page);
+
+  // 2. §5: α is measured by accepted / checked or from the mean tokens per call, not accepted / proposed.
+  assert.doesNotMatch(text.speculative, /divide the accepted draft tokens by the proposed ones/);
+  assert.match(text.speculative, /the accepted tokens divided by the checked ones/);
+  assert.match(text.speculative, /solving the formula for \\\(E\\\) for the \\\(\\alpha\\\) that gives your mean number of tokens per target call/);
+  assert.match(text.speculative, /Do not divide the accepted tokens by all the proposed ones/);
+  // 3. §3: the causal mask tells which keys came before, not how far back.
+  assert.doesNotMatch(text.rope, /has no idea of order/);
+  assert.doesNotMatch(text.rope, /every query's output is the same/);
+  assert.match(text.rope, /knows order only through the causal mask/);
+  assert.match(text.rope, /which keys came before it, not how far back/);
+  // 4. §3: halves are GPT-NeoX's and Hugging Face Llama's; Meta's Llama code pairs neighbours.
+  assert.doesNotMatch(text.rope, /GPT-NeoX and Llama code/);
+  assert.match(text.rope, /Meta's own Llama code, which treats each pair as one complex number/);
+  assert.match(text.rope, /GPT-NeoX pairs the two halves/);
+  assert.match(text.rope, /Hugging Face implementation of Llama, whose weight conversion permutes the rows of the query and key projections/);
+  // 6. §1: variance d needs mean 0; with mean 1 it is 3d.
+  assert.match(text.attention, /independent random variables with mean 0 and variance 1/);
+  assert.match(text.attention, /the raw score would have variance \\\(3d\\\)/);
+  // 7. §6: other head counts append, they do not interleave.
+  assert.doesNotMatch(text.alibi, /interleave/);
+  assert.match(text.alibi, /the paper's reference code appends/);
+  assert.match(text.alibi, /take every other slope of \\\(2h'\\\) heads/);
+  assert.match(text.alibi, /the steepest head is not head 1, and the gentlest is not the last/);
+  // 8. §2: T → 0 splits tied mass; T = 0 is defined as greedy with ties to the lower index.
+  assert.doesNotMatch(text.sampling, /all the mass goes to the largest logit/);
+  assert.match(text.sampling, /logits tied for largest share it equally/);
+  assert.match(text.sampling, /\\\(T = 0\\\) is defined as greedy decoding: all the mass on the most probable token and, on a tie, on the one with the lower index \(a convention, not the limit/);
+  // 9. §4: long prompts are slow for the linear layers up to the crossover, for attention beyond.
+  assert.doesNotMatch(text.cost, /because the \\\(n\^2\\\) arithmetic for the whole prompt/);
+  assert.match(text.cost, /Up to the crossover of Figure 4\.1, most of that time goes to the linear layers/);
+  assert.match(text.cost, /Below it the linear layers do most of the arithmetic; above it attention does/);
+  // 10a. §4: Mistral-7B's two contexts and the engine-dependent rolling cache.
+  assert.match(text.cost, /its context is 8,192 tokens in the paper's Table 1 and 32,768 positions in its published configuration/);
+  assert.match(text.cost, /whether your cache stops growing there depends on the inference engine/);
+  // 10c. §1: in Large scores only queries 1 and 2 put nearly all their weight on one key.
+  assert.match(text.attention, /nearly all the weight on one key for queries 1 and 2, while query 3, which scores every key alike, spreads its weight evenly/);
+  // 10d. "Raw score" is the unscaled dot product everywhere: §1 defines it so, and no longer calls
+  // the scaled score raw.
+  assert.match(text.attention, /their dot product \\\(q_i \\cdot k_j\\\), the raw score, scaled by \\\(1\/\\sqrt\{d\}\\\) into the score/);
+  assert.doesNotMatch(text.attention, /however large its raw score/);
+  assert.match(text.alibi, /the raw score divided by \\\(\\sqrt\{d\}\\\)/);
+  const caption = await page.locator("#attention figure figcaption").first().textContent();
+  assert.doesNotMatch(caption, /raw score/);
+  // Letters that meant two things in one section: the key vector k_j in §6 (where k numbers the
+  // heads), and the top-p threshold p in §2 (where p_i are the probabilities).
+  assert.doesNotMatch(text.alibi, /k_j|k_\{j\}/);
+  assert.doesNotMatch(text.sampling, /V\^\{\(p\)\}|threshold \\\(p\\\)/);
+  assert.match(text.sampling, /the threshold \\\(p_\{\\text\{top\}\}\\\)/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("Large scores (§1, item 10c): the core gives queries 1 and 2 nearly all their weight on one key and query 3 an even split", async () => {
+  const { page } = await openReader(browser.context);
+  const fig = page.locator("#attention-figure");
+  await fig.getByLabel("Example").selectOption("sharp");
+  const weights = await page.evaluate(async () => {
+    const { q, k, v, causal } = document.getElementById("attention-figure").state;
+    return (await createLLMMath()).attention(q, k, v, { causal }).weights;
+  });
+  // Scores differ by 100/√2 ≈ 35 for queries 1 and 2, so the rest is below e^−35: 0.99 is loose.
+  assert.ok(Math.max(...weights[0]) > 0.99 && Math.max(...weights[1]) > 0.99, JSON.stringify(weights));
+  // Query 3 scores every key 200/√2: equal scores, equal weights up to rounding (1e-12).
+  for (const w of weights[2]) assert.ok(Math.abs(w - 1 / 3) < 1e-12, `query 3 weight ${w}`);
+  await page.close();
+});
+
+test("the sources list names Shazeer 2019 and Dao et al. 2022, both cited in section 4", async () => {
+  const { page } = await openReader(browser.context);
+  const sources = await page.locator(".colophon .sources").textContent();
+  assert.match(sources, /Shazeer 2019, Fast Transformer Decoding: One Write-Head is All You Need: multi-query attention \(section 4\)/);
+  assert.match(sources, /Dao et al\. 2022, FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness \(section 4\)/);
+  assert.match(sources, /Jiang et al\. 2023, Mistral 7B/);
+  const cost = await page.locator("#cost").textContent();
+  assert.match(cost, /Shazeer, 2019/);
+  assert.match(cost, /Dao et al\., 2022/);
+  await page.close();
+});
+
+test("notation: one table of symbols, in the contents, linked from every section, each clashing letter given per section", async () => {
+  const { page, errors } = await openReader(browser.context);
+  assert.equal(await page.locator("main > section#notation table.notation").count(), 1);
+  assert.equal(await page.locator('.toc a[href="#notation"]').count(), 1);
+  // Every section 1–8 links to the table right under its heading.
+  for (const id of SECTIONS.slice(0, 8)) {
+    const link = page.locator(`#${id} > h2 + p.notation-link a[href="#notation"]`);
+    assert.equal(await link.count(), 1, `#${id} links to the notation table`);
+  }
+  await page.locator('#rope .notation-link a').click();
+  await page.waitForFunction(() => location.hash === "#notation");
+
+  // Rows as [symbols (TeX), meaning, [sections]].
+  const rows = await page.locator("table.notation tbody tr").evaluateAll((trs) => trs.map((tr) => {
+    const [sym, meaning, sections] = tr.querySelectorAll("td");
+    const tex = [...sym.querySelectorAll("annotation")].map((a) => a.textContent.trim());
+    return [tex, meaning.textContent, sections.textContent.split(",").map((s) => Number(s.trim()))];
+  }));
+  const sectionsOf = (tex, meaning) => {
+    const row = rows.find(([t, m]) => t.includes(tex) && meaning.test(m));
+    assert.ok(row, `a row for ${tex} ${meaning}`);
+    return row[2];
+  };
+  // The papers' letters that clash across sections, each meaning with its own sections.
+  assert.deepEqual(sectionsOf("\\alpha", /acceptance rate/), [5]);
+  assert.deepEqual(sectionsOf("\\alpha", /migration strength/), [7]);
+  assert.deepEqual(sectionsOf("\\alpha", /angle/), [3]);
+  assert.deepEqual(sectionsOf("p", /bytes/), [4]);
+  assert.deepEqual(sectionsOf("p_{\\text{top}}", /top-p threshold/), [2]);
+  assert.deepEqual(sectionsOf("b", /batch/), [4]);
+  assert.deepEqual(sectionsOf("b", /bits/), [7]);
+  assert.deepEqual(sectionsOf("b", /base/), [3]);
+  assert.deepEqual(sectionsOf("b", /distractor/), [1]);
+  assert.deepEqual(sectionsOf("m", /slope/), [6]);
+  assert.deepEqual(sectionsOf("m", /positions/), [3]);
+  assert.deepEqual(sectionsOf("T", /temperature/), [2]);
+  assert.deepEqual(sectionsOf("T", /tokens in a batch/), [8]);
+  assert.deepEqual(sectionsOf("d_{\\text{model}}", /model width/), [4]);
+  // No symbol is listed twice for one section: inside a section each letter has one meaning.
+  const seen = new Map();
+  for (const [tex, meaning, sections] of rows) for (const t of tex) for (const s of sections) {
+    const key = `${t} in section ${s}`;
+    assert.ok(!seen.has(key), `${key}: "${seen.get(key)}" and "${meaning}"`);
+    seen.set(key, meaning);
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -125,7 +125,9 @@ test("rope: bad input names the parameter and keeps the last good figure", async
 
 test("rope: exercise 3's answer gives cos(0.02) + cos(0.0002) ≈ 1.9997999867 and 0.9998999933, then follows the figure", async () => {
   const { page, errors } = await openReader(browser.context);
-  const details = page.locator("#rope details");
+  const details = page.locator("#rope .exercise details");
+  // The answer waits for a right prediction or a request: here, the request.
+  assert.equal(await details.getAttribute("open"), null);
   await details.locator("summary").click();
   const answer = await details.textContent();
   assert.match(answer, /cos\(0\.02\) \+ cos\(0\.0002\)/);
@@ -148,7 +150,7 @@ test("rope: the figure fits a phone-width screen and renders in dark mode withou
   const { page, errors } = await openReader(browser.context, { width: 390, height: 844, colorScheme: "dark" });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
-  await page.locator("#rope-figure").getByLabel("Example").selectOption("llama");
+  await page.locator("#rope-figure").getByLabel("Example").selectOption("hf_llama3");
   assert.equal(await page.locator("#rope-figure .rope-dial").count(), 8);
   await page.locator("#rope .figure").screenshot({ path: artifact("rope-390-dark.png") });
   assert.deepEqual(errors, []);
@@ -259,6 +261,29 @@ test("rope: every declared attribute, set on the live element, redraws the figur
     assert.ok(await fig.locator(".rope-dial").count() > 0);
     assert.ok(await fig.locator("svg.chart polyline").isVisible());
   }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("rope: the pairing names say whose code pairs how (issue 8, item 4): halves are GPT-NeoX's and Hugging Face Llama's, neighbours RoFormer's and Meta's Llama's", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#rope-figure");
+  const options = await fig.getByLabel("Pairs").locator("option").evaluateAll((os) => Object.fromEntries(os.map((o) => [o.value, o.textContent])));
+  assert.equal(options.half, "halves, (x[i], x[i+d/2]): GPT-NeoX, Hugging Face Llama");
+  assert.equal(options.interleaved, "interleaved, (x[2i], x[2i+1]): RoFormer, Meta's Llama");
+  for (const text of Object.values(options)) assert.doesNotMatch(text, /Llama code/);
+  // The attribute's documentation (the embed guide's table) says the same.
+  const doc = await fig.evaluate((el) => el.constructor.attributes.find((d) => d.name === "pairing").doc);
+  assert.match(doc, /half \(x\[i\], x\[i\+d\/2\]\) as in GPT-NeoX and the Hugging Face Llama code/);
+  assert.match(doc, /interleaved \(x\[2i\], x\[2i\+1\]\) as in RoFormer and Meta's Llama code/);
+  // The example with Llama 3's base is named for the layout it uses, and still pairs halves.
+  const examples = await fig.getByLabel("Example").locator("option").evaluateAll((os) => os.map((o) => [o.value, o.textContent]));
+  assert.deepEqual(examples.find(([v]) => v === "hf_llama3"), ["hf_llama3", "Llama 3 base 500,000, d = 16, halves as in Hugging Face and GPT-NeoX"]);
+  assert.ok(!examples.some(([, t]) => /Llama 3 layout/.test(t)));
+  await fig.getByLabel("Example").selectOption("hf_llama3");
+  const s = await fig.evaluate((el) => el.state);
+  assert.deepEqual([s.pairing, s.base, s.d], ["half", 500000, 16]);
+  assert.equal(await fig.locator(".headline .rope-raw").textContent(), shown((await coreForFigure(page)).raw, 10));
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -195,9 +195,11 @@ test("sampling: bad input names the parameter and keeps the last good figure", a
 
 test("sampling: exercise 2's answer is 0.4/0.8 = 0.5 at the default and follows Figure 2.2", async () => {
   const { page, errors } = await openReader(browser.context);
-  const details = page.locator("#sampling details");
+  const details = page.locator("#sampling .exercise details");
+  // The answer waits for a right prediction or a request: here, the request.
+  assert.equal(await details.getAttribute("open"), null);
   await details.locator("summary").click();
-  const answer = details.locator("llm-answer-sampling");
+  const answer = details.locator(".answer-body");
   const text = await answer.textContent();
   assert.match(text, /0\.4\/0\.8 = 0\.5/);
   assert.match(text, /nucleus is “blue” and “grey”/);

@@ -113,7 +113,7 @@ test("Copy link, Copy embed code and Reset act on the figure as it is now", asyn
 
 test("payloads in the URL fragment never run or appear as elements", async () => {
   const payload = encodeURIComponent('<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>');
-  const hash = `#${payload}?sampling.tokens=${payload}|b&sampling.prompt=${payload}&attention.tokens=${payload}&diagnose.symptom=${payload}&${payload}.x=${payload}`;
+  const hash = `#${payload}?sampling.tokens=${payload}|b&sampling.prompt=${payload}&attention.tokens=${payload}&diagnose.picks=${payload}&${payload}.x=${payload}`;
   const { page, errors } = await openReader(browser.context, { hash });
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
   const count = await page.evaluate(() => {

@@ -14,7 +14,9 @@ const browser = useBrowser(test);
 function coreForFigure(page) {
   return page.evaluate(async () => {
     const m = await createLLMMath();
-    const cfg = document.getElementById("speculative-figure").state;
+    // The figure's α, γ and c (its state also holds the measuring panel's rounds and seed).
+    const { alpha, gamma, costRatio } = document.getElementById("speculative-figure").state;
+    const cfg = { alpha, gamma, costRatio };
     const now = m.speculativeDecoding(cfg);
     let best = { gamma: 0, speedup: -1 };
     for (let g = 0; g <= 20; g += 1) {
@@ -86,9 +88,11 @@ test("speculative: moving the sliders changes the numbers, the chart and the bar
 
 test("speculative: exercise 5's answer gives 1.875 tokens and the ceiling 2, and follows the figure", async () => {
   const { page, errors } = await openReader(browser.context);
-  const details = page.locator("#speculative details");
+  const details = page.locator("#speculative .exercise details");
+  // The answer waits for a right prediction or a request: here, the request.
+  assert.equal(await details.getAttribute("open"), null);
   await details.locator("summary").click();
-  const answer = await details.locator("llm-answer-speculative").textContent();
+  const answer = await details.locator(".answer-body").textContent();
   assert.match(answer, /\(1 − 0\.54\) \/ \(1 − 0\.5\) = \(1 − 0\.0625\) \/ 0\.5 = 0\.9375 \/ 0\.5 = 1\.875 tokens/);
   assert.match(answer, /ceiling 1 \/ \(1 − 0\.5\) = 2:/);
   await details.screenshot({ path: artifact("exercise-5.png") });
@@ -97,7 +101,7 @@ test("speculative: exercise 5's answer gives 1.875 tokens and the ceiling 2, and
   for (let k = 0; k < 10; k += 1) await page.keyboard.press("ArrowLeft");
   const { cfg, now } = await coreForFigure(page);
   assert.equal(cfg.alpha, 0.4);
-  const after = await details.locator("llm-answer-speculative").textContent();
+  const after = await details.locator(".answer-body").textContent();
   assert.match(after, /With α = 0\.4 and γ = 3/);
   assert.equal(await details.locator(".answer-expected").textContent(), shown(now.expectedTokens, 4));
   assert.equal(await details.locator(".answer-ceiling").textContent(), shown(now.ceiling, 4));
@@ -150,6 +154,82 @@ test("speculative: every declared attribute set on the live element redraws the 
   assert.equal(await fig.locator("svg.chart").count(), 1);
   assert.equal(await fig.locator("svg.chart").isVisible(), true);
   assert.equal(await fig.locator(".spec-bars li").count(), 6);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** The measuring panel: the log's counts by row class, and each estimate's [α, predicted tokens] by key. */
+function panel(fig) {
+  return fig.locator(".spec-measure").evaluate((el) => ({
+    counts: Object.fromEntries([...el.querySelectorAll(".spec-log td[class]")].map((td) => [td.className, td.textContent])),
+    estimates: Object.fromEntries([...el.querySelectorAll(".spec-estimates tr[data-estimate]")].map((tr) =>
+      [tr.dataset.estimate, [tr.querySelector(".spec-estimate").textContent, tr.querySelector(".spec-predicted").textContent, tr.className]])),
+    text: el.textContent,
+  }));
+}
+
+test("speculative: the measuring panel (issue 8, item 2) measures α back from the core's simulated log; accepted / proposed visibly does not", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#speculative-figure");
+  const core = (cfg) => page.evaluate(async (cfg) => {
+    const m = await createLLMMath();
+    const log = m.speculativeMeasure(cfg);
+    const predict = (a) => m.speculativeDecoding({ alpha: a, gamma: cfg.gamma }).expectedTokens;
+    return { log, predicted: [log.acceptedPerProposed, log.acceptedPerChecked, log.alphaFromMeanTokens].map(predict) };
+  }, cfg);
+
+  // The figure starts at α = 0.5, γ = 3, with 10,000 logged calls from seed 1.
+  assert.deepEqual(await fig.evaluate((el) => [el.state.rounds, el.state.seed]), [10000, 1]);
+  const { log, predicted } = await core({ alpha: 0.5, gamma: 3, rounds: 10000, seed: 1 });
+  let p = await panel(fig);
+  assert.deepEqual(p.counts, {
+    "spec-proposed": "30,000", "spec-checked": log.checked.toLocaleString("en"),
+    "spec-accepted": log.accepted.toLocaleString("en"), "spec-mean": shown(log.meanTokens, 4),
+  });
+  assert.deepEqual(p.estimates.proposed, [shown(log.acceptedPerProposed, 4), shown(predicted[0], 4), "spec-wrong"]);
+  assert.deepEqual(p.estimates.checked, [shown(log.acceptedPerChecked, 4), shown(predicted[1], 4), "spec-right"]);
+  assert.deepEqual(p.estimates.mean, [shown(log.alphaFromMeanTokens, 4), shown(predicted[2], 4), "spec-right"]);
+  // What the issue computed in expectation: accepted / proposed → (α + α² + α³)/3 = 0.2917, which
+  // fed back into the figure predicts ≈ 1.40 tokens per call instead of 1.875. Over 10^4 calls
+  // the estimate's standard error is 0.0035, so ±0.02 (more than 5 of them) cannot flake.
+  assert.ok(Math.abs(log.acceptedPerProposed - 0.2917) < 0.02, `accepted / proposed ${log.acceptedPerProposed}`);
+  assert.ok(predicted[0] < 1.5, `tokens per call predicted from accepted / proposed: ${predicted[0]}`);
+  // The two right estimates land within 0.02 of α (their standard errors are about 0.004), and so
+  // predict close to 1.875.
+  assert.ok(Math.abs(log.acceptedPerChecked - 0.5) < 0.02 && Math.abs(log.alphaFromMeanTokens - 0.5) < 0.02);
+  assert.ok(Math.abs(predicted[1] - 1.875) < 0.06 && Math.abs(predicted[2] - 1.875) < 0.06);
+  assert.match(p.text, /Wrong: it counts the drafts after a rejection, which were never checked, as rejected\./);
+  assert.match(p.text, /A simulated log of 10,000 target calls at α = 0\.5, γ = 3 \(seed 1\)/);
+
+  // A longer draft: accepted / proposed falls further, the right estimates stay near α.
+  await fig.evaluate((el) => el.setAttribute("gamma", "8"));
+  const longer = await core({ alpha: 0.5, gamma: 8, rounds: 10000, seed: 1 });
+  p = await panel(fig);
+  assert.equal(p.estimates.proposed[0], shown(longer.log.acceptedPerProposed, 4));
+  assert.ok(longer.log.acceptedPerProposed < log.acceptedPerProposed - 0.1);
+  assert.equal(p.estimates.checked[0], shown(longer.log.acceptedPerChecked, 4));
+
+  // rounds and seed are declared settings: set live, the log is the core's for them, and the same
+  // seed replays the same log.
+  await fig.evaluate((el) => el.setAttribute("rounds", "500"));
+  await fig.evaluate((el) => el.setAttribute("seed", "7"));
+  const small = await core({ alpha: 0.5, gamma: 8, rounds: 500, seed: 7 });
+  p = await panel(fig);
+  assert.equal(p.counts["spec-checked"], small.log.checked.toLocaleString("en"));
+  assert.equal(await fig.getByLabel("Target calls logged").inputValue(), "500");
+  assert.equal(await fig.getByLabel("Seed").inputValue(), "7");
+  await fig.getByLabel("Seed").fill("8");
+  assert.notDeepEqual((await panel(fig)).counts, p.counts);
+  await fig.getByLabel("Seed").fill("7");
+  assert.deepEqual((await panel(fig)).counts, p.counts);
+  assert.deepEqual(await fig.evaluate((el) => el.settings("defaults")), [["gamma", "8"], ["rounds", "500"], ["seed", "7"]]);
+  await fig.evaluate((el) => el.setAttribute("rounds", "200000"));
+  assert.match(await fig.locator(".llm-notes").textContent(), /rounds="200000" ignored: expected a whole number from 1 to 100000/);
+
+  // Without drafts there is nothing to measure, and the panel says so.
+  await fig.evaluate((el) => el.setAttribute("gamma", "0"));
+  assert.match((await panel(fig)).text, /With γ = 0 no draft is proposed/);
+  await fig.locator(".spec-measure").screenshot({ path: artifact("speculative-measure.png") });
   assert.deepEqual(errors, []);
   await page.close();
 });

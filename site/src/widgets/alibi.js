@@ -205,9 +205,33 @@ export class LlmAlibi extends LlmWidget {
   }
 }
 
-/** Exercise 6: the selected head's half-distance, and what halving its slope does to it. */
+/**
+ * Exercise 6: the reader predicts the selected head's half-distance; the answer writes out
+ * ln 2 / m and what halving the slope does to it.
+ */
 export class LlmAnswerAlibi extends FigureAnswer {
   static figure = "llm-alibi";
+  static conceals = [".headline", ".worked"];
+  static followUp = "what happens to that distance each time the slope is halved?";
+
+  prediction(r) {
+    const { slope, halfDistance, halved, ln2 } = r;
+    return {
+      label: ["Distance at which the bias halves a key's weight, for head ", String(r.inputs.head), " (m = ", fmt(slope, 10), "):"],
+      value: halfDistance,
+      tolerance: 0.05,
+      digits: 3,
+      unit: "tokens",
+      hints: [
+        // 1/m and m·ln 2: the two slips of "the distance where −m·δ reaches ln 2".
+        { value: 1 / slope, text: "That is 1/m, the distance at which the bias reaches −1: that multiplies the weight by e^(−1) ≈ 0.37, not ½. Halving needs m·δ = ln 2, so δ = ln 2 / m." },
+        { value: ln2 * slope, text: "You multiplied ln 2 by m: the bias −m·δ reaches −ln 2 at δ = ln 2 / m, so divide by the slope." },
+        { value: halved.halfDistance, text: "That is the half-distance of a slope half as steep, m/2; this head's slope is m." },
+        { value: Math.log10(2) / slope, text: "That used log₁₀ 2 ≈ 0.301; the weight is e^(−m·δ), so the logarithm is the natural one, ln 2 ≈ 0.693." },
+      ],
+      otherwise: "The bias −m·δ multiplies a key's weight by e^(−m·δ) relative to distance 0: solve e^(−m·δ) = ½ for δ.",
+    };
+  }
 
   answer(r) {
     const { slope, halfDistance, halved, ln2 } = r;

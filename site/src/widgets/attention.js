@@ -1,5 +1,5 @@
 // <llm-attention>: the reader edits queries, keys and values (or picks an example), toggles the
-// causal mask, and sees raw scores, the mask, the weights as a heat map, the outputs, and the
+// causal mask, and sees the scores before the mask, the weights as a heat map, the outputs, and the
 // calculation for one query written out with the current numbers.
 //
 // Attributes: see LlmAttention.attributes (preset, causal, query, tokens, q, k, v).
@@ -128,7 +128,7 @@ export class LlmAttention extends LlmWidget {
         h("tbody", {}, M.map((row, i) => h("tr", { class: i === this.state.query - 1 ? "selected" : null },
           h("th", { scope: "row" }, tokens[i]), row.map((x, j) => cell(x, i, j))))));
 
-    fill(this.scoresView, table("Raw scores q·k/√d (before the mask)", r.scores, (x, i, j) =>
+    fill(this.scoresView, table("Scores q·k/√d (before the mask)", r.scores, (x, i, j) =>
       r.visible[i][j]
         ? h("td", {}, fmt(x, 3))
         : h("td", { class: "masked", title: "masked: this key is in the query's future" },
@@ -165,7 +165,7 @@ export class LlmAttention extends LlmWidget {
       causal
         ? [`Query ${i + 1} sits at position ${r.positions[i] + 1}, so it sees ${r.positions[i] === 0 ? "only key 1" : `keys 1 to ${r.positions[i] + 1}`}. `,
             hidden.length
-              ? `Key${hidden.length > 1 ? "s" : ""} ${hidden.map((j) => j + 1).join(", ")} ${hidden.length > 1 ? "are" : "is"} in its future and ${hidden.length > 1 ? "are" : "is"} removed before the softmax, so ${hidden.length > 1 ? "their weights are" : "its weight is"} exactly 0, whatever the raw score.`
+              ? `Key${hidden.length > 1 ? "s" : ""} ${hidden.map((j) => j + 1).join(", ")} ${hidden.length > 1 ? "are" : "is"} in its future and ${hidden.length > 1 ? "are" : "is"} removed before the softmax, so ${hidden.length > 1 ? "their weights are" : "its weight is"} exactly 0, whatever its score.`
               : "No key is in its future."]
         : "No causal mask: every key is visible."));
 
@@ -182,32 +182,77 @@ export class LlmAttention extends LlmWidget {
   }
 }
 
-/** Exercise 1: query 1's weights and output, and what became of the keys it could not see. */
+/**
+ * Exercise 1: the reader predicts query 1's weight on key 1; the answer gives query 1's weights
+ * and output, and what became of the keys it could not see.
+ */
 export class LlmAnswerAttention extends FigureAnswer {
   static figure = "llm-attention";
+  // The weights, the outputs and the written-out calculation state the answer; the scores stay
+  // visible, since the reader computes from them.
+  static conceals = [".att-results .att-view:nth-child(2)", ".att-results .att-view:nth-child(3)", ".worked"];
+  static followUp = "what is query 1's output, and why does the future key with the largest score not matter?";
+
+  prediction(r, figure) {
+    const { q, k, v, causal } = figure.state;
+    const core = figure.core;
+    // The weight key 1 would get from a softmax over every key of row 1: the mask left out.
+    const unmasked = core.attention(q, k, v, { causal: false }).weights[0][0];
+    // … and without the 1/√d scaling, with and without the mask.
+    const unscaled = core.attention(q, k, v, { causal, scale: 1 }).weights[0][0];
+    const unscaledUnmasked = core.attention(q, k, v, { causal: false, scale: 1 }).weights[0][0];
+    return {
+      label: "Query 1's weight on key 1:",
+      value: r.weights[0][0],
+      tolerance: 0.01,
+      digits: 4,
+      hints: [
+        { value: unmasked, text: "That is key 1's share of a softmax over every key in row 1: you divided by the sum over all the keys, the future ones too. The mask removes query 1's future keys before the softmax, so its weights are shared only among the keys it can see." },
+        { value: unscaledUnmasked, text: "That is a softmax over all of row 1's dot products q·k, without the mask and without dividing by √d. The scores are q·k/√d, and the masked keys are removed before the softmax." },
+        { value: unscaled, text: "That softmax used the dot products q·k without dividing by √d: the scores are q·k/√d." },
+        { value: r.scores[0][0], text: "That is key 1's score q₁·k₁/√d, before the softmax turns the visible scores into weights." },
+        { value: 0, text: "0 is the weight of a masked key, but key 1 is at query 1's own position, which it always sees." },
+      ],
+      otherwise: "Look at row 1 of the scores: which keys can query 1 see under the mask? The softmax shares the weight among those keys only.",
+    };
+  }
 
   answer(r, figure) {
     const { v: V, causal } = figure.state;
     const w = r.weights[0];
+    const row = r.scores[0];
     const visible = r.visible[0];
-    const seen = visible.map((v, j) => (v ? j : -1)).filter((j) => j >= 0);
-    const hidden = visible.map((v, j) => (v ? -1 : j)).filter((j) => j >= 0);
-    // The masked key with the largest raw score: the one a reader might expect to dominate.
-    const strongest = hidden.reduce((best, j) => (best < 0 || r.scores[0][j] > r.scores[0][best] ? j : best), -1);
+    const seen = visible.map((x, j) => (x ? j : -1)).filter((j) => j >= 0);
+    const hidden = visible.map((x, j) => (x ? -1 : j)).filter((j) => j >= 0);
     const only = seen.length === 1;
+    const keys = (js) => `key${js.length === 1 ? "" : "s"} ${js.map((j) => j + 1).join(", ")}`;
+    // How the future keys' scores compare with the best score query 1 can see: "largest in the
+    // row" only when one future key beats every other key, never for a tie (Look-up: all 0).
+    let future = null;
+    if (hidden.length) {
+      const best = Math.max(...seen.map((j) => row[j]));
+      const top = Math.max(...hidden.map((j) => row[j]));
+      const topKeys = hidden.filter((j) => row[j] === top);
+      const scores = hidden.length === 1
+        ? `Future key ${hidden[0] + 1} has a score of ${fmt(row[hidden[0]], 4)}`
+        : `Future ${keys(hidden)} have scores ${hidden.map((j) => fmt(row[j], 4)).join(", ")}`;
+      const compare = top > best
+        ? (topKeys.length === 1
+            ? `; key ${topKeys[0] + 1}'s is the largest in the row, above every score query 1 can see`
+            : `; ${keys(topKeys)} share the largest score in the row, above every score query 1 can see`)
+        : `; none is above the best score query 1 can see, ${fmt(best, 4)}`;
+      future = h("p", {}, scores, compare, ". Whatever their scores, masked keys are removed before normalisation, so ",
+        hidden.length === 1 ? "its weight is" : "their weights are", " exactly 0 and they contribute nothing to the output.");
+    }
     return [
       h("p", {},
         causal
-          ? `Query 1 sits at position 1, so under the causal mask it sees ${only ? "only key 1" : `keys ${seen.map((j) => j + 1).join(", ")}`}. `
+          ? `Query 1 sits at position 1, so under the causal mask it sees ${only ? "only key 1" : keys(seen)}. `
           : "Without the causal mask, query 1 sees every key. ",
         "Its weights are ", h("strong", { class: "answer-weights" }, fmtVec(w, 4)), only ? `, so the output is V1 = ` : ", so the output is ",
         h("strong", { class: "answer-output" }, fmtVec(r.output[0], 4)),
         only ? ` (the value of key 1, ${fmtVec(V[0])}, copied unchanged).` : "."),
-      strongest >= 0
-        ? h("p", {}, `Future key ${strongest + 1} has a raw score of ${fmt(r.scores[0][strongest], 4)}`,
-            r.scores[0][strongest] >= Math.max(...seen.map((j) => r.scores[0][j])) ? ", the largest in the row, " : " ",
-            "but it is masked before normalisation, so its weight is exactly 0 and it contributes nothing to the output.")
-        : null,
+      future,
     ];
   }
 }

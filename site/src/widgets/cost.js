@@ -2,37 +2,43 @@
 // key-value heads, head dimension, layers, batch and bytes per value (or picks a real model and
 // a precision) and sees the score count, the size of the key-value cache, the multiply-adds, a
 // chart of scores (∝ n²) against cached values (∝ n) as the context grows, the calculation
-// written out with their numbers, and the cache per token of real models.
+// written out with their numbers, and the cache per token of real models. With the model width
+// and feed-forward size (every real model has them) it also counts the linear layers and shows,
+// on a second chart, where attention's n² arithmetic overtakes their n.
 //
 // Attributes: see LlmCost.attributes (preset, tokens, heads, kv-heads, head-dim, layers, batch,
-// bytes-per-value); the preset gives the shape and context, the others override it. The
-// precision list is a view of bytes-per-value, and the tokens slider a view of tokens.
+// bytes-per-value, d-model, ffn-dim, gated); the preset gives the shape and context, the others
+// override it. The precision list is a view of bytes-per-value, and the tokens slider a view of
+// tokens.
 // Properties: result ({ cfg, now, layer, doubled, layerDoubled, doubledError, curve, models }),
-// state ({ preset, tokens, heads, kvHeads, headDim, layers, batch, bytesPerValue }), inputs (the
-// configuration passed to attentionCost).
+// state ({ preset, tokens, heads, kvHeads, headDim, layers, batch, bytesPerValue, dModel, ffnDim,
+// gated }), inputs (the configuration passed to attentionCost).
 import { fill, h, sym, uniqueId } from "../dom.js";
-import { fmt, fmtBytes, fmtCount, superscript } from "../format.js";
+import { fmt, fmtBytes, fmtCount, pct, superscript } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { choice, markInvalid, numberField, slider } from "./controls.js";
+import { checkbox, choice, markInvalid, numberField, slider } from "./controls.js";
 import { lineChart } from "./plot.js";
 import { costPresets, precisions } from "./cost-presets.js";
 import css from "./cost.css";
 
-// The core's limits (core/include/llmmath/cost.hpp): tokens up to 2^24; heads, key-value heads,
-// head dimension, layers and batch up to 2^12; bytes per value in (0, 1024].
-const MAX_TOKENS = 2 ** 24;
+// The core's limits (core/include/llmmath/cost.hpp): tokens up to 2^30; heads, key-value heads,
+// head dimension, layers and batch up to 2^12; bytes per value in (0, 1024]; model width up to
+// 2^16 and feed-forward size up to 2^18.
+const MAX_TOKENS = 2 ** 30;
 const MAX_FACTOR = 2 ** 12;
 const MAX_BYTES = 1024;
+const MAX_D_MODEL = 2 ** 16;
+const MAX_FFN = 2 ** 18;
 
 // Context lengths the slider steps through and the chart samples: powers of two from 1 to
-// 2^24, the core's limit on tokens.
-const TOKEN_STEPS = Array.from({ length: 25 }, (_, k) => 2 ** k);
+// 2^30, the core's limit on tokens.
+const TOKEN_STEPS = Array.from({ length: 31 }, (_, k) => 2 ** k);
 // The chart's x axis reaches at least this far, so short contexts are seen against long ones.
 const MIN_X_MAX = 2 ** 17;
 
 // The fields that make up a model's shape; editing one leaves the chosen model.
-const SHAPE = ["heads", "kvHeads", "headDim", "layers"];
+const SHAPE = ["heads", "kvHeads", "headDim", "layers", "dModel", "ffnDim", "gated"];
 
 // The number fields: state key, label, and the attribute's limits (bytes per value may be any
 // positive number; the core refuses 0).
@@ -44,6 +50,8 @@ const FIELDS = [
   { key: "layers", label: () => ["Layers ", sym("L")], min: 1, max: MAX_FACTOR },
   { key: "batch", label: () => ["Batch ", sym("b")], min: 1, max: MAX_FACTOR },
   { key: "bytesPerValue", label: () => ["Bytes per value ", sym("p")], min: 0, max: MAX_BYTES, decimal: true },
+  { key: "dModel", label: () => ["Model width ", sym("d", "model")], min: 0, max: MAX_D_MODEL },
+  { key: "ffnDim", label: () => ["Feed-forward size ", sym("d", "ff")], min: 0, max: MAX_FFN },
 ];
 
 const ex = costPresets.exercise;
@@ -62,13 +70,20 @@ export class LlmCost extends LlmWidget {
     { name: "batch", type: "integer", min: 1, max: MAX_FACTOR, default: 1, doc: "The batch b: sequences processed together." },
     { name: "bytes-per-value", type: "number", min: 0, max: MAX_BYTES, default: 2,
       doc: "The bytes p that store one cached value, more than 0 (fp32 4, fp16 2, int8 1, int4 0.5); the precision list shows it." },
+    { name: "d-model", type: "integer", min: 0, max: MAX_D_MODEL, default: ex.dModel,
+      doc: "The model width d_model (hidden size). With ffn-dim, the linear layers are counted and compared with attention; 0 leaves them out." },
+    { name: "ffn-dim", type: "integer", min: 0, max: MAX_FFN, default: ex.ffnDim,
+      doc: "The feed-forward size d_ff (intermediate size), given with d-model; 0 leaves the linear layers out." },
+    { name: "gated", type: "boolean", default: ex.gated,
+      doc: "Whether the feed-forward is gated, three matrices as in Llama's SwiGLU, rather than two as in GPT-2." },
   ];
 
   /** A model's context and shape; batch and bytes per value stay as they were. */
   static presetFields(name) {
     if (!Object.hasOwn(costPresets, name)) return {};
     const p = costPresets[name];
-    return { tokens: p.tokens, heads: p.heads, kvHeads: p.kvHeads, headDim: p.headDim, layers: p.layers };
+    return { tokens: p.tokens, heads: p.heads, kvHeads: p.kvHeads, headDim: p.headDim, layers: p.layers,
+      dModel: p.dModel, ffnDim: p.ffnDim, gated: p.gated };
   }
 
   build() {
@@ -95,20 +110,27 @@ export class LlmCost extends LlmWidget {
     this.tokenSlider = slider({ label: ["Context ", sym("n")], min: 0, max: TOKEN_STEPS.length - 1, step: 1,
       oninput: (k) => this.set({ tokens: TOKEN_STEPS[k] }, { sync: true }) });
     this.tokenSlider.input.setAttribute("aria-label", "Tokens n, in powers of two");
+    this.gatedBox = checkbox({ label: "Gated feed-forward (three matrices, as in Llama)", checked: false,
+      onchange: (gated) => this.set({ gated }, { sync: true }) });
 
     this.stats = h("dl", { class: "cost-stats", "aria-live": "polite" });
     this.chart = h("div", { class: "chart-box" });
     this.legend = h("ul", { class: "cost-legend" });
+    this.linearChart = h("div", { class: "chart-box" });
+    this.linearLegend = h("ul", { class: "cost-linear-legend" });
     this.worked = h("div", { class: "worked" });
     this.models = h("div", { class: "cost-models" });
 
     this.frame.append(
       h("div", { class: "controls" }, this.preset.row, this.precision.row),
       h("div", { class: "sliders cost-tokens" }, this.tokenSlider.row),
-      h("p", { class: "hint" }, "Slide the context in powers of two, or type any number below."),
+      h("p", { class: "hint" }, "Slide the context in powers of two, or type any number below. The model width and feed-forward size count the linear layers (0 leaves them out)."),
       grid,
+      h("div", { class: "controls cost-gated" }, this.gatedBox.row),
       this.stats,
       h("div", { class: "cost-figure" }, this.chart, this.legend),
+      h("p", { class: "cost-subhead" }, "Arithmetic per layer: attention against the linear layers"),
+      h("div", { class: "cost-figure cost-linear" }, this.linearChart, this.linearLegend),
       h("p", { class: "cost-subhead" }, "The calculation with these numbers"),
       this.worked,
       this.models,
@@ -119,7 +141,7 @@ export class LlmCost extends LlmWidget {
   get inputs() {
     const s = this.state;
     return { tokens: s.tokens, heads: s.heads, kvHeads: s.kvHeads, headDim: s.headDim, layers: s.layers,
-      batch: s.batch, bytesPerValue: s.bytesPerValue };
+      batch: s.batch, bytesPerValue: s.bytesPerValue, ...linearInputs(s) };
   }
 
   /** The preset whose shape the state has, or "" once the reader has changed the shape. */
@@ -135,6 +157,7 @@ export class LlmCost extends LlmWidget {
     this.preset.select.value = this.activePreset();
     const p = precisions.find((x) => x.bytes === s.bytesPerValue);
     this.precision.select.value = p ? p.key : "";
+    this.gatedBox.input.checked = s.gated;
     // A field that already shows the state's value is left as typed ("1e3", or empty while NaN).
     for (const f of FIELDS) {
       const input = this.fields[f.key];
@@ -187,13 +210,16 @@ export class LlmCost extends LlmWidget {
     } catch (error) {
       doubledError = error.message;
     }
-    const xMax = TOKEN_STEPS.find((t) => t >= Math.max(cfg.tokens, MIN_X_MAX)) ?? TOKEN_STEPS.at(-1);
-    const curve = TOKEN_STEPS.filter((t) => t <= xMax).map((t) => [t, core.attentionCost({ ...cfg, tokens: t })]);
+    // The axis reaches the reader's context and, when the linear layers are counted, the
+    // crossover (screen mapping).
+    const xMax = TOKEN_STEPS.find((t) => t >= Math.max(cfg.tokens, MIN_X_MAX, now.crossoverTokens ?? 0)) ?? TOKEN_STEPS.at(-1);
+    // One layer at each context of the axis: its `macs` is then attention's multiply-adds per layer.
+    const curve = TOKEN_STEPS.filter((t) => t <= xMax).map((t) => [t, core.attentionCost({ ...cfg, tokens: t, layers: 1 })]);
     // Each real model at its trained context, one sequence, at the reader's bytes per value.
     const models = Object.entries(costPresets).filter(([, p]) => p.source).map(([key, p]) => ({
       key, preset: p,
       cost: core.attentionCost({ tokens: p.tokens, heads: p.heads, kvHeads: p.kvHeads, headDim: p.headDim,
-        layers: p.layers, batch: 1, bytesPerValue: cfg.bytesPerValue }),
+        layers: p.layers, batch: 1, bytesPerValue: cfg.bytesPerValue, ...linearInputs(p) }),
     }));
     return { cfg, now, layer, doubled, layerDoubled, doubledError, curve, xMax, models };
   }
@@ -201,6 +227,7 @@ export class LlmCost extends LlmWidget {
   render(r) {
     this.renderStats(r);
     this.renderChart(r);
+    this.renderLinear(r);
     this.renderWorked(r);
     this.renderModels(r);
   }
@@ -213,7 +240,50 @@ export class LlmCost extends LlmWidget {
       stat("Scores per layer", fmtCount(now.scoresPerLayer, CARD_DIGITS), "one layer, all heads and sequences", "scores"),
       stat("Key-value cache", fmtBytes(now.kvBytes), `${fmtCount(now.kvValues, CARD_DIGITS)} values`, "kv"),
       stat("Cache added per token", fmtBytes(now.kvBytesPerToken), "each sequence, all layers", "kv"),
-      stat("QK + AV multiply-adds", fmtCount(now.macs, CARD_DIGITS), "all layers, full square"));
+      stat("QK + AV multiply-adds", fmtCount(now.macs, CARD_DIGITS), "all layers, full square"),
+      now.linearMacsPerLayer === undefined ? null : [
+        stat("Linear-layer multiply-adds", fmtCount(now.linearMacsPerLayer, CARD_DIGITS), "per layer: projections and feed-forward", "linear"),
+        stat("Attention's share", pct(now.attentionShare, 1), "of one layer's multiply-adds", "scores"),
+        stat("Attention overtakes at", fmtCount(now.crossoverTokens, CARD_DIGITS), "tokens: QK + AV = linear layers", "linear"),
+      ]);
+  }
+
+  /** Attention's multiply-adds per layer (∝ n²) against the linear layers' (∝ n), with the crossover. */
+  renderLinear({ cfg, now, layer, curve, xMax }) {
+    if (now.linearMacsPerLayer === undefined) {
+      fill(this.linearChart, h("p", { class: "cost-linear-off" }, "Give the model width ", sym("d", "model"), " and the feed-forward size ",
+        sym("d", "ff"), ", or load a real model, to compare attention's arithmetic with the linear layers' and see where it takes over."));
+      fill(this.linearLegend);
+      return;
+    }
+    const att = curve.map(([n, c]) => [n, c.macs]);
+    const lin = curve.map(([n, c]) => [n, c.linearMacsPerLayer]);
+    const all = [...att, ...lin].map(([, y]) => y);
+    const y = logAxis(Math.min(...all), Math.max(...all));
+    const crossover = now.crossoverTokens;
+    fill(this.linearChart, lineChart({
+      title: "Multiply-adds per layer against the number of tokens: attention's QK and AV against the linear layers (both axes logarithmic)",
+      x: { min: 1, max: xMax, log: true, ticks: TOKEN_STEPS.filter((t, k) => k % 4 === 0 && t <= xMax), format: fmtTokens, label: "tokens n (log scale)" },
+      y: { ...y, label: "multiply-adds per layer (log scale)" },
+      series: [{ points: lin, class: "series cost-linear" }, { points: att, class: "series cost-scores" }],
+      markers: [
+        { x: cfg.tokens, y: layer.macs, class: "marker cost-scores" },
+        { x: cfg.tokens, y: now.linearMacsPerLayer, class: "marker cost-linear" },
+      ],
+      vlines: [
+        { x: crossover, label: `n = ${fmtCount(crossover, CARD_DIGITS)}`, class: "guide cost-crossover" },
+        { x: cfg.tokens, class: "guide cost-now" },
+      ],
+    }));
+    fill(this.linearLegend,
+      h("li", {}, h("span", { class: "swatch cost-scores", "aria-hidden": "true" }),
+        "Attention, QK + AV: 2·", sym("b"), "·", sym("h"), "·", sym("n"), "²·", sym("d"), ": ", h("strong", { class: "cost-attention-macs" }, fmtCount(layer.macs)),
+        " at ", sym("n"), ` = ${cfg.tokens.toLocaleString("en")}`),
+      h("li", {}, h("span", { class: "swatch cost-linear", "aria-hidden": "true" }),
+        "Linear layers, Q, K, V, O and feed-forward: ", h("strong", { class: "cost-linear-macs" }, fmtCount(now.linearMacsPerLayer))),
+      h("li", {}, h("span", { class: "swatch cost-crossover", "aria-hidden": "true" }),
+        "Equal at ", sym("n"), " = ", h("strong", { class: "cost-crossover-tokens" }, fmtCount(now.crossoverTokens)),
+        " tokens; here attention does ", h("strong", { class: "cost-attention-share" }, pct(now.attentionShare, 1)), " of the arithmetic"));
   }
 
   renderChart({ cfg, now, curve, xMax }) {
@@ -244,7 +314,7 @@ export class LlmCost extends LlmWidget {
 
   /** The calculation with the reader's numbers substituted. */
   renderWorked({ cfg, now, layer }) {
-    const { tokens: n, heads, kvHeads, headDim: d, layers: L, batch: b, bytesPerValue: p } = cfg;
+    const { tokens: n, heads, kvHeads, headDim: d, layers: L, batch: b, bytesPerValue: p, dModel, ffnDim, gated } = cfg;
     const c = (x) => fmtCount(x);
     const eq = (...parts) => h("li", {}, ...parts);
     fill(this.worked, h("ol", {},
@@ -263,7 +333,19 @@ export class LlmCost extends LlmWidget {
         now.kvBytesPerToken >= 1024 ? ` (${c(now.kvBytesPerToken)} bytes)` : "", "."),
       eq(h("strong", {}, "Multiply-adds. "), "Scores ", sym("Q"), sym("K", undefined, "⊤"), ": ", sym("b"), "·", sym("h"), "·", sym("n"), "²·", sym("d"),
         ` = ${c(b)}·${c(heads)}·${c(now.scoresPerHead)}·${c(d)} = ${c(now.qkMacsPerLayer)} per layer; weights times values, the same ${c(now.avMacsPerLayer)}; together ${c(layer.macs)} per layer and `,
-        h("strong", {}, c(now.macs)), ` over ${c(L)} layer${L === 1 ? "" : "s"}.`)));
+        h("strong", {}, c(now.macs)), ` over ${c(L)} layer${L === 1 ? "" : "s"}.`),
+      now.linearMacsPerLayer === undefined ? null : [
+        eq(h("strong", {}, "Linear layers. "), "Every token goes through the query and output projections (", sym("d", "model"), " × ", sym("h"), sym("d"),
+          " each), the key and value projections (", sym("d", "model"), " × ", sym("h", "kv"), sym("d"), " each) and the feed-forward block (",
+          gated ? "three" : "two", " matrices of ", sym("d", "model"), " × ", sym("d", "ff"), "): ",
+          sym("b"), "·", sym("n"), "·", sym("d", "model"), "·", sym("d"), "·(2", sym("h"), " + 2", sym("h", "kv"), `) = ${c(b)}·${c(n)}·${c(dModel)}·${c(d)}·(2·${c(heads)} + 2·${c(kvHeads)}) = ${c(now.projectionMacsPerLayer)}, plus `,
+          gated ? "3" : "2", "·", sym("b"), "·", sym("n"), "·", sym("d", "model"), "·", sym("d", "ff"), ` = ${gated ? 3 : 2}·${c(b)}·${c(n)}·${c(dModel)}·${c(ffnDim)} = ${c(now.ffnMacsPerLayer)}; together `,
+          h("strong", {}, c(now.linearMacsPerLayer)), " per layer, growing as ", sym("n"), "."),
+        eq(h("strong", {}, "Crossover. "), "Attention's 2·", sym("b"), "·", sym("h"), "·", sym("n"), "²·", sym("d"),
+          " grows as ", sym("n"), "² and equals the linear layers' at ", sym("n"), " = (linear multiply-adds per token) / (2·", sym("h"), "·", sym("d"), ") = ",
+          h("strong", {}, c(now.crossoverTokens)), " tokens, whatever the batch. At ", sym("n"), ` = ${c(n)} attention does `,
+          h("strong", {}, pct(now.attentionShare, 1)), ` of the layer's multiply-adds (${c(layer.macs)} of ${c(layer.macs)} + ${c(now.linearMacsPerLayer)}).`),
+      ]));
   }
 
   renderModels({ cfg, models }) {
@@ -274,7 +356,8 @@ export class LlmCost extends LlmWidget {
         onclick: () => this.loadPreset(key) }, p.label)),
       h("td", {}, String(p.layers)), h("td", {}, String(p.heads)), h("td", {}, String(p.kvHeads)), h("td", {}, String(p.headDim)),
       h("td", { class: "bytes" }, c0(cost.kvBytesPerToken), h("span", {}, fmtBytes(cost.kvBytesPerToken))),
-      h("td", { class: "bytes" }, fmtBytes(cost.kvBytes), h("span", {}, `${p.tokens.toLocaleString("en")} tokens`)));
+      h("td", { class: "bytes" }, fmtBytes(cost.kvBytes), h("span", {}, `${p.tokens.toLocaleString("en")} tokens`)),
+      h("td", { class: "crossover" }, fmtCount(cost.crossoverTokens)));
     // The title sits outside the scrolling box so that it stays readable on a narrow screen.
     fill(this.models,
       h("p", { class: "cost-table-title", id: this.tableTitleId },
@@ -282,16 +365,40 @@ export class LlmCost extends LlmWidget {
       h("div", { class: "cost-table-scroll" }, h("table", { class: "cost-table", "aria-labelledby": this.tableTitleId },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Model"), h("th", { scope: "col" }, sym("L")), h("th", { scope: "col" }, sym("h")),
           h("th", { scope: "col" }, sym("h", "kv")), h("th", { scope: "col" }, sym("d")), h("th", { scope: "col" }, "Cache per token"),
-          h("th", { scope: "col" }, "Cache at its context"))),
+          h("th", { scope: "col" }, "Cache at its context"), h("th", { scope: "col" }, "Attention = linear layers at n"))),
         h("tbody", {}, models.map(row)))),
       h("ul", { class: "cost-sources" }, models.map(({ preset: p }) => h("li", {},
         h("strong", {}, p.label), ": ", h("cite", {}, p.source), ".", p.note ? ` ${p.note}` : ""))));
   }
 }
 
-/** Exercise 4: scores per head, cached values per layer, and what doubling d does to each. */
+/**
+ * Exercise 4: the reader predicts how many scores one head computes; the answer gives that,
+ * the layer's cached values, and what doubling the head dimension does to each.
+ */
 export class LlmAnswerCost extends FigureAnswer {
   static figure = "llm-cost";
+  // The cards, the chart of scores and cache (its legend states both) and the calculation; the
+  // chart of attention against the linear layers does not state the answer.
+  static conceals = [".cost-stats", ".worked"];
+  static followUp = "how many values does the layer's KV cache hold, and if the head dimension doubles, what happens to the number of scores, to the cache, and to the QK plus AV arithmetic?";
+
+  prediction(r) {
+    const { cfg, now } = r;
+    return {
+      label: "Scores computed by each head:",
+      value: now.scoresPerHead,
+      tolerance: 0,
+      digits: 0,
+      hints: [
+        // The token count itself, as typed into the figure: one score per token.
+        { value: cfg.tokens, text: "That is one score per token. Each of the n queries is scored against each of the n keys, so a head computes n·n scores." },
+        { value: now.scoresPerLayer, text: "That counts the scores of every head in the layer (and every sequence of the batch); the question asks for one head." },
+        { value: now.kvValuesPerLayer, text: "That is the number of values the layer's KV cache holds, not the number of scores." },
+      ],
+      otherwise: "A score is one number for one query and one key, however long the vectors: count the (query, key) pairs of one sequence.",
+    };
+  }
 
   answer(r) {
     const { cfg, now, layer, doubled, layerDoubled, doubledError } = r;
@@ -315,6 +422,15 @@ export class LlmAnswerCost extends FigureAnswer {
         : h("p", {}, `Doubling the head dimension is outside what the core accepts here: ${doubledError}.`),
     ];
   }
+}
+
+/**
+ * The linear layers' part of attentionCost's configuration: the width, feed-forward size and
+ * gating when a width or a feed-forward size is given (the core names the missing one), else
+ * nothing, so that the layer is counted alone.
+ */
+function linearInputs({ dModel, ffnDim, gated }) {
+  return dModel || ffnDim ? { dModel, ffnDim, gated } : {};
 }
 
 // The result cards are narrow: counts of more than ten digits are shown in scientific notation.

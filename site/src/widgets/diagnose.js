@@ -1,17 +1,21 @@
-// <llm-diagnose>: pick a symptom, land on its calculation. Each scenario (diagnose-scenarios.js)
-// names the mechanism, runs its small calculation through the core with inputs the reader can
-// change, states the assumptions, and says which check to run, linking to its section.
+// <llm-diagnose>: a diagnosis to make, one scenario at a time. The figure tells what a user saw
+// and the numbers they have; the reader chooses the mechanism among the chapter's six, is told
+// why a wrong choice does not fit this story, and once right sees why it does, then the live
+// calculation (computed by the core, with inputs to change), its assumptions and the check to
+// run. The scenarios (diagnose-scenarios.js) come in a seeded shuffled order that the reader can
+// restart; the score counts the scenarios answered right at the first choice.
 //
-// Attributes: see LlmDiagnose.attributes: symptom (a scenario id, default the first) and one
-// attribute per input of every scenario, named "<scenario id>-<input name>" (memory-batch,
-// speed-alpha, …), with the input's default. Inputs of the scenarios not shown keep their values
-// (switching back shows them again).
-// Properties: result ({ id, lines }), state ({ symptom, memoryBatch, speedAlpha, … }).
-import { fill, h, uniqueId } from "../dom.js";
+// Attributes: see LlmDiagnose.attributes: seed (the order), scenario (the position shown in
+// it), picks (the choices made so far, scenario by scenario) and one attribute per input of
+// every scenario, named "<scenario id>-<input name>" (serving-batch, slow-chat-alpha, …), with
+// the input's default. Inputs of the scenarios not shown keep their values.
+// Properties: result ({ id, lines }), state ({ seed, scenario, picks, servingBatch, … }),
+// order (the scenario ids in the shown order).
+import { fill, h } from "../dom.js";
 import { LlmWidget } from "./base.js";
 import { stateKey } from "./attributes.js";
 import { markInvalid, numberField } from "./controls.js";
-import { scenarios } from "./diagnose-scenarios.js";
+import { mechanisms, scenarios } from "./diagnose-scenarios.js";
 import css from "./diagnose.css";
 
 const SECTION_TITLES = {
@@ -25,64 +29,167 @@ const SECTION_TITLES = {
   moe: "8 Mixture of experts",
 };
 
-/** The attribute of a scenario's input: "memory" + "batch" → "memory-batch". */
+const MAX_SEED = 2 ** 32 - 1;
+const MECHANISM_IDS = mechanisms.map((m) => m.id);
+const labelOf = (id) => mechanisms.find((m) => m.id === id).label;
+
+/** The attribute of a scenario's input: "serving" + "batch" → "serving-batch". */
 const inputAttribute = (scenario, input) => `${scenario.id}-${input.name}`;
-/** The state key of a scenario's input: "memoryBatch". */
+/** The state key of a scenario's input: "servingBatch". */
 const inputKey = (scenario, input) => stateKey(inputAttribute(scenario, input));
-/** The scenario of a symptom id (a declared choice, so always one of them). */
-const scenarioOf = (id) => scenarios.find((s) => s.id === id) ?? scenarios[0];
+
+/**
+ * The scenarios in the order of `seed` (a whole number in 0 … 2^32 − 1): a Fisher–Yates
+ * shuffle driven by mulberry32, so the same seed gives the same order in every browser. The
+ * order is no number the chapter explains, and normalize() needs it before the core has loaded,
+ * so it is computed here rather than by the core.
+ */
+export function shuffled(seed) {
+  let a = seed >>> 0;
+  const uniform = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const out = scenarios.slice();
+  for (let i = out.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(uniform() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** The choices made at one position: "memory,speed" → ["memory", "speed"]. */
+const picksOf = (entry) => (entry ? entry.split(",") : []);
 
 export class LlmDiagnose extends LlmWidget {
   static styles = css;
+  // picks: the six mechanisms of one scenario take 63 characters; 128 leaves room for stray
+  // entries, which normalize() then names in its note instead of refusing the whole value.
   static attributes = [
-    { name: "symptom", type: "choice", choices: scenarios.map((s) => s.id), default: scenarios[0].id,
-      doc: "The symptom whose scenario and calculation are shown." },
+    { name: "seed", type: "integer", min: 0, max: MAX_SEED, default: 1,
+      doc: "The shuffled order of the scenarios: the same seed gives the same order; “Start again” takes the next seed." },
+    { name: "scenario", type: "integer", min: 1, max: scenarios.length, default: 1,
+      doc: "The position, in that order, of the scenario shown (1 is the first)." },
+    { name: "picks", type: "labels", minLength: 1, maxLength: scenarios.length, maxChars: 128, default: [],
+      doc: `The mechanisms chosen so far, scenario by scenario in the shuffled order: “|” between scenarios, “,” between the choices of one, which end at the right one (e.g. memory|speed,position). Mechanisms: ${MECHANISM_IDS.join(", ")}.` },
     ...scenarios.flatMap((s) => s.inputs.map((i) => ({
       name: inputAttribute(s, i), type: i.type ?? "number", min: i.min, max: i.max, default: i.value, doc: i.doc,
     }))),
   ];
 
+  /**
+   * Keeps the picks a scenario can have: known mechanisms, each once, none after the right one;
+   * an empty entry is a scenario not answered, and trailing ones are dropped.
+   */
+  normalize(state, notes) {
+    const order = shuffled(state.seed);
+    const ignored = [];
+    const picks = state.picks.map((entry, k) => {
+      const kept = [];
+      for (const id of picksOf(entry)) {
+        if (MECHANISM_IDS.includes(id) && !kept.includes(id) && !kept.includes(order[k].mechanism)) kept.push(id);
+        else ignored.push(id);
+      }
+      return kept.join(",");
+    });
+    while (picks.length && picks.at(-1) === "") picks.pop();
+    state.picks = picks;
+    if (ignored.length) {
+      notes.push(`picks: ${ignored.map((id) => `“${id.length > 20 ? `${id.slice(0, 20)}…` : id}”`).join(", ")} ignored: expected mechanisms among ${MECHANISM_IDS.join(", ")}, each once per scenario and none after the right one.`);
+    }
+  }
+
+  /** The scenario ids in the order shown. */
+  get order() {
+    return this.state ? shuffled(this.state.seed).map((s) => s.id) : [];
+  }
+
   build() {
-    const id = uniqueId("diag");
-    this.radios = new Map();
-    this.picker = h("fieldset", { class: "diag-picker" }, h("legend", {}, "What are you seeing?"),
-      scenarios.map((s) => {
-        const radio = h("input", { type: "radio", name: `${id}-symptom`, value: s.id,
-          onchange: () => this.set({ symptom: s.id }, { sync: true }) });
-        this.radios.set(s.id, radio);
-        return h("label", { class: "diag-choice" }, radio, " ", s.symptom);
-      }));
+    this.progress = h("p", { class: "diag-progress" });
+    this.restartButton = h("button", { type: "button", class: "diag-restart", onclick: () => this.restart() }, "Start again in a new order");
     this.card = h("div", { class: "diag-card" });
     this.shown = null;
     this.fields = [];
-    this.frame.append(this.picker, this.card);
+    this.frame.append(h("div", { class: "diag-head" }, this.progress, this.restartButton), this.card);
   }
 
-  /** Sets the picker, the card (rebuilt when the symptom changed) and the inputs from the state. */
+  /** The scenario shown and the choices made for it. */
+  current() {
+    const s = shuffled(this.state.seed)[this.state.scenario - 1];
+    const picks = picksOf(this.state.picks[this.state.scenario - 1]);
+    return { s, picks, solved: picks.includes(s.mechanism) };
+  }
+
+  /** Sets the progress, the card (rebuilt when the scenario changed), choices and inputs from the state. */
   sync() {
-    const s = scenarioOf(this.state.symptom);
-    for (const [sid, radio] of this.radios) radio.checked = sid === s.id;
+    const { s, picks, solved } = this.current();
     if (this.shown !== s) this.renderCard(s);
+    const order = shuffled(this.state.seed);
+    const answered = this.state.picks.flatMap((entry, k) => (entry ? [picksOf(entry)[0] === order[k].mechanism] : []));
+    const right = answered.filter(Boolean).length;
+    fill(this.progress, `Scenario ${this.state.scenario} of ${scenarios.length}. `,
+      answered.length ? h("span", { class: "diag-score" }, `${right} of ${answered.length} right first time.`) : "No answers yet.");
+
+    for (const [id, button] of this.buttons) {
+      const tried = picks.includes(id);
+      button.setAttribute("aria-disabled", String(solved || tried));
+      button.classList.toggle("diag-no", tried && id !== s.mechanism);
+      button.classList.toggle("diag-yes", tried && id === s.mechanism);
+    }
+    // Feedback for each choice made, added to what is shown when the reader adds a choice (so a
+    // screen reader announces only the new one), rebuilt otherwise.
+    const grows = this.shownPicks.every((id, k) => picks[k] === id);
+    if (!grows) fill(this.feedback);
+    for (const id of picks.slice(grows ? this.shownPicks.length : 0)) this.feedback.append(this.verdict(s, id));
+    this.shownPicks = picks;
+
+    this.analysis.hidden = !solved;
+    const others = MECHANISM_IDS.filter((id) => id !== s.mechanism && !picks.includes(id));
+    fill(this.othersList, others.map((id) => h("li", {}, h("strong", {}, `${labelOf(id)}: `), s.not[id])));
+    this.others.hidden = !others.length;
+    const last = this.state.scenario === scenarios.length;
+    this.nextButton.hidden = !solved || last;
+    this.final.hidden = !solved || !last;
+    fill(this.finalText, `That was the last of the ${scenarios.length} scenarios: `,
+      h("strong", {}, `${right} of ${answered.length} right first time`), ".");
     for (const { key, input } of this.fields) {
       input.value = String(this.state[key]);
       markInvalid(input, false);
     }
   }
 
-  /** The scenario's fixed text and its inputs; the calculation lines are filled by render(). */
+  /** The feedback for choosing mechanism `id` in scenario `s`. */
+  verdict(s, id) {
+    return id === s.mechanism
+      ? h("p", { class: "diag-verdict diag-yes" }, h("strong", {}, `Right: ${labelOf(id).toLowerCase()}. `), s.because)
+      : h("p", { class: "diag-verdict diag-no" }, h("strong", {}, `Not ${labelOf(id).toLowerCase()}. `), s.not[id]);
+  }
+
+  /** The scenario's story, the six choices and the calculation (hidden until the right choice). */
   renderCard(s) {
     this.shown = s;
+    this.shownPicks = [];
+    this.buttons = new Map(mechanisms.map((m) => [m.id,
+      h("button", { type: "button", class: "diag-choice", onclick: () => this.choose(m.id) }, m.label)]));
     this.fields = s.inputs.map((i) => {
       const key = inputKey(s, i);
       const field = numberField({ label: i.label, min: i.min, max: i.max, step: i.step, value: this.state[key],
         oninput: (x, input) => this.onInput(key, x, input) });
       return { key, input: field.input, row: field.row };
     });
+    this.heading = h("h3", { class: "diag-title", tabindex: "-1" }, s.title);
+    this.feedback = h("div", { class: "diag-feedback", "aria-live": "polite" });
     this.lines = h("ul", { class: "diag-lines", "aria-live": "polite" });
-    fill(this.card,
-      h("h3", { class: "diag-title" }, s.symptom),
-      h("p", { class: "diag-story" }, s.story),
-      h("p", {}, h("strong", {}, "Mechanism. "), s.mechanism),
+    this.othersList = h("ul", {});
+    this.others = h("details", { class: "diag-others" }, h("summary", {}, "Why not the others?"), this.othersList);
+    this.nextButton = h("button", { type: "button", class: "diag-next", onclick: () => this.next() }, "Next scenario");
+    this.finalText = h("span", {});
+    this.final = h("p", { class: "diag-final" }, this.finalText, " ",
+      h("button", { type: "button", onclick: () => this.restart() }, "Start again in a new order"));
+    this.analysis = h("div", { class: "diag-analysis" },
+      this.others,
       h("div", { class: "diag-calc" },
         h("p", { class: "diag-calc-title" }, h("strong", {}, "The small calculation"), " (change the numbers):"),
         h("div", { class: "diag-inputs" }, this.fields.map((f) => f.row)),
@@ -93,6 +200,35 @@ export class LlmDiagnose extends LlmWidget {
       h("p", {}, document.getElementById(s.section)
         ? h("a", { href: `#${s.section}` }, `Go to section ${SECTION_TITLES[s.section]} for the full figure →`)
         : `The full figure is in section ${SECTION_TITLES[s.section]} of the chapter.`));
+    fill(this.card,
+      this.heading,
+      h("p", { class: "diag-story" }, s.story),
+      h("fieldset", { class: "diag-choices" }, h("legend", {}, "Which mechanism explains it?"), [...this.buttons.values()]),
+      this.feedback,
+      this.analysis,
+      this.nextButton,
+      this.final);
+  }
+
+  /** The reader chooses mechanism `id` for the scenario shown (once; none after the right one). */
+  choose(id) {
+    const { picks, solved } = this.current();
+    if (solved || picks.includes(id)) return;
+    const all = this.state.picks.slice();
+    while (all.length < this.state.scenario) all.push("");
+    all[this.state.scenario - 1] = [...picks, id].join(",");
+    this.set({ picks: all }, { sync: true });
+  }
+
+  next() {
+    this.set({ scenario: this.state.scenario + 1 }, { sync: true });
+    this.heading.focus();
+  }
+
+  /** A new order (the next seed), from its first scenario, with no choices made. */
+  restart() {
+    this.set({ seed: this.state.seed === MAX_SEED ? 0 : this.state.seed + 1, scenario: 1, picks: [] }, { sync: true });
+    this.heading.focus();
   }
 
   onInput(key, x, input) {
@@ -104,7 +240,7 @@ export class LlmDiagnose extends LlmWidget {
   }
 
   compute() {
-    const s = scenarioOf(this.state.symptom);
+    const { s } = this.current();
     const values = Object.fromEntries(s.inputs.map((i) => [i.key, this.state[inputKey(s, i)]]));
     return { id: s.id, lines: s.compute(this.core, values) };
   }

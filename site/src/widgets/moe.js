@@ -208,9 +208,34 @@ export class LlmMoe extends LlmWidget {
   }
 }
 
-/** Exercise 8: the loss of the figure's traffic split under an even router, and why it is 1. */
+/**
+ * Exercise 8: the reader predicts the loss of the figure's traffic split under an even router;
+ * the answer writes it out and shows why it is 1 whatever the split.
+ */
 export class LlmAnswerMoe extends FigureAnswer {
   static figure = "llm-moe";
+  // The figure shows the loss of its own router, not the even router's: nothing to conceal.
+  static conceals = [];
+  static followUp = "would a different traffic split change it?";
+
+  prediction(r) {
+    const N = r.route.f.length;
+    const { loss, terms } = r.withEven;
+    return {
+      label: ["The loss ", h("var", {}, "N"), "·Σ ", sym("f", "i"), "·", sym("p", "i"), " with even router weights:"],
+      value: loss,
+      tolerance: 0.01,
+      digits: 4,
+      hints: [
+        // The sum without its factor N.
+        { value: loss / N, text: `That is Σ fᵢ·pᵢ without the factor N = ${N} in front.` },
+        { value: r.route.loss, text: "That is the loss with the figure's own router probabilities p; the exercise supposes even weights, pᵢ = 1/N for every expert." },
+        { value: r.collapse.loss, text: "That is the loss of a full collapse, where the router also puts all its probability on the one expert that gets all the traffic; here the router's weights are even." },
+        { value: terms[0], text: "That is expert 1's term alone, N·f₁·p₁: the loss sums the terms of every expert." },
+      ],
+      otherwise: "Multiply each expert's share of the traffic fᵢ by its router weight pᵢ = 1/N, add them up, and multiply by N.",
+    };
+  }
 
   answer(r) {
     const N = r.route.f.length;

@@ -67,7 +67,9 @@ function hlines(svg, lines, W, m, sy) {
 function scale(axis, p0, p1) {
   const f = axis.log ? Math.log10 : (v) => v;
   const a = f(axis.min), b = f(axis.max);
-  return (v) => p0 + ((f(Math.min(Math.max(v, axis.min), axis.max)) - a) / (b - a)) * (p1 - p0);
+  // A degenerate axis (min = max) puts every value at its start instead of dividing by zero.
+  const span = b - a || 1;
+  return (v) => p0 + ((f(Math.min(Math.max(v, axis.min), axis.max)) - a) / span) * (p1 - p0);
 }
 
 /**

@@ -217,8 +217,11 @@ export class LlmQuantization extends LlmWidget {
 
   /** Bars of max|X_j| and max|W_j| per channel, before and after, on one log scale. */
   renderRanges(r) {
-    const all = [...r.xAbsMax, ...r.wAbsMax, ...r.now.xAbsMax, ...r.now.wAbsMax];
-    const lo = Math.floor(Math.log10(Math.min(...all))), hi = Math.ceil(Math.log10(Math.max(...all)));
+    // Whole decades around the nonzero ranges (an all-zero channel's bar stays at the bottom),
+    // at least one decade tall.
+    const all = [...r.xAbsMax, ...r.wAbsMax, ...r.now.xAbsMax, ...r.now.wAbsMax].filter((v) => v > 0);
+    const lo = all.length ? Math.floor(Math.log10(Math.min(...all))) : 0;
+    const hi = Math.max(lo + 1, all.length ? Math.ceil(Math.log10(Math.max(...all))) : 1);
     const ticks = Array.from({ length: hi - lo + 1 }, (_, k) => 10 ** (lo + k));
     const y = { min: ticks[0], max: ticks[ticks.length - 1], log: true, ticks, format: (t) => fmt(t, 6), label: "max |·| (log scale)" };
     const categories = r.xAbsMax.map((_, j) => `ch ${j + 1}`);
@@ -317,9 +320,38 @@ export class LlmQuantization extends LlmWidget {
   }
 }
 
-/** Exercise 7: the smoothing factor of the outlier channel and the ranges it leaves. */
+/**
+ * Exercise 7: the reader predicts the smoothing factor of the channel with the largest
+ * activation range; the answer gives it and the two ranges it leaves.
+ */
 export class LlmAnswerQuantization extends FigureAnswer {
   static figure = "llm-quantization";
+  // The channel table (ranges and s), the bars after smoothing and the calculation.
+  static conceals = [".quant-table", ".worked"];
+  static followUp = "what are the channel's activation and weight ranges after smoothing?";
+
+  prediction(r, figure) {
+    const j = r.outlier, J = j + 1;
+    const x = r.xAbsMax[j], w = r.wAbsMax[j];
+    const s = r.now.scales[j];
+    // s with all of the range moved (α = 1) or none of it (α = 0).
+    const sAt = (a) => figure.core.smoothQuant([x], [w], a).scales[0];
+    return {
+      label: ["Smoothing factor ", sym("s", String(J)), ` of channel ${J}:`],
+      value: s,
+      tolerance: 0.01,
+      digits: 4,
+      hints: [
+        { value: r.now.xAbsMax[j], text: `That is channel ${J}'s activation range after smoothing, max|X|/s; the question asks for s itself.` },
+        { value: r.now.wAbsMax[j], text: `That is channel ${J}'s weight range after smoothing, max|W|·s; the question asks for s itself.` },
+        // The plain ratio of the ranges, and s upside down: slips of the formula's shape.
+        { value: x / w, text: "That is max|X| / max|W| without the powers: s raises the activation range to α and the weight range to 1 − α." },
+        { value: 1 / s, text: "That is 1/s: s is the factor the activations are divided by (and the weights multiplied by), so it is above 1 when the activation range is the larger." },
+        { value: r.alpha === 1 ? null : sAt(1), text: "That leaves the weight range out, as α = 1 would: with α below 1 the weight range divides s, raised to 1 − α." },
+      ],
+      otherwise: "Take the channel's activation range to the power α and divide by its weight range to the power 1 − α.",
+    };
+  }
 
   answer(r) {
     const j = r.outlier, J = j + 1;

@@ -16,8 +16,10 @@ export const ropePresets = {
     d: 8, useFreqs: false, base: 10000, freqs: [], pairing: "interleaved",
     q: [0.8, 0.6, -0.5, 1, 0.3, -0.9, 1, 0.2], k: [1, -0.2, 0.4, 0.9, -0.6, -0.5, 0.7, 0.7], m: 12, n: 3, range: 64,
   },
-  llama: {
-    label: "Llama 3 layout: base 500,000, d = 16, half pairing",
+  // Llama 3's base in the Hugging Face layout: its conversion permutes the query and key
+  // projections so that halves pair up where Meta's own code pairs neighbours.
+  hf_llama3: {
+    label: "Llama 3 base 500,000, d = 16, halves as in Hugging Face and GPT-NeoX",
     d: 16, useFreqs: false, base: 500000, freqs: [], pairing: "half",
     q: [1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1], k: [1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1],
     m: 200, n: 40, range: 512,

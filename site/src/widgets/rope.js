@@ -57,7 +57,7 @@ export class LlmRope extends LlmWidget {
     { name: "freqs", type: "numbers", minLength: 0, maxLength: MAX_D / 2, default: [0.01, 0.0001],
       doc: "The given frequencies θᵢ in radians per position, one per pair (d/2 numbers; fitted to d/2 when use-freqs is true)." },
     { name: "pairing", type: "choice", choices: ["interleaved", "half"], default: "interleaved",
-      doc: "Which coordinates form a pair: interleaved (x[2i], x[2i+1]) as in RoFormer, or half (x[i], x[i+d/2]) as in GPT-NeoX and Llama code." },
+      doc: "Which coordinates form a pair: interleaved (x[2i], x[2i+1]) as in RoFormer and Meta's Llama code, or half (x[i], x[i+d/2]) as in GPT-NeoX and the Hugging Face Llama code." },
     vector("q", "The query vector q, d numbers (fitted to d: extra numbers dropped, missing pairs (1, 0))."),
     vector("k", "The key vector k, d numbers (fitted to d like q)."),
     { name: "range", type: "choice", choices: RANGES, default: "256",
@@ -106,8 +106,8 @@ export class LlmRope extends LlmWidget {
     this.presetChoice = choice({ label: "Example", value: "exercise", onchange: (name) => this.onPreset(name),
       options: [...Object.entries(ropePresets).map(([key, p]) => [key, p.label]), ["", "(your own)"]] });
     this.pairingChoice = choice({ label: "Pairs", value: "interleaved", onchange: (pairing) => this.set({ pairing }), options: [
-      ["interleaved", "interleaved, (x[2i], x[2i+1]): RoFormer"],
-      ["half", "halves, (x[i], x[i+d/2]): GPT-NeoX, Llama code"]] });
+      ["interleaved", "interleaved, (x[2i], x[2i+1]): RoFormer, Meta's Llama"],
+      ["half", "halves, (x[i], x[i+d/2]): GPT-NeoX, Hugging Face Llama"]] });
     this.modeChoice = choice({ label: "Frequencies θ", value: "freqs", onchange: (mode) => this.onMode(mode), options: [
       ["base", "from a base: θᵢ = base^(−2i/d)"],
       ["freqs", "given, one per pair"]] });
@@ -410,9 +410,35 @@ export class LlmRope extends LlmWidget {
   }
 }
 
-/** Exercise 3: the raw and scaled scores of the figure's q and k, as sums of per-pair cosines when they can be. */
+/**
+ * Exercise 3: the reader predicts the score q̃·k̃/√d of the figure's q and k; the answer writes
+ * the raw score q̃·k̃ out as a sum of per-pair cosines when it can be, then divides by √d.
+ */
 export class LlmAnswerRope extends FigureAnswer {
   static figure = "llm-rope";
+  // The scores (headline, chart, the readout after moving both positions), the calculation, and
+  // the dials' captions, which give each pair's part of the score.
+  static conceals = [".headline", ".worked", ".rope-moved", ".rope-dial figcaption"];
+  static followUp = "what is the raw score q̃·k̃ before the division, and why do the positions matter only through their difference?";
+
+  prediction(r, figure) {
+    const { state: s, now } = r;
+    const opts = figure.options();
+    // Both vectors at position 0: the score without any rotation.
+    const still = figure.core.rope(s.q, s.k, 0, 0, opts);
+    return {
+      label: ["The score ", h("var", {}, "q̃"), "·", h("var", {}, "k̃"), "/√", h("var", {}, "d"), ", to 4 decimals:"],
+      value: now.scaled,
+      tolerance: 0.00005,
+      digits: 10,
+      hints: [
+        { value: now.raw, text: `That is the raw score q̃·k̃; the score divides it by √d = √${s.d}.` },
+        { value: still.scaled, text: "That is the score with no rotation at all: pair i of the query turns (m − n)·θᵢ further than the key's, and that angle gap lowers the pair's part a little." },
+        { value: still.raw, text: "That is the dot product of q and k with no rotation, and without dividing by √d: each pair is scaled by the cosine of its angle gap (m − n)·θᵢ, and the sum is divided by √d." },
+      ],
+      otherwise: "Each pair contributes the dot product of its two rotated halves: for pairs equal to (1, 0) in both vectors, the cosine of (m − n)·θᵢ. Add the pairs' parts, then divide by √d.",
+    };
+  }
 
   answer(r) {
     const { state: s, now, shifted } = r;

@@ -425,9 +425,36 @@ function joinNames(names) {
   return names.flatMap((x, i) => (i === 0 ? [x] : [i === names.length - 1 ? " and " : ", ", x]));
 }
 
-/** Exercise 2: the nucleus, its retained mass, and a token's probability after renormalising. */
+/**
+ * Exercise 2: the reader predicts the probability with which the most probable token is
+ * sampled; the answer gives the nucleus, its retained mass and that probability after
+ * renormalising, and what the probability does not say.
+ */
 export class LlmAnswerSampling extends FigureAnswer {
   static figure = "llm-sampling";
+  static conceals = [".headline", ".smp-chart", ".smp-worked"];
+  static followUp = "which tokens form the nucleus, what mass does it retain, and what does the probability tell you about whether the token is true?";
+
+  prediction(r, figure) {
+    const { full, opts, state } = r;
+    const t = full.order[0];
+    const { kind, values } = valuesOf(state);
+    const input = kind === "probs" ? { probs: values } : { logits: values };
+    // The same filters at temperature 1: the probability a reader gets who leaves T out.
+    const atT1 = opts.temperature === 1 ? null : figure.core.sampling(input, { ...opts, temperature: 1 }).probs[t];
+    return {
+      label: `Probability that ${quoted(state.tokens[t])} is sampled:`,
+      value: full.probs[t],
+      tolerance: 0.01,
+      digits: 4,
+      hints: [
+        { value: full.tempered[t], text: `That is ${quoted(state.tokens[t])}'s probability before the filter. The nucleus keeps only part of the mass, and the sampler renormalises: each kept probability is divided by the retained mass, so that they sum to 1 again.` },
+        { value: full.keptMass, text: "That is the mass the nucleus retains, not the token's probability: divide the token's probability by it." },
+        { value: atT1, text: "That leaves the temperature out: the probabilities are raised to the power 1/T and renormalised before top-k and top-p." },
+      ],
+      otherwise: "Sort the tokens, most probable first, and add their probabilities until the sum reaches top-p: those tokens are the nucleus. Then divide the token's probability by the nucleus's mass.",
+    };
+  }
 
   answer(r) {
     const { full, opts, state } = r;

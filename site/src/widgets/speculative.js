@@ -2,21 +2,29 @@
 // acceptance rate α, the draft length γ and the cost ratio c of a draft step to a target step,
 // and sees the expected tokens per target call against γ with its ceiling, the walltime
 // improvement and the best γ for their c, the distribution of tokens one call yields, and the
-// calculation written out with their numbers.
+// calculation written out with their numbers. A last panel measures α back from a simulated log
+// of many target calls (the core's seeded speculativeMeasure): the counts a practitioner logs
+// and three estimates of α, with the tokens per call the figure would predict from each.
 //
-// Attributes: see LlmSpeculative.attributes (alpha, gamma, cost-ratio).
-// Properties: result ({ cfg, now, curve, best }), state ({ alpha, gamma, costRatio }).
+// Attributes: see LlmSpeculative.attributes (alpha, gamma, cost-ratio, rounds, seed).
+// Properties: result ({ cfg, now, curve, best, measure }), state ({ alpha, gamma, costRatio,
+// rounds, seed }).
 import { fill, h, sym } from "../dom.js";
-import { fmt, pct } from "../format.js";
+import { fmt, fmtCount, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { slider } from "./controls.js";
+import { numberField, slider } from "./controls.js";
 import { lineChart } from "./plot.js";
 import css from "./speculative.css";
 
 // Draft lengths on the slider and the chart, and the range searched for the best one.
 const GAMMA_MAX = 20;
 const GAMMAS = Array.from({ length: GAMMA_MAX + 1 }, (_, g) => g);
+// The simulated log: up to 10^5 target calls, so that rounds·γ stays within the core's 10^7
+// draft tokens at the longest draft; 10^4 by default, enough to put accepted / checked within
+// about ±0.01 of α (two standard errors at α = 0.5). Seeds are speculativeMeasure's, [0, 2^32).
+const MAX_ROUNDS = 100000;
+const SEED_RANGE = 2 ** 32;
 
 export class LlmSpeculative extends LlmWidget {
   static styles = css;
@@ -24,6 +32,10 @@ export class LlmSpeculative extends LlmWidget {
     { name: "alpha", type: "number", min: 0, max: 1, default: 0.5, doc: "The acceptance rate α: the probability that the target accepts one drafted token." },
     { name: "gamma", type: "integer", min: 0, max: GAMMA_MAX, default: 3, doc: "The draft length γ: how many tokens the draft model proposes per target call." },
     { name: "cost-ratio", type: "number", min: 0, max: 1, default: 0.1, doc: "The cost ratio c: the time of one draft step over one target step." },
+    { name: "rounds", type: "integer", min: 1, max: MAX_ROUNDS, default: 10000,
+      doc: "The target calls in the simulated log from which α is measured back." },
+    { name: "seed", type: "integer", min: 0, max: SEED_RANGE - 1, default: 1,
+      doc: "The seed of the simulated log: the same seed replays the same log." },
   ];
 
   build() {
@@ -35,13 +47,30 @@ export class LlmSpeculative extends LlmWidget {
     this.legend = h("ul", { class: "spec-legend" });
     this.bars = h("div", { class: "spec-dist" });
     this.worked = h("div", { class: "worked" });
+    this.rounds = numberField({ label: "Target calls logged", min: 1, max: MAX_ROUNDS, step: 1, value: "",
+      oninput: (rounds) => this.set({ rounds }) });
+    this.seed = numberField({ label: "Seed", min: 0, max: SEED_RANGE - 1, step: 1, value: "",
+      oninput: (seed) => this.set({ seed }) });
+    this.rounds.input.setAttribute("inputmode", "numeric");
+    this.seed.input.setAttribute("inputmode", "numeric");
+    this.measured = h("div", { class: "spec-measure-body", "aria-live": "polite" });
     this.frame.append(
       h("div", { class: "sliders" }, this.alpha.row, this.gamma.row, this.cost.row),
       this.headline,
       h("div", { class: "spec-figure" }, h("div", {}, this.chart, this.legend), this.bars),
       h("p", { class: "spec-subhead" }, "The calculation with these numbers"),
       this.worked,
+      h("div", { class: "spec-measure" },
+        h("p", { class: "spec-subhead" }, "Measuring α from a log"),
+        h("div", { class: "controls" }, this.rounds.row, this.seed.row,
+          h("button", { type: "button", class: "spec-newseed", onclick: () => this.newSeed() }, "New seed")),
+        this.measured),
     );
+  }
+
+  newSeed() {
+    // Choosing a seed is not part of the mathematics; the log itself comes from the core.
+    this.set({ seed: Math.floor(Math.random() * SEED_RANGE) }, { sync: true });
   }
 
   sync() {
@@ -49,6 +78,9 @@ export class LlmSpeculative extends LlmWidget {
     this.alpha.input.value = String(s.alpha);
     this.gamma.input.value = String(s.gamma);
     this.cost.input.value = String(s.costRatio);
+    // A field that already shows the state's value is left as typed (or empty while NaN).
+    if (!Object.is(this.rounds.input.valueAsNumber, s.rounds)) this.rounds.input.value = String(s.rounds);
+    if (!Object.is(this.seed.input.valueAsNumber, s.seed)) this.seed.input.value = String(s.seed);
   }
 
   compute() {
@@ -58,7 +90,26 @@ export class LlmSpeculative extends LlmWidget {
     const curve = GAMMAS.map((g) => ({ gamma: g, ...core.speculativeDecoding({ ...cfg, gamma: g }) }));
     // The draft length with the largest walltime improvement (the shortest one on a tie).
     const best = curve.reduce((b, p) => (p.speedup > b.speedup ? p : b));
-    return { cfg, now, curve, best };
+    return { cfg, now, curve, best, measure: this.measure(cfg) };
+  }
+
+  /**
+   * The simulated log at the figure's α and γ, and eq. 1 at each of its three estimates of α
+   * (the tokens per call the figure would predict if fed that estimate); null without drafts.
+   */
+  measure({ alpha, gamma }) {
+    if (gamma === 0) return null;
+    const { rounds, seed } = this.state;
+    const log = this.core.speculativeMeasure({ alpha, gamma, rounds, seed });
+    const predict = (a) => this.core.speculativeDecoding({ alpha: a, gamma }).expectedTokens;
+    return {
+      rounds, seed, log,
+      estimates: [
+        { key: "proposed", alpha: log.acceptedPerProposed, predicted: predict(log.acceptedPerProposed) },
+        { key: "checked", alpha: log.acceptedPerChecked, predicted: predict(log.acceptedPerChecked) },
+        { key: "mean", alpha: log.alphaFromMeanTokens, predicted: predict(log.alphaFromMeanTokens) },
+      ],
+    };
   }
 
   render(r) {
@@ -79,6 +130,51 @@ export class LlmSpeculative extends LlmWidget {
     this.renderChart(r);
     this.renderBars(r);
     this.renderWorked(r);
+    this.renderMeasure(r);
+  }
+
+  /** The simulated log's counts and the three estimates of α, each with the tokens per call it predicts. */
+  renderMeasure({ cfg, now, measure }) {
+    if (!measure) {
+      fill(this.measured, h("p", { class: "hint" }, "With γ = 0 no draft is proposed, so there is no acceptance rate to measure: set γ to 1 or more."));
+      return;
+    }
+    const { log, estimates, rounds, seed } = measure;
+    const a = fmt(cfg.alpha, 2);
+    const c = (x) => fmtCount(x);
+    const row = (label, value, cls) => h("tr", {}, h("th", { scope: "row" }, label), h("td", { class: cls }, value));
+    const how = {
+      proposed: ["accepted / proposed", ` = ${c(log.accepted)} / ${c(log.proposed)}`,
+        "Wrong: it counts the drafts after a rejection, which were never checked, as rejected."],
+      checked: ["accepted / checked", ` = ${c(log.accepted)} / ${c(log.checked)}`,
+        "Right: every checked draft was accepted with probability α."],
+      mean: [["α solving ", sym("E"), "(α) = mean tokens per call"], ` = ${fmt(log.meanTokens, 4)}`,
+        ["Right: the formula for ", sym("E"), " solved for α at the measured mean."]],
+    };
+    fill(this.measured,
+      h("p", {}, `A simulated log of ${c(rounds)} target calls at α = ${a}, γ = ${cfg.gamma} (seed ${seed}): each checked draft is accepted with probability α, and a call stops at its first rejection.`),
+      h("div", { class: "spec-measure-tables" },
+        h("table", { class: "spec-log" },
+          h("caption", {}, "What the log counts"),
+          h("tbody", {},
+            row("Target calls", c(log.rounds)),
+            row("Drafts proposed, calls × γ", c(log.proposed), "spec-proposed"),
+            row("Drafts checked, up to each call's first rejection", c(log.checked), "spec-checked"),
+            row("Drafts accepted", c(log.accepted), "spec-accepted"),
+            row("Tokens produced, accepted + one per call", c(log.tokens)),
+            row("Mean tokens per call", fmt(log.meanTokens, 4), "spec-mean"))),
+        h("div", { class: "spec-estimates-scroll" }, h("table", { class: "spec-estimates" },
+          h("caption", {}, "Three estimates of α, and the tokens per call the figure predicts from each"),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Estimate"), h("th", { scope: "col" }, "α"),
+            h("th", { scope: "col" }, "Tokens per call"))),
+          h("tbody", {},
+            estimates.map(({ key, alpha, predicted }) => h("tr", { class: key === "proposed" ? "spec-wrong" : "spec-right", "data-estimate": key },
+              h("th", { scope: "row" }, how[key][0], h("span", { class: "spec-from" }, how[key][1]), h("span", { class: "spec-verdict" }, how[key][2])),
+              h("td", { class: "spec-estimate" }, fmt(alpha, 4)),
+              h("td", { class: "spec-predicted" }, fmt(predicted, 4)))),
+            h("tr", { class: "spec-true" },
+              h("th", { scope: "row" }, "The figure's α, for comparison"),
+              h("td", {}, fmt(cfg.alpha, 4)), h("td", { class: "spec-predicted" }, fmt(now.expectedTokens, 4))))))));
   }
 
   renderChart({ cfg, now, curve, best }) {
@@ -156,9 +252,42 @@ export class LlmSpeculative extends LlmWidget {
   }
 }
 
-/** Exercise 5: expected tokens per target call at the figure's α and γ, and the ceiling. */
+/**
+ * Exercise 5: the reader predicts the expected tokens per target call at the figure's α and γ;
+ * the answer writes eq. 1 out and gives the ceiling as γ grows.
+ */
 export class LlmAnswerSpeculative extends FigureAnswer {
   static figure = "llm-speculative";
+  // The headline, the charts, the calculation, and in the measuring panel the tokens per call
+  // (predicted from each estimate, and the log's mean, which approaches the answer).
+  static conceals = [".headline", ".spec-dist", ".worked", ".spec-measure-body .spec-predicted", ".spec-measure-body .spec-mean"];
+  static followUp = "what does this number approach as γ grows?";
+
+  prediction(r, figure) {
+    const { cfg, now } = r;
+    const { alpha, gamma } = cfg;
+    const core = figure.core;
+    const tokens = (a, g) => core.speculativeDecoding({ alpha: a, gamma: g }).expectedTokens;
+    // α measured as accepted ÷ proposed, in expectation: a call accepts expectedTokens − 1
+    // drafts on average out of γ proposed (the estimate §5's check warns against).
+    const naiveAlpha = gamma > 0 ? (now.expectedTokens - 1) / gamma : null;
+    return {
+      label: "Tokens per target call, on average:",
+      value: now.expectedTokens,
+      tolerance: 0.01,
+      digits: 4,
+      unit: "tokens",
+      hints: [
+        { value: now.ceiling, text: "That is the ceiling 1/(1 − α), the limit as γ grows without end. With γ drafts a call stops after at most γ + 1 tokens, so the geometric sum stops at α^γ." },
+        { value: tokens(1, gamma), text: "That is the most one call can yield, γ accepted drafts plus the target's own token; it happens only when every draft is accepted, with probability α^γ." },
+        { value: gamma > 0 ? tokens(alpha, gamma - 1) : null, text: "You summed 1 + α + … + α^(γ−1): a call that accepts all γ drafts also gets the target's own next token, so the sum runs to α^γ." },
+        // Every draft accepted independently, as if the target did not stop at a rejection.
+        { value: 1 + alpha * gamma, text: "That counts each draft as accepted with probability α on its own, 1 + α·γ; but the target stops at the first rejection, so draft j counts only when drafts 1 to j are all accepted, with probability α^j." },
+        { value: naiveAlpha === null ? null : tokens(naiveAlpha, gamma), text: "That is eq. 1 at the α you get by dividing the accepted drafts by the proposed ones, which undercounts α: drafts after the first rejection are never checked. Here α itself is given: use it as it is." },
+      ],
+      otherwise: "A call yields j + 1 tokens when the first j drafts are accepted and the next is rejected; add 1 + α + α² + … up to α^γ.",
+    };
+  }
 
   answer(r) {
     const { cfg, now } = r;
