@@ -248,3 +248,22 @@ test("quantization: an unknown preset or an out-of-range number shows a note nam
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("quantization: an all-zero weight channel is smoothed with the reference code's clamp, and §7 says so", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#quantization-figure");
+  // Channel 1 of W is all zero: the core used to refuse it; now its max|W| and factor are 1e-5 at least.
+  await page.evaluate(() => {
+    const el = document.getElementById("quantization-figure");
+    el.setAttribute("x", "1,8;2,-4");
+    el.setAttribute("w", "0,0;0.5,0.25");
+  });
+  assert.equal(await fig.locator(".llm-status").textContent(), "", "no error: the figure drew");
+  const expected = await page.evaluate(async () => (await createLLMMath()).smoothQuant([2, 8], [0, 0.5], 0.5).scales);
+  // s_1 = sqrt(2) / sqrt(1e-5), from the clamped maximum (within the 4 decimals shown).
+  assert.ok(Math.abs(expected[0] - Math.sqrt(2) / Math.sqrt(1e-5)) < 1e-9);
+  assert.match(await fig.locator(".quant-table").textContent(), new RegExp(expected[0].toFixed(2).replace(".", "\\.")));
+  assert.match(await page.locator("#quantization").textContent(), /at least\s*10\s*−\s*5|at least 10−5/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
