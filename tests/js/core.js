@@ -1,9 +1,12 @@
-// The module under test, dist/llmmath.js, loaded once per test file, and shared assertions.
+// The module under test, loaded once per test file, and shared assertions. The module is
+// dist/llmmath.js, or the file named by LLMMATH_JS (a build of one's own, before it is copied
+// to dist/).
 "use strict";
 const assert = require("node:assert/strict");
 const path = require("node:path");
 
-const createLLMMath = require(path.join(__dirname, "..", "..", "dist", "llmmath.js"));
+const modulePath = path.resolve(process.env.LLMMATH_JS || path.join(__dirname, "..", "..", "dist", "llmmath.js"));
+const createLLMMath = require(modulePath);
 
 let instance;
 /** The module object; every test file shares one instance, as a page does. */
@@ -46,4 +49,4 @@ function throwsNaming(bad, param, good, pattern) {
   good();
 }
 
-module.exports = { core, close, throwsNaming };
+module.exports = { core, close, throwsNaming, createLLMMath, modulePath };

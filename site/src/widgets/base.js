@@ -54,6 +54,47 @@ export function styledRoot(el, css) {
   return root;
 }
 
+// --- starting figures when they are needed ---------------------------------------------------
+// A figure starts when it comes within a screen of the viewport; the others start one by one
+// while the browser is idle, in document order, so every figure is ready soon after the first
+// screen without delaying it. Where IntersectionObserver is missing, figures start at once.
+const waiting = new Set();
+let observer = null;
+let idleQueued = false;
+
+function whenNeeded(widget) {
+  if (typeof IntersectionObserver !== "function") return queueMicrotask(() => widget.start());
+  observer ??= new IntersectionObserver((entries) => {
+    for (const e of entries) if (e.isIntersecting) startNow(e.target);
+  }, { rootMargin: "100% 0px" });
+  waiting.add(widget);
+  observer.observe(widget);
+  queueIdle();
+}
+
+function startNow(widget) {
+  observer.unobserve(widget);
+  waiting.delete(widget);
+  widget.start();
+}
+
+const idle = globalThis.requestIdleCallback ?? ((cb) => setTimeout(() => cb({ timeRemaining: () => 8 }), 16));
+function queueIdle() {
+  if (idleQueued) return;
+  idleQueued = true;
+  idle((deadline) => {
+    idleQueued = false;
+    // The first figure still waiting, in document order, then more while the slice lasts.
+    do {
+      const next = [...waiting].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))[0];
+      if (!next) return;
+      if (next.isConnected) startNow(next);
+      else waiting.delete(next);
+    } while (deadline.timeRemaining() > 4);
+    if (waiting.size) queueIdle();
+  }, { timeout: 1000 });
+}
+
 export class LlmWidget extends HTMLElement {
   static attributes = [];
   static styles = "";
@@ -76,8 +117,11 @@ export class LlmWidget extends HTMLElement {
   }
 
   connectedCallback() {
-    if (this._built) return;
-    this._built = true;
+    if (this._connected) {
+      if (!this._started) whenNeeded(this);  // moved before it started
+      return;
+    }
+    this._connected = true;
     const cls = this.constructor;
     this.root = styledRoot(this, cls.styles);
     this.frame = h("div", { class: "llm-frame", part: "frame" });
@@ -88,6 +132,20 @@ export class LlmWidget extends HTMLElement {
     this.panel = h("div", { class: "llm-panel", hidden: true });
     this.notesEl = h("p", { class: "llm-notes", hidden: true });
     this.status = h("p", { class: "llm-status", role: "status", "aria-live": "polite" });
+    this._pending = h("p", { class: "llm-pending" }, "Computing the figure…");
+    this.frame.append(this._pending);
+    // The state is known at once (attributes, links and the API read and write it); building
+    // the controls and computing waits until the figure comes near the screen, or the browser
+    // is idle, so a long page shows its first screen without drawing every figure first.
+    whenNeeded(this);
+  }
+
+  /** Builds the controls, then computes and draws with the core (once, when first needed). */
+  start() {
+    if (this._started || !this._connected) return;
+    this._started = true;
+    // Only the placeholder goes: what a page added to the frame meanwhile (an exercise's note) stays.
+    this._pending.remove();
     try {
       this.build();
       this.sync();
@@ -115,19 +173,21 @@ export class LlmWidget extends HTMLElement {
   }
 
   disconnectedCallback() {
-    // Nothing of a widget lives outside its own element; subclasses that listen elsewhere
-    // remove their listeners here.
+    // A figure removed before it started is no longer waited for. Nothing else of a widget
+    // lives outside its own element; subclasses that listen elsewhere remove their listeners here.
+    if (!this._started && observer) {
+      observer.unobserve(this);
+      waiting.delete(this);
+    }
   }
 
   attributeChangedCallback(name, before, after) {
-    if (!this._built || before === after) return;
+    if (!this._connected || before === after) return;
     const decl = this.constructor.attributes.find((d) => d.name === name);
     if (decl.preset || after === null) {
       // A new preset, or a removed attribute: start again from the attributes.
       this.state = this._stateFrom(this._pageSettings).state;
-      this._showNotes();
-      this.sync();
-      this.update();
+      this._redraw();
       return;
     }
     const parsed = parseValue(decl, after);
@@ -169,11 +229,7 @@ export class LlmWidget extends HTMLElement {
     const { state, notes } = this._stateFrom([settings]);
     this.state = state;
     this.notes = [...unknown.map((n) => `${n} is not a setting of this figure; ignored.`), ...notes];
-    if (this._built) {
-      this._showNotes();
-      this.sync();
-      this.update();
-    }
+    if (this._connected) this._redraw();
   }
 
   /**
@@ -213,7 +269,7 @@ export class LlmWidget extends HTMLElement {
       this.notes = notes;
       this._showNotes();
     }
-    if (sync) this.sync();
+    if (sync && this._started) this.sync();
     this.update();
   }
 
@@ -221,7 +277,13 @@ export class LlmWidget extends HTMLElement {
   reset() {
     this._pageSettings = [];
     this.state = this._stateFrom([]).state;
+    this._redraw();
+  }
+
+  /** After the state was replaced from outside: notes, controls and figure follow it. */
+  _redraw() {
     this._showNotes();
+    if (!this._started) return;
     this.sync();
     this.update();
   }
@@ -263,7 +325,7 @@ export class LlmWidget extends HTMLElement {
 
   /** Recomputes and redraws; on an error keeps the last good figure and says what was wrong. */
   update() {
-    if (!this.core) return;
+    if (!this.core || !this._started) return;
     let result;
     try {
       result = this.compute();
