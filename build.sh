@@ -8,6 +8,9 @@
 #   ./build.sh core     only the core: native tests built and dist/llmmath.js written
 #   ./build.sh fuzz [s] fuzz every core function for s seconds (default 600), growing the corpus
 #                       kept in tests/fuzz/corpus/
+#   ./build.sh bench    a benchmark (figures, not a test): bytes, load times and input times of
+#                       the reader (bench/page.js), and the API against the native core
+#                       (bench/api.js, when present); writes bench/results.json
 #   ./build.sh serve    serve dist/ on http://127.0.0.1:8000/ (PORT=... to change)
 #   ./build.sh clean    remove build/ and dist/
 set -euo pipefail
@@ -203,10 +206,16 @@ case ${1:-build} in
     say "Fuzzing every core function for ${2:-600} s (corpus: tests/fuzz/corpus/)"
     run_fuzz "${2:-600}" tests/fuzz/corpus ;;
   test) build_all; run_tests ;;
+  bench)
+    build_all
+    ensure_packages "${test_apt_packages[@]}"
+    say "Benchmark of the reader (bench/page.js)"
+    node bench/page.js "${RUNS:-10}" "${INPUTS:-200}"
+    if [[ -f bench/api.js ]]; then say "Benchmark of the API against the native core (bench/api.js)"; node bench/api.js; fi ;;
   serve)
     [[ -f $dist_dir/reader.html ]] || build_all
     say "Serving $dist_dir/ on http://127.0.0.1:${PORT:-8000}/reader.html (Ctrl-C stops)"
     exec python3 -m http.server --bind 127.0.0.1 --directory "$dist_dir" "${PORT:-8000}" ;;
   clean) rm -rf "$build_dir" "$dist_dir" ;;
-  *) die "unknown command '$1' (use: build, test, core, fuzz, serve, clean)" ;;
+  *) die "unknown command '$1' (use: build, test, core, fuzz, bench, serve, clean)" ;;
 esac

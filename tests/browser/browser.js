@@ -85,4 +85,4 @@ function artifact(name) {
   return path.join(artifacts, name);
 }
 
-module.exports = { launch, useBrowser, openReader, artifact, dist, shown, num };
+module.exports = { launch, useBrowser, openReader, artifact, dist, shown, num, CHROMIUM, FLAGS };
