@@ -1,14 +1,17 @@
-// Adapters between plain JavaScript values and the core's C++ types. They check what only the
-// JavaScript side can get wrong (a string where a number belongs, a ragged array, an unknown
-// option) and leave every mathematical precondition to the core. Each failure throws
-// std::invalid_argument through llmmath::require, naming the parameter as the caller wrote it.
+// Adapters between the JavaScript boundary (boundary.js) and the core's C++ types.
+//
+// Nothing a caller passes reaches these functions: boundary.js reads every argument once, checks
+// its type and size, and hands over snapshots it built itself: numbers, booleans, `undefined`
+// for an omitted option, a Float64Array per vector and { rows, cols, values } per matrix (values
+// row by row in a Float64Array). No string a caller passed crosses into the heap. The adapters
+// only copy these into Eigen types, run the core, and hand the result back through a callback
+// while the arrays it views are alive; every mathematical precondition is the core's.
 #pragma once
 
 #include <emscripten/val.h>
 
 #include <Eigen/Core>
-#include <cstddef>
-#include <initializer_list>
+#include <deque>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,69 +20,72 @@ namespace llmmath::js {
 
 using emscripten::val;
 
-/// A short description of any JS value for an error message: 1.5, "3" (a string), null,
-/// undefined, true, an array, an object.
-std::string describe(const val& v);
+/// (rows, cols) of a matrix snapshot, read before anything is copied so that the core's shape
+/// checks run before the heap is asked for the matrix.
+struct Shape {
+  Eigen::Index rows = 0;
+  Eigen::Index cols = 0;
+};
+Shape shape(const val& snapshot);
 
-/// A required number: typeof "number" (numeric strings, booleans and null are refused).
-/// Finiteness is the core's business, except where noted.
-double number(const val& v, const std::string& name);
+/// A vector snapshot (a Float64Array) copied into the heap.
+Eigen::VectorXd vector(const val& snapshot);
 
-/// A required finite number (for parameters the core takes as plain doubles).
-double finite_number(const val& v, const std::string& name);
+/// A matrix snapshot copied into the heap (Eigen stores it column by column).
+Eigen::MatrixXd matrix(const val& snapshot);
 
-/// A required boolean.
-bool boolean(const val& v, const std::string& name);
+/// An optional number: `undefined` (omitted) gives nothing.
+std::optional<double> optional_number(const val& v);
 
-/// A required string.
-std::string string(const val& v, const std::string& name);
+using BoolArray = Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>;
 
-/// A required string that is one of `allowed` (an option such as pairing: "interleaved" or
-/// "half"); returns its index in `allowed`.
-std::size_t choice(const val& v, const std::string& name,
-                   std::initializer_list<const char*> allowed);
+/// The plain object handed back to JavaScript for one call. Arrays are views into the heap
+/// (Float64Array for numbers, Int32Array for indices, Uint8Array for booleans); a matrix is
+/// { rows, cols, values[, keep] } with values column by column, as Eigen stores them, and keep
+/// (for a masked matrix) 0 where an entry is shown as null. boundary.js copies all of it into
+/// plain arrays inside send(), so every viewed array must outlive send().
+class Result {
+ public:
+  Result();
 
-/// An array of numbers → VectorXd; checks the length limit before reading the entries.
-Eigen::VectorXd vector(const val& v, const std::string& name);
+  void set(const char* key, double x);
+  void set(const char* key, bool b);
+  void set(const char* key, const Eigen::VectorXd& x);
+  void set(const char* key, const Eigen::VectorXi& x);
+  void set(const char* key, const Eigen::MatrixXd& M);
+  void set(const char* key, const Eigen::MatrixXi& M);
+  void set(const char* key, const BoolArray& B);
+  /// M with null wherever keep is false (a masked entry has no value to show).
+  void set(const char* key, const Eigen::MatrixXd& M, const BoolArray& keep);
+  /// A nested object (its arrays must outlive send() too).
+  void set(const char* key, const Result& nested);
 
-/// An array of equal-length arrays of numbers → MatrixXd (rows first); checks the size
-/// limits before reading the entries.
-Eigen::MatrixXd matrix(const val& v, const std::string& name);
+  /// Hands the object to `sink`, which copies everything out before returning.
+  void send(const val& sink) const;
+  /// Hands a bare array (an index list, the slopes) to `sink`.
+  static void send(const val& sink, const Eigen::VectorXi& x);
+  static void send(const val& sink, const Eigen::VectorXd& x);
 
-/// An options or config object. `undefined` and `null` mean "all defaults" (an empty object)
-/// when `optional`; any key not in `known` is refused, so a misspelt option is reported
-/// instead of silently ignored.
-val object(const val& v, const std::string& name, std::initializer_list<const char*> known,
-           bool optional);
+ private:
+  val object_;
+};
 
-/// The field `key` of an object from object(), or nothing when it is absent (undefined).
-std::optional<val> field(const val& obj, const char* key);
-
-/// Results: plain JS numbers, arrays and arrays of rows, copied out of the wasm heap.
-val to_js(const Eigen::VectorXd& x);
-val to_js(const Eigen::VectorXi& x);
-val to_js(const Eigen::MatrixXd& M);
-val to_js(const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>& B);
-
-/// A matrix as rows of numbers with null wherever `keep` is false (a masked entry has no
-/// value to show). M and keep have the same shape.
-val to_js(const Eigen::MatrixXd& M,
-          const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>& keep);
-
-/// Throws a JS Error with this message (does not return).
-[[noreturn]] void throw_error(std::string message);
-
-/// Runs `body`; a std::exception from it becomes a JavaScript Error with the same message,
-/// thrown only after every C++ object of the call has been destroyed, so nothing leaks.
+/// Runs `body`; a std::exception from it (a core precondition, or the heap running out) comes
+/// back as its message, as a string, for boundary.js to throw as an Error; success gives
+/// undefined. Nothing is thrown across into JavaScript and every C++ object of the call is
+/// destroyed before this returns, so an error leaks nothing.
 template <class Body>
 val guarded(Body&& body) {
   std::string message;
   try {
-    return body();
+    body();
+    return val::undefined();
+  } catch (const std::bad_alloc&) {
+    message = "the WebAssembly heap is out of memory (the page cannot give this call enough)";
   } catch (const std::exception& e) {
     message = e.what();
   }
-  throw_error(std::move(message));
+  return val(message);
 }
 
 }  // namespace llmmath::js

@@ -1,8 +1,26 @@
 // TypeScript declarations of dist/llmmath.js, the core's public JavaScript API
 // (../shared/spec/core-api.md), one section per concept, kept in step with
-// bindings/wasm/llmmath_bindings.cpp. Every function takes and returns plain values; nothing
-// needs .delete(). Invalid input throws an Error whose message names the parameter
-// ("topP must be in (0, 1], got 1.5"), and the module stays usable after it.
+// bindings/wasm/boundary.js (the public functions) and llmmath_bindings.cpp (the core behind
+// them). Every function takes and returns plain values; nothing needs .delete(). Invalid input
+// throws an Error whose message names the parameter ("topP must be in (0, 1], got 1.5"), and
+// the module stays usable after it.
+//
+// What any caller may rely on, whatever it passes:
+// - Each argument is read once. A vector is an array of numbers or a Float64Array; a matrix an
+//   array of rows, each an array of numbers or a Float64Array. Arrays and typed arrays from
+//   another realm (an iframe, a vm context) are accepted; an array's own methods are never
+//   called; a length is a whole number checked against the limit before any entry is read.
+// - Options and configs are read as own enumerable properties: nothing inherited counts.
+// - No string reaches WebAssembly memory; a string too long to quote is described by length.
+// - A caller's getter or Proxy trap that throws gives an Error naming the parameter being read
+//   ("topP must be readable, got an exception while reading it: …", the original as `cause`).
+// - Results are finite for finite input (ceiling at alpha 1 is Infinity by definition), or the
+//   call throws naming the value that would overflow; no result is −0.
+// - Limits keep every call to about a second: each function states its limit and the worst
+//   case measured through this API on the reference machine (2 cores, Node 20; fastest of five
+//   calls; bench/limits.js measures them again). Memory a call allocates is released when it
+//   returns (memoryInUse() is back where it was); the WebAssembly memory itself never shrinks,
+//   so the largest call of a page sets its size.
 
 /** Resolves to the module object; the WebAssembly is embedded, nothing else is fetched. */
 declare function createLLMMath(): Promise<LLMMath>;
@@ -10,16 +28,25 @@ declare function createLLMMath(): Promise<LLMMath>;
 /** A 0-based token or expert index. */
 type Index = number;
 
+/** A vector: an array of numbers or a Float64Array (read once and copied). */
+type Vector = number[] | Float64Array;
+
+/** A matrix: an array of rows of one length, each an array of numbers or a Float64Array. */
+type Matrix = Array<number[] | Float64Array>;
+
 interface LLMMath {
   // ---- attention ----
 
   /**
    * Scaled dot-product attention (Vaswani et al. 2017, eq. 1): softmax(scale·q·kᵀ + mask)·v.
-   * `q` is nq×d, `k` is nk×d, `v` is nk×dv (arrays of rows, at most 4096 per side). Under
-   * `opts.causal` query i sits at position nk − nq + i and later keys get weight exactly 0.
-   * Errors name `q`, `k`, `v`, `opts`, `causal` or `scale`.
+   * `q` is nq×d, `k` is nk×d, `v` is nk×dv (at most 4096 per side). Under `opts.causal` query
+   * i sits at position nk − nq + i and later keys get weight exactly 0.
+   * Limits: nq·nk ≤ 2^22 scores (2048 queries over 2048 keys) and nq·nk·(d + dv) ≤ 2^30
+   * multiply-adds; worst case (2048 × 2048, d + dv = 256) 0.8 s (median 0.9 s).
+   * Errors name `q`, `k`, `v`, `opts`, `causal` or `scale` (`v` when an average of entries
+   * near the largest double overflows).
    */
-  attention(q: number[][], k: number[][], v: number[][], opts?: AttentionOptions | null): AttentionResult;
+  attention(q: Matrix, k: Matrix, v: Matrix, opts?: AttentionOptions | null): AttentionResult;
 
   /**
    * The softmax weight e^a / (e^a + n·e^b) that one relevant key (score a) keeps among n
@@ -34,7 +61,7 @@ interface LLMMath {
    * on the renormalised top-k distribution, then renormalisation (Holtzman et al. 2020).
    * Errors name `input`, `logits`, `probs`, `opts`, `temperature`, `topK` or `topP`.
    * @param input exactly one of `logits` (finite numbers) or `probs` (≥ 0, summing to 1 within
-   *   1e-9, treated as logits = log p); at most 2^20 entries.
+   *   1e-9, treated as logits = log p); at most 2^20 entries (worst case 0.2 s (median 0.3 s)).
    * @param opts omitted, undefined or null for all defaults.
    */
   sampling(input: SamplingInput, opts?: SamplingOptions | null): SamplingResult;
@@ -44,9 +71,10 @@ interface LLMMath {
    * SplitMix64 seeded with `opts.seed`: the same seed gives the same draws in every build.
    * A token of probability 0 is never drawn.
    * @param probs ≥ 0, summing to 1 within 1e-9, at most 2^20 entries.
+   * Worst case (10^6 draws from 2^20 tokens) 0.3 s.
    * Errors name `probs`, `opts`, `count` or `seed`.
    */
-  sample(probs: number[], opts: SampleOptions): Index[];
+  sample(probs: Vector, opts: SampleOptions): Index[];
 
   // ---- moe ----
 
@@ -55,34 +83,37 @@ interface LLMMath {
    * eq. 4): N·Σ f_i·p_i over N experts. 1 when either f or p is uniform, N at full collapse.
    * @param f fraction of tokens dispatched to each expert: ≥ 0, summing to 1 within 1e-6.
    * @param p mean router probability of each expert: same length as f, ≥ 0, summing to 1
-   *   within 1e-6.
+   *   within 1e-6. At most 2^20 experts (worst case 40 ms).
    */
-  moeLoadBalance(f: number[], p: number[]): MoeLoadBalanceResult;
+  moeLoadBalance(f: Vector, p: Vector): MoeLoadBalanceResult;
 
   /**
    * Routes each token to its topK most probable experts (softmax per token; equal
    * probabilities go to the lower index) and evaluates the load-balancing loss.
-   * @param routerLogits tokens×experts, finite, at most 4096 per side.
+   * @param routerLogits tokens×experts, finite, at most 4096 per side and 2^21 entries (worst
+   *   case, 2048 × 1024 with topK 1024, 0.3 s).
    * @param topK integer in 1 … experts; omitted or undefined means 1.
    */
-  moeRoute(routerLogits: number[][], topK?: number): MoeRouteResult;
+  moeRoute(routerLogits: Matrix, topK?: number): MoeRouteResult;
 
   // ---- rope ----
 
   /**
    * Rotary position embedding (Su et al. 2021, RoFormer, eq. 34) of query `q` at position `m`
    * and key `k` at position `n`: pair i of each vector turns anticlockwise by pos·θ_i, so
-   * `raw` depends only on m − n. `q` and `k` have the same even length d ≥ 2 (at most 2^20);
-   * `m` and `n` are finite positions (integers in practice).
+   * `raw` depends only on m − n. `q` and `k` have the same even length d ≥ 2 (at most 2^20;
+   * worst case 0.5 s (median 0.6 s)); `m` and `n` are finite positions (integers in practice).
    */
-  rope(q: number[], k: number[], m: number, n: number, opts?: RopeOptions | null): RopeResult;
+  rope(q: Vector, k: Vector, m: number, n: number, opts?: RopeOptions | null): RopeResult;
 
   /**
    * rope() at many offsets in one call: the query at position offsets[t], the key at 0, for
-   * plotting the score against relative position. At most 2^20 offsets and 2^26 / d of them.
-   * Errors name `q`, `k`, `offsets`, `opts`, `pairing`, `base` or `freqs`.
+   * plotting the score against relative position; each entry equals rope()'s exactly. At most
+   * 2^20 offsets and 2^24 / d of them (worst case, 2^17 offsets of d = 128, 0.3 s (median 0.4 s)).
+   * Errors name `q`, `k`, `offsets` (`offsets[t]` when its angles overflow), `opts`,
+   * `pairing`, `base` or `freqs`.
    */
-  ropeScores(q: number[], k: number[], offsets: number[], opts?: RopeOptions | null): RopeScoresResult;
+  ropeScores(q: Vector, k: Vector, offsets: Vector, opts?: RopeOptions | null): RopeScoresResult;
 
   // ---- cost ----
 
@@ -115,7 +146,8 @@ interface LLMMath {
    * counts a practitioner logs and three estimates of α: accepted / proposed (wrong: it also
    * counts drafts never checked; ≈ 0.29 at α 0.5, γ 3), accepted / checked (≈ α) and α solved
    * from the mean tokens per call (≈ α). The same seed gives the same counts in every build
-   * (SplitMix64, as `sample`). Errors name `cfg`, `alpha`, `gamma`, `rounds` or `seed`.
+   * (SplitMix64, as `sample`). At most 10^7 draft tokens (worst case 20 ms).
+   * Errors name `cfg`, `alpha`, `gamma`, `rounds` or `seed`.
    */
   speculativeMeasure(cfg: SpeculativeMeasureConfig): SpeculativeMeasureResult;
 
@@ -125,7 +157,7 @@ interface LLMMath {
    * The ALiBi head slopes (Press et al. 2022, as its reference code computes them): for h a
    * power of two, 2^(−8k/h) for k = 1 … h (8 heads: 1/2 … 1/256); otherwise the slopes of the
    * largest power of two p below h followed by every other slope of 2p, h − p of them.
-   * @param heads whole number in 1 … 4096
+   * @param heads whole number in 1 … 4096 (under a millisecond)
    * @returns heads slopes, the first head's (largest) first
    */
   alibiSlopes(heads: number): number[];
@@ -141,7 +173,8 @@ interface LLMMath {
 
   /**
    * One ALiBi head of slope m (Press et al. 2022, §3): the distance ln 2 / m at which the bias
-   * halves a key's softmax weight and, with `tokens`, the bias matrix −m·(i − j).
+   * halves a key's softmax weight and, with `tokens`, the bias matrix −m·(i − j). Worst case,
+   * 4096 tokens (a 4096 × 4096 bias, 2^24 entries), 0.6 s (median 0.7 s); 2^20 distances 50 ms.
    */
   alibi(cfg: AlibiConfig): AlibiResult;
 
@@ -155,31 +188,51 @@ interface LLMMath {
    * @param xAbsMax per-channel activation maxima, each 0 or in [1e-150, 1e150]
    * @param wAbsMax per-channel weight maxima, same length, each 0 or in [1e-150, 1e150]
    * @param alpha migration strength in [0, 1]; omitted or undefined means 0.5
+   * At most 2^20 channels (worst case 0.15 s (median 0.2 s)).
    */
-  smoothQuant(xAbsMax: number[], wAbsMax: number[], alpha?: number): SmoothQuantResult;
+  smoothQuant(xAbsMax: Vector, wAbsMax: Vector, alpha?: number): SmoothQuantResult;
 
   /**
    * Symmetric per-tensor integer quantisation: scale = max|x| / (2^(bits−1) − 1) (1 when every
    * value is 0), levels rounded half to even and clamped to ±(2^(bits−1) − 1).
-   * @param values finite numbers (at most 2^20), largest magnitude 0 or at least 1e-300
+   * @param values finite numbers, at most 2^20 (worst case 0.1 s, median 0.15 s), largest
+   *   magnitude 0 or in [1e-300, 1e300] (an entry above 1e300 is named: its dequantised value or
+   *   error would overflow)
    */
-  quantize(values: number[], opts?: QuantizeOptions | null): QuantizeResult;
+  quantize(values: Vector, opts?: QuantizeOptions | null): QuantizeResult;
 
   /**
    * SmoothQuant on one linear layer Y = x·w (Xiao et al. 2023, §4): channel ranges, smoothing
    * factors, both sides quantised per tensor before and after smoothing, and the output error
    * of each. `x` is tokens×channels, `w` channels×outputs; every channel's largest magnitude 0
    * or in [1e-150, 1e150] (all-zero channels use smoothQuant's clamps); tokens·channels·outputs
-   * ≤ 2^24. Errors name `x`, `w`, `opts`, `alpha`, `bits`.
+   * ≤ 2^24, and x, w and x·w at most 2^20 entries each (worst case, x 1024 × 1024 with
+   * w 1024 × 16, 0.4 s). Errors name `x`, `w`, `opts`, `alpha`, `bits`.
    */
-  smoothQuantLayer(x: number[][], w: number[][], opts?: SmoothQuantLayerOptions | null): SmoothQuantLayerResult;
+  smoothQuantLayer(x: Matrix, w: Matrix, opts?: SmoothQuantLayerOptions | null): SmoothQuantLayerResult;
 
   // ---- diagnostics ----
 
-  /** Bytes currently allocated in the WebAssembly heap (for leak tests). */
+  /**
+   * Bytes currently allocated in the WebAssembly heap, counted as every block is allocated and
+   * freed (for leak tests: a call that leaks leaves it higher).
+   */
   memoryInUse(): number;
+  /** memoryInUse() with the blocks it counts, the top of the heap and the memory's size. */
+  memoryStats(): MemoryStats;
   /** Live embind value handles (for leak tests). */
   count_emval_handles(): number;
+}
+
+interface MemoryStats {
+  /** Usable bytes of the blocks allocated and not yet freed: memoryInUse(). */
+  bytesInUse: number;
+  /** Blocks allocated and not yet freed. */
+  blocksInUse: number;
+  /** The end of the heap (sbrk(0)), which only grows. */
+  heapTop: number;
+  /** The size of the WebAssembly memory in bytes, which only grows. */
+  memoryBytes: number;
 }
 
 // ---- attention ----
@@ -225,7 +278,7 @@ interface ContextDilutionResult {
 // ---- sampling ----
 
 /** Logits or probabilities over the vocabulary, never both. */
-type SamplingInput = { logits: number[]; probs?: undefined } | { probs: number[]; logits?: undefined };
+type SamplingInput = { logits: Vector; probs?: undefined } | { probs: Vector; logits?: undefined };
 
 interface SamplingOptions {
   /**
@@ -305,7 +358,7 @@ interface RopeOptions {
   /** θ_i = base^(−2i/d); finite and > 1; default 10000. */
   base?: number;
   /** The d/2 frequencies θ_i in radians per position, finite, instead of `base`. */
-  freqs?: number[];
+  freqs?: Vector;
 }
 
 interface RopeResult {
@@ -412,11 +465,14 @@ interface AttentionCostResult {
 // ---- speculative ----
 
 interface SpeculativeConfig {
-  /** Acceptance rate α in [0, 1]. */
+  /** Acceptance rate α in [0, 1] (−0 is 0). */
   alpha: number;
   /** Draft length γ, whole number in 0 … 1024. */
   gamma: number;
-  /** Cost of a draft step over a target step, c ≥ 0; without it there is no speedup. */
+  /**
+   * Cost of a draft step over a target step, c in [0, 1e300] (so γ·c + 1 stays finite);
+   * without it there is no speedup.
+   */
   costRatio?: number;
 }
 

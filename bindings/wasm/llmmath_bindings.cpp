@@ -1,8 +1,14 @@
-// The JavaScript API of core-api.md: one block per concept, each only translating plain JS
-// values to the core's types and back (camelCase here, the core's snake_case inside).
+// The core behind the JavaScript API of core-api.md: one block per concept, each only
+// translating the boundary's snapshots (boundary.js) to the core's types and the result back
+// (camelCase keys here, the core's snake_case inside).
+//
+// Every function here is internal: boundary.js calls it with snapshots it built (Float64Array
+// vectors, { rows, cols, values } matrices, and an options object holding only known keys whose
+// values it checked), and replaces it on the module object by the public function of the same
+// name. Each takes a `sink` last and returns undefined, handing the result to the sink, or the
+// message of the core's error as a string.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
-#include <malloc.h>
 
 #include "convert.hpp"
 #include "llmmath/alibi.hpp"
@@ -13,7 +19,7 @@
 #include "llmmath/rope.hpp"
 #include "llmmath/sampling.hpp"
 #include "llmmath/speculative.hpp"
-#include "register.hpp"
+#include "memory.hpp"
 
 using emscripten::val;
 namespace js = llmmath::js;
@@ -22,181 +28,159 @@ namespace {
 
 // ---- attention -----------------------------------------------------------------------------
 
-val attention(val q, val k, val v, val opts) {
+val attention(val q, val k, val v, val opts, val sink) {
   return js::guarded([&] {
-    const val o = js::object(opts, "opts", {"causal", "scale"}, true);
     llmmath::AttentionOptions options;
-    if (auto c = js::field(o, "causal")) options.causal = js::boolean(*c, "causal");
-    if (auto s = js::field(o, "scale")) options.scale = js::number(*s, "scale");
-    const auto r = llmmath::attention(js::matrix(q, "q"), js::matrix(k, "k"),
-                                      js::matrix(v, "v"), options);
-    val out = val::object();
-    out.set("scores", js::to_js(r.scores));
-    out.set("weights", js::to_js(r.weights));
-    out.set("output", js::to_js(r.output));
-    out.set("visible", js::to_js(r.visible));
-    out.set("positions", js::to_js(r.position));
+    if (const val c = opts["causal"]; !c.isUndefined()) options.causal = c.as<bool>();
+    options.scale = js::optional_number(opts["scale"]);
+    const js::Shape Q = js::shape(q), K = js::shape(k), V = js::shape(v);
+    // sizes first, so that a refused call never asks the heap for its matrices
+    llmmath::require_attention_shapes(Q.rows, Q.cols, K.rows, K.cols, V.rows, V.cols);
+    const auto r = llmmath::attention(js::matrix(q), js::matrix(k), js::matrix(v), options);
+    js::Result out;
+    out.set("scores", r.scores);
+    out.set("weights", r.weights);
+    out.set("output", r.output);
+    out.set("visible", r.visible);
+    out.set("positions", r.position);
     out.set("scale", r.scale);
-    return out;
+    out.send(sink);
   });
 }
 
-val context_dilution(val cfg) {
+val context_dilution(val cfg, val sink) {
   return js::guarded([&] {
-    const val c =
-        js::object(cfg, "cfg", {"relevantScore", "distractorScore", "distractors"}, false);
-    const auto r = llmmath::context_dilution(js::number(c["relevantScore"], "relevantScore"),
-                                             js::number(c["distractorScore"], "distractorScore"),
-                                             js::number(c["distractors"], "distractors"));
-    val out = val::object();
+    const auto r = llmmath::context_dilution(cfg["relevantScore"].as<double>(),
+                                             cfg["distractorScore"].as<double>(),
+                                             cfg["distractors"].as<double>());
+    js::Result out;
     out.set("relevantWeight", r.relevant_weight);
     out.set("distractorWeight", r.distractor_weight);
     out.set("distractorMass", r.distractor_mass);
-    return out;
+    out.send(sink);
   });
 }
 
 // ---- sampling ------------------------------------------------------------------------------
 
-val sampling(val input, val opts) {
+val sampling(val input, val opts, val sink) {
   return js::guarded([&] {
-    const val in = js::object(input, "input", {"logits", "probs"}, false);
     llmmath::SamplingInput source;
-    if (auto z = js::field(in, "logits")) source.logits = js::vector(*z, "logits");
-    if (auto p = js::field(in, "probs")) source.probs = js::vector(*p, "probs");
-    const val o = js::object(opts, "opts", {"temperature", "topK", "topP"}, true);
+    if (const val z = input["logits"]; !z.isUndefined()) source.logits = js::vector(z);
+    if (const val p = input["probs"]; !p.isUndefined()) source.probs = js::vector(p);
     llmmath::SamplingOptions options;
-    if (auto t = js::field(o, "temperature")) options.temperature = js::number(*t, "temperature");
-    if (auto k = js::field(o, "topK")) options.top_k = js::number(*k, "topK");
-    if (auto p = js::field(o, "topP")) options.top_p = js::number(*p, "topP");
+    options.temperature = js::optional_number(opts["temperature"]).value_or(options.temperature);
+    options.top_k = js::optional_number(opts["topK"]).value_or(options.top_k);
+    options.top_p = js::optional_number(opts["topP"]).value_or(options.top_p);
     const auto r = llmmath::sampling(source, options);
-    val out = val::object();
-    out.set("probs", js::to_js(r.probs));
-    out.set("kept", js::to_js(r.kept));
-    out.set("tempered", js::to_js(r.tempered));
-    out.set("order", js::to_js(r.order));
-    out.set("cumulative", js::to_js(r.cumulative));
-    out.set("cutoff", r.cutoff);
+    js::Result out;
+    out.set("probs", r.probs);
+    out.set("kept", r.kept);
+    out.set("tempered", r.tempered);
+    out.set("order", r.order);
+    out.set("cumulative", r.cumulative);
+    out.set("cutoff", double(r.cutoff));
     out.set("keptMass", r.kept_mass);
-    return out;
+    out.send(sink);
   });
 }
 
-val sample(val probs, val opts) {
+val sample(val probs, val opts, val sink) {
   return js::guarded([&] {
-    const Eigen::VectorXd p = js::vector(probs, "probs");
-    const val o = js::object(opts, "opts", {"count", "seed"}, false);
-    const double count = js::number(o["count"], "count");
-    const double seed = js::number(o["seed"], "seed");
-    return js::to_js(llmmath::sample(p, count, seed));
+    const Eigen::VectorXi draws = llmmath::sample(js::vector(probs), opts["count"].as<double>(),
+                                                  opts["seed"].as<double>());
+    js::Result::send(sink, draws);
   });
 }
 
 // ---- moe -----------------------------------------------------------------------------------
 
-val moe_load_balance(val f, val p) {
+val moe_load_balance(val f, val p, val sink) {
   return js::guarded([&] {
-    const Eigen::VectorXd fractions = js::vector(f, "f");
-    const auto r = llmmath::moe_load_balance(fractions, js::vector(p, "p"));
-    val out = val::object();
+    const auto r = llmmath::moe_load_balance(js::vector(f), js::vector(p));
+    js::Result out;
     out.set("loss", r.loss);
-    out.set("terms", js::to_js(r.terms));
-    return out;
+    out.set("terms", r.terms);
+    out.send(sink);
   });
 }
 
-val moe_route(val router_logits, val top_k) {
+val moe_route(val router_logits, val top_k, val sink) {
   return js::guarded([&] {
-    const Eigen::MatrixXd L = js::matrix(router_logits, "routerLogits");
-    // topK is optional: omitted or undefined means the core's default (null is not a number)
-    const auto r = top_k.isUndefined()
-                       ? llmmath::moe_route(L)
-                       : llmmath::moe_route(L, js::number(top_k, "topK"));
-    val out = val::object();
-    // expert indices are whole numbers, exact as JS numbers
-    out.set("assignments", js::to_js(Eigen::MatrixXd(r.assignments.cast<double>())));
-    out.set("f", js::to_js(r.f));
-    out.set("p", js::to_js(r.p));
+    const js::Shape L = js::shape(router_logits);
+    llmmath::require_router_logits_shape(L.rows, L.cols);
+    const auto r = llmmath::moe_route(js::matrix(router_logits),
+                                      js::optional_number(top_k).value_or(1));
+    js::Result out;
+    out.set("assignments", r.assignments);
+    out.set("f", r.f);
+    out.set("p", r.p);
     out.set("loss", r.loss);
-    out.set("probs", js::to_js(r.probs));
-    out.set("counts", js::to_js(r.counts));
-    out.set("terms", js::to_js(r.terms));
-    return out;
+    out.set("probs", r.probs);
+    out.set("counts", r.counts);
+    out.set("terms", r.terms);
+    out.send(sink);
   });
 }
 
 // ---- rope ----------------------------------------------------------------------------------
 
-// rope's options object: pairing, base or freqs.
+// rope's options: pairing (0 interleaved, 1 half, as the boundary maps the names), base, freqs.
 llmmath::RopeOptions rope_options(const val& opts) {
-  const val o = js::object(opts, "opts", {"pairing", "base", "freqs"}, true);
   llmmath::RopeOptions options;
-  if (auto p = js::field(o, "pairing"))
-    options.pairing = js::choice(*p, "pairing", {"interleaved", "half"}) == 0
-                          ? llmmath::RopePairing::interleaved
-                          : llmmath::RopePairing::half;
-  if (auto b = js::field(o, "base")) options.base = js::number(*b, "base");
-  if (auto f = js::field(o, "freqs")) options.freqs = js::vector(*f, "freqs");
+  if (js::optional_number(opts["pairing"]).value_or(0) == 1)
+    options.pairing = llmmath::RopePairing::half;
+  options.base = js::optional_number(opts["base"]);
+  if (const val f = opts["freqs"]; !f.isUndefined()) options.freqs = js::vector(f);
   return options;
 }
 
-val rope(val q, val k, val m, val n, val opts) {
+val rope(val q, val k, val m, val n, val opts, val sink) {
   return js::guarded([&] {
-    const Eigen::VectorXd Q = js::vector(q, "q");
-    const Eigen::VectorXd K = js::vector(k, "k");
-    const double pos_m = js::number(m, "m");
-    const double pos_n = js::number(n, "n");
-    const llmmath::RopeOptions options = rope_options(opts);
-    const auto r = llmmath::rope(Q, K, pos_m, pos_n, options);
-    val out = val::object();
-    out.set("qRotated", js::to_js(r.q_rotated));
-    out.set("kRotated", js::to_js(r.k_rotated));
+    const auto r = llmmath::rope(js::vector(q), js::vector(k), m.as<double>(), n.as<double>(),
+                                 rope_options(opts));
+    js::Result out;
+    out.set("qRotated", r.q_rotated);
+    out.set("kRotated", r.k_rotated);
     out.set("raw", r.raw);
     out.set("scaled", r.scaled);
-    out.set("thetas", js::to_js(r.thetas));
-    out.set("angles", js::to_js(r.angles));
-    out.set("pairs", js::to_js(r.pairs));
-    out.set("pairScores", js::to_js(r.pair_scores));
-    return out;
+    out.set("thetas", r.thetas);
+    out.set("angles", r.angles);
+    out.set("pairs", r.pairs);
+    out.set("pairScores", r.pair_scores);
+    out.send(sink);
   });
 }
 
-val rope_scores(val q, val k, val offsets, val opts) {
+val rope_scores(val q, val k, val offsets, val opts, val sink) {
   return js::guarded([&] {
-    const Eigen::VectorXd Q = js::vector(q, "q");
-    const Eigen::VectorXd K = js::vector(k, "k");
-    const Eigen::VectorXd o = js::vector(offsets, "offsets");
-    const auto r = llmmath::rope_scores(Q, K, o, rope_options(opts));
-    val out = val::object();
-    out.set("raw", js::to_js(r.raw));
-    out.set("scaled", js::to_js(r.scaled));
-    return out;
+    const auto r = llmmath::rope_scores(js::vector(q), js::vector(k), js::vector(offsets),
+                                        rope_options(opts));
+    js::Result out;
+    out.set("raw", r.raw);
+    out.set("scaled", r.scaled);
+    out.send(sink);
   });
 }
 
 // ---- cost ----------------------------------------------------------------------------------
 
-val attention_cost(val cfg) {
+val attention_cost(val cfg, val sink) {
   return js::guarded([&] {
-    const val c = js::object(
-        cfg, "cfg",
-        {"tokens", "heads", "headDim", "layers", "kvHeads", "batch", "bytesPerValue", "dModel",
-         "ffnDim", "gated"},
-        false);
     llmmath::AttentionCostConfig config;
-    config.tokens = js::number(c["tokens"], "tokens");
-    config.heads = js::number(c["heads"], "heads");
-    config.head_dim = js::number(c["headDim"], "headDim");
-    if (auto x = js::field(c, "layers")) config.layers = js::number(*x, "layers");
-    if (auto x = js::field(c, "kvHeads")) config.kv_heads = js::number(*x, "kvHeads");
-    if (auto x = js::field(c, "batch")) config.batch = js::number(*x, "batch");
-    if (auto x = js::field(c, "bytesPerValue"))
-      config.bytes_per_value = js::number(*x, "bytesPerValue");
-    if (auto x = js::field(c, "dModel")) config.d_model = js::number(*x, "dModel");
-    if (auto x = js::field(c, "ffnDim")) config.ffn_dim = js::number(*x, "ffnDim");
-    if (auto x = js::field(c, "gated")) config.gated = js::boolean(*x, "gated");
+    config.tokens = cfg["tokens"].as<double>();
+    config.heads = cfg["heads"].as<double>();
+    config.head_dim = cfg["headDim"].as<double>();
+    config.layers = js::optional_number(cfg["layers"]).value_or(config.layers);
+    config.kv_heads = js::optional_number(cfg["kvHeads"]);
+    config.batch = js::optional_number(cfg["batch"]).value_or(config.batch);
+    config.bytes_per_value =
+        js::optional_number(cfg["bytesPerValue"]).value_or(config.bytes_per_value);
+    config.d_model = js::optional_number(cfg["dModel"]);
+    config.ffn_dim = js::optional_number(cfg["ffnDim"]);
+    if (const val g = cfg["gated"]; !g.isUndefined()) config.gated = g.as<bool>();
     const auto r = llmmath::attention_cost(config);
-    val out = val::object();
+    js::Result out;
     out.set("scoresPerHead", r.scores_per_head);
     out.set("scoresPerLayer", r.scores_per_layer);
     out.set("kvValuesPerLayer", r.kv_values_per_layer);
@@ -213,21 +197,18 @@ val attention_cost(val cfg) {
       out.set("crossoverTokens", *r.crossover_tokens);
       out.set("attentionShare", *r.attention_share);
     }
-    return out;
+    out.send(sink);
   });
 }
 
 // ---- speculative ---------------------------------------------------------------------------
 
-val speculative_decoding(val cfg) {
+val speculative_decoding(val cfg, val sink) {
   return js::guarded([&] {
-    const val c = js::object(cfg, "cfg", {"alpha", "gamma", "costRatio"}, false);
-    const double alpha = js::number(c["alpha"], "alpha");
-    const double gamma = js::number(c["gamma"], "gamma");
-    std::optional<double> cost_ratio;
-    if (auto x = js::field(c, "costRatio")) cost_ratio = js::number(*x, "costRatio");
-    const auto r = llmmath::speculative_decoding(alpha, gamma, cost_ratio);
-    val out = val::object();
+    const auto r = llmmath::speculative_decoding(cfg["alpha"].as<double>(),
+                                                 cfg["gamma"].as<double>(),
+                                                 js::optional_number(cfg["costRatio"]));
+    js::Result out;
     out.set("expectedTokens", r.expected_tokens);
     out.set("ceiling", r.ceiling);
     if (r.speedup) out.set("speedup", *r.speedup);
@@ -235,211 +216,204 @@ val speculative_decoding(val cfg) {
     out.set("numerator", r.numerator);
     out.set("denominator", r.denominator);
     if (r.round_cost) out.set("roundCost", *r.round_cost);
-    out.set("tokenProbs", js::to_js(r.token_probs));
-    return out;
+    out.set("tokenProbs", r.token_probs);
+    out.send(sink);
   });
 }
 
-val speculative_alpha(val cfg) {
+val speculative_alpha(val cfg, val sink) {
   return js::guarded([&] {
-    const val c = js::object(cfg, "cfg", {"meanTokens", "gamma"}, false);
-    const double mean_tokens = js::number(c["meanTokens"], "meanTokens");
-    const auto r = llmmath::speculative_alpha(mean_tokens, js::number(c["gamma"], "gamma"));
-    val out = val::object();
+    const auto r =
+        llmmath::speculative_alpha(cfg["meanTokens"].as<double>(), cfg["gamma"].as<double>());
+    js::Result out;
     out.set("alpha", r.alpha);
     out.set("expectedTokens", r.expected_tokens);
-    return out;
+    out.send(sink);
   });
 }
 
-val speculative_measure(val cfg) {
+val speculative_measure(val cfg, val sink) {
   return js::guarded([&] {
-    const val c = js::object(cfg, "cfg", {"alpha", "gamma", "rounds", "seed"}, false);
-    const double alpha = js::number(c["alpha"], "alpha");
-    const double gamma = js::number(c["gamma"], "gamma");
-    const double rounds = js::number(c["rounds"], "rounds");
-    const auto r = llmmath::speculative_measure(alpha, gamma, rounds, js::number(c["seed"], "seed"));
-    val out = val::object();
+    const auto r =
+        llmmath::speculative_measure(cfg["alpha"].as<double>(), cfg["gamma"].as<double>(),
+                                     cfg["rounds"].as<double>(), cfg["seed"].as<double>());
+    js::Result out;
     out.set("rounds", r.rounds);
     out.set("proposed", r.proposed);
     out.set("checked", r.checked);
     out.set("accepted", r.accepted);
     out.set("tokens", r.tokens);
     out.set("meanTokens", r.mean_tokens);
-    out.set("tokenCounts", js::to_js(r.token_counts));
+    out.set("tokenCounts", r.token_counts);
     out.set("acceptedPerProposed", r.accepted_per_proposed);
     out.set("acceptedPerChecked", r.accepted_per_checked);
     out.set("alphaFromMeanTokens", r.alpha_from_mean_tokens);
     out.set("expectedTokens", r.expected_tokens);
-    return out;
+    out.send(sink);
   });
 }
 
 // ---- alibi ---------------------------------------------------------------------------------
 
-val alibi_slopes(val heads) {
-  return js::guarded([&] { return js::to_js(llmmath::alibi_slopes(js::number(heads, "heads"))); });
-}
-
-namespace alibi_head {
-
-// One head of alibiHeads as a plain object.
-val to_js(const llmmath::AlibiHead& h) {
-  val out = val::object();
-  out.set("head", h.head);
-  out.set("slope", h.slope);
-  out.set("halfDistance", h.half_distance);
-  return out;
-}
-
-}  // namespace alibi_head
-
-val alibi_heads(val heads) {
+val alibi_slopes(val heads, val sink) {
   return js::guarded([&] {
-    const auto r = llmmath::alibi_heads(js::number(heads, "heads"));
-    val out = val::object();
-    out.set("slopes", js::to_js(r.slopes));
-    out.set("halfDistances", js::to_js(r.half_distances));
-    out.set("steepest", alibi_head::to_js(r.steepest));
-    out.set("gentlest", alibi_head::to_js(r.gentlest));
-    return out;
+    js::Result::send(sink, llmmath::alibi_slopes(heads.as<double>()));
   });
 }
 
-val alibi(val cfg) {
+// One head of alibiHeads as a nested object.
+void set_head(js::Result& out, const llmmath::AlibiHead& h) {
+  out.set("head", double(h.head));
+  out.set("slope", h.slope);
+  out.set("halfDistance", h.half_distance);
+}
+
+val alibi_heads(val heads, val sink) {
   return js::guarded([&] {
-    const val c = js::object(cfg, "cfg", {"slope", "tokens", "distances"}, false);
-    const double slope = js::number(c["slope"], "slope");
-    std::optional<double> tokens;
-    if (auto x = js::field(c, "tokens")) tokens = js::number(*x, "tokens");
-    std::optional<double> distances;
-    if (auto x = js::field(c, "distances")) distances = js::number(*x, "distances");
-    const auto r = llmmath::alibi(slope, tokens);
-    val out = val::object();
-    out.set("halfDistance", r.half_distance);
-    if (r.bias) out.set("bias", js::to_js(*r.bias, r.visible));
+    const auto r = llmmath::alibi_heads(heads.as<double>());
+    js::Result out, steepest, gentlest;
+    set_head(steepest, r.steepest);
+    set_head(gentlest, r.gentlest);
+    out.set("slopes", r.slopes);
+    out.set("halfDistances", r.half_distances);
+    out.set("steepest", steepest);
+    out.set("gentlest", gentlest);
+    out.send(sink);
+  });
+}
+
+val alibi(val cfg, val sink) {
+  return js::guarded([&] {
+    const double slope = cfg["slope"].as<double>();
+    const std::optional<double> distances = js::optional_number(cfg["distances"]);
+    const auto r = llmmath::alibi(slope, js::optional_number(cfg["tokens"]));
     // relativeWeight: `distances` entries when asked for, else one per token of the bias
-    if (distances)
-      out.set("relativeWeight", js::to_js(llmmath::alibi_decay(slope, *distances)));
-    else if (r.bias)
-      out.set("relativeWeight", js::to_js(r.relative_weight));
-    return out;
+    const Eigen::VectorXd decay = distances ? llmmath::alibi_decay(slope, *distances)
+                                            : r.relative_weight;
+    js::Result out;
+    out.set("halfDistance", r.half_distance);
+    if (r.bias) out.set("bias", *r.bias, r.visible);
+    if (distances || r.bias) out.set("relativeWeight", decay);
+    out.send(sink);
   });
 }
 
 // ---- quantize ------------------------------------------------------------------------------
 
-val smooth_quant(val x_abs_max, val w_abs_max, val alpha) {
+val smooth_quant(val x_abs_max, val w_abs_max, val alpha, val sink) {
   return js::guarded([&] {
-    const Eigen::VectorXd x = js::vector(x_abs_max, "xAbsMax");
-    const Eigen::VectorXd w = js::vector(w_abs_max, "wAbsMax");
-    // alpha is optional: omitted or undefined means the core's default (null is not a number)
-    const double a = alpha.isUndefined() ? llmmath::default_smooth_quant_alpha
-                                                           : js::number(alpha, "alpha");
-    const auto r = llmmath::smooth_quant(x, w, a);
-    val out = val::object();
-    out.set("scales", js::to_js(r.scales));
-    out.set("xAbsMax", js::to_js(r.x_abs_max));
-    out.set("wAbsMax", js::to_js(r.w_abs_max));
-    return out;
+    const auto r = llmmath::smooth_quant(
+        js::vector(x_abs_max), js::vector(w_abs_max),
+        js::optional_number(alpha).value_or(llmmath::default_smooth_quant_alpha));
+    js::Result out;
+    out.set("scales", r.scales);
+    out.set("xAbsMax", r.x_abs_max);
+    out.set("wAbsMax", r.w_abs_max);
+    out.send(sink);
   });
 }
 
-val quantize(val values, val opts) {
-  return js::guarded([&] {
-    const Eigen::VectorXd x = js::vector(values, "values");
-    const val o = js::object(opts, "opts", {"bits"}, true);
-    double bits = llmmath::default_quantize_bits;
-    if (auto b = js::field(o, "bits")) bits = js::number(*b, "bits");
-    const auto r = llmmath::quantize(x, bits);
-    val out = val::object();
-    out.set("scale", r.scale);
-    out.set("levels", js::to_js(r.levels));
-    out.set("dequantized", js::to_js(r.dequantized));
-    out.set("maxAbsError", r.max_abs_error);
-    out.set("qmax", r.qmax);
-    out.set("errors", js::to_js(r.errors));
-    return out;
-  });
-}
-
-namespace quantized {
-
-// One quantised tensor as a plain object (flattened row by row).
-val to_js(const llmmath::QuantizeResult& q) {
-  val out = val::object();
+// One quantised tensor (flattened row by row) into `out`.
+void set_quantized(js::Result& out, const llmmath::QuantizeResult& q) {
   out.set("scale", q.scale);
   out.set("qmax", q.qmax);
-  out.set("levels", js::to_js(q.levels));
-  out.set("dequantized", js::to_js(q.dequantized));
-  out.set("errors", js::to_js(q.errors));
+  out.set("levels", q.levels);
+  out.set("dequantized", q.dequantized);
+  out.set("errors", q.errors);
   out.set("maxAbsError", q.max_abs_error);
-  return out;
 }
 
-}  // namespace quantized
-
-val smooth_quant_layer(val x, val w, val opts) {
+val quantize(val values, val opts, val sink) {
   return js::guarded([&] {
-    const Eigen::MatrixXd X = js::matrix(x, "x");
-    const Eigen::MatrixXd W = js::matrix(w, "w");
-    const val o = js::object(opts, "opts", {"alpha", "bits"}, true);
-    double alpha = llmmath::default_smooth_quant_alpha, bits = llmmath::default_quantize_bits;
-    if (auto a = js::field(o, "alpha")) alpha = js::number(*a, "alpha");
-    if (auto b = js::field(o, "bits")) bits = js::number(*b, "bits");
-    const auto r = llmmath::smooth_quant_layer(X, W, alpha, bits);
-    val out = val::object();
-    out.set("xAbsMax", js::to_js(r.x_abs_max));
-    out.set("wAbsMax", js::to_js(r.w_abs_max));
-    out.set("scales", js::to_js(r.smoothing.scales));
-    out.set("xAbsMaxSmoothed", js::to_js(r.smoothing.x_abs_max));
-    out.set("wAbsMaxSmoothed", js::to_js(r.smoothing.w_abs_max));
-    out.set("xSmoothed", js::to_js(r.x_smoothed));
-    out.set("wSmoothed", js::to_js(r.w_smoothed));
-    out.set("quantX", quantized::to_js(r.x_plain));
-    out.set("quantW", quantized::to_js(r.w_plain));
-    out.set("quantXSmoothed", quantized::to_js(r.x_smooth));
-    out.set("quantWSmoothed", quantized::to_js(r.w_smooth));
-    out.set("xLevels", js::to_js(r.x_levels_plain));
-    out.set("xLevelsSmoothed", js::to_js(r.x_levels_smooth));
-    out.set("largestChannel", r.largest_channel);
-    out.set("smallestChannel", r.smallest_channel);
-    out.set("y", js::to_js(r.y));
-    out.set("yQuantized", js::to_js(r.y_plain));
-    out.set("yQuantizedSmoothed", js::to_js(r.y_smooth));
+    const auto r = llmmath::quantize(
+        js::vector(values),
+        js::optional_number(opts["bits"]).value_or(llmmath::default_quantize_bits));
+    js::plant_leak();  // a no-op except in the test-only leaky build (memory.hpp)
+    js::Result out;
+    out.set("scale", r.scale);
+    out.set("levels", r.levels);
+    out.set("dequantized", r.dequantized);
+    out.set("maxAbsError", r.max_abs_error);
+    out.set("qmax", r.qmax);
+    out.set("errors", r.errors);
+    out.send(sink);
+  });
+}
+
+val smooth_quant_layer(val x, val w, val opts, val sink) {
+  return js::guarded([&] {
+    const js::Shape X = js::shape(x), W = js::shape(w);
+    llmmath::require_smooth_quant_layer_shapes(X.rows, X.cols, W.rows, W.cols);
+    const auto r = llmmath::smooth_quant_layer(
+        js::matrix(x), js::matrix(w),
+        js::optional_number(opts["alpha"]).value_or(llmmath::default_smooth_quant_alpha),
+        js::optional_number(opts["bits"]).value_or(llmmath::default_quantize_bits));
+    js::Result out, quant_x, quant_w, quant_x_smoothed, quant_w_smoothed;
+    set_quantized(quant_x, r.x_plain);
+    set_quantized(quant_w, r.w_plain);
+    set_quantized(quant_x_smoothed, r.x_smooth);
+    set_quantized(quant_w_smoothed, r.w_smooth);
+    out.set("xAbsMax", r.x_abs_max);
+    out.set("wAbsMax", r.w_abs_max);
+    out.set("scales", r.smoothing.scales);
+    out.set("xAbsMaxSmoothed", r.smoothing.x_abs_max);
+    out.set("wAbsMaxSmoothed", r.smoothing.w_abs_max);
+    out.set("xSmoothed", r.x_smoothed);
+    out.set("wSmoothed", r.w_smoothed);
+    out.set("quantX", quant_x);
+    out.set("quantW", quant_w);
+    out.set("quantXSmoothed", quant_x_smoothed);
+    out.set("quantWSmoothed", quant_w_smoothed);
+    out.set("xLevels", r.x_levels_plain);
+    out.set("xLevelsSmoothed", r.x_levels_smooth);
+    out.set("largestChannel", double(r.largest_channel));
+    out.set("smallestChannel", double(r.smallest_channel));
+    out.set("y", r.y);
+    out.set("yQuantized", r.y_plain);
+    out.set("yQuantizedSmoothed", r.y_smooth);
     out.set("errorQuantized", r.error_plain);
     out.set("errorQuantizedSmoothed", r.error_smooth);
     out.set("errorSmoothingAlone", r.error_identity);
-    return out;
+    out.send(sink);
   });
 }
 
 // ---- diagnostics ---------------------------------------------------------------------------
 
-// Bytes of the wasm heap currently allocated by malloc: the leak tests compare it before and
-// after thousands of calls.
-val memory_in_use() { return val(static_cast<double>(mallinfo().uordblks)); }
+// What the heap holds now (memory.hpp): the leak tests compare it before and after many calls.
+val memory_stats() {
+  const js::HeapStats s = js::heap_stats();
+  val out = val::object();
+  out.set("bytesInUse", s.bytes_in_use);
+  out.set("blocksInUse", s.blocks_in_use);
+  out.set("heapTop", s.heap_top);
+  return out;
+}
+
+double memory_in_use() { return js::heap_stats().bytes_in_use; }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(llmmath) {
-  js::register_function<&attention>("attention");
-  js::register_function<&context_dilution>("contextDilution");
-  js::register_function<&sampling>("sampling");
-  js::register_function<&sample>("sample");
-  js::register_function<&moe_load_balance>("moeLoadBalance");
-  js::register_function<&moe_route>("moeRoute");
-  js::register_function<&rope>("rope");
-  js::register_function<&rope_scores>("ropeScores");
-  js::register_function<&attention_cost>("attentionCost");
-  js::register_function<&speculative_decoding>("speculativeDecoding");
-  js::register_function<&speculative_alpha>("speculativeAlpha");
-  js::register_function<&speculative_measure>("speculativeMeasure");
-  js::register_function<&alibi_slopes>("alibiSlopes");
-  js::register_function<&alibi_heads>("alibiHeads");
-  js::register_function<&alibi>("alibi");
-  js::register_function<&smooth_quant>("smoothQuant");
-  js::register_function<&quantize>("quantize");
-  js::register_function<&smooth_quant_layer>("smoothQuantLayer");
-  js::register_function<&memory_in_use>("memoryInUse");
+  using emscripten::function;
+  function("attention", &attention);
+  function("contextDilution", &context_dilution);
+  function("sampling", &sampling);
+  function("sample", &sample);
+  function("moeLoadBalance", &moe_load_balance);
+  function("moeRoute", &moe_route);
+  function("rope", &rope);
+  function("ropeScores", &rope_scores);
+  function("attentionCost", &attention_cost);
+  function("speculativeDecoding", &speculative_decoding);
+  function("speculativeAlpha", &speculative_alpha);
+  function("speculativeMeasure", &speculative_measure);
+  function("alibiSlopes", &alibi_slopes);
+  function("alibiHeads", &alibi_heads);
+  function("alibi", &alibi);
+  function("smoothQuant", &smooth_quant);
+  function("quantize", &quantize);
+  function("smoothQuantLayer", &smooth_quant_layer);
+  function("memoryStats", &memory_stats);
+  function("memoryInUse", &memory_in_use);
 }

@@ -7,19 +7,28 @@
 
 namespace llmmath {
 
-AttentionResult attention(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& K,
-                          const Eigen::MatrixXd& V, const AttentionOptions& options) {
-  require_matrix_shape(Q, "q");
-  require_matrix_shape(K, "k");
-  require_matrix_shape(V, "v");
-  const Eigen::Index nq = Q.rows(), nk = K.rows(), d = Q.cols(), dv = V.cols();
-  require(K.cols() == d, "k", "a matrix with " + std::to_string(d) + " columns (d of q)",
-          std::to_string(K.cols()) + " columns");
-  require(V.rows() == nk, "v", "a matrix with " + std::to_string(nk) + " rows (one per key)",
-          std::to_string(V.rows()) + " rows");
+void require_attention_shapes(Eigen::Index nq, Eigen::Index d, Eigen::Index nk, Eigen::Index dk,
+                              Eigen::Index nv, Eigen::Index dv) {
+  require_matrix_shape(std::size_t(nq), std::size_t(d), "q");
+  require_matrix_shape(std::size_t(nk), std::size_t(dk), "k");
+  require_matrix_shape(std::size_t(nv), std::size_t(dv), "v");
+  require(dk == d, "k", "a matrix with " + std::to_string(d) + " columns (d of q)",
+          std::to_string(dk) + " columns");
+  require(nv == nk, "v", "a matrix with " + std::to_string(nk) + " rows (one per key)",
+          std::to_string(nv) + " rows");
   const double work = double(nq) * double(nk) * double(d + dv);
   require(work <= max_attention_work, "q, k, v",
           "at most 2^30 multiply-adds of work (nq·nk·(d + dv))", describe(work));
+  require(double(nq) * double(nk) <= max_attention_scores, "k",
+          "at most " + describe(std::floor(max_attention_scores / double(nq))) + " rows for " +
+              std::to_string(nq) + " queries (nq·nk at most 2^22 = 4194304 scores)",
+          std::to_string(nk) + " rows");
+}
+
+AttentionResult attention(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& K,
+                          const Eigen::MatrixXd& V, const AttentionOptions& options) {
+  require_attention_shapes(Q.rows(), Q.cols(), K.rows(), K.cols(), V.rows(), V.cols());
+  const Eigen::Index nq = Q.rows(), nk = K.rows(), d = Q.cols();
   require_finite(Q, "q");
   require_finite(K, "k");
   require_finite(V, "v");
@@ -36,29 +45,38 @@ AttentionResult attention(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& K,
   require(r.scores.allFinite(), "q", "vectors whose scaled dot products with k are finite",
           "a score that overflows a double");
 
+  // Eigen stores matrices column by column, so passes 2 and 3 sweep the columns (keys) and
+  // update every row (query) at once: a row-by-row sweep would stride through memory, several
+  // times slower at 2048 keys. Each row still sees its keys in order j = 0, 1, …, so every
+  // maximum, sum and quotient is the same operation in the same order as row by row.
+
   // pass 2: which keys each query may see; query i sits at position nk − nq + i
   r.position.resize(nq);
+  for (Eigen::Index i = 0; i < nq; ++i) r.position(i) = static_cast<int>(nk - nq + i);
   r.visible.resize(nq, nk);
-  for (Eigen::Index i = 0; i < nq; ++i) {
-    r.position(i) = static_cast<int>(nk - nq + i);
-    for (Eigen::Index j = 0; j < nk; ++j) r.visible(i, j) = !options.causal || j <= r.position(i);
-  }
+  for (Eigen::Index j = 0; j < nk; ++j)
+    for (Eigen::Index i = 0; i < nq; ++i) r.visible(i, j) = !options.causal || j <= r.position(i);
 
   // pass 3: softmax over the visible scores only, shifted by the row maximum for stability;
   // hidden entries are left at exactly 0 rather than computed as exp(−inf).
+  Eigen::VectorXd row_max = Eigen::VectorXd::Constant(nq, -INFINITY);
+  for (Eigen::Index j = 0; j < nk; ++j)
+    for (Eigen::Index i = 0; i < nq; ++i)
+      if (r.visible(i, j)) row_max(i) = std::max(row_max(i), r.scores(i, j));
+  Eigen::VectorXd sum = Eigen::VectorXd::Zero(nq);
   r.weights = Eigen::MatrixXd::Zero(nq, nk);
-  for (Eigen::Index i = 0; i < nq; ++i) {
-    double row_max = -INFINITY;
-    for (Eigen::Index j = 0; j < nk; ++j)
-      if (r.visible(i, j)) row_max = std::max(row_max, r.scores(i, j));
-    double sum = 0;
-    for (Eigen::Index j = 0; j < nk; ++j)
-      if (r.visible(i, j)) sum += r.weights(i, j) = std::exp(r.scores(i, j) - row_max);
-    r.weights.row(i) /= sum;  // sum ≥ 1: the maximum contributes exp(0)
-  }
+  for (Eigen::Index j = 0; j < nk; ++j)
+    for (Eigen::Index i = 0; i < nq; ++i)
+      if (r.visible(i, j)) sum(i) += r.weights(i, j) = std::exp(r.scores(i, j) - row_max(i));
+  // sum ≥ 1 in every row: its maximum contributes exp(0)
+  for (Eigen::Index j = 0; j < nk; ++j)
+    for (Eigen::Index i = 0; i < nq; ++i) r.weights(i, j) /= sum(i);
 
-  // pass 4: output (nq, dv) = weights · V
+  // pass 4: output (nq, dv) = weights · V, convex combinations of V's rows; with entries of V
+  // near the largest double, rounding can still carry one past it
   r.output = r.weights * V;
+  require(r.output.allFinite(), "v", "values whose weighted averages are finite",
+          "an average that overflows a double (entries near 1.8e308)");
   return r;
 }
 

@@ -31,8 +31,15 @@ MoeLoadBalanceResult moe_load_balance(const Eigen::VectorXd& f, const Eigen::Vec
   return load_balance(f, p);
 }
 
+void require_router_logits_shape(Eigen::Index tokens, Eigen::Index experts) {
+  require_matrix_shape(std::size_t(tokens), std::size_t(experts), "routerLogits");
+  require(double(tokens) * double(experts) <= max_router_logits, "routerLogits",
+          "at most 2^21 = 2097152 entries (tokens·experts)",
+          std::to_string(tokens) + "x" + std::to_string(experts));
+}
+
 MoeRouteResult moe_route(const Eigen::MatrixXd& router_logits, double top_k) {
-  require_matrix_shape(router_logits, "routerLogits");
+  require_router_logits_shape(router_logits.rows(), router_logits.cols());
   require_finite(router_logits, "routerLogits");
   const Eigen::Index tokens = router_logits.rows(), experts = router_logits.cols();
   require_integer(top_k, "topK", 1, double(experts));
@@ -44,15 +51,25 @@ MoeRouteResult moe_route(const Eigen::MatrixXd& router_logits, double top_k) {
   r.probs = (L.colwise() - L.rowwise().maxCoeff()).array().exp().matrix();
   r.probs.array().colwise() /= r.probs.rowwise().sum().array();
 
-  // pass 2: each token's top-k experts by descending logit, equal logits by lower index
+  // pass 2: each token's top-k experts by descending logit, equal logits by lower index. The
+  // order is strict and total, so every sorting algorithm gives the same ranking: a full sort
+  // when most experts are kept (partial_sort's heap is slower there), partial_sort otherwise.
+  // The token's logits are copied to a contiguous row first (L is stored column by column).
   r.assignments.resize(tokens, k);
   r.counts = Eigen::VectorXi::Zero(experts);
   std::vector<int> rank(static_cast<std::size_t>(experts));
+  std::vector<double> row(static_cast<std::size_t>(experts));
+  const auto before = [&](int a, int b) {
+    return row[std::size_t(a)] > row[std::size_t(b)] ||
+           (row[std::size_t(a)] == row[std::size_t(b)] && a < b);
+  };
   for (Eigen::Index t = 0; t < tokens; ++t) {
+    for (Eigen::Index e = 0; e < experts; ++e) row[std::size_t(e)] = L(t, e);
     std::iota(rank.begin(), rank.end(), 0);
-    std::partial_sort(rank.begin(), rank.begin() + k, rank.end(), [&](int a, int b) {
-      return L(t, a) > L(t, b) || (L(t, a) == L(t, b) && a < b);
-    });
+    if (2 * k >= experts)
+      std::sort(rank.begin(), rank.end(), before);
+    else
+      std::partial_sort(rank.begin(), rank.begin() + k, rank.end(), before);
     for (Eigen::Index j = 0; j < k; ++j) {
       r.assignments(t, j) = rank[std::size_t(j)];
       ++r.counts(rank[std::size_t(j)]);

@@ -19,6 +19,8 @@ void require_channel_maxima(const Eigen::VectorXd& x, const std::string& name) {
   require_vector_length(x, name);
   require_finite(x, name);
   for (Eigen::Index j = 0; j < x.size(); ++j) {
+    if (x(j) >= 0 && within_smoothing_range(x(j))) continue;
+    // the entry's name is built only for the entry that fails (2^20 names would cost seconds)
     const std::string entry = name + "[" + std::to_string(j) + "]";
     require(x(j) >= 0, entry, "a maximum ≥ 0", describe(x(j)));
     require(within_smoothing_range(x(j)), entry,
@@ -54,14 +56,25 @@ SmoothQuantResult smooth_quant(const Eigen::VectorXd& x_abs_max,
   return r;
 }
 
-QuantizeResult quantize(const Eigen::VectorXd& values, double bits) {
-  require_vector_length(values, "values");
-  require_finite(values, "values");
+namespace {
+
+// quantize() for a tensor of any size (smooth_quant_layer quantises whole matrices, up to 2^20
+// entries each), naming the tensor `name` in its errors.
+QuantizeResult quantize_entries(const Eigen::VectorXd& values, double bits,
+                                const std::string& name) {
+  require_finite(values, name);
   require_integer(bits, "bits", 2, 16);
   const double abs_max = values.cwiseAbs().maxCoeff();
-  require(abs_max == 0 || abs_max >= min_quantize_abs_max, "values",
+  require(abs_max == 0 || abs_max >= min_quantize_abs_max, name,
           "all 0 or with a largest magnitude of at least 1e-300 (so the scale is a normal "
           "double)", "a largest magnitude of " + describe(abs_max));
+  if (abs_max > max_quantize_abs_max) {
+    Eigen::Index i = 0;
+    while (std::fabs(values(i)) <= max_quantize_abs_max) ++i;
+    require(false, name + "[" + std::to_string(i) + "]",
+            "a number of magnitude at most 1e300 (so its dequantised value and its error stay "
+            "finite)", describe(values(i)));
+  }
 
   QuantizeResult r;
   r.qmax = std::exp2(bits - 1) - 1;
@@ -81,6 +94,13 @@ QuantizeResult quantize(const Eigen::VectorXd& values, double bits) {
   }
   r.max_abs_error = r.errors.cwiseAbs().maxCoeff();
   return r;
+}
+
+}  // namespace
+
+QuantizeResult quantize(const Eigen::VectorXd& values, double bits) {
+  require_vector_length(values, "values");
+  return quantize_entries(values, bits, "values");
 }
 
 namespace {
@@ -104,17 +124,33 @@ Eigen::VectorXd column_level_max(const Eigen::VectorXd& levels, Eigen::Index row
 
 }  // namespace
 
-SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W,
-                                          double alpha, double bits) {
-  require_matrix_shape(X, "x");
-  require_matrix_shape(W, "w");
-  require(W.rows() == X.cols(), "w",
-          "a matrix with " + std::to_string(X.cols()) + " rows (one per channel of x)",
-          std::to_string(W.rows()) + " rows");
-  const Eigen::Index t = X.rows(), c = X.cols(), o = W.cols();
+void require_smooth_quant_layer_shapes(Eigen::Index t, Eigen::Index c, Eigen::Index wr,
+                                       Eigen::Index o) {
+  require_matrix_shape(std::size_t(t), std::size_t(c), "x");
+  require_matrix_shape(std::size_t(wr), std::size_t(o), "w");
+  require(wr == c, "w", "a matrix with " + std::to_string(c) + " rows (one per channel of x)",
+          std::to_string(wr) + " rows");
   const double work = double(t) * double(c) * double(o);
   require(work <= max_smooth_quant_layer_work, "x, w",
           "at most 2^24 multiply-adds of work (tokens·channels·outputs)", describe(work));
+  const auto shape = [](Eigen::Index rows, Eigen::Index cols) {
+    return std::to_string(rows) + "x" + std::to_string(cols);
+  };
+  require(double(t) * double(c) <= max_smooth_quant_layer_entries, "x",
+          "at most 2^20 = 1048576 entries (tokens·channels)", shape(t, c));
+  require(double(c) * double(o) <= max_smooth_quant_layer_entries, "w",
+          "at most 2^20 = 1048576 entries (channels·outputs)", shape(c, o));
+  require(double(t) * double(o) <= max_smooth_quant_layer_entries, "w",
+          "at most " + describe(std::floor(max_smooth_quant_layer_entries / double(t))) +
+              " columns for " + std::to_string(t) +
+              " tokens (x·w has at most 2^20 = 1048576 entries)",
+          std::to_string(o) + " columns");
+}
+
+SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W,
+                                          double alpha, double bits) {
+  require_smooth_quant_layer_shapes(X.rows(), X.cols(), W.rows(), W.cols());
+  const Eigen::Index t = X.rows(), c = X.cols(), o = W.cols();
   require_finite(X, "x");
   require_finite(W, "w");
 
@@ -123,12 +159,14 @@ SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen:
   r.x_abs_max = X.cwiseAbs().colwise().maxCoeff().transpose();
   r.w_abs_max = W.cwiseAbs().rowwise().maxCoeff();
   for (Eigen::Index j = 0; j < c; ++j) {
-    require(within_smoothing_range(r.x_abs_max(j)), "x",
-            "channels (columns) whose largest magnitude is 0 or in [1e-150, 1e150]",
-            "column " + std::to_string(j) + " with largest magnitude " + describe(r.x_abs_max(j)));
-    require(within_smoothing_range(r.w_abs_max(j)), "w",
-            "channels (rows) whose largest magnitude is 0 or in [1e-150, 1e150]",
-            "row " + std::to_string(j) + " with largest magnitude " + describe(r.w_abs_max(j)));
+    // the messages are built only for a failing channel
+    if (!within_smoothing_range(r.x_abs_max(j)))
+      require(false, "x", "channels (columns) whose largest magnitude is 0 or in [1e-150, 1e150]",
+              "column " + std::to_string(j) + " with largest magnitude " +
+                  describe(r.x_abs_max(j)));
+    if (!within_smoothing_range(r.w_abs_max(j)))
+      require(false, "w", "channels (rows) whose largest magnitude is 0 or in [1e-150, 1e150]",
+              "row " + std::to_string(j) + " with largest magnitude " + describe(r.w_abs_max(j)));
   }
   r.x_abs_max.maxCoeff(&r.largest_channel);
   r.x_abs_max.minCoeff(&r.smallest_channel);
@@ -140,10 +178,10 @@ SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen:
   r.w_smoothed = s.asDiagonal() * W;
 
   // pass 3: quantise each tensor as a whole (per-tensor scale), as it is and smoothed
-  r.x_plain = quantize(row_major(X), bits);
-  r.w_plain = quantize(row_major(W), bits);
-  r.x_smooth = quantize(row_major(r.x_smoothed), bits);
-  r.w_smooth = quantize(row_major(r.w_smoothed), bits);
+  r.x_plain = quantize_entries(row_major(X), bits, "x");
+  r.w_plain = quantize_entries(row_major(W), bits, "w");
+  r.x_smooth = quantize_entries(row_major(r.x_smoothed), bits, "x");
+  r.w_smooth = quantize_entries(row_major(r.w_smoothed), bits, "w");
   r.x_levels_plain = column_level_max(r.x_plain.levels, t, c);
   r.x_levels_smooth = column_level_max(r.x_smooth.levels, t, c);
 

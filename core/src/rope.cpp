@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "llmmath/check.hpp"
 
@@ -16,10 +17,8 @@ void require_finite_angles(const Eigen::VectorXd& angles, double pos, const std:
           "a position whose angles " + name + "·θ_i are finite numbers", describe(pos));
 }
 
-}  // namespace
-
-RopeResult rope(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, double n,
-                const RopeOptions& options) {
+// rope()'s checks of q and k: the same even length d ≥ 2 within the vector limit, finite.
+void require_rope_vectors(const Eigen::VectorXd& q, const Eigen::VectorXd& k) {
   require_vector_length(q, "q");
   const Eigen::Index d = q.size();
   require(d % 2 == 0, "q", "an array of even length d (coordinates come in pairs)",
@@ -28,29 +27,48 @@ RopeResult rope(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, do
           "length " + std::to_string(k.size()));
   require_finite(q, "q");
   require_finite(k, "k");
-  require_finite(m, "m");
-  require_finite(n, "n");
+}
+
+// step 1 of rope(): the frequencies θ_i (d/2), from base^(−2i/d) or given, after checking
+// the options.
+Eigen::VectorXd rope_thetas(Eigen::Index d, const RopeOptions& options) {
   require(!(options.base && options.freqs), "opts", "an object with base or freqs, not both",
           "both");
   const Eigen::Index half = d / 2;
-
-  RopeResult r;
-  // step 1: the frequencies θ_i (d/2), from base^(−2i/d) or given
   if (options.freqs) {
     const Eigen::VectorXd& freqs = *options.freqs;
     require(freqs.size() == half, "freqs",
             "an array of length " + std::to_string(half) + " (d/2, one per pair)",
             "length " + std::to_string(freqs.size()));
     require_finite(freqs, "freqs");
-    r.thetas = freqs;
-  } else {
-    const double base = options.base.value_or(default_rope_base);
-    require_finite(base, "base");
-    require(base > 1, "base", "greater than 1", describe(base));
-    r.thetas.resize(half);
-    for (Eigen::Index i = 0; i < half; ++i)
-      r.thetas(i) = std::pow(base, -2.0 * double(i) / double(d));
+    return freqs;
   }
+  const double base = options.base.value_or(default_rope_base);
+  require_finite(base, "base");
+  require(base > 1, "base", "greater than 1", describe(base));
+  Eigen::VectorXd thetas(half);
+  for (Eigen::Index i = 0; i < half; ++i) thetas(i) = std::pow(base, -2.0 * double(i) / double(d));
+  return thetas;
+}
+
+// The two coordinates (a, b) of pair i of a d-vector.
+std::pair<Eigen::Index, Eigen::Index> pair_of(Eigen::Index i, Eigen::Index d, RopePairing pairing) {
+  if (pairing == RopePairing::interleaved) return {2 * i, 2 * i + 1};
+  return {i, i + d / 2};
+}
+
+}  // namespace
+
+RopeResult rope(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, double n,
+                const RopeOptions& options) {
+  require_rope_vectors(q, k);
+  require_finite(m, "m");
+  require_finite(n, "n");
+  const Eigen::Index d = q.size(), half = d / 2;
+
+  RopeResult r;
+  // step 1: the frequencies θ_i (d/2), from base^(−2i/d) or given
+  r.thetas = rope_thetas(d, options);
 
   // step 2: the angles (d/2, 2): column 0 for the query at m, column 1 for the key at n
   r.angles.resize(half, 2);
@@ -65,8 +83,7 @@ RopeResult rope(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, do
   r.k_rotated.resize(d);
   r.pair_scores.resize(half);
   for (Eigen::Index i = 0; i < half; ++i) {
-    const Eigen::Index a = options.pairing == RopePairing::interleaved ? 2 * i : i;
-    const Eigen::Index b = options.pairing == RopePairing::interleaved ? 2 * i + 1 : i + half;
+    const auto [a, b] = pair_of(i, d, options.pairing);
     r.pairs(i, 0) = double(a);
     r.pairs(i, 1) = double(b);
     const double cq = std::cos(r.angles(i, 0)), sq = std::sin(r.angles(i, 0));
@@ -80,7 +97,8 @@ RopeResult rope(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, do
 
   // step 4: the score, raw and with the default attention scale 1/sqrt(d)
   r.raw = r.q_rotated.dot(r.k_rotated);
-  require(std::isfinite(r.raw) && r.q_rotated.allFinite() && r.k_rotated.allFinite(), "q",
+  require(std::isfinite(r.raw) && r.q_rotated.allFinite() && r.k_rotated.allFinite() &&
+              r.pair_scores.allFinite(), "q",
           "a vector whose rotated dot product with k is finite", "a score that overflows a double");
   r.scaled = r.raw / std::sqrt(double(d));
   return r;
@@ -91,15 +109,42 @@ RopeScoresResult rope_scores(const Eigen::VectorXd& q, const Eigen::VectorXd& k,
   require_vector_length(offsets, "offsets");
   require_finite(offsets, "offsets");
   const double work = double(offsets.size()) * double(q.size());
-  require(work <= 67108864.0, "offsets", "at most 2^26 / d offsets (2^26 rotated coordinates)",
+  require(work <= max_rope_scores_work, "offsets",
+          "at most 2^24 / d offsets (2^24 rotated coordinates)",
           std::to_string(offsets.size()) + " offsets of d = " + std::to_string(q.size()));
+  // Each offset is rope(q, k, offset, 0) with the same arithmetic, bit for bit; only what does
+  // not depend on the offset is done once: the checks, θ, and the key rotated by 0·θ_i.
+  require_rope_vectors(q, k);
+  const Eigen::Index d = q.size(), half = d / 2;
+  const Eigen::VectorXd thetas = rope_thetas(d, options);
+  Eigen::VectorXd k_rotated(d), q_rotated(d), angles(half);
+  for (Eigen::Index i = 0; i < half; ++i) {
+    const auto [a, b] = pair_of(i, d, options.pairing);
+    const double angle = 0.0 * thetas(i);
+    const double ck = std::cos(angle), sk = std::sin(angle);
+    k_rotated(a) = k(a) * ck - k(b) * sk;
+    k_rotated(b) = k(a) * sk + k(b) * ck;
+  }
+  const double root_d = std::sqrt(double(d));
+
   RopeScoresResult r;
   r.raw.resize(offsets.size());
   r.scaled.resize(offsets.size());
   for (Eigen::Index t = 0; t < offsets.size(); ++t) {
-    const RopeResult one = rope(q, k, offsets(t), 0, options);
-    r.raw(t) = one.raw;
-    r.scaled(t) = one.scaled;
+    angles = offsets(t) * thetas;
+    if (!angles.allFinite())  // the entry's name is built only when it fails
+      require_finite_angles(angles, offsets(t), "offsets[" + std::to_string(t) + "]");
+    for (Eigen::Index i = 0; i < half; ++i) {
+      const auto [a, b] = pair_of(i, d, options.pairing);
+      const double cq = std::cos(angles(i)), sq = std::sin(angles(i));
+      q_rotated(a) = q(a) * cq - q(b) * sq;
+      q_rotated(b) = q(a) * sq + q(b) * cq;
+    }
+    r.raw(t) = q_rotated.dot(k_rotated);
+    require(std::isfinite(r.raw(t)) && q_rotated.allFinite(), "q",
+            "a vector whose rotated dot product with k is finite",
+            "a score that overflows a double");
+    r.scaled(t) = r.raw(t) / root_d;
   }
   return r;
 }

@@ -143,7 +143,8 @@ double SplitMix64::uniform() {
 Eigen::VectorXi sample(const Eigen::VectorXd& probs, const Eigen::VectorXd& u) {
   require_distribution(probs, "probs", probability_tolerance);
   for (Eigen::Index t = 0; t < u.size(); ++t)
-    require(u(t) >= 0 && u(t) < 1, "u[" + std::to_string(t) + "]", "in [0, 1)", describe(u(t)));
+    if (!(u(t) >= 0 && u(t) < 1))  // the entry's name is built only when it fails
+      require(false, "u[" + std::to_string(t) + "]", "in [0, 1)", describe(u(t)));
   const InverseCdf draw(probs);
   Eigen::VectorXi tokens(u.size());
   for (Eigen::Index t = 0; t < u.size(); ++t) tokens(t) = draw(u(t));

@@ -47,7 +47,12 @@ SpeculativeResult speculative_decoding(double alpha, double gamma,
   if (cost_ratio) {
     require_finite(*cost_ratio, "costRatio");
     require(*cost_ratio >= 0, "costRatio", "a number ≥ 0", describe(*cost_ratio));
+    require(*cost_ratio <= max_cost_ratio, "costRatio",
+            "a number in [0, 1e300] (so the round cost gamma·costRatio + 1 stays finite)",
+            describe(*cost_ratio));
   }
+  // α = −0 is α = 0: +0 keeps −0 out of α^(γ+1) and α^j·(1 − α), which a page would show
+  alpha += 0.0;
 
   SpeculativeResult r;
   r.all_accepted = std::pow(alpha, gamma + 1);

@@ -2,6 +2,7 @@
 // reference values of tests/fixtures/make_attention.py, and every precondition.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 
 #include "fixtures.hpp"
 #include "literals.hpp"
@@ -191,4 +192,60 @@ TEST_CASE("attention refuses bad input with a message naming the parameter",
   CHECK_THROWS_WITH(llmmath::context_dilution(1, 0, 2.5), "distractors must be an integer, got 2.5");
   CHECK_THROWS_WITH(llmmath::context_dilution(NAN, 0, 2),
                     "relevantScore must be a finite number, got NaN");
+}
+
+TEST_CASE("attention refuses more than 2^22 scores, naming k, from the shapes alone",
+          "[attention][limits]") {
+  // 4096 × 1 (nq·nk = 2^24) passed the 2^30 work limit and took 6 s through the JS API
+  CHECK_THROWS_WITH(llmmath::require_attention_shapes(4096, 1, 4096, 1, 4096, 1),
+                    "k must be at most 1024 rows for 4096 queries (nq·nk at most 2^22 = 4194304 "
+                    "scores), got 4096 rows");
+  CHECK_THROWS_WITH(
+      attention(MatrixXd::Ones(4096, 1), MatrixXd::Ones(4096, 1), MatrixXd::Ones(4096, 1)),
+      Catch::StartsWith("k must be at most 1024 rows"));
+  CHECK_NOTHROW(llmmath::require_attention_shapes(2048, 128, 2048, 128, 2048, 128));  // both limits
+  CHECK_THROWS_WITH(llmmath::require_attention_shapes(2048, 129, 2048, 129, 2048, 128),
+                    Catch::Contains("2^30"));  // the work limit comes first
+  // every shape precondition of attention() is in require_attention_shapes
+  CHECK_THROWS_WITH(llmmath::require_attention_shapes(3, 2, 3, 3, 3, 2),
+                    "k must be a matrix with 2 columns (d of q), got 3 columns");
+  CHECK_THROWS_WITH(llmmath::require_attention_shapes(3, 2, 3, 2, 2, 2),
+                    "v must be a matrix with 3 rows (one per key), got 2 rows");
+  CHECK_THROWS_WITH(llmmath::require_attention_shapes(0, 2, 3, 2, 3, 2),
+                    Catch::StartsWith("q must be a non-empty"));
+}
+
+TEST_CASE("an output that overflows a double is an error naming v, not Infinity",
+          "[attention][limits]") {
+  // weights (0.32, 0.33, 0.34) of three values 1.8e308: the rounded average passes the largest
+  // double (found by search; the same in WebAssembly)
+  const MatrixXd K = mat({{0}, {0.024}, {0.048}});
+  const MatrixXd V = MatrixXd::Constant(3, 1, std::numeric_limits<double>::max());
+  AttentionOptions o;
+  o.scale = 1;
+  CHECK_THROWS_WITH(attention(mat({{1}}), K, V, o),
+                    "v must be values whose weighted averages are finite, got an average that "
+                    "overflows a double (entries near 1.8e308)");
+  // a little below the largest double the average stays finite
+  const auto r = attention(mat({{1}}), K, MatrixXd::Constant(3, 1, 1e308), o);
+  CHECK(std::isfinite(r.output(0, 0)));
+}
+
+TEST_CASE("the column-by-column softmax gives each row what a row-by-row loop gives, bit for bit",
+          "[attention][invariant]") {
+  // 7 queries after 9 keys, causal: every row has its own maximum, sum and masked tail
+  MatrixXd Q(7, 3), K(9, 3), V(9, 2);
+  for (Eigen::Index i = 0; i < Q.size(); ++i) Q(i) = std::sin(1.3 * double(i));
+  for (Eigen::Index i = 0; i < K.size(); ++i) K(i) = std::cos(0.7 * double(i)) * 4;
+  for (Eigen::Index i = 0; i < V.size(); ++i) V(i) = double(i % 5) - 2;
+  const auto r = attention(Q, K, V, causal());
+  for (Eigen::Index i = 0; i < 7; ++i) {
+    double row_max = -INFINITY, sum = 0;
+    for (Eigen::Index j = 0; j < 9; ++j)
+      if (r.visible(i, j)) row_max = std::max(row_max, r.scores(i, j));
+    Eigen::VectorXd w = Eigen::VectorXd::Zero(9);
+    for (Eigen::Index j = 0; j < 9; ++j)
+      if (r.visible(i, j)) sum += w(j) = std::exp(r.scores(i, j) - row_max);
+    for (Eigen::Index j = 0; j < 9; ++j) CHECK(r.weights(i, j) == w(j) / sum);  // exact
+  }
 }

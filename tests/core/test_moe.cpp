@@ -176,3 +176,29 @@ TEST_CASE("moeLoadBalance and moeRoute refuse bad input with a message naming th
     CHECK_THROWS_WITH(moe_route(L, NAN), "topK must be a finite number, got NaN");
   }
 }
+
+TEST_CASE("moeRoute refuses more than 2^21 router logits, from the shape alone", "[moe][limits]") {
+  // 4096 × 4096 passed the side limit and took 7.9 s through the JS API
+  CHECK_THROWS_WITH(llmmath::require_router_logits_shape(4096, 4096),
+                    "routerLogits must be at most 2^21 = 2097152 entries (tokens·experts), got "
+                    "4096x4096");
+  CHECK_THROWS_WITH(moe_route(MatrixXd::Zero(4096, 1024)),
+                    Catch::StartsWith("routerLogits must be at most 2^21"));
+  CHECK_NOTHROW(llmmath::require_router_logits_shape(2048, 1024));
+  CHECK_THROWS_WITH(llmmath::require_router_logits_shape(5000, 2), Catch::Contains("4096"));
+}
+
+TEST_CASE("the full sort (topK near experts) and the partial sort rank experts alike",
+          "[moe][invariant]") {
+  // ties everywhere: logits from a few values, so the lower index must win each tie
+  MatrixXd L(6, 9);
+  for (Eigen::Index i = 0; i < L.size(); ++i) L(i) = double((i * 7) % 4);
+  const auto all = moe_route(L, 9);  // std::sort
+  const auto few = moe_route(L, 3);  // std::partial_sort
+  CHECK(few.assignments == all.assignments.leftCols(3));
+  for (Eigen::Index t = 0; t < 6; ++t)
+    for (Eigen::Index j = 1; j < 9; ++j) {
+      const int a = all.assignments(t, j - 1), b = all.assignments(t, j);
+      CHECK((L(t, a) > L(t, b) || (L(t, a) == L(t, b) && a < b)));
+    }
+}

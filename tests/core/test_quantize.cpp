@@ -3,6 +3,7 @@
 // and every precondition.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 
 #include "fixtures.hpp"
 #include "literals.hpp"
@@ -268,4 +269,44 @@ TEST_CASE("smoothQuantLayer smooths a layer with all-zero channels on both sides
   CHECK(r.error_identity < 1e-15);
   CHECK(r.x_smooth.max_abs_error <= r.x_smooth.scale / 2);
   CHECK(std::isfinite(r.error_smooth));
+}
+
+TEST_CASE("quantize refuses magnitudes above 1e300, naming the entry, so every result is finite",
+          "[quantize][limits]") {
+  // quantize([1.8e308]) gave an infinite dequantised value and error
+  CHECK_THROWS_WITH(quantize(vec({std::numeric_limits<double>::max()})),
+                    "values[0] must be a number of magnitude at most 1e300 (so its dequantised value "
+                    "and its error stay finite), got 1.7976931348623157e+308");
+  CHECK_THROWS_WITH(quantize(vec({1, -2, -1e301})),
+                    Catch::StartsWith("values[2] must be a number of magnitude"));
+  for (const int bits : {2, 8, 16}) {
+    const auto r = quantize(vec({1e300, -1e300, 3, -0.0}), bits);
+    CHECK(r.dequantized.allFinite());
+    CHECK(r.errors.allFinite());
+    CHECK(std::isfinite(r.max_abs_error));
+    CHECK(r.max_abs_error <= r.scale / 2 * (1 + 1e-15));
+  }
+}
+
+TEST_CASE("smoothQuantLayer limits x, w and x·w to 2^20 entries each, naming x or w",
+          "[quantize][limits]") {
+  using llmmath::require_smooth_quant_layer_shapes;
+  // x 1025 × 1024, w 1024 × 1 named an internal "values"
+  CHECK_THROWS_WITH(require_smooth_quant_layer_shapes(1025, 1024, 1024, 1),
+                    "x must be at most 2^20 = 1048576 entries (tokens·channels), got 1025x1024");
+  CHECK_THROWS_WITH(require_smooth_quant_layer_shapes(1, 512, 512, 4096),
+                    "w must be at most 2^20 = 1048576 entries (channels·outputs), got 512x4096");
+  CHECK_THROWS_WITH(require_smooth_quant_layer_shapes(2048, 1, 1, 1024),
+                    "w must be at most 512 columns for 2048 tokens (x·w has at most 2^20 = 1048576 "
+                    "entries), got 1024 columns");
+  CHECK_THROWS_WITH(require_smooth_quant_layer_shapes(4096, 4096, 4096, 2),
+                    Catch::Contains("2^24"));
+  CHECK_NOTHROW(require_smooth_quant_layer_shapes(1024, 1024, 1024, 16));  // the worst case
+  const Eigen::MatrixXd X = Eigen::MatrixXd::Constant(1025, 1024, 1.0);
+  CHECK_THROWS_WITH(llmmath::smooth_quant_layer(X, Eigen::MatrixXd::Constant(1024, 1, 0.5)),
+                    Catch::StartsWith("x must be at most 2^20"));
+  // at the limit each tensor is quantised whole, as quantize() would a vector of 2^20 values
+  const auto r = llmmath::smooth_quant_layer(Eigen::MatrixXd::Constant(1024, 1024, 1.0),
+                                             Eigen::MatrixXd::Constant(1024, 1, 0.5));
+  CHECK(r.x_plain.levels.size() == 1 << 20);
 }

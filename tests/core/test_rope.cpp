@@ -198,3 +198,34 @@ TEST_CASE("rope_scores equals rope() at each offset and depends on the offset on
   CHECK_THROWS_WITH(llmmath::rope_scores(vec({1, 2, 3}), vec({1, 2, 3}), vec({0})),
                     Catch::StartsWith("q must be an array of even length"));
 }
+
+TEST_CASE("rope_scores gives exactly rope(q, k, offset, 0) at every offset, in both pairings",
+          "[rope][scores]") {
+  const VectorXd q = vec({0.3, -1.2, 0.8, 0.5, -0.7, 1.1});
+  const VectorXd k = vec({1.1, 0.4, -0.6, 0.9, 0.2, -0.3});
+  const VectorXd offsets = vec({-7, -1, 0, 2, 40, 1e6, -0.5});
+  for (const auto pairing : {RopePairing::interleaved, RopePairing::half}) {
+    RopeOptions o;
+    o.pairing = pairing;
+    const auto r = llmmath::rope_scores(q, k, offsets, o);
+    for (Eigen::Index t = 0; t < offsets.size(); ++t) {
+      const auto one = rope(q, k, offsets(t), 0, o);
+      CHECK(r.raw(t) == one.raw);  // exact: the same operations on the same numbers
+      CHECK(r.scaled(t) == one.scaled);
+    }
+  }
+}
+
+TEST_CASE("rope_scores names the offset whose angles overflow, and limits its work to 2^24",
+          "[rope][scores][limits]") {
+  RopeOptions o;
+  o.freqs = vec({1e300});
+  CHECK_THROWS_WITH(llmmath::rope_scores(vec({1, 0}), vec({1, 0}), vec({1, 1e10}), o),
+                    "offsets[1] must be a position whose angles offsets[1]·θ_i are finite "
+                    "numbers, got 10000000000");
+  const VectorXd offsets = VectorXd::Zero(1 << 20);
+  CHECK_THROWS_WITH(llmmath::rope_scores(VectorXd::Ones(32), VectorXd::Ones(32), offsets),
+                    "offsets must be at most 2^24 / d offsets (2^24 rotated coordinates), got "
+                    "1048576 offsets of d = 32");
+  CHECK(llmmath::rope_scores(VectorXd::Ones(16), VectorXd::Ones(16), offsets).raw.size() == 1 << 20);
+}

@@ -368,3 +368,20 @@ TEST_CASE("speculative_measure refuses bad input with a message naming the param
   CHECK_THROWS_WITH(llmmath::speculative_measure(0.5, 3, 10, 4294967296.0),
                     "seed must be an integer in [0, 4294967295], got 4294967296");
 }
+
+TEST_CASE("costRatio is at most 1e300, so the round cost stays finite; alpha −0 gives no −0",
+          "[speculative][limits]") {
+  // costRatio 1e308 gave an infinite round cost and a speedup of 0
+  CHECK_THROWS_WITH(speculative_decoding(0.5, 1024, 1e308),
+                    "costRatio must be a number in [0, 1e300] (so the round cost gamma·costRatio + 1 "
+                    "stays finite), got 1e+308");
+  const auto r = speculative_decoding(0.5, 1024, 1e300);
+  CHECK(std::isfinite(*r.round_cost));
+  CHECK(*r.speedup > 0);
+  // alpha −0 is alpha 0: α^(γ+1) and α^j·(1 − α) were −0 for odd powers
+  const auto z = speculative_decoding(-0.0, 3, 0.5);
+  CHECK_FALSE(std::signbit(z.all_accepted));
+  for (Eigen::Index j = 0; j < z.token_probs.size(); ++j)
+    CHECK_FALSE(std::signbit(z.token_probs(j)));
+  CHECK(z.token_probs == speculative_decoding(0.0, 3, 0.5).token_probs);
+}

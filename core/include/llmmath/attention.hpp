@@ -36,12 +36,29 @@ struct AttentionResult {
 /// row's largest visible score first, so scores of ±1000 give no overflow.
 /// Preconditions (std::invalid_argument naming q, k, v, or scale otherwise): non-empty finite
 /// matrices within the size limits of check.hpp, matching d and nk, nq ≤ nk when causal,
-/// nq·nk·(d + dv) ≤ 2^30 multiply-adds, finite scale, and finite scores.
+/// nq·nk·(d + dv) ≤ 2^30 multiply-adds, nq·nk ≤ 2^22 scores, finite scale, finite scores and
+/// a finite output (every result is then finite).
 AttentionResult attention(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& K,
                           const Eigen::MatrixXd& V, const AttentionOptions& options = {});
 
-/// Largest attention work accepted, nq·nk·(d + dv) multiply-adds: about a second in a page.
+/// The size preconditions of attention(), from the shapes alone: Q (nq, d), K (nk, dk) and
+/// V (nv, dv) non-empty and within the matrix limits of check.hpp, dk = d, nv = nk, the work
+/// within max_attention_work and nq·nk within max_attention_scores. attention() checks them
+/// first; a caller holding only the shapes (the WebAssembly bindings, before they copy the
+/// matrices into the heap) can check them before asking for any memory.
+/// std::invalid_argument naming q, k or v otherwise.
+void require_attention_shapes(Eigen::Index nq, Eigen::Index d, Eigen::Index nk, Eigen::Index dk,
+                              Eigen::Index nv, Eigen::Index dv);
+
+/// Largest attention work accepted, nq·nk·(d + dv) multiply-adds.
 constexpr double max_attention_work = 1073741824.0;  // 2^30
+
+/// Largest number of scores nq·nk accepted: scores, weights and visible each hold nq·nk
+/// entries, which a page receives as arrays of rows. 2^22 admits 2048 queries over 2048 keys;
+/// the worst case within both limits (2048 × 2048 with d + dv = 256, 2^30 multiply-adds) takes
+/// 0.8 s (median 0.9 s) through the JavaScript API on the reference machine (4096 × 4096, which
+/// the side limit alone allowed, took 6 s and 540 MB).
+constexpr double max_attention_scores = 4194304.0;  // 2^22
 
 /// What one relevant key keeps when n distractor keys compete with it.
 struct ContextDilutionResult {

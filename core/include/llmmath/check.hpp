@@ -32,8 +32,15 @@ void require_finite(const Eigen::MatrixXd& M, const std::string& name);
 void require_finite(const Eigen::VectorXd& x, const std::string& name);
 
 /// Size limits of the public API (core-api.md, "Limits"): what a page can reasonably hold.
+/// Functions whose work grows faster than their inputs set lower limits of their own
+/// (attention.hpp, moe.hpp, rope.hpp, quantize.hpp), each with its worst case measured through
+/// the JavaScript API on the reference machine (2 cores, Node 20; bench/limits.js).
 constexpr std::size_t max_matrix_side = 4096;
 constexpr std::size_t max_matrix_elements = std::size_t{1} << 24;
+/// At 2^20 entries the vector functions take, through the JavaScript API on the reference
+/// machine (fastest of five calls, median in brackets): sampling 0.2 s (0.3 s), rope with
+/// d = 2^20 0.5 s (0.6 s), smooth_quant 0.15 s (0.2 s), quantize 0.1 s (0.15 s),
+/// moe_load_balance 40 ms.
 constexpr std::size_t max_vector_length = std::size_t{1} << 20;
 
 /// Requires a non-empty rows×cols matrix within the size limits, before it is even built.

@@ -50,8 +50,21 @@ struct MoeRouteResult {
 /// Experts are ranked by logit, which orders the probabilities exactly (an exp that rounds two
 /// different logits to one probability does not reorder them); equal logits go to the lower
 /// index. The softmax subtracts each row's maximum first.
-/// router_logits (tokens, experts): non-empty, finite, within the matrix limits of check.hpp,
-/// named "routerLogits"; top_k a whole number in [1, experts], named "topK".
+/// router_logits (tokens, experts): non-empty, finite, within the matrix limits of check.hpp
+/// and tokens·experts ≤ 2^21, named "routerLogits"; top_k a whole number in [1, experts],
+/// named "topK".
 MoeRouteResult moe_route(const Eigen::MatrixXd& router_logits, double top_k = 1);
+
+/// Largest tokens·experts of moe_route(): probs holds that many entries and assignments up to
+/// as many. The worst case, 2^21 entries with topK = experts (2048 tokens × 1024 experts),
+/// takes 0.3 s through the JavaScript API on the reference machine (4096 × 4096, which the
+/// side limit alone allowed, took 7.9 s).
+constexpr double max_router_logits = 2097152.0;  // 2^21
+
+/// The size preconditions of moe_route() from the shape of router_logits alone (tokens,
+/// experts): within the matrix limits of check.hpp and tokens·experts ≤ 2^21. moe_route()
+/// checks them first; the WebAssembly bindings check them before they copy the matrix into the
+/// heap. std::invalid_argument naming routerLogits otherwise.
+void require_router_logits_shape(Eigen::Index tokens, Eigen::Index experts);
 
 }  // namespace llmmath

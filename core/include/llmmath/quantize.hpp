@@ -62,6 +62,12 @@ SmoothQuantResult smooth_quant(const Eigen::VectorXd& x_abs_max,
 /// subnormal double without the precision the error bound scale/2 needs.
 constexpr double min_quantize_abs_max = 1e-300;
 
+/// Largest magnitude quantize() accepts: every dequantised value levels·scale is within a few
+/// units in the last place of max|x|, and every error x − dequantized within 2·max|x|, so both
+/// stay finite with room to spare (quantize([1.7976931348623157e308]) would give an infinite
+/// dequantised value and error).
+constexpr double max_quantize_abs_max = 1e300;
+
 /// A quantised tensor and how far it is from the original.
 struct QuantizeResult {
   double scale = 0;  ///< max|x| / qmax (1 when every value is 0): the step between levels
@@ -79,12 +85,21 @@ struct QuantizeResult {
 /// ±(2^(bits−1) − 1). The scale comes from the largest magnitude, so the clamp only absorbs
 /// rounding and every error is at most scale / 2: one outlier widens the step for all values.
 /// values: (n) finite numbers, n within the vector limit of check.hpp, whose largest magnitude
-/// is 0 or at least 1e-300; bits: a whole number in [2, 16].
-/// Preconditions (std::invalid_argument naming values or bits otherwise): as above.
+/// is 0 or in [1e-300, 1e300]; bits: a whole number in [2, 16]. Every result is finite.
+/// Preconditions (std::invalid_argument naming values, values[i] (the first entry above 1e300)
+/// or bits otherwise): as above.
 QuantizeResult quantize(const Eigen::VectorXd& values, double bits = default_quantize_bits);
 
 /// Largest work of smooth_quant_layer(), tokens·channels·outputs multiply-adds per product.
 constexpr double max_smooth_quant_layer_work = 16777216.0;  // 2^24
+
+/// Largest number of entries of each of X (tokens·channels), W (channels·outputs) and the
+/// output X·W (tokens·outputs) in smooth_quant_layer(): the result holds seven arrays the size
+/// of X, seven the size of W and three the size of X·W, and each tensor is quantised as
+/// quantize() quantises a vector of at most 2^20 values. The worst case within all the limits
+/// (x 1024 × 1024, w 1024 × 16) takes 0.4 s through the JavaScript API on the reference
+/// machine.
+constexpr double max_smooth_quant_layer_entries = 1048576.0;  // 2^20
 
 /// A linear layer Y = X·W quantised as it is and after SmoothQuant's smoothing: every matrix
 /// and error the section's figure shows. Quantised tensors are flattened row by row, so entry
@@ -119,9 +134,16 @@ struct SmoothQuantLayerResult {
 /// implementation.
 /// Preconditions (std::invalid_argument naming x, w, alpha or bits otherwise): non-empty finite
 /// matrices within the limits of check.hpp with w's rows matching x's columns, every channel
-/// range 0 or in [1e-150, 1e150] on both sides, t·c·o ≤ 2^24, alpha in [0, 1], bits in [2, 16].
+/// range 0 or in [1e-150, 1e150] on both sides, t·c·o ≤ 2^24, at most 2^20 entries in each of
+/// x, w and x·w, alpha in [0, 1], bits in [2, 16].
 SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W,
                                           double alpha = default_smooth_quant_alpha,
                                           double bits = default_quantize_bits);
+
+/// The size preconditions of smooth_quant_layer() from the shapes of X (t, c) and W (wr, o)
+/// alone, which smooth_quant_layer() checks first and the WebAssembly bindings check before they
+/// copy the matrices into the heap. std::invalid_argument naming x or w otherwise.
+void require_smooth_quant_layer_shapes(Eigen::Index t, Eigen::Index c, Eigen::Index wr,
+                                       Eigen::Index o);
 
 }  // namespace llmmath

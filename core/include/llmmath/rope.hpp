@@ -64,9 +64,18 @@ struct RopeScoresResult {
   Eigen::VectorXd scaled;  ///< (offsets) raw / sqrt(d)
 };
 
-/// rope() over many offsets in one call, for plotting the score against relative position.
-/// offsets: (count) finite numbers, at most 2^20 of them, with count·d ≤ 2^26 (named
-/// "offsets"); q, k and options as in rope().
+/// Largest count·d of rope_scores(), in rotated coordinates: the worst case, 2^24 (for
+/// example 2^17 offsets of d = 128), takes 0.3 s (median 0.4 s) through the JavaScript API on
+/// the reference machine (2^20 offsets of d = 2^6, which 2^26 allowed when each offset was a
+/// whole rope() call, took 5.3 s).
+constexpr double max_rope_scores_work = 16777216.0;  // 2^24
+
+/// rope() over many offsets in one call, for plotting the score against relative position:
+/// each offset gives exactly rope(q, k, offset, 0)'s raw and scaled, but q, k, θ and the key's
+/// rotation are checked and computed once.
+/// offsets: (count) finite numbers, at most 2^20 of them, with count·d ≤ 2^24 (named
+/// "offsets", and offsets[t] when an angle offsets[t]·θ_i overflows); q, k and options as in
+/// rope().
 RopeScoresResult rope_scores(const Eigen::VectorXd& q, const Eigen::VectorXd& k,
                              const Eigen::VectorXd& offsets, const RopeOptions& options = {});
 

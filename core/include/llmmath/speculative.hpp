@@ -13,6 +13,10 @@ namespace llmmath {
 /// settings are below 10), and the length of the token_probs a page draws.
 constexpr double max_draft_length = 1024.0;
 
+/// Largest cost ratio c accepted: γ·c + 1 ≤ 1024·1e300 + 1 stays finite (a c of 1e308 would
+/// make the round cost infinite and the speedup 0), far beyond any real draft (c < 1).
+constexpr double max_cost_ratio = 1e300;
+
 /// Tokens per target call and, given the cost ratio, the walltime improvement.
 struct SpeculativeResult {
   /// E[tokens per target call] = (1 − α^(γ+1)) / (1 − α) (Leviathan et al. 2023, eq. 1);
@@ -40,7 +44,8 @@ struct SpeculativeResult {
 /// Expected tokens per target call of speculative decoding (Leviathan et al. 2023, eq. 1) and
 /// its walltime improvement factor (Theorem 3.8) when a draft step costs c target steps.
 /// alpha: acceptance rate in [0, 1] (the paper's α, E[β]); gamma: draft length, a whole
-/// number in [0, 1024]; cost_ratio: c ≥ 0 and finite, or empty for no speedup.
+/// number in [0, 1024]; cost_ratio: c in [0, 1e300], or empty for no speedup. Every result is
+/// finite except ceiling at α = 1, and none is −0 (α = −0 is taken as 0).
 /// Near α = 1 (once α^(γ+1) > 1/2) the numerator 1 − α^(γ+1) is computed as
 /// −expm1((γ+1)·ln α), so it does not cancel; α = 1 is the limit γ + 1, not an error.
 /// Preconditions (std::invalid_argument naming alpha, gamma or costRatio otherwise): as above.
@@ -68,8 +73,8 @@ SpeculativeAlphaResult speculative_alpha(double mean_tokens, double gamma);
 /// Largest `rounds` of speculative_measure(): a million target calls, as sample()'s count.
 constexpr double max_speculative_rounds = 1e6;
 
-/// Largest rounds·γ of speculative_measure(): at most 10^7 uniform draws, a fraction of a
-/// second in a page.
+/// Largest rounds·γ of speculative_measure(): at most 10^7 uniform draws, 20 ms through the
+/// JavaScript API on the reference machine.
 constexpr double max_speculative_draws = 1e7;
 
 /// What a practitioner logs over many rounds of speculative decoding, and three estimates of
