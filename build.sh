@@ -175,6 +175,8 @@ run_suite() {
 run_tests() {
   ensure_packages "${test_apt_packages[@]}"
   build_sanitize
+  say "The test-only module with a planted leak (the leak test must see it)"
+  cmake --build "$build_dir/wasm" --target llmmath_wasm_leaky -j "$jobs"
   run_suite native ctest --test-dir "$build_dir/native" --output-on-failure -j "$jobs"
   run_suite sanitize ctest --test-dir "$build_dir/sanitize" --output-on-failure -j "$jobs"
   # A short fuzz run from the committed corpus; what it finds new stays in build/.
