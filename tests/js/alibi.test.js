@@ -1,5 +1,6 @@
 // alibiSlopes and alibi through dist/llmmath.js: the exercise, the paper's slopes, the bias
-// matrix with null for masked entries, reference values, errors, and no leaks.
+// matrix with null for masked entries, reference values and errors (leak.test.js shows that
+// nothing leaks).
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -101,22 +102,6 @@ test("invalid calls throw an Error naming the parameter, and the module keeps wo
   for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
 });
 
-test("no leaks: 10,000 calls of each, half of them errors, leave the heap and handles unchanged", async () => {
-  const m = await core();
-  m.alibiSlopes(12);
-  m.alibi({ slope: 0.25, tokens: 5 });
-  const heap = m.memoryInUse();
-  const handles = m.count_emval_handles();
-  for (let i = 0; i < 5000; i++) {
-    m.alibiSlopes(1 + (i % 64));
-    assert.throws(() => m.alibiSlopes(i % 2 ? 0 : 1.5));
-    m.alibi({ slope: 1 / (1 + (i % 8)), tokens: 1 + (i % 6) });
-    assert.throws(() => m.alibi({ slope: i % 2 ? -1 : 0.5, tokens: 9000 }));
-  }
-  assert.equal(m.memoryInUse(), heap, "bytes allocated in the wasm heap");
-  assert.equal(m.count_emval_handles(), handles, "live embind handles");
-});
-
 test("alibi with distances gives the decay without a bias matrix", async () => {
   const m = await core();
   const r = m.alibi({ slope: 0.125, distances: 600 });
@@ -187,12 +172,4 @@ test("alibiHeads matches the extremes of the reference slopes, and refuses bad h
   throwsNaming(() => m.alibiHeads(0), "heads", good, /\[1, 4096\], got 0/);
   throwsNaming(() => m.alibiHeads(12.5), "heads", good, /an integer, got 12.5/);
   throwsNaming(() => m.alibiHeads("12"), "heads", good, /a string/);
-  const heap = m.memoryInUse();
-  const handles = m.count_emval_handles();
-  for (let i = 0; i < 5000; i++) {
-    m.alibiHeads(1 + (i % 64));
-    assert.throws(() => m.alibiHeads(i % 2 ? 0 : 4097));
-  }
-  assert.equal(m.memoryInUse(), heap, "no leak: heap bytes");
-  assert.equal(m.count_emval_handles(), handles, "no leak: handles");
 });

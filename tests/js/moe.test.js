@@ -1,5 +1,5 @@
 // moeLoadBalance and moeRoute through dist/llmmath.js: the exercise, invariants, reference
-// values, errors, and no leaks.
+// values and errors (leak.test.js shows that nothing leaks).
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -99,21 +99,4 @@ test("invalid calls throw an Error naming the parameter, and the module keeps wo
     [() => m.moeRoute(L, null), "topK", /a number, got null/],
   ];
   for (const [bad, param, pattern] of routeCases) throwsNaming(bad, param, goodRoute, pattern);
-});
-
-test("no leaks: 10,000 calls of each function, half of them errors, leave the heap and handles unchanged", async () => {
-  const m = await core();
-  const L = [[1, 0, 2, 0.5], [0, 3, 1, 1], [2, 2, 0, -1]];
-  m.moeRoute(L, 2); // warm up any one-time allocation
-  m.moeLoadBalance(even, even);
-  const heap = m.memoryInUse();
-  const handles = m.count_emval_handles();
-  for (let i = 0; i < 5000; i++) {
-    m.moeRoute(L, 2);
-    assert.throws(() => m.moeRoute(L, 5));
-    m.moeLoadBalance([0.5, 0.5, 0, 0], even);
-    assert.throws(() => m.moeLoadBalance([0.5, 0.5, 0, 0], [0.5, 0.5]));
-  }
-  assert.equal(m.memoryInUse(), heap, "bytes allocated in the wasm heap");
-  assert.equal(m.count_emval_handles(), handles, "live embind handles");
 });

@@ -1,5 +1,5 @@
 // smoothQuant and quantize through dist/llmmath.js: the exercise, ties to even, the error
-// bound, reference values, errors, and no leaks.
+// bound, reference values and errors (leak.test.js shows that nothing leaks).
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -115,22 +115,6 @@ test("invalid calls throw an Error naming the parameter, and the module keeps wo
   for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
 });
 
-test("no leaks: 10,000 calls of each, half of them errors, leave the heap and handles unchanged", async () => {
-  const m = await core();
-  m.smoothQuant([8, 3], [0.5, 0.1]);
-  m.quantize([1, -2, 3]);
-  const heap = m.memoryInUse();
-  const handles = m.count_emval_handles();
-  for (let i = 0; i < 5000; i++) {
-    m.smoothQuant([8, 1 + i], [0.5, 0.1], (i % 11) / 10);
-    assert.throws(() => m.smoothQuant([8, -1], [0.5, 1]));
-    m.quantize([i, -2.5, 0.1], { bits: 2 + (i % 15) });
-    assert.throws(() => m.quantize([1, NaN], { bits: 8 }));
-  }
-  assert.equal(m.memoryInUse(), heap, "bytes allocated in the wasm heap");
-  assert.equal(m.count_emval_handles(), handles, "live embind handles");
-});
-
 // smoothQuantLayer: the exercise's channel (ranges 8 and 0.5) beside a channel of ranges 2 and 2.
 const X1 = [[8, -2]];
 const W1 = [[0.5], [2]];
@@ -166,14 +150,6 @@ test("smoothQuantLayer refuses bad input naming the parameter, and keeps working
     [() => m.smoothQuantLayer(X1, [[NaN], [2]]), "w[0][0]", /finite/],
   ];
   for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
-  const heap = m.memoryInUse();
-  const handles = m.count_emval_handles();
-  for (let i = 0; i < 5000; i++) {
-    m.smoothQuantLayer(X1, W1, { alpha: (i % 11) / 10 });
-    assert.throws(() => m.smoothQuantLayer([[8, 1e-200]], W1));
-  }
-  assert.equal(m.memoryInUse(), heap, "no leak: heap bytes");
-  assert.equal(m.count_emval_handles(), handles, "no leak: handles");
 });
 
 test("smoothQuant clamps as the reference code: all-zero channels are smoothed, not refused", async () => {

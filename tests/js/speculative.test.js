@@ -1,5 +1,5 @@
 // speculativeDecoding through dist/llmmath.js: the exercise, the limits, the paper's
-// walltime improvement, exact sums, errors, and no leaks.
+// walltime improvement, exact sums and errors (leak.test.js shows that nothing leaks).
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -85,19 +85,6 @@ test("invalid calls throw an Error naming the parameter, and the module keeps wo
   for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
 });
 
-test("no leaks: 10,000 calls, half of them errors, leave the heap and handles unchanged", async () => {
-  const m = await core();
-  m.speculativeDecoding({ alpha: 0.5, gamma: 3, costRatio: 0.1 });
-  const heap = m.memoryInUse();
-  const handles = m.count_emval_handles();
-  for (let i = 0; i < 5000; i++) {
-    m.speculativeDecoding({ alpha: (i % 100) / 99, gamma: i % 17, costRatio: 0.05 });
-    assert.throws(() => m.speculativeDecoding({ alpha: 0.5, gamma: i % 2 ? 0.5 : -2 }));
-  }
-  assert.equal(m.memoryInUse(), heap, "bytes allocated in the wasm heap");
-  assert.equal(m.count_emval_handles(), handles, "live embind handles");
-});
-
 // ---- measuring alpha ----
 
 test("speculativeAlpha inverts eq. 1: 1.875 tokens per call at gamma 3 is alpha 0.5", async () => {
@@ -180,7 +167,7 @@ test("speculativeMeasure reproduces the Python reference simulation exactly", as
   }
 });
 
-test("speculativeAlpha and speculativeMeasure refuse bad input by name, and leak nothing", async () => {
+test("speculativeAlpha and speculativeMeasure refuse bad input by name, and the module keeps working", async () => {
   const m = await core();
   const good = () => assert.equal(m.speculativeMeasure({ alpha: 0.5, gamma: 3, rounds: 4, seed: 0 }).checked, 8);
   const cases = [
@@ -199,13 +186,4 @@ test("speculativeAlpha and speculativeMeasure refuse bad input by name, and leak
     [() => m.speculativeMeasure({ alpha: 1.5, gamma: 3, rounds: 4, seed: 0 }), "alpha", /\[0, 1\]/],
   ];
   for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
-  const heap = m.memoryInUse();
-  const handles = m.count_emval_handles();
-  for (let i = 0; i < 5000; i++) {
-    m.speculativeAlpha({ meanTokens: 1 + (i % 4), gamma: 3 });
-    m.speculativeMeasure({ alpha: (i % 10) / 10, gamma: 1 + (i % 5), rounds: 20, seed: i });
-    assert.throws(() => m.speculativeMeasure({ alpha: 0.5, gamma: 3, rounds: i % 2 ? 0 : 2.5, seed: 0 }));
-  }
-  assert.equal(m.memoryInUse(), heap, "no leak: heap bytes");
-  assert.equal(m.count_emval_handles(), handles, "no leak: handles");
 });
