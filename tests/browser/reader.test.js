@@ -125,6 +125,48 @@ test("on a phone-width screen the page does not scroll sideways", async () => {
   await page.close();
 });
 
+/** Each section's height estimate (reader.css) and its real height, laid out, at this width. */
+function sectionHeights(page) {
+  return page.evaluate(() => [...document.querySelectorAll("main > section[id]")].map((section) => {
+    const estimate = parseFloat(getComputedStyle(section).containIntrinsicBlockSize.replace("auto", ""));
+    section.style.contentVisibility = "visible"; // laid out now, whether near the screen or not
+    const real = section.getBoundingClientRect().height;
+    section.style.contentVisibility = "";
+    return { id: section.id, estimate, real };
+  }));
+}
+
+test("sections off screen skip layout, and each one's height estimate is within a quarter of its real height", async () => {
+  for (const [width, height] of [[1280, 900], [390, 844]]) {
+    const { page } = await openReader(browser.context, { width, height });
+    assert.equal(await page.evaluate(() => getComputedStyle(document.getElementById("moe")).contentVisibility), "auto");
+    for (const { id, estimate, real } of await sectionHeights(page)) {
+      assert.ok(Number.isFinite(estimate), `#${id} has an estimate at ${width} px`);
+      // a quarter: links into the chapter land on their section, within a screen, before the
+      // sections above it are laid out (reader.css says how to measure new estimates)
+      assert.ok(Math.abs(estimate - real) <= 0.25 * real,
+        `#${id} at ${width} px: estimated ${estimate} px, real ${Math.round(real)} px`);
+    }
+    await page.close();
+  }
+});
+
+test("a link into the chapter lands on its section, and figures reaching out of the text column are painted and clickable", async () => {
+  const { page } = await openReader(browser.context, { hash: "#quantization" });
+  const top = await page.evaluate(() => document.getElementById("quantization").getBoundingClientRect().top);
+  assert.ok(Math.abs(top) < 40, `#quantization is ${top} px from the top of the screen`);
+  // the figure's left edge lies outside the text column; containment must not clip it
+  const hit = await page.evaluate(() => {
+    const figure = document.getElementById("quantization-figure");
+    const button = figure.shadowRoot.querySelector(".llm-reset");
+    button.scrollIntoView({ block: "center" });
+    const r = button.getBoundingClientRect();
+    return document.elementFromPoint(r.x + 2, r.y + r.height / 2)?.id;
+  });
+  assert.equal(hit, "quantization-figure");
+  await page.close();
+});
+
 /**
  * The prose of each section as a reader reads it, with every formula replaced by its TeX source
  * (KaTeX keeps it as the MathML annotation) in \( \), and without the exercise block and the
