@@ -8,9 +8,10 @@
 #   ./build.sh core     only the core: native tests built and dist/llmmath.js written
 #   ./build.sh fuzz [s] fuzz every core function for s seconds (default 600), growing the corpus
 #                       kept in tests/fuzz/corpus/
-#   ./build.sh bench    a benchmark (figures, not a test): bytes, load times and input times of
-#                       the reader (bench/page.js), and the API against the native core
-#                       (bench/api.js, when present); writes bench/results.json
+#   ./build.sh bench    a benchmark (figures, not a test): bytes, load times, input times and
+#                       heap of the reader (bench/page.js), every API function against the native
+#                       core (bench/api.js); writes bench/results.json and compares it with
+#                       bench/baseline.json in one table (bench/compare.js → bench/results.md)
 #   ./build.sh serve    serve dist/ on http://127.0.0.1:8000/ (PORT=... to change)
 #   ./build.sh clean    remove build/ and dist/
 set -euo pipefail
@@ -213,7 +214,9 @@ case ${1:-build} in
     ensure_packages "${test_apt_packages[@]}"
     say "Benchmark of the reader (bench/page.js)"
     node bench/page.js "${RUNS:-10}" "${INPUTS:-200}"
-    if [[ -f bench/api.js ]]; then say "Benchmark of the API against the native core (bench/api.js)"; node bench/api.js; fi ;;
+    if [[ -f bench/api.js ]]; then say "Benchmark of the API against the native core (bench/api.js)"; node bench/api.js; fi
+    say "All figures against bench/baseline.json (bench/compare.js; also in bench/results.md)"
+    node bench/compare.js ;;
   serve)
     [[ -f $dist_dir/reader.html ]] || build_all
     say "Serving $dist_dir/ on http://127.0.0.1:${PORT:-8000}/reader.html (Ctrl-C stops)"

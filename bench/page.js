@@ -1,14 +1,22 @@
 // Benchmark of the pages as readers load and use them (a benchmark, not a test: it reports
 // figures and never fails on them). Headless Chromium from file://, each load in a fresh
 // context (cold), median and p95 of each figure:
-//   - bytes, raw and gzip, of every file a page loads;
+//   - bytes, raw and gzip, of every file a page loads (those present in dist/);
 //   - first contentful paint, data-first-screen and data-ready of reader.html over RUNS cold
-//     loads, and the same for a deep link (reader.html#quantization);
+//     loads, and the same for a deep link (reader.html#quantization), whose data-first-screen
+//     is the moment its target figure has drawn;
 //   - per widget, input-to-DOM (the handler's synchronous work: the input event until the
-//     figure's llm-change) and input-to-next-frame (until the next animation frame after it)
-//     over INPUTS slider steps.
-// Writes bench/results.json and prints a table.
-//   node bench/page.js [runs=10] [inputs=200]
+//     figure has redrawn, which it does before the event returns) and input-to-next-frame
+//     (until the next animation frame after it) over INPUTS inputs spread across all its
+//     controls (sliders, number fields, lists, checkboxes), and how many of those inputs
+//     missed the next frame;
+//   - the wasm heap (memoryStats() of the page's one core) and the JavaScript heap after a
+//     garbage collection, right after load and after HEAP_INPUTS inputs spread over every
+//     widget: the memory a reader's session keeps.
+// Writes bench/results.json (bench/api.js adds its figures to it) and prints a short table;
+// bench/compare.js prints the full one.
+//   node bench/page.js [runs=10] [inputs=200] [heapInputs=10000]
+//   LLMMATH_DIST=… to measure another built copy of dist/
 "use strict";
 const fs = require("node:fs");
 const os = require("node:os");
@@ -20,6 +28,8 @@ const { dist, CHROMIUM, FLAGS } = require("../tests/browser/browser.js");
 
 const RUNS = Number(process.argv[2] ?? 10);
 const INPUTS = Number(process.argv[3] ?? 200);
+const HEAP_INPUTS = Number(process.argv[4] ?? 10000);
+const VIEWPORT = { width: 1280, height: 900 };
 
 const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -31,10 +41,14 @@ function bytes() {
   const files = ["reader.html", "reader.css", "reader.js", "llmmath-widgets.js", "llmmath.js", "embed.html", "reader-standalone.html"];
   const out = {};
   for (const f of files) {
-    const data = fs.readFileSync(path.join(dist, f));
+    const file = path.join(dist, f);
+    if (!fs.existsSync(file)) continue;
+    const data = fs.readFileSync(file);
     out[f] = { raw: data.length, gzip: zlib.gzipSync(data, { level: 9 }).length };
   }
-  const reader = ["reader.html", "reader.css", "reader.js", "llmmath-widgets.js"];
+  // What the reader loads: the page, its style sheet and script, and the script embed (which
+  // carries the core); llmmath.js alone is for other pages.
+  const reader = ["reader.html", "reader.css", "reader.js", "llmmath-widgets.js"].filter((f) => out[f]);
   out["reader (all it loads)"] = {
     raw: reader.reduce((s, f) => s + out[f].raw, 0),
     gzip: reader.reduce((s, f) => s + out[f].gzip, 0),
@@ -42,12 +56,14 @@ function bytes() {
   return out;
 }
 
+const readerUrl = (hash = "") => pathToFileURL(path.join(dist, "reader.html")).href + hash;
+
 async function loads(browser, hash) {
   const fcp = [], first = [], ready = [];
   for (let i = 0; i < RUNS; i += 1) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({ viewport: VIEWPORT });
     const page = await context.newPage();
-    await page.goto(pathToFileURL(path.join(dist, "reader.html")).href + hash);
+    await page.goto(readerUrl(hash));
     await page.waitForSelector("html[data-ready]", { timeout: 60000 });
     const t = await page.evaluate(() => ({
       fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
@@ -62,64 +78,209 @@ async function loads(browser, hash) {
   return { fcp: summary(fcp), firstScreen: summary(first), ready: summary(ready) };
 }
 
-/** Steps every range slider of every figure back and forth, timing each input. */
-async function inputs(browser) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+/**
+ * Defines window.__bench in the page: the widgets, their controls, and one input on a control
+ * as a reader makes it (the value changed, then the event the control's handler listens to:
+ * "input" for sliders and number fields, "change" for lists and checkboxes). Events are
+ * dispatched in the page, not sent by Playwright: thousands of inputs take seconds, not a
+ * round trip each.
+ */
+function installDriver() {
+  const original = new WeakMap(); // a number field's value before its first input
+  const controls = (el) => [...el.shadowRoot.querySelectorAll('input[type="range"], input[type="number"], input[type="checkbox"], select')]
+    .filter((c) => !c.disabled && (c.localName !== "select" || c.options.length > 1));
+  // Sliders step forward and wrap; a number field alternates between its value and one step
+  // away (its step, else 1 for a whole number, else 0.1, kept within min and max), so the state
+  // stays near the defaults; lists take their next enabled option; checkboxes toggle.
+  const change = (c) => {
+    if (c.type === "range") {
+      const lo = Number(c.min), hi = Number(c.max), step = Number(c.step) || 1, now = Number(c.value);
+      c.value = String(now + step <= hi ? now + step : lo);
+      return "input";
+    }
+    if (c.type === "number") {
+      if (!original.has(c)) original.set(c, c.value);
+      const base = original.get(c);
+      if (c.value !== base) {
+        c.value = base;
+      } else {
+        const x = Number(base), step = Number(c.step) || (Number.isInteger(x) ? 1 : 0.1);
+        const up = x + step;
+        c.value = String(c.max !== "" && up > Number(c.max) ? x - step : up);
+      }
+      return "input";
+    }
+    if (c.type === "checkbox") {
+      c.checked = !c.checked;
+      return "change";
+    }
+    const n = c.options.length;
+    let i = c.selectedIndex;
+    do i = (i + 1) % n;
+    while (c.options[i].disabled && i !== c.selectedIndex);
+    c.selectedIndex = i;
+    return "change";
+  };
+  window.__bench = {
+    errors: 0,
+    widgets: () => [...document.querySelectorAll("*")].filter((el) => el.localName.startsWith("llm-") && el.shadowRoot && el.core),
+    controls,
+    /** One input on the index-th control of el (cycling; controls a redraw replaced are found again). */
+    input(el, state, index) {
+      if (!state.list || !state.list.length || state.list.some((c) => !c.isConnected)) state.list = controls(el);
+      if (!state.list.length) return null;
+      const c = state.list[index % state.list.length];
+      const type = change(c);
+      const t0 = performance.now();
+      c.dispatchEvent(new Event(type, { bubbles: true }));
+      return performance.now() - t0;
+    },
+  };
+  window.addEventListener("error", () => (window.__bench.errors += 1));
+}
+
+async function openReader(context) {
   const page = await context.newPage();
-  await page.goto(pathToFileURL(path.join(dist, "reader.html")).href);
+  await page.goto(readerUrl());
   await page.waitForSelector("html[data-ready]", { timeout: 60000 });
+  await page.evaluate(installDriver);
+  return page;
+}
+
+/**
+ * INPUTS inputs across every control of every widget, one per frame, timing each. The frame
+ * interval is measured first with nothing to do; an input whose next frame came more than
+ * half an interval late missed it (the input runs right after a frame's callbacks, so its
+ * next frame is normally one interval later).
+ */
+async function inputs(browser) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await openReader(context);
   const result = await page.evaluate(async (count) => {
-    const out = {};
-    const figures = [...document.querySelectorAll("[id]")].filter((el) => el.localName.startsWith("llm-") && el.shadowRoot);
-    for (const el of figures) {
-      const sliders = [...el.shadowRoot.querySelectorAll('input[type="range"]')];
-      if (!sliders.length) continue;
-      const dom = [], frame = [];
+    const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r()));
+    const gaps = [];
+    let last = (await nextFrame(), performance.now());
+    for (let i = 0; i < 30; i += 1) {
+      await nextFrame();
+      const now = performance.now();
+      gaps.push(now - last);
+      last = now;
+    }
+    gaps.sort((a, b) => a - b);
+    const frameMs = gaps[gaps.length >> 1];
+    const out = { frameMs, widgets: {} };
+    for (const el of window.__bench.widgets()) {
+      const state = {}, dom = [], frame = [];
+      let misses = 0;
+      const errorsBefore = window.__bench.errors;
+      el.scrollIntoView({ block: "center" }); // its frames drawn as a reader sees them
+      await nextFrame();
       for (let i = 0; i < count; i += 1) {
-        const s = sliders[i % sliders.length];
-        const lo = Number(s.min), hi = Number(s.max), step = Number(s.step) || 1;
-        const now = Number(s.value);
-        s.value = String(now + step <= hi ? now + step : lo);
         const t0 = performance.now();
-        s.dispatchEvent(new Event("input", { bubbles: true }));
-        dom.push(performance.now() - t0);
-        await new Promise((r) => requestAnimationFrame(() => r()));
-        frame.push(performance.now() - t0);
+        const d = window.__bench.input(el, state, i);
+        if (d === null) break;
+        dom.push(d);
+        await nextFrame();
+        const f = performance.now() - t0;
+        frame.push(f);
+        if (f > 1.5 * frameMs) misses += 1;
       }
       el.reset();
-      out[el.id] = { dom, frame };
+      if (dom.length) out.widgets[el.id || el.localName] = { dom, frame, misses, controls: state.list.length, errors: window.__bench.errors - errorsBefore };
     }
     return out;
   }, INPUTS);
   await context.close();
-  const out = {};
-  for (const [id, { dom, frame }] of Object.entries(result)) out[id] = { inputToDom: summary(dom), inputToFrame: summary(frame) };
-  return out;
+  const widgets = {};
+  for (const [id, r] of Object.entries(result.widgets)) {
+    widgets[id] = { controls: r.controls, inputToDom: summary(r.dom), inputToFrame: summary(r.frame), missedFrames: r.misses, pageErrors: r.errors };
+  }
+  return { frameMs: result.frameMs, widgets };
+}
+
+/**
+ * The wasm heap and the JavaScript heap right after load and after HEAP_INPUTS inputs, spread
+ * round-robin over every widget and its controls. Inputs run in batches of 100 with a yield to
+ * the event loop between (the page's own tasks run as they would between a reader's inputs);
+ * the JavaScript heap is read after a garbage collection (through the DevTools protocol), so
+ * that only what the page keeps counts.
+ */
+async function heap(browser) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await openReader(context);
+  const cdp = await context.newCDPSession(page);
+  const read = async () => {
+    await cdp.send("HeapProfiler.collectGarbage");
+    const js = (await cdp.send("Runtime.getHeapUsage")).usedSize;
+    const wasm = await page.evaluate(() => {
+      const core = window.__bench.widgets()[0].core;
+      // memoryStats() is the API's diagnostic; a build before it had only memoryInUse().
+      if (core.memoryStats) return core.memoryStats();
+      return { bytesInUse: core.memoryInUse(), memoryBytes: core.HEAP8?.buffer.byteLength };
+    });
+    return { ...wasm, jsHeapBytes: js };
+  };
+  const afterLoad = await read();
+  const started = Date.now();
+  const done = await page.evaluate(async (count) => {
+    const widgets = window.__bench.widgets();
+    const states = widgets.map(() => ({}));
+    const errorsBefore = window.__bench.errors;
+    let n = 0;
+    for (let i = 0; n < count && i < 10 * count; i += 1) {
+      const w = i % widgets.length;
+      if (window.__bench.input(widgets[w], states[w], Math.floor(i / widgets.length)) !== null) n += 1;
+      if (i % 100 === 99) await new Promise((r) => setTimeout(r, 0));
+    }
+    return { inputs: n, widgets: widgets.length, errors: window.__bench.errors - errorsBefore };
+  }, HEAP_INPUTS);
+  const seconds = (Date.now() - started) / 1000;
+  const afterInputs = await read();
+  await context.close();
+  return { ...done, seconds, afterLoad, afterInputs };
 }
 
 (async () => {
   const plain = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
   try {
+    const started = Date.now();
     const results = {
-      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+        node: process.version, chromium: plain.version(), os: `${os.type()} ${os.release()}`,
+        // the machine is shared: its load when the run started says how quiet it was
+        loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))) },
       date: new Date().toISOString(),
+      dist,
       runs: RUNS,
+      inputsPerWidget: INPUTS,
       bytes: bytes(),
       load: await loads(plain, ""),
       deepLink: await loads(plain, "#quantization"),
       inputs: await inputs(plain),
+      heap: await heap(plain),
     };
+    results.seconds = (Date.now() - started) / 1000;
     fs.writeFileSync(path.join(__dirname, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
     const ms = (s) => `${s.median.toFixed(1)} / ${s.p95.toFixed(1)} ms`;
-    console.log(`machine: ${results.machine.cpus} × ${results.machine.model}, ${results.machine.memoryGiB} GiB, ${results.machine.node}`);
+    const m = results.machine;
+    console.log(`machine: ${m.cpus} × ${m.model}, ${m.memoryGiB} GiB, Node ${m.node}, Chromium ${m.chromium}, load ${m.loadAverage.join(" ")}`);
     console.log("bytes (raw / gzip):");
     for (const [f, b] of Object.entries(results.bytes)) console.log(`  ${f.padEnd(24)} ${String(b.raw).padStart(9)} / ${String(b.gzip).padStart(8)}`);
     console.log(`cold load over ${RUNS} runs (median / p95):`);
     for (const [name, r] of [["reader.html", results.load], ["#quantization", results.deepLink]]) {
       console.log(`  ${name.padEnd(14)} FCP ${ms(r.fcp)}  first screen ${ms(r.firstScreen)}  ready ${ms(r.ready)}`);
     }
-    console.log(`inputs (${INPUTS} slider steps per figure; median / p95):`);
-    for (const [id, r] of Object.entries(results.inputs)) console.log(`  ${id.padEnd(22)} to DOM ${ms(r.inputToDom)}  to next frame ${ms(r.inputToFrame)}`);
+    console.log(`inputs (${INPUTS} per widget across its controls; median / p95; frame ${results.inputs.frameMs.toFixed(1)} ms):`);
+    for (const [id, r] of Object.entries(results.inputs.widgets)) {
+      console.log(`  ${id.padEnd(22)} to DOM ${ms(r.inputToDom)}  to next frame ${ms(r.inputToFrame)}  missed frames ${r.missedFrames}` +
+        `  (${r.controls} controls${r.pageErrors ? `, ${r.pageErrors} page errors` : ""})`);
+    }
+    const h = results.heap;
+    const kib = (x) => (x === undefined ? "?" : `${(x / 1024).toFixed(1)} KiB`);
+    console.log(`heap after load / after ${h.inputs} inputs over ${h.widgets} widgets (${h.seconds.toFixed(0)} s${h.errors ? `, ${h.errors} page errors` : ""}):`);
+    console.log(`  wasm in use ${kib(h.afterLoad.bytesInUse)} / ${kib(h.afterInputs.bytesInUse)}, wasm memory ${kib(h.afterLoad.memoryBytes)} / ${kib(h.afterInputs.memoryBytes)}, ` +
+      `JavaScript heap ${kib(h.afterLoad.jsHeapBytes)} / ${kib(h.afterInputs.jsHeapBytes)}`);
+    console.log(`(${results.seconds.toFixed(0)} s)`);
   } finally {
     await plain.close();
   }
