@@ -52,10 +52,10 @@ namespace {
 
 void require_slope(double slope) {
   require_finite(slope, "slope");
-  require(slope > 0, "slope", "a number > 0", describe(slope));
-  require(slope >= min_alibi_slope && slope <= max_alibi_slope, "slope",
-          "a number in [1e-300, 1e300] (so that ln 2 / slope and every bias are finite)",
-          describe(slope));
+  if (!(slope > 0)) fail("slope", "a number > 0", describe(slope));
+  if (!(slope >= min_alibi_slope && slope <= max_alibi_slope))
+    fail("slope", "a number in [1e-300, 1e300] (so that ln 2 / slope and every bias are finite)",
+         describe(slope));
 }
 
 }  // namespace

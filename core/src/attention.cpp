@@ -12,17 +12,20 @@ void require_attention_shapes(Eigen::Index nq, Eigen::Index d, Eigen::Index nk, 
   require_matrix_shape(std::size_t(nq), std::size_t(d), "q");
   require_matrix_shape(std::size_t(nk), std::size_t(dk), "k");
   require_matrix_shape(std::size_t(nv), std::size_t(dv), "v");
-  require(dk == d, "k", "a matrix with " + std::to_string(d) + " columns (d of q)",
-          std::to_string(dk) + " columns");
-  require(nv == nk, "v", "a matrix with " + std::to_string(nk) + " rows (one per key)",
-          std::to_string(nv) + " rows");
+  if (dk != d)
+    fail("k", "a matrix with " + std::to_string(d) + " columns (d of q)",
+         std::to_string(dk) + " columns");
+  if (nv != nk)
+    fail("v", "a matrix with " + std::to_string(nk) + " rows (one per key)",
+         std::to_string(nv) + " rows");
   const double work = double(nq) * double(nk) * double(d + dv);
-  require(work <= max_attention_work, "q, k, v",
-          "at most 2^30 multiply-adds of work (nq·nk·(d + dv))", describe(work));
-  require(double(nq) * double(nk) <= max_attention_scores, "k",
-          "at most " + describe(std::floor(max_attention_scores / double(nq))) + " rows for " +
-              std::to_string(nq) + " queries (nq·nk at most 2^22 = 4194304 scores)",
-          std::to_string(nk) + " rows");
+  if (!(work <= max_attention_work))
+    fail("q, k, v", "at most 2^30 multiply-adds of work (nq·nk·(d + dv))", describe(work));
+  if (!(double(nq) * double(nk) <= max_attention_scores))
+    fail("k",
+         "at most " + describe(std::floor(max_attention_scores / double(nq))) + " rows for " +
+             std::to_string(nq) + " queries (nq·nk at most 2^22 = 4194304 scores)",
+         std::to_string(nk) + " rows");
 }
 
 AttentionResult attention(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& K,
@@ -32,9 +35,9 @@ AttentionResult attention(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& K,
   require_finite(Q, "q");
   require_finite(K, "k");
   require_finite(V, "v");
-  require(!options.causal || nq <= nk, "q",
-          "at most as many rows as k (" + std::to_string(nk) + ") when causal",
-          std::to_string(nq) + " rows");
+  if (options.causal && nq > nk)
+    fail("q", "at most as many rows as k (" + std::to_string(nk) + ") when causal",
+         std::to_string(nq) + " rows");
   const double scale = options.scale.value_or(1.0 / std::sqrt(double(d)));
   require_finite(scale, "scale");
 

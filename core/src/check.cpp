@@ -7,9 +7,10 @@
 
 namespace llmmath {
 
-void require(bool ok, const std::string& name, const std::string& expected,
-             const std::string& got) {
-  if (!ok) throw std::invalid_argument(name + " must be " + expected + ", got " + got);
+void fail(std::string_view name, std::string_view expected, std::string_view got) {
+  std::string message(name);
+  message.append(" must be ").append(expected).append(", got ").append(got);
+  throw std::invalid_argument(message);
 }
 
 std::string describe(double x) {
@@ -32,66 +33,69 @@ std::string describe(double x) {
   return s;
 }
 
-void require_finite(double x, const std::string& name) {
-  require(std::isfinite(x), name, "a finite number", describe(x));
+void require_finite(double x, std::string_view name) {
+  if (!std::isfinite(x)) fail(name, "a finite number", describe(x));
 }
 
-void require_integer(double x, const std::string& name, double lo, double hi) {
+void require_integer(double x, std::string_view name, double lo, double hi) {
   require_finite(x, name);
-  require(x == std::floor(x), name, "an integer", describe(x));
-  require(x >= lo && x <= hi, name,
-          "an integer in [" + describe(lo) + ", " + describe(hi) + "]", describe(x));
+  if (!(x == std::floor(x))) fail(name, "an integer", describe(x));
+  if (!(x >= lo && x <= hi))
+    fail(name, "an integer in [" + describe(lo) + ", " + describe(hi) + "]", describe(x));
 }
 
-void require_finite(const Eigen::MatrixXd& M, const std::string& name) {
+void require_finite(const Eigen::MatrixXd& M, std::string_view name) {
   for (Eigen::Index i = 0; i < M.rows(); ++i)
     for (Eigen::Index j = 0; j < M.cols(); ++j)
       if (!std::isfinite(M(i, j)))  // the name is built only for the entry that fails
-        require_finite(M(i, j), name + "[" + std::to_string(i) + "][" + std::to_string(j) + "]");
+        fail(std::string(name) + "[" + std::to_string(i) + "][" + std::to_string(j) + "]",
+             "a finite number", describe(M(i, j)));
 }
 
-void require_finite(const Eigen::VectorXd& x, const std::string& name) {
+void require_finite(const Eigen::VectorXd& x, std::string_view name) {
   for (Eigen::Index i = 0; i < x.size(); ++i)
-    if (!std::isfinite(x(i))) require_finite(x(i), name + "[" + std::to_string(i) + "]");
+    if (!std::isfinite(x(i)))
+      fail(std::string(name) + "[" + std::to_string(i) + "]", "a finite number", describe(x(i)));
 }
 
-void require_matrix_shape(const Eigen::MatrixXd& M, const std::string& name) {
+void require_matrix_shape(const Eigen::MatrixXd& M, std::string_view name) {
   require_matrix_shape(static_cast<std::size_t>(M.rows()), static_cast<std::size_t>(M.cols()),
                        name);
 }
 
-void require_matrix_shape(std::size_t rows, std::size_t cols, const std::string& name) {
-  const std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
-  require(rows > 0 && cols > 0, name, "a non-empty matrix", "an empty one (" + shape + ")");
-  require(rows <= max_matrix_side && cols <= max_matrix_side, name,
-          "at most " + std::to_string(max_matrix_side) + " rows and columns", shape);
+void require_matrix_shape(std::size_t rows, std::size_t cols, std::string_view name) {
+  const auto shape = [&] { return std::to_string(rows) + "x" + std::to_string(cols); };
+  if (rows == 0 || cols == 0) fail(name, "a non-empty matrix", "an empty one (" + shape() + ")");
+  if (rows > max_matrix_side || cols > max_matrix_side)
+    fail(name, "at most " + std::to_string(max_matrix_side) + " rows and columns", shape());
   // 4096 × 4096 = 2^24, so the side limit also keeps every matrix within max_matrix_elements.
   static_assert(max_matrix_side * max_matrix_side <= max_matrix_elements);
 }
 
-void require_vector_length(const Eigen::VectorXd& x, const std::string& name) {
+void require_vector_length(const Eigen::VectorXd& x, std::string_view name) {
   require_vector_length(static_cast<std::size_t>(x.size()), name);
 }
 
-void require_vector_length(std::size_t n, const std::string& name) {
+void require_vector_length(std::size_t n, std::string_view name) {
   require(n > 0, name, "a non-empty array", "an empty one");
-  require(n <= max_vector_length, name,
-          "at most 2^20 = " + std::to_string(max_vector_length) + " entries",
-          std::to_string(n) + " entries");
+  if (n > max_vector_length)
+    fail(name, "at most 2^20 = " + std::to_string(max_vector_length) + " entries",
+         std::to_string(n) + " entries");
 }
 
-void require_distribution(const Eigen::VectorXd& x, const std::string& name, double tolerance) {
+void require_distribution(const Eigen::VectorXd& x, std::string_view name, double tolerance) {
   require_vector_length(x, name);
   require_finite(x, name);
   for (Eigen::Index i = 0; i < x.size(); ++i)
     if (x(i) < 0)
-      require(false, name + "[" + std::to_string(i) + "]", "a non-negative number", describe(x(i)));
+      fail(std::string(name) + "[" + std::to_string(i) + "]", "a non-negative number",
+           describe(x(i)));
   // summed left to right, not by Eigen's vectorised reduction, so that a sum at the edge of
   // the tolerance is accepted or refused alike natively and in WebAssembly
   double sum = 0;
   for (Eigen::Index i = 0; i < x.size(); ++i) sum += x(i);
-  require(std::fabs(sum - 1) <= tolerance, name,
-          "an array summing to 1 within " + describe(tolerance), "a sum of " + describe(sum));
+  if (!(std::fabs(sum - 1) <= tolerance))
+    fail(name, "an array summing to 1 within " + describe(tolerance), "a sum of " + describe(sum));
 }
 
 }  // namespace llmmath

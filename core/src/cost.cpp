@@ -70,14 +70,16 @@ AttentionCostResult attention_cost(const AttentionCostConfig& cfg) {
   const u128 d = count(cfg.head_dim, "headDim", 1, max_cost_factor);
   const u128 L = count(cfg.layers, "layers", 1, max_cost_factor);
   const u128 kv = count(cfg.kv_heads.value_or(cfg.heads), "kvHeads", 1, double(h));
-  require(h % kv == 0, "kvHeads",
-          "a divisor of heads (" + describe(double(h)) + "), so that query heads share key-value "
-          "heads in equal groups", describe(double(kv)));
+  if (h % kv != 0)
+    fail("kvHeads",
+         "a divisor of heads (" + describe(double(h)) + "), so that query heads share key-value "
+         "heads in equal groups", describe(double(kv)));
   const u128 B = count(cfg.batch, "batch", 1, max_cost_factor);
   const double bytes = cfg.bytes_per_value;
   require_finite(bytes, "bytesPerValue");
-  require(bytes > 0 && bytes <= max_bytes_per_value, "bytesPerValue",
-          "a number in (0, " + describe(max_bytes_per_value) + "]", describe(bytes));
+  if (!(bytes > 0 && bytes <= max_bytes_per_value))
+    fail("bytesPerValue", "a number in (0, " + describe(max_bytes_per_value) + "]",
+         describe(bytes));
 
   // Exact integer products first (at most 2^109), then one rounding each.
   const u128 scores_per_layer = B * h * n * n;

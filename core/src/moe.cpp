@@ -25,17 +25,17 @@ MoeLoadBalanceResult load_balance(const Eigen::VectorXd& f, const Eigen::VectorX
 MoeLoadBalanceResult moe_load_balance(const Eigen::VectorXd& f, const Eigen::VectorXd& p) {
   require_distribution(f, "f", moe_fraction_tolerance);
   require_distribution(p, "p", moe_fraction_tolerance);
-  require(p.size() == f.size(), "p",
-          "an array of " + std::to_string(f.size()) + " entries (one per expert, like f)",
-          std::to_string(p.size()) + " entries");
+  if (p.size() != f.size())
+    fail("p", "an array of " + std::to_string(f.size()) + " entries (one per expert, like f)",
+         std::to_string(p.size()) + " entries");
   return load_balance(f, p);
 }
 
 void require_router_logits_shape(Eigen::Index tokens, Eigen::Index experts) {
   require_matrix_shape(std::size_t(tokens), std::size_t(experts), "routerLogits");
-  require(double(tokens) * double(experts) <= max_router_logits, "routerLogits",
-          "at most 2^21 = 2097152 entries (tokens·experts)",
-          std::to_string(tokens) + "x" + std::to_string(experts));
+  if (!(double(tokens) * double(experts) <= max_router_logits))
+    fail("routerLogits", "at most 2^21 = 2097152 entries (tokens·experts)",
+         std::to_string(tokens) + "x" + std::to_string(experts));
 }
 
 MoeRouteResult moe_route(const Eigen::MatrixXd& router_logits, double top_k) {

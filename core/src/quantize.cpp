@@ -15,16 +15,16 @@ bool within_smoothing_range(double m) {
 }
 
 // Every entry of a vector of channel maxima is ≥ 0 and within the smoothing range.
-void require_channel_maxima(const Eigen::VectorXd& x, const std::string& name) {
+void require_channel_maxima(const Eigen::VectorXd& x, std::string_view name) {
   require_vector_length(x, name);
   require_finite(x, name);
   for (Eigen::Index j = 0; j < x.size(); ++j) {
     if (x(j) >= 0 && within_smoothing_range(x(j))) continue;
     // the entry's name is built only for the entry that fails (2^20 names would cost seconds)
-    const std::string entry = name + "[" + std::to_string(j) + "]";
-    require(x(j) >= 0, entry, "a maximum ≥ 0", describe(x(j)));
-    require(within_smoothing_range(x(j)), entry,
-            "0 or in [1e-150, 1e150] (so every scale is a normal double)", describe(x(j)));
+    const std::string entry = std::string(name) + "[" + std::to_string(j) + "]";
+    if (!(x(j) >= 0)) fail(entry, "a maximum ≥ 0", describe(x(j)));
+    // ≥ 0, so outside the smoothing range
+    fail(entry, "0 or in [1e-150, 1e150] (so every scale is a normal double)", describe(x(j)));
   }
 }
 
@@ -33,13 +33,14 @@ void require_channel_maxima(const Eigen::VectorXd& x, const std::string& name) {
 SmoothQuantResult smooth_quant(const Eigen::VectorXd& x_abs_max,
                                const Eigen::VectorXd& w_abs_max, double alpha) {
   require_channel_maxima(x_abs_max, "xAbsMax");
-  require(w_abs_max.size() == x_abs_max.size(), "wAbsMax",
-          "an array of length " + std::to_string(x_abs_max.size()) +
-              " (one entry per channel, as xAbsMax)",
-          "length " + std::to_string(w_abs_max.size()));
+  if (w_abs_max.size() != x_abs_max.size())
+    fail("wAbsMax",
+         "an array of length " + std::to_string(x_abs_max.size()) +
+             " (one entry per channel, as xAbsMax)",
+         "length " + std::to_string(w_abs_max.size()));
   require_channel_maxima(w_abs_max, "wAbsMax");
   require_finite(alpha, "alpha");
-  require(alpha >= 0 && alpha <= 1, "alpha", "in [0, 1]", describe(alpha));
+  if (!(alpha >= 0 && alpha <= 1)) fail("alpha", "in [0, 1]", describe(alpha));
 
   SmoothQuantResult r;
   const Eigen::Index c = x_abs_max.size();
@@ -61,19 +62,20 @@ namespace {
 // quantize() for a tensor of any size (smooth_quant_layer quantises whole matrices, up to 2^20
 // entries each), naming the tensor `name` in its errors.
 QuantizeResult quantize_entries(const Eigen::VectorXd& values, double bits,
-                                const std::string& name) {
+                                std::string_view name) {
   require_finite(values, name);
   require_integer(bits, "bits", 2, 16);
   const double abs_max = values.cwiseAbs().maxCoeff();
-  require(abs_max == 0 || abs_max >= min_quantize_abs_max, name,
-          "all 0 or with a largest magnitude of at least 1e-300 (so the scale is a normal "
-          "double)", "a largest magnitude of " + describe(abs_max));
+  if (!(abs_max == 0 || abs_max >= min_quantize_abs_max))
+    fail(name,
+         "all 0 or with a largest magnitude of at least 1e-300 (so the scale is a normal double)",
+         "a largest magnitude of " + describe(abs_max));
   if (abs_max > max_quantize_abs_max) {
     Eigen::Index i = 0;
     while (std::fabs(values(i)) <= max_quantize_abs_max) ++i;
-    require(false, name + "[" + std::to_string(i) + "]",
-            "a number of magnitude at most 1e300 (so its dequantised value and its error stay "
-            "finite)", describe(values(i)));
+    fail(std::string(name) + "[" + std::to_string(i) + "]",
+         "a number of magnitude at most 1e300 (so its dequantised value and its error stay "
+         "finite)", describe(values(i)));
   }
 
   QuantizeResult r;
@@ -128,23 +130,25 @@ void require_smooth_quant_layer_shapes(Eigen::Index t, Eigen::Index c, Eigen::In
                                        Eigen::Index o) {
   require_matrix_shape(std::size_t(t), std::size_t(c), "x");
   require_matrix_shape(std::size_t(wr), std::size_t(o), "w");
-  require(wr == c, "w", "a matrix with " + std::to_string(c) + " rows (one per channel of x)",
-          std::to_string(wr) + " rows");
+  if (wr != c)
+    fail("w", "a matrix with " + std::to_string(c) + " rows (one per channel of x)",
+         std::to_string(wr) + " rows");
   const double work = double(t) * double(c) * double(o);
-  require(work <= max_smooth_quant_layer_work, "x, w",
-          "at most 2^24 multiply-adds of work (tokens·channels·outputs)", describe(work));
+  if (!(work <= max_smooth_quant_layer_work))
+    fail("x, w", "at most 2^24 multiply-adds of work (tokens·channels·outputs)", describe(work));
   const auto shape = [](Eigen::Index rows, Eigen::Index cols) {
     return std::to_string(rows) + "x" + std::to_string(cols);
   };
-  require(double(t) * double(c) <= max_smooth_quant_layer_entries, "x",
-          "at most 2^20 = 1048576 entries (tokens·channels)", shape(t, c));
-  require(double(c) * double(o) <= max_smooth_quant_layer_entries, "w",
-          "at most 2^20 = 1048576 entries (channels·outputs)", shape(c, o));
-  require(double(t) * double(o) <= max_smooth_quant_layer_entries, "w",
-          "at most " + describe(std::floor(max_smooth_quant_layer_entries / double(t))) +
-              " columns for " + std::to_string(t) +
-              " tokens (x·w has at most 2^20 = 1048576 entries)",
-          std::to_string(o) + " columns");
+  if (!(double(t) * double(c) <= max_smooth_quant_layer_entries))
+    fail("x", "at most 2^20 = 1048576 entries (tokens·channels)", shape(t, c));
+  if (!(double(c) * double(o) <= max_smooth_quant_layer_entries))
+    fail("w", "at most 2^20 = 1048576 entries (channels·outputs)", shape(c, o));
+  if (!(double(t) * double(o) <= max_smooth_quant_layer_entries))
+    fail("w",
+         "at most " + describe(std::floor(max_smooth_quant_layer_entries / double(t))) +
+             " columns for " + std::to_string(t) +
+             " tokens (x·w has at most 2^20 = 1048576 entries)",
+         std::to_string(o) + " columns");
 }
 
 SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W,
@@ -159,14 +163,12 @@ SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen:
   r.x_abs_max = X.cwiseAbs().colwise().maxCoeff().transpose();
   r.w_abs_max = W.cwiseAbs().rowwise().maxCoeff();
   for (Eigen::Index j = 0; j < c; ++j) {
-    // the messages are built only for a failing channel
     if (!within_smoothing_range(r.x_abs_max(j)))
-      require(false, "x", "channels (columns) whose largest magnitude is 0 or in [1e-150, 1e150]",
-              "column " + std::to_string(j) + " with largest magnitude " +
-                  describe(r.x_abs_max(j)));
+      fail("x", "channels (columns) whose largest magnitude is 0 or in [1e-150, 1e150]",
+           "column " + std::to_string(j) + " with largest magnitude " + describe(r.x_abs_max(j)));
     if (!within_smoothing_range(r.w_abs_max(j)))
-      require(false, "w", "channels (rows) whose largest magnitude is 0 or in [1e-150, 1e150]",
-              "row " + std::to_string(j) + " with largest magnitude " + describe(r.w_abs_max(j)));
+      fail("w", "channels (rows) whose largest magnitude is 0 or in [1e-150, 1e150]",
+           "row " + std::to_string(j) + " with largest magnitude " + describe(r.w_abs_max(j)));
   }
   r.x_abs_max.maxCoeff(&r.largest_channel);
   r.x_abs_max.minCoeff(&r.smallest_channel);

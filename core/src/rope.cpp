@@ -10,21 +10,23 @@ namespace llmmath {
 
 namespace {
 
-// Requires every angle pos·θ_i to be finite: a huge position times a huge frequency would
-// overflow, and cos(±Infinity) is NaN.
-void require_finite_angles(const Eigen::VectorXd& angles, double pos, const std::string& name) {
-  require(angles.allFinite(), name,
-          "a position whose angles " + name + "·θ_i are finite numbers", describe(pos));
+// Every angle pos·θ_i must be finite: a huge position times a huge frequency would overflow,
+// and cos(±Infinity) is NaN. Called once some angle is not.
+[[noreturn]] void fail_angles(std::string_view name, double pos) {
+  fail(name, "a position whose angles " + std::string(name) + "·θ_i are finite numbers",
+       describe(pos));
 }
 
 // rope()'s checks of q and k: the same even length d ≥ 2 within the vector limit, finite.
 void require_rope_vectors(const Eigen::VectorXd& q, const Eigen::VectorXd& k) {
   require_vector_length(q, "q");
   const Eigen::Index d = q.size();
-  require(d % 2 == 0, "q", "an array of even length d (coordinates come in pairs)",
-          "length " + std::to_string(d));
-  require(k.size() == d, "k", "an array of length " + std::to_string(d) + " (d of q)",
-          "length " + std::to_string(k.size()));
+  if (d % 2 != 0)
+    fail("q", "an array of even length d (coordinates come in pairs)",
+         "length " + std::to_string(d));
+  if (k.size() != d)
+    fail("k", "an array of length " + std::to_string(d) + " (d of q)",
+         "length " + std::to_string(k.size()));
   require_finite(q, "q");
   require_finite(k, "k");
 }
@@ -37,15 +39,15 @@ Eigen::VectorXd rope_thetas(Eigen::Index d, const RopeOptions& options) {
   const Eigen::Index half = d / 2;
   if (options.freqs) {
     const Eigen::VectorXd& freqs = *options.freqs;
-    require(freqs.size() == half, "freqs",
-            "an array of length " + std::to_string(half) + " (d/2, one per pair)",
-            "length " + std::to_string(freqs.size()));
+    if (freqs.size() != half)
+      fail("freqs", "an array of length " + std::to_string(half) + " (d/2, one per pair)",
+           "length " + std::to_string(freqs.size()));
     require_finite(freqs, "freqs");
     return freqs;
   }
   const double base = options.base.value_or(default_rope_base);
   require_finite(base, "base");
-  require(base > 1, "base", "greater than 1", describe(base));
+  if (!(base > 1)) fail("base", "greater than 1", describe(base));
   Eigen::VectorXd thetas(half);
   for (Eigen::Index i = 0; i < half; ++i) thetas(i) = std::pow(base, -2.0 * double(i) / double(d));
   return thetas;
@@ -74,8 +76,8 @@ RopeResult rope(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, do
   r.angles.resize(half, 2);
   r.angles.col(0) = m * r.thetas;
   r.angles.col(1) = n * r.thetas;
-  require_finite_angles(r.angles.col(0), m, "m");
-  require_finite_angles(r.angles.col(1), n, "n");
+  if (!r.angles.col(0).allFinite()) fail_angles("m", m);
+  if (!r.angles.col(1).allFinite()) fail_angles("n", n);
 
   // step 3: rotate each pair (x, y) by its angle: (x cos − y sin, x sin + y cos)
   r.pairs.resize(half, 2);
@@ -109,9 +111,9 @@ RopeScoresResult rope_scores(const Eigen::VectorXd& q, const Eigen::VectorXd& k,
   require_vector_length(offsets, "offsets");
   require_finite(offsets, "offsets");
   const double work = double(offsets.size()) * double(q.size());
-  require(work <= max_rope_scores_work, "offsets",
-          "at most 2^24 / d offsets (2^24 rotated coordinates)",
-          std::to_string(offsets.size()) + " offsets of d = " + std::to_string(q.size()));
+  if (!(work <= max_rope_scores_work))
+    fail("offsets", "at most 2^24 / d offsets (2^24 rotated coordinates)",
+         std::to_string(offsets.size()) + " offsets of d = " + std::to_string(q.size()));
   // Each offset is rope(q, k, offset, 0) with the same arithmetic, bit for bit; only what does
   // not depend on the offset is done once: the checks, θ, and the key rotated by 0·θ_i.
   require_rope_vectors(q, k);
@@ -132,8 +134,7 @@ RopeScoresResult rope_scores(const Eigen::VectorXd& q, const Eigen::VectorXd& k,
   r.scaled.resize(offsets.size());
   for (Eigen::Index t = 0; t < offsets.size(); ++t) {
     angles = offsets(t) * thetas;
-    if (!angles.allFinite())  // the entry's name is built only when it fails
-      require_finite_angles(angles, offsets(t), "offsets[" + std::to_string(t) + "]");
+    if (!angles.allFinite()) fail_angles("offsets[" + std::to_string(t) + "]", offsets(t));
     for (Eigen::Index i = 0; i < half; ++i) {
       const auto [a, b] = pair_of(i, d, options.pairing);
       const double cq = std::cos(angles(i)), sq = std::sin(angles(i));

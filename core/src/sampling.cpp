@@ -14,12 +14,12 @@ namespace {
 
 void require_sampling_options(const SamplingOptions& o) {
   require_finite(o.temperature, "temperature");
-  require(o.temperature >= 0, "temperature", "≥ 0 (0 is greedy)", describe(o.temperature));
+  if (!(o.temperature >= 0)) fail("temperature", "≥ 0 (0 is greedy)", describe(o.temperature));
   require_finite(o.top_k, "topK");
-  require(o.top_k == std::floor(o.top_k), "topK", "an integer", describe(o.top_k));
-  require(o.top_k >= 0, "topK", "an integer ≥ 0 (0 is off)", describe(o.top_k));
+  if (!(o.top_k == std::floor(o.top_k))) fail("topK", "an integer", describe(o.top_k));
+  if (!(o.top_k >= 0)) fail("topK", "an integer ≥ 0 (0 is off)", describe(o.top_k));
   require_finite(o.top_p, "topP");
-  require(o.top_p > 0 && o.top_p <= 1, "topP", "in (0, 1]", describe(o.top_p));
+  if (!(o.top_p > 0 && o.top_p <= 1)) fail("topP", "in (0, 1]", describe(o.top_p));
 }
 
 // Inverse-CDF sampler over a fixed distribution: built once, then one binary search per draw.
@@ -143,8 +143,7 @@ double SplitMix64::uniform() {
 Eigen::VectorXi sample(const Eigen::VectorXd& probs, const Eigen::VectorXd& u) {
   require_distribution(probs, "probs", probability_tolerance);
   for (Eigen::Index t = 0; t < u.size(); ++t)
-    if (!(u(t) >= 0 && u(t) < 1))  // the entry's name is built only when it fails
-      require(false, "u[" + std::to_string(t) + "]", "in [0, 1)", describe(u(t)));
+    if (!(u(t) >= 0 && u(t) < 1)) fail("u[" + std::to_string(t) + "]", "in [0, 1)", describe(u(t)));
   const InverseCdf draw(probs);
   Eigen::VectorXi tokens(u.size());
   for (Eigen::Index t = 0; t < u.size(); ++t) tokens(t) = draw(u(t));

@@ -35,7 +35,7 @@ double expected_tokens(double alpha, double gamma) {
 
 void require_alpha(double alpha) {
   require_finite(alpha, "alpha");
-  require(alpha >= 0 && alpha <= 1, "alpha", "in [0, 1]", describe(alpha));
+  if (!(alpha >= 0 && alpha <= 1)) fail("alpha", "in [0, 1]", describe(alpha));
 }
 
 }  // namespace
@@ -46,10 +46,11 @@ SpeculativeResult speculative_decoding(double alpha, double gamma,
   require_integer(gamma, "gamma", 0, max_draft_length);
   if (cost_ratio) {
     require_finite(*cost_ratio, "costRatio");
-    require(*cost_ratio >= 0, "costRatio", "a number ≥ 0", describe(*cost_ratio));
-    require(*cost_ratio <= max_cost_ratio, "costRatio",
-            "a number in [0, 1e300] (so the round cost gamma·costRatio + 1 stays finite)",
-            describe(*cost_ratio));
+    if (!(*cost_ratio >= 0)) fail("costRatio", "a number ≥ 0", describe(*cost_ratio));
+    if (!(*cost_ratio <= max_cost_ratio))
+      fail("costRatio",
+           "a number in [0, 1e300] (so the round cost gamma·costRatio + 1 stays finite)",
+           describe(*cost_ratio));
   }
   // α = −0 is α = 0: +0 keeps −0 out of α^(γ+1) and α^j·(1 − α), which a page would show
   alpha += 0.0;
@@ -79,9 +80,10 @@ SpeculativeResult speculative_decoding(double alpha, double gamma,
 SpeculativeAlphaResult speculative_alpha(double mean_tokens, double gamma) {
   require_integer(gamma, "gamma", 1, max_draft_length);
   require_finite(mean_tokens, "meanTokens");
-  require(mean_tokens >= 1 && mean_tokens <= gamma + 1, "meanTokens",
-          "in [1, gamma + 1] = [1, " + describe(gamma + 1) + "] (one to gamma + 1 tokens per call)",
-          describe(mean_tokens));
+  if (!(mean_tokens >= 1 && mean_tokens <= gamma + 1))
+    fail("meanTokens",
+         "in [1, gamma + 1] = [1, " + describe(gamma + 1) + "] (one to gamma + 1 tokens per call)",
+         describe(mean_tokens));
 
   SpeculativeAlphaResult r;
   // the ends exactly: no drafts accepted, or all of them
@@ -110,10 +112,11 @@ SpeculativeMeasureResult speculative_measure(double alpha, double gamma, double 
   require_alpha(alpha);
   require_integer(gamma, "gamma", 1, max_draft_length);
   require_integer(rounds, "rounds", 1, max_speculative_rounds);
-  require(rounds * gamma <= max_speculative_draws, "rounds",
-          "at most 10^7 / gamma = " + describe(std::floor(max_speculative_draws / gamma)) +
-              " (rounds·gamma ≤ 10^7 draft tokens)",
-          describe(rounds));
+  if (!(rounds * gamma <= max_speculative_draws))
+    fail("rounds",
+         "at most 10^7 / gamma = " + describe(std::floor(max_speculative_draws / gamma)) +
+             " (rounds·gamma ≤ 10^7 draft tokens)",
+         describe(rounds));
   require_integer(seed, "seed", 0, 4294967295.0);  // 2^32 − 1, as sample()
 
   const auto g = static_cast<Eigen::Index>(gamma);

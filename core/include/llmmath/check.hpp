@@ -3,33 +3,52 @@
 //   "<parameter> must be <expectation>, got <value>"
 // Parameters are named as in the public JavaScript API (../shared/spec/core-api.md), because
 // that is the name the person who passed the bad value knows.
+//
+// A check that passes costs its comparison and nothing more: the message is built only once
+// the check has failed. Formatting a number (describe(): snprintf and strtod, up to 17 times)
+// and concatenating strings cost more than a widget-size call's own arithmetic, several times
+// over in WebAssembly (issue 10). Hence two ways to write a check:
+//   require(ok, "name", "expected", "got");                  every part literal text
+//   if (!(ok)) fail("name", "expected " + ..., describe(x)); a part computed, on failure only
+// require() takes string_views, so literals build nothing; anything computed in its arguments
+// would be computed on every call, which is what fail() behind an `if` avoids. A condition on
+// doubles is negated as written, !(x >= 0), never rearranged to x < 0, so that NaN still fails
+// it; one on sizes and counts is written directly (rows != cols). Names are string_views for
+// the same reason as require(): a literal name is never copied into a std::string.
 #pragma once
 
 #include <Eigen/Core>
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace llmmath {
 
-/// Throws std::invalid_argument("<name> must be <expected>, got <got>") unless `ok`.
-void require(bool ok, const std::string& name, const std::string& expected,
-             const std::string& got);
+/// Throws std::invalid_argument("<name> must be <expected>, got <got>"). Called only once a
+/// check has failed, so that the message is built only then.
+[[noreturn]] void fail(std::string_view name, std::string_view expected, std::string_view got);
+
+/// Throws as fail() unless `ok`; for messages made only of literal text (see above).
+inline void require(bool ok, std::string_view name, std::string_view expected,
+                    std::string_view got) {
+  if (!ok) fail(name, expected, got);
+}
 
 /// Formats a number for an error message: the shortest form that reads back to the same double,
 /// exponents unpadded as JavaScript writes them ("1.5", "1e-9", "1e-300", "NaN", "Infinity").
 std::string describe(double x);
 
 /// Requires x to be finite (not NaN, not ±Infinity).
-void require_finite(double x, const std::string& name);
+void require_finite(double x, std::string_view name);
 
 /// Requires x to be a finite whole number in [lo, hi].
-void require_integer(double x, const std::string& name, double lo, double hi);
+void require_integer(double x, std::string_view name, double lo, double hi);
 
 /// Requires every entry of M to be finite; names the first offending entry as name[i][j].
-void require_finite(const Eigen::MatrixXd& M, const std::string& name);
+void require_finite(const Eigen::MatrixXd& M, std::string_view name);
 
 /// Requires every entry of x to be finite; names the first offending entry as name[i].
-void require_finite(const Eigen::VectorXd& x, const std::string& name);
+void require_finite(const Eigen::VectorXd& x, std::string_view name);
 
 /// Size limits of the public API (core-api.md, "Limits"): what a page can reasonably hold.
 /// Functions whose work grows faster than their inputs set lower limits of their own
@@ -44,20 +63,20 @@ constexpr std::size_t max_matrix_elements = std::size_t{1} << 24;
 constexpr std::size_t max_vector_length = std::size_t{1} << 20;
 
 /// Requires a non-empty rows×cols matrix within the size limits, before it is even built.
-void require_matrix_shape(std::size_t rows, std::size_t cols, const std::string& name);
+void require_matrix_shape(std::size_t rows, std::size_t cols, std::string_view name);
 
 /// Requires a non-empty matrix within the size limits.
-void require_matrix_shape(const Eigen::MatrixXd& M, const std::string& name);
+void require_matrix_shape(const Eigen::MatrixXd& M, std::string_view name);
 
 /// Requires a non-empty vector of length n within the size limit, before it is even built.
-void require_vector_length(std::size_t n, const std::string& name);
+void require_vector_length(std::size_t n, std::string_view name);
 
 /// Requires a non-empty vector within the size limit.
-void require_vector_length(const Eigen::VectorXd& x, const std::string& name);
+void require_vector_length(const Eigen::VectorXd& x, std::string_view name);
 
 /// Requires x to be a probability distribution: a non-empty vector within the size limit whose
 /// entries are finite and ≥ 0 (naming the first bad one as name[i]) and whose sum is within
 /// `tolerance` of 1 (the caller's rounding, e.g. decimals typed on a page).
-void require_distribution(const Eigen::VectorXd& x, const std::string& name, double tolerance);
+void require_distribution(const Eigen::VectorXd& x, std::string_view name, double tolerance);
 
 }  // namespace llmmath
