@@ -38,10 +38,11 @@ apt_packages=(
   "catch2:/usr/lib/cmake/Catch2/Catch2Config.cmake"
   "nodejs:/usr/bin/node"
 )
-# The browser is needed only by the browser tests; clang and its runtime libraries only by the
-# sanitizer build and the fuzzer.
+# The browsers are needed only by the browser tests (Chromium, and Firefox ESR driven over
+# WebDriver BiDi); clang and its runtime libraries only by the sanitizer build and the fuzzer.
 test_apt_packages=(
   "chromium:/usr/bin/chromium"
+  "firefox-esr:/usr/bin/firefox-esr"
   "clang:/usr/bin/clang++"
   "libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a"
 )
@@ -184,6 +185,7 @@ run_tests() {
   run_suite fuzz run_fuzz "${FUZZ_SECONDS:-30}" "$build_dir/fuzz-corpus" tests/fuzz/corpus
   run_suite node node --test --test-reporter=tap tests/js/
   run_suite browser node --test --test-reporter=tap --test-concurrency=1 tests/browser/
+  run_suite firefox node --test --test-reporter=tap --test-concurrency=1 tests/firefox/
   echo
   say "Summary"
   printf '  %s\n' "${results[@]}"
