@@ -512,6 +512,14 @@
           distractors: number(c.distractors, "distractors"),
         });
       },
+      contextDilutionSweep(cfg) {
+        const c = options(cfg, "cfg", ["relevantScore", "distractorScore", "distractors"], false);
+        return run(internal.contextDilutionSweep, {
+          relevantScore: number(c.relevantScore, "relevantScore"),
+          distractorScore: number(c.distractorScore, "distractorScore"),
+          distractors: vector(c.distractors, "distractors"),
+        });
+      },
 
       // ---- sampling ----
       sampling(input, opts) {
@@ -558,20 +566,12 @@
 
       // ---- cost ----
       attentionCost(cfg) {
-        const c = options(cfg, "cfg", ["tokens", "heads", "headDim", "layers", "kvHeads", "batch",
-          "bytesPerValue", "dModel", "ffnDim", "gated"], false);
-        return run(internal.attentionCost, {
-          tokens: number(c.tokens, "tokens"),
-          heads: number(c.heads, "heads"),
-          headDim: number(c.headDim, "headDim"),
-          layers: optionalNumber(c.layers, "layers"),
-          kvHeads: optionalNumber(c.kvHeads, "kvHeads"),
-          batch: optionalNumber(c.batch, "batch"),
-          bytesPerValue: optionalNumber(c.bytesPerValue, "bytesPerValue"),
-          dModel: optionalNumber(c.dModel, "dModel"),
-          ffnDim: optionalNumber(c.ffnDim, "ffnDim"),
-          gated: optionalBoolean(c.gated, "gated"),
-        });
+        const c = options(cfg, "cfg", costFields, false);
+        return run(internal.attentionCost, costConfig(c, number(c.tokens, "tokens")));
+      },
+      attentionCostSweep(cfg) {
+        const c = options(cfg, "cfg", costFields, false);
+        return run(internal.attentionCostSweep, costConfig(c, vector(c.tokens, "tokens")));
       },
 
       // ---- speculative ----
@@ -580,6 +580,14 @@
         return run(internal.speculativeDecoding, {
           alpha: number(c.alpha, "alpha"),
           gamma: number(c.gamma, "gamma"),
+          costRatio: optionalNumber(c.costRatio, "costRatio"),
+        });
+      },
+      speculativeSweep(cfg) {
+        const c = options(cfg, "cfg", ["alpha", "gamma", "costRatio"], false);
+        return run(internal.speculativeSweep, {
+          alpha: number(c.alpha, "alpha"),
+          gamma: vector(c.gamma, "gamma"),
           costRatio: optionalNumber(c.costRatio, "costRatio"),
         });
       },
@@ -637,6 +645,16 @@
         });
       },
 
+      smoothQuantLayerSweep(x, w, opts) {
+        const X = matrix(x, "x");
+        const W = matrix(w, "w");
+        const o = options(opts, "opts", ["alpha", "bits"], false);
+        return run(internal.smoothQuantLayerSweep, X, W, {
+          alpha: vector(o.alpha, "alpha"),
+          bits: optionalNumber(o.bits, "bits"),
+        });
+      },
+
       // ---- diagnostics ----
       memoryInUse() {
         return internal.memoryInUse();
@@ -646,6 +664,26 @@
         return { bytesInUse: s.bytesInUse, blocksInUse: s.blocksInUse, heapTop: s.heapTop,
           memoryBytes: HEAP8.buffer.byteLength };
       },
+    };
+  }
+
+  // The fields of attentionCost's cfg, and its snapshot with `tokens` already checked (a
+  // number, or an array for the sweep). No object spread here: this Emscripten's optimiser
+  // cannot parse it.
+  const costFields = ["tokens", "heads", "headDim", "layers", "kvHeads", "batch", "bytesPerValue", "dModel",
+    "ffnDim", "gated"];
+  function costConfig(c, tokens) {
+    return {
+      tokens,
+      heads: number(c.heads, "heads"),
+      headDim: number(c.headDim, "headDim"),
+      layers: optionalNumber(c.layers, "layers"),
+      kvHeads: optionalNumber(c.kvHeads, "kvHeads"),
+      batch: optionalNumber(c.batch, "batch"),
+      bytesPerValue: optionalNumber(c.bytesPerValue, "bytesPerValue"),
+      dModel: optionalNumber(c.dModel, "dModel"),
+      ffnDim: optionalNumber(c.ffnDim, "ffnDim"),
+      gated: optionalBoolean(c.gated, "gated"),
     };
   }
 

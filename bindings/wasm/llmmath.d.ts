@@ -54,6 +54,13 @@ interface LLMMath {
    */
   contextDilution(cfg: ContextDilutionConfig): ContextDilutionResult;
 
+  /**
+   * contextDilution at each count of `distractors` (1 to 4096 of them), in one call: the curve
+   * of figure 1.2. Errors name `cfg`, `relevantScore`, `distractorScore`, `distractors` or the
+   * entry `distractors[i]`.
+   */
+  contextDilutionSweep(cfg: ContextDilutionSweepConfig): ContextDilutionSweepResult;
+
   // ---- sampling ----
 
   /**
@@ -124,6 +131,13 @@ interface LLMMath {
    */
   attentionCost(cfg: AttentionCostConfig): AttentionCostResult;
 
+  /**
+   * attentionCost at each context length of `tokens` (1 to 4096 of them), the rest of `cfg`
+   * fixed, in one call: the curves of figure 4.1. Errors as attentionCost's, an entry named
+   * `tokens[i]`.
+   */
+  attentionCostSweep(cfg: AttentionCostSweepConfig): AttentionCostSweepResult;
+
   // ---- speculative ----
 
   /**
@@ -131,6 +145,13 @@ interface LLMMath {
    * limit as gamma grows and, when `costRatio` is given, the walltime improvement (Theorem 3.8).
    */
   speculativeDecoding(cfg: SpeculativeConfig): SpeculativeResult;
+
+  /**
+   * speculativeDecoding at each draft length of `gamma` (1 to 4096 of them), in one call: the
+   * curves of figure 5.1 and, with `costRatio`, the draft length with the largest speedup.
+   * Errors name `cfg`, `alpha`, `gamma`, the entry `gamma[i]` or `costRatio`.
+   */
+  speculativeSweep(cfg: SpeculativeSweepConfig): SpeculativeSweepResult;
 
   /**
    * The inverse of eq. 1: the acceptance rate α at which gamma drafts per call give
@@ -211,6 +232,13 @@ interface LLMMath {
    */
   smoothQuantLayer(x: Matrix, w: Matrix, opts?: SmoothQuantLayerOptions | null): SmoothQuantLayerResult;
 
+  /**
+   * The largest quantisation error of the smoothed x and w at each α of `opts.alpha` (1 to 4096
+   * values, with values·(x's entries + w's entries) ≤ 2^24), in one call: the curves of figure
+   * 7.1. x and w as smoothQuantLayer's. Errors name `x`, `w`, `opts`, `alpha`, `alpha[i]`, `bits`.
+   */
+  smoothQuantLayerSweep(x: Matrix, w: Matrix, opts: SmoothQuantLayerSweepOptions): SmoothQuantLayerSweepResult;
+
   // ---- diagnostics ----
 
   /**
@@ -266,6 +294,22 @@ interface ContextDilutionConfig {
   distractors: number;
 }
 
+interface ContextDilutionSweepConfig {
+  relevantScore: number;
+  distractorScore: number;
+  /** The counts, 1 to 4096 of them, each an integer ≥ 0. */
+  distractors: Vector;
+}
+
+interface ContextDilutionSweepResult {
+  /** The counts, as given. */
+  distractors: number[];
+  /** Entry i: contextDilution at distractors[i]. */
+  relevantWeight: number[];
+  distractorWeight: number[];
+  distractorMass: number[];
+}
+
 interface ContextDilutionResult {
   /** e^a / (e^a + n·e^b). */
   relevantWeight: number;
@@ -307,6 +351,13 @@ interface SamplingResult {
    * renormalised); constant after the k-th entry.
    */
   cumulative: number[];
+  /** Tempered mass of the k most probable tokens (all of it, 1 up to rounding, with topK off). */
+  topKMass: number;
+  /**
+   * One entry per token: the distribution top-p cuts, tempered / topKMass on the top-k tokens
+   * and 0 elsewhere; `cumulative` is its running sum along `order`.
+   */
+  topKProbs: number[];
   /** How many tokens top-k and top-p leave: kept = order.slice(0, cutoff). */
   cutoff: number;
   /** Tempered mass of the kept tokens before renormalising: probs[i] = tempered[i] / keptMass. */
@@ -421,6 +472,21 @@ interface AttentionCostConfig {
   gated?: boolean;
 }
 
+/** attentionCost's cfg with `tokens` an array of context lengths (1 to 4096 of them). */
+type AttentionCostSweepConfig = Omit<AttentionCostConfig, "tokens"> & { tokens: Vector };
+
+interface AttentionCostSweepResult {
+  /** The context lengths, as given. */
+  tokens: number[];
+  /** Entry i: attentionCost's count at tokens[i]. */
+  scoresPerLayer: number[];
+  kvValuesPerLayer: number[];
+  kvBytes: number[];
+  macsPerLayer: number[];
+  /** With dModel and ffnDim only. */
+  linearMacsPerLayer?: number[];
+}
+
 interface AttentionCostResult {
   /** tokens², one score per (query, key) pair. */
   scoresPerHead: number;
@@ -438,7 +504,9 @@ interface AttentionCostResult {
   qkMacsPerLayer: number;
   /** batch·heads·tokens²·headDim multiply-adds of weights·V (full square). */
   avMacsPerLayer: number;
-  /** (qkMacsPerLayer + avMacsPerLayer)·layers. */
+  /** qkMacsPerLayer + avMacsPerLayer: one layer's multiply-adds of attention. */
+  macsPerLayer: number;
+  /** macsPerLayer·layers. */
   macs: number;
   /**
    * With dModel and ffnDim only. Q, K, V and O projections per layer for batch·tokens tokens:
@@ -498,6 +566,30 @@ interface SpeculativeResult {
   roundCost?: number;
 }
 
+interface SpeculativeSweepConfig {
+  /** Acceptance rate α in [0, 1]. */
+  alpha: number;
+  /** The draft lengths, 1 to 4096 of them, each a whole number in 0 … 1024. */
+  gamma: Vector;
+  /** As speculativeDecoding's; the speedups and the best γ need it. */
+  costRatio?: number;
+}
+
+interface SpeculativeSweepResult {
+  /** The draft lengths, as given. */
+  gamma: number[];
+  /** Entry i: eq. 1 at gamma[i]. */
+  expectedTokens: number[];
+  /** With costRatio: γ·c + 1 at each γ. */
+  roundCost?: number[];
+  /** With costRatio: expectedTokens / roundCost at each γ. */
+  speedup?: number[];
+  /** With costRatio: the γ with the largest speedup, the first of the given order on a tie. */
+  bestGamma?: number;
+  /** With costRatio: the speedup at bestGamma. */
+  bestSpeedup?: number;
+}
+
 interface SpeculativeAlphaConfig {
   /** Mean tokens per target call, in [1, gamma + 1]. */
   meanTokens: number;
@@ -546,6 +638,12 @@ interface SpeculativeMeasureResult {
   alphaFromMeanTokens: number;
   /** eq. 1 at the true α. */
   expectedTokens: number;
+  /** eq. 1 at acceptedPerProposed: the tokens per call the naive estimate predicts (too few). */
+  expectedTokensPerProposed: number;
+  /** eq. 1 at acceptedPerChecked. */
+  expectedTokensPerChecked: number;
+  /** eq. 1 at alphaFromMeanTokens: meanTokens again, up to the bisection's tolerance. */
+  expectedTokensFromMeanTokens: number;
 }
 
 // ---- alibi ----
@@ -631,6 +729,22 @@ interface SmoothQuantLayerOptions {
   alpha?: number;
   /** Integer width, 2 … 16 (default 8). */
   bits?: number;
+}
+
+interface SmoothQuantLayerSweepOptions {
+  /** The migration strengths, 1 to 4096 of them, each in [0, 1]. */
+  alpha: Vector;
+  /** Integer width, 2 … 16 (default 8). */
+  bits?: number;
+}
+
+interface SmoothQuantLayerSweepResult {
+  /** The migration strengths, as given. */
+  alpha: number[];
+  /** Entry i: quantXSmoothed.maxAbsError of smoothQuantLayer at alpha[i]. */
+  xSmoothMaxAbsError: number[];
+  /** Entry i: quantWSmoothed.maxAbsError of smoothQuantLayer at alpha[i]. */
+  wSmoothMaxAbsError: number[];
 }
 
 interface SmoothQuantLayerResult {

@@ -61,6 +61,20 @@ val context_dilution(val cfg, val sink) {
   });
 }
 
+val context_dilution_sweep(val cfg, val sink) {
+  return js::guarded([&] {
+    const auto r = llmmath::context_dilution_sweep(cfg["relevantScore"].as<double>(),
+                                                   cfg["distractorScore"].as<double>(),
+                                                   js::vector(cfg["distractors"]));
+    js::Result out;
+    out.set("distractors", r.distractors);
+    out.set("relevantWeight", r.relevant_weight);
+    out.set("distractorWeight", r.distractor_weight);
+    out.set("distractorMass", r.distractor_mass);
+    out.send(sink);
+  });
+}
+
 // ---- sampling ------------------------------------------------------------------------------
 
 val sampling(val input, val opts, val sink) {
@@ -79,6 +93,8 @@ val sampling(val input, val opts, val sink) {
     out.set("tempered", r.tempered);
     out.set("order", r.order);
     out.set("cumulative", r.cumulative);
+    out.set("topKMass", r.top_k_mass);
+    out.set("topKProbs", r.top_k_probs);
     out.set("cutoff", double(r.cutoff));
     out.set("keptMass", r.kept_mass);
     out.send(sink);
@@ -165,20 +181,26 @@ val rope_scores(val q, val k, val offsets, val opts, val sink) {
 
 // ---- cost ----------------------------------------------------------------------------------
 
+// attentionCost's cfg (tokens apart) as the core's config.
+llmmath::AttentionCostConfig cost_config(const val& cfg) {
+  llmmath::AttentionCostConfig config;
+  config.heads = cfg["heads"].as<double>();
+  config.head_dim = cfg["headDim"].as<double>();
+  config.layers = js::optional_number(cfg["layers"]).value_or(config.layers);
+  config.kv_heads = js::optional_number(cfg["kvHeads"]);
+  config.batch = js::optional_number(cfg["batch"]).value_or(config.batch);
+  config.bytes_per_value =
+      js::optional_number(cfg["bytesPerValue"]).value_or(config.bytes_per_value);
+  config.d_model = js::optional_number(cfg["dModel"]);
+  config.ffn_dim = js::optional_number(cfg["ffnDim"]);
+  if (const val g = cfg["gated"]; !g.isUndefined()) config.gated = g.as<bool>();
+  return config;
+}
+
 val attention_cost(val cfg, val sink) {
   return js::guarded([&] {
-    llmmath::AttentionCostConfig config;
+    llmmath::AttentionCostConfig config = cost_config(cfg);
     config.tokens = cfg["tokens"].as<double>();
-    config.heads = cfg["heads"].as<double>();
-    config.head_dim = cfg["headDim"].as<double>();
-    config.layers = js::optional_number(cfg["layers"]).value_or(config.layers);
-    config.kv_heads = js::optional_number(cfg["kvHeads"]);
-    config.batch = js::optional_number(cfg["batch"]).value_or(config.batch);
-    config.bytes_per_value =
-        js::optional_number(cfg["bytesPerValue"]).value_or(config.bytes_per_value);
-    config.d_model = js::optional_number(cfg["dModel"]);
-    config.ffn_dim = js::optional_number(cfg["ffnDim"]);
-    if (const val g = cfg["gated"]; !g.isUndefined()) config.gated = g.as<bool>();
     const auto r = llmmath::attention_cost(config);
     js::Result out;
     out.set("scoresPerHead", r.scores_per_head);
@@ -189,6 +211,7 @@ val attention_cost(val cfg, val sink) {
     out.set("kvBytesPerToken", r.kv_bytes_per_token);
     out.set("qkMacsPerLayer", r.qk_macs_per_layer);
     out.set("avMacsPerLayer", r.av_macs_per_layer);
+    out.set("macsPerLayer", r.macs_per_layer);
     out.set("macs", r.macs);
     if (r.linear_macs_per_layer) {
       out.set("projectionMacsPerLayer", *r.projection_macs_per_layer);
@@ -197,6 +220,20 @@ val attention_cost(val cfg, val sink) {
       out.set("crossoverTokens", *r.crossover_tokens);
       out.set("attentionShare", *r.attention_share);
     }
+    out.send(sink);
+  });
+}
+
+val attention_cost_sweep(val cfg, val sink) {
+  return js::guarded([&] {
+    const auto r = llmmath::attention_cost_sweep(cost_config(cfg), js::vector(cfg["tokens"]));
+    js::Result out;
+    out.set("tokens", r.tokens);
+    out.set("scoresPerLayer", r.scores_per_layer);
+    out.set("kvValuesPerLayer", r.kv_values_per_layer);
+    out.set("kvBytes", r.kv_bytes);
+    out.set("macsPerLayer", r.macs_per_layer);
+    if (r.linear_macs_per_layer) out.set("linearMacsPerLayer", *r.linear_macs_per_layer);
     out.send(sink);
   });
 }
@@ -217,6 +254,21 @@ val speculative_decoding(val cfg, val sink) {
     out.set("denominator", r.denominator);
     if (r.round_cost) out.set("roundCost", *r.round_cost);
     out.set("tokenProbs", r.token_probs);
+    out.send(sink);
+  });
+}
+
+val speculative_sweep(val cfg, val sink) {
+  return js::guarded([&] {
+    const auto r = llmmath::speculative_sweep(cfg["alpha"].as<double>(), js::vector(cfg["gamma"]),
+                                              js::optional_number(cfg["costRatio"]));
+    js::Result out;
+    out.set("gamma", r.gamma);
+    out.set("expectedTokens", r.expected_tokens);
+    if (r.round_cost) out.set("roundCost", *r.round_cost);
+    if (r.speedup) out.set("speedup", *r.speedup);
+    if (r.best_gamma) out.set("bestGamma", *r.best_gamma);
+    if (r.best_speedup) out.set("bestSpeedup", *r.best_speedup);
     out.send(sink);
   });
 }
@@ -249,6 +301,9 @@ val speculative_measure(val cfg, val sink) {
     out.set("acceptedPerChecked", r.accepted_per_checked);
     out.set("alphaFromMeanTokens", r.alpha_from_mean_tokens);
     out.set("expectedTokens", r.expected_tokens);
+    out.set("expectedTokensPerProposed", r.expected_tokens_per_proposed);
+    out.set("expectedTokensPerChecked", r.expected_tokens_per_checked);
+    out.set("expectedTokensFromMeanTokens", r.expected_tokens_from_mean_tokens);
     out.send(sink);
   });
 }
@@ -378,6 +433,21 @@ val smooth_quant_layer(val x, val w, val opts, val sink) {
   });
 }
 
+val smooth_quant_layer_sweep(val x, val w, val opts, val sink) {
+  return js::guarded([&] {
+    const js::Shape X = js::shape(x), W = js::shape(w);
+    llmmath::require_smooth_quant_layer_shapes(X.rows, X.cols, W.rows, W.cols);
+    const auto r = llmmath::smooth_quant_layer_sweep(
+        js::matrix(x), js::matrix(w), js::vector(opts["alpha"]),
+        js::optional_number(opts["bits"]).value_or(llmmath::default_quantize_bits));
+    js::Result out;
+    out.set("alpha", r.alpha);
+    out.set("xSmoothMaxAbsError", r.x_smooth_max_abs_error);
+    out.set("wSmoothMaxAbsError", r.w_smooth_max_abs_error);
+    out.send(sink);
+  });
+}
+
 // ---- diagnostics ---------------------------------------------------------------------------
 
 // What the heap holds now (memory.hpp): the leak tests compare it before and after many calls.
@@ -398,6 +468,7 @@ EMSCRIPTEN_BINDINGS(llmmath) {
   using emscripten::function;
   function("attention", &attention);
   function("contextDilution", &context_dilution);
+  function("contextDilutionSweep", &context_dilution_sweep);
   function("sampling", &sampling);
   function("sample", &sample);
   function("moeLoadBalance", &moe_load_balance);
@@ -405,7 +476,9 @@ EMSCRIPTEN_BINDINGS(llmmath) {
   function("rope", &rope);
   function("ropeScores", &rope_scores);
   function("attentionCost", &attention_cost);
+  function("attentionCostSweep", &attention_cost_sweep);
   function("speculativeDecoding", &speculative_decoding);
+  function("speculativeSweep", &speculative_sweep);
   function("speculativeAlpha", &speculative_alpha);
   function("speculativeMeasure", &speculative_measure);
   function("alibiSlopes", &alibi_slopes);
@@ -414,6 +487,7 @@ EMSCRIPTEN_BINDINGS(llmmath) {
   function("smoothQuant", &smooth_quant);
   function("quantize", &quantize);
   function("smoothQuantLayer", &smooth_quant_layer);
+  function("smoothQuantLayerSweep", &smooth_quant_layer_sweep);
   function("memoryStats", &memory_stats);
   function("memoryInUse", &memory_in_use);
 }

@@ -83,10 +83,17 @@ AttentionResult attention(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& K,
   return r;
 }
 
+namespace {
+
+// The largest distractor count: 2^53, beyond which counts are no longer whole doubles.
+constexpr double max_distractors = 9007199254740992.0;
+
+}  // namespace
+
 ContextDilutionResult context_dilution(double a, double b, double n) {
   require_finite(a, "relevantScore");
   require_finite(b, "distractorScore");
-  require_integer(n, "distractors", 0, 9007199254740992.0);
+  require_integer(n, "distractors", 0, max_distractors);
   ContextDilutionResult r;
   if (n == 0) {
     r.relevant_weight = 1;
@@ -99,6 +106,30 @@ ContextDilutionResult context_dilution(double a, double b, double n) {
   if (std::isinf(t)) r.distractor_mass = 1;
   // each distractor: e^(b−a) / (1 + n·e^(b−a)) = 1 / (e^(a−b) + n)
   r.distractor_weight = 1 / (std::exp(a - b) + n);
+  return r;
+}
+
+ContextDilutionSweep context_dilution_sweep(double a, double b, const Eigen::VectorXd& distractors) {
+  require_finite(a, "relevantScore");
+  require_finite(b, "distractorScore");
+  require_sweep_length(distractors, "distractors");
+  const Eigen::Index m = distractors.size();
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const double n = distractors(i);
+    if (!(n >= 0 && n <= max_distractors && n == std::floor(n)))
+      require_integer(n, entry_name("distractors", i), 0, max_distractors);
+  }
+  ContextDilutionSweep r;
+  r.distractors = distractors;
+  r.relevant_weight.resize(m);
+  r.distractor_weight.resize(m);
+  r.distractor_mass.resize(m);
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const ContextDilutionResult p = context_dilution(a, b, distractors(i));
+    r.relevant_weight(i) = p.relevant_weight;
+    r.distractor_weight(i) = p.distractor_weight;
+    r.distractor_mass(i) = p.distractor_mass;
+  }
   return r;
 }
 

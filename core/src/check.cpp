@@ -83,6 +83,17 @@ void require_vector_length(std::size_t n, std::string_view name) {
          std::to_string(n) + " entries");
 }
 
+void require_sweep_length(const Eigen::VectorXd& xs, std::string_view name) {
+  require(xs.size() > 0, name, "a non-empty array", "an empty one");
+  if (std::size_t(xs.size()) > max_sweep_points)
+    fail(name, "at most " + std::to_string(max_sweep_points) + " entries (points of a sweep)",
+         std::to_string(xs.size()) + " entries");
+}
+
+std::string entry_name(std::string_view name, Eigen::Index i) {
+  return std::string(name) + "[" + std::to_string(i) + "]";
+}
+
 void require_distribution(const Eigen::VectorXd& x, std::string_view name, double tolerance) {
   require_vector_length(x, name);
   require_finite(x, name);

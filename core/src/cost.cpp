@@ -95,6 +95,7 @@ AttentionCostResult attention_cost(const AttentionCostConfig& cfg) {
   r.kv_bytes_per_token = times(2 * kv * d * L, bytes);
   r.qk_macs_per_layer = to_double(macs_per_layer);
   r.av_macs_per_layer = r.qk_macs_per_layer;
+  r.macs_per_layer = to_double(2 * macs_per_layer);
   r.macs = to_double(2 * macs_per_layer * L);
 
   // The linear layers: d_model and d_ff together, or neither (gated only with them).
@@ -120,6 +121,36 @@ AttentionCostResult attention_cost(const AttentionCostConfig& cfg) {
   const u128 attention_per_token = 2 * h * d * n;
   r.attention_share =
       to_double(attention_per_token) / to_double(attention_per_token + linear_per_token);
+  return r;
+}
+
+AttentionCostSweep attention_cost_sweep(const AttentionCostConfig& cfg,
+                                        const Eigen::VectorXd& tokens) {
+  require_sweep_length(tokens, "tokens");
+  const Eigen::Index m = tokens.size();
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const double n = tokens(i);
+    if (!(n >= 1 && n <= max_cost_tokens && n == std::floor(n)))
+      require_integer(n, entry_name("tokens", i), 1, max_cost_tokens);
+  }
+  AttentionCostSweep r;
+  r.tokens = tokens;
+  r.scores_per_layer.resize(m);
+  r.kv_values_per_layer.resize(m);
+  r.kv_bytes.resize(m);
+  r.macs_per_layer.resize(m);
+  AttentionCostConfig point = cfg;
+  for (Eigen::Index i = 0; i < m; ++i) {
+    point.tokens = tokens(i);
+    const AttentionCostResult p = attention_cost(point);  // checks cfg's other fields
+    r.scores_per_layer(i) = p.scores_per_layer;
+    r.kv_values_per_layer(i) = p.kv_values_per_layer;
+    r.kv_bytes(i) = p.kv_bytes;
+    r.macs_per_layer(i) = p.macs_per_layer;
+    if (!p.linear_macs_per_layer) continue;
+    if (!r.linear_macs_per_layer) r.linear_macs_per_layer = Eigen::VectorXd(m);
+    (*r.linear_macs_per_layer)(i) = *p.linear_macs_per_layer;
+  }
   return r;
 }
 

@@ -151,6 +151,22 @@ void require_smooth_quant_layer_shapes(Eigen::Index t, Eigen::Index c, Eigen::In
          std::to_string(o) + " columns");
 }
 
+namespace {
+
+// Every channel range of x (its columns) and w (its rows) is 0 or within the smoothing range.
+void require_channel_ranges(const Eigen::VectorXd& x_abs_max, const Eigen::VectorXd& w_abs_max) {
+  for (Eigen::Index j = 0; j < x_abs_max.size(); ++j) {
+    if (!within_smoothing_range(x_abs_max(j)))
+      fail("x", "channels (columns) whose largest magnitude is 0 or in [1e-150, 1e150]",
+           "column " + std::to_string(j) + " with largest magnitude " + describe(x_abs_max(j)));
+    if (!within_smoothing_range(w_abs_max(j)))
+      fail("w", "channels (rows) whose largest magnitude is 0 or in [1e-150, 1e150]",
+           "row " + std::to_string(j) + " with largest magnitude " + describe(w_abs_max(j)));
+  }
+}
+
+}  // namespace
+
 SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W,
                                           double alpha, double bits) {
   require_smooth_quant_layer_shapes(X.rows(), X.cols(), W.rows(), W.cols());
@@ -162,14 +178,7 @@ SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen:
   // pass 1: channel ranges; an all-zero channel is smoothed with the reference code's clamps
   r.x_abs_max = X.cwiseAbs().colwise().maxCoeff().transpose();
   r.w_abs_max = W.cwiseAbs().rowwise().maxCoeff();
-  for (Eigen::Index j = 0; j < c; ++j) {
-    if (!within_smoothing_range(r.x_abs_max(j)))
-      fail("x", "channels (columns) whose largest magnitude is 0 or in [1e-150, 1e150]",
-           "column " + std::to_string(j) + " with largest magnitude " + describe(r.x_abs_max(j)));
-    if (!within_smoothing_range(r.w_abs_max(j)))
-      fail("w", "channels (rows) whose largest magnitude is 0 or in [1e-150, 1e150]",
-           "row " + std::to_string(j) + " with largest magnitude " + describe(r.w_abs_max(j)));
-  }
+  require_channel_ranges(r.x_abs_max, r.w_abs_max);
   r.x_abs_max.maxCoeff(&r.largest_channel);
   r.x_abs_max.minCoeff(&r.smallest_channel);
 
@@ -195,6 +204,46 @@ SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen:
   r.error_plain = (r.y - r.y_plain).cwiseAbs().maxCoeff();
   r.error_smooth = (r.y - r.y_smooth).cwiseAbs().maxCoeff();
   r.error_identity = (r.y - r.x_smoothed * r.w_smoothed).cwiseAbs().maxCoeff();
+  return r;
+}
+
+SmoothQuantLayerSweep smooth_quant_layer_sweep(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W,
+                                               const Eigen::VectorXd& alpha, double bits) {
+  require_smooth_quant_layer_shapes(X.rows(), X.cols(), W.rows(), W.cols());
+  require_sweep_length(alpha, "alpha");
+  const Eigen::Index t = X.rows(), c = X.cols(), o = W.cols(), m = alpha.size();
+  const double work = double(m) * (double(t) * double(c) + double(c) * double(o));
+  if (!(work <= max_smooth_quant_sweep_entries))
+    fail("alpha", "at most " + describe(std::floor(max_smooth_quant_sweep_entries /
+                                                  (double(t) * double(c) + double(c) * double(o)))) +
+                      " values for these x and w (2^24 entries quantised over the sweep)",
+         std::to_string(m) + " values");
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const double a = alpha(i);
+    if (!(a >= 0 && a <= 1)) {
+      require_finite(a, entry_name("alpha", i));
+      fail(entry_name("alpha", i), "in [0, 1]", describe(a));
+    }
+  }
+  require_finite(X, "x");
+  require_finite(W, "w");
+  require_integer(bits, "bits", 2, 16);
+  const Eigen::VectorXd x_abs_max = X.cwiseAbs().colwise().maxCoeff().transpose();
+  const Eigen::VectorXd w_abs_max = W.cwiseAbs().rowwise().maxCoeff();
+  require_channel_ranges(x_abs_max, w_abs_max);
+
+  SmoothQuantLayerSweep r;
+  r.alpha = alpha;
+  r.x_smooth_max_abs_error.resize(m);
+  r.w_smooth_max_abs_error.resize(m);
+  for (Eigen::Index i = 0; i < m; ++i) {
+    // as passes 2 and 3 of smooth_quant_layer(), for the smoothed tensors only
+    const Eigen::VectorXd s = smooth_quant(x_abs_max, w_abs_max, alpha(i)).scales;
+    const Eigen::MatrixXd x_smoothed = X * s.cwiseInverse().asDiagonal();
+    const Eigen::MatrixXd w_smoothed = s.asDiagonal() * W;
+    r.x_smooth_max_abs_error(i) = quantize_entries(row_major(x_smoothed), bits, "x").max_abs_error;
+    r.w_smooth_max_abs_error(i) = quantize_entries(row_major(w_smoothed), bits, "w").max_abs_error;
+  }
   return r;
 }
 

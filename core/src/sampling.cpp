@@ -97,12 +97,17 @@ SamplingResult sampling(const SamplingInput& input, const SamplingOptions& optio
   // pass 3: top-k keeps order[0 .. k); cumulative mass of the renormalised top-k distribution
   const Eigen::Index k =
       options.top_k == 0 || options.top_k >= double(n) ? n : Eigen::Index(options.top_k);
-  double top_k_mass = 0;
-  for (Eigen::Index j = 0; j < k; ++j) top_k_mass += r.tempered(order[std::size_t(j)]);
+  r.top_k_mass = 0;
+  for (Eigen::Index j = 0; j < k; ++j) r.top_k_mass += r.tempered(order[std::size_t(j)]);
+  r.top_k_probs = Eigen::VectorXd::Zero(n);
   r.cumulative.resize(n);
   double c = 0;
   for (Eigen::Index j = 0; j < n; ++j) {
-    if (j < k) c += r.tempered(order[std::size_t(j)]) / top_k_mass;
+    if (j < k) {
+      const int i = order[std::size_t(j)];
+      r.top_k_probs(i) = r.tempered(i) / r.top_k_mass;
+      c += r.top_k_probs(i);
+    }
     r.cumulative(j) = c;
   }
 

@@ -150,6 +150,41 @@ SpeculativeMeasureResult speculative_measure(double alpha, double gamma, double 
   r.accepted_per_checked = r.accepted / r.checked;  // checked ≥ rounds ≥ 1, as γ ≥ 1
   r.alpha_from_mean_tokens = speculative_alpha(r.mean_tokens, gamma).alpha;
   r.expected_tokens = expected_tokens(alpha, gamma);
+  r.expected_tokens_per_proposed = expected_tokens(r.accepted_per_proposed, gamma);
+  r.expected_tokens_per_checked = expected_tokens(r.accepted_per_checked, gamma);
+  r.expected_tokens_from_mean_tokens = expected_tokens(r.alpha_from_mean_tokens, gamma);
+  return r;
+}
+
+SpeculativeSweep speculative_sweep(double alpha, const Eigen::VectorXd& gamma,
+                                   std::optional<double> cost_ratio) {
+  require_alpha(alpha);
+  require_sweep_length(gamma, "gamma");
+  const Eigen::Index m = gamma.size();
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const double g = gamma(i);
+    if (!(g >= 0 && g <= max_draft_length && g == std::floor(g)))
+      require_integer(g, entry_name("gamma", i), 0, max_draft_length);
+  }
+  SpeculativeSweep r;
+  r.gamma = gamma;
+  r.expected_tokens.resize(m);
+  if (cost_ratio) {
+    r.round_cost = Eigen::VectorXd(m);
+    r.speedup = Eigen::VectorXd(m);
+  }
+  for (Eigen::Index i = 0; i < m; ++i) {
+    // one point of speculative_decoding(), which also checks cost_ratio (on the first point)
+    const SpeculativeResult p = speculative_decoding(alpha, gamma(i), cost_ratio);
+    r.expected_tokens(i) = p.expected_tokens;
+    if (!cost_ratio) continue;
+    (*r.round_cost)(i) = *p.round_cost;
+    (*r.speedup)(i) = *p.speedup;
+    if (!r.best_speedup || *p.speedup > *r.best_speedup) {  // strictly larger: first on a tie
+      r.best_gamma = gamma(i);
+      r.best_speedup = p.speedup;
+    }
+  }
   return r;
 }
 

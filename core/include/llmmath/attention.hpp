@@ -73,4 +73,18 @@ struct ContextDilutionResult {
 /// distractorScore, distractors).
 ContextDilutionResult context_dilution(double a, double b, double n);
 
+/// context_dilution() at several distractor counts, for the curve of figure 1.2: entry i of
+/// each vector is context_dilution(a, b, distractors(i)).
+struct ContextDilutionSweep {
+  Eigen::VectorXd distractors;        ///< (points) the counts n, as given
+  Eigen::VectorXd relevant_weight;    ///< (points) e^a / (e^a + n·e^b)
+  Eigen::VectorXd distractor_weight;  ///< (points) e^b / (e^a + n·e^b)
+  Eigen::VectorXd distractor_mass;    ///< (points) n·e^b / (e^a + n·e^b)
+};
+
+/// context_dilution(a, b, n) for every n of `distractors` in one call. Preconditions
+/// (std::invalid_argument naming relevantScore, distractorScore, distractors or distractors[i]):
+/// those of context_dilution() for each entry, and 1 to max_sweep_points entries.
+ContextDilutionSweep context_dilution_sweep(double a, double b, const Eigen::VectorXd& distractors);
+
 }  // namespace llmmath

@@ -74,6 +74,16 @@ void require_vector_length(std::size_t n, std::string_view name);
 /// Requires a non-empty vector within the size limit.
 void require_vector_length(const Eigen::VectorXd& x, std::string_view name);
 
+/// Largest number of points of a sweep (one input of a function swept over an array of values,
+/// for a curve a page draws in one call): 4096, more points than a chart has pixels across.
+constexpr std::size_t max_sweep_points = 4096;
+
+/// Requires a swept input: a non-empty vector of at most max_sweep_points entries.
+void require_sweep_length(const Eigen::VectorXd& xs, std::string_view name);
+
+/// "name[i]": one entry of a vector input, named in a message (built only once a check fails).
+std::string entry_name(std::string_view name, Eigen::Index i);
+
 /// Requires x to be a probability distribution: a non-empty vector within the size limit whose
 /// entries are finite and ≥ 0 (naming the first bad one as name[i]) and whose sum is within
 /// `tolerance` of 1 (the caller's rounding, e.g. decimals typed on a page).

@@ -5,6 +5,7 @@
 // Chapter 8, section 4; tests in tests/core/test_cost.cpp.
 #pragma once
 
+#include <Eigen/Core>
 #include <optional>
 
 namespace llmmath {
@@ -67,7 +68,8 @@ struct AttentionCostResult {
   double kv_bytes_per_token = 0;
   double qk_macs_per_layer = 0;  ///< batch·h·n²·d_head multiply-adds of QKᵀ (full square)
   double av_macs_per_layer = 0;  ///< batch·h·n²·d_head multiply-adds of weights·V (full square)
-  double macs = 0;               ///< (qk_macs_per_layer + av_macs_per_layer) · L, all layers
+  double macs_per_layer = 0;     ///< qk_macs_per_layer + av_macs_per_layer: one layer's
+  double macs = 0;               ///< macs_per_layer · L, all layers
   /// The linear layers, only when d_model and ffn_dim are given. Multiply-adds per layer for
   /// the batch·n tokens: the Q and O projections batch·n·d_model·h·d_head each, K and V
   /// batch·n·d_model·kvHeads·d_head each (grouping shrinks them too).
@@ -98,5 +100,23 @@ struct AttentionCostResult {
 /// kvHeads dividing heads, bytesPerValue a finite number in (0, 1024], dModel and ffnDim
 /// given together and gated only with them.
 AttentionCostResult attention_cost(const AttentionCostConfig& cfg);
+
+/// attention_cost() of one model over several context lengths, for the curves of figure 4.1:
+/// entry i of each vector is that count of attention_cost() with tokens = tokens(i).
+struct AttentionCostSweep {
+  Eigen::VectorXd tokens;               ///< (points) the context lengths n, as given
+  Eigen::VectorXd scores_per_layer;     ///< (points) batch·h·n²
+  Eigen::VectorXd kv_values_per_layer;  ///< (points) 2·batch·n·kvHeads·d_head
+  Eigen::VectorXd kv_bytes;             ///< (points) the whole cache, all layers, in bytes
+  Eigen::VectorXd macs_per_layer;       ///< (points) QKᵀ and weights·V, one layer
+  /// (points) the linear layers' multiply-adds per layer; present with d_model and ffn_dim
+  std::optional<Eigen::VectorXd> linear_macs_per_layer;
+};
+
+/// attention_cost() with cfg.tokens replaced by each entry of `tokens`, in one call (cfg.tokens
+/// is not read). Preconditions (std::invalid_argument naming tokens[i] or a field of cfg):
+/// those of attention_cost() for each length, and 1 to max_sweep_points lengths.
+AttentionCostSweep attention_cost_sweep(const AttentionCostConfig& cfg,
+                                        const Eigen::VectorXd& tokens);
 
 }  // namespace llmmath

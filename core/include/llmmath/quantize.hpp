@@ -143,6 +143,28 @@ SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen:
 /// The size preconditions of smooth_quant_layer() from the shapes of X (t, c) and W (wr, o)
 /// alone, which smooth_quant_layer() checks first and the WebAssembly bindings check before they
 /// copy the matrices into the heap. std::invalid_argument naming x or w otherwise.
+/// Largest work of smooth_quant_layer_sweep(): points·(t·c + c·o) ≤ 2^24 entries quantised.
+constexpr double max_smooth_quant_sweep_entries = 16777216.0;  // 2^24
+
+/// The quantisation error of both sides of one layer at several α, for the curves of figure 7.1:
+/// entry i is what smooth_quant_layer(X, W, alpha(i), bits) gives for it.
+struct SmoothQuantLayerSweep {
+  Eigen::VectorXd alpha;  ///< (points) the migration strengths, as given
+  /// (points) x_smooth.max_abs_error: the largest error of X·diag(s)⁻¹ quantised
+  Eigen::VectorXd x_smooth_max_abs_error;
+  /// (points) w_smooth.max_abs_error: the largest error of diag(s)·W quantised
+  Eigen::VectorXd w_smooth_max_abs_error;
+};
+
+/// smooth_quant_layer()'s errors of the smoothed tensors for every α of `alpha`, in one call,
+/// without the products (the curves need only the tensors' own errors).
+/// Preconditions (std::invalid_argument naming x, w, alpha, alpha[i] or bits): those of
+/// smooth_quant_layer() for each α, 1 to max_sweep_points values, and
+/// points·(t·c + c·o) ≤ 2^24.
+SmoothQuantLayerSweep smooth_quant_layer_sweep(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W,
+                                               const Eigen::VectorXd& alpha,
+                                               double bits = default_quantize_bits);
+
 void require_smooth_quant_layer_shapes(Eigen::Index t, Eigen::Index c, Eigen::Index wr,
                                        Eigen::Index o);
 

@@ -49,6 +49,12 @@ struct SamplingResult {
   /// distribution restricted to the top-k tokens and renormalised (tempered itself when top-k
   /// is off). Constant after the k-th entry.
   Eigen::VectorXd cumulative;
+  /// Tempered mass of the k most probable tokens (all of it, 1 up to rounding, with top-k off):
+  /// what top-k keeps, before top-p looks at it
+  double top_k_mass = 0;
+  /// (n) the distribution top-p cuts: tempered / top_k_mass on the top-k tokens, exactly 0
+  /// elsewhere (tempered itself with top-k off); cumulative is its running sum in order
+  Eigen::VectorXd top_k_probs;
   /// Number of tokens kept by top-k and top-p together: kept = order[0 .. cutoff).
   int cutoff = 0;
   /// Tempered mass of the kept tokens before renormalising; probs[i] = tempered[i] / kept_mass

@@ -52,6 +52,27 @@ struct SpeculativeResult {
 SpeculativeResult speculative_decoding(double alpha, double gamma,
                                        std::optional<double> cost_ratio = std::nullopt);
 
+/// speculative_decoding() at one α over several draft lengths, for the curves of figure 5.1,
+/// and the draft length the figure recommends.
+struct SpeculativeSweep {
+  Eigen::VectorXd gamma;            ///< (points) the draft lengths, as given
+  Eigen::VectorXd expected_tokens;  ///< (points) eq. 1 at each γ
+  /// (points) γ·c + 1 at each γ; present with the cost ratio c
+  std::optional<Eigen::VectorXd> round_cost;
+  /// (points) expected_tokens / (γ·c + 1) at each γ; present with c
+  std::optional<Eigen::VectorXd> speedup;
+  /// With c: the γ of the sweep with the largest speedup, the first of the given order on a
+  /// tie (with γ ascending, the shortest draft: the cheaper one to run)
+  std::optional<double> best_gamma;
+  std::optional<double> best_speedup;  ///< the speedup at best_gamma
+};
+
+/// speculative_decoding(alpha, γ, cost_ratio) for every γ of `gamma`, in one call.
+/// Preconditions (std::invalid_argument naming alpha, gamma, gamma[i] or costRatio): those of
+/// speculative_decoding() for each γ, and 1 to max_sweep_points draft lengths.
+SpeculativeSweep speculative_sweep(double alpha, const Eigen::VectorXd& gamma,
+                                   std::optional<double> cost_ratio = std::nullopt);
+
 /// The acceptance rate that eq. 1 maps to a measured mean: α from tokens per target call.
 struct SpeculativeAlphaResult {
   /// α in [0, 1] with (1 − α^(γ+1)) / (1 − α) = mean_tokens, to within 1e-12 (bisection)
@@ -102,6 +123,11 @@ struct SpeculativeMeasureResult {
   double alpha_from_mean_tokens = 0;
   /// eq. 1 at the true α, the mean_tokens to expect
   double expected_tokens = 0;
+  /// eq. 1 at each estimate: the tokens per call a practitioner would predict from it (the
+  /// naive estimate predicts too few; the other two reproduce the log's mean)
+  double expected_tokens_per_proposed = 0;   ///< at accepted_per_proposed
+  double expected_tokens_per_checked = 0;    ///< at accepted_per_checked
+  double expected_tokens_from_mean_tokens = 0;  ///< at alpha_from_mean_tokens
 };
 
 /// A seeded simulation of `rounds` rounds of speculative decoding under the model of eq. 1

@@ -61,7 +61,6 @@ export class LlmAlibi extends LlmWidget {
     this.headCtl = slider({ label: "Head k", min: 1, max: MAX_HEADS, oninput: (v) => this.set({ head: v }) });
     this.tokensCtl = slider({ label: "Tokens in the bias map", min: 2, max: MAX_MAP, oninput: (v) => this.set({ tokens: v }) });
     this.distanceCtl = slider({ label: "Evidence distance δ", min: 0, max: MAX_DISTANCE, oninput: (v) => this.set({ distance: v }) });
-    this.curveCache = { key: "", curve: null };
 
     this.bars = h("div", { class: "chart-box alibi-bars" });
     this.headline = h("p", { class: "headline" });
@@ -97,20 +96,18 @@ export class LlmAlibi extends LlmWidget {
   compute() {
     const { heads, head, tokens, distance } = this.state;
     const inputs = { heads, head, tokens, distance };
-    const slopes = this.core.alibiSlopes(inputs.heads);
-    const halfDistances = slopes.map((slope) => this.core.alibi({ slope }).halfDistance);
+    // Every head's slope and half-distance in one call.
+    const { slopes, halfDistances } = this.core.alibiHeads(inputs.heads);
     const slope = slopes[inputs.head - 1];
     const halfDistance = halfDistances[inputs.head - 1];
-    const map = this.core.alibi({ slope, tokens: inputs.tokens });
-    // The curve needs span + 1 tokens (a (span+1)² bias comes with it): computed again only
-    // when the slope or the axis changes, not on every move of the other sliders.
+    // The bias map and the decay curve over the chart's span + 1 distances, in one call.
     const span = chartSpan(halfDistance, inputs.distance);
-    const key = `${slope} ${span}`;
-    if (this.curveCache.key !== key) this.curveCache = { key, curve: this.core.alibi({ slope, distances: span + 1 }).relativeWeight };
-    const curve = this.curveCache.curve;
+    const map = this.core.alibi({ slope, tokens: inputs.tokens, distances: span + 1 });
+    const curve = map.relativeWeight;
     const halved = this.core.alibi({ slope: slope / 2 });
-    // ln 2 itself, for the written-out division: the half-distance of slope 1.
-    const ln2 = this.core.alibi({ slope: 1 }).halfDistance;
+    // ln 2 itself, for the written-out division: the half-distance of slope 1 (asked once).
+    this.ln2 ??= this.core.alibi({ slope: 1 }).halfDistance;
+    const ln2 = this.ln2;
     return { inputs, slopes, halfDistances, slope, halfDistance, map, span, curve, halved, ln2 };
   }
 

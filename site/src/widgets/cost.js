@@ -10,7 +10,7 @@
 // bytes-per-value, d-model, ffn-dim, gated); the preset gives the shape and context, the others
 // override it. The precision list is a view of bytes-per-value, and the tokens slider a view of
 // tokens.
-// Properties: result ({ cfg, now, layer, doubled, layerDoubled, doubledError, curve, models }),
+// Properties: result ({ cfg, now, doubled, doubledError, curve, xMax, models }),
 // state ({ preset, tokens, heads, kvHeads, headDim, layers, batch, bytesPerValue, dModel, ffnDim,
 // gated }), inputs (the configuration passed to attentionCost).
 import { fill, h, sym, uniqueId } from "../dom.js";
@@ -200,28 +200,39 @@ export class LlmCost extends LlmWidget {
     const cfg = this.inputs;
     const core = this.core;
     const now = core.attentionCost(cfg);
-    // One layer alone gives the per-layer sum of QK and AV multiply-adds.
-    const layer = core.attentionCost({ ...cfg, layers: 1 });
     // The exercise's question: the same configuration with the head dimension doubled.
-    let doubled = null, layerDoubled = null, doubledError = null;
+    let doubled = null, doubledError = null;
     try {
       doubled = core.attentionCost({ ...cfg, headDim: 2 * cfg.headDim });
-      layerDoubled = core.attentionCost({ ...cfg, headDim: 2 * cfg.headDim, layers: 1 });
     } catch (error) {
       doubledError = error.message;
     }
     // The axis reaches the reader's context and, when the linear layers are counted, the
     // crossover (screen mapping).
     const xMax = TOKEN_STEPS.find((t) => t >= Math.max(cfg.tokens, MIN_X_MAX, now.crossoverTokens ?? 0)) ?? TOKEN_STEPS.at(-1);
-    // One layer at each context of the axis: its `macs` is then attention's multiply-adds per layer.
-    const curve = TOKEN_STEPS.filter((t) => t <= xMax).map((t) => [t, core.attentionCost({ ...cfg, tokens: t, layers: 1 })]);
-    // Each real model at its trained context, one sequence, at the reader's bytes per value.
+    // Every context of the axis in one call: the curves' counts per layer.
+    const sweep = core.attentionCostSweep({ ...cfg, tokens: TOKEN_STEPS.filter((t) => t <= xMax) });
+    const curve = sweep.tokens.map((n, i) => [n, {
+      scoresPerLayer: sweep.scoresPerLayer[i], kvValuesPerLayer: sweep.kvValuesPerLayer[i],
+      macsPerLayer: sweep.macsPerLayer[i], linearMacsPerLayer: sweep.linearMacsPerLayer?.[i],
+    }]);
+    const models = this.modelCosts(cfg.bytesPerValue);
+    return { cfg, now, doubled, doubledError, curve, xMax, models };
+  }
+
+  /**
+   * Each real model at its trained context, one sequence, at the reader's bytes per value:
+   * computed again only when the bytes per value change (nothing else of the reader's enters).
+   */
+  modelCosts(bytesPerValue) {
+    if (this.modelCache?.bytesPerValue === bytesPerValue) return this.modelCache.models;
     const models = Object.entries(costPresets).filter(([, p]) => p.source).map(([key, p]) => ({
       key, preset: p,
-      cost: core.attentionCost({ tokens: p.tokens, heads: p.heads, kvHeads: p.kvHeads, headDim: p.headDim,
-        layers: p.layers, batch: 1, bytesPerValue: cfg.bytesPerValue, ...linearInputs(p) }),
+      cost: this.core.attentionCost({ tokens: p.tokens, heads: p.heads, kvHeads: p.kvHeads, headDim: p.headDim,
+        layers: p.layers, batch: 1, bytesPerValue, ...linearInputs(p) }),
     }));
-    return { cfg, now, layer, doubled, layerDoubled, doubledError, curve, xMax, models };
+    this.modelCache = { bytesPerValue, models };
+    return models;
   }
 
   render(r) {
@@ -249,14 +260,14 @@ export class LlmCost extends LlmWidget {
   }
 
   /** Attention's multiply-adds per layer (∝ n²) against the linear layers' (∝ n), with the crossover. */
-  renderLinear({ cfg, now, layer, curve, xMax }) {
+  renderLinear({ cfg, now, curve, xMax }) {
     if (now.linearMacsPerLayer === undefined) {
       fill(this.linearChart, h("p", { class: "cost-linear-off" }, "Give the model width ", sym("d", "model"), " and the feed-forward size ",
         sym("d", "ff"), ", or load a real model, to compare attention's arithmetic with the linear layers' and see where it takes over."));
       fill(this.linearLegend);
       return;
     }
-    const att = curve.map(([n, c]) => [n, c.macs]);
+    const att = curve.map(([n, c]) => [n, c.macsPerLayer]);
     const lin = curve.map(([n, c]) => [n, c.linearMacsPerLayer]);
     const all = [...att, ...lin].map(([, y]) => y);
     const y = logAxis(Math.min(...all), Math.max(...all));
@@ -267,7 +278,7 @@ export class LlmCost extends LlmWidget {
       y: { ...y, label: "multiply-adds per layer (log scale)" },
       series: [{ points: lin, class: "series cost-linear" }, { points: att, class: "series cost-scores" }],
       markers: [
-        { x: cfg.tokens, y: layer.macs, class: "marker cost-scores" },
+        { x: cfg.tokens, y: now.macsPerLayer, class: "marker cost-scores" },
         { x: cfg.tokens, y: now.linearMacsPerLayer, class: "marker cost-linear" },
       ],
       vlines: [
@@ -277,7 +288,7 @@ export class LlmCost extends LlmWidget {
     }));
     fill(this.linearLegend,
       h("li", {}, h("span", { class: "swatch cost-scores", "aria-hidden": "true" }),
-        "Attention, QK + AV: 2·", sym("b"), "·", sym("h"), "·", sym("n"), "²·", sym("d"), ": ", h("strong", { class: "cost-attention-macs" }, fmtCount(layer.macs)),
+        "Attention, QK + AV: 2·", sym("b"), "·", sym("h"), "·", sym("n"), "²·", sym("d"), ": ", h("strong", { class: "cost-attention-macs" }, fmtCount(now.macsPerLayer)),
         " at ", sym("n"), ` = ${cfg.tokens.toLocaleString("en")}`),
       h("li", {}, h("span", { class: "swatch cost-linear", "aria-hidden": "true" }),
         "Linear layers, Q, K, V, O and feed-forward: ", h("strong", { class: "cost-linear-macs" }, fmtCount(now.linearMacsPerLayer))),
@@ -313,7 +324,7 @@ export class LlmCost extends LlmWidget {
   }
 
   /** The calculation with the reader's numbers substituted. */
-  renderWorked({ cfg, now, layer }) {
+  renderWorked({ cfg, now }) {
     const { tokens: n, heads, kvHeads, headDim: d, layers: L, batch: b, bytesPerValue: p, dModel, ffnDim, gated } = cfg;
     const c = (x) => fmtCount(x);
     const eq = (...parts) => h("li", {}, ...parts);
@@ -332,7 +343,7 @@ export class LlmCost extends LlmWidget {
         ` = 2·${c(kvHeads)}·${c(d)}·${c(L)}·${fmt(p)} = `, h("strong", {}, fmtBytes(now.kvBytesPerToken)),
         now.kvBytesPerToken >= 1024 ? ` (${c(now.kvBytesPerToken)} bytes)` : "", "."),
       eq(h("strong", {}, "Multiply-adds. "), "Scores ", sym("Q"), sym("K", undefined, "⊤"), ": ", sym("b"), "·", sym("h"), "·", sym("n"), "²·", sym("d"),
-        ` = ${c(b)}·${c(heads)}·${c(now.scoresPerHead)}·${c(d)} = ${c(now.qkMacsPerLayer)} per layer; weights times values, the same ${c(now.avMacsPerLayer)}; together ${c(layer.macs)} per layer and `,
+        ` = ${c(b)}·${c(heads)}·${c(now.scoresPerHead)}·${c(d)} = ${c(now.qkMacsPerLayer)} per layer; weights times values, the same ${c(now.avMacsPerLayer)}; together ${c(now.macsPerLayer)} per layer and `,
         h("strong", {}, c(now.macs)), ` over ${c(L)} layer${L === 1 ? "" : "s"}.`),
       now.linearMacsPerLayer === undefined ? null : [
         eq(h("strong", {}, "Linear layers. "), "Every token goes through the query and output projections (", sym("d", "model"), " × ", sym("h"), sym("d"),
@@ -344,7 +355,7 @@ export class LlmCost extends LlmWidget {
         eq(h("strong", {}, "Crossover. "), "Attention's 2·", sym("b"), "·", sym("h"), "·", sym("n"), "²·", sym("d"),
           " grows as ", sym("n"), "² and equals the linear layers' at ", sym("n"), " = (linear multiply-adds per token) / (2·", sym("h"), "·", sym("d"), ") = ",
           h("strong", {}, c(now.crossoverTokens)), " tokens, whatever the batch. At ", sym("n"), ` = ${c(n)} attention does `,
-          h("strong", {}, pct(now.attentionShare, 1)), ` of the layer's multiply-adds (${c(layer.macs)} of ${c(layer.macs)} + ${c(now.linearMacsPerLayer)}).`),
+          h("strong", {}, pct(now.attentionShare, 1)), ` of the layer's multiply-adds (${c(now.macsPerLayer)} of ${c(now.macsPerLayer)} + ${c(now.linearMacsPerLayer)}).`),
       ]));
   }
 
@@ -401,7 +412,7 @@ export class LlmAnswerCost extends FigureAnswer {
   }
 
   answer(r) {
-    const { cfg, now, layer, doubled, layerDoubled, doubledError } = r;
+    const { cfg, now, doubled, doubledError } = r;
     const { tokens: n, kvHeads, headDim: d, batch: b } = cfg;
     const c = fmtCount;
     const bTerm = b === 1 ? "" : `${c(b)}·`;
@@ -417,7 +428,7 @@ export class LlmAnswerCost extends FigureAnswer {
                 ", unchanged, because a score is one number however long the vectors it compares;"),
               h("li", {}, `cached values per layer: ${c(now.kvValuesPerLayer)} → `, h("strong", {}, c(doubled.kvValuesPerLayer)),
                 ", doubled, because every cached key and value is twice as long;"),
-              h("li", {}, `QK plus AV multiply-adds per layer: ${c(layer.macs)} → `, h("strong", {}, c(layerDoubled.macs)),
+              h("li", {}, `QK plus AV multiply-adds per layer: ${c(now.macsPerLayer)} → `, h("strong", {}, c(doubled.macsPerLayer)),
                 ", doubled, because every score is a dot product twice as long and every output has twice as many components."))]
         : h("p", {}, `Doubling the head dimension is outside what the core accepts here: ${doubledError}.`),
     ];

@@ -42,7 +42,8 @@ export class LlmContextDilution extends LlmWidget {
   compute() {
     const cfg = { relevantScore: this.state.relevantScore, distractorScore: this.state.distractorScore, distractors: this.state.distractors };
     const now = this.core.contextDilution(cfg);
-    const curve = CURVE_COUNTS.map((n) => [n, this.core.contextDilution({ ...cfg, distractors: n }).relevantWeight]);
+    const sweep = this.core.contextDilutionSweep({ ...cfg, distractors: CURVE_COUNTS });
+    const curve = sweep.distractors.map((n, i) => [n, sweep.relevantWeight[i]]);
     return { cfg, now, curve };
   }
 

@@ -153,18 +153,16 @@ export class LlmQuantization extends LlmWidget {
   }
 
   /**
-   * Everything the figure shows, from the core's smoothQuantLayer: the layer at the current α
-   * (ranges, s, both sides quantised before and after, the output XW three ways) and the
-   * quantisation errors at each α of the grid for the chart.
+   * Everything the figure shows, from the core: the layer at the current α (smoothQuantLayer:
+   * ranges, s, both sides quantised before and after, the output XW three ways) and the
+   * quantisation errors at each α of the grid for the chart (smoothQuantLayerSweep).
    */
   compute() {
     const { x, w, bits, alpha } = this.state;
-    const layer = (a) => this.core.smoothQuantLayer(x, w, { alpha: a, bits });
-    const L = layer(alpha);
-    const curve = ALPHAS.map((a) => {
-      const p = layer(a);
-      return { alpha: a, qX: p.quantXSmoothed, qW: p.quantWSmoothed };
-    });
+    const L = this.core.smoothQuantLayer(x, w, { alpha, bits });
+    // The errors of both smoothed tensors at every α of the chart, in one call.
+    const sweep = this.core.smoothQuantLayerSweep(x, w, { alpha: ALPHAS, bits });
+    const curve = sweep.alpha.map((a, i) => ({ alpha: a, xSmoothMaxAbsError: sweep.xSmoothMaxAbsError[i], wSmoothMaxAbsError: sweep.wSmoothMaxAbsError[i] }));
     return {
       bits, alpha, curve,
       xAbsMax: L.xAbsMax, wAbsMax: L.wAbsMax,
@@ -237,7 +235,7 @@ export class LlmQuantization extends LlmWidget {
 
   /** Max error of the quantised smoothed X and W against α, with their unsmoothed errors as lines. */
   renderErrors(r) {
-    const top = Math.max(r.plainX.maxAbsError, r.plainW.maxAbsError, ...r.curve.flatMap((p) => [p.qX.maxAbsError, p.qW.maxAbsError]));
+    const top = Math.max(r.plainX.maxAbsError, r.plainW.maxAbsError, ...r.curve.flatMap((p) => [p.xSmoothMaxAbsError, p.wSmoothMaxAbsError]));
     const { max, ticks } = niceTicks(top);
     fill(this.errorChart, lineChart({
       title: "Largest quantisation error of the smoothed activations and weights against α",
@@ -245,8 +243,8 @@ export class LlmQuantization extends LlmWidget {
       x: { min: 0, max: 1, ticks: [0, 0.25, 0.5, 0.75, 1], format: (t) => fmt(t, 2), label: "migration strength α" },
       y: { min: 0, max, ticks, format: (t) => fmt(t, 4), label: "max |error|" },
       series: [
-        { points: r.curve.map((p) => [p.alpha, p.qX.maxAbsError]), class: "series" },
-        { points: r.curve.map((p) => [p.alpha, p.qW.maxAbsError]), class: "series alt" },
+        { points: r.curve.map((p) => [p.alpha, p.xSmoothMaxAbsError]), class: "series" },
+        { points: r.curve.map((p) => [p.alpha, p.wSmoothMaxAbsError]), class: "series alt" },
       ],
       hlines: [
         { y: r.plainX.maxAbsError, class: "guide accent" },

@@ -8,7 +8,7 @@
 // the other attributes override it. Exactly one of logits and probs holds the values (one per
 // token; a given list wins over the preset's other kind, probs over logits when both are given),
 // and the tokens are fitted to the values' count. draws="off" hides the draws.
-// Properties: result ({ full, afterK, draws, draw, opts, state }), state ({ preset, temperature,
+// Properties: result ({ full, draws, draw, opts, state }), state ({ preset, temperature,
 // topK, topP, prompt, tokens, logits, probs, seed, count, draws }).
 import { fill, h, sym, uniqueId } from "../dom.js";
 import { fmt } from "../format.js";
@@ -275,11 +275,9 @@ export class LlmSampling extends LlmWidget {
     const input = kind === "probs" ? { probs: values } : { logits: values };
     const opts = this.opts;
     const full = this.core.sampling(input, opts);
-    // The distribution top-p cuts: after temperature and top-k, renormalised.
-    const afterK = this.core.sampling(input, { temperature: opts.temperature, topK: opts.topK });
     const draw = s.draws === "off" ? null : { seed: s.seed, count: s.count };
     const draws = draw ? this.core.sample(full.probs, draw) : [];
-    return { full, afterK, draws, draw, opts, state: s };
+    return { full, draws, draw, opts, state: s };
   }
 
   render(r) {
@@ -307,7 +305,7 @@ export class LlmSampling extends LlmWidget {
   /** One row per token, most probable first: bars for the tempered and final probabilities,
    * the token's stretch of cumulative mass, the top-p line, and the cuts. */
   renderChart(r) {
-    const { full, afterK, opts, state } = r;
+    const { full, opts, state } = r;
     const { temperature: T, topK: k, topP: p } = opts;
     const n = state.tokens.length;
     const kCut = k > 0 && k < n ? k : n;
@@ -326,7 +324,7 @@ export class LlmSampling extends LlmWidget {
         h("td", { class: "smp-track-cell" }, h("div", { class: "smp-track" },
           h("span", { class: "smp-bar final", style: { width: cssPct(full.probs[t]) } }),
           h("span", { class: "smp-bar tempered", style: { width: cssPct(full.tempered[t]) } }),
-          h("span", { class: "smp-cum", style: { left: cssPct(rank === 0 ? 0 : full.cumulative[rank - 1]), width: cssPct(afterK.probs[t]) } }),
+          h("span", { class: "smp-cum", style: { left: cssPct(rank === 0 ? 0 : full.cumulative[rank - 1]), width: cssPct(full.topKProbs[t]) } }),
           h("span", { class: "smp-cum-dot", style: { left: cssPct(full.cumulative[rank]) } }),
           pLine?.cloneNode())),
         h("td", { class: "num" }, fmt(full.tempered[t], 3)),
@@ -359,7 +357,7 @@ export class LlmSampling extends LlmWidget {
 
   /** The calculation with the reader's numbers, in the sampler's order. */
   renderWorked(r) {
-    const { full, afterK, opts, state, draw } = r;
+    const { full, opts, state, draw } = r;
     const { temperature: T, topK: k, topP: p } = opts;
     const { tokens } = state;
     const { kind, values } = valuesOf(state);
@@ -386,8 +384,8 @@ export class LlmSampling extends LlmWidget {
         ? `Off (k = 0): all ${n} tokens go on.`
         : k >= n
           ? `k = ${k} is at least the ${n} tokens there are: all go on.`
-          : [`k = ${k} keeps `, joinNames(order.slice(0, k).map(name)), `, whose mass is ${fmt(afterK.keptMass, 4)}; renormalised:`,
-              h("ul", { class: "smp-inline" }, order.slice(0, k).map((i) => h("li", {}, name(i), `: ${fmt(full.tempered[i], 4)} / ${fmt(afterK.keptMass, 4)} = ${fmt(afterK.probs[i], 4)}`)))]));
+          : [`k = ${k} keeps `, joinNames(order.slice(0, k).map(name)), `, whose mass is ${fmt(full.topKMass, 4)}; renormalised:`,
+              h("ul", { class: "smp-inline" }, order.slice(0, k).map((i) => h("li", {}, name(i), `: ${fmt(full.tempered[i], 4)} / ${fmt(full.topKMass, 4)} = ${fmt(full.topKProbs[i], 4)}`)))]));
 
     const m = full.cutoff;
     steps.append(h("li", {}, h("strong", {}, "Top-p. "),
@@ -398,7 +396,7 @@ export class LlmSampling extends LlmWidget {
           : [`Add up the probabilities${k > 0 && k < n ? " after top-k" : ""}, most probable first, until the sum reaches p = ${fmt(p, 2)}:`,
               h("ul", { class: "smp-inline" }, order.slice(0, m).map((i, rank) => h("li", {},
                 rank === 0 ? [name(i), ` ${fmt(full.cumulative[0], 4)}`]
-                  : [`${fmt(full.cumulative[rank - 1], 4)} + `, name(i), ` ${fmt(afterK.probs[i], 4)} = ${fmt(full.cumulative[rank], 4)}`],
+                  : [`${fmt(full.cumulative[rank - 1], 4)} + `, name(i), ` ${fmt(full.topKProbs[i], 4)} = ${fmt(full.cumulative[rank], 4)}`],
                 rank === m - 1 ? h("strong", {}, ` ≥ ${fmt(p, 2)}: stop`) : ""))),
               `The nucleus is the ${m === 1 ? "one token" : `${m} tokens`} above`,
               m < n ? ["; ", joinNames(order.slice(m).map(name)), m === n - 1 ? " is" : " are", " removed."] : "; nothing is removed."]));

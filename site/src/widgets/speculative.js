@@ -87,9 +87,11 @@ export class LlmSpeculative extends LlmWidget {
     const cfg = { alpha: this.state.alpha, gamma: this.state.gamma, costRatio: this.state.costRatio };
     const core = this.core;
     const now = core.speculativeDecoding(cfg);
-    const curve = GAMMAS.map((g) => ({ gamma: g, ...core.speculativeDecoding({ ...cfg, gamma: g }) }));
-    // The draft length with the largest walltime improvement (the shortest one on a tie).
-    const best = curve.reduce((b, p) => (p.speedup > b.speedup ? p : b));
+    // Every draft length of the chart in one call, with the one of the largest walltime
+    // improvement (the shortest on a tie, as GAMMAS ascend).
+    const sweep = core.speculativeSweep({ ...cfg, gamma: GAMMAS });
+    const curve = sweep.gamma.map((gamma, i) => ({ gamma, expectedTokens: sweep.expectedTokens[i], speedup: sweep.speedup[i] }));
+    const best = { gamma: sweep.bestGamma, speedup: sweep.bestSpeedup };
     return { cfg, now, curve, best, measure: this.measure(cfg) };
   }
 
@@ -101,13 +103,12 @@ export class LlmSpeculative extends LlmWidget {
     if (gamma === 0) return null;
     const { rounds, seed } = this.state;
     const log = this.core.speculativeMeasure({ alpha, gamma, rounds, seed });
-    const predict = (a) => this.core.speculativeDecoding({ alpha: a, gamma }).expectedTokens;
     return {
       rounds, seed, log,
       estimates: [
-        { key: "proposed", alpha: log.acceptedPerProposed, predicted: predict(log.acceptedPerProposed) },
-        { key: "checked", alpha: log.acceptedPerChecked, predicted: predict(log.acceptedPerChecked) },
-        { key: "mean", alpha: log.alphaFromMeanTokens, predicted: predict(log.alphaFromMeanTokens) },
+        { key: "proposed", alpha: log.acceptedPerProposed, predicted: log.expectedTokensPerProposed },
+        { key: "checked", alpha: log.acceptedPerChecked, predicted: log.expectedTokensPerChecked },
+        { key: "mean", alpha: log.alphaFromMeanTokens, predicted: log.expectedTokensFromMeanTokens },
       ],
     };
   }
