@@ -1,6 +1,8 @@
 #include "convert.hpp"
 
 #include <cstddef>
+#include <utility>
+#include <vector>
 
 namespace llmmath::js {
 
@@ -23,9 +25,9 @@ val view(const T* data, Eigen::Index n) {
 template <class T>
 val matrix_view(const T* data, Eigen::Index rows, Eigen::Index cols) {
   val out = val::object();
-  out.set("rows", static_cast<double>(rows));
-  out.set("cols", static_cast<double>(cols));
-  out.set("values", view(data, rows * cols));
+  out.set(key("rows"), static_cast<double>(rows));
+  out.set(key("cols"), static_cast<double>(cols));
+  out.set(key("values"), view(data, rows * cols));
   return out;
 }
 
@@ -38,12 +40,21 @@ const unsigned char* bytes(const BoolArray& B) {
 
 }  // namespace
 
+const val& key(const char* name) {
+  // A few dozen names, looked up by address: a linear scan is faster than hashing them.
+  static std::vector<std::pair<const char*, val>> names;
+  for (const auto& [known, string] : names)
+    if (known == name) return string;
+  names.emplace_back(name, val(name));
+  return names.back().second;
+}
+
 Shape shape(const val& snapshot) {
-  return {snapshot["rows"].as<Eigen::Index>(), snapshot["cols"].as<Eigen::Index>()};
+  return {snapshot[key("rows")].as<Eigen::Index>(), snapshot[key("cols")].as<Eigen::Index>()};
 }
 
 Eigen::VectorXd vector(const val& snapshot) {
-  Eigen::VectorXd x(snapshot["length"].as<Eigen::Index>());
+  Eigen::VectorXd x(snapshot[key("length")].as<Eigen::Index>());
   copy(snapshot, x.data(), static_cast<std::size_t>(x.size()));
   return x;
 }
@@ -51,7 +62,7 @@ Eigen::VectorXd vector(const val& snapshot) {
 Eigen::MatrixXd matrix(const val& snapshot) {
   const Shape s = shape(snapshot);
   RowMajorMatrix R(s.rows, s.cols);
-  copy(snapshot["values"], R.data(), static_cast<std::size_t>(R.size()));
+  copy(snapshot[key("values")], R.data(), static_cast<std::size_t>(R.size()));
   return R;
 }
 
@@ -62,37 +73,37 @@ std::optional<double> optional_number(const val& v) {
 
 Result::Result() : object_(val::object()) {}
 
-void Result::set(const char* key, double x) { object_.set(key, x); }
+void Result::set(const char* name, double x) { object_.set(key(name), x); }
 
-void Result::set(const char* key, bool b) { object_.set(key, b); }
+void Result::set(const char* name, bool b) { object_.set(key(name), b); }
 
-void Result::set(const char* key, const Eigen::VectorXd& x) {
-  object_.set(key, view(x.data(), x.size()));
+void Result::set(const char* name, const Eigen::VectorXd& x) {
+  object_.set(key(name), view(x.data(), x.size()));
 }
 
-void Result::set(const char* key, const Eigen::VectorXi& x) {
-  object_.set(key, view(x.data(), x.size()));
+void Result::set(const char* name, const Eigen::VectorXi& x) {
+  object_.set(key(name), view(x.data(), x.size()));
 }
 
-void Result::set(const char* key, const Eigen::MatrixXd& M) {
-  object_.set(key, matrix_view(M.data(), M.rows(), M.cols()));
+void Result::set(const char* name, const Eigen::MatrixXd& M) {
+  object_.set(key(name), matrix_view(M.data(), M.rows(), M.cols()));
 }
 
-void Result::set(const char* key, const Eigen::MatrixXi& M) {
-  object_.set(key, matrix_view(M.data(), M.rows(), M.cols()));
+void Result::set(const char* name, const Eigen::MatrixXi& M) {
+  object_.set(key(name), matrix_view(M.data(), M.rows(), M.cols()));
 }
 
-void Result::set(const char* key, const BoolArray& B) {
-  object_.set(key, matrix_view(bytes(B), B.rows(), B.cols()));
+void Result::set(const char* name, const BoolArray& B) {
+  object_.set(key(name), matrix_view(bytes(B), B.rows(), B.cols()));
 }
 
-void Result::set(const char* key, const Eigen::MatrixXd& M, const BoolArray& keep) {
+void Result::set(const char* name, const Eigen::MatrixXd& M, const BoolArray& keep) {
   val out = matrix_view(M.data(), M.rows(), M.cols());
-  out.set("keep", view(bytes(keep), keep.size()));
-  object_.set(key, out);
+  out.set(key("keep"), view(bytes(keep), keep.size()));
+  object_.set(key(name), out);
 }
 
-void Result::set(const char* key, const Result& nested) { object_.set(key, nested.object_); }
+void Result::set(const char* name, const Result& nested) { object_.set(key(name), nested.object_); }
 
 void Result::send(const val& sink) const { sink(object_); }
 

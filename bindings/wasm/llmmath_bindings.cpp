@@ -31,8 +31,8 @@ namespace {
 val attention(val q, val k, val v, val opts, val sink) {
   return js::guarded([&] {
     llmmath::AttentionOptions options;
-    if (const val c = opts["causal"]; !c.isUndefined()) options.causal = c.as<bool>();
-    options.scale = js::optional_number(opts["scale"]);
+    if (const val c = opts[js::key("causal")]; !c.isUndefined()) options.causal = c.as<bool>();
+    options.scale = js::optional_number(opts[js::key("scale")]);
     const js::Shape Q = js::shape(q), K = js::shape(k), V = js::shape(v);
     // sizes first, so that a refused call never asks the heap for its matrices
     llmmath::require_attention_shapes(Q.rows, Q.cols, K.rows, K.cols, V.rows, V.cols);
@@ -50,9 +50,9 @@ val attention(val q, val k, val v, val opts, val sink) {
 
 val context_dilution(val cfg, val sink) {
   return js::guarded([&] {
-    const auto r = llmmath::context_dilution(cfg["relevantScore"].as<double>(),
-                                             cfg["distractorScore"].as<double>(),
-                                             cfg["distractors"].as<double>());
+    const auto r = llmmath::context_dilution(cfg[js::key("relevantScore")].as<double>(),
+                                             cfg[js::key("distractorScore")].as<double>(),
+                                             cfg[js::key("distractors")].as<double>());
     js::Result out;
     out.set("relevantWeight", r.relevant_weight);
     out.set("distractorWeight", r.distractor_weight);
@@ -63,9 +63,9 @@ val context_dilution(val cfg, val sink) {
 
 val context_dilution_sweep(val cfg, val sink) {
   return js::guarded([&] {
-    const auto r = llmmath::context_dilution_sweep(cfg["relevantScore"].as<double>(),
-                                                   cfg["distractorScore"].as<double>(),
-                                                   js::vector(cfg["distractors"]));
+    const auto r = llmmath::context_dilution_sweep(cfg[js::key("relevantScore")].as<double>(),
+                                                   cfg[js::key("distractorScore")].as<double>(),
+                                                   js::vector(cfg[js::key("distractors")]));
     js::Result out;
     out.set("distractors", r.distractors);
     out.set("relevantWeight", r.relevant_weight);
@@ -80,12 +80,12 @@ val context_dilution_sweep(val cfg, val sink) {
 val sampling(val input, val opts, val sink) {
   return js::guarded([&] {
     llmmath::SamplingInput source;
-    if (const val z = input["logits"]; !z.isUndefined()) source.logits = js::vector(z);
-    if (const val p = input["probs"]; !p.isUndefined()) source.probs = js::vector(p);
+    if (const val z = input[js::key("logits")]; !z.isUndefined()) source.logits = js::vector(z);
+    if (const val p = input[js::key("probs")]; !p.isUndefined()) source.probs = js::vector(p);
     llmmath::SamplingOptions options;
-    options.temperature = js::optional_number(opts["temperature"]).value_or(options.temperature);
-    options.top_k = js::optional_number(opts["topK"]).value_or(options.top_k);
-    options.top_p = js::optional_number(opts["topP"]).value_or(options.top_p);
+    options.temperature = js::optional_number(opts[js::key("temperature")]).value_or(options.temperature);
+    options.top_k = js::optional_number(opts[js::key("topK")]).value_or(options.top_k);
+    options.top_p = js::optional_number(opts[js::key("topP")]).value_or(options.top_p);
     const auto r = llmmath::sampling(source, options);
     js::Result out;
     out.set("probs", r.probs);
@@ -103,8 +103,8 @@ val sampling(val input, val opts, val sink) {
 
 val sample(val probs, val opts, val sink) {
   return js::guarded([&] {
-    const Eigen::VectorXi draws = llmmath::sample(js::vector(probs), opts["count"].as<double>(),
-                                                  opts["seed"].as<double>());
+    const Eigen::VectorXi draws = llmmath::sample(js::vector(probs), opts[js::key("count")].as<double>(),
+                                                  opts[js::key("seed")].as<double>());
     js::Result::send(sink, draws);
   });
 }
@@ -144,10 +144,10 @@ val moe_route(val router_logits, val top_k, val sink) {
 // rope's options: pairing (0 interleaved, 1 half, as the boundary maps the names), base, freqs.
 llmmath::RopeOptions rope_options(const val& opts) {
   llmmath::RopeOptions options;
-  if (js::optional_number(opts["pairing"]).value_or(0) == 1)
+  if (js::optional_number(opts[js::key("pairing")]).value_or(0) == 1)
     options.pairing = llmmath::RopePairing::half;
-  options.base = js::optional_number(opts["base"]);
-  if (const val f = opts["freqs"]; !f.isUndefined()) options.freqs = js::vector(f);
+  options.base = js::optional_number(opts[js::key("base")]);
+  if (const val f = opts[js::key("freqs")]; !f.isUndefined()) options.freqs = js::vector(f);
   return options;
 }
 
@@ -184,23 +184,23 @@ val rope_scores(val q, val k, val offsets, val opts, val sink) {
 // attentionCost's cfg (tokens apart) as the core's config.
 llmmath::AttentionCostConfig cost_config(const val& cfg) {
   llmmath::AttentionCostConfig config;
-  config.heads = cfg["heads"].as<double>();
-  config.head_dim = cfg["headDim"].as<double>();
-  config.layers = js::optional_number(cfg["layers"]).value_or(config.layers);
-  config.kv_heads = js::optional_number(cfg["kvHeads"]);
-  config.batch = js::optional_number(cfg["batch"]).value_or(config.batch);
+  config.heads = cfg[js::key("heads")].as<double>();
+  config.head_dim = cfg[js::key("headDim")].as<double>();
+  config.layers = js::optional_number(cfg[js::key("layers")]).value_or(config.layers);
+  config.kv_heads = js::optional_number(cfg[js::key("kvHeads")]);
+  config.batch = js::optional_number(cfg[js::key("batch")]).value_or(config.batch);
   config.bytes_per_value =
-      js::optional_number(cfg["bytesPerValue"]).value_or(config.bytes_per_value);
-  config.d_model = js::optional_number(cfg["dModel"]);
-  config.ffn_dim = js::optional_number(cfg["ffnDim"]);
-  if (const val g = cfg["gated"]; !g.isUndefined()) config.gated = g.as<bool>();
+      js::optional_number(cfg[js::key("bytesPerValue")]).value_or(config.bytes_per_value);
+  config.d_model = js::optional_number(cfg[js::key("dModel")]);
+  config.ffn_dim = js::optional_number(cfg[js::key("ffnDim")]);
+  if (const val g = cfg[js::key("gated")]; !g.isUndefined()) config.gated = g.as<bool>();
   return config;
 }
 
 val attention_cost(val cfg, val sink) {
   return js::guarded([&] {
     llmmath::AttentionCostConfig config = cost_config(cfg);
-    config.tokens = cfg["tokens"].as<double>();
+    config.tokens = cfg[js::key("tokens")].as<double>();
     const auto r = llmmath::attention_cost(config);
     js::Result out;
     out.set("scoresPerHead", r.scores_per_head);
@@ -226,7 +226,7 @@ val attention_cost(val cfg, val sink) {
 
 val attention_cost_sweep(val cfg, val sink) {
   return js::guarded([&] {
-    const auto r = llmmath::attention_cost_sweep(cost_config(cfg), js::vector(cfg["tokens"]));
+    const auto r = llmmath::attention_cost_sweep(cost_config(cfg), js::vector(cfg[js::key("tokens")]));
     js::Result out;
     out.set("tokens", r.tokens);
     out.set("scoresPerLayer", r.scores_per_layer);
@@ -242,9 +242,9 @@ val attention_cost_sweep(val cfg, val sink) {
 
 val speculative_decoding(val cfg, val sink) {
   return js::guarded([&] {
-    const auto r = llmmath::speculative_decoding(cfg["alpha"].as<double>(),
-                                                 cfg["gamma"].as<double>(),
-                                                 js::optional_number(cfg["costRatio"]));
+    const auto r = llmmath::speculative_decoding(cfg[js::key("alpha")].as<double>(),
+                                                 cfg[js::key("gamma")].as<double>(),
+                                                 js::optional_number(cfg[js::key("costRatio")]));
     js::Result out;
     out.set("expectedTokens", r.expected_tokens);
     out.set("ceiling", r.ceiling);
@@ -260,8 +260,8 @@ val speculative_decoding(val cfg, val sink) {
 
 val speculative_sweep(val cfg, val sink) {
   return js::guarded([&] {
-    const auto r = llmmath::speculative_sweep(cfg["alpha"].as<double>(), js::vector(cfg["gamma"]),
-                                              js::optional_number(cfg["costRatio"]));
+    const auto r = llmmath::speculative_sweep(cfg[js::key("alpha")].as<double>(), js::vector(cfg[js::key("gamma")]),
+                                              js::optional_number(cfg[js::key("costRatio")]));
     js::Result out;
     out.set("gamma", r.gamma);
     out.set("expectedTokens", r.expected_tokens);
@@ -276,7 +276,7 @@ val speculative_sweep(val cfg, val sink) {
 val speculative_alpha(val cfg, val sink) {
   return js::guarded([&] {
     const auto r =
-        llmmath::speculative_alpha(cfg["meanTokens"].as<double>(), cfg["gamma"].as<double>());
+        llmmath::speculative_alpha(cfg[js::key("meanTokens")].as<double>(), cfg[js::key("gamma")].as<double>());
     js::Result out;
     out.set("alpha", r.alpha);
     out.set("expectedTokens", r.expected_tokens);
@@ -287,8 +287,8 @@ val speculative_alpha(val cfg, val sink) {
 val speculative_measure(val cfg, val sink) {
   return js::guarded([&] {
     const auto r =
-        llmmath::speculative_measure(cfg["alpha"].as<double>(), cfg["gamma"].as<double>(),
-                                     cfg["rounds"].as<double>(), cfg["seed"].as<double>());
+        llmmath::speculative_measure(cfg[js::key("alpha")].as<double>(), cfg[js::key("gamma")].as<double>(),
+                                     cfg[js::key("rounds")].as<double>(), cfg[js::key("seed")].as<double>());
     js::Result out;
     out.set("rounds", r.rounds);
     out.set("proposed", r.proposed);
@@ -339,9 +339,9 @@ val alibi_heads(val heads, val sink) {
 
 val alibi(val cfg, val sink) {
   return js::guarded([&] {
-    const double slope = cfg["slope"].as<double>();
-    const std::optional<double> distances = js::optional_number(cfg["distances"]);
-    const auto r = llmmath::alibi(slope, js::optional_number(cfg["tokens"]));
+    const double slope = cfg[js::key("slope")].as<double>();
+    const std::optional<double> distances = js::optional_number(cfg[js::key("distances")]);
+    const auto r = llmmath::alibi(slope, js::optional_number(cfg[js::key("tokens")]));
     // relativeWeight: `distances` entries when asked for, else one per token of the bias
     const Eigen::VectorXd decay = distances ? llmmath::alibi_decay(slope, *distances)
                                             : r.relative_weight;
@@ -382,7 +382,7 @@ val quantize(val values, val opts, val sink) {
   return js::guarded([&] {
     const auto r = llmmath::quantize(
         js::vector(values),
-        js::optional_number(opts["bits"]).value_or(llmmath::default_quantize_bits));
+        js::optional_number(opts[js::key("bits")]).value_or(llmmath::default_quantize_bits));
     js::plant_leak();  // a no-op except in the test-only leaky build (memory.hpp)
     js::Result out;
     out.set("scale", r.scale);
@@ -401,8 +401,8 @@ val smooth_quant_layer(val x, val w, val opts, val sink) {
     llmmath::require_smooth_quant_layer_shapes(X.rows, X.cols, W.rows, W.cols);
     const auto r = llmmath::smooth_quant_layer(
         js::matrix(x), js::matrix(w),
-        js::optional_number(opts["alpha"]).value_or(llmmath::default_smooth_quant_alpha),
-        js::optional_number(opts["bits"]).value_or(llmmath::default_quantize_bits));
+        js::optional_number(opts[js::key("alpha")]).value_or(llmmath::default_smooth_quant_alpha),
+        js::optional_number(opts[js::key("bits")]).value_or(llmmath::default_quantize_bits));
     js::Result out, quant_x, quant_w, quant_x_smoothed, quant_w_smoothed;
     set_quantized(quant_x, r.x_plain);
     set_quantized(quant_w, r.w_plain);
@@ -438,8 +438,8 @@ val smooth_quant_layer_sweep(val x, val w, val opts, val sink) {
     const js::Shape X = js::shape(x), W = js::shape(w);
     llmmath::require_smooth_quant_layer_shapes(X.rows, X.cols, W.rows, W.cols);
     const auto r = llmmath::smooth_quant_layer_sweep(
-        js::matrix(x), js::matrix(w), js::vector(opts["alpha"]),
-        js::optional_number(opts["bits"]).value_or(llmmath::default_quantize_bits));
+        js::matrix(x), js::matrix(w), js::vector(opts[js::key("alpha")]),
+        js::optional_number(opts[js::key("bits")]).value_or(llmmath::default_quantize_bits));
     js::Result out;
     out.set("alpha", r.alpha);
     out.set("xSmoothMaxAbsError", r.x_smooth_max_abs_error);
