@@ -1,9 +1,12 @@
-// Builds the site into the folder given as argument (dist/), which already holds llmmath.js (the
-// core, copied in by build.sh):
+// Assembles dist/ (or the folder given as argument), the one place that does:
+//   node site/build.mjs [out] [--module FILE] [--core-only]
+//   llmmath.js, .d.ts      the core as CMake's wasm preset built it (build/wasm/…, or --module)
+//                          and its declarations (bindings/wasm/llmmath.d.ts); --core-only stops here
 //   reader.html            the chapter: site/reader.html with its sections (site/sections/), every
 //                          \( … \) and \[ … \] typeset at build time as MathML by KaTeX (no script,
-//                          no font download, read as mathematics by screen readers)
+//                          read as mathematics by screen readers)
 //   reader.css, reader.js  the page's styles and its glue (URL state, sharing), after …
+//   chapter-math.woff2     the formulas' font (site/fonts/: Latin Modern Math cut down to them)
 //   llmmath-widgets.js     the script embed: the core and every widget in one classic script
 //                          (file:// cannot load ES modules); widget styles travel inside it
 //   embed.html             one figure with its caption, for a frame (embed.html?widget=…); one
@@ -17,15 +20,28 @@ import { build } from "esbuild";
 import katex from "katex";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { exerciseAnswers } from "./noscript.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const out = path.resolve(process.argv[2] ?? "dist");
+const root = path.join(here, "..");
+const args = process.argv.slice(2);
+const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const out = path.resolve(args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--module") ?? path.join(root, "dist"));
 await mkdir(out, { recursive: true });
 const read = (file) => readFile(path.join(here, file), "utf8");
+
+// --- the core ------------------------------------------------------------------------------
+// A folder that already holds llmmath.js (a test build) keeps it unless --module is given.
+const moduleFile = option("--module") ?? path.join(root, "build", "wasm", "bindings", "wasm", "llmmath.js");
+if (option("--module") || !existsSync(path.join(out, "llmmath.js")) || path.join(root, "dist") === out) {
+  await copyFile(moduleFile, path.join(out, "llmmath.js"));
+}
+await copyFile(path.join(root, "bindings", "wasm", "llmmath.d.ts"), path.join(out, "llmmath.d.ts"));
+if (args.includes("--core-only")) process.exit(0);
 
 /** Replaces \( … \) (inline) and \[ … \] (display) with KaTeX's MathML; stops on a TeX error. */
 export function typeset(html, file) {
@@ -130,13 +146,29 @@ ${exerciseAnswers(core).map((a) => `    <li><a href="${page}#${a.section}">${esc
   </ol>
 </div>`;
 
+// --- the formulas' font -------------------------------------------------------------------
+// Latin Modern Math cut down to what the formulas draw, committed in site/fonts/ (made by
+// site/fonts/subset.py, which the build does not run): chapter-math.woff2 for the chapter,
+// chapter-math-captions.woff2 for the figure captions of embed.html. fonts/math.css declares it
+// as url("chapter-math.woff2"): reader.html loads the file from beside it; a one-file page gets
+// the font as a data: URL instead (fontInline).
+const mathCss = await read("fonts/math.css");
+const fontFile = (name) => readFile(path.join(here, "fonts", name));
+await writeFile(path.join(out, "chapter-math.woff2"), await fontFile("chapter-math.woff2"));
+/** `css` with the font file of fonts/math.css replaced by `woff2` (bytes) as a data: URL. */
+function fontInline(css, woff2) {
+  const url = 'url("chapter-math.woff2")';
+  if (!css.includes(url)) throw new Error(`no ${url} in the styles to inline`);
+  return css.replace(url, () => `url("data:font/woff2;base64,${woff2.toString("base64")}")`);
+}
+
 // --- reader.html ---------------------------------------------------------------------------
 const sectionsHtml = await includeSections(typeset(await read("reader.html"), "site/reader.html"));
 const readerHtml = fill(sectionsHtml, "site/reader.html", { noscript: noscript("") });
 await writeFile(path.join(out, "reader.html"), readerHtml);
-// Every page's stylesheet starts with the colour tokens the widgets use too.
+// Every page's stylesheet starts with the colour tokens the widgets use too, and the formulas' font.
 const tokensCss = await read("src/tokens.css");
-const readerCss = `${tokensCss}\n${await read("reader.css")}`;
+const readerCss = `${tokensCss}\n${mathCss}\n${await read("reader.css")}`;
 await writeFile(path.join(out, "reader.css"), readerCss);
 await writeFile(path.join(out, "reader.js"), readerJs);
 await writeFile(path.join(out, "llmmath-widgets.js"), widgetsJs);
@@ -167,10 +199,14 @@ function oneFile(html, file, { styles, scripts }) {
     html = html.replace(tag, () => `<script>${safe}</script>`);
     hashes.script.push(sha(safe));
   }
+  // A font inlined as a data: URL (fontInline) is the only font the page may use.
+  const css = Object.values(styles).join("\n");
+  const fonts = /url\("data:font\//.test(css) ? " font-src data:;" : "";
   html = html.replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, () =>
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${hashes.script.join(" ")} 'wasm-unsafe-eval'; style-src ${hashes.style.join(" ")}; img-src data:; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'">`);
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${hashes.script.join(" ")} 'wasm-unsafe-eval'; style-src ${hashes.style.join(" ")};${fonts} img-src data:; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'">`);
   const markupOnly = html.replace(/<(script|style)>[\s\S]*?<\/\1>/g, "").replace(/<a [^>]*>/g, "");
   if (/<(script|link|img|iframe)[^>]+(src|href)="(?!data:)/.test(markupOnly)) throw new Error(`${file} still refers to another file`);
+  if (/url\((?!"data:)/.test(css)) throw new Error(`${file}: a style still refers to another file`);
   return html;
 }
 
@@ -184,7 +220,7 @@ const captions = Object.entries(figures).map(([name, f]) => {
 }).join("\n");
 const embedHtml = fill(await read("embed.html"), "site/embed.html", { noscript: noscript(), captions });
 await writeFile(path.join(out, "embed.html"), oneFile(embedHtml, "embed.html", {
-  styles: { "embed.css": `${tokensCss}\n${await read("embed.css")}` },
+  styles: { "embed.css": fontInline(`${tokensCss}\n${mathCss}\n${await read("embed.css")}`, await fontFile("chapter-math-captions.woff2")) },
   scripts: { "llmmath-widgets.js": widgetsJs, "embed.js": embedJs },
 }));
 
@@ -222,6 +258,6 @@ await writeFile(path.join(out, "embed-guide.html"), fill(await read("embed-guide
 const standalone = readerHtml.replace(/<p class="edition-links">[\s\S]*?<\/p>/,
   '<p class="edition-links">This is the one-file edition of the chapter: it needs no other file and makes no request.</p>');
 await writeFile(path.join(out, "reader-standalone.html"), oneFile(standalone, "reader-standalone.html", {
-  styles: { "reader.css": readerCss },
+  styles: { "reader.css": fontInline(readerCss, await fontFile("chapter-math.woff2")) },
   scripts: { "llmmath-widgets.js": widgetsJs, "reader.js": readerJs },
 }));

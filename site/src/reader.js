@@ -3,9 +3,11 @@
 //    anchor: reader.html#sampling?sampling.temperature=0.7&rope.m=3 (history is replaced, not
 //    added to), and is restored on load; a name is the figure's id without "-figure";
 //  - each figure gets Copy link and Copy embed code beside its Reset;
-//  - data-ready on <html> once every widget on the page has rendered.
+//  - data-ready on <html> once every widget on the page has rendered;
+//  - printing: the state's address on the first page, every answer shown (beforePrint, afterPrint).
 import { figures } from "./widgets/figures.js";
 import { copyText, embedCode, toQuery } from "./share.js";
+import { fill, h } from "./dom.js";
 
 const tags = globalThis.LLMMathWidgets?.tags ?? [];
 const all = [...document.querySelectorAll(tags.join(",") || "llm-none")];
@@ -75,12 +77,87 @@ function addShareActions() {
   }
 }
 
+/**
+ * Keeps a link's target at the top while the page draws. Figures above it grow as they draw;
+ * Chromium anchors the scroll position to what is on screen, but Firefox does not across
+ * sections that skip layout (content-visibility), so the target would drift down the screen.
+ * Until the reader scrolls, clicks or types, or the page has settled, the target is put back
+ * whenever the chapter's height changes.
+ */
+function holdAnchor(id) {
+  const target = id ? document.getElementById(id) : null;
+  if (!target || typeof ResizeObserver !== "function") return;
+  const events = ["wheel", "touchstart", "keydown", "pointerdown"];
+  let drawn = false;
+  let quiet = 0;
+  // Once every figure has drawn, the hold ends after a second without a change of height
+  // (sections near the target are laid out for the first time as it comes into view).
+  const releaseWhenQuiet = () => {
+    clearTimeout(quiet);
+    quiet = setTimeout(release, 1000);
+  };
+  const observer = new ResizeObserver(() => {
+    target.scrollIntoView();
+    if (drawn) releaseWhenQuiet();
+  });
+  function release() {
+    clearTimeout(quiet);
+    observer.disconnect();
+    for (const type of events) removeEventListener(type, release, true);
+  }
+  observer.observe(document.getElementById("main") ?? document.body);
+  for (const type of events) addEventListener(type, release, { capture: true, passive: true });
+  whenAllRendered().then(() => {
+    drawn = true;
+    releaseWhenQuiet();
+  }, release);
+}
+
 function whenAllRendered() {
   return Promise.all(all.map((el) => customElements.whenDefined(el.localName).then(() => el.ready)));
 }
 
+// --- print ----------------------------------------------------------------------------------
+// reader.css (@media print) lays out the printed copy; around a print these handlers add what
+// CSS cannot, and undo it after, so the screen is as the reader left it:
+//  - #print-state gets the page's address now, which carries every figure's settings: the
+//    reader of the paper can open the page in the same state;
+//  - a figure whose readouts an exercise blurs until it is answered prints them plain, without
+//    the note and buttons that offer to show them (the printed answer gives them away anyway);
+//    they are blurred again after;
+//  - where the browser cannot show a closed <details> by CSS (::details-content), each closed
+//    answer is opened for the print and closed again after.
+const detailsByCss = globalThis.CSS?.supports?.("selector(::details-content)") ?? false;
+let printed = null;
+
+function beforePrint() {
+  if (pending) {
+    clearTimeout(pending);
+    writeFragment();  // the last change of a figure may still wait for its write
+  }
+  const stateEl = document.getElementById("print-state");
+  if (stateEl) {
+    fill(stateEl, "This copy shows each figure as it was at ", h("span", { class: "print-url" }, location.href),
+      ". Open that address to use the figures from there.");
+  }
+  const concealing = all.filter((el) => el.concealed === true && typeof el.reveal === "function");
+  for (const el of concealing) el.reveal();
+  const opened = detailsByCss ? [] : [...document.querySelectorAll(".exercise details:not([open])")];
+  for (const d of opened) d.open = true;
+  printed = { concealing, opened };
+}
+
+function afterPrint() {
+  if (!printed) return;
+  for (const d of printed.opened) d.open = false;
+  for (const el of printed.concealing) if (el.isConnected && !el.details?.open) el.conceal();
+  printed = null;
+}
+
 restore();
 addShareActions();
+addEventListener("beforeprint", beforePrint);
+addEventListener("afterprint", afterPrint);
 document.addEventListener("llm-change", scheduleWrite);
 // A link inside the page (the contents) replaces the fragment: put the state back behind it.
 addEventListener("hashchange", () => {
@@ -88,6 +165,7 @@ addEventListener("hashchange", () => {
 });
 const { anchor } = readFragment();
 if (anchor && location.hash.includes("?")) document.getElementById(anchor)?.scrollIntoView();
+holdAnchor(anchor);
 // data-first-screen: the figures in the first viewport (after a deep link's scroll) have drawn;
 // data-ready: every widget on the page has.
 // Each is also a performance mark, for the benchmark.

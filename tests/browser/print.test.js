@@ -1,0 +1,384 @@
+// The chapter's formulas and the chapter on paper (issue 11). The formulas' font (site/fonts/):
+// it loads from the page's own files under each page's policy, from file:// and over http; it
+// has every character the formulas draw; with it brackets stretch and an aligned derivation
+// lines up. In print (site/reader.css @media print, the print handlers of site/src/reader.js):
+// no controls, every exercise's answer, the address of the figures' state on the first page,
+// figures whole with their captions, and the screen as the reader left it afterwards.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const http = require("node:http");
+const path = require("node:path");
+const zlib = require("node:zlib");
+const { pathToFileURL } = require("node:url");
+const { useBrowser, openReader, dist } = require("./browser.js");
+
+const browser = useBrowser(test);
+const FAMILY = "Chapter Math";
+
+// --- the font files ------------------------------------------------------------------------
+
+/** The tables of a WOFF2 font (W3C WOFF2 §4–5: header, table directory, one Brotli stream). */
+function woff2Tables(buf) {
+  assert.equal(buf.toString("latin1", 0, 4), "wOF2", "a WOFF2 file");
+  const KNOWN = ["cmap", "head", "hhea", "hmtx", "maxp", "name", "OS/2", "post", "cvt ", "fpgm", "glyf", "loca", "prep",
+    "CFF ", "VORG", "EBDT", "EBLC", "gasp", "hdmx", "kern", "LTSH", "PCLT", "VDMX", "vhea", "vmtx", "BASE", "GDEF", "GPOS",
+    "GSUB", "EBSC", "JSTF", "MATH"];
+  const numTables = buf.readUInt16BE(12);
+  const compressedSize = buf.readUInt32BE(20);
+  let at = 48;
+  const base128 = () => {
+    let value = 0;
+    for (let i = 0; i < 5; i += 1) {
+      const b = buf[at++];
+      value = value * 128 + (b & 0x7f);
+      if (!(b & 0x80)) return value;
+    }
+    throw new Error("bad UIntBase128");
+  };
+  const entries = [];
+  for (let i = 0; i < numTables; i += 1) {
+    const flags = buf[at++];
+    let tag = KNOWN[flags & 0x3f];
+    if ((flags & 0x3f) === 63) {
+      tag = buf.toString("latin1", at, at + 4);
+      at += 4;
+    }
+    const version = flags >> 6;
+    const length = base128();
+    // glyf and loca are transformed at version 0, every other table at any version but 0
+    const transformed = tag === "glyf" || tag === "loca" ? version !== 3 : version !== 0;
+    entries.push({ tag, length: transformed ? base128() : length });
+  }
+  const data = zlib.brotliDecompressSync(buf.subarray(at, at + compressedSize));
+  const tables = {};
+  let offset = 0;
+  for (const { tag, length } of entries) {
+    tables[tag] = data.subarray(offset, offset + length);
+    offset += length;
+  }
+  return tables;
+}
+
+/** The code points a cmap table maps to a glyph (formats 4 and 12). */
+function cmapCodePoints(cmap) {
+  const points = new Set();
+  const n = cmap.readUInt16BE(2);
+  for (let i = 0; i < n; i += 1) {
+    const sub = cmap.readUInt32BE(4 + i * 8 + 4);
+    const format = cmap.readUInt16BE(sub);
+    if (format === 12) {
+      const groups = cmap.readUInt32BE(sub + 12);
+      for (let g = 0; g < groups; g += 1) {
+        const start = cmap.readUInt32BE(sub + 16 + g * 12);
+        const end = cmap.readUInt32BE(sub + 20 + g * 12);
+        for (let c = start; c <= end; c += 1) points.add(c);
+      }
+    } else if (format === 4) {
+      const segs = cmap.readUInt16BE(sub + 6) / 2;
+      const ends = sub + 14, starts = ends + segs * 2 + 2, deltas = starts + segs * 2, ranges = deltas + segs * 2;
+      for (let s = 0; s < segs; s += 1) {
+        const end = cmap.readUInt16BE(ends + s * 2), start = cmap.readUInt16BE(starts + s * 2);
+        const delta = cmap.readInt16BE(deltas + s * 2), range = cmap.readUInt16BE(ranges + s * 2);
+        for (let c = start; c <= end && c !== 0xffff; c += 1) {
+          const glyph = range === 0 ? (c + delta) & 0xffff
+            : cmap.readUInt16BE(ranges + s * 2 + range + (c - start) * 2);
+          if (glyph !== 0) points.add(c);
+        }
+      }
+    }
+  }
+  return points;
+}
+
+/** The font a page uses: dist/chapter-math.woff2, or the one its styles carry as a data: URL. */
+function pageFont(file) {
+  if (file === "reader.html") return fs.readFileSync(path.join(dist, "chapter-math.woff2"));
+  const m = /url\("data:font\/woff2;base64,([A-Za-z0-9+/=]+)"\)/.exec(fs.readFileSync(path.join(dist, file), "utf8"));
+  assert.ok(m, `${file} carries its font as a data: URL`);
+  return Buffer.from(m[1], "base64");
+}
+
+// MathML Core draws a one-letter <mi> italic (text-transform: math-auto): the code point that
+// draws, as Chromium maps it (its letters in Unicode's Mathematical Alphanumeric Symbols).
+const ITALIC_MORE = { "\u0131": 0x1d6a4, "\u0237": 0x1d6a5, "\u2207": 0x1d6fb, "\u2202": 0x1d715, "\u03f5": 0x1d716,
+  "\u03d1": 0x1d717, "\u03f0": 0x1d718, "\u03d5": 0x1d719, "\u03f1": 0x1d71a, "\u03d6": 0x1d71b };
+function italic(ch) {
+  const u = ch.codePointAt(0);
+  if (ch === "h") return 0x210e;
+  if (u >= 0x41 && u <= 0x5a) return 0x1d434 + u - 0x41;
+  if (u >= 0x61 && u <= 0x7a) return 0x1d44e + u - 0x61;
+  if (u >= 0x391 && u <= 0x3a9) return 0x1d6e2 + u - 0x391;
+  if (u >= 0x3b1 && u <= 0x3c9) return 0x1d6fc + u - 0x3b1;
+  return ITALIC_MORE[ch] ?? u;
+}
+
+const decode = (s) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#x([0-9a-f]+);/gi, (_, h) => String.fromCodePoint(parseInt(h, 16)))
+  .replace(/&#(\d+);/g, (_, d) => String.fromCodePoint(Number(d))).replace(/&amp;/g, "&");
+
+/** Every code point the <math> of a built page draws (not the TeX of <annotation>), with where. */
+function drawnCodePoints(html) {
+  const drawn = new Map();
+  for (const [math] of html.matchAll(/<math[\s>][\s\S]*?<\/math>/g)) {
+    const body = math.replace(/<annotation[\s\S]*?<\/annotation>/g, "");
+    if (/<m(sqrt|root)[\s>]/.test(body)) drawn.set(0x221a, "a radical");
+    for (const [, tag, attrs, raw] of body.matchAll(/<(mi|mn|mo|mtext|ms)(\s[^>]*)?>([^<]*)<\/\1>/g)) {
+      const text = decode(raw);
+      const chars = [...text];
+      const auto = tag === "mi" && chars.length === 1 && !/mathvariant="normal"/.test(attrs ?? "");
+      for (const ch of chars) {
+        if (/\s|\p{Cf}/u.test(ch)) continue;  // spaces, and invisible operators (U+2061)
+        drawn.set(auto ? italic(ch) : ch.codePointAt(0), text);
+      }
+    }
+  }
+  return drawn;
+}
+
+// --- helpers ---------------------------------------------------------------------------------
+
+/** Status of the page's FontFace objects of the formulas' family, once a formula is on screen. */
+const mathFontStatus = (page) => page.evaluate(async (family) => {
+  const math = document.querySelector("math");
+  math?.scrollIntoView();
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  await document.fonts.ready;
+  return {
+    faces: [...document.fonts].filter((f) => f.family.replace(/"/g, "") === family).map((f) => f.status),
+    used: math ? getComputedStyle(math).fontFamily : null,
+  };
+}, FAMILY);
+
+/** A static server of dist/ on 127.0.0.1; resolves to { url, close }. */
+function serveDist() {
+  const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".woff2": "font/woff2" };
+  const server = http.createServer((req, res) => {
+    const file = path.join(dist, decodeURIComponent(new URL(req.url, "http://x").pathname));
+    if (!file.startsWith(dist + path.sep) || !fs.existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({
+    url: `http://127.0.0.1:${server.address().port}/`,
+    close: () => new Promise((r) => server.close(r)),
+  })));
+}
+
+// --- the font --------------------------------------------------------------------------------
+
+test("font: each edition loads the formulas' font from itself, under its policy, from file:// and over http", async () => {
+  const own = pathToFileURL(dist).href + "/";
+  const pages = [{ file: "reader.html" }, { file: "reader-standalone.html" }, { file: "embed.html", query: "?widget=rope" }];
+  for (const { file, query = "" } of pages) {
+    const page = await browser.context.newPage();
+    const errors = [], requests = [];
+    page.on("console", (msg) => { if (msg.type() === "error") errors.push(`console: ${msg.text()}`); });
+    page.on("pageerror", (err) => errors.push(`page: ${err.message}`));
+    page.on("request", (req) => requests.push(req.url()));
+    await page.goto(pathToFileURL(path.join(dist, file)).href + query);
+    await page.waitForSelector("html[data-ready]", { timeout: 15000 });
+    const { faces, used } = await mathFontStatus(page);
+    assert.deepEqual(faces, ["loaded"], `${file}: the ${FAMILY} face`);
+    assert.match(used, new RegExp(`^"?${FAMILY}"?,`), `${file}: formulas use it first`);
+    assert.deepEqual(errors, [], `${file}: no error (a refused font is a CSP error)`);
+    // Nothing outside dist/ (data: URLs are the one-file pages' own bytes); reader.html fetches
+    // the font beside it, a one-file page nothing but itself.
+    const fetched = requests.filter((u) => !u.startsWith("data:"));
+    assert.deepEqual(fetched.filter((u) => !u.startsWith(own)), [], `${file}: requests outside dist/`);
+    const names = new Set(fetched.map((u) => u.slice(own.length).split(/[?#]/)[0]));
+    if (file === "reader.html") assert.ok(names.has("chapter-math.woff2"), "reader.html fetched chapter-math.woff2");
+    else assert.deepEqual([...names], [file], `${file} is one file`);
+    await page.close();
+  }
+
+  // Over http, as ./build.sh serve gives it: font-src 'self' allows the file beside the page.
+  const server = await serveDist();
+  try {
+    const page = await browser.context.newPage();
+    const errors = [];
+    const fonts = [];
+    page.on("console", (msg) => { if (msg.type() === "error") errors.push(msg.text()); });
+    page.on("response", (res) => { if (res.url().endsWith(".woff2")) fonts.push(`${res.status()} ${res.url()}`); });
+    await page.goto(`${server.url}reader.html`);
+    await page.waitForSelector("html[data-ready]", { timeout: 15000 });
+    assert.deepEqual((await mathFontStatus(page)).faces, ["loaded"], "over http");
+    assert.deepEqual(fonts, [`200 ${server.url}chapter-math.woff2`]);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await server.close();
+  }
+});
+
+test("font: it has a MATH table and every character the formulas of each page draw (else run site/fonts/subset.py)", () => {
+  for (const file of ["reader.html", "reader-standalone.html", "embed.html"]) {
+    const tables = woff2Tables(pageFont(file));
+    assert.ok(tables.MATH?.length > 0, `${file}: the font's MATH table (what stretches brackets)`);
+    const has = cmapCodePoints(tables.cmap);
+    const drawn = drawnCodePoints(fs.readFileSync(path.join(dist, file), "utf8"));
+    assert.ok(drawn.size > (file === "embed.html" ? 10 : 80), `${file}: ${drawn.size} characters drawn`);
+    const missing = [...drawn].filter(([u]) => !has.has(u))
+      .map(([u, where]) => `U+${u.toString(16).toUpperCase().padStart(4, "0")} ${String.fromCodePoint(u)} (in "${where}")`);
+    assert.deepEqual(missing, [], `${file}: characters its font lacks`);
+  }
+});
+
+test("font: brackets stretch to what they enclose, and the rows of the aligned derivation line up at =", async () => {
+  const { page } = await openReader(browser.context);
+  const m = await page.evaluate(async () => {
+    const mathOf = (tex) => [...document.querySelectorAll("annotation")].find((a) => a.textContent.includes(tex))?.closest("math");
+    const show = async (el) => {
+      el.scrollIntoView({ block: "center" });
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      await document.fonts.ready;
+    };
+    const height = (el) => el.getBoundingClientRect().height;
+    // Attention(Q, K, V) = softmax( QKᵀ/√d + M ) V: a plain bracket and one around a fraction.
+    const softmax = mathOf("\\operatorname{softmax}\\!\\left(");
+    await show(softmax);
+    const parens = [...softmax.querySelectorAll("mo")].filter((mo) => mo.textContent === "(");
+    // R(α) = ( cos α  −sin α ; sin α  cos α ): the matrix's bracket against R's.
+    const rotation = mathOf("R(\\alpha) = \\begin{pmatrix}");
+    await show(rotation);
+    const rParens = [...rotation.querySelectorAll("mo")].filter((mo) => mo.textContent === "(");
+    // The two rows of section 3's derivation, each starting with "=".
+    const aligned = mathOf("\\begin{aligned}");
+    await show(aligned);
+    const eqs = [...aligned.querySelectorAll("mtr")].map((tr) => [...tr.querySelectorAll("mo")].find((mo) => mo.textContent === "=").getBoundingClientRect().left);
+    return {
+      plain: height(parens.find((p) => p.getAttribute("stretchy") === "false")),
+      fence: height(parens.find((p) => p.getAttribute("fence") === "true")),
+      rPlain: height(rParens[0]),
+      matrix: height(rParens[rParens.length - 1]),
+      matrixRows: height(rotation.querySelector("mtable")),
+      eqs,
+    };
+  });
+  // A bracket around a fraction spans numerator and denominator: at least twice a plain one
+  // (measured 57 px against 19; without a MATH font both are 19).
+  assert.ok(m.fence >= 2 * m.plain, `softmax's bracket ${m.fence} px, a plain one ${m.plain} px`);
+  // The matrix's bracket covers its two rows (to 90 %: the glyph sizes are discrete).
+  assert.ok(m.matrix >= 0.9 * m.matrixRows && m.matrix >= 1.8 * m.rPlain, `matrix bracket ${m.matrix} px, rows ${m.matrixRows} px, R's ${m.rPlain} px`);
+  // The = of both rows start at the same x, to half a pixel (measured equal; 11 px apart before).
+  assert.equal(m.eqs.length, 2);
+  assert.ok(Math.abs(m.eqs[0] - m.eqs[1]) <= 0.5, `= at x ${m.eqs.join(" and ")}`);
+  await page.close();
+});
+
+// --- print -----------------------------------------------------------------------------------
+
+/** What print shows, measured under print media between a beforeprint and an afterprint. */
+const printView = (page) => page.evaluate(() => {
+  const visible = (el) => el.checkVisibility();
+  const widgets = [...document.querySelectorAll("*")].filter((el) => el.localName.startsWith("llm-") && el.shadowRoot);
+  const deep = (sel) => widgets.flatMap((w) => [...w.shadowRoot.querySelectorAll(sel)]);
+  const stateEl = document.getElementById("print-state");
+  const first = document.querySelector("main");
+  return {
+    pageControls: [...document.querySelectorAll(".skip, .toc, .toc a, .notation-link, .predict input, .predict button, .exercise .note")]
+      .filter(visible).map((el) => el.className || el.localName),
+    figureControls: deep(".llm-actions button, .controls, .sliders, input[type=range], .llm-predict-note button")
+      .filter(visible).map((el) => el.className || el.localName),
+    answers: [...document.querySelectorAll(".exercise details")].map((d) => ({
+      open: d.open,
+      shown: visible(d.querySelector(".answer-body")) && d.querySelector(".answer-body").getBoundingClientRect().height > 10,
+      text: d.querySelector(".answer-body").textContent.trim().length,
+    })),
+    state: stateEl && {
+      shown: visible(stateEl),
+      text: stateEl.textContent,
+      beforeMain: !!(stateEl.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING),
+      top: stateEl.getBoundingClientRect().top + scrollY,
+    },
+    href: location.href,
+    figures: [...document.querySelectorAll("main figure")].map((f) => ({
+      id: f.querySelector("[id]")?.id,
+      breakInside: getComputedStyle(f).breakInside,
+      caption: !!f.querySelector(":scope > figcaption"),
+    })),
+    blurred: [...document.querySelectorAll("[data-predict-first]")].map((el) => el.id),
+  };
+});
+
+const fire = (page, type) => page.evaluate((type) => dispatchEvent(new Event(type)), type);
+const screenView = (page) => page.evaluate(() => ({
+  open: [...document.querySelectorAll(".exercise details")].map((d) => d.open),
+  blurred: [...document.querySelectorAll("[data-predict-first]")].map((el) => el.id),
+  notes: [...document.querySelectorAll("[data-predict-first]")].filter((el) => el.shadowRoot.querySelector(".llm-predict-note")).length,
+  state: getComputedStyle(document.getElementById("print-state")).display,
+}));
+
+test("print: no controls, every exercise's answer, the state's address on the first page, figures whole with their captions", async () => {
+  const { page, errors } = await openReader(browser.context);
+  // The reader changes a figure: the printed address must carry it.
+  await page.evaluate(() => document.getElementById("rope-figure").set({ m: 9 }, { sync: true }));
+  const screen = await screenView(page);
+  assert.ok(screen.blurred.length >= 5, `figures blurred until their exercise is answered: ${screen.blurred}`);
+  assert.ok(screen.open.length >= 8 && screen.open.every((o) => !o), "the answers start closed");
+
+  await page.emulateMedia({ media: "print" });
+  await fire(page, "beforeprint");
+  const p = await printView(page);
+  assert.deepEqual(p.pageControls, [], "page controls visible in print");
+  assert.deepEqual(p.figureControls, [], "figure controls visible in print");
+  for (const [i, a] of p.answers.entries()) {
+    assert.ok(a.shown && a.text > 40, `exercise answer ${i + 1} printed (${a.text} characters)`);
+    assert.equal(a.open, false, `answer ${i + 1} printed by CSS, not opened`);
+  }
+  assert.ok(p.href.includes("rope.m=9"), `the address carries the state: ${p.href}`);
+  assert.ok(p.state?.shown, "the state's address is printed");
+  assert.ok(p.state.text.includes(p.href), `printed: ${p.state.text}`);
+  // On the first page: before the chapter, within an A4 page's height (297 mm at 96 px per inch).
+  assert.ok(p.state.beforeMain && p.state.top < (297 / 25.4) * 96, `at ${p.state.top} px`);
+  assert.ok(p.figures.length >= 11);
+  for (const f of p.figures) {
+    assert.equal(f.breakInside, "avoid", `figure ${f.id} is not split from its caption`);
+    assert.ok(f.caption, `figure ${f.id} has its caption inside`);
+  }
+  assert.deepEqual(p.blurred, [], "no readout blurred, no note offering to show it, on paper");
+
+  // After printing, the screen is as the reader left it.
+  await fire(page, "afterprint");
+  await page.emulateMedia({ media: "screen" });
+  assert.equal(screen.notes, screen.blurred.length, "each blurred figure says why");
+  assert.deepEqual(await screenView(page), screen, "the screen after printing");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("print: where a browser cannot show a closed <details> by CSS, the answers are opened for the print and closed after", async () => {
+  const page = await browser.context.newPage();
+  await page.addInitScript(() => {
+    const supports = CSS.supports.bind(CSS);
+    CSS.supports = (...args) => (String(args[0]).includes("::details-content") ? false : supports(...args));
+  });
+  await page.goto(pathToFileURL(path.join(dist, "reader.html")).href);
+  await page.waitForSelector("html[data-ready]", { timeout: 15000 });
+  await page.evaluate(() => (document.querySelector(".exercise details").open = true));  // the reader opened one
+  const before = await screenView(page);
+  await fire(page, "beforeprint");
+  const during = await page.evaluate(() => [...document.querySelectorAll(".exercise details")].map((d) => d.open));
+  assert.ok(during.length >= 8 && during.every(Boolean), `every answer open for the print: ${during}`);
+  await fire(page, "afterprint");
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));  // toggle events are queued
+  assert.deepEqual((await screenView(page)).open, before.open, "closed again, but the one the reader opened");
+  await page.close();
+});
+
+test("print: Chromium's A4 PDF (page.pdf) runs the print handlers, and the page is as it was after", async (t) => {
+  const { page, errors } = await openReader(browser.context);
+  const screen = await screenView(page);
+  const pdf = await page.pdf({ format: "A4", printBackground: true });
+  const pages = (pdf.toString("latin1").match(/\/Type\s*\/Page(?![a-zA-Z])/g) ?? []).length;
+  t.diagnostic(`${pages} A4 pages`);
+  assert.ok(pages >= 20 && pages <= 80, `${pages} pages`);
+  // page.pdf() prints as the browser does: the print handlers ran, and ran back.
+  assert.match(await page.textContent("#print-state"), /reader\.html/);
+  assert.deepEqual(await screenView(page), screen);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
