@@ -76,33 +76,32 @@ ensure_node_modules() {
 # Debian's Emscripten runs its tools with this Node, which needs Debian's node modules.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 export CCACHE_DIR=${CCACHE_DIR:-$root/$build_dir/ccache}
-launcher=()
-command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+
+# Every build's configuration (build type, compilers, flags, Eigen's place) is a preset of
+# CMakePresets.json: native, sanitize, wasm. This script only runs them. A build folder is
+# configured once; CMake reconfigures it by itself when a CMakeLists.txt changes.
+# build_preset NAME [BUILD-PRESET]: configures build/NAME with its preset if needed and builds it.
+build_preset() {
+  local name=$1 build=${2:-$1}
+  [[ -f $build_dir/$name/build.ninja ]] || cmake --preset "$name" >/dev/null
+  cmake --build --preset "$build" -j "$jobs"
+}
 
 build_native() {
   say "Native core and Catch2 tests"
-  [[ -f $build_dir/native/build.ninja ]] ||
-    cmake -S . -B "$build_dir/native" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null
-  cmake --build "$build_dir/native" -j "$jobs"
+  build_preset native
 }
 
 build_wasm() {
   say "WebAssembly module (Emscripten)"
-  [[ -f $build_dir/wasm/build.ninja ]] ||
-    emcmake cmake -S . -B "$build_dir/wasm" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DEigen3_DIR=/usr/share/eigen3/cmake -DLLMMATH_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
-  cmake --build "$build_dir/wasm" -j "$jobs"
+  build_preset wasm
 }
 
 # The core and its Catch2 tests under AddressSanitizer and UndefinedBehaviorSanitizer (clang),
 # with coverage for libFuzzer, and the fuzz target over every core function.
-sanitizers="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -fsanitize=fuzzer-no-link"
 build_sanitize() {
   say "Core, tests and fuzzer under ASan and UBSan (clang)"
-  [[ -f $build_dir/sanitize/build.ninja ]] ||
-    cmake -S . -B "$build_dir/sanitize" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS="$sanitizers" -DLLMMATH_FUZZ=ON "${launcher[@]}" >/dev/null
-  cmake --build "$build_dir/sanitize" -j "$jobs"
+  build_preset sanitize
 }
 
 # run_fuzz SECONDS CORPUS…: libFuzzer over the corpus folders (new inputs go to the first).
@@ -113,24 +112,23 @@ run_fuzz() {
     -print_final_stats=1 "$@"
 }
 
+# dist/ is assembled in one place, site/build.mjs: the core (build:core) or everything (build:site).
 build_site() {
   say "Site"
-  node site/build.mjs "$dist_dir"
+  npm run --silent build:site
 }
 
 # The core alone: native tests built, dist/llmmath.js written.
 build_core() {
   ensure_packages "${apt_packages[@]}"
+  ensure_node_modules
   build_native
   build_wasm
-  mkdir -p "$dist_dir"
-  cp -p "$build_dir/wasm/bindings/wasm/llmmath.js" "$dist_dir/llmmath.js"
-  cp -p bindings/wasm/llmmath.d.ts "$dist_dir/llmmath.d.ts"
+  npm run --silent build:core
 }
 
 build_all() {
   build_core
-  ensure_node_modules
   build_site
 }
 
@@ -141,7 +139,8 @@ passed_total=0
 failed_total=0
 
 # run_suite NAME COMMAND...: runs one suite, keeps its output in build/test-logs/NAME.log and
-# records its pass and fail counts for the summary.
+# judges it by its exit code alone. The counts of passed and failed tests in the summary are
+# read from the output for the reader of the summary; they decide nothing.
 run_suite() {
   local name=$1; shift
   local log="$build_dir/test-logs/$name.log" status=0 pass fail
@@ -152,21 +151,19 @@ run_suite() {
   status=${PIPESTATUS[0]}
   set -e
   case $name in
-    fuzz)
-      # libFuzzer ends with "Done N runs in S second(s)"; a finding exits non-zero.
+    fuzz)  # libFuzzer ends with "Done N runs in S second(s)"; one run of the target counts
       pass=$(sed -nE 's/^Done ([0-9]+) runs in .*/1/p' "$log" | tail -1); fail=0 ;;
-    native|sanitize)
+    native|sanitize)  # CTest: "…% tests passed, F tests failed out of N"
       pass=$(sed -nE 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2 \1/p' "$log" | tail -1)
       fail=${pass#* }; pass=${pass% *}; [[ -n $pass ]] && pass=$((pass - fail)) ;;
-    *)
+    *)  # TAP from node --test: "# pass N", "# fail N"
       pass=$(sed -nE 's/^# pass ([0-9]+)$/\1/p' "$log" | tail -1)
       fail=$(sed -nE 's/^# fail ([0-9]+)$/\1/p' "$log" | tail -1) ;;
   esac
   pass=${pass:-0}; fail=${fail:-0}
-  if [[ $status -ne 0 || $fail -ne 0 || $pass -eq 0 ]]; then
+  if [[ $status -ne 0 ]]; then
     failed=1
-    [[ $fail -eq 0 ]] && fail=1  # a suite that crashed or ran nothing counts as a failure
-    results+=("$(printf '%-8s FAILED  %4d passed, %d failed (log: %s)' "$name" "$pass" "$fail" "$log")")
+    results+=("$(printf '%-8s FAILED  %4d passed, %d failed, exit status %d (log: %s)' "$name" "$pass" "$fail" "$status" "$log")")
   else
     results+=("$(printf '%-8s ok      %4d passed' "$name" "$pass")")
   fi
@@ -178,14 +175,15 @@ run_tests() {
   ensure_packages "${test_apt_packages[@]}"
   build_sanitize
   say "The test-only module with a planted leak (the leak test must see it)"
-  cmake --build "$build_dir/wasm" --target llmmath_wasm_leaky -j "$jobs"
-  run_suite native ctest --test-dir "$build_dir/native" --output-on-failure -j "$jobs"
-  run_suite sanitize ctest --test-dir "$build_dir/sanitize" --output-on-failure -j "$jobs"
+  cmake --build --preset wasm-leaky -j "$jobs"
+  # CTest exits non-zero when a test fails and, with --no-tests=error, when it finds none.
+  run_suite native ctest --preset native --no-tests=error -j "$jobs"
+  run_suite sanitize ctest --preset sanitize --no-tests=error -j "$jobs"
   # A short fuzz run from the committed corpus; what it finds new stays in build/.
   run_suite fuzz run_fuzz "${FUZZ_SECONDS:-30}" "$build_dir/fuzz-corpus" tests/fuzz/corpus
-  run_suite node node --test --test-reporter=tap tests/js/
-  run_suite browser node --test --test-reporter=tap --test-concurrency=1 tests/browser/
-  run_suite firefox node --test --test-reporter=tap --test-concurrency=1 tests/firefox/
+  run_suite node npm run --silent test:node
+  run_suite browser npm run --silent test:browser
+  run_suite firefox npm run --silent test:firefox
   echo
   say "Summary"
   printf '  %s\n' "${results[@]}"
