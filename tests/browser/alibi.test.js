@@ -3,7 +3,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, artifact, shown, num } = require("./browser.js");
+const { useBrowser, openReader, openFigure, artifact, shown, num } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -20,7 +20,7 @@ function coreForFigure(page) {
 }
 
 test("alibi: the figure starts at head 3 of 8 and shows the core's slopes, bias and half-distance", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "alibi");
   const fig = page.locator("#alibi-figure");
   const core = await coreForFigure(page);
   assert.equal(core.slope, 0.125);
@@ -48,7 +48,7 @@ test("alibi: the figure starts at head 3 of 8 and shows the core's slopes, bias 
 });
 
 test("alibi: picking another head, another head count or another distance changes the numbers to the core's", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "alibi");
   const fig = page.locator("#alibi-figure");
   const headline = () => fig.locator(".headline").textContent();
   const before = await headline();
@@ -118,7 +118,7 @@ test("alibi: the figure fits a phone-width screen and renders in dark mode witho
 });
 
 test("alibi: every declared attribute set on the live element redraws the figure with the core's numbers; bad values show a note", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "alibi");
   const fig = page.locator("#alibi-figure");
   const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
 

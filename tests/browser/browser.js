@@ -52,6 +52,15 @@ async function openReader(context, { file = "reader.html", width = 1280, height 
 }
 
 /**
+ * Opens one figure alone, as a course author's frame shows it (dist/embed.html?widget=<name>),
+ * for tests of that figure: a page of one widget loads in a fraction of the chapter's time.
+ * Options and result as openReader's; the element keeps its id (e.g. #rope-figure).
+ */
+function openFigure(context, name, options = {}) {
+  return openReader(context, { ...options, file: "embed.html", hash: `?widget=${encodeURIComponent(name)}` });
+}
+
+/**
  * Starts one Chromium for a test file: registers node:test before/after hooks and returns an
  * object whose `context` is the running browser's context.
  */
@@ -85,4 +94,4 @@ function artifact(name) {
   return path.join(artifacts, name);
 }
 
-module.exports = { launch, useBrowser, openReader, artifact, dist, shown, num, CHROMIUM, FLAGS };
+module.exports = { launch, useBrowser, openReader, openFigure, artifact, dist, shown, num, CHROMIUM, FLAGS };

@@ -3,7 +3,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, artifact, shown } = require("./browser.js");
+const { useBrowser, openReader, openFigure, artifact, shown } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -44,7 +44,7 @@ test("cost: the figure starts at exercise 4's layer and shows the core's counts"
 });
 
 test("cost: changing the head dimension and the context changes the cards, the chart and the calculation", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "cost");
   const fig = page.locator("#cost-figure");
   const chart = () => fig.locator("svg.chart").innerHTML();
   const chartBefore = await chart();
@@ -72,7 +72,7 @@ test("cost: changing the head dimension and the context changes the cards, the c
 });
 
 test("cost: real-model presets load their configuration and list the cache per token from the core", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "cost");
   const fig = page.locator("#cost-figure");
   const row = (name) => fig.locator(".cost-table tbody tr", { hasText: name });
   assert.match(await row("Llama-2-7B").textContent(), /524,288 bytes/);
@@ -105,7 +105,7 @@ test("cost: real-model presets load their configuration and list the cache per t
 });
 
 test("cost: key-value heads that do not divide the heads are named and the last figure kept", async () => {
-  const { page } = await openReader(browser.context);
+  const { page } = await openFigure(browser.context, "cost");
   const fig = page.locator("#cost-figure");
   const good = await fig.locator(".cost-stats").textContent();
   await fig.getByLabel("Key-value heads hkv").fill("3");
@@ -289,7 +289,7 @@ test("cost: with a model's width and feed-forward size the figure shows where at
 });
 
 test("cost: the context reaches 2^30 tokens (issue 8, item 11), exactly, and 2^30 + 1 is refused by name", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "cost");
   const fig = page.locator("#cost-figure");
   const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
   await setAttr("tokens", String(2 ** 30));

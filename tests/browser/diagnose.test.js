@@ -5,7 +5,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
-const { useBrowser, openReader, shown } = require("./browser.js");
+const { useBrowser, openReader, openFigure, shown } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -161,7 +161,7 @@ test("every scenario: a wrong choice is explained and keeps the calculation clos
 test("a wrong choice is told wrong and the right one right, for every scenario reached through the settings", async () => {
   // The same without clicking through: each scenario opened by its position, its right choice
   // and one wrong one set as picks.
-  const { page } = await openReader(browser.context);
+  const { page } = await openFigure(browser.context, "diagnose");
   const fig = page.locator("#diagnose-figure");
   const order = await fig.evaluate((el) => el.order);
   const ids = { "Missing context": "missing-context", "Different sampled wording": "sampled-wording", "Positional relationships": "position",
@@ -182,7 +182,7 @@ test("a wrong choice is told wrong and the right one right, for every scenario r
 });
 
 test("item 1: the positional scenario's steepest and gentlest ALiBi heads are the core's extremes at 12 and 40 heads, not the first and the last", async () => {
-  const { page } = await openReader(browser.context);
+  const { page } = await openFigure(browser.context, "diagnose");
   const fig = page.locator("#diagnose-figure");
   const k = (await fig.evaluate((el) => el.order)).indexOf("contract");
   await fig.evaluate((el, pos) => { el.setAttribute("scenario", pos); el.setAttribute("picks", `${"|".repeat(pos - 1)}position`); }, k + 1);
@@ -207,7 +207,7 @@ test("item 1: the positional scenario's steepest and gentlest ALiBi heads are th
 });
 
 test("item 5: the memory scenario serves Llama-3.1-8B, whose 131,072-token context allows 32k, and refuses more than that context", async () => {
-  const { page } = await openReader(browser.context);
+  const { page } = await openFigure(browser.context, "diagnose");
   const fig = page.locator("#diagnose-figure");
   const k = (await fig.evaluate((el) => el.order)).indexOf("serving");
   await fig.evaluate((el, pos) => { el.setAttribute("scenario", pos); el.setAttribute("picks", `${"|".repeat(pos - 1)}memory`); }, k + 1);
@@ -261,7 +261,7 @@ test("restart reshuffles: a new seed, a new order from its first scenario, no ch
 });
 
 test("every declared attribute set on the live element redraws the figure; bad values show a note and change nothing", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "diagnose");
   const fig = page.locator("#diagnose-figure");
   const lines = fig.locator(".diag-lines");
   const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);

@@ -3,7 +3,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, artifact, num } = require("./browser.js");
+const { useBrowser, openReader, openFigure, artifact, num } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -40,7 +40,7 @@ function assertMatches(s, core) {
 }
 
 test("moe: the default routing splits the traffic (0.5, 0.5, 0, 0), with the core's f, p and loss", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "moe");
   const fig = page.locator("#moe-figure");
   const core = await fromCore(page);
   assert.deepEqual(core.f, [0.5, 0.5, 0, 0]);
@@ -54,7 +54,7 @@ test("moe: the default routing splits the traffic (0.5, 0.5, 0, 0), with the cor
 });
 
 test("moe: top-k, edits, presets and the number of experts change the routing as the core does", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "moe");
   const fig = page.locator("#moe-figure");
   const first = await shown(fig);
 
@@ -85,7 +85,7 @@ test("moe: top-k, edits, presets and the number of experts change the routing as
 });
 
 test("moe: a bad logit names the parameter and keeps the last good figure", async () => {
-  const { page } = await openReader(browser.context);
+  const { page } = await openFigure(browser.context, "moe");
   const fig = page.locator("#moe-figure");
   const good = await shown(fig);
   await fig.getByLabel("logit of token 2 (cat) for expert 1").fill("");
@@ -131,7 +131,7 @@ async function setAttrs(page, attrs) {
 }
 
 test("moe: every declared attribute, set on the live element, redraws the routing with the core's numbers", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "moe");
   const fig = page.locator("#moe-figure");
   const first = await shown(fig);
 
@@ -169,7 +169,7 @@ test("moe: every declared attribute, set on the live element, redraws the routin
 });
 
 test("moe: an unknown preset or an out-of-range top-k shows a note naming it, and the figure stays", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "moe");
   const fig = page.locator("#moe-figure");
   const notes = fig.locator(".llm-notes");
 

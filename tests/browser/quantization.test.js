@@ -3,7 +3,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, artifact, num } = require("./browser.js");
+const { useBrowser, openReader, openFigure, artifact, num } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -32,7 +32,7 @@ const close = (shown, expected, tol, what) =>
   assert.ok(Math.abs(num(shown) - expected) <= tol, `${what}: shown ${shown}, core ${expected}`);
 
 test("quantization: the figure's ranges and smoothing factors are the core's, and follow α", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "quantization");
   const fig = page.locator("#quantization-figure");
   let core = await fromCore(page);
   let rows = await channelRows(fig);
@@ -56,7 +56,7 @@ test("quantization: the figure's ranges and smoothing factors are the core's, an
 });
 
 test("quantization: fewer bits coarsen the levels, as the core quantises them", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "quantization");
   const fig = page.locator("#quantization-figure");
   const levelsShown = () => fig.locator(".quant-level-table").first().locator("tbody td").allTextContents();
   const before = await levelsShown();
@@ -81,7 +81,7 @@ test("quantization: fewer bits coarsen the levels, as the core quantises them", 
 });
 
 test("quantization: editing X changes the figure and the output check; a bad cell names the parameter", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "quantization");
   const fig = page.locator("#quantization-figure");
   const errPlain = () => fig.locator(".err-plain").textContent();
   const good = await errPlain();
@@ -135,7 +135,7 @@ test("quantization: exercise 7's answer is s = √8/√0.5 = 4, ranges 8/4 = 2 a
 });
 
 test("quantization: the presets change the outlier, and the worked calculation uses the figure's numbers", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "quantization");
   const fig = page.locator("#quantization-figure");
   await fig.locator("select").first().selectOption("strong");
   const core = await fromCore(page);
@@ -159,7 +159,7 @@ async function setAttrs(page, attrs) {
 }
 
 test("quantization: every declared attribute, set on the live element, redraws the figure with the core's numbers", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "quantization");
   const fig = page.locator("#quantization-figure");
 
   await setAttrs(page, { preset: "strong" });
@@ -214,7 +214,7 @@ test("quantization: every declared attribute, set on the live element, redraws t
 });
 
 test("quantization: an unknown preset or an out-of-range number shows a note naming it, and the figure stays", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "quantization");
   const fig = page.locator("#quantization-figure");
   const notes = fig.locator(".llm-notes");
 

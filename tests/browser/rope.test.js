@@ -3,7 +3,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, artifact, shown, num } = require("./browser.js");
+const { useBrowser, openReader, openFigure, artifact, shown, num } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -44,7 +44,7 @@ test("rope: the figure starts at the exercise and shows the core's scores, per-p
 });
 
 test("rope: changing the query position changes the angles and the score, to the core's values", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "rope");
   const fig = page.locator("#rope-figure");
   const before = await fig.locator(".headline").textContent();
   const dialsBefore = await fig.locator(".rope-dials").textContent();
@@ -66,7 +66,7 @@ test("rope: changing the query position changes the angles and the score, to the
 });
 
 test("rope: 'move both' turns every pair but leaves the score unchanged", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "rope");
   const fig = page.locator("#rope-figure");
   await fig.getByLabel("Example").selectOption("roformer");
   const score = await fig.locator(".headline .rope-scaled").textContent();
@@ -87,7 +87,7 @@ test("rope: 'move both' turns every pair but leaves the score unchanged", async 
 });
 
 test("rope: base, dimension and pairing change the frequencies and the score", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "rope");
   const fig = page.locator("#rope-figure");
   await fig.getByLabel("Example").selectOption("mixed");
   const thetas = () => page.evaluate(() => document.getElementById("rope-figure").result.now.thetas);
@@ -111,7 +111,7 @@ test("rope: base, dimension and pairing change the frequencies and the score", a
 });
 
 test("rope: bad input names the parameter and keeps the last good figure", async () => {
-  const { page } = await openReader(browser.context);
+  const { page } = await openFigure(browser.context, "rope");
   const fig = page.locator("#rope-figure");
   const good = await fig.locator(".headline").textContent();
   await fig.getByLabel("q coordinate 1").fill("");
@@ -266,7 +266,7 @@ test("rope: every declared attribute, set on the live element, redraws the figur
 });
 
 test("rope: the pairing names say whose code pairs how (issue 8, item 4): halves are GPT-NeoX's and Hugging Face Llama's, neighbours RoFormer's and Meta's Llama's", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "rope");
   const fig = page.locator("#rope-figure");
   const options = await fig.getByLabel("Pairs").locator("option").evaluateAll((os) => Object.fromEntries(os.map((o) => [o.value, o.textContent])));
   assert.equal(options.half, "halves, (x[i], x[i+d/2]): GPT-NeoX, Hugging Face Llama");

@@ -4,7 +4,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, artifact, num } = require("./browser.js");
+const { useBrowser, openReader, openFigure, artifact, num } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -52,7 +52,7 @@ async function setInput(locator, value) {
 }
 
 test("sampling: the figure shows the core's probabilities and follows the temperature slider", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "sampling");
   const fig = page.locator("#sampling-figure");
   const before = await rows(fig);
   assertRowsMatch(before, await fromCore(page, "sampling-figure"));
@@ -73,7 +73,7 @@ test("sampling: the figure shows the core's probabilities and follows the temper
 });
 
 test("sampling: at temperature 0 every draw is the false favourite “Sydney”, for every seed", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "sampling");
   const fig = page.locator("#sampling-figure");
   await fig.getByLabel("Temperature T").focus();
   await page.keyboard.press("Home");
@@ -93,7 +93,7 @@ test("sampling: at temperature 0 every draw is the false favourite “Sydney”,
 });
 
 test("sampling: the draws are the core's for the seed, vary in wording and replay with the same seed", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "sampling");
   const fig = page.locator("#sampling-figure");
   const at42 = await drawnTokens(fig);
   const core42 = await fromCore(page, "sampling-figure");
@@ -118,7 +118,7 @@ test("sampling: the draws are the core's for the seed, vary in wording and repla
 });
 
 test("sampling: top-k and top-p cut the rows, and the cuts are the core's", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "sampling");
   const fig = page.locator("#sampling-figure");
   await fig.getByLabel("Top-k (0 = off)").focus();
   await page.keyboard.press("ArrowRight");
@@ -143,7 +143,7 @@ test("sampling: top-k and top-p cut the rows, and the cuts are the core's", asyn
 });
 
 test("sampling: the reader's own logits drive the figure; with Canberra on top, greedy repeats Canberra", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "sampling");
   const fig = page.locator("#sampling-figure");
   await fig.getByLabel("Logit of token 2").fill("3.5");
   assert.equal(await fig.locator("select").first().inputValue(), "custom");

@@ -3,7 +3,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, artifact, shown } = require("./browser.js");
+const { useBrowser, openReader, openFigure, artifact, shown } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -30,7 +30,7 @@ function coreForFigure(page) {
 /** The page's number format for these values: up to `digits` decimals, trailing zeros dropped. */
 
 test("speculative: the figure starts at α = 0.5, γ = 3 and shows the core's tokens, ceiling and improvement", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "speculative");
   const fig = page.locator("#speculative-figure");
   const { cfg, now, best } = await coreForFigure(page);
   assert.deepEqual(cfg, { alpha: 0.5, gamma: 3, costRatio: 0.1 });
@@ -53,7 +53,7 @@ test("speculative: the figure starts at α = 0.5, γ = 3 and shows the core's to
 });
 
 test("speculative: moving the sliders changes the numbers, the chart and the bars, always as the core computes them", async () => {
-  const { page, errors } = await openReader(browser.context);
+  const { page, errors } = await openFigure(browser.context, "speculative");
   const fig = page.locator("#speculative-figure");
   const chart = () => fig.locator("svg.chart").innerHTML();
   const chartBefore = await chart();
