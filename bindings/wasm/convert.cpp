@@ -1,8 +1,8 @@
 #include "convert.hpp"
 
 #include <cstddef>
+#include <deque>
 #include <utility>
-#include <vector>
 
 namespace llmmath::js {
 
@@ -41,8 +41,10 @@ const unsigned char* bytes(const BoolArray& B) {
 }  // namespace
 
 const val& key(const char* name) {
-  // A few dozen names, looked up by address: a linear scan is faster than hashing them.
-  static std::vector<std::pair<const char*, val>> names;
+  // A few dozen names, looked up by address: a linear scan is faster than hashing them. A deque,
+  // so that adding a name never moves the ones already handed out (a caller may hold one while
+  // the next is made, as Result::set does around matrix_view).
+  static std::deque<std::pair<const char*, val>> names;
   for (const auto& [known, string] : names)
     if (known == name) return string;
   names.emplace_back(name, val(name));

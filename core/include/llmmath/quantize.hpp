@@ -140,9 +140,6 @@ SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen:
                                           double alpha = default_smooth_quant_alpha,
                                           double bits = default_quantize_bits);
 
-/// The size preconditions of smooth_quant_layer() from the shapes of X (t, c) and W (wr, o)
-/// alone, which smooth_quant_layer() checks first and the WebAssembly bindings check before they
-/// copy the matrices into the heap. std::invalid_argument naming x or w otherwise.
 /// Largest work of smooth_quant_layer_sweep(): points·(t·c + c·o) ≤ 2^24 entries quantised.
 constexpr double max_smooth_quant_sweep_entries = 16777216.0;  // 2^24
 
@@ -165,6 +162,9 @@ SmoothQuantLayerSweep smooth_quant_layer_sweep(const Eigen::MatrixXd& X, const E
                                                const Eigen::VectorXd& alpha,
                                                double bits = default_quantize_bits);
 
+/// The size preconditions of smooth_quant_layer() from the shapes of X (t, c) and W (wr, o)
+/// alone, which smooth_quant_layer() checks first and the WebAssembly bindings check before they
+/// copy the matrices into the heap. std::invalid_argument naming x or w otherwise.
 void require_smooth_quant_layer_shapes(Eigen::Index t, Eigen::Index c, Eigen::Index wr,
                                        Eigen::Index o);
 

@@ -53,7 +53,8 @@ struct SamplingResult {
   /// what top-k keeps, before top-p looks at it
   double top_k_mass = 0;
   /// (n) the distribution top-p cuts: tempered / top_k_mass on the top-k tokens, exactly 0
-  /// elsewhere (tempered itself with top-k off); cumulative is its running sum in order
+  /// elsewhere (with top-k off, tempered up to rounding, as top_k_mass is 1 up to rounding);
+  /// cumulative is its running sum in order
   Eigen::VectorXd top_k_probs;
   /// Number of tokens kept by top-k and top-p together: kept = order[0 .. cutoff).
   int cutoff = 0;
