@@ -55,8 +55,11 @@ std::string ivec(const Eigen::VectorXi& x) { return vec(x.cast<double>()); }
 
 std::string str(const std::string& s) { return "\"" + s + "\""; }
 
+// The fields of an object: names and already-encoded values.
+using Fields = std::vector<std::pair<const char*, std::string>>;
+
 // {"k1":v1,"k2":v2,...} from already-encoded values.
-std::string obj(std::initializer_list<std::pair<const char*, std::string>> fields) {
+std::string obj(const Fields& fields) {
   std::string s = "{";
   bool first = true;
   for (const auto& [k, v] : fields) {
@@ -97,6 +100,12 @@ void attention_calls(Golden& g) {
           "[" + obj({{"relevantScore", num(1.25)}, {"distractorScore", num(-0.5)}, {"distractors", num(n)}}) + "]",
           obj({{"relevantWeight", num(r.relevant_weight)}}));
   }
+  const VectorXd n = literals::vec({0, 1, 7, 100, 12345, 9007199254740992.0});
+  const auto d = llmmath::context_dilution_sweep(1.25, -0.5, n);
+  g.add("contextDilutionSweep",
+        "[" + obj({{"relevantScore", num(1.25)}, {"distractorScore", num(-0.5)}, {"distractors", vec(n)}}) + "]",
+        obj({{"distractors", vec(d.distractors)}, {"relevantWeight", vec(d.relevant_weight)},
+             {"distractorWeight", vec(d.distractor_weight)}, {"distractorMass", vec(d.distractor_mass)}}));
 }
 
 void sampling_calls(Golden& g) {
@@ -115,7 +124,8 @@ void sampling_calls(Golden& g) {
                           obj({{"temperature", num(o.T)}, {"topK", num(o.k)}, {"topP", num(o.p)}}) + "]",
           obj({{"probs", vec(r.probs)}, {"kept", ivec(r.kept)}, {"tempered", vec(r.tempered)},
                {"cumulative", vec(r.cumulative)}, {"cutoff", num(r.cutoff)},
-               {"keptMass", num(r.kept_mass)}}));
+               {"keptMass", num(r.kept_mass)}, {"topKMass", num(r.top_k_mass)},
+               {"topKProbs", vec(r.top_k_probs)}}));
   }
   // draws: integers, which must agree exactly
   const VectorXd p = literals::vec({0.05, 0.3, 0, 0.25, 0.4, 0});
@@ -199,7 +209,7 @@ void cost_calls(Golden& g) {
         obj({{"scoresPerHead", num(r.scores_per_head)}, {"scoresPerLayer", num(r.scores_per_layer)},
              {"kvValuesPerLayer", num(r.kv_values_per_layer)}, {"kvValues", num(r.kv_values)},
              {"kvBytes", num(r.kv_bytes)}, {"qkMacsPerLayer", num(r.qk_macs_per_layer)},
-             {"avMacsPerLayer", num(r.av_macs_per_layer)}}));
+             {"avMacsPerLayer", num(r.av_macs_per_layer)}, {"macsPerLayer", num(r.macs_per_layer)}}));
   for (const auto& [tokens, kv, gated] : {std::tuple{4096.0, 32.0, true}, std::tuple{1073741824.0, 8.0, false}}) {
     llmmath::AttentionCostConfig l;
     l.tokens = tokens;
@@ -216,7 +226,8 @@ void cost_calls(Golden& g) {
                      {"layers", num(l.layers)}, {"kvHeads", num(kv)}, {"dModel", num(*l.d_model)},
                      {"ffnDim", num(*l.ffn_dim)}, {"gated", gated ? "true" : "false"}}) + "]",
           obj({{"scoresPerHead", num(x.scores_per_head)}, {"kvBytes", num(x.kv_bytes)},
-               {"macs", num(x.macs)}, {"projectionMacsPerLayer", num(*x.projection_macs_per_layer)},
+               {"macs", num(x.macs)}, {"macsPerLayer", num(x.macs_per_layer)},
+               {"projectionMacsPerLayer", num(*x.projection_macs_per_layer)},
                {"ffnMacsPerLayer", num(*x.ffn_macs_per_layer)},
                {"linearMacsPerLayer", num(*x.linear_macs_per_layer)},
                {"crossoverTokens", num(*x.crossover_tokens)}, {"attentionShare", num(*x.attention_share)}}));
@@ -228,6 +239,44 @@ void cost_calls(Golden& g) {
           obj({{"expectedTokens", num(s.expected_tokens)}, {"ceiling", num(s.ceiling)},
                {"speedup", num(*s.speedup)}, {"numerator", num(s.numerator)}}));
   }
+  // the sweeps: counts past 2^53 (correctly rounded), with and without the linear layers
+  const VectorXd tokens = literals::vec({1, 512, 4096, 131072, 131169, 1073741824.0});
+  for (const bool linear : {false, true}) {
+    llmmath::AttentionCostConfig l;
+    l.heads = 32;
+    l.head_dim = 128;
+    l.layers = 32;
+    l.kv_heads = 8;
+    l.batch = 3;
+    l.bytes_per_value = 0.5;
+    Fields args = {{"heads", num(l.heads)}, {"headDim", num(l.head_dim)}, {"layers", num(l.layers)},
+                   {"kvHeads", num(*l.kv_heads)}, {"batch", num(l.batch)},
+                   {"bytesPerValue", num(l.bytes_per_value)}, {"tokens", vec(tokens)}};
+    if (linear) {
+      l.d_model = 4096;
+      l.ffn_dim = 14336;
+      l.gated = true;
+      args.insert(args.end(), {{"dModel", num(*l.d_model)}, {"ffnDim", num(*l.ffn_dim)}, {"gated", "true"}});
+    }
+    const auto x = llmmath::attention_cost_sweep(l, tokens);
+    Fields result = {{"tokens", vec(x.tokens)}, {"scoresPerLayer", vec(x.scores_per_layer)},
+                     {"kvValuesPerLayer", vec(x.kv_values_per_layer)}, {"kvBytes", vec(x.kv_bytes)},
+                     {"macsPerLayer", vec(x.macs_per_layer)}};
+    if (linear) result.emplace_back("linearMacsPerLayer", vec(*x.linear_macs_per_layer));
+    g.add("attentionCostSweep", "[" + obj(args) + "]", obj(result));
+  }
+  const VectorXd gamma = literals::vec({0, 1, 2, 3, 5, 8, 13, 1024});
+  for (const double alpha : {0.8, 0.999999}) {
+    const auto s = llmmath::speculative_sweep(alpha, gamma, 0.05);
+    g.add("speculativeSweep",
+          "[" + obj({{"alpha", num(alpha)}, {"gamma", vec(gamma)}, {"costRatio", num(0.05)}}) + "]",
+          obj({{"gamma", vec(s.gamma)}, {"expectedTokens", vec(s.expected_tokens)},
+               {"roundCost", vec(*s.round_cost)}, {"speedup", vec(*s.speedup)},
+               {"bestGamma", num(*s.best_gamma)}, {"bestSpeedup", num(*s.best_speedup)}}));
+  }
+  const auto e = llmmath::speculative_sweep(0.6, gamma);  // no cost ratio: eq. 1 alone
+  g.add("speculativeSweep", "[" + obj({{"alpha", num(0.6)}, {"gamma", vec(gamma)}}) + "]",
+        obj({{"gamma", vec(e.gamma)}, {"expectedTokens", vec(e.expected_tokens)}}));
 }
 
 void speculative_measure_calls(Golden& g) {
@@ -249,7 +298,11 @@ void speculative_measure_calls(Golden& g) {
                {"tokens", num(r.tokens)}, {"tokenCounts", vec(r.token_counts)},
                {"acceptedPerProposed", num(r.accepted_per_proposed)},
                {"acceptedPerChecked", num(r.accepted_per_checked)},
-               {"alphaFromMeanTokens", num(r.alpha_from_mean_tokens)}}));
+               {"alphaFromMeanTokens", num(r.alpha_from_mean_tokens)},
+               {"expectedTokens", num(r.expected_tokens)},
+               {"expectedTokensPerProposed", num(r.expected_tokens_per_proposed)},
+               {"expectedTokensPerChecked", num(r.expected_tokens_per_checked)},
+               {"expectedTokensFromMeanTokens", num(r.expected_tokens_from_mean_tokens)}}));
   }
 }
 
@@ -276,6 +329,14 @@ void quantize_calls(Golden& g) {
                {"quantXSmoothed", obj({{"levels", vec(r.x_smooth.levels)}, {"scale", num(r.x_smooth.scale)}})},
                {"yQuantizedSmoothed", mat(r.y_smooth)}, {"errorQuantized", num(r.error_plain)},
                {"errorQuantizedSmoothed", num(r.error_smooth)}}));
+  }
+  const VectorXd alphas = literals::vec({0, 0.25, 0.5, 0.8, 1});
+  for (double bits : {6.0, 8.0}) {
+    const auto r = llmmath::smooth_quant_layer_sweep(X, W, alphas, bits);
+    g.add("smoothQuantLayerSweep",
+          "[" + mat(X) + "," + mat(W) + "," + obj({{"alpha", vec(alphas)}, {"bits", num(bits)}}) + "]",
+          obj({{"alpha", vec(r.alpha)}, {"xSmoothMaxAbsError", vec(r.x_smooth_max_abs_error)},
+               {"wSmoothMaxAbsError", vec(r.w_smooth_max_abs_error)}}));
   }
   const VectorXd v = literals::vec({0.91, -3.3, 0.004, 2.5, -0.75, 12.8, 0.0, -12.8});
   for (double bits : {2.0, 4.0, 8.0, 16.0}) {

@@ -249,3 +249,86 @@ TEST_CASE("the column-by-column softmax gives each row what a row-by-row loop gi
     for (Eigen::Index j = 0; j < 9; ++j) CHECK(r.weights(i, j) == w(j) / sum);  // exact
   }
 }
+
+// ---- contextDilution swept over the distractor count (figure 1.2) -------------------------
+
+TEST_CASE("contextDilutionSweep gives context_dilution at every count, bit for bit",
+          "[attention][dilution][sweep]") {
+  // the counts: none, a few, the page's range, 2^53 − 1 and the largest, 2^53, in no order
+  const Eigen::VectorXd n = literals::vec({0, 1, 2, 7, 100, 4096, 1e6, 9007199254740991.0,
+                                           9007199254740992.0, 3, 0});
+  struct Scores { double a, b; };
+  // equal scores, the chapter's gap, a distractor above the relevant key, ±1000 (e^a alone
+  // overflows), and the extremes, whose difference b − a overflows to infinity
+  for (const Scores s : {Scores{0, 0}, Scores{4, 0}, Scores{-3, 5}, Scores{1000, 999},
+                         Scores{-1e308, 1e308}, Scores{1e308, -1e308}}) {
+    INFO("relevantScore " << s.a << ", distractorScore " << s.b);
+    const auto r = llmmath::context_dilution_sweep(s.a, s.b, n);
+    REQUIRE(r.relevant_weight.size() == n.size());
+    REQUIRE(r.distractor_weight.size() == n.size());
+    REQUIRE(r.distractor_mass.size() == n.size());
+    CHECK(r.distractors == n);  // the counts, as given
+    for (Eigen::Index i = 0; i < n.size(); ++i) {
+      INFO("distractors " << n(i));
+      const auto p = llmmath::context_dilution(s.a, s.b, n(i));
+      // tolerance 0: the sweep calls context_dilution() itself at each point
+      CHECK(r.relevant_weight(i) == p.relevant_weight);
+      CHECK(r.distractor_weight(i) == p.distractor_weight);
+      CHECK(r.distractor_mass(i) == p.distractor_mass);
+    }
+  }
+  // one point is a sweep too
+  CHECK(llmmath::context_dilution_sweep(2, 0, literals::vec({10})).relevant_weight(0) ==
+        llmmath::context_dilution(2, 0, 10).relevant_weight);
+}
+
+TEST_CASE("contextDilutionSweep: the relevant weight falls at every step as distractors are added",
+          "[attention][dilution][sweep][invariant]") {
+  // 0, 1, …, 4095: the largest sweep. At n ≈ 4095 one more distractor lowers e^4/(e^4 + n) by
+  // about e^4/n² ≈ 3e-6, far above the rounding of a value near 0.013
+  const Eigen::VectorXd n = Eigen::VectorXd::LinSpaced(4096, 0, 4095);
+  const auto r = llmmath::context_dilution_sweep(4, 0, n);
+  CHECK(r.relevant_weight(0) == 1.0);  // no distractor: all the weight
+  for (Eigen::Index i = 1; i < n.size(); ++i) {
+    if (!(r.relevant_weight(i) < r.relevant_weight(i - 1)))
+      FAIL("relevant weight did not fall from n = " << n(i - 1) << " to n = " << n(i));
+    if (!(r.distractor_mass(i) > r.distractor_mass(i - 1)))
+      FAIL("distractor mass did not rise from n = " << n(i - 1) << " to n = " << n(i));
+  }
+  // the weights of one point add up to 1: 1 + t, the two quotients and their sum are each
+  // rounded once, four half-units of 1's last place at most (4.5e-16)
+  CHECK(((r.relevant_weight + r.distractor_mass).array() - 1).abs().maxCoeff() <= 4.5e-16);
+  // and on a logarithmic grid up to 2^53, the range of the figure's axis
+  const auto wide = llmmath::context_dilution_sweep(
+      4, 0, literals::vec({1, 10, 100, 1e4, 1e8, 1e12, 1e15, 9007199254740992.0}));
+  for (Eigen::Index i = 1; i < wide.relevant_weight.size(); ++i)
+    CHECK(wide.relevant_weight(i) < wide.relevant_weight(i - 1));
+}
+
+TEST_CASE("contextDilutionSweep refuses bad input, naming the array or its entry",
+          "[attention][dilution][sweep][errors]") {
+  using llmmath::context_dilution_sweep;
+  using literals::vec;
+  CHECK_THROWS_WITH(context_dilution_sweep(1, 0, Eigen::VectorXd(0)),
+                    "distractors must be a non-empty array, got an empty one");
+  CHECK_THROWS_WITH(context_dilution_sweep(1, 0, Eigen::VectorXd::Zero(4097)),
+                    "distractors must be at most 4096 entries (points of a sweep), got 4097 entries");
+  CHECK_NOTHROW(context_dilution_sweep(1, 0, Eigen::VectorXd::Zero(4096)));  // the limit itself
+  CHECK_THROWS_WITH(context_dilution_sweep(1, 0, vec({0, 3, 2.5})),
+                    "distractors[2] must be an integer, got 2.5");
+  CHECK_THROWS_WITH(context_dilution_sweep(1, 0, vec({5, -1})),
+                    "distractors[1] must be an integer in [0, 9007199254740992], got -1");
+  CHECK_THROWS_WITH(context_dilution_sweep(1, 0, vec({NAN, 1})),
+                    "distractors[0] must be a finite number, got NaN");
+  CHECK_THROWS_WITH(context_dilution_sweep(1, 0, vec({1, 2, INFINITY})),
+                    "distractors[2] must be a finite number, got Infinity");
+  CHECK_THROWS_WITH(context_dilution_sweep(1, 0, vec({9007199254740994.0})),
+                    "distractors[0] must be an integer in [0, 9007199254740992], got 9007199254740994");
+  // the first bad entry is the one named
+  CHECK_THROWS_WITH(context_dilution_sweep(1, 0, vec({1, 1.5, -1})), Catch::StartsWith("distractors[1] "));
+  // the scores, as context_dilution() names them, before any count is looked at
+  CHECK_THROWS_WITH(context_dilution_sweep(NAN, 0, vec({1})),
+                    "relevantScore must be a finite number, got NaN");
+  CHECK_THROWS_WITH(context_dilution_sweep(1, -INFINITY, vec({1.5})),
+                    "distractorScore must be a finite number, got -Infinity");
+}

@@ -61,3 +61,15 @@ TEST_CASE("require_distribution names the bad entry or the sum, with the toleran
   CHECK_THROWS_WITH(llmmath::require_distribution(Eigen::VectorXd(0), "p", 1e-6),
                     "p must be a non-empty array, got an empty one");
 }
+
+TEST_CASE("a sweep takes 1 to 4096 points, and an entry is named name[i]", "[check][sweep]") {
+  CHECK(llmmath::max_sweep_points == 4096);
+  CHECK_THROWS_WITH(llmmath::require_sweep_length(Eigen::VectorXd(0), "gamma"),
+                    "gamma must be a non-empty array, got an empty one");
+  CHECK_THROWS_WITH(llmmath::require_sweep_length(Eigen::VectorXd::Zero(4097), "tokens"),
+                    "tokens must be at most 4096 entries (points of a sweep), got 4097 entries");
+  CHECK_NOTHROW(llmmath::require_sweep_length(Eigen::VectorXd::Zero(1), "alpha"));
+  CHECK_NOTHROW(llmmath::require_sweep_length(Eigen::VectorXd::Zero(4096), "alpha"));  // the limit
+  CHECK(llmmath::entry_name("gamma", 1) == "gamma[1]");
+  CHECK(llmmath::entry_name("distractors", 4095) == "distractors[4095]");
+}

@@ -3,8 +3,11 @@
 // every precondition.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "fixtures.hpp"
+#include "literals.hpp"
 #include "llmmath/cost.hpp"
 
 using llmmath::attention_cost;
@@ -308,4 +311,172 @@ TEST_CASE("the linear-layer options are refused by name unless complete and in r
   CHECK_THROWS_WITH(attention_cost(c), "ffnDim must be an integer in [1, 262144], got 262145");
   c.ffn_dim = 0.5;
   CHECK_THROWS_WITH(attention_cost(c), "ffnDim must be an integer, got 0.5");
+}
+
+// ---- macsPerLayer, and attentionCost swept over the context length (figure 4.1) -------------
+
+namespace {
+
+// The configurations the sweep tests run over: the exercise; Llama-3-8B's grouping with
+// layers, a batch and 4-bit values; Llama-2-7B with its linear layers (gated); GPT-2 small's
+// two-matrix feed-forward; and odd factors near every limit, whose counts pass 2^53.
+std::vector<std::pair<const char*, AttentionCostConfig>> sweep_configs() {
+  std::vector<std::pair<const char*, AttentionCostConfig>> out;
+  out.emplace_back("exercise", config(16, 8, 32));
+  AttentionCostConfig llama3 = config(0, 32, 128);
+  llama3.layers = 32;
+  llama3.kv_heads = 8;
+  llama3.batch = 3;
+  llama3.bytes_per_value = 0.5;
+  out.emplace_back("llama3", llama3);
+  AttentionCostConfig llama2 = config(0, 32, 128);
+  llama2.layers = 32;
+  llama2.d_model = 4096;
+  llama2.ffn_dim = 11008;
+  llama2.gated = true;
+  out.emplace_back("llama2 linear", llama2);
+  AttentionCostConfig gpt2 = config(0, 12, 64);
+  gpt2.d_model = 768;
+  gpt2.ffn_dim = 3072;
+  out.emplace_back("gpt2 linear", gpt2);
+  AttentionCostConfig odd = config(0, 4095, 4093);
+  odd.layers = 4091;
+  odd.kv_heads = 35;
+  odd.batch = 4087;
+  odd.bytes_per_value = 582.2017656576273;
+  out.emplace_back("odd, near the limits", odd);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("macsPerLayer is QKᵀ plus weights·V, and macs is macsPerLayer times the layers",
+          "[cost][invariant]") {
+  for (auto [name, c] : sweep_configs()) {
+    for (double n : {1.0, 16.0, 4096.0, 131169.0, 1073741823.0, 1073741824.0}) {
+      INFO(name << ", tokens " << n);
+      c.tokens = n;
+      const auto r = attention_cost(c);
+      // exact: qk = av, so their sum is a doubling, and the core rounds 2·qk once (doubling
+      // commutes with rounding)
+      CHECK(r.macs_per_layer == r.qk_macs_per_layer + r.av_macs_per_layer);
+      // macs is the exact product rounded once, macsPerLayer·L is rounded twice (the count,
+      // then the product): equal below 2^53, else within three half-units in the last place
+      // of each other (3.4e-16 relative)
+      if (r.macs < 0x1p53)
+        CHECK(r.macs == r.macs_per_layer * c.layers);
+      else
+        CHECK(r.macs == Approx(r.macs_per_layer * c.layers).epsilon(3.4e-16));
+    }
+  }
+  // the exercise by hand: 2 · 8·16²·32 = 131,072 multiply-adds in its one layer
+  CHECK(attention_cost(config(16, 8, 32)).macs_per_layer == 131072);
+}
+
+TEST_CASE("attentionCostSweep gives attention_cost's counts at every context length, bit for bit",
+          "[cost][sweep]") {
+  // one token, small and page-sized contexts, a tie above 2^53 (131169), the largest two,
+  // a repeat, out of order
+  const Eigen::VectorXd n = literals::vec({1, 2, 16, 1000, 4096, 131169, 1073741823.0,
+                                           1073741824.0, 16, 7});
+  for (auto [name, c] : sweep_configs()) {
+    INFO(name);
+    const auto r = llmmath::attention_cost_sweep(c, n);
+    CHECK(r.tokens == n);  // the lengths, as given
+    REQUIRE(r.scores_per_layer.size() == n.size());
+    REQUIRE(r.kv_values_per_layer.size() == n.size());
+    REQUIRE(r.kv_bytes.size() == n.size());
+    REQUIRE(r.macs_per_layer.size() == n.size());
+    REQUIRE(r.linear_macs_per_layer.has_value() == c.d_model.has_value());
+    if (r.linear_macs_per_layer) REQUIRE(r.linear_macs_per_layer->size() == n.size());
+    for (Eigen::Index i = 0; i < n.size(); ++i) {
+      INFO("tokens " << n(i));
+      c.tokens = n(i);
+      const auto p = attention_cost(c);
+      // tolerance 0: the sweep calls attention_cost() at each length
+      CHECK(r.scores_per_layer(i) == p.scores_per_layer);
+      CHECK(r.kv_values_per_layer(i) == p.kv_values_per_layer);
+      CHECK(r.kv_bytes(i) == p.kv_bytes);
+      CHECK(r.macs_per_layer(i) == p.macs_per_layer);
+      if (r.linear_macs_per_layer) CHECK((*r.linear_macs_per_layer)(i) == *p.linear_macs_per_layer);
+    }
+  }
+}
+
+TEST_CASE("attentionCostSweep: scores and multiply-adds grow as n², the cache and linear layers as n",
+          "[cost][sweep][invariant]") {
+  // doubling n multiplies the exact counts by 4 (n²) or 2 (n), and rounding to nearest commutes
+  // with multiplying by a power of two: the ratios are exact, also for counts above 2^53
+  for (const auto& [name, c] : sweep_configs()) {
+    INFO(name);
+    const auto r = llmmath::attention_cost_sweep(
+        c, literals::vec({1000, 2000, 4000, 131169, 262338, 0x1p28, 0x1p29, 0x1p30}));
+    for (Eigen::Index i = 1; i < r.tokens.size(); ++i) {
+      if (r.tokens(i) != 2 * r.tokens(i - 1)) continue;
+      INFO("tokens " << r.tokens(i - 1) << " → " << r.tokens(i));
+      CHECK(r.scores_per_layer(i) == 4 * r.scores_per_layer(i - 1));
+      CHECK(r.macs_per_layer(i) == 4 * r.macs_per_layer(i - 1));
+      CHECK(r.kv_values_per_layer(i) == 2 * r.kv_values_per_layer(i - 1));
+      CHECK(r.kv_bytes(i) == 2 * r.kv_bytes(i - 1));
+      if (r.linear_macs_per_layer)
+        CHECK((*r.linear_macs_per_layer)(i) == 2 * (*r.linear_macs_per_layer)(i - 1));
+    }
+  }
+}
+
+TEST_CASE("attentionCostSweep by hand: the exercise's model at 16, 32 and 64 tokens",
+          "[cost][sweep][exercise]") {
+  const auto r = llmmath::attention_cost_sweep(config(16, 8, 32), literals::vec({16, 32, 64}));
+  CHECK(r.scores_per_layer == literals::vec({2048, 8192, 32768}));         // 8·n²
+  CHECK(r.kv_values_per_layer == literals::vec({8192, 16384, 32768}));     // 2·n·8·32
+  CHECK(r.kv_bytes == literals::vec({16384, 32768, 65536}));               // fp16
+  CHECK(r.macs_per_layer == literals::vec({131072, 524288, 2097152}));     // 2·8·n²·32
+  CHECK_FALSE(r.linear_macs_per_layer.has_value());
+}
+
+TEST_CASE("attentionCostSweep refuses bad input, naming the array, its entry or a field of cfg",
+          "[cost][sweep][errors]") {
+  using llmmath::attention_cost_sweep;
+  using literals::vec;
+  const AttentionCostConfig ok = config(16, 8, 32);
+  CHECK_THROWS_WITH(attention_cost_sweep(ok, Eigen::VectorXd(0)),
+                    "tokens must be a non-empty array, got an empty one");
+  CHECK_THROWS_WITH(attention_cost_sweep(ok, Eigen::VectorXd::Ones(4097)),
+                    "tokens must be at most 4096 entries (points of a sweep), got 4097 entries");
+  CHECK_NOTHROW(attention_cost_sweep(ok, Eigen::VectorXd::Ones(4096)));  // the limit itself
+  CHECK_THROWS_WITH(attention_cost_sweep(ok, vec({16, 2.5})), "tokens[1] must be an integer, got 2.5");
+  CHECK_THROWS_WITH(attention_cost_sweep(ok, vec({0})),
+                    "tokens[0] must be an integer in [1, 1073741824], got 0");
+  CHECK_THROWS_WITH(attention_cost_sweep(ok, vec({1, 2, 1073741825})),
+                    "tokens[2] must be an integer in [1, 1073741824], got 1073741825");
+  CHECK_THROWS_WITH(attention_cost_sweep(ok, vec({NAN})), "tokens[0] must be a finite number, got NaN");
+  CHECK_THROWS_WITH(attention_cost_sweep(ok, vec({1, -INFINITY})),
+                    "tokens[1] must be a finite number, got -Infinity");
+  // cfg.tokens is not read: 0 there (the default, invalid on its own) is no error
+  CHECK(attention_cost_sweep(config(0, 8, 32), vec({16})).macs_per_layer(0) == 131072);
+  // the other fields, named as attention_cost() names them
+  const auto with = [&](auto change) {
+    AttentionCostConfig c = ok;
+    change(c);
+    return c;
+  };
+  const Eigen::VectorXd n = vec({16, 32});
+  CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.heads = 2.5; }), n),
+                    "heads must be an integer, got 2.5");
+  CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.head_dim = NAN; }), n),
+                    "headDim must be a finite number, got NaN");
+  CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.layers = 4097; }), n),
+                    "layers must be an integer in [1, 4096], got 4097");
+  CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.kv_heads = 3; }), n),
+                    "kvHeads must be a divisor of heads (8), so that query heads share key-value "
+                    "heads in equal groups, got 3");
+  CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.batch = 0; }), n),
+                    "batch must be an integer in [1, 4096], got 0");
+  CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.bytes_per_value = 0; }), n),
+                    "bytesPerValue must be a number in (0, 1024], got 0");
+  CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.d_model = 256; }), n),
+                    "ffnDim must be a whole number in [1, 262144] when dModel or gated is given, "
+                    "got undefined");
+  CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.gated = true; }), n),
+                    Catch::StartsWith("dModel must be"));
 }

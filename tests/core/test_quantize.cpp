@@ -310,3 +310,138 @@ TEST_CASE("smoothQuantLayer limits x, w and x·w to 2^20 entries each, naming x 
                                              Eigen::MatrixXd::Constant(1024, 1, 0.5));
   CHECK(r.x_plain.levels.size() == 1 << 20);
 }
+
+// ---- smoothQuantLayer swept over alpha (figure 7.1's curves) --------------------------------
+
+namespace {
+
+// The chapter's "outlier" example (site/src/widgets/quantization-presets.js): six tokens × four
+// channels of activations, column 1 (the chapter's channel 2) carrying the outlier with
+// max|X| = 8 and max|W| = 0.5, as in exercise 7; four channels × three outputs of weights.
+Eigen::MatrixXd outlier_x() {
+  return literals::mat({{0.42, -8, 0.25, -0.9}, {-0.81, 6.3, -0.33, 0.64}, {0.27, -7.1, 0.5, -0.47},
+                        {1.0, 5.2, -0.18, 0.3}, {-0.55, 7.6, 0.12, -1.1}, {0.73, -4.4, -0.41, 0.86}});
+}
+Eigen::MatrixXd outlier_w() {
+  return literals::mat({{0.31, -0.12, 0.22}, {-0.5, 0.38, 0.07}, {0.9, 0.55, -0.8}, {0.14, -0.26, 0.35}});
+}
+
+}  // namespace
+
+TEST_CASE("smoothQuantLayerSweep gives smooth_quant_layer's errors at every alpha, bit for bit",
+          "[quantize][layer][sweep]") {
+  // α from 0 to 1 in tenths, with the ends, 0.85, a repeat, out of order
+  const VectorXd alpha = vec({0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 1, 0.5, 0.05});
+  struct Layer { const char* name; Eigen::MatrixXd X, W; };
+  Eigen::MatrixXd X2(2, 3), W2(3, 2);  // all-zero channels on both sides: the clamps
+  X2 << 4, 0, -1, -2, 0, 0.5;
+  W2 << 0.5, -0.25, 0.3, 0.2, 0, 0;
+  for (const Layer& l : {Layer{"outlier", outlier_x(), outlier_w()},
+                         Layer{"exercise", literals::mat({{8, -2}}), literals::mat({{0.5}, {2}})},
+                         Layer{"zero channels", X2, W2},
+                         Layer{"extremes", literals::mat({{1e150, -1e-150}, {0, 3}}),
+                               literals::mat({{1e150, 1}, {1e-150, 0}})}}) {
+    for (double bits : {2.0, 4.0, 8.0, 16.0}) {
+      INFO(l.name << ", bits " << bits);
+      const auto r = llmmath::smooth_quant_layer_sweep(l.X, l.W, alpha, bits);
+      CHECK(r.alpha == alpha);  // the strengths, as given
+      REQUIRE(r.x_smooth_max_abs_error.size() == alpha.size());
+      REQUIRE(r.w_smooth_max_abs_error.size() == alpha.size());
+      for (Eigen::Index i = 0; i < alpha.size(); ++i) {
+        INFO("alpha " << alpha(i));
+        const auto p = llmmath::smooth_quant_layer(l.X, l.W, alpha(i), bits);
+        // tolerance 0: the sweep repeats smooth_quant_layer()'s passes 2 and 3 operation for
+        // operation (same scales, same products, same quantiser)
+        CHECK(r.x_smooth_max_abs_error(i) == p.x_smooth.max_abs_error);
+        CHECK(r.w_smooth_max_abs_error(i) == p.w_smooth.max_abs_error);
+      }
+    }
+  }
+  // bits default to 8, as smooth_quant_layer()'s
+  const auto d = llmmath::smooth_quant_layer_sweep(outlier_x(), outlier_w(), vec({0.5}));
+  CHECK(d.x_smooth_max_abs_error(0) == llmmath::smooth_quant_layer(outlier_x(), outlier_w()).x_smooth.max_abs_error);
+}
+
+TEST_CASE("smoothQuantLayerSweep on the chapter's outlier: the x error falls and the w error rises with alpha",
+          "[quantize][layer][sweep][invariant]") {
+  const VectorXd alpha = VectorXd::LinSpaced(11, 0, 1);  // 0, 0.1, …, 1
+  const auto r = llmmath::smooth_quant_layer_sweep(outlier_x(), outlier_w(), alpha, 8);
+  // after smoothing, channel j's ranges are (max|X_j|·max|W_j|)^(1−α) and ^α; the outlier
+  // channel's product 8·0.5 = 4 is the largest (the others are below 0.5), so the x step
+  // 4^(1−α)/127 falls and the w step 4^α/127 rises with α. The largest error is at most half a
+  // step and not tied to it; on this example it follows the step at every tenth, so the curves
+  // cross once, between 0.4 and 0.5 (0.0090 > 0.0066, then 0.0072 < 0.0076)
+  for (Eigen::Index i = 1; i < alpha.size(); ++i) {
+    INFO("alpha " << alpha(i - 1) << " → " << alpha(i));
+    CHECK(r.x_smooth_max_abs_error(i) < r.x_smooth_max_abs_error(i - 1));
+    CHECK(r.w_smooth_max_abs_error(i) > r.w_smooth_max_abs_error(i - 1));
+  }
+  // the ends: α = 0 (s = 1/max|W_j|) sets every weight channel's range to 1, α = 1
+  // (s = max|X_j|) every activation channel's, so that side's step is 1/127 and its error at
+  // most half of it, 1/254 (the scale is 1 / 127 up to the rounding of a few quotients)
+  const auto at0 = llmmath::smooth_quant_layer(outlier_x(), outlier_w(), 0, 8);
+  const auto at1 = llmmath::smooth_quant_layer(outlier_x(), outlier_w(), 1, 8);
+  CHECK(at0.w_smooth.scale == Approx(1.0 / 127).epsilon(1e-15));
+  CHECK(at1.x_smooth.scale == Approx(1.0 / 127).epsilon(1e-15));
+  CHECK(r.w_smooth_max_abs_error(0) <= at0.w_smooth.scale / 2);
+  CHECK(r.x_smooth_max_abs_error(10) <= at1.x_smooth.scale / 2);
+  // and at the paper's α = 0.5 the outlier's activations quantise four times better than
+  // unsmoothed (0.0072 against 0.031 here)
+  CHECK(r.x_smooth_max_abs_error(5) < at0.x_plain.max_abs_error / 4);
+}
+
+TEST_CASE("smoothQuantLayerSweep refuses bad input, naming x, w, the array, its entry or bits",
+          "[quantize][layer][sweep][errors]") {
+  using llmmath::smooth_quant_layer_sweep;
+  const Eigen::MatrixXd X = Eigen::MatrixXd::Ones(2, 3), W = Eigen::MatrixXd::Ones(3, 2);
+  const VectorXd half = vec({0.5});
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, VectorXd(0)),
+                    "alpha must be a non-empty array, got an empty one");
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, VectorXd::Zero(4097)),
+                    "alpha must be at most 4096 entries (points of a sweep), got 4097 entries");
+  CHECK_NOTHROW(smooth_quant_layer_sweep(X, W, VectorXd::Zero(4096)));  // the limit itself
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, vec({0, 1.5})), "alpha[1] must be in [0, 1], got 1.5");
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, vec({0.5, 0.2, -0.1})),
+                    "alpha[2] must be in [0, 1], got -0.1");
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, vec({NAN})), "alpha[0] must be a finite number, got NaN");
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, vec({0.5, INFINITY})),
+                    "alpha[1] must be a finite number, got Infinity");
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, vec({0.5, 2, NAN})), Catch::StartsWith("alpha[1] "));
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, half, 1), "bits must be an integer in [2, 16], got 1");
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, half, 17), "bits must be an integer in [2, 16], got 17");
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, half, 7.5), "bits must be an integer, got 7.5");
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, Eigen::MatrixXd::Ones(2, 2), half),
+                    "w must be a matrix with 3 rows (one per channel of x), got 2 rows");
+  Eigen::MatrixXd Z = X;
+  Z(1, 2) = NAN;
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(Z, W, half), "x[1][2] must be a finite number, got NaN");
+  Z = W;
+  Z(0, 1) = -INFINITY;
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, Z, half), "w[0][1] must be a finite number, got -Infinity");
+  Z = X;
+  Z.col(1).setConstant(1e-200);  // too small to smooth without subnormals, as smooth_quant_layer
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(Z, W, half),
+                    Catch::StartsWith("x must be channels") && Catch::Contains("column 1"));
+  Z = W;
+  Z.row(2).setConstant(1e200);
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, Z, half),
+                    Catch::StartsWith("w must be channels") && Catch::Contains("row 2"));
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(Eigen::MatrixXd::Ones(1025, 1024),
+                                             Eigen::MatrixXd::Ones(1024, 1), half),
+                    Catch::StartsWith("x must be at most 2^20"));
+}
+
+TEST_CASE("smoothQuantLayerSweep quantises at most 2^24 entries over the sweep, naming alpha",
+          "[quantize][layer][sweep][limits]") {
+  // x 1024 × 1024 and w 1024 × 1: 1,049,600 entries a point, so 15 points (15,744,000) pass
+  // and 16 (16,793,600 > 2^24 = 16,777,216) do not
+  const Eigen::MatrixXd X = Eigen::MatrixXd::Constant(1024, 1024, 0.5);
+  const Eigen::MatrixXd W = Eigen::MatrixXd::Constant(1024, 1, 0.25);
+  CHECK_THROWS_WITH(llmmath::smooth_quant_layer_sweep(X, W, VectorXd::Constant(16, 0.5)),
+                    "alpha must be at most 15 values for these x and w (2^24 entries quantised over "
+                    "the sweep), got 16 values");
+  const auto r = llmmath::smooth_quant_layer_sweep(X, W, VectorXd::LinSpaced(15, 0, 1));
+  CHECK(r.x_smooth_max_abs_error.size() == 15);
+  // the small layer of the figure can take the full 4096 points: 4096·(24 + 12) entries
+  CHECK_NOTHROW(llmmath::smooth_quant_layer_sweep(outlier_x(), outlier_w(), VectorXd::LinSpaced(4096, 0, 1)));
+}

@@ -417,3 +417,87 @@ TEST_CASE("sampling and sample refuse bad input with a message naming the parame
     CHECK_THROWS_WITH(llmmath::sample(p, vec({0.5, 1})), "u[1] must be in [0, 1), got 1");
   }
 }
+
+// ---- topKMass and topKProbs: the distribution top-p cuts ------------------------------------
+
+namespace {
+
+// topKMass, topKProbs and cumulative against their definitions, for any result.
+void check_top_k_fields(const llmmath::SamplingResult& r, double top_k) {
+  const Eigen::Index n = r.tempered.size();
+  const Eigen::Index k = top_k == 0 || top_k >= double(n) ? n : Eigen::Index(top_k);
+  REQUIRE(r.top_k_probs.size() == n);
+  std::vector<bool> in_top_k(static_cast<std::size_t>(n), false);
+  double mass = 0, sum = 0;
+  for (Eigen::Index j = 0; j < k; ++j) {
+    in_top_k[std::size_t(r.order(j))] = true;
+    mass += r.tempered(r.order(j));  // the same terms in the same order as the core: exact
+  }
+  CHECK(r.top_k_mass == mass);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const int i = r.order(j);
+    if (in_top_k[std::size_t(i)]) {
+      CHECK(r.top_k_probs(i) == r.tempered(i) / r.top_k_mass);  // one division: exact
+      sum += r.top_k_probs(i);
+    } else {
+      CHECK(r.top_k_probs(i) == 0.0);  // outside the top k: exactly 0, not merely small
+    }
+    CHECK(r.cumulative(j) == sum);  // its running sum along order, term for term: exact
+  }
+  // Σ tempered / topKMass is 1 up to topKMass's k − 1 roundings; the k quotients and the k − 1
+  // additions here round once each: (2k − 1)·2^-53 at most (2^-53, half of 1's last unit)
+  CHECK(sum == Approx(1).margin(double(2 * k - 1) * 0x1p-53));
+}
+
+}  // namespace
+
+TEST_CASE("topKProbs is tempered / topKMass on the top-k tokens and 0 elsewhere, and cumulative is its running sum",
+          "[sampling][invariant]") {
+  const VectorXd z = vec({2.0, 1.5, 0.3, -0.7, 1.5, -2.0, 0.9});  // the golden file's logits, a tie
+  const VectorXd wide = VectorXd::Random(200) * 5;
+  for (double T : {0.0, 0.3, 1.0, 1.6}) {
+    for (double k : {0.0, 1.0, 2.0, 3.0, 6.0, 7.0, 100.0}) {
+      for (double p : {1.0, 0.9, 0.3}) {
+        INFO("T " << T << ", topK " << k << ", topP " << p);
+        check_top_k_fields(llmmath::sampling(from_logits(z), options(T, k, p)), k);
+        check_top_k_fields(llmmath::sampling(from_logits(wide), options(T, k, p)), k);
+        check_top_k_fields(llmmath::sampling(from_probs(vec({0.4, 0, 0.1, 0.4, 0.1})), options(T, k, p)), k);
+      }
+    }
+  }
+}
+
+TEST_CASE("topKMass by hand: (1/2, 1/3, 1/6) with top-k 2 keeps 5/6, renormalised to (3/5, 2/5, 0)",
+          "[sampling]") {
+  const VectorXd z = vec({std::log(3.0), std::log(2.0), 0});
+  const auto r = llmmath::sampling(from_logits(z), options(1, 2));
+  CHECK(r.top_k_mass == Approx(5.0 / 6).epsilon(1e-15));  // exp and the sums round a few times
+  CHECK(r.top_k_probs(0) == Approx(0.6).epsilon(1e-15));
+  CHECK(r.top_k_probs(1) == Approx(0.4).epsilon(1e-15));
+  CHECK(r.top_k_probs(2) == 0.0);
+  // top-p 0.6 then cuts these: 3/5 alone reaches it, though 1/2 of the original would not
+  CHECK(llmmath::sampling(from_logits(z), options(1, 2, 0.6)).cutoff == 1);
+}
+
+TEST_CASE("with top-k off topKMass is 1 within 1e-15, and at temperature 0 exactly 1",
+          "[sampling][invariant]") {
+  // tempered = w / Σw: Σw rounds n − 1 times, each quotient once, and topKMass's n − 1
+  // additions once each: (2n − 1)·2^-53 at most, 1.0e-15 for the 5 tokens here (9.99e-16)
+  for (const VectorXd& z : {vec({2.0, 1.5, 0.3, -0.7, -2.0}), vec({0.1, 0.2, 0.3}),
+                            vec({1000, 999, -1000, 0, 5}), vec({7})}) {
+    const double n = double(z.size());
+    for (double T : {0.25, 1.0, 3.0}) {
+      INFO("T " << T << ", " << n << " tokens");
+      for (double k : {0.0, n, 1e6}) {  // off: 0, or at least the vocabulary
+        const auto r = llmmath::sampling(from_logits(z), options(T, k));
+        CHECK(r.top_k_mass == Approx(1).margin(1e-15));
+        // so topKProbs = tempered / topKMass is tempered up to that factor and one more
+        // rounding: 2n·2^-53 at most
+        CHECK((r.top_k_probs - r.tempered).cwiseAbs().maxCoeff() <= 2 * n * 0x1p-53);
+      }
+    }
+  }
+  const auto greedy = llmmath::sampling(from_logits(vec({1, 5, 2, 5})), options(0, 3));
+  CHECK(greedy.top_k_mass == 1.0);  // one-hot: 1 + 0 + 0
+  CHECK(greedy.top_k_probs == vec({0, 1, 0, 0}));
+}

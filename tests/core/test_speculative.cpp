@@ -3,8 +3,11 @@
 // tests/fixtures/make_speculative.py (also near α = 1), and every precondition.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <optional>
+#include <string>
 
 #include "fixtures.hpp"
+#include "literals.hpp"
 #include "llmmath/speculative.hpp"
 
 using llmmath::speculative_decoding;
@@ -369,7 +372,7 @@ TEST_CASE("speculative_measure refuses bad input with a message naming the param
                     "seed must be an integer in [0, 4294967295], got 4294967296");
 }
 
-TEST_CASE("costRatio is at most 1e300, so the round cost stays finite; alpha −0 gives no −0",
+TEST_CASE("costRatio is at most 1e300, so the round cost stays finite, and alpha −0 gives no −0",
           "[speculative][limits]") {
   // costRatio 1e308 gave an infinite round cost and a speedup of 0
   CHECK_THROWS_WITH(speculative_decoding(0.5, 1024, 1e308),
@@ -384,4 +387,190 @@ TEST_CASE("costRatio is at most 1e300, so the round cost stays finite; alpha −
   for (Eigen::Index j = 0; j < z.token_probs.size(); ++j)
     CHECK_FALSE(std::signbit(z.token_probs(j)));
   CHECK(z.token_probs == speculative_decoding(0.0, 3, 0.5).token_probs);
+}
+
+// ---- speculativeDecoding swept over the draft length (figure 5.1) --------------------------
+
+namespace {
+
+// The first index of the largest entry: the argmax the figure marks, first of the given order
+// on a tie (the rule speculative_sweep() documents), computed here independently.
+Eigen::Index first_argmax(const Eigen::VectorXd& x) {
+  Eigen::Index best = 0;
+  for (Eigen::Index i = 1; i < x.size(); ++i)
+    if (x(i) > x(best)) best = i;
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("speculativeSweep gives speculative_decoding at every draft length, bit for bit",
+          "[speculative][sweep]") {
+  // the draft lengths: 0 (ordinary decoding), small ones, the largest, a repeat, out of order
+  const Eigen::VectorXd gamma = literals::vec({0, 1, 2, 3, 5, 10, 100, 1024, 3, 7, 0});
+  for (double alpha : {0.0, -0.0, 1e-9, 0.3, 0.5, 0.8, 0.999999, 1 - 1e-12, 1.0}) {
+    for (const std::optional<double> c : {std::optional<double>{}, std::optional<double>{0.0},
+                                          std::optional<double>{0.05}, std::optional<double>{1.0},
+                                          std::optional<double>{1e300}}) {
+      INFO("alpha " << alpha << ", costRatio " << (c ? std::to_string(*c) : "none"));
+      const auto r = llmmath::speculative_sweep(alpha, gamma, c);
+      CHECK(r.gamma == gamma);  // the draft lengths, as given
+      REQUIRE(r.expected_tokens.size() == gamma.size());
+      // the cost-dependent fields exist exactly when the cost ratio is given
+      REQUIRE(r.round_cost.has_value() == c.has_value());
+      REQUIRE(r.speedup.has_value() == c.has_value());
+      REQUIRE(r.best_gamma.has_value() == c.has_value());
+      REQUIRE(r.best_speedup.has_value() == c.has_value());
+      for (Eigen::Index i = 0; i < gamma.size(); ++i) {
+        INFO("gamma " << gamma(i));
+        const auto p = speculative_decoding(alpha, gamma(i), c);
+        // tolerance 0: the sweep calls speculative_decoding() at each point
+        CHECK(r.expected_tokens(i) == p.expected_tokens);
+        if (!c) continue;
+        CHECK((*r.round_cost)(i) == *p.round_cost);
+        CHECK((*r.speedup)(i) == *p.speedup);
+      }
+      if (!c) continue;
+      const Eigen::Index best = first_argmax(*r.speedup);
+      CHECK(*r.best_gamma == gamma(best));
+      CHECK(*r.best_speedup == (*r.speedup)(best));
+      CHECK(*r.best_speedup == r.speedup->maxCoeff());
+    }
+  }
+}
+
+TEST_CASE("speculativeSweep by hand: alpha 0.5, c 0.1 is best at gamma 2 with 1.75 / 1.2",
+          "[speculative][sweep][exercise]") {
+  const auto r = llmmath::speculative_sweep(0.5, literals::vec({1, 2, 3, 4}), 0.1);
+  // eq. 1: 1.5, 1.75, 1.875, 1.9375, each exact in binary (powers of 1/2 below 1/2)
+  CHECK(r.expected_tokens == literals::vec({1.5, 1.75, 1.875, 1.9375}));
+  // γ·0.1 + 1 rounds once: 1.1, 1.2, 1.3, 1.4 to within a unit in the last place
+  CHECK((*r.round_cost)(1) == Approx(1.2).epsilon(2.3e-16));
+  // speedups 1.3636, 1.4583, 1.4423, 1.3839: the draft of 2 is the best
+  CHECK(*r.best_gamma == 2);
+  CHECK(*r.best_speedup == Approx(1.75 / 1.2).epsilon(4.5e-16));  // two roundings
+  CHECK((*r.speedup)(2) < *r.best_speedup);
+  // the paper's Theorem 3.8 setting, α 0.8 and c 0.05, over γ = 0 … 20: best at γ = 8
+  const auto paper = llmmath::speculative_sweep(0.8, Eigen::VectorXd::LinSpaced(21, 0, 20), 0.05);
+  CHECK(*paper.best_gamma == 8);
+  CHECK(*paper.best_speedup == Approx(3.0920795428571433).epsilon(1e-15));  // double pow vs. Python
+}
+
+TEST_CASE("speculativeSweep's best gamma is the first of the given order on a tie",
+          "[speculative][sweep][invariant]") {
+  using literals::vec;
+  // α 0, c 0: one token per call for one unit of cost, whatever γ: every speedup is exactly 1
+  const auto free_nothing = llmmath::speculative_sweep(0, vec({5, 2, 7}), 0.0);
+  CHECK(*free_nothing.speedup == vec({1, 1, 1}));
+  CHECK(*free_nothing.best_gamma == 5);  // the first given, not the shortest (2) or the last (7)
+  CHECK(*free_nothing.best_speedup == 1.0);
+  // α 1, c 1: γ + 1 tokens for γ + 1 units of cost: again exactly 1 for every γ
+  const auto even = llmmath::speculative_sweep(1, vec({3, 1, 8}), 1.0);
+  CHECK(*even.speedup == vec({1, 1, 1}));
+  CHECK(*even.best_gamma == 3);
+  // (α 1 with c 0 is no tie: the speedup is γ + 1, largest at the longest draft)
+  const auto free_all = llmmath::speculative_sweep(1, vec({1, 5, 3}), 0.0);
+  CHECK(*free_all.speedup == vec({2, 6, 4}));
+  CHECK(*free_all.best_gamma == 5);
+  // α 0 with a cost: 1 / (γ·c + 1) falls with γ, so no drafting (γ = 0) is best wherever it is
+  const auto none = llmmath::speculative_sweep(0, vec({4, 0, 2}), 0.5);
+  CHECK(*none.best_gamma == 0);
+  CHECK(*none.best_speedup == 1.0);
+  // a repeated γ ties with itself: the first of the two is reported, with the same speedup
+  const auto twice = llmmath::speculative_sweep(0.5, vec({2, 2, 1}), 0.1);
+  CHECK(*twice.best_gamma == 2);
+  CHECK(*twice.best_speedup == (*twice.speedup)(0));
+}
+
+TEST_CASE("speculativeSweep: expected tokens rise with gamma, up to the ceiling",
+          "[speculative][sweep][invariant]") {
+  const Eigen::VectorXd gamma = Eigen::VectorXd::LinSpaced(1025, 0, 1024);
+  for (double alpha : {0.1, 0.5, 0.9, 0.999999, 1.0}) {
+    INFO("alpha " << alpha);
+    const auto r = llmmath::speculative_sweep(alpha, gamma);
+    const double ceiling = speculative_decoding(alpha, 0).ceiling;
+    for (Eigen::Index i = 1; i < gamma.size(); ++i) {
+      // one more draft adds α^γ tokens: strictly more while that step is above 1e-14 of the
+      // value (45 units in its last place; each value is within a few), never fewer, never
+      // past 1/(1 − α)
+      const bool visible = std::pow(alpha, gamma(i)) > 1e-14 * r.expected_tokens(i);
+      if (visible && !(r.expected_tokens(i) > r.expected_tokens(i - 1)))
+        FAIL("expected tokens did not rise from gamma " << gamma(i - 1) << " to " << gamma(i));
+      if (!(r.expected_tokens(i) >= r.expected_tokens(i - 1)))
+        FAIL("expected tokens fell from gamma " << gamma(i - 1) << " to " << gamma(i));
+      if (!(r.expected_tokens(i) <= ceiling)) FAIL("above the ceiling at gamma " << gamma(i));
+    }
+  }
+}
+
+TEST_CASE("speculativeSweep refuses bad input, naming the array, its entry or the other parameter",
+          "[speculative][sweep][errors]") {
+  using llmmath::speculative_sweep;
+  using literals::vec;
+  CHECK_THROWS_WITH(speculative_sweep(0.5, Eigen::VectorXd(0)),
+                    "gamma must be a non-empty array, got an empty one");
+  CHECK_THROWS_WITH(speculative_sweep(0.5, Eigen::VectorXd::Zero(4097), 0.1),
+                    "gamma must be at most 4096 entries (points of a sweep), got 4097 entries");
+  CHECK_NOTHROW(speculative_sweep(0.5, Eigen::VectorXd::Zero(4096), 0.1));  // the limit itself
+  CHECK_THROWS_WITH(speculative_sweep(0.5, vec({1, 2.5})), "gamma[1] must be an integer, got 2.5");
+  CHECK_THROWS_WITH(speculative_sweep(0.5, vec({1, 2, -1})),
+                    "gamma[2] must be an integer in [0, 1024], got -1");
+  CHECK_THROWS_WITH(speculative_sweep(0.5, vec({1025})),
+                    "gamma[0] must be an integer in [0, 1024], got 1025");
+  CHECK_THROWS_WITH(speculative_sweep(0.5, vec({3, NAN})), "gamma[1] must be a finite number, got NaN");
+  CHECK_THROWS_WITH(speculative_sweep(0.5, vec({INFINITY})),
+                    "gamma[0] must be a finite number, got Infinity");
+  CHECK_THROWS_WITH(speculative_sweep(0.5, vec({0, 0.5, 2000})), Catch::StartsWith("gamma[1] "));
+  CHECK_THROWS_WITH(speculative_sweep(1.5, vec({3})), "alpha must be in [0, 1], got 1.5");
+  CHECK_THROWS_WITH(speculative_sweep(-0.1, vec({3})), "alpha must be in [0, 1], got -0.1");
+  CHECK_THROWS_WITH(speculative_sweep(NAN, vec({3})), "alpha must be a finite number, got NaN");
+  CHECK_THROWS_WITH(speculative_sweep(0.5, vec({3, 4}), -0.5), "costRatio must be a number ≥ 0, got -0.5");
+  CHECK_THROWS_WITH(speculative_sweep(0.5, vec({3}), INFINITY),
+                    "costRatio must be a finite number, got Infinity");
+  CHECK_THROWS_WITH(speculative_sweep(0.5, vec({1024}), 1e308),
+                    Catch::StartsWith("costRatio must be a number in [0, 1e300]"));
+}
+
+TEST_CASE("speculative_measure predicts tokens per call from each estimate with eq. 1",
+          "[speculative][measure][invariant]") {
+  SECTION("by hand: seed 0, alpha 0.5, gamma 3, four rounds") {
+    const auto r = llmmath::speculative_measure(0.5, 3, 4, 0);
+    // accepted/checked 0.625: (1 − 0.625⁴) / 0.375 = 0.847412109375 / 0.375 = 2.259765625, exact
+    CHECK(r.expected_tokens_per_checked == 2.259765625);
+    // accepted/proposed 5/12: 1 + 5/12 + 25/144 + 125/1728 = 2873/1728, fewer than the 2.25 seen
+    CHECK(r.expected_tokens_per_proposed == Approx(2873.0 / 1728).epsilon(1e-15));
+    CHECK(r.expected_tokens_per_proposed < r.mean_tokens);
+    // α from the mean reproduces the mean: 2.25 (bisection to neighbouring doubles)
+    CHECK(r.expected_tokens_from_mean_tokens == Approx(2.25).epsilon(1e-15));
+  }
+  SECTION("each equals speculative_decoding at its estimate, for every seed") {
+    struct Case { double alpha, gamma, rounds, seed; };
+    for (const Case k : {Case{0.5, 3, 4, 0}, Case{0.5, 3, 10000, 1}, Case{0.8, 5, 2000, 4294967295.0},
+                         Case{0.3, 1, 777, 42}, Case{0.95, 2, 500, 4}, Case{0, 4, 100, 7},
+                         Case{1, 4, 100, 7}, Case{0.999, 1024, 2000, 3}, Case{0.2, 40, 1000, 9}}) {
+      INFO("alpha " << k.alpha << ", gamma " << k.gamma << ", rounds " << k.rounds);
+      const auto r = llmmath::speculative_measure(k.alpha, k.gamma, k.rounds, k.seed);
+      // tolerance 0: both evaluate eq. 1 by the same code at the same α and γ
+      CHECK(r.expected_tokens_per_proposed ==
+            speculative_decoding(r.accepted_per_proposed, k.gamma).expected_tokens);
+      CHECK(r.expected_tokens_per_checked ==
+            speculative_decoding(r.accepted_per_checked, k.gamma).expected_tokens);
+      CHECK(r.expected_tokens_from_mean_tokens ==
+            speculative_decoding(r.alpha_from_mean_tokens, k.gamma).expected_tokens);
+      CHECK(r.expected_tokens == speculative_decoding(k.alpha, k.gamma).expected_tokens);
+      // the bisection stops at neighbouring doubles around the root and keeps the nearer, so
+      // eq. 1 misses the mean by at most half its change over one unit of α (≤ 1.1e-16 near 1)
+      // times its slope Σ k·α^(k−1) ≤ γ(γ+1)/2 = 524,800 at γ = 1024: below 6e-11, so 1e-9
+      CHECK(r.expected_tokens_from_mean_tokens == Approx(r.mean_tokens).margin(1e-9));
+    }
+  }
+  SECTION("over many rounds the naive estimate predicts too few tokens, the others the mean") {
+    const auto r = llmmath::speculative_measure(0.5, 3, 200000, 1);
+    // 5σ of each estimate (as in the test above) times eq. 1's slope at it: the naive ratio
+    // 0.2917 ± 0.0039 gives 1.4015 ± 0.0072 (slope 1.84), the chapter's 1.40; accepted/checked
+    // 0.5 ± 0.0042 gives 1.875 ± 0.012 (slope 2.75)
+    CHECK(r.expected_tokens_per_proposed == Approx(1.40).margin(0.01));
+    CHECK(r.expected_tokens_per_checked == Approx(1.875).margin(0.012));
+    CHECK(r.expected_tokens_per_proposed < r.mean_tokens - 0.4);
+  }
 }

@@ -64,9 +64,35 @@ std::optional<double> maybe(FuzzedDataProvider& in) {
   return std::nullopt;
 }
 
+// The swept input of a sweep: usually a short vector from the bytes (occasionally empty), and
+// now and then one value repeated at the limit of 4096 points or one past it.
+Eigen::VectorXd points(FuzzedDataProvider& in) {
+  switch (in.ConsumeIntegralInRange<int>(0, 7)) {
+    case 0: return Eigen::VectorXd::Constant(4096, value(in));
+    case 1: return Eigen::VectorXd::Constant(4097, value(in));
+    default: return vec(in, size(in));
+  }
+}
+
+// attention_cost()'s configuration, every field from the bytes.
+llmmath::AttentionCostConfig cost_config(FuzzedDataProvider& in) {
+  llmmath::AttentionCostConfig c;
+  c.tokens = value(in);
+  c.heads = value(in);
+  c.head_dim = value(in);
+  c.layers = value(in);
+  c.kv_heads = maybe(in);
+  c.batch = value(in);
+  c.bytes_per_value = value(in);
+  c.d_model = maybe(in);
+  c.ffn_dim = maybe(in);
+  if (in.ConsumeBool()) c.gated = in.ConsumeBool();
+  return c;
+}
+
 void run(FuzzedDataProvider& in) {
   using namespace llmmath;
-  switch (in.ConsumeIntegralInRange<int>(0, 19)) {
+  switch (in.ConsumeIntegralInRange<int>(0, 23)) {
     case 0: {
       const Eigen::Index nq = size(in), nk = size(in), d = size(in, 6), dv = size(in, 6);
       AttentionOptions o;
@@ -112,21 +138,7 @@ void run(FuzzedDataProvider& in) {
       else rope_scores(q, k, vec(in, size(in)), o);
       break;
     }
-    case 7: {
-      AttentionCostConfig c;
-      c.tokens = value(in);
-      c.heads = value(in);
-      c.head_dim = value(in);
-      c.layers = value(in);
-      c.kv_heads = maybe(in);
-      c.batch = value(in);
-      c.bytes_per_value = value(in);
-      c.d_model = maybe(in);
-      c.ffn_dim = maybe(in);
-      if (in.ConsumeBool()) c.gated = in.ConsumeBool();
-      attention_cost(c);
-      break;
-    }
+    case 7: attention_cost(cost_config(in)); break;
     case 8: speculative_decoding(value(in), value(in), maybe(in)); break;
     case 9: speculative_alpha(value(in), value(in)); break;
     case 10: {
@@ -157,6 +169,20 @@ void run(FuzzedDataProvider& in) {
     case 17: {
       const Eigen::Index e = size(in);
       moe_load_balance(vec(in, e), vec(in, in.ConsumeBool() ? e : size(in)));
+      break;
+    }
+    // the sweeps: one input swept over points(), the others as in the scalar function's case
+    case 19: context_dilution_sweep(value(in), value(in), points(in)); break;
+    case 20: {
+      const AttentionCostConfig c = cost_config(in);  // its tokens is not read
+      attention_cost_sweep(c, points(in));
+      break;
+    }
+    case 21: speculative_sweep(value(in), points(in), maybe(in)); break;
+    case 22: {
+      const Eigen::Index t = size(in, 6), c = size(in, 6), o = size(in, 6);
+      const Eigen::MatrixXd X = mat(in, t, c), W = mat(in, in.ConsumeBool() ? c : size(in, 6), o);
+      smooth_quant_layer_sweep(X, W, points(in), value(in));
       break;
     }
     default: {

@@ -1,5 +1,5 @@
-// attention and contextDilution through dist/llmmath.js: the exercise, reference values and
-// errors (leak.test.js shows that nothing leaks).
+// attention, contextDilution and contextDilutionSweep through dist/llmmath.js: the exercise,
+// reference values and errors (leak.test.js shows that nothing leaks).
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -110,4 +110,65 @@ test("invalid calls throw an Error naming the parameter, and the module keeps wo
     [() => m.contextDilution(null), "cfg", /an object/],
   ];
   for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
+});
+
+// ---- contextDilutionSweep: figure 1.2's curve in one call ----
+
+test("contextDilutionSweep: arrays of the given length, each entry contextDilution at that count", async () => {
+  const m = await core();
+  const distractors = [0, 1, 3, 10, 100, 2 ** 53];
+  const cfg = { relevantScore: 2, distractorScore: 0, distractors };
+  const r = m.contextDilutionSweep(cfg);
+  assert.deepEqual(Object.keys(r).sort(), ["distractorMass", "distractorWeight", "distractors", "relevantWeight"]);
+  assert.deepEqual(r.distractors, distractors, "the counts, as given");
+  for (const key of ["relevantWeight", "distractorWeight", "distractorMass"]) {
+    assert.ok(Array.isArray(r[key]), `${key} is an array`);
+    assert.equal(r[key].length, distractors.length, `${key}: one entry per count`);
+  }
+  distractors.forEach((n, i) => {
+    const p = m.contextDilution({ relevantScore: 2, distractorScore: 0, distractors: n });
+    // exact: the core's sweep calls the same function at each point
+    assert.equal(r.relevantWeight[i], p.relevantWeight, `relevantWeight at ${n}`);
+  });
+  // the chapter's picture: a = b gives 1/(n + 1) (n = 3: a quarter); n = 0 keeps everything
+  const even = m.contextDilutionSweep({ relevantScore: 0, distractorScore: 0, distractors: [0, 1, 3] });
+  assert.equal(even.relevantWeight[0], 1);
+  // exp(log n) is n to a few units, which moves 1 / (1 + n) by under 1e-16 (7e-17 at n = 3)
+  close(even.relevantWeight, [1, 0.5, 0.25], 1e-16, "1 / (n + 1)");
+  // e^2 / (e^2 + 10) = 0.4249 at ten distractors; the weight falls at every step of the curve
+  close(m.contextDilutionSweep({ ...cfg, distractors: [10] }).relevantWeight[0], Math.exp(2) / (Math.exp(2) + 10), 1e-15, "e² / (e² + 10)");
+  r.relevantWeight.slice(1).forEach((w, i) => assert.ok(w < r.relevantWeight[i], `falls from ${distractors[i]} to ${distractors[i + 1]}`));
+});
+
+test("contextDilutionSweep takes a Float64Array of counts, with the same result", async () => {
+  const m = await core();
+  const cfg = { relevantScore: 1.25, distractorScore: -0.5, distractors: [0, 7, 12345] };
+  assert.deepEqual(m.contextDilutionSweep({ ...cfg, distractors: Float64Array.from(cfg.distractors) }), m.contextDilutionSweep(cfg));
+});
+
+test("contextDilutionSweep refuses bad input by name, an entry as distractors[i], and keeps working", async () => {
+  const m = await core();
+  const ok = { relevantScore: 1, distractorScore: 0 };
+  const good = () => assert.deepEqual(m.contextDilutionSweep({ relevantScore: 0, distractorScore: 0, distractors: [0, 1] }).relevantWeight, [1, 0.5]);
+  const cases = [
+    [() => m.contextDilutionSweep({ ...ok, distractors: [0, 1, 2.5] }), "distractors[2]", /^distractors\[2\] must be an integer, got 2.5$/],
+    [() => m.contextDilutionSweep({ ...ok, distractors: [4, -1] }), "distractors[1]", /\[0, 9007199254740992\], got -1$/],
+    [() => m.contextDilutionSweep({ ...ok, distractors: [NaN] }), "distractors[0]", /finite number, got NaN/],
+    [() => m.contextDilutionSweep({ ...ok, distractors: [1, "2"] }), "distractors[1]", /a number, got "2" \(a string\)/],
+    [() => m.contextDilutionSweep({ ...ok, distractors: [1, null] }), "distractors[1]", /got null/],
+    [() => m.contextDilutionSweep({ ...ok, distractors: { 0: 1, length: 1 } }), "distractors", /an array of numbers, got an object/],
+    [() => m.contextDilutionSweep({ ...ok, distractors: 7 }), "distractors", /an array of numbers, got 7/],
+    [() => m.contextDilutionSweep({ ...ok }), "distractors", /got undefined/],
+    [() => m.contextDilutionSweep({ ...ok, distractors: [] }), "distractors", /non-empty array, got an empty one/],
+    [() => m.contextDilutionSweep({ ...ok, distractors: new Array(4097).fill(1) }), "distractors",
+      /^distractors must be at most 4096 entries \(points of a sweep\), got 4097 entries$/],
+    [() => m.contextDilutionSweep({ ...ok, distractors: new Float64Array(4097) }), "distractors", /4096/],
+    [() => m.contextDilutionSweep({ relevantScore: "1", distractorScore: 0, distractors: [1] }), "relevantScore", /a string/],
+    [() => m.contextDilutionSweep({ relevantScore: 1, distractorScore: Infinity, distractors: [1] }), "distractorScore", /finite/],
+    [() => m.contextDilutionSweep({ ...ok, distractors: [1], n: 2 }), "cfg", /unknown key "n"/],
+    [() => m.contextDilutionSweep([1, 0, [1]]), "cfg", /an object, got an array/],
+  ];
+  for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
+  // 4096 counts, the limit, pass
+  assert.equal(m.contextDilutionSweep({ ...ok, distractors: new Float64Array(4096) }).relevantWeight.length, 4096);
 });

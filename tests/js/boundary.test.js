@@ -38,6 +38,12 @@ const reference = (m) => ({
   smoothQuant: m.smoothQuant([8, 2, 0], [0.5, 0.5, 0.5], 0.75),
   quantize: m.quantize([127, 0.5, 1.5, -2.5, 3.25], { bits: 6 }),
   smoothQuantLayer: m.smoothQuantLayer([[8, -2], [1, 0.5]], [[0.5], [2]], { alpha: 0.5, bits: 8 }),
+  // the sweeps, with their optional fields left out (an inherited one must not fill them in)
+  contextDilutionSweep: m.contextDilutionSweep({ relevantScore: 2, distractorScore: 0.5, distractors: [0, 7, 2 ** 53] }),
+  attentionCostSweep: m.attentionCostSweep({ heads: 32, headDim: 128, tokens: [1, 4096, 2 ** 30] }),
+  speculativeSweep: m.speculativeSweep({ alpha: 0.8, gamma: [0, 4, 1024] }),
+  speculativeSweepCost: m.speculativeSweep({ alpha: 0.8, gamma: [0, 4, 1024], costRatio: 0.05 }),
+  smoothQuantLayerSweep: m.smoothQuantLayerSweep([[8, -2], [1, 0.5]], [[0.5], [2]], { alpha: [0, 0.5, 1] }),
 });
 
 let baseline;
@@ -273,7 +279,8 @@ test("5. a polluted Object.prototype changes no option and no result", async () 
     temperature: 0, topK: 1, topP: 0.1, causal: true, scale: 100, bits: 2, alpha: 0, count: 1, seed: 9,
     costRatio: 1, tokens: 2, distances: 3, pairing: "half", base: 2, freqs: [1, 1], gated: true, dModel: 1,
     ffnDim: 1, layers: 7, kvHeads: 1, batch: 9, bytesPerValue: 1, logits: [9, 9], probs: [1, 0],
-    rows: 1, cols: 1, keep: [], values: [],
+    rows: 1, cols: 1, keep: [], values: [], gamma: [1], distractors: [1], relevantScore: 0, distractorScore: 0,
+    heads: 1, headDim: 1,
   };
   for (const [key, value] of Object.entries(pollution)) Object.prototype[key] = value; // eslint-disable-line no-extend-native
   let after;
@@ -411,6 +418,12 @@ test("8. finite input gives finite results, or an Error saying which value overf
   allFinite(m.smoothQuant([1e150, 0, 1e-150], [1e-150, 1e150, 0], 0.5), "smoothQuant");
   allFinite(m.smoothQuantLayer([[1e150, -1e-150], [0, 3]], [[1e150, 1], [1e-150, 0]]), "smoothQuantLayer");
   allFinite(m.speculativeDecoding({ alpha: 1 - 1e-16, gamma: 1024 }), "speculativeDecoding");
+  allFinite(m.contextDilutionSweep({ relevantScore: -1e308, distractorScore: 1e308, distractors: [0, 1, 2 ** 53] }), "contextDilutionSweep");
+  allFinite(m.speculativeSweep({ alpha: 1 - 1e-16, gamma: [0, 1, 1024], costRatio: 1e300 }), "speculativeSweep");
+  allFinite(m.speculativeSweep({ alpha: -0, gamma: [0, 3], costRatio: 0.5 }), "speculativeSweep at alpha -0");
+  allFinite(m.attentionCostSweep({ heads: 4096, headDim: 4096, layers: 4096, batch: 4096, bytesPerValue: 1024, dModel: 65536, ffnDim: 262144,
+    gated: true, tokens: [1, 2 ** 30] }), "attentionCostSweep");
+  allFinite(m.smoothQuantLayerSweep([[1e150, -1e-150], [0, 3]], [[1e150, 1], [1e-150, 0]], { alpha: [0, 0.5, 1], bits: 16 }), "smoothQuantLayerSweep");
   stillIdentical(m);
 });
 
@@ -440,6 +453,16 @@ test("every function takes Float64Array vectors and matrices of Float64Array row
     ["smoothQuant", () => m.smoothQuant([8, 2, 0], [0.5, 0.5, 0.5]), () => m.smoothQuant(f64([8, 2, 0]), f64([0.5, 0.5, 0.5]))],
     ["quantize", () => m.quantize([127, 0.5, 1.5, -2.5], { bits: 4 }), () => m.quantize(f64([127, 0.5, 1.5, -2.5]), { bits: 4 })],
     ["smoothQuantLayer", () => m.smoothQuantLayer(X, W), () => m.smoothQuantLayer(rowsOf(X), rowsOf(W))],
+    ["contextDilutionSweep", () => m.contextDilutionSweep({ relevantScore: 1.25, distractorScore: -0.5, distractors: [0, 7, 12345] }),
+      () => m.contextDilutionSweep({ relevantScore: 1.25, distractorScore: -0.5, distractors: f64([0, 7, 12345]) })],
+    ["attentionCostSweep", () => m.attentionCostSweep({ heads: 32, headDim: 128, kvHeads: 8, dModel: 4096, ffnDim: 14336, tokens: [1, 512, 131169] }),
+      () => m.attentionCostSweep({ heads: 32, headDim: 128, kvHeads: 8, dModel: 4096, ffnDim: 14336, tokens: f64([1, 512, 131169]) })],
+    ["speculativeSweep", () => m.speculativeSweep({ alpha: 0.8, gamma: [0, 1, 5, 1024], costRatio: 0.05 }),
+      () => m.speculativeSweep({ alpha: 0.8, gamma: f64([0, 1, 5, 1024]), costRatio: 0.05 })],
+    ["smoothQuantLayerSweep", () => m.smoothQuantLayerSweep(X, W, { alpha: [0, 0.5, 0.85, 1], bits: 6 }),
+      () => m.smoothQuantLayerSweep(rowsOf(X), rowsOf(W), { alpha: f64([0, 0.5, 0.85, 1]), bits: 6 })],
+    ["smoothQuantLayerSweep (mixed rows)", () => m.smoothQuantLayerSweep(X, W, { alpha: [0.5] }),
+      () => m.smoothQuantLayerSweep([X[0], f64(X[1])], [f64(W[0]), W[1]], { alpha: f64([0.5]) })],
   ];
   for (const [name, plain, typed] of table) assert.deepEqual(typed(), plain(), name);
   // errors name typed-array entries as they name array entries

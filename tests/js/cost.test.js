@@ -1,5 +1,6 @@
-// attentionCost through dist/llmmath.js: the exercise, public models' KV caches, exact and
-// correctly rounded counts and errors (leak.test.js shows that nothing leaks).
+// attentionCost and attentionCostSweep through dist/llmmath.js: the exercise, public models'
+// KV caches, exact and correctly rounded counts and errors (leak.test.js shows that nothing
+// leaks).
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -22,6 +23,7 @@ test("exercise 4: 256 scores per head and 8,192 KV values per layer", async () =
     kvBytesPerToken: 1024,
     qkMacsPerLayer: 65536,
     avMacsPerLayer: 65536,
+    macsPerLayer: 131072, // QKᵀ and weights·V of the one layer
     macs: 131072,
   });
   const d2 = m.attentionCost({ ...exercise, headDim: 64 });
@@ -67,6 +69,10 @@ test("counts match exact integer arithmetic, correctly rounded above 2^53", asyn
       if (key === "attentionShare") {
         // two roundings to double, then a division: within 2 units in the last place
         close(r[key], v[key], 4.5e-16 * v[key], `${c.name} ${key}`);
+      } else if (key === "macsPerLayer") {
+        // not in the reference file: QKᵀ plus weights·V, twice a correctly rounded count, which
+        // doubling keeps exact
+        assert.equal(r[key], v.qkMacsPerLayer + v.avMacsPerLayer, `${c.name} ${key}`);
       } else {
         assert.equal(r[key], v[key], `${c.name} ${key}`); // exact: the exact value rounded once
       }
@@ -158,4 +164,77 @@ test("Llama-2-7B: attention's square matches the linear layers at 24,704 tokens"
   assert.equal(m.attentionCost({ ...llama2, kvHeads: 8, ffnDim: 14336 }).crossoverTokens, 26624);
   // no dModel and ffnDim, no linear fields
   assert.ok(!("linearMacsPerLayer" in m.attentionCost(exercise)));
+});
+
+// ---- attentionCostSweep: figure 4.1's curves in one call ----
+
+test("attentionCostSweep: arrays per context length; linearMacsPerLayer only with dModel and ffnDim", async () => {
+  const m = await core();
+  const tokens = [16, 32, 64];
+  const r = m.attentionCostSweep({ ...exercise, tokens });
+  assert.deepEqual(Object.keys(r).sort(), ["kvBytes", "kvValuesPerLayer", "macsPerLayer", "scoresPerLayer", "tokens"]);
+  // the exercise's model at 16, 32 and 64 tokens: exact integers, compared with ===
+  assert.deepEqual(r, {
+    tokens,
+    scoresPerLayer: [2048, 8192, 32768], // 8·n²
+    kvValuesPerLayer: [8192, 16384, 32768], // 2·n·8·32
+    kvBytes: [16384, 32768, 65536], // fp16
+    macsPerLayer: [131072, 524288, 2097152], // 2·8·n²·32
+  });
+  const llama2 = { heads: 32, headDim: 128, layers: 32, dModel: 4096, ffnDim: 11008, gated: true };
+  const linear = m.attentionCostSweep({ ...llama2, tokens: [4096, 24704, 2 ** 30] });
+  assert.ok(Array.isArray(linear.linearMacsPerLayer) && linear.linearMacsPerLayer.length === 3);
+  // at 24,704 tokens attention's square equals the linear layers (the crossover)
+  assert.equal(linear.macsPerLayer[1], linear.linearMacsPerLayer[1]);
+  // each entry is attentionCost's count at that length, to the bit
+  [4096, 24704, 2 ** 30].forEach((n, i) => {
+    const p = m.attentionCost({ ...llama2, tokens: n });
+    assert.deepEqual(
+      [linear.scoresPerLayer[i], linear.kvValuesPerLayer[i], linear.kvBytes[i], linear.macsPerLayer[i], linear.linearMacsPerLayer[i]],
+      [p.scoresPerLayer, p.kvValuesPerLayer, p.kvBytes, p.macsPerLayer, p.linearMacsPerLayer], `tokens ${n}`);
+  });
+  // doubling n: scores and multiply-adds ×4, the cache ×2 (exact, also past 2^53)
+  const d = m.attentionCostSweep({ ...llama2, kvHeads: 8, tokens: [2 ** 29, 2 ** 30] });
+  assert.equal(d.scoresPerLayer[1], 4 * d.scoresPerLayer[0]);
+  assert.equal(d.macsPerLayer[1], 4 * d.macsPerLayer[0]);
+  assert.equal(d.kvBytes[1], 2 * d.kvBytes[0]);
+});
+
+test("attentionCost's macsPerLayer is qkMacsPerLayer + avMacsPerLayer, and macs is it times the layers", async () => {
+  const m = await core();
+  const r = m.attentionCost({ tokens: 4096, heads: 32, headDim: 128, layers: 32, kvHeads: 8 });
+  assert.equal(r.macsPerLayer, r.qkMacsPerLayer + r.avMacsPerLayer);
+  assert.equal(r.macs, r.macsPerLayer * 32); // 2^41 · 32: exact
+});
+
+test("attentionCostSweep takes a Float64Array of lengths, with the same result", async () => {
+  const m = await core();
+  const cfg = { heads: 32, headDim: 128, layers: 32, kvHeads: 8, dModel: 4096, ffnDim: 14336, gated: true };
+  const tokens = [1, 512, 131169, 2 ** 30];
+  assert.deepEqual(m.attentionCostSweep({ ...cfg, tokens: Float64Array.from(tokens) }), m.attentionCostSweep({ ...cfg, tokens }));
+});
+
+test("attentionCostSweep refuses bad input by name, an entry as tokens[i], and keeps working", async () => {
+  const m = await core();
+  const ok = { heads: 8, headDim: 32 };
+  const good = () => assert.deepEqual(m.attentionCostSweep({ ...ok, tokens: [16] }).macsPerLayer, [131072]);
+  const cases = [
+    [() => m.attentionCostSweep({ ...ok, tokens: [16, 2.5] }), "tokens[1]", /^tokens\[1\] must be an integer, got 2.5$/],
+    [() => m.attentionCostSweep({ ...ok, tokens: [0] }), "tokens[0]", /\[1, 1073741824\], got 0$/],
+    [() => m.attentionCostSweep({ ...ok, tokens: [1, 2, 2 ** 30 + 1] }), "tokens[2]", /got 1073741825$/],
+    [() => m.attentionCostSweep({ ...ok, tokens: [16, "32"] }), "tokens[1]", /"32" \(a string\)/],
+    [() => m.attentionCostSweep({ ...ok, tokens: 16 }), "tokens", /an array of numbers, got 16/],
+    [() => m.attentionCostSweep({ ...ok, tokens: { length: 1, 0: 16 } }), "tokens", /got an object/],
+    [() => m.attentionCostSweep({ ...ok, tokens: [] }), "tokens", /non-empty/],
+    [() => m.attentionCostSweep({ ...ok, tokens: new Array(4097).fill(16) }), "tokens", /at most 4096 entries \(points of a sweep\), got 4097/],
+    [() => m.attentionCostSweep({ ...ok }), "tokens", /got undefined/],
+    [() => m.attentionCostSweep({ ...ok, tokens: [16], heads: 2.5 }), "heads", /an integer, got 2.5/],
+    [() => m.attentionCostSweep({ ...ok, tokens: [16], kvHeads: 3 }), "kvHeads", /divisor of heads \(8\)/],
+    [() => m.attentionCostSweep({ ...ok, tokens: [16], dModel: 256 }), "ffnDim", /when dModel or gated is given/],
+    [() => m.attentionCostSweep({ ...ok, tokens: [16], gated: "yes" }), "gated", /true or false/],
+    [() => m.attentionCostSweep({ ...ok, tokens: [16], bytesPerValue: 0 }), "bytesPerValue", /\(0, 1024\]/],
+    [() => m.attentionCostSweep({ ...ok, tokens: [16], token: [16] }), "cfg", /unknown key "token"/],
+    [() => m.attentionCostSweep(null), "cfg", /got null/],
+  ];
+  for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
 });

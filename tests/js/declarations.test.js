@@ -12,8 +12,10 @@ test("llmmath.d.ts declares exactly the functions dist/llmmath.js exports", asyn
   const dts = fs.readFileSync(path.join(__dirname, "..", "..", "dist", "llmmath.d.ts"), "utf8");
   const body = dts.split("interface LLMMath {")[1].split("\n}\n")[0];
   const declared = new Set([...body.matchAll(/^ {2}(\w+)\(/gm)].map((x) => x[1]));
-  const api = ["attention", "contextDilution", "sampling", "sample", "rope", "ropeScores", "attentionCost",
-    "speculativeDecoding", "speculativeAlpha", "speculativeMeasure", "alibiSlopes", "alibiHeads", "alibi", "smoothQuant", "quantize", "smoothQuantLayer", "moeLoadBalance", "moeRoute"];
+  const api = ["attention", "contextDilution", "contextDilutionSweep", "sampling", "sample", "rope", "ropeScores",
+    "attentionCost", "attentionCostSweep", "speculativeDecoding", "speculativeSweep", "speculativeAlpha",
+    "speculativeMeasure", "alibiSlopes", "alibiHeads", "alibi", "smoothQuant", "quantize", "smoothQuantLayer",
+    "smoothQuantLayerSweep", "moeLoadBalance", "moeRoute"];
   for (const fn of api) {
     assert.ok(declared.has(fn), `${fn} is declared`);
     assert.equal(typeof m[fn], "function", `${fn} is exported`);

@@ -7,6 +7,13 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { core } = require("./core.js");
 
+/** The functions dist/llmmath.d.ts declares on LLMMath (as declarations.test.js reads them). */
+function apiFunctions() {
+  const dts = fs.readFileSync(path.join(__dirname, "..", "..", "dist", "llmmath.d.ts"), "utf8");
+  const body = dts.split("interface LLMMath {")[1].split("\n}\n")[0];
+  return [...body.matchAll(/^ {2}(\w+)\(/gm)].map((match) => match[1]);
+}
+
 const golden = JSON.parse(
   fs.readFileSync(path.join(__dirname, "..", "fixtures", "golden.json"), "utf8"),
   (key, value) => (value === "Infinity" ? Infinity : value === "-Infinity" ? -Infinity : value),
@@ -36,4 +43,11 @@ test(`the WebAssembly build reproduces the native golden file (${golden.length} 
   const functions = new Set(golden.map((g) => g.fn));
   for (const fn of functions) assert.equal(typeof m[fn], "function", `${fn} is exported`);
   golden.forEach((g, i) => same(m[g.fn](...g.args), g.result, `call ${i} ${g.fn}`));
+});
+
+test("the golden file calls every function of llmmath.d.ts but the diagnostics", () => {
+  const called = new Set(golden.map((g) => g.fn));
+  const diagnostics = ["memoryInUse", "memoryStats", "count_emval_handles"];
+  const missing = apiFunctions().filter((fn) => !diagnostics.includes(fn) && !called.has(fn));
+  assert.deepEqual(missing, [], "functions without a golden call (add them to tests/core/golden.cpp)");
 });

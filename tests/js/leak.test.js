@@ -130,6 +130,25 @@ const table = [
     ],
   },
   {
+    name: "contextDilutionSweep",
+    iterations: 200,
+    valid: [
+      (m, i) => m.contextDilutionSweep({ relevantScore: i % 5, distractorScore: -(i % 3), distractors: [0, 1, i, 2 ** 53] }),
+      (m, i) => m.contextDilutionSweep({ relevantScore: 2, distractorScore: 0, distractors: Float64Array.from({ length: 1 + (i % 64) }, (_, n) => n * n) }),
+      (m) => m.contextDilutionSweep({ relevantScore: 0, distractorScore: 0, distractors: new Float64Array(4096) }),
+    ],
+    invalid: [
+      (m) => m.contextDilutionSweep({ relevantScore: 1, distractorScore: 0, distractors: [0, 1, 2.5] }),
+      (m) => m.contextDilutionSweep({ relevantScore: 1, distractorScore: 0, distractors: [1, "2"] }),
+      (m) => m.contextDilutionSweep({ relevantScore: 1, distractorScore: 0, distractors: [] }),
+      (m) => m.contextDilutionSweep({ relevantScore: 1, distractorScore: 0, distractors: new Float64Array(4097) }),
+      (m) => m.contextDilutionSweep({ relevantScore: 1, distractorScore: 0, distractors: 3 }),
+      (m) => m.contextDilutionSweep({ relevantScore: NaN, distractorScore: 0, distractors: [1] }),
+      (m) => m.contextDilutionSweep({ relevantScore: 1, distractorScore: 0, distractors: throwingEntry([1, 2, 3], 1) }),
+      (m) => m.contextDilutionSweep(throwingKey({ relevantScore: 1, distractorScore: 0 }, "distractors")),
+    ],
+  },
+  {
     name: "sampling",
     iterations: 200,
     valid: [
@@ -278,6 +297,26 @@ const table = [
     ],
   },
   {
+    name: "attentionCostSweep",
+    iterations: 200,
+    valid: [
+      (m, i) => m.attentionCostSweep({ heads: 8, headDim: 32, tokens: [1, 16, i + 1], bytesPerValue: 0.5 }),
+      (m, i) => m.attentionCostSweep({ heads: 32, headDim: 128, layers: 32, kvHeads: 8, dModel: 4096, ffnDim: 11008, gated: i % 2 === 0,
+        tokens: Float64Array.from({ length: 1 + (i % 64) }, (_, n) => 2 ** (n % 31)) }),
+      (m) => m.attentionCostSweep({ heads: 8, headDim: 32, tokens: new Float64Array(4096).fill(2 ** 30) }),
+    ],
+    invalid: [
+      (m) => m.attentionCostSweep({ heads: 8, headDim: 32, tokens: [16, 2.5] }),
+      (m) => m.attentionCostSweep({ heads: 8, headDim: 32, tokens: [0] }),
+      (m) => m.attentionCostSweep({ heads: 8, headDim: 32, tokens: new Array(4097).fill(16) }),
+      (m) => m.attentionCostSweep({ heads: 8, headDim: 32, tokens: 16 }),
+      (m) => m.attentionCostSweep({ heads: 8, headDim: 32, tokens: [16], kvHeads: 3 }),
+      (m) => m.attentionCostSweep({ heads: 8, headDim: 32, tokens: [16], dModel: 256 }),
+      (m) => m.attentionCostSweep({ heads: 8, headDim: 32, tokens: throwingEntry([16, 32], 0) }),
+      (m) => m.attentionCostSweep(throwingKey({ heads: 8, headDim: 32, tokens: [16] }, "layers")),
+    ],
+  },
+  {
     name: "speculativeDecoding",
     iterations: 250,
     valid: [
@@ -294,6 +333,25 @@ const table = [
       (m) => m.speculativeDecoding({ alpha: 0.5, gamma: 3, costRatio: Infinity }),
       (m) => m.speculativeDecoding({ alpha: 0.5, gamma: 3, c: 0.1 }),
       (m) => m.speculativeDecoding(throwingKey({ alpha: 0.5, gamma: 3 }, "costRatio")),
+    ],
+  },
+  {
+    name: "speculativeSweep",
+    iterations: 200,
+    valid: [
+      (m, i) => m.speculativeSweep({ alpha: (i % 100) / 99, gamma: [0, 1, i % 17, 1024], costRatio: 0.05 }),
+      (m, i) => m.speculativeSweep({ alpha: 0.8, gamma: Float64Array.from({ length: 1 + (i % 64) }, (_, g) => g) }),
+      (m) => m.speculativeSweep({ alpha: 0, gamma: [5, 2, 7], costRatio: 0 }),
+    ],
+    invalid: [
+      (m) => m.speculativeSweep({ alpha: 0.5, gamma: [1, 2.5] }),
+      (m) => m.speculativeSweep({ alpha: 0.5, gamma: [1025] }),
+      (m) => m.speculativeSweep({ alpha: 0.5, gamma: new Array(4097).fill(1) }),
+      (m) => m.speculativeSweep({ alpha: 0.5, gamma: { 0: 1 } }),
+      (m) => m.speculativeSweep({ alpha: 1.5, gamma: [3] }),
+      (m) => m.speculativeSweep({ alpha: 0.5, gamma: [3], costRatio: -1 }),
+      (m) => m.speculativeSweep({ alpha: 0.5, gamma: throwingEntry([1, 2, 3], 2), costRatio: 0.1 }),
+      (m) => m.speculativeSweep(throwingKey({ alpha: 0.5, gamma: [3] }, "costRatio")),
     ],
   },
   {
@@ -446,6 +504,31 @@ const table = [
       (m) => m.smoothQuantLayer(X1, W1, { alfa: 0.5 }),
       (m) => m.smoothQuantLayer([throwingEntry([8, -2], 0)], W1),
       (m) => m.smoothQuantLayer(X1, W1, throwingKey({ alpha: 0.5 }, "bits")),
+    ],
+  },
+  {
+    name: "smoothQuantLayerSweep",
+    iterations: 200,
+    valid: [
+      (m, i) => m.smoothQuantLayerSweep(X1, W1, { alpha: [0, (i % 11) / 10, 1] }),
+      (m, i) => {
+        const channels = 1 + (i % 6);
+        return m.smoothQuantLayerSweep(matrixOf(1 + (i % 4), channels, i, true), matrixOf(channels, 1 + (i % 3), i + 1),
+          { alpha: Float64Array.from({ length: 1 + (i % 32) }, (_, a) => a / 31), bits: 2 + (i % 15) });
+      },
+      (m) => m.smoothQuantLayerSweep([[4, 0, -1], [-2, 0, 0.5]], [[0.5, -0.25], [0.3, 0.2], [0, 0]], { alpha: [0.5] }),
+    ],
+    invalid: [
+      (m) => m.smoothQuantLayerSweep(X1, W1, { alpha: [0.5, 1.5] }),
+      (m) => m.smoothQuantLayerSweep(X1, W1, { alpha: [NaN] }),
+      (m) => m.smoothQuantLayerSweep(X1, W1, { alpha: [] }),
+      (m) => m.smoothQuantLayerSweep(X1, W1, { alpha: 0.5 }),
+      (m) => m.smoothQuantLayerSweep(X1, W1, { alpha: [0.5], bits: 1 }),
+      (m) => m.smoothQuantLayerSweep(X1, W1),
+      (m) => m.smoothQuantLayerSweep(X1, [[0.5]], { alpha: [0.5] }),
+      (m) => m.smoothQuantLayerSweep([[8, 1e-200]], W1, { alpha: [0.5] }),
+      (m) => m.smoothQuantLayerSweep(X1, W1, { alpha: throwingEntry([0, 0.5, 1], 1) }),
+      (m) => m.smoothQuantLayerSweep(X1, W1, throwingKey({ alpha: [0.5] }, "bits")),
     ],
   },
 ];

@@ -193,3 +193,34 @@ test("invalid calls throw an Error naming the parameter, and the module keeps wo
   ];
   for (const [bad, param, pattern] of sampleCases) throwsNaming(bad, param, goodDraws, pattern);
 });
+
+test("topKMass and topKProbs: the top-k distribution top-p cuts, cumulative its running sum", async () => {
+  const m = await core();
+  // (1/2, 1/3, 1/6) with top-k 2: 5/6 of the mass kept, renormalised to (3/5, 2/5, 0)
+  const z = [Math.log(3), Math.log(2), 0];
+  const r = m.sampling({ logits: z }, { topK: 2 });
+  assert.equal(typeof r.topKMass, "number");
+  assert.ok(Array.isArray(r.topKProbs) && r.topKProbs.length === 3, "one entry per token");
+  close(r.topKMass, 5 / 6, 1e-15, "topKMass"); // exp, and sums of two or three terms
+  close(r.topKProbs, [0.6, 0.4, 0], 1e-15, "topKProbs");
+  assert.equal(r.topKProbs[2], 0, "outside the top k: exactly 0");
+  // the definitions, on a larger case: tempered / topKMass on the top k, cumulative along order
+  const logits = Array.from({ length: 40 }, (_, i) => Math.sin(1.7 * i) * 3);
+  for (const [temperature, topK] of [[1, 0], [0.7, 5], [1.6, 39], [0, 3]]) {
+    const s = m.sampling({ logits }, { temperature, topK, topP: 0.9 });
+    const k = topK === 0 ? logits.length : topK;
+    let running = 0;
+    s.order.forEach((i, j) => {
+      if (j < k) {
+        assert.equal(s.topKProbs[i], s.tempered[i] / s.topKMass, `T ${temperature}, k ${topK}: token ${i}`); // one division
+        running += s.topKProbs[i];
+      } else {
+        assert.equal(s.topKProbs[i], 0, `T ${temperature}, k ${topK}: token ${i} is outside the top k`);
+      }
+      assert.equal(s.cumulative[j], running, `T ${temperature}, k ${topK}: cumulative[${j}]`); // the same sums in order
+    });
+  }
+  // top-k off: all of the mass, 1 within (2n − 1)·2^-53 = 1.0e-15 for five tokens
+  close(m.sampling({ logits: [2, 1.5, 0.3, -0.7, -2] }).topKMass, 1, 1e-15, "topKMass with top-k off");
+  assert.equal(m.sampling({ logits: [1, 5, 2] }, { temperature: 0 }).topKMass, 1, "greedy: exactly 1");
+});

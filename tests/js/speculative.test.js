@@ -1,5 +1,6 @@
-// speculativeDecoding through dist/llmmath.js: the exercise, the limits, the paper's
-// walltime improvement, exact sums and errors (leak.test.js shows that nothing leaks).
+// speculativeDecoding, speculativeSweep, speculativeAlpha and speculativeMeasure through
+// dist/llmmath.js: the exercise, the limits, the paper's walltime improvement, exact sums and
+// errors (leak.test.js shows that nothing leaks).
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -186,4 +187,90 @@ test("speculativeAlpha and speculativeMeasure refuse bad input by name, and the 
     [() => m.speculativeMeasure({ alpha: 1.5, gamma: 3, rounds: 4, seed: 0 }), "alpha", /\[0, 1\]/],
   ];
   for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
+});
+
+// ---- speculativeSweep: figure 5.1's curves in one call ----
+
+test("speculativeSweep: arrays per draft length; roundCost, speedup and the best gamma only with costRatio", async () => {
+  const m = await core();
+  const gamma = [0, 1, 2, 3, 4];
+  const plain = m.speculativeSweep({ alpha: 0.5, gamma });
+  assert.deepEqual(Object.keys(plain).sort(), ["expectedTokens", "gamma"], "no cost ratio: eq. 1 alone");
+  assert.deepEqual(plain.gamma, gamma);
+  // eq. 1 at alpha 0.5: 1, 1.5, 1.75, 1.875, 1.9375, each exact in binary
+  assert.deepEqual(plain.expectedTokens, [1, 1.5, 1.75, 1.875, 1.9375]);
+  const r = m.speculativeSweep({ alpha: 0.5, gamma, costRatio: 0.1 });
+  assert.deepEqual(Object.keys(r).sort(), ["bestGamma", "bestSpeedup", "expectedTokens", "gamma", "roundCost", "speedup"]);
+  for (const key of ["roundCost", "speedup"]) assert.equal(r[key].length, gamma.length, `${key}: one entry per gamma`);
+  assert.equal(typeof r.bestGamma, "number");
+  // the exercise's alpha with c = 0.1: 1.75 / 1.2 at gamma 2 beats 1.875 / 1.3 at gamma 3
+  assert.equal(r.bestGamma, 2);
+  close(r.bestSpeedup, 1.75 / 1.2, 2.3e-16, "1.4583"); // (2·0.1 + 1) and the quotient: one unit at most
+  gamma.forEach((g, i) => {
+    const p = m.speculativeDecoding({ alpha: 0.5, gamma: g, costRatio: 0.1 });
+    // exact: the core's sweep calls speculativeDecoding's code at each point
+    assert.deepEqual([r.expectedTokens[i], r.roundCost[i], r.speedup[i]], [p.expectedTokens, p.roundCost, p.speedup], `gamma ${g}`);
+  });
+  assert.equal(r.bestSpeedup, Math.max(...r.speedup));
+});
+
+test("speculativeSweep's best gamma is the first of the given order on a tie", async () => {
+  const m = await core();
+  // alpha 0 and c 0: every speedup is exactly 1, so the first gamma given is the answer
+  const tie = m.speculativeSweep({ alpha: 0, gamma: [5, 2, 7], costRatio: 0 });
+  assert.deepEqual(tie.speedup, [1, 1, 1]);
+  assert.equal(tie.bestGamma, 5);
+  // alpha 1 and c 1: (gamma + 1) / (gamma + 1), again all exactly 1
+  assert.equal(m.speculativeSweep({ alpha: 1, gamma: [3, 1, 8], costRatio: 1 }).bestGamma, 3);
+  // the paper's alpha 0.8, c 0.05 over 0 … 20: best at 8
+  assert.equal(m.speculativeSweep({ alpha: 0.8, gamma: Array.from({ length: 21 }, (_, g) => g), costRatio: 0.05 }).bestGamma, 8);
+});
+
+test("speculativeSweep takes a Float64Array of draft lengths, with the same result", async () => {
+  const m = await core();
+  const gamma = [0, 1, 5, 1024];
+  assert.deepEqual(m.speculativeSweep({ alpha: 0.8, gamma: Float64Array.from(gamma), costRatio: 0.05 }),
+    m.speculativeSweep({ alpha: 0.8, gamma, costRatio: 0.05 }));
+});
+
+test("speculativeSweep refuses bad input by name, an entry as gamma[i], and keeps working", async () => {
+  const m = await core();
+  const good = () => assert.deepEqual(m.speculativeSweep({ alpha: 0.5, gamma: [1, 3] }).expectedTokens, [1.5, 1.875]);
+  const cases = [
+    [() => m.speculativeSweep({ alpha: 0.5, gamma: [1, 2.5] }), "gamma[1]", /^gamma\[1\] must be an integer, got 2.5$/],
+    [() => m.speculativeSweep({ alpha: 0.5, gamma: [1, 2, 1025] }), "gamma[2]", /\[0, 1024\], got 1025$/],
+    [() => m.speculativeSweep({ alpha: 0.5, gamma: [-1] }), "gamma[0]", /got -1$/],
+    [() => m.speculativeSweep({ alpha: 0.5, gamma: [3, "4"] }), "gamma[1]", /"4" \(a string\)/],
+    [() => m.speculativeSweep({ alpha: 0.5, gamma: 3 }), "gamma", /an array of numbers, got 3/],
+    [() => m.speculativeSweep({ alpha: 0.5, gamma: { 0: 3 } }), "gamma", /got an object/],
+    [() => m.speculativeSweep({ alpha: 0.5, gamma: [] }), "gamma", /non-empty/],
+    [() => m.speculativeSweep({ alpha: 0.5, gamma: new Array(4097).fill(1) }), "gamma", /at most 4096 entries \(points of a sweep\), got 4097/],
+    [() => m.speculativeSweep({ alpha: 1.5, gamma: [3] }), "alpha", /\[0, 1\], got 1.5/],
+    [() => m.speculativeSweep({ gamma: [3] }), "alpha", /got undefined/],
+    [() => m.speculativeSweep({ alpha: 0.5, gamma: [3], costRatio: -1 }), "costRatio", /≥ 0/],
+    [() => m.speculativeSweep({ alpha: 0.5, gamma: [3], costRatio: "0.1" }), "costRatio", /a string/],
+    [() => m.speculativeSweep({ alpha: 0.5, gamma: [3], c: 0.1 }), "cfg", /unknown key "c"/],
+    [() => m.speculativeSweep(), "cfg", /an object, got undefined/],
+  ];
+  for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
+});
+
+test("speculativeMeasure predicts tokens per call from each estimate: the naive one too few", async () => {
+  const m = await core();
+  const r = m.speculativeMeasure({ alpha: 0.5, gamma: 3, rounds: 4, seed: 0 });
+  // the hand-worked case: accepted/checked 0.625 predicts (1 − 0.625⁴) / 0.375 = 2.259765625 exactly
+  assert.equal(r.expectedTokensPerChecked, 2.259765625);
+  close(r.expectedTokensPerProposed, 2873 / 1728, 1e-15, "eq. 1 at 5/12"); // 1 + 5/12 + 25/144 + 125/1728
+  close(r.expectedTokensFromMeanTokens, 2.25, 1e-15, "the mean again"); // bisection to neighbouring doubles
+  for (const [alpha, gamma, rounds, seed] of [[0.5, 3, 10000, 0], [0.8, 5, 2000, 2 ** 32 - 1], [0.999, 1024, 2000, 3]]) {
+    const s = m.speculativeMeasure({ alpha, gamma, rounds, seed });
+    const at = (a) => m.speculativeDecoding({ alpha: a, gamma }).expectedTokens;
+    // exact: the same code at the same alpha and gamma
+    assert.equal(s.expectedTokensPerProposed, at(s.acceptedPerProposed));
+    assert.equal(s.expectedTokensPerChecked, at(s.acceptedPerChecked));
+    assert.equal(s.expectedTokensFromMeanTokens, at(s.alphaFromMeanTokens));
+    // half a unit of alpha times eq. 1's slope (≤ γ(γ+1)/2 = 524,800): below 6e-11
+    close(s.expectedTokensFromMeanTokens, s.meanTokens, 1e-9, `alpha ${alpha}, gamma ${gamma}: from the mean`);
+    assert.ok(s.expectedTokensPerProposed < s.meanTokens, "the naive estimate predicts too few");
+  }
 });
