@@ -3,12 +3,15 @@
 // build answers the same (tests/js/golden.test.js).
 //
 //   llmmath_golden FILE          writes the golden file
-//   llmmath_golden --check FILE  exits 1 if FILE differs from what this build writes
+//   llmmath_golden --check FILE  exits 1 if FILE differs from what this build writes beyond the
+//                                tolerance of the wasm check (first_difference)
 //
 // Numbers are written with 17 significant digits (they read back to the same double);
 // ±Infinity, which JSON lacks, as the strings "Infinity" and "-Infinity".
 #include <cmath>
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -150,7 +153,7 @@ void moe_calls(Golden& g) {
         obj({{"loss", num(llmmath::moe_load_balance(f, pr).loss)}}));
 }
 
-void position_calls(Golden& g) {
+void rope_calls(Golden& g) {
   const VectorXd q = literals::vec({0.6, -1.1, 0.9, 0.2, -0.4, 1.3}), k = literals::vec({1.0, 0.5, -0.8, 0.7, 0.3, -0.2});
   for (const char* pairing : {"interleaved", "half"}) {
     llmmath::RopeOptions o;
@@ -167,6 +170,9 @@ void position_calls(Golden& g) {
   const auto scores = llmmath::rope_scores(q, k, offsets);
   g.add("ropeScores", "[" + vec(q) + "," + vec(k) + "," + vec(offsets) + "]",
         obj({{"raw", vec(scores.raw)}, {"scaled", vec(scores.scaled)}}));
+}
+
+void alibi_calls(Golden& g) {
   g.add("alibi", "[" + obj({{"slope", num(0.03)}, {"distances", num(50)}}) + "]",
         obj({{"halfDistance", num(llmmath::alibi(0.03).half_distance)},
              {"relativeWeight", vec(llmmath::alibi_decay(0.03, 50))}}));
@@ -347,6 +353,41 @@ void quantize_calls(Golden& g) {
   }
 }
 
+// The golden file's tolerance, the same as tests/js/golden.test.js applies to the wasm build:
+// integers (draws, counts, indices) exactly, other numbers within 1e-13 relative, because glibc's,
+// musl's and Emscripten's exp, log and pow are not all correctly rounded, so another machine's
+// native build may differ from the committed file in the last bits.
+constexpr double golden_relative_tolerance = 1e-13;
+
+// Where `committed` and `written` differ beyond that tolerance ("" if nowhere). Both texts come
+// from this program's writer, so they agree character for character outside numbers; each
+// number is read whole (strtod) from both at the same place and compared.
+std::string first_difference(const std::string& committed, const std::string& written) {
+  std::size_t i = 0, j = 0;
+  const auto starts_number = [](const std::string& s, std::size_t k) {
+    return k < s.size() && (std::isdigit(static_cast<unsigned char>(s[k])) || s[k] == '-');
+  };
+  while (i < committed.size() && j < written.size()) {
+    if (starts_number(committed, i) && starts_number(written, j)) {
+      char* end_c = nullptr;
+      char* end_w = nullptr;
+      const double e = std::strtod(committed.c_str() + i, &end_c);
+      const double a = std::strtod(written.c_str() + j, &end_w);
+      const bool whole = e == std::floor(e) && std::fabs(e) < 9007199254740992.0;
+      const double tolerance = whole ? 0 : golden_relative_tolerance * std::fmax(1, std::fabs(e));
+      if (!(std::fabs(a - e) <= tolerance))
+        return "at character " + std::to_string(i) + ": " + num(e) + " committed, " + num(a) + " now";
+      i = std::size_t(end_c - committed.c_str());
+      j = std::size_t(end_w - written.c_str());
+      continue;
+    }
+    if (committed[i] != written[j]) return "at character " + std::to_string(i);
+    ++i;
+    ++j;
+  }
+  return i == committed.size() && j == written.size() ? "" : "the lengths differ";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -359,7 +400,8 @@ int main(int argc, char** argv) {
   attention_calls(g);
   sampling_calls(g);
   moe_calls(g);
-  position_calls(g);
+  rope_calls(g);
+  alibi_calls(g);
   cost_calls(g);
   speculative_measure_calls(g);
   quantize_calls(g);
@@ -368,8 +410,8 @@ int main(int argc, char** argv) {
     std::ifstream in(file);
     std::stringstream committed;
     committed << in.rdbuf();
-    if (committed.str() != g.text()) {
-      std::cerr << file << " is not what this build writes: regenerate it with "
+    if (const std::string where = first_difference(committed.str(), g.text()); !where.empty()) {
+      std::cerr << file << " is not what this build writes (" << where << "): regenerate it with "
                 << "build/native/tests/core/llmmath_golden " << file << "\n";
       return 1;
     }
