@@ -339,16 +339,13 @@ val alibi_heads(val heads, val sink) {
 
 val alibi(val cfg, val sink) {
   return js::guarded([&] {
-    const double slope = cfg[js::key("slope")].as<double>();
-    const std::optional<double> distances = js::optional_number(cfg[js::key("distances")]);
-    const auto r = llmmath::alibi(slope, js::optional_number(cfg[js::key("tokens")]));
-    // relativeWeight: `distances` entries when asked for, else one per token of the bias
-    const Eigen::VectorXd decay = distances ? llmmath::alibi_decay(slope, *distances)
-                                            : r.relative_weight;
+    const auto r = llmmath::alibi(cfg[js::key("slope")].as<double>(),
+                                  js::optional_number(cfg[js::key("tokens")]),
+                                  js::optional_number(cfg[js::key("distances")]));
     js::Result out;
     out.set("halfDistance", r.half_distance);
     if (r.bias) out.set("bias", *r.bias, r.visible);
-    if (distances || r.bias) out.set("relativeWeight", decay);
+    if (r.relative_weight.size() > 0) out.set("relativeWeight", r.relative_weight);
     out.send(sink);
   });
 }

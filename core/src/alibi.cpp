@@ -68,12 +68,14 @@ Eigen::VectorXd alibi_decay(double slope, double count) {
   return w;
 }
 
-AlibiResult alibi(double slope, std::optional<double> tokens) {
+AlibiResult alibi(double slope, std::optional<double> tokens, std::optional<double> distances) {
   require_slope(slope);
   if (tokens) require_integer(*tokens, "tokens", 1, max_alibi_tokens);
 
   AlibiResult r;
   r.half_distance = std::log(2.0) / slope;  // e^(−slope·δ) = 1/2  ⇔  δ = ln 2 / slope
+  // the decay over `distances` when asked for (alibi_decay checks it), else one per token
+  if (distances) r.relative_weight = alibi_decay(slope, *distances);
   if (!tokens) return r;
 
   const auto n = static_cast<Eigen::Index>(*tokens);
@@ -86,7 +88,7 @@ AlibiResult alibi(double slope, std::optional<double> tokens) {
       bias(i, j) = j <= i ? slope * double(j - i) : -std::numeric_limits<double>::infinity();
     }
   r.bias = std::move(bias);
-  r.relative_weight = alibi_decay(slope, *tokens);
+  if (!distances) r.relative_weight = alibi_decay(slope, *tokens);
   return r;
 }
 

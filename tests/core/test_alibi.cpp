@@ -3,6 +3,7 @@
 // bias matrix, and every precondition.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <optional>
 #include <utility>
 
 #include "fixtures.hpp"
@@ -151,6 +152,26 @@ TEST_CASE("alibi_decay gives e^(−m·δ) without a bias matrix, and agrees with
   CHECK_THROWS_WITH(llmmath::alibi_decay(0.125, 0), Catch::StartsWith("distances"));
   CHECK_THROWS_WITH(llmmath::alibi_decay(0.125, 2.5), Catch::StartsWith("distances"));
   CHECK_THROWS_WITH(llmmath::alibi_decay(-1, 10), Catch::StartsWith("slope"));
+}
+
+TEST_CASE("alibi with distances: the decay over that many distances, beside the bias of tokens",
+          "[alibi][decay]") {
+  const auto w = llmmath::alibi_decay(0.125, 300);
+  // distances alone: the decay, no matrix
+  const auto far = alibi(0.125, std::nullopt, 300.0);
+  CHECK_FALSE(far.bias.has_value());
+  CHECK(far.relative_weight == w);  // the same computation, bit for bit
+  // tokens and distances: the bias of 6 tokens, the decay over 300 distances
+  const auto both = alibi(0.125, 6.0, 300.0);
+  REQUIRE(both.bias.has_value());
+  CHECK(both.bias->rows() == 6);
+  CHECK(both.relative_weight == w);
+  // neither: only the half-distance
+  CHECK(alibi(0.125).relative_weight.size() == 0);
+  CHECK_THROWS_WITH(alibi(0.125, 6.0, 0.0), Catch::StartsWith("distances must be"));
+  CHECK_THROWS_WITH(alibi(0.125, 6.0, 2.5), Catch::StartsWith("distances must be"));
+  // tokens is checked before distances, as the parameters are ordered
+  CHECK_THROWS_WITH(alibi(0.125, 0.0, 0.0), Catch::StartsWith("tokens must be"));
 }
 
 TEST_CASE("alibi_heads at 12 heads: the gentlest head is head 8 (2^-8, ~177 tokens), not the last",

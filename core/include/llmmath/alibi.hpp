@@ -72,16 +72,19 @@ struct AlibiResult {
   std::optional<Eigen::MatrixXd> bias;
   /// (tokens, tokens) true where j ≤ i, the entries the causal mask keeps
   Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic> visible;
-  /// (tokens) entry δ: e^(−slope·δ), the factor the bias multiplies a key's softmax weight by
-  /// at distance δ relative to distance 0 (1/2 at the half-distance); only with tokens
+  /// entry δ: e^(−slope·δ), the factor the bias multiplies a key's softmax weight by at
+  /// distance δ relative to distance 0 (1/2 at the half-distance): `distances` entries when
+  /// distances is given, else one per token when tokens is, else empty
   Eigen::VectorXd relative_weight;
 };
 
 /// ALiBi for one head of slope m (Press et al. 2022, §3: softmax(q_i·Kᵀ + m·[−(i−1), …, −1, 0])).
 /// slope: a number in [1e-300, 1e300] (the contract's slope > 0, made finite-safe); tokens:
-/// empty, or a whole number in [1, 4096].
-/// Preconditions (std::invalid_argument naming slope or tokens otherwise): as above.
-AlibiResult alibi(double slope, std::optional<double> tokens = std::nullopt);
+/// empty, or a whole number in [1, 4096]; distances: empty, or a whole number in [1, 2^20], the
+/// length of relative_weight (a page plotting the decay beyond the bias map's tokens).
+/// Preconditions (std::invalid_argument naming slope, tokens or distances otherwise): as above.
+AlibiResult alibi(double slope, std::optional<double> tokens = std::nullopt,
+                  std::optional<double> distances = std::nullopt);
 
 /// (count) entry δ: e^(−slope·δ) for δ = 0 … count − 1, the factor ALiBi's bias multiplies a
 /// key's softmax weight by at distance δ relative to distance 0, without building a bias
