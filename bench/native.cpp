@@ -36,7 +36,7 @@
 #include "llmmath/attention.hpp"
 #include "llmmath/cost.hpp"
 #include "llmmath/moe.hpp"
-#include "llmmath/quantize.hpp"
+#include "llmmath/quantization.hpp"
 #include "llmmath/rope.hpp"
 #include "llmmath/sampling.hpp"
 #include "llmmath/speculative.hpp"

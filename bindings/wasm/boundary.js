@@ -624,7 +624,7 @@
         });
       },
 
-      // ---- quantize ----
+      // ---- quantization ----
       smoothQuant(xAbsMax, wAbsMax, alpha) {
         const X = vector(xAbsMax, "xAbsMax");
         const W = vector(wAbsMax, "wAbsMax");

@@ -15,7 +15,7 @@
 #include "llmmath/attention.hpp"
 #include "llmmath/cost.hpp"
 #include "llmmath/moe.hpp"
-#include "llmmath/quantize.hpp"
+#include "llmmath/quantization.hpp"
 #include "llmmath/rope.hpp"
 #include "llmmath/sampling.hpp"
 #include "llmmath/speculative.hpp"
@@ -350,7 +350,7 @@ val alibi(val cfg, val sink) {
   });
 }
 
-// ---- quantize ------------------------------------------------------------------------------
+// ---- quantization --------------------------------------------------------------------------
 
 val smooth_quant(val x_abs_max, val w_abs_max, val alpha, val sink) {
   return js::guarded([&] {

@@ -51,7 +51,7 @@ const x = [1, 0, 1, 0];
 const freqs = { freqs: [0.01, 0.0001] };
 // cost.test.js's exercise.
 const exercise = { tokens: 16, heads: 8, headDim: 32 };
-// quantize.test.js's layer: the exercise's channel (ranges 8 and 0.5) beside one of ranges 2 and 2.
+// quantization.test.js's layer: the exercise's channel (ranges 8 and 0.5) beside one of ranges 2 and 2.
 const X1 = [[8, -2]];
 const W1 = [[0.5], [2]];
 

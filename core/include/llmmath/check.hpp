@@ -52,7 +52,7 @@ void require_finite(const Eigen::VectorXd& x, std::string_view name);
 
 /// Size limits of the public API (core-api.md, "Limits"): what a page can reasonably hold.
 /// Functions whose work grows faster than their inputs set lower limits of their own
-/// (attention.hpp, moe.hpp, rope.hpp, quantize.hpp), each with its worst case measured through
+/// (attention.hpp, moe.hpp, rope.hpp, quantization.hpp), each with its worst case measured through
 /// the JavaScript API on the reference machine (2 cores, Node 20; bench/limits.js).
 constexpr std::size_t max_matrix_side = 4096;
 constexpr std::size_t max_matrix_elements = std::size_t{1} << 24;

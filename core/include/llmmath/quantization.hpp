@@ -1,6 +1,6 @@
 // Numeric precision: symmetric integer quantisation of a tensor, and SmoothQuant's migration
 // of scale from activation outliers to weights (Xiao et al. 2023).
-// Chapter 8, section 7; tests in tests/core/test_quantize.cpp.
+// Chapter 8, section 7; tests in tests/core/test_quantization.cpp.
 #pragma once
 
 #include <Eigen/Core>

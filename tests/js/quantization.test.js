@@ -61,7 +61,7 @@ test("every error is at most half a step", async () => {
 
 test("quantize and smoothQuant match the NumPy reference values", async () => {
   const m = await core();
-  for (const c of fixtures.load("quantize.txt")) {
+  for (const c of fixtures.load("quantization.txt")) {
     const v = c.values;
     if (v.values) {
       const r = m.quantize(v.values[0], { bits: v.bits[0][0] });
@@ -178,7 +178,7 @@ test("smoothQuant clamps as the reference code: all-zero channels are smoothed, 
 test("smoothQuant matches the NumPy reference with the clamps, zero channels included", async () => {
   const m = await core();
   let zeroCases = 0;
-  for (const c of fixtures.load("quantize.txt")) {
+  for (const c of fixtures.load("quantization.txt")) {
     if (!c.values.xAbsMaxIn) continue;
     const v = c.values;
     const r = m.smoothQuant(v.xAbsMaxIn[0], v.wAbsMaxIn[0], v.alpha[0][0]);

@@ -1,4 +1,4 @@
-#include "llmmath/quantize.hpp"
+#include "llmmath/quantization.hpp"
 
 #include <cmath>
 #include <string>

@@ -1,5 +1,5 @@
 // Quantisation and SmoothQuant (chapter section 7): the exercise, exact ties, the error bound
-// scale/2, SmoothQuant's invariants, the reference values of tests/fixtures/make_quantize.py,
+// scale/2, SmoothQuant's invariants, the reference values of tests/fixtures/make_quantization.py,
 // and every precondition.
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include "fixtures.hpp"
 #include "literals.hpp"
-#include "llmmath/quantize.hpp"
+#include "llmmath/quantization.hpp"
 
 using Eigen::VectorXd;
 using llmmath::quantize;
@@ -21,7 +21,7 @@ VectorXd row(const Eigen::MatrixXd& M) { return M.row(0).transpose(); }
 }  // namespace
 
 TEST_CASE("exercise 7: alpha 0.5, activation range 8, weight range 0.5 → s = 4, both ranges 2",
-          "[quantize][smoothquant][exercise]") {
+          "[quantization][smoothquant][exercise]") {
   const auto r = smooth_quant(vec({8}), vec({0.5}));  // alpha defaults to 0.5
   // √8/√0.5 = 4; pow rounds each root once, so allow a unit in the last place
   CHECK(r.scales(0) == Approx(4).epsilon(1e-15));
@@ -30,7 +30,7 @@ TEST_CASE("exercise 7: alpha 0.5, activation range 8, weight range 0.5 → s = 4
 }
 
 TEST_CASE("SmoothQuant keeps X·W and moves range from activations to weights",
-          "[quantize][smoothquant][invariant]") {
+          "[quantization][smoothquant][invariant]") {
   const VectorXd x = vec({0.5, 40, 2, 90}), w = vec({0.3, 0.05, 0.2, 0.1});
   for (double alpha : {0.0, 0.25, 0.5, 0.75, 1.0}) {
     INFO("alpha " << alpha);
@@ -54,7 +54,7 @@ TEST_CASE("SmoothQuant keeps X·W and moves range from activations to weights",
 }
 
 TEST_CASE("quantize by hand: 8 bits, largest magnitude 127, so the scale is 1",
-          "[quantize]") {
+          "[quantization]") {
   const auto r = quantize(vec({127, 10.2, -3.7, 0, 0.4}));  // bits default to 8
   CHECK(r.scale == 1.0);
   CHECK(r.qmax == 127);
@@ -63,7 +63,7 @@ TEST_CASE("quantize by hand: 8 bits, largest magnitude 127, so the scale is 1",
   CHECK(r.max_abs_error == Approx(0.4).epsilon(1e-15));
 }
 
-TEST_CASE("ties round to even, and levels are never −0", "[quantize][invariant]") {
+TEST_CASE("ties round to even, and levels are never −0", "[quantization][invariant]") {
   // 127 fixes scale = 1, so x / scale is each value itself: exact halves
   const auto r = quantize(vec({127, 0.5, 1.5, 2.5, -2.5, -0.5, 3.5, -126.5}), 8);
   CHECK(r.levels == vec({127, 0, 2, 2, -2, 0, 4, -126}));
@@ -77,7 +77,7 @@ TEST_CASE("ties round to even, and levels are never −0", "[quantize][invariant
 }
 
 TEST_CASE("every error is at most half a step, and levels stay in range",
-          "[quantize][invariant]") {
+          "[quantization][invariant]") {
   VectorXd x = VectorXd::Random(1000) * 3;
   x(123) = 40;  // an outlier stretches the scale for everyone
   for (double bits : {2.0, 3.0, 4.0, 8.0, 12.0, 16.0}) {
@@ -97,15 +97,15 @@ TEST_CASE("every error is at most half a step, and levels stay in range",
   CHECK(quantize(x, 8).max_abs_error > quantize(x, 16).max_abs_error);
 }
 
-TEST_CASE("all-zero values quantise with scale 1 and no error", "[quantize]") {
+TEST_CASE("all-zero values quantise with scale 1 and no error", "[quantization]") {
   const auto r = quantize(VectorXd::Zero(4), 4);
   CHECK(r.scale == 1.0);
   CHECK(r.levels == VectorXd::Zero(4));
   CHECK(r.max_abs_error == 0.0);
 }
 
-TEST_CASE("quantize and smoothQuant match the NumPy reference values", "[quantize][reference]") {
-  for (const auto& c : fixtures::load("quantize.txt")) {
+TEST_CASE("quantize and smoothQuant match the NumPy reference values", "[quantization][reference]") {
+  for (const auto& c : fixtures::load("quantization.txt")) {
     INFO("case " << c.name);
     if (c.values.count("values")) {
       const auto r = quantize(row(c["values"]), c.scalar("bits"));
@@ -127,7 +127,7 @@ TEST_CASE("quantize and smoothQuant match the NumPy reference values", "[quantiz
 }
 
 TEST_CASE("quantize and smoothQuant refuse bad input with a message naming the parameter",
-          "[quantize][errors]") {
+          "[quantization][errors]") {
   const VectorXd ok = vec({1, 2});
   CHECK_THROWS_WITH(quantize(VectorXd(0)), "values must be a non-empty array, got an empty one");
   CHECK_THROWS_WITH(quantize(vec({1, NAN})), "values[1] must be a finite number, got NaN");
@@ -155,7 +155,7 @@ TEST_CASE("quantize and smoothQuant refuse bad input with a message naming the p
 }
 
 TEST_CASE("smoothQuantLayer by hand: the exercise's channel on a 1x2 · 2x1 layer",
-          "[quantize][layer][exercise]") {
+          "[quantization][layer][exercise]") {
   // channel 0 has ranges 8 (x) and 0.5 (w): s = 4; channel 1 has ranges 2 and 2: s = 1
   Eigen::MatrixXd X(1, 2), W(2, 1);
   X << 8, -2;
@@ -176,7 +176,7 @@ TEST_CASE("smoothQuantLayer by hand: the exercise's channel on a 1x2 · 2x1 laye
 }
 
 TEST_CASE("smoothQuantLayer: smoothing keeps X·W, each side matches quantize(), an outlier is tamed",
-          "[quantize][layer][invariant]") {
+          "[quantization][layer][invariant]") {
   Eigen::MatrixXd X(4, 3), W(3, 2);
   X << 0.4, -30, 0.2, -0.7, 25, -0.3, 0.1, -28, 0.5, 0.9, 31, -0.1;
   W << 0.3, -0.2, 0.05, 0.04, -0.6, 0.9;
@@ -201,7 +201,7 @@ TEST_CASE("smoothQuantLayer: smoothing keeps X·W, each side matches quantize(),
 }
 
 TEST_CASE("smoothQuantLayer refuses bad input with a message naming the parameter",
-          "[quantize][layer][errors]") {
+          "[quantization][layer][errors]") {
   Eigen::MatrixXd X = Eigen::MatrixXd::Ones(2, 3), W = Eigen::MatrixXd::Ones(3, 2);
   CHECK_THROWS_WITH(llmmath::smooth_quant_layer(X, Eigen::MatrixXd::Ones(2, 2)),
                     "w must be a matrix with 3 rows (one per channel of x), got 2 rows");
@@ -219,7 +219,7 @@ TEST_CASE("smoothQuantLayer refuses bad input with a message naming the paramete
 }
 
 TEST_CASE("SmoothQuant clamps as the reference code: an all-zero weight channel is smoothed",
-          "[quantize][smoothquant][clamp]") {
+          "[quantization][smoothquant][clamp]") {
   // mit-han-lab/smoothquant, smooth.py: weight_scales.clamp(min=1e-5), then
   // (act_scales^α / weight_scales^(1−α)).clamp(min=1e-5)
   const auto r = smooth_quant(vec({8, 2}), vec({0, 0.5}), 0.5);
@@ -235,7 +235,7 @@ TEST_CASE("SmoothQuant clamps as the reference code: an all-zero weight channel 
 }
 
 TEST_CASE("SmoothQuant's scale is at least 1e-5: an all-zero activation channel",
-          "[quantize][smoothquant][clamp]") {
+          "[quantization][smoothquant][clamp]") {
   for (double alpha : {0.25, 0.5, 1.0}) {
     INFO("alpha " << alpha);
     // 0^α / 0.5^(1−α) = 0, clamped to 1e-5
@@ -254,7 +254,7 @@ TEST_CASE("SmoothQuant's scale is at least 1e-5: an all-zero activation channel"
 }
 
 TEST_CASE("smoothQuantLayer smooths a layer with all-zero channels on both sides",
-          "[quantize][layer][clamp]") {
+          "[quantization][layer][clamp]") {
   // channel 1 of x is all zero (a dead activation), row 2 of w is all zero (a pruned input)
   Eigen::MatrixXd X(2, 3), W(3, 2);
   X << 4, 0, -1, -2, 0, 0.5;
@@ -272,7 +272,7 @@ TEST_CASE("smoothQuantLayer smooths a layer with all-zero channels on both sides
 }
 
 TEST_CASE("quantize refuses magnitudes above 1e300, naming the entry, so every result is finite",
-          "[quantize][limits]") {
+          "[quantization][limits]") {
   // quantize([1.8e308]) gave an infinite dequantised value and error
   CHECK_THROWS_WITH(quantize(vec({std::numeric_limits<double>::max()})),
                     "values[0] must be a number of magnitude at most 1e300 (so its dequantised value "
@@ -289,7 +289,7 @@ TEST_CASE("quantize refuses magnitudes above 1e300, naming the entry, so every r
 }
 
 TEST_CASE("smoothQuantLayer limits x, w and x·w to 2^20 entries each, naming x or w",
-          "[quantize][limits]") {
+          "[quantization][limits]") {
   using llmmath::require_smooth_quant_layer_shapes;
   // x 1025 × 1024, w 1024 × 1 named an internal "values"
   CHECK_THROWS_WITH(require_smooth_quant_layer_shapes(1025, 1024, 1024, 1),
@@ -329,7 +329,7 @@ Eigen::MatrixXd outlier_w() {
 }  // namespace
 
 TEST_CASE("smoothQuantLayerSweep gives smooth_quant_layer's errors at every alpha, bit for bit",
-          "[quantize][layer][sweep]") {
+          "[quantization][layer][sweep]") {
   // α from 0 to 1 in tenths, with the ends, 0.85, a repeat, out of order
   const VectorXd alpha = vec({0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 1, 0.5, 0.05});
   struct Layer { const char* name; Eigen::MatrixXd X, W; };
@@ -363,7 +363,7 @@ TEST_CASE("smoothQuantLayerSweep gives smooth_quant_layer's errors at every alph
 }
 
 TEST_CASE("smoothQuantLayerSweep on the chapter's outlier: the x error falls and the w error rises with alpha",
-          "[quantize][layer][sweep][invariant]") {
+          "[quantization][layer][sweep][invariant]") {
   const VectorXd alpha = VectorXd::LinSpaced(11, 0, 1);  // 0, 0.1, …, 1
   const auto r = llmmath::smooth_quant_layer_sweep(outlier_x(), outlier_w(), alpha, 8);
   // after smoothing, channel j's ranges are (max|X_j|·max|W_j|)^(1−α) and ^α; the outlier
@@ -391,7 +391,7 @@ TEST_CASE("smoothQuantLayerSweep on the chapter's outlier: the x error falls and
 }
 
 TEST_CASE("smoothQuantLayerSweep refuses bad input, naming x, w, the array, its entry or bits",
-          "[quantize][layer][sweep][errors]") {
+          "[quantization][layer][sweep][errors]") {
   using llmmath::smooth_quant_layer_sweep;
   const Eigen::MatrixXd X = Eigen::MatrixXd::Ones(2, 3), W = Eigen::MatrixXd::Ones(3, 2);
   const VectorXd half = vec({0.5});
@@ -432,7 +432,7 @@ TEST_CASE("smoothQuantLayerSweep refuses bad input, naming x, w, the array, its 
 }
 
 TEST_CASE("smoothQuantLayerSweep quantises at most 2^24 entries over the sweep, naming alpha",
-          "[quantize][layer][sweep][limits]") {
+          "[quantization][layer][sweep][limits]") {
   // x 1024 × 1024 and w 1024 × 1: 1,049,600 entries a point, so 15 points (15,744,000) pass
   // and 16 (16,793,600 > 2^24 = 16,777,216) do not
   const Eigen::MatrixXd X = Eigen::MatrixXd::Constant(1024, 1024, 0.5);
