@@ -42,80 +42,6 @@ test("the page keeps its conventions: nine sections, answers behind 'Show the an
   await page.close();
 });
 
-test("the attention figure responds to the mask and to edits, and shows the core's numbers", async () => {
-  const { page, errors } = await openReader(browser.context);
-  const fig = page.locator("#attention-figure");
-  const weights = () => fig.locator(".att-view").nth(1).locator("tbody tr").evaluateAll((rows) =>
-    rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent)));
-  const before = await weights();
-  assert.deepEqual(before[0], ["1", "0", "0"]);
-
-  // The displayed weights are the core's, for the figure's own inputs.
-  const fromCore = await page.evaluate(async () => {
-    const el = document.getElementById("attention-figure");
-    const m = await createLLMMath();
-    const { q, k, v, causal } = el.state;
-    return m.attention(q, k, v, { causal }).weights;
-  });
-  before.forEach((row, i) => row.forEach((cell, j) =>
-    assert.ok(Math.abs(Number(cell.replace("−", "-")) - fromCore[i][j]) <= 5e-4, `weight ${i},${j}: ${cell} vs ${fromCore[i][j]}`)));
-
-  await fig.getByLabel("Causal mask").uncheck();
-  const unmasked = await weights();
-  assert.notDeepEqual(unmasked[0], before[0]);
-  assert.ok(Number(unmasked[0][2]) > 0.5, "without the mask key 3 takes most of query 1's weight");
-
-  // Editing a key changes the scores.
-  await fig.getByLabel("K row 3 (sat), column 1").fill("0");
-  const edited = await weights();
-  assert.notDeepEqual(edited[0], unmasked[0]);
-  await page.screenshot({ path: artifact("attention-edited.png") });
-  assert.deepEqual(errors, []);
-  await page.close();
-});
-
-test("bad input names the parameter and keeps the last good figure", async () => {
-  const { page } = await openReader(browser.context);
-  const fig = page.locator("#attention-figure");
-  const output = () => fig.locator(".att-view").nth(2).textContent();
-  const good = await output();
-  await fig.getByLabel("Q row 1 (The), column 1").fill("");
-  await assert.doesNotReject(fig.locator(".llm-status.llm-error").waitFor());
-  assert.match(await fig.locator(".llm-status").textContent(), /q\[0\]\[0\] must be a finite number, got NaN/);
-  assert.equal(await output(), good);
-  await fig.getByLabel("Q row 1 (The), column 1").fill("1");
-  assert.equal(await fig.locator(".llm-status").textContent(), "");
-  await page.close();
-});
-
-test("exercise 1's answer, opened on request, shows weights (1, 0, 0) and V1 = (1, 0)", async () => {
-  const { page } = await openReader(browser.context);
-  const details = page.locator("#attention .exercise details");
-  assert.equal(await details.getAttribute("open"), null, "the answer waits for a prediction or a request");
-  await details.locator("summary").click();
-  const answer = await details.textContent();
-  assert.match(answer, /\(1, 0, 0\)/);
-  assert.match(answer, /V1 = \(1, 0\)/);
-  assert.match(answer, /masked keys are removed before normalisation/);
-  await details.screenshot({ path: artifact("exercise-1.png") });
-  await page.close();
-});
-
-test("the context-dilution figure follows its sliders with the core's weight", async () => {
-  const { page } = await openReader(browser.context);
-  const fig = page.locator("#dilution-figure");
-  const headline = () => fig.locator(".headline").textContent();
-  const before = await headline();
-  const expected = await page.evaluate(async () =>
-    (await createLLMMath()).contextDilution({ relevantScore: 2, distractorScore: 0, distractors: 10 }).relevantWeight);
-  assert.match(before, new RegExp((expected * 100).toFixed(1).replace(".", "\\.") + "%"));
-  await fig.getByLabel("Distractors n").focus();
-  await page.keyboard.press("ArrowRight");
-  assert.notEqual(await headline(), before);
-  assert.match(await fig.locator(".headline").textContent(), /20 distractors/);
-  await page.close();
-});
-
 test("on a phone-width screen the page does not scroll sideways", async () => {
   const { page, errors } = await openReader(browser.context, { width: 390, height: 844 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -237,21 +163,6 @@ test("the chapter's statements (issue 8): each corrected sentence says the right
   assert.doesNotMatch(text.sampling, /V\^\{\(p\)\}|threshold \\\(p\\\)/);
   assert.match(text.sampling, /the threshold \\\(p_\{\\text\{top\}\}\\\)/);
   assert.deepEqual(errors, []);
-  await page.close();
-});
-
-test("Large scores (§1, item 10c): the core gives queries 1 and 2 nearly all their weight on one key and query 3 an even split", async () => {
-  const { page } = await openReader(browser.context);
-  const fig = page.locator("#attention-figure");
-  await fig.getByLabel("Example").selectOption("sharp");
-  const weights = await page.evaluate(async () => {
-    const { q, k, v, causal } = document.getElementById("attention-figure").state;
-    return (await createLLMMath()).attention(q, k, v, { causal }).weights;
-  });
-  // Scores differ by 100/√2 ≈ 35 for queries 1 and 2, so the rest is below e^−35: 0.99 is loose.
-  assert.ok(Math.max(...weights[0]) > 0.99 && Math.max(...weights[1]) > 0.99, JSON.stringify(weights));
-  // Query 3 scores every key 200/√2: equal scores, equal weights up to rounding (1e-12).
-  for (const w of weights[2]) assert.ok(Math.abs(w - 1 / 3) < 1e-12, `query 3 weight ${w}`);
   await page.close();
 });
 
