@@ -342,7 +342,7 @@ Call make_call(const std::string& fn, const std::vector<Json>& a) {
     const auto W = std::make_shared<Eigen::MatrixXd>(matrix(arg(1)));
     const double alpha = optional_number(arg(2)["alpha"]).value_or(llmmath::default_smooth_quant_alpha);
     const double bits = optional_number(arg(2)["bits"]).value_or(llmmath::default_quantize_bits);
-    return [=] { return llmmath::smooth_quant_layer(*X, *W, alpha, bits).error_smooth; };
+    return [=] { return llmmath::smooth_quant_layer(*X, *W, alpha, bits).error_quantized_smoothed; };
   }
   throw std::runtime_error("unknown function " + fn);
 }

@@ -742,9 +742,9 @@ interface SmoothQuantLayerSweepResult {
   /** The migration strengths, as given. */
   alpha: number[];
   /** Entry i: quantXSmoothed.maxAbsError of smoothQuantLayer at alpha[i]. */
-  xSmoothMaxAbsError: number[];
+  quantXSmoothedMaxAbsError: number[];
   /** Entry i: quantWSmoothed.maxAbsError of smoothQuantLayer at alpha[i]. */
-  wSmoothMaxAbsError: number[];
+  quantWSmoothedMaxAbsError: number[];
 }
 
 interface SmoothQuantLayerResult {

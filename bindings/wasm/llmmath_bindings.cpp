@@ -42,7 +42,7 @@ val attention(val q, val k, val v, val opts, val sink) {
     out.set("weights", r.weights);
     out.set("output", r.output);
     out.set("visible", r.visible);
-    out.set("positions", r.position);
+    out.set("positions", r.positions);
     out.set("scale", r.scale);
     out.send(sink);
   });
@@ -401,10 +401,10 @@ val smooth_quant_layer(val x, val w, val opts, val sink) {
         js::optional_number(opts[js::key("alpha")]).value_or(llmmath::default_smooth_quant_alpha),
         js::optional_number(opts[js::key("bits")]).value_or(llmmath::default_quantize_bits));
     js::Result out, quant_x, quant_w, quant_x_smoothed, quant_w_smoothed;
-    set_quantized(quant_x, r.x_plain);
-    set_quantized(quant_w, r.w_plain);
-    set_quantized(quant_x_smoothed, r.x_smooth);
-    set_quantized(quant_w_smoothed, r.w_smooth);
+    set_quantized(quant_x, r.quant_x);
+    set_quantized(quant_w, r.quant_w);
+    set_quantized(quant_x_smoothed, r.quant_x_smoothed);
+    set_quantized(quant_w_smoothed, r.quant_w_smoothed);
     out.set("xAbsMax", r.x_abs_max);
     out.set("wAbsMax", r.w_abs_max);
     out.set("scales", r.smoothing.scales);
@@ -416,16 +416,16 @@ val smooth_quant_layer(val x, val w, val opts, val sink) {
     out.set("quantW", quant_w);
     out.set("quantXSmoothed", quant_x_smoothed);
     out.set("quantWSmoothed", quant_w_smoothed);
-    out.set("xLevels", r.x_levels_plain);
-    out.set("xLevelsSmoothed", r.x_levels_smooth);
+    out.set("xLevels", r.x_levels);
+    out.set("xLevelsSmoothed", r.x_levels_smoothed);
     out.set("largestChannel", double(r.largest_channel));
     out.set("smallestChannel", double(r.smallest_channel));
     out.set("y", r.y);
-    out.set("yQuantized", r.y_plain);
-    out.set("yQuantizedSmoothed", r.y_smooth);
-    out.set("errorQuantized", r.error_plain);
-    out.set("errorQuantizedSmoothed", r.error_smooth);
-    out.set("errorSmoothingAlone", r.error_identity);
+    out.set("yQuantized", r.y_quantized);
+    out.set("yQuantizedSmoothed", r.y_quantized_smoothed);
+    out.set("errorQuantized", r.error_quantized);
+    out.set("errorQuantizedSmoothed", r.error_quantized_smoothed);
+    out.set("errorSmoothingAlone", r.error_smoothing_alone);
     out.send(sink);
   });
 }
@@ -439,8 +439,8 @@ val smooth_quant_layer_sweep(val x, val w, val opts, val sink) {
         js::optional_number(opts[js::key("bits")]).value_or(llmmath::default_quantize_bits));
     js::Result out;
     out.set("alpha", r.alpha);
-    out.set("xSmoothMaxAbsError", r.x_smooth_max_abs_error);
-    out.set("wSmoothMaxAbsError", r.w_smooth_max_abs_error);
+    out.set("quantXSmoothedMaxAbsError", r.quant_x_smoothed_max_abs_error);
+    out.set("quantWSmoothedMaxAbsError", r.quant_w_smoothed_max_abs_error);
     out.send(sink);
   });
 }

@@ -54,11 +54,11 @@ AttentionResult attention(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& K,
   // maximum, sum and quotient is the same operation in the same order as row by row.
 
   // pass 2: which keys each query may see; query i sits at position nk − nq + i
-  r.position.resize(nq);
-  for (Eigen::Index i = 0; i < nq; ++i) r.position(i) = static_cast<int>(nk - nq + i);
+  r.positions.resize(nq);
+  for (Eigen::Index i = 0; i < nq; ++i) r.positions(i) = static_cast<int>(nk - nq + i);
   r.visible.resize(nq, nk);
   for (Eigen::Index j = 0; j < nk; ++j)
-    for (Eigen::Index i = 0; i < nq; ++i) r.visible(i, j) = !options.causal || j <= r.position(i);
+    for (Eigen::Index i = 0; i < nq; ++i) r.visible(i, j) = !options.causal || j <= r.positions(i);
 
   // pass 3: softmax over the visible scores only, shifted by the row maximum for stability;
   // hidden entries are left at exactly 0 rather than computed as exp(−inf).

@@ -189,21 +189,21 @@ SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen:
   r.w_smoothed = s.asDiagonal() * W;
 
   // pass 3: quantise each tensor as a whole (per-tensor scale), as it is and smoothed
-  r.x_plain = quantize_entries(row_major(X), bits, "x");
-  r.w_plain = quantize_entries(row_major(W), bits, "w");
-  r.x_smooth = quantize_entries(row_major(r.x_smoothed), bits, "x");
-  r.w_smooth = quantize_entries(row_major(r.w_smoothed), bits, "w");
-  r.x_levels_plain = column_level_max(r.x_plain.levels, t, c);
-  r.x_levels_smooth = column_level_max(r.x_smooth.levels, t, c);
+  r.quant_x = quantize_entries(row_major(X), bits, "x");
+  r.quant_w = quantize_entries(row_major(W), bits, "w");
+  r.quant_x_smoothed = quantize_entries(row_major(r.x_smoothed), bits, "x");
+  r.quant_w_smoothed = quantize_entries(row_major(r.w_smoothed), bits, "w");
+  r.x_levels = column_level_max(r.quant_x.levels, t, c);
+  r.x_levels_smoothed = column_level_max(r.quant_x_smoothed.levels, t, c);
 
   // pass 4: the output (t, o) in full precision and from each quantised pair
   r.y = X * W;
-  r.y_plain = from_row_major(r.x_plain.dequantized, t, c) * from_row_major(r.w_plain.dequantized, c, o);
-  r.y_smooth =
-      from_row_major(r.x_smooth.dequantized, t, c) * from_row_major(r.w_smooth.dequantized, c, o);
-  r.error_plain = (r.y - r.y_plain).cwiseAbs().maxCoeff();
-  r.error_smooth = (r.y - r.y_smooth).cwiseAbs().maxCoeff();
-  r.error_identity = (r.y - r.x_smoothed * r.w_smoothed).cwiseAbs().maxCoeff();
+  r.y_quantized = from_row_major(r.quant_x.dequantized, t, c) * from_row_major(r.quant_w.dequantized, c, o);
+  r.y_quantized_smoothed =
+      from_row_major(r.quant_x_smoothed.dequantized, t, c) * from_row_major(r.quant_w_smoothed.dequantized, c, o);
+  r.error_quantized = (r.y - r.y_quantized).cwiseAbs().maxCoeff();
+  r.error_quantized_smoothed = (r.y - r.y_quantized_smoothed).cwiseAbs().maxCoeff();
+  r.error_smoothing_alone = (r.y - r.x_smoothed * r.w_smoothed).cwiseAbs().maxCoeff();
   return r;
 }
 
@@ -234,15 +234,15 @@ SmoothQuantLayerSweep smooth_quant_layer_sweep(const Eigen::MatrixXd& X, const E
 
   SmoothQuantLayerSweep r;
   r.alpha = alpha;
-  r.x_smooth_max_abs_error.resize(m);
-  r.w_smooth_max_abs_error.resize(m);
+  r.quant_x_smoothed_max_abs_error.resize(m);
+  r.quant_w_smoothed_max_abs_error.resize(m);
   for (Eigen::Index i = 0; i < m; ++i) {
     // as passes 2 and 3 of smooth_quant_layer(), for the smoothed tensors only
     const Eigen::VectorXd s = smooth_quant(x_abs_max, w_abs_max, alpha(i)).scales;
     const Eigen::MatrixXd x_smoothed = X * s.cwiseInverse().asDiagonal();
     const Eigen::MatrixXd w_smoothed = s.asDiagonal() * W;
-    r.x_smooth_max_abs_error(i) = quantize_entries(row_major(x_smoothed), bits, "x").max_abs_error;
-    r.w_smooth_max_abs_error(i) = quantize_entries(row_major(w_smoothed), bits, "w").max_abs_error;
+    r.quant_x_smoothed_max_abs_error(i) = quantize_entries(row_major(x_smoothed), bits, "x").max_abs_error;
+    r.quant_w_smoothed_max_abs_error(i) = quantize_entries(row_major(w_smoothed), bits, "w").max_abs_error;
   }
   return r;
 }

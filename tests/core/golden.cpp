@@ -332,17 +332,17 @@ void quantize_calls(Golden& g) {
     g.add("smoothQuantLayer",
           "[" + mat(X) + "," + mat(W) + "," + obj({{"alpha", num(alpha)}, {"bits", num(6)}}) + "]",
           obj({{"scales", vec(r.smoothing.scales)}, {"xSmoothed", mat(r.x_smoothed)},
-               {"quantXSmoothed", obj({{"levels", vec(r.x_smooth.levels)}, {"scale", num(r.x_smooth.scale)}})},
-               {"yQuantizedSmoothed", mat(r.y_smooth)}, {"errorQuantized", num(r.error_plain)},
-               {"errorQuantizedSmoothed", num(r.error_smooth)}}));
+               {"quantXSmoothed", obj({{"levels", vec(r.quant_x_smoothed.levels)}, {"scale", num(r.quant_x_smoothed.scale)}})},
+               {"yQuantizedSmoothed", mat(r.y_quantized_smoothed)}, {"errorQuantized", num(r.error_quantized)},
+               {"errorQuantizedSmoothed", num(r.error_quantized_smoothed)}}));
   }
   const VectorXd alphas = literals::vec({0, 0.25, 0.5, 0.8, 1});
   for (double bits : {6.0, 8.0}) {
     const auto r = llmmath::smooth_quant_layer_sweep(X, W, alphas, bits);
     g.add("smoothQuantLayerSweep",
           "[" + mat(X) + "," + mat(W) + "," + obj({{"alpha", vec(alphas)}, {"bits", num(bits)}}) + "]",
-          obj({{"alpha", vec(r.alpha)}, {"xSmoothMaxAbsError", vec(r.x_smooth_max_abs_error)},
-               {"wSmoothMaxAbsError", vec(r.w_smooth_max_abs_error)}}));
+          obj({{"alpha", vec(r.alpha)}, {"quantXSmoothedMaxAbsError", vec(r.quant_x_smoothed_max_abs_error)},
+               {"quantWSmoothedMaxAbsError", vec(r.quant_w_smoothed_max_abs_error)}}));
   }
   const VectorXd v = literals::vec({0.91, -3.3, 0.004, 2.5, -0.75, 12.8, 0.0, -12.8});
   for (double bits : {2.0, 4.0, 8.0, 16.0}) {

@@ -76,14 +76,14 @@ TEST_CASE("causal alignment: with fewer queries than keys, query i sits at nk âˆ
   const MatrixXd K = MatrixXd::Random(5, 2), V = MatrixXd::Random(5, 2);
   SECTION("one query after a cache of four keys sees all five") {
     const auto r = attention(MatrixXd::Random(1, 2), K, V, causal());
-    CHECK(r.position(0) == 4);
+    CHECK(r.positions(0) == 4);
     CHECK(r.visible.all());
     CHECK((r.weights.array() > 0).all());
   }
   SECTION("two queries are positions 3 and 4") {
     const auto r = attention(MatrixXd::Random(2, 2), K, V, causal());
-    CHECK(r.position(0) == 3);
-    CHECK(r.position(1) == 4);
+    CHECK(r.positions(0) == 3);
+    CHECK(r.positions(1) == 4);
     CHECK(r.weights(0, 4) == 0.0);
     CHECK(r.weights(0, 3) > 0);
     CHECK(r.visible.row(1).all());

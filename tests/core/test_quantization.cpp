@@ -169,10 +169,10 @@ TEST_CASE("smoothQuantLayer by hand: the exercise's channel on a 1x2 · 2x1 laye
   CHECK(r.largest_channel == 0);
   CHECK(r.smallest_channel == 1);
   // as it is, the largest magnitude 8 gets level 127; after smoothing both channels reach 127
-  CHECK(r.x_levels_plain(0) == 127);
-  CHECK(r.x_levels_plain(1) == 32);  // round(2 / (8/127)) = round(31.75)
-  CHECK(r.x_levels_smooth(1) == 127);
-  CHECK(r.error_identity < 1e-15);  // rounding of two products of size ~4
+  CHECK(r.x_levels(0) == 127);
+  CHECK(r.x_levels(1) == 32);  // round(2 / (8/127)) = round(31.75)
+  CHECK(r.x_levels_smoothed(1) == 127);
+  CHECK(r.error_smoothing_alone < 1e-15);  // rounding of two products of size ~4
 }
 
 TEST_CASE("smoothQuantLayer: smoothing keeps X·W, each side matches quantize(), an outlier is tamed",
@@ -183,21 +183,21 @@ TEST_CASE("smoothQuantLayer: smoothing keeps X·W, each side matches quantize(),
   const auto plain = llmmath::smooth_quant_layer(X, W, 0.0, 8);
   const auto half = llmmath::smooth_quant_layer(X, W, 0.5, 8);
   for (const auto* r : {&plain, &half}) {
-    CHECK(r->error_identity < 1e-12);  // (X/s)(sW) = XW up to rounding of entries ~30·0.9
+    CHECK(r->error_smoothing_alone < 1e-12);  // (X/s)(sW) = XW up to rounding of entries ~30·0.9
     CHECK((r->y - X * W).cwiseAbs().maxCoeff() == 0.0);
     // the flattened tensors are exactly quantize() of the matrices row by row
     Eigen::Matrix<double, 4, 3, Eigen::RowMajor> Xr = X;
     const auto q = llmmath::quantize(Eigen::Map<const VectorXd>(Xr.data(), 12), 8);
-    CHECK((r->x_plain.levels - q.levels).cwiseAbs().maxCoeff() == 0.0);
-    CHECK(r->x_plain.max_abs_error <= r->x_plain.scale / 2);
-    CHECK(r->x_smooth.max_abs_error <= r->x_smooth.scale / 2);
+    CHECK((r->quant_x.levels - q.levels).cwiseAbs().maxCoeff() == 0.0);
+    CHECK(r->quant_x.max_abs_error <= r->quant_x.scale / 2);
+    CHECK(r->quant_x_smoothed.max_abs_error <= r->quant_x_smoothed.scale / 2);
   }
   CHECK(plain.largest_channel == 1);
   // alpha 0.5 spreads the levels: the small channels use more of them than before
-  CHECK(half.x_levels_smooth(0) > half.x_levels_plain(0));
-  CHECK(half.x_levels_smooth(2) > half.x_levels_plain(2));
+  CHECK(half.x_levels_smoothed(0) > half.x_levels(0));
+  CHECK(half.x_levels_smoothed(2) > half.x_levels(2));
   // and the product of the quantised smoothed pair is closer to the exact output
-  CHECK(half.error_smooth < half.error_plain);
+  CHECK(half.error_quantized_smoothed < half.error_quantized);
 }
 
 TEST_CASE("smoothQuantLayer refuses bad input with a message naming the parameter",
@@ -266,9 +266,9 @@ TEST_CASE("smoothQuantLayer smooths a layer with all-zero channels on both sides
   CHECK(r.w_smoothed.row(2).isZero(0));
   CHECK(r.smallest_channel == 1);
   // smoothing still leaves the product unchanged up to rounding (entries ~ 4·0.5)
-  CHECK(r.error_identity < 1e-15);
-  CHECK(r.x_smooth.max_abs_error <= r.x_smooth.scale / 2);
-  CHECK(std::isfinite(r.error_smooth));
+  CHECK(r.error_smoothing_alone < 1e-15);
+  CHECK(r.quant_x_smoothed.max_abs_error <= r.quant_x_smoothed.scale / 2);
+  CHECK(std::isfinite(r.error_quantized_smoothed));
 }
 
 TEST_CASE("quantize refuses magnitudes above 1e300, naming the entry, so every result is finite",
@@ -308,7 +308,7 @@ TEST_CASE("smoothQuantLayer limits x, w and x·w to 2^20 entries each, naming x 
   // at the limit each tensor is quantised whole, as quantize() would a vector of 2^20 values
   const auto r = llmmath::smooth_quant_layer(Eigen::MatrixXd::Constant(1024, 1024, 1.0),
                                              Eigen::MatrixXd::Constant(1024, 1, 0.5));
-  CHECK(r.x_plain.levels.size() == 1 << 20);
+  CHECK(r.quant_x.levels.size() == 1 << 20);
 }
 
 // ---- smoothQuantLayer swept over alpha (figure 7.1's curves) --------------------------------
@@ -345,21 +345,21 @@ TEST_CASE("smoothQuantLayerSweep gives smooth_quant_layer's errors at every alph
       INFO(l.name << ", bits " << bits);
       const auto r = llmmath::smooth_quant_layer_sweep(l.X, l.W, alpha, bits);
       CHECK(r.alpha == alpha);  // the strengths, as given
-      REQUIRE(r.x_smooth_max_abs_error.size() == alpha.size());
-      REQUIRE(r.w_smooth_max_abs_error.size() == alpha.size());
+      REQUIRE(r.quant_x_smoothed_max_abs_error.size() == alpha.size());
+      REQUIRE(r.quant_w_smoothed_max_abs_error.size() == alpha.size());
       for (Eigen::Index i = 0; i < alpha.size(); ++i) {
         INFO("alpha " << alpha(i));
         const auto p = llmmath::smooth_quant_layer(l.X, l.W, alpha(i), bits);
         // tolerance 0: the sweep repeats smooth_quant_layer()'s passes 2 and 3 operation for
         // operation (same scales, same products, same quantiser)
-        CHECK(r.x_smooth_max_abs_error(i) == p.x_smooth.max_abs_error);
-        CHECK(r.w_smooth_max_abs_error(i) == p.w_smooth.max_abs_error);
+        CHECK(r.quant_x_smoothed_max_abs_error(i) == p.quant_x_smoothed.max_abs_error);
+        CHECK(r.quant_w_smoothed_max_abs_error(i) == p.quant_w_smoothed.max_abs_error);
       }
     }
   }
   // bits default to 8, as smooth_quant_layer()'s
   const auto d = llmmath::smooth_quant_layer_sweep(outlier_x(), outlier_w(), vec({0.5}));
-  CHECK(d.x_smooth_max_abs_error(0) == llmmath::smooth_quant_layer(outlier_x(), outlier_w()).x_smooth.max_abs_error);
+  CHECK(d.quant_x_smoothed_max_abs_error(0) == llmmath::smooth_quant_layer(outlier_x(), outlier_w()).quant_x_smoothed.max_abs_error);
 }
 
 TEST_CASE("smoothQuantLayerSweep on the chapter's outlier: the x error falls and the w error rises with alpha",
@@ -373,21 +373,21 @@ TEST_CASE("smoothQuantLayerSweep on the chapter's outlier: the x error falls and
   // cross once, between 0.4 and 0.5 (0.0090 > 0.0066, then 0.0072 < 0.0076)
   for (Eigen::Index i = 1; i < alpha.size(); ++i) {
     INFO("alpha " << alpha(i - 1) << " → " << alpha(i));
-    CHECK(r.x_smooth_max_abs_error(i) < r.x_smooth_max_abs_error(i - 1));
-    CHECK(r.w_smooth_max_abs_error(i) > r.w_smooth_max_abs_error(i - 1));
+    CHECK(r.quant_x_smoothed_max_abs_error(i) < r.quant_x_smoothed_max_abs_error(i - 1));
+    CHECK(r.quant_w_smoothed_max_abs_error(i) > r.quant_w_smoothed_max_abs_error(i - 1));
   }
   // the ends: α = 0 (s = 1/max|W_j|) sets every weight channel's range to 1, α = 1
   // (s = max|X_j|) every activation channel's, so that side's step is 1/127 and its error at
   // most half of it, 1/254 (the scale is 1 / 127 up to the rounding of a few quotients)
   const auto at0 = llmmath::smooth_quant_layer(outlier_x(), outlier_w(), 0, 8);
   const auto at1 = llmmath::smooth_quant_layer(outlier_x(), outlier_w(), 1, 8);
-  CHECK(at0.w_smooth.scale == Approx(1.0 / 127).epsilon(1e-15));
-  CHECK(at1.x_smooth.scale == Approx(1.0 / 127).epsilon(1e-15));
-  CHECK(r.w_smooth_max_abs_error(0) <= at0.w_smooth.scale / 2);
-  CHECK(r.x_smooth_max_abs_error(10) <= at1.x_smooth.scale / 2);
+  CHECK(at0.quant_w_smoothed.scale == Approx(1.0 / 127).epsilon(1e-15));
+  CHECK(at1.quant_x_smoothed.scale == Approx(1.0 / 127).epsilon(1e-15));
+  CHECK(r.quant_w_smoothed_max_abs_error(0) <= at0.quant_w_smoothed.scale / 2);
+  CHECK(r.quant_x_smoothed_max_abs_error(10) <= at1.quant_x_smoothed.scale / 2);
   // and at the paper's α = 0.5 the outlier's activations quantise four times better than
   // unsmoothed (0.0072 against 0.031 here)
-  CHECK(r.x_smooth_max_abs_error(5) < at0.x_plain.max_abs_error / 4);
+  CHECK(r.quant_x_smoothed_max_abs_error(5) < at0.quant_x.max_abs_error / 4);
 }
 
 TEST_CASE("smoothQuantLayerSweep refuses bad input, naming x, w, the array, its entry or bits",
@@ -441,7 +441,7 @@ TEST_CASE("smoothQuantLayerSweep quantises at most 2^24 entries over the sweep, 
                     "alpha must be at most 15 values for these x and w (2^24 entries quantised over "
                     "the sweep), got 16 values");
   const auto r = llmmath::smooth_quant_layer_sweep(X, W, VectorXd::LinSpaced(15, 0, 1));
-  CHECK(r.x_smooth_max_abs_error.size() == 15);
+  CHECK(r.quant_x_smoothed_max_abs_error.size() == 15);
   // the small layer of the figure can take the full 4096 points: 4096·(24 + 12) entries
   CHECK_NOTHROW(llmmath::smooth_quant_layer_sweep(outlier_x(), outlier_w(), VectorXd::LinSpaced(4096, 0, 1)));
 }

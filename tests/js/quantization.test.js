@@ -202,22 +202,22 @@ test("smoothQuantLayerSweep: one error per alpha on each side, each smoothQuantL
   const m = await core();
   const alpha = [0, 0.25, 0.5, 0.75, 1];
   const r = m.smoothQuantLayerSweep(Xo, Wo, { alpha });
-  assert.deepEqual(Object.keys(r).sort(), ["alpha", "wSmoothMaxAbsError", "xSmoothMaxAbsError"]);
+  assert.deepEqual(Object.keys(r).sort(), ["alpha", "quantWSmoothedMaxAbsError", "quantXSmoothedMaxAbsError"]);
   assert.deepEqual(r.alpha, alpha);
-  for (const key of ["xSmoothMaxAbsError", "wSmoothMaxAbsError"]) assert.equal(r[key].length, alpha.length, key);
+  for (const key of ["quantXSmoothedMaxAbsError", "quantWSmoothedMaxAbsError"]) assert.equal(r[key].length, alpha.length, key);
   alpha.forEach((a, i) => {
     const p = m.smoothQuantLayer(Xo, Wo, { alpha: a }); // bits 8 in both by default
-    assert.equal(r.xSmoothMaxAbsError[i], p.quantXSmoothed.maxAbsError, `x at alpha ${a}`);
-    assert.equal(r.wSmoothMaxAbsError[i], p.quantWSmoothed.maxAbsError, `w at alpha ${a}`);
+    assert.equal(r.quantXSmoothedMaxAbsError[i], p.quantXSmoothed.maxAbsError, `x at alpha ${a}`);
+    assert.equal(r.quantWSmoothedMaxAbsError[i], p.quantWSmoothed.maxAbsError, `w at alpha ${a}`);
   });
   // the figure's curves: moving range to the weights lowers the x error and raises the w error
-  r.xSmoothMaxAbsError.slice(1).forEach((e, i) => assert.ok(e < r.xSmoothMaxAbsError[i], `x falls after alpha ${alpha[i]}`));
-  r.wSmoothMaxAbsError.slice(1).forEach((e, i) => assert.ok(e > r.wSmoothMaxAbsError[i], `w rises after alpha ${alpha[i]}`));
+  r.quantXSmoothedMaxAbsError.slice(1).forEach((e, i) => assert.ok(e < r.quantXSmoothedMaxAbsError[i], `x falls after alpha ${alpha[i]}`));
+  r.quantWSmoothedMaxAbsError.slice(1).forEach((e, i) => assert.ok(e > r.quantWSmoothedMaxAbsError[i], `w rises after alpha ${alpha[i]}`));
   // at alpha 1 every x channel's range is 1: the step is 1/127, the error at most half of it
-  assert.ok(r.xSmoothMaxAbsError[4] <= (1 / 254) * (1 + 1e-15));
+  assert.ok(r.quantXSmoothedMaxAbsError[4] <= (1 / 254) * (1 + 1e-15));
   // bits are passed on: 4 bits, steps 127/7 times coarser
   const four = m.smoothQuantLayerSweep(Xo, Wo, { alpha: [0.5], bits: 4 });
-  assert.equal(four.xSmoothMaxAbsError[0], m.smoothQuantLayer(Xo, Wo, { alpha: 0.5, bits: 4 }).quantXSmoothed.maxAbsError);
+  assert.equal(four.quantXSmoothedMaxAbsError[0], m.smoothQuantLayer(Xo, Wo, { alpha: 0.5, bits: 4 }).quantXSmoothed.maxAbsError);
 });
 
 test("smoothQuantLayerSweep takes Float64Array rows and alphas, with the same result", async () => {
@@ -229,7 +229,7 @@ test("smoothQuantLayerSweep takes Float64Array rows and alphas, with the same re
 
 test("smoothQuantLayerSweep refuses bad input by name, an entry as alpha[i], and keeps working", async () => {
   const m = await core();
-  const good = () => assert.equal(m.smoothQuantLayerSweep(X1, W1, { alpha: [1] }).xSmoothMaxAbsError.length, 1);
+  const good = () => assert.equal(m.smoothQuantLayerSweep(X1, W1, { alpha: [1] }).quantXSmoothedMaxAbsError.length, 1);
   const cases = [
     [() => m.smoothQuantLayerSweep(X1, W1, { alpha: [0.5, 1.5] }), "alpha[1]", /^alpha\[1\] must be in \[0, 1\], got 1.5$/],
     [() => m.smoothQuantLayerSweep(X1, W1, { alpha: [NaN] }), "alpha[0]", /finite number, got NaN/],

@@ -110,21 +110,21 @@ struct SmoothQuantLayerResult {
   SmoothQuantResult smoothing;  ///< s_j and the ranges after smoothing
   Eigen::MatrixXd x_smoothed;   ///< (t, c) X·diag(s)⁻¹
   Eigen::MatrixXd w_smoothed;   ///< (c, o) diag(s)·W
-  QuantizeResult x_plain;       ///< X quantised as it is (t·c entries)
-  QuantizeResult w_plain;       ///< W quantised as it is (c·o entries)
-  QuantizeResult x_smooth;      ///< X·diag(s)⁻¹ quantised
-  QuantizeResult w_smooth;      ///< diag(s)·W quantised
-  Eigen::VectorXd x_levels_plain;   ///< (c) largest |level| of each channel of X as it is
-  Eigen::VectorXd x_levels_smooth;  ///< (c) largest |level| of each channel after smoothing
+  QuantizeResult quant_x;       ///< X quantised as it is (t·c entries)
+  QuantizeResult quant_w;       ///< W quantised as it is (c·o entries)
+  QuantizeResult quant_x_smoothed;      ///< X·diag(s)⁻¹ quantised
+  QuantizeResult quant_w_smoothed;      ///< diag(s)·W quantised
+  Eigen::VectorXd x_levels;   ///< (c) largest |level| of each channel of X as it is
+  Eigen::VectorXd x_levels_smoothed;  ///< (c) largest |level| of each channel after smoothing
   int largest_channel = 0;   ///< the channel with the largest activation range (lowest on ties)
   int smallest_channel = 0;  ///< the channel with the smallest activation range
   Eigen::MatrixXd y;           ///< (t, o) X·W in full precision
-  Eigen::MatrixXd y_plain;     ///< (t, o) the product of the dequantised X and W
-  Eigen::MatrixXd y_smooth;    ///< (t, o) the product of the dequantised smoothed X and W
-  double error_plain = 0;      ///< max |y − y_plain|
-  double error_smooth = 0;     ///< max |y − y_smooth|
+  Eigen::MatrixXd y_quantized;     ///< (t, o) the product of the dequantised X and W
+  Eigen::MatrixXd y_quantized_smoothed;    ///< (t, o) the product of the dequantised smoothed X and W
+  double error_quantized = 0;      ///< max |y − y_quantized|
+  double error_quantized_smoothed = 0;     ///< max |y − y_quantized_smoothed|
   /// max |X·W − (X·diag(s)⁻¹)(diag(s)·W)|: smoothing alone changes the product only by rounding
-  double error_identity = 0;
+  double error_smoothing_alone = 0;
 };
 
 /// SmoothQuant on one layer (Xiao et al. 2023, §4, eq. 3–4): the channel ranges of X (t, c)
@@ -147,10 +147,10 @@ constexpr double max_smooth_quant_sweep_entries = 16777216.0;  // 2^24
 /// entry i is what smooth_quant_layer(X, W, alpha(i), bits) gives for it.
 struct SmoothQuantLayerSweep {
   Eigen::VectorXd alpha;  ///< (points) the migration strengths, as given
-  /// (points) x_smooth.max_abs_error: the largest error of X·diag(s)⁻¹ quantised
-  Eigen::VectorXd x_smooth_max_abs_error;
-  /// (points) w_smooth.max_abs_error: the largest error of diag(s)·W quantised
-  Eigen::VectorXd w_smooth_max_abs_error;
+  /// (points) quant_x_smoothed.max_abs_error: the largest error of X·diag(s)⁻¹ quantised
+  Eigen::VectorXd quant_x_smoothed_max_abs_error;
+  /// (points) quant_w_smoothed.max_abs_error: the largest error of diag(s)·W quantised
+  Eigen::VectorXd quant_w_smoothed_max_abs_error;
 };
 
 /// smooth_quant_layer()'s errors of the smoothed tensors for every α of `alpha`, in one call,
