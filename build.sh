@@ -45,6 +45,7 @@ test_apt_packages=(
   "firefox-esr:/usr/bin/firefox-esr"
   "clang:/usr/bin/clang++"
   "libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a"
+  "python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py"
 )
 
 ensure_packages() {

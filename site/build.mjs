@@ -43,21 +43,26 @@ if (option("--module") || !existsSync(path.join(out, "llmmath.js")) || path.join
 await copyFile(path.join(root, "bindings", "wasm", "llmmath.d.ts"), path.join(out, "llmmath.d.ts"));
 if (args.includes("--core-only")) process.exit(0);
 
-/** Replaces \( … \) (inline) and \[ … \] (display) with KaTeX's MathML; stops on a TeX error. */
+/**
+ * Replaces \( … \) (inline) and \[ … \] (display) with KaTeX's MathML; stops on a TeX error.
+ * A display formula, and a table in a .table-scroll box, can be wider than a phone: they scroll
+ * sideways (reader.css) and take the focus, so that a keyboard can scroll them too.
+ */
 export function typeset(html, file) {
   return html.replace(/\\\[([\s\S]+?)\\\]|\\\(([\s\S]+?)\\\)/g, (match, display, inline) => {
     const tex = (display ?? inline).trim();
     try {
-      return katex.renderToString(decodeEntities(tex), {
+      const mathml = katex.renderToString(decodeEntities(tex), {
         displayMode: display !== undefined,
         output: "mathml",
         throwOnError: true,
         strict: "error",
       });
+      return display === undefined ? mathml : mathml.replace("<math ", '<math tabindex="0" ');
     } catch (error) {
       throw new Error(`${file}: cannot typeset ${match.slice(0, 60)}…: ${error.message}`);
     }
-  });
+  }).replace(/<div class="table-scroll">/g, '<div class="table-scroll" tabindex="0" role="group" aria-label="Table">');
 }
 
 // TeX inside HTML source writes <, > and & as entities.
@@ -74,6 +79,17 @@ async function includeSections(html) {
   const parts = html.split(/<!-- include (sections\/[\w-]+\.html) -->/);
   for (let i = 1; i < parts.length; i += 2) parts[i] = typeset(await read(parts[i]), `site/${parts[i]}`);
   return parts.join("");
+}
+
+/**
+ * Gives each heading with an id inside <main> (every section's h2, and an h3 with an id) a
+ * permalink at its end: <a class="permalink" href="#id">#</a>, shown on hover and focus
+ * (reader.css). The contents and the figures' captions are left as they are.
+ */
+function permalinks(html) {
+  return html.replace(/<main\b[\s\S]*?<\/main>/, (main) =>
+    main.replace(/<(h[23])\b([^>]*?\sid="([^"]+)"[^>]*)>([\s\S]*?)<\/\1>/g, (_, tag, attrs, id, inner) =>
+      `<${tag}${attrs}>${inner} <a class="permalink" href="#${id}" aria-label="Link to this section">#</a></${tag}>`));
 }
 
 /** Fills a page's <!-- name --> placeholders; a missing placeholder is a build error. */
@@ -163,7 +179,7 @@ function fontInline(css, woff2) {
 }
 
 // --- reader.html ---------------------------------------------------------------------------
-const sectionsHtml = await includeSections(typeset(await read("reader.html"), "site/reader.html"));
+const sectionsHtml = permalinks(await includeSections(typeset(await read("reader.html"), "site/reader.html")));
 const readerHtml = fill(sectionsHtml, "site/reader.html", { noscript: noscript("") });
 await writeFile(path.join(out, "reader.html"), readerHtml);
 // Every page's stylesheet starts with the colour tokens the widgets use too, and the formulas' font.
@@ -240,7 +256,7 @@ const tables = Object.entries(figures).map(([name, f]) => {
   const rows = decls.map((d) => `      <tr><th scope="row"><code>${escapeHtml(d.name)}</code></th><td>${escapeHtml(describeType(d))}</td><td>${byDefault(d)}</td><td>${escapeHtml(d.doc)}</td></tr>`).join("\n");
   return `  <section id="widget-${name}" class="widget-ref">
     <h3><code>&lt;${f.tag}&gt;</code> · <code>?widget=${name}</code></h3>
-    <div class="table-scroll"><table class="attributes">
+    <div class="table-scroll" tabindex="0" role="group" aria-label="Attributes of &lt;${f.tag}&gt;"><table class="attributes">
       <caption>Attributes of <code>&lt;${f.tag}&gt;</code> (the same names as query parameters of embed.html)</caption>
       <thead><tr><th scope="col">attribute</th><th scope="col">type and range</th><th scope="col">default</th><th scope="col">meaning</th></tr></thead>
       <tbody>

@@ -4,6 +4,7 @@
 // Nothing from the query is inserted as markup: names are checked against the figures and their
 // declared attributes, values are set as attributes, which the widget parses.
 import { figureNamed, figures } from "./widgets/figures.js";
+import { addTakeawayActions } from "./takeaway.js";
 
 const main = document.getElementById("embed");
 const message = document.getElementById("embed-message");
@@ -43,7 +44,12 @@ if (!figure) {
   wrapper.append(el);
   const caption = document.getElementById(`caption-${name}`);
   if (caption) wrapper.append(caption.content.cloneNode(true));
+  // Under the chapter's name (h1), a heading names the figure as its caption does ("Figure 5.1.
+  // Speculative decoding"), so a figure's own h3 headings sit one level below it.
+  const label = wrapper.querySelector("figcaption strong")?.textContent.trim();
+  if (label) document.getElementById("embed-title").textContent = label.replace(/\.$/, "");
   main.append(wrapper);
+  addTakeawayActions(el, { caption: wrapper.querySelector("figcaption") });
   Promise.resolve(el.ready).then(() => {
     document.documentElement.setAttribute("data-ready", "");
     postHeight();

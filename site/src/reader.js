@@ -2,11 +2,12 @@
 //  - every figure's state lives in the URL fragment as the reader works, after the section
 //    anchor: reader.html#sampling?sampling.temperature=0.7&rope.m=3 (history is replaced, not
 //    added to), and is restored on load; a name is the figure's id without "-figure";
-//  - each figure gets Copy link and Copy embed code beside its Reset;
+//  - each figure gets Copy link and Copy embed code beside its Reset, then what takeaway.js adds;
 //  - data-ready on <html> once every widget on the page has rendered;
 //  - printing: the state's address on the first page, every answer shown (beforePrint, afterPrint).
 import { figures } from "./widgets/figures.js";
 import { copyText, embedCode, toQuery } from "./share.js";
+import { addTakeawayActions } from "./takeaway.js";
 import { fill, h } from "./dom.js";
 
 const tags = globalThis.LLMMathWidgets?.tags ?? [];
@@ -74,6 +75,8 @@ function addShareActions() {
         el.showPanel(copied ? "Embed code copied to the clipboard" : "Embed code for this figure as it is now (select and copy)", code);
       } } : null,
     ].filter(Boolean));
+    // Download SVG and PNG, Copy calculation, Copy as NumPy (takeaway.js).
+    addTakeawayActions(el, { caption: el.closest("figure")?.querySelector("figcaption") });
   }
 }
 
@@ -187,5 +190,32 @@ const firstScreen = new Promise((resolve) => {
 firstScreen.then((els) => Promise.all(els.map((el) => el.ready))).then(() => mark("data-first-screen"));
 whenAllRendered().then(
   () => mark("data-ready"),
-  (error) => document.documentElement.setAttribute("data-error", error.message),
+  (error) => engineNotice(error.message),
 );
+
+// --- the engine cannot start ----------------------------------------------------------------
+// Without the engine (WebAssembly off, or a policy without 'wasm-unsafe-eval') every figure says
+// so in its own box; the page says it once, under its title, and sets data-error on <html>. The
+// notice carries the exercises' answers as the build computed them: the page's own <noscript>
+// note, which a browser that runs scripts keeps as text (it is the page's markup, never the
+// reader's, that is parsed here).
+document.addEventListener("llm-engine-error", (e) => engineNotice(e.detail.message));
+// A figure may have failed before this script ran: the page's scripts load one after the other.
+const failedEarly = all.find((el) => el.engineError);
+if (failedEarly) engineNotice(failedEarly.engineError);
+
+function engineNotice(reason) {
+  const root = document.documentElement;
+  if (root.hasAttribute("data-error")) return;
+  root.setAttribute("data-error", reason);
+  const note = document.querySelector("noscript")?.textContent ?? "";
+  const answers = note ? new DOMParser().parseFromString(note, "text/html").querySelector("ol") : null;
+  // The answers stay behind a disclosure, as each exercise's do: a prediction comes first.
+  const notice = h("div", { class: "noscript engine-notice", role: "alert" },
+    h("p", {}, h("strong", {}, "The figures cannot run here."), ` The chapter's calculation engine did not start (${reason}). `,
+      "The text and formulas read as usual", answers ? ", and the exercises' answers are below, as computed when the page was built." : "."),
+    answers ? h("details", {}, h("summary", {}, "Show the exercises' answers"), document.adoptNode(answers)) : null);
+  const after = document.querySelector("header.masthead") ?? document.getElementById("main")?.previousElementSibling;
+  if (after) after.after(notice);
+  else document.body.prepend(notice);
+}

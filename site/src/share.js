@@ -35,7 +35,7 @@ export function embedCode({ name, tag, title, settings, base }) {
   const attrs = settings.map(([n, v]) => ` ${n}="${escapeHtml(v)}"`).join("");
   return [
     "<!-- As a frame (for platforms that allow only frames): -->",
-    `<iframe src="${escapeHtml(src)}" title="${escapeHtml(title)}" sandbox="allow-scripts" width="100%" height="600" style="border:0" loading="lazy"></iframe>`,
+    `<iframe src="${escapeHtml(src)}" title="${escapeHtml(title)}" sandbox="allow-scripts allow-downloads" width="100%" height="600" style="border:0" loading="lazy"></iframe>`,
     "<!-- Once per page, so that each frame takes the height it needs: -->",
     RESIZER,
     "",

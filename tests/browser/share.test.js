@@ -103,7 +103,7 @@ test("Copy link, Copy embed code and Reset act on the figure as it is now", asyn
   const code = await fig.locator(".llm-panel textarea").inputValue();
   // Only what differs from the figure's defaults is written: here α.
   assert.match(code, /embed\.html\?widget=speculative&amp;alpha=0\.8" title="Figure 5\.1/);
-  assert.match(code, /sandbox="allow-scripts"/);
+  assert.match(code, /sandbox="allow-scripts allow-downloads"/);
   assert.match(code, /<script src="[^"]*llmmath-widgets\.js"><\/script>\n<llm-speculative alpha="0\.8"><\/llm-speculative>/);
   await fig.getByRole("button", { name: "Reset" }).click();
   assert.equal(await page.evaluate(() => document.getElementById("speculative-figure").state.alpha), 0.5);

@@ -13,7 +13,7 @@ import { fill, h, uniqueId } from "../dom.js";
 import { fmt, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { slider } from "./controls.js";
+import { scrollBox, slider } from "./controls.js";
 import css from "./alibi.css";
 import { barChart, lineChart, niceScale } from "./plot.js";
 
@@ -67,7 +67,7 @@ export class LlmAlibi extends LlmWidget {
     this.evidence = h("p", { class: "alibi-evidence" });
     this.map = h("div", { class: "alibi-map" });
     this.chart = h("div", { class: "chart-box" });
-    this.worked = h("div", { class: "worked", "aria-live": "polite" });
+    this.worked = h("div", { class: "worked" });
     this.frame.append(
       h("div", { class: "sliders" }, this.headsCtl.row, this.headCtl.row),
       this.bars,
@@ -125,8 +125,9 @@ export class LlmAlibi extends LlmWidget {
       title: `Slopes of the ${inputs.heads} heads; head ${inputs.head} selected`,
       height: 190,
       y: { min: 0, max: y.max, ticks: y.ticks, format: (t) => fmt(t, 4), label: "slope m" },
-      x: { label: "head k (click a bar to pick it)" },
+      x: { label: "head k (click a bar to pick it)", name: "head k" },
       valueFormat: (v) => fmt(v, 4),
+      describe: `Head ${inputs.head} is selected, slope ${fmt(slope, 6)}.`,
       bars: slopes.map((s, k) => ({
         label: String(k + 1), value: s, class: k + 1 === inputs.head ? "selected" : null,
         title: `head ${k + 1}: slope ${fmt(s, 6)}, half-distance ${fmt(halfDistances[k], 2)} tokens`,
@@ -145,12 +146,22 @@ export class LlmAlibi extends LlmWidget {
     this.renderWorked(r);
   }
 
+  /**
+   * The selected head's slope, half-distance and the evidence's weight factor; not the
+   * half-distance while exercise 6 asks for it.
+   */
+  summary({ inputs, slope, halfDistance, curve }, { concealed }) {
+    const head = `Head ${inputs.head} of ${inputs.heads}, slope ${fmt(slope, 6)}`;
+    const evidence = `evidence ${inputs.distance} token${inputs.distance === 1 ? "" : "s"} back is weighted ×${fmt(curve[inputs.distance], 6)}`;
+    return concealed ? `${head}: ${evidence}.` : `${head}: a key's weight halves every ${fmt(halfDistance, 3)} tokens; ${evidence}.`;
+  }
+
   renderMap({ inputs, map }) {
     const n = inputs.tokens;
     const idx = Array.from({ length: n }, (_, i) => i);
     fill(this.map, h("p", { class: "alibi-map-title", id: `${this.ids}-map` },
       "Bias −m·(i − j) added to the score of query i (row) for key j (column); shade: the weight factor it causes"),
-    h("div", { class: "alibi-scroll" }, h("table", { class: "alibi-table", "aria-labelledby": `${this.ids}-map` },
+    scrollBox("Bias table", "alibi-scroll", h("table", { class: "alibi-table", "aria-labelledby": `${this.ids}-map` },
       h("thead", {}, h("tr", {}, h("td", { class: "corner" }, "i \\ j"), idx.map((j) => h("th", { scope: "col" }, String(j + 1))))),
       h("tbody", {}, idx.map((i) => h("tr", {}, h("th", { scope: "row" }, String(i + 1)),
         idx.map((j) => (map.bias[i][j] === null
@@ -164,9 +175,10 @@ export class LlmAlibi extends LlmWidget {
     const ticks = [0, span / 4, span / 2, (3 * span) / 4, span];
     return lineChart({
       title: "Weight factor e^(−m·δ) against the distance δ, with the half-distance ln 2 / m marked",
-      x: { min: 0, max: span, ticks, format: (t) => fmt(t, 0), label: "distance δ = i − j (tokens)" },
+      x: { min: 0, max: span, ticks, format: (t) => fmt(t, 0), label: "distance δ = i − j (tokens)", name: "distance δ" },
       y: { min: 0, max: 1, ticks: [0, 0.25, 0.5, 0.75, 1], format: (t) => fmt(t, 2), label: "weight factor" },
-      series: [{ points: curve.map((v, d) => [d, v]) }],
+      series: [{ points: curve.map((v, d) => [d, v]), label: "weight factor" }],
+      describe: `The evidence, at δ = ${inputs.distance}, is weighted ×${fmt(curve[inputs.distance], 4)}; the factor is ½ at δ = ln 2 / m = ${fmt(halfDistance, 2)}.`,
       vlines: [{ x: halfDistance, label: `ln 2 / m = ${fmt(halfDistance, 2)}` }],
       hlines: [{ y: 0.5, class: "guide faint" }],
       markers: [{ x: inputs.distance, y: curve[inputs.distance], label: `δ = ${inputs.distance}: ×${fmt(curve[inputs.distance], 4)}` }],

@@ -153,6 +153,8 @@ export class FigureAnswer extends HTMLElement {
       el.setAttribute("data-predict-conceal", "");
       if (!el.hasAttribute("aria-hidden")) {
         el.setAttribute("aria-hidden", "true");
+        // Out of the tab order too: hidden content must hold nothing focusable (a scrolling table).
+        el.inert = true;
         el.setAttribute("data-predict-aria", "");
       }
     }
@@ -165,7 +167,10 @@ export class FigureAnswer extends HTMLElement {
     const root = this.figure.shadowRoot;
     for (const el of root.querySelectorAll("[data-predict-conceal]")) {
       el.removeAttribute("data-predict-conceal");
-      if (el.hasAttribute("data-predict-aria")) el.removeAttribute("aria-hidden");
+      if (el.hasAttribute("data-predict-aria")) {
+        el.removeAttribute("aria-hidden");
+        el.inert = false;
+      }
       el.removeAttribute("data-predict-aria");
     }
     this.figure.removeAttribute("data-predict-first");
@@ -194,6 +199,11 @@ export class FigureAnswer extends HTMLElement {
         this.showFeedback("stale", "The figure has changed since you checked: press Check to test your number against its new inputs.");
       }
       this.markConcealed();
+    } else if (figure?.engineError) {
+      // The figure computes the answer, and it cannot run here: say so where the answer would be.
+      fill(this.labelEl, "Your prediction:");
+      fill(this.body, "The figure above computes this answer, and its engine did not start here.");
+      this.reveal();  // nothing to blur: the figure shows no numbers
     }
     this.setAttribute("data-ready", "");
     this._resolveReady();
@@ -203,7 +213,9 @@ export class FigureAnswer extends HTMLElement {
   check() {
     const p = this.expected;
     if (!p) {
-      this.showFeedback("wrong", "The figure has no result to check against yet: fix its inputs first.");
+      this.showFeedback("wrong", this.figure?.engineError
+        ? "The figure cannot check a prediction here: its engine did not start."
+        : "The figure has no result to check against yet: fix its inputs first.");
       return;
     }
     const guess = parsePrediction(this.input.value);

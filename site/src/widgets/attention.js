@@ -9,7 +9,7 @@ import { fill, h, sym, uniqueId } from "../dom.js";
 import { fmt, fmtVec } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { checkbox, matrixEditor, markInvalid, stepper } from "./controls.js";
+import { checkbox, matrixEditor, markInvalid, scrollBox, stepper } from "./controls.js";
 import { attentionPresets } from "./attention-presets.js";
 import css from "./attention.css";
 
@@ -55,10 +55,10 @@ export class LlmAttention extends LlmWidget {
     this.causal = checkbox({ label: "Causal mask", checked: true, onchange: (causal) => this.set({ causal }) });
     this.querySelect = h("select", { id: `${id}-query`, onchange: () => this.set({ query: Number(this.querySelect.value) }) });
     this.editors = h("div", { class: "att-editors" });
-    this.scoresView = h("div", { class: "att-view" });
-    this.weightsView = h("div", { class: "att-view" });
-    this.outputView = h("div", { class: "att-view" });
-    this.worked = h("div", { class: "worked", "aria-live": "polite" });
+    this.scoresView = scrollBox("Scores", "att-view");
+    this.weightsView = scrollBox("Weights", "att-view");
+    this.outputView = scrollBox("Outputs", "att-view");
+    this.worked = h("div", { class: "worked" });
 
     this.frame.append(
       h("div", { class: "controls" },
@@ -139,6 +139,15 @@ export class LlmAttention extends LlmWidget {
     fill(this.outputView, table("Outputs (weights · V)", r.output, (x) => h("td", {}, fmt(x, 3)),
       Array.from({ length: dv }, (_, j) => `dim ${j + 1}`)));
     this.renderWorked(r);
+  }
+
+  /** The selected query's weights and output; only its scores while exercise 1 hides the weights. */
+  summary(r, { concealed }) {
+    const i = this.state.query - 1;
+    const query = `Query ${i + 1} (“${this.state.tokens[i]}”)`;
+    return concealed
+      ? `${query}: scores ${fmtVec(r.scores[i], 3)}; its weights are hidden until you answer the exercise.`
+      : `${query}: weights ${fmtVec(r.weights[i], 3)}, output ${fmtVec(r.output[i], 3)}.`;
   }
 
   /** The calculation for the selected query, with the reader's numbers substituted. */

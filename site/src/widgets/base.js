@@ -9,6 +9,14 @@
 // rendered it sets data-ready on itself and resolves `ready`; it emits "llm-change" after every
 // render.
 //
+// For a screen reader each figure has one polite live region (visually hidden) and nothing else
+// live: once the reader pauses (ANNOUNCE_DELAY after the last change, never at each slider
+// step, not at the first render) it says the widget's summary(), one sentence with the key
+// numbers, or the error that kept the figure from updating. Until its first render a figure
+// shows "Computing the figure…", and says so aloud if it is on screen and still computing after
+// COMPUTING_DELAY (a slow device); if the engine cannot start, the figure says so in words in
+// the same place, and emits "llm-engine-error" (the reader page then shows one notice).
+//
 // Everything a widget draws lives in its (open) shadow root with the kit's and its own styles
 // as constructed style sheets (allowed under a strict style-src): the host page's styles do not
 // reach inside, and the widget's styles do not reach out. Building clears the shadow root, so a
@@ -23,6 +31,9 @@
 //   sync()                    sets the controls from this.state (after any outside change)
 //   compute()                 calls the core with this.state, returns the result; may throw
 //   render(result)            draws the result
+//   summary(result, { concealed }) one sentence with the result's key numbers, for the live
+//                             region; with `concealed` (an exercise hides the figure's answer)
+//                             it must not state the numbers the exercise asks for
 import { loadCore } from "../core.js";
 import { h } from "../dom.js";
 import { parseValue, settingsToState, stateDiff, stateKey } from "./attributes.js";
@@ -31,6 +42,14 @@ import widgetCss from "./widget.css";
 import plotCss from "./plot.css";
 
 const kitCss = `${tokensCss}\n${widgetCss}\n${plotCss}`;
+
+// A figure's summary is spoken this long after the last change (ms): a reader dragging a slider
+// or typing a number hears the figure once they pause, not at every step.
+const ANNOUNCE_DELAY = 700;
+// A figure on screen that has not drawn this long after it started (ms) says it is computing:
+// the engine is still starting, as on a slow device; on a fast one nothing is said.
+const COMPUTING_DELAY = 600;
+const COMPUTING = "Computing the figure…";
 
 const sheets = new Map();
 /** One constructed style sheet per CSS text, shared by every widget that uses it. */
@@ -95,6 +114,23 @@ function queueIdle() {
   }, { timeout: 1000 });
 }
 
+/**
+ * Why the engine did not start, in one short clause: the two usual causes in words, otherwise
+ * the error without Emscripten's "Aborted(…)" wrapper and advice to rebuild, cut at 120 characters.
+ */
+function engineReason(error) {
+  const text = String(error?.message ?? error);
+  if (typeof WebAssembly !== "object") return "this browser has WebAssembly turned off";
+  if (/Content.Security.Policy|unsafe-eval/i.test(text)) return "the page's Content-Security-Policy does not allow WebAssembly";
+  const bare = text.replace(/\s*Build with -s\w+.*$/s, "").replace(/^Aborted\((.*)\)[.\s]*$/s, "$1").trim();
+  return bare.length > 120 ? `${bare.slice(0, 119)}…` : bare || "no reason given";
+}
+
+// The figure that is saying "computing" or that the engine failed, so that a page with several
+// figures on screen says each once, not once per figure.
+let speaking = null;
+let failureSaid = false;
+
 export class LlmWidget extends HTMLElement {
   static attributes = [];
   static styles = "";
@@ -131,48 +167,96 @@ export class LlmWidget extends HTMLElement {
       h("button", { type: "button", class: "llm-reset", onclick: () => this.reset() }, "Reset"));
     this.panel = h("div", { class: "llm-panel", hidden: true });
     this.notesEl = h("p", { class: "llm-notes", hidden: true });
-    this.status = h("p", { class: "llm-status", role: "status", "aria-live": "polite" });
-    this._pending = h("p", { class: "llm-pending" }, "Computing the figure…");
-    this.frame.append(this._pending);
+    // The status line shows errors; they are spoken through the live region, the figure's only one.
+    this.status = h("p", { class: "llm-status" });
+    this.live = h("p", { class: "llm-live visually-hidden", role: "status", "aria-live": "polite", "aria-atomic": "true" });
+    this._pending = h("p", { class: "llm-pending" }, COMPUTING);
+    this.frame.append(this._pending, this.live);
     // The state is known at once (attributes, links and the API read and write it); building
     // the controls and computing waits until the figure comes near the screen, or the browser
     // is idle, so a long page shows its first screen without drawing every figure first.
     whenNeeded(this);
   }
 
-  /** Builds the controls, then computes and draws with the core (once, when first needed). */
+  /**
+   * Builds the controls, then computes and draws with the core (once, when first needed). The
+   * placeholder stays until the first result is drawn.
+   */
   start() {
     if (this._started || !this._connected) return;
     this._started = true;
-    // Only the placeholder goes: what a page added to the frame meanwhile (an exercise's note) stays.
-    this._pending.remove();
     try {
       this.build();
       this.sync();
     } catch (error) {
-      // A widget that cannot build still says why, and its `ready` still settles.
+      // A widget that cannot build still says why, and its `ready` still settles. Only the
+      // placeholder goes: what a page added to the frame meanwhile (an exercise's note) stays.
+      this._pending.remove();
       this.frame.append(this.notesEl, this.status, this.actions, this.panel);
       this.showError(`This figure could not be built: ${error?.message ?? error}.`);
       this._resolveReady();
       return;
     }
     this.frame.append(this.notesEl, this.status, this.actions, this.panel);
+    // A slider's <output> is a live region by its implicit role (status): it would speak at every
+    // step, on top of the slider's own value. The figure's summary speaks once the reader pauses.
+    for (const out of this.frame.querySelectorAll("output")) out.setAttribute("aria-live", "off");
     this._showNotes();
+    this._computingTimer = setTimeout(() => {
+      if (speaking?.isConnected || !this._onScreen()) return;
+      speaking = this;
+      this._said = COMPUTING;
+      this.live.textContent = COMPUTING;
+    }, COMPUTING_DELAY);
     loadCore().then(
       (core) => {
         this.core = core;
         this.update();
+        this._settle();
         this.setAttribute("data-ready", "");
         this._resolveReady();
       },
       (error) => {
-        this.showError(`The calculation engine could not start: ${error.message}`);
+        this.engineError = engineReason(error);
+        this._settle(`This figure cannot run: the engine did not start (${this.engineError}). The text and the answers still read.`);
+        this.dispatchEvent(new CustomEvent("llm-engine-error", { bubbles: true, detail: { message: this.engineError } }));
         this._resolveReady();
       },
     );
   }
 
+  /**
+   * After the first attempt to draw: the placeholder goes, or says why the figure cannot run
+   * (`failure`). A figure that said it was computing then says its summary. A failure is said
+   * aloud by the first figure on screen only: the others show it, and the reader page says it
+   * once at its top.
+   */
+  _settle(failure) {
+    clearTimeout(this._computingTimer);
+    const saidComputing = this._said === COMPUTING;
+    if (speaking === this) speaking = null;
+    if (failure) {
+      this._pending.textContent = failure;
+      this._pending.classList.add("llm-error");
+      if ((saidComputing || this._onScreen()) && !failureSaid) {
+        failureSaid = true;
+        this.live.textContent = failure;
+      }
+      return;
+    }
+    this._pending.remove();
+    this._settled = true;
+    if (saidComputing) this._announce();
+  }
+
+  /** Whether the figure is in view now (asked only of a figure still computing, or failing). */
+  _onScreen() {
+    const box = this.getBoundingClientRect();
+    return box.bottom > 0 && box.top < innerHeight && box.height > 0;
+  }
+
   disconnectedCallback() {
+    clearTimeout(this._announceTimer);
     // A figure removed before it started is no longer waited for. Nothing else of a widget
     // lives outside its own element; subclasses that listen elsewhere remove their listeners here.
     if (!this._started && observer) {
@@ -323,6 +407,11 @@ export class LlmWidget extends HTMLElement {
   /** Draws a result (subclasses). */
   render() {}
 
+  /** One sentence with a result's key numbers, for the live region (subclasses; see the top). */
+  summary() {
+    return "";
+  }
+
   /** Recomputes and redraws; on an error keeps the last good figure and says what was wrong. */
   update() {
     if (!this.core || !this._started) return;
@@ -336,12 +425,35 @@ export class LlmWidget extends HTMLElement {
       return;
     }
     this.clearError();
+    // The first drawing is not announced: a page of figures would otherwise speak all at once.
+    if (this._settled) this._announce();
     this.dispatchEvent(new CustomEvent("llm-change", { bubbles: true, detail: result }));
   }
 
   showError(message) {
     this.status.textContent = message;
     this.status.classList.add("llm-error");
+    if (this._settled) this._announce(message);
+  }
+
+  /**
+   * Says `text`, or else the summary of the figure's latest result, once no change has come for
+   * ANNOUNCE_DELAY: every change restarts the wait, so only the last is spoken.
+   */
+  _announce(text) {
+    clearTimeout(this._announceTimer);
+    this._announceTimer = setTimeout(() => {
+      let said = text;
+      if (said === undefined) {
+        try {
+          said = this.result ? this.summary(this.result, { concealed: this.hasAttribute("data-predict-first") }) : "";
+        } catch {
+          said = "";  // a summary that cannot be written says nothing rather than break the figure
+        }
+      }
+      this._said = said;
+      this.live.textContent = said;
+    }, ANNOUNCE_DELAY);
   }
 
   clearError() {

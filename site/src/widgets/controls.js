@@ -45,7 +45,7 @@ export function choice({ label, options, value, onchange, id = uniqueId("choice"
 export function checkbox({ label, checked, onchange, id = uniqueId("check") }) {
   const input = h("input", { type: "checkbox", id, onchange: () => onchange(input.checked) });
   input.checked = checked;
-  return { input, row: h("span", { class: "control" }, input, h("label", { for: id }, " ", label)) };
+  return { input, row: h("span", { class: "control check" }, input, h("label", { for: id }, " ", label)) };
 }
 
 /**
@@ -71,4 +71,21 @@ export function matrixEditor({ name, caption, M, rowLabels, colLabels, cellLabel
 /** Marks a field as invalid (or valid) for the eye and for assistive technology. */
 export function markInvalid(input, invalid) {
   input.setAttribute("aria-invalid", invalid ? "true" : "false");
+}
+
+/**
+ * A box for a table of numbers that may be wider than the figure: scrollBox(label, className,
+ * ...children). It scrolls sideways on a narrow screen, with a shadow at an edge that hides
+ * columns (widget.css, .llm-scroll), and takes the focus so that arrow keys scroll it; `label`
+ * names it for a screen reader. A group, not a region: a figure can appear twice on a page.
+ * While it is hidden from assistive technology (aria-hidden, as an exercise conceals a readout
+ * until it is answered) it leaves the tab order too.
+ */
+export function scrollBox(label, className, ...children) {
+  const box = h("div", { class: `llm-scroll ${className}`, tabindex: "0", role: "group", "aria-label": label }, ...children);
+  new MutationObserver(() => {
+    if (box.getAttribute("aria-hidden") === "true") box.removeAttribute("tabindex");
+    else box.setAttribute("tabindex", "0");
+  }).observe(box, { attributes: true, attributeFilter: ["aria-hidden"] });
+  return box;
 }

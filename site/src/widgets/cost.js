@@ -17,7 +17,7 @@ import { fill, h, sym, uniqueId } from "../dom.js";
 import { fmt, fmtBytes, fmtCount, pct, superscript } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { checkbox, choice, markInvalid, numberField, slider } from "./controls.js";
+import { checkbox, choice, markInvalid, numberField, scrollBox, slider } from "./controls.js";
 import { lineChart } from "./plot.js";
 import { costPresets, precisions } from "./cost-presets.js";
 import css from "./cost.css";
@@ -113,7 +113,7 @@ export class LlmCost extends LlmWidget {
     this.gatedBox = checkbox({ label: "Gated feed-forward (three matrices, as in Llama)", checked: false,
       onchange: (gated) => this.set({ gated }, { sync: true }) });
 
-    this.stats = h("dl", { class: "cost-stats", "aria-live": "polite" });
+    this.stats = h("dl", { class: "cost-stats" });
     this.chart = h("div", { class: "chart-box" });
     this.legend = h("ul", { class: "cost-legend" });
     this.linearChart = h("div", { class: "chart-box" });
@@ -123,7 +123,7 @@ export class LlmCost extends LlmWidget {
 
     this.frame.append(
       h("div", { class: "controls" }, this.preset.row, this.precision.row),
-      h("div", { class: "sliders cost-tokens" }, this.tokenSlider.row),
+      h("div", { class: "sliders cost-tokens llm-bar" }, this.tokenSlider.row),
       h("p", { class: "hint" }, "Slide the context in powers of two, or type any number below. The model width and feed-forward size count the linear layers (0 leaves them out)."),
       grid,
       h("div", { class: "controls cost-gated" }, this.gatedBox.row),
@@ -243,6 +243,17 @@ export class LlmCost extends LlmWidget {
     this.renderModels(r);
   }
 
+  /**
+   * The scores per head and the cache at the context, with attention's share when the linear
+   * layers are counted; only the context and the share while exercise 4 hides the counts.
+   */
+  summary({ cfg, now }, { concealed }) {
+    const n = `${fmtCount(cfg.tokens, CARD_DIGITS)} tokens`;
+    const share = now.linearMacsPerLayer === undefined ? "" : `; attention does ${pct(now.attentionShare, 1)} of a layer's multiply-adds`;
+    if (concealed) return `Context ${n}${share}; the counts are hidden until you answer the exercise.`;
+    return `At ${n}: ${fmtCount(now.scoresPerHead, CARD_DIGITS)} scores per head and a key-value cache of ${fmtBytes(now.kvBytes)}${share}.`;
+  }
+
   renderStats({ now }) {
     const stat = (term, value, note, cls) =>
       h("div", { class: `cost-stat ${cls ?? ""}` }, h("dt", {}, term), h("dd", {}, h("strong", {}, value), note ? h("span", {}, note) : null));
@@ -274,9 +285,11 @@ export class LlmCost extends LlmWidget {
     const crossover = now.crossoverTokens;
     fill(this.linearChart, lineChart({
       title: "Multiply-adds per layer against the number of tokens: attention's QK and AV against the linear layers (both axes logarithmic)",
-      x: { min: 1, max: xMax, log: true, ticks: TOKEN_STEPS.filter((t, k) => k % 4 === 0 && t <= xMax), format: fmtTokens, label: "tokens n (log scale)" },
+      x: { min: 1, max: xMax, log: true, ticks: TOKEN_STEPS.filter((t, k) => k % 4 === 0 && t <= xMax), format: fmtTokens, label: "tokens n (log scale)",
+        name: "tokens n", valueFormat: (t) => fmtCount(t) },
       y: { ...y, label: "multiply-adds per layer (log scale)" },
-      series: [{ points: lin, class: "series cost-linear" }, { points: att, class: "series cost-scores" }],
+      series: [{ points: lin, class: "series cost-linear", label: "linear layers' multiply-adds" }, { points: att, class: "series cost-scores", label: "attention's multiply-adds" }],
+      describe: `At the marked n = ${fmtCount(cfg.tokens)}: attention ${fmtCount(now.macsPerLayer, CARD_DIGITS)} multiply-adds per layer, the linear layers ${fmtCount(now.linearMacsPerLayer, CARD_DIGITS)}; they are equal at n = ${fmtCount(crossover, CARD_DIGITS)}.`,
       markers: [
         { x: cfg.tokens, y: now.macsPerLayer, class: "marker cost-scores" },
         { x: cfg.tokens, y: now.linearMacsPerLayer, class: "marker cost-linear" },
@@ -305,9 +318,10 @@ export class LlmCost extends LlmWidget {
     const xTicks = TOKEN_STEPS.filter((t, k) => k % 4 === 0 && t <= xMax);
     fill(this.chart, lineChart({
       title: "Attention scores and cached key-value entries per layer against the number of tokens (both axes logarithmic)",
-      x: { min: 1, max: xMax, log: true, ticks: xTicks, format: fmtTokens, label: "tokens n (log scale)" },
+      x: { min: 1, max: xMax, log: true, ticks: xTicks, format: fmtTokens, label: "tokens n (log scale)", name: "tokens n", valueFormat: (t) => fmtCount(t) },
       y: { ...y, label: "count per layer (log scale)" },
-      series: [{ points: scores, class: "series cost-scores" }, { points: kv, class: "series cost-kv" }],
+      series: [{ points: scores, class: "series cost-scores", label: "scores per layer" }, { points: kv, class: "series cost-kv", label: "cached values per layer" }],
+      describe: `At the marked n = ${fmtCount(cfg.tokens)}: ${fmtCount(now.scoresPerLayer, CARD_DIGITS)} scores and ${fmtCount(now.kvValuesPerLayer, CARD_DIGITS)} cached values per layer.`,
       markers: [
         { x: cfg.tokens, y: now.scoresPerLayer, class: "marker cost-scores" },
         { x: cfg.tokens, y: now.kvValuesPerLayer, class: "marker cost-kv" },
@@ -373,7 +387,7 @@ export class LlmCost extends LlmWidget {
     fill(this.models,
       h("p", { class: "cost-table-title", id: this.tableTitleId },
         `Real models, at ${fmt(cfg.bytesPerValue)} byte${cfg.bytesPerValue === 1 ? "" : "s"} per value (choose one to load it)`),
-      h("div", { class: "cost-table-scroll" }, h("table", { class: "cost-table", "aria-labelledby": this.tableTitleId },
+      scrollBox("Real models", "cost-table-scroll", h("table", { class: "cost-table", "aria-labelledby": this.tableTitleId },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Model"), h("th", { scope: "col" }, sym("L")), h("th", { scope: "col" }, sym("h")),
           h("th", { scope: "col" }, sym("h", "kv")), h("th", { scope: "col" }, sym("d")), h("th", { scope: "col" }, "Cache per token"),
           h("th", { scope: "col" }, "Cache at its context"), h("th", { scope: "col" }, "Attention = linear layers at n"))),

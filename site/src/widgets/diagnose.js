@@ -180,8 +180,8 @@ export class LlmDiagnose extends LlmWidget {
       return { key, input: field.input, row: field.row };
     });
     this.heading = h("h3", { class: "diag-title", tabindex: "-1" }, s.title);
-    this.feedback = h("div", { class: "diag-feedback", "aria-live": "polite" });
-    this.lines = h("ul", { class: "diag-lines", "aria-live": "polite" });
+    this.feedback = h("div", { class: "diag-feedback" });
+    this.lines = h("ul", { class: "diag-lines" });
     this.othersList = h("ul", {});
     this.others = h("details", { class: "diag-others" }, h("summary", {}, "Why not the others?"), this.othersList);
     this.nextButton = h("button", { type: "button", class: "diag-next", onclick: () => this.next() }, "Next scenario");
@@ -247,6 +247,19 @@ export class LlmDiagnose extends LlmWidget {
 
   render(r) {
     fill(this.lines, r.lines.map((line) => h("li", {}, line)));
+  }
+
+  /**
+   * Where the reader is and the verdict on their last choice; once right, the calculation's first
+   * result (its first bold number).
+   */
+  summary(r) {
+    const { s, picks, solved } = this.current();
+    const where = `scenario ${this.state.scenario} of ${scenarios.length}`;
+    if (!picks.length) return `${where[0].toUpperCase()}${where.slice(1)}: ${s.title}${/[.?!]$/.test(s.title) ? "" : "."} Which mechanism explains it?`;
+    if (!solved) return `Not ${labelOf(picks.at(-1)).toLowerCase()}: try another mechanism (${where}).`;
+    const first = r.lines.flat(Infinity).find((x) => x instanceof Element && x.localName === "strong");
+    return `Right: ${labelOf(s.mechanism).toLowerCase()} (${where}).${first ? ` The calculation gives ${first.textContent}.` : ""}`;
   }
 }
 

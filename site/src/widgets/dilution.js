@@ -65,15 +65,24 @@ export class LlmContextDilution extends LlmWidget {
       " / (e", h("sup", {}, fmt(a, 1)), ` + ${n.toLocaleString("en")}·e`, h("sup", {}, fmt(b, 1)), ") = ",
       h("strong", {}, fmt(now.relevantWeight, 4)));
   }
+
+  /** The relevant key's share of the attention. */
+  summary({ cfg, now }) {
+    const n = cfg.distractors;
+    return `The relevant key keeps ${pct(now.relevantWeight)} of the attention against ${n.toLocaleString("en")} distractor${n === 1 ? "" : "s"}.`;
+  }
 }
 
 function lineChartFor(curve, now, n) {
   return lineChart({
     title: "Weight of the relevant key against the number of distractors",
-    x: { min: 1, max: 100000, log: true, ticks: [1, 10, 100, 1000, 10000, 100000], format: (t) => t.toLocaleString("en"), label: "distractors n (log scale)" },
+    x: { min: 1, max: 100000, log: true, ticks: [1, 10, 100, 1000, 10000, 100000], format: (t) => t.toLocaleString("en"), label: "distractors n (log scale)", name: "distractors n" },
     y: { min: 0, max: 1, ticks: [0, 0.25, 0.5, 0.75, 1], format: (t) => pct(t, 0), label: "relevant weight" },
-    series: [{ points: curve }],
+    series: [{ points: curve, label: "relevant key's weight" }],
     markers: n >= 1 ? [{ x: n, y: now.relevantWeight, label: pct(now.relevantWeight) }] : [],
+    describe: n >= 1
+      ? `The marked point, n = ${n.toLocaleString("en")}, gives ${pct(now.relevantWeight)}.`
+      : `With no distractors (n = 0, left of the log axis) the relevant key keeps ${pct(now.relevantWeight)}.`,
   });
 }
 

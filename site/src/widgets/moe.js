@@ -10,7 +10,7 @@ import { fill, h, sym, uniqueId } from "../dom.js";
 import { fmt, fmtVec } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { choice, markInvalid, matrixEditor, stepper } from "./controls.js";
+import { choice, markInvalid, matrixEditor, scrollBox, stepper } from "./controls.js";
 import { groupedBarChart, legend, niceTicks } from "./plot.js";
 import { MOE_TOKENS, moePresets } from "./moe-presets.js";
 import css from "./moe.css";
@@ -68,12 +68,12 @@ export class LlmMoe extends LlmWidget {
       h("option", { value: "", disabled: true }, "Your numbers"));
     this.topK = choice({ label: "Experts per token, top-k", options: [], value: "", onchange: (k) => this.set({ topK: Number(k) }) });
 
-    this.editor = h("div", { class: "att-view" });
-    this.dispatch = h("div", { class: "att-view" });
+    this.editor = h("div", { class: "att-view llm-scroll" });
+    this.dispatch = scrollBox("Router probabilities and dispatch", "att-view");
     this.headline = h("p", { class: "headline" });
     this.bars = h("div", { class: "chart-box moe-bars" });
-    this.experts = h("div", { class: "att-view" });
-    this.worked = h("div", { class: "worked", "aria-live": "polite" });
+    this.experts = scrollBox("Per expert", "att-view");
+    this.worked = h("div", { class: "worked" });
     this.frame.append(
       h("div", { class: "controls" },
         h("label", { for: `${id}-preset` }, "Example "), this.presetSelect,
@@ -175,7 +175,7 @@ export class LlmMoe extends LlmWidget {
     const { max, ticks } = niceTicks(top, 4);
     fill(this.bars, groupedBarChart({
       title: "Fraction of traffic f and mean router probability p per expert",
-      categories: experts, width: 360, height: 220,
+      categories: experts, width: 360, height: 220, x: { name: "expert" },
       y: { min: 0, max, ticks, format: (t) => fmt(t, 2), label: "share" },
       series: [{ values: route.f, label: "f, traffic", class: "bar" }, { values: route.p, label: "p, router probability", class: "bar alt" }],
       hlines: [{ y: r.even[0], label: `even: ${fmt(r.even[0], 4)}`, class: "guide" }],
@@ -189,6 +189,12 @@ export class LlmMoe extends LlmWidget {
         h("td", {}, String(route.counts[j])), h("td", {}, fmt(route.f[j], 4)),
         h("td", {}, fmt(route.p[j], 4)), h("td", {}, fmt(route.terms[j], 4)))))));
     this.renderWorked(r, N);
+  }
+
+  /** The loss and the traffic split (exercise 8 asks for another router's loss: nothing to hide). */
+  summary({ route }) {
+    const k = this.state.topK;
+    return `Top-${k} routing of ${route.probs.length} tokens over ${route.f.length} experts: load-balancing loss ${fmt(route.loss, 4)}, traffic f = ${fmtVec(route.f, 3)}.`;
   }
 
   /** f, p and the loss written out with the current numbers. */

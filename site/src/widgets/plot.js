@@ -1,39 +1,38 @@
 // Minimal SVG charts for the widgets: a line chart, a bar chart and a grouped bar chart, with
 // their axes, ticks, guides and legends. Drawing only: every plotted value arrives computed.
-import { h } from "../dom.js";
+import { h, uniqueId } from "../dom.js";
+import { fmt, fmtCount } from "../format.js";
 
 /**
  * lineChart({ width, height, x: {min, max, log, ticks, label, format}, y: {...},
  *             series: [{ points: [[x, y], …], class }], markers: [{ x, y, label, class }],
  *             vlines: [{ x, label, class }], hlines: [{ y, label, class }], title })
  */
-export function lineChart(spec) {
-  const W = spec.width ?? 520, H = spec.height ?? 260;
-  const m = { left: 52, right: 30, top: 14, bottom: 42 };
+export function lineChart(spec, box) {
+  const { W, H, m } = layout(spec, box, 520, 260, { left: 52, right: 30, top: 14, bottom: 42 });
   const sx = scale(spec.x, m.left, W - m.right);
   const sy = scale(spec.y, H - m.bottom, m.top);
   const { svg, axes } = frame(spec, W, H, m, sy, "chart");
-  for (const t of spec.x.ticks ?? []) {
+  const xTicks = spec.x.ticks ?? [];
+  const shown = everyFitting(xTicks.map((t) => [sx(t), (spec.x.format ?? String)(t)]));
+  xTicks.forEach((t, i) => {
     axes.append(h("line", { x1: sx(t), x2: sx(t), y1: H - m.bottom, y2: H - m.bottom + 4 }));
-    axes.append(h("text", { x: sx(t), y: H - m.bottom + 16, "text-anchor": "middle" }, (spec.x.format ?? String)(t)));
-  }
+    if (i % shown === 0) axes.append(h("text", { x: sx(t), y: H - m.bottom + 16, "text-anchor": "middle" }, (spec.x.format ?? String)(t)));
+  });
   svg.append(axes);
   hlines(svg, spec.hlines, W, m, sy);
   for (const l of spec.vlines ?? []) {
     svg.append(h("line", { x1: sx(l.x), x2: sx(l.x), y1: m.top, y2: H - m.bottom, class: l.class ?? "guide" }));
-    if (l.label) svg.append(h("text", { x: sx(l.x) + 4, y: m.top + 12, class: "guide-label" }, l.label));
+    if (l.label) svg.append(h("text", { ...beside(sx(l.x), 4, l.label, 11, W), y: m.top + 12, class: "guide-label" }, l.label));
   }
   for (const s of spec.series ?? []) {
     svg.append(h("polyline", { class: s.class ?? "series", points: s.points.map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join(" ") }));
   }
   for (const p of spec.markers ?? []) {
     svg.append(h("circle", { cx: sx(p.x), cy: sy(p.y), r: 5, class: p.class ?? "marker" }));
-    if (p.label) {
-      const right = sx(p.x) < W * 0.7;
-      svg.append(h("text", { x: sx(p.x) + (right ? 9 : -9), y: sy(p.y) - 8, "text-anchor": right ? "start" : "end", class: "marker-label" }, p.label));
-    }
+    if (p.label) svg.append(h("text", { ...beside(sx(p.x), 9, p.label, 12, W, sx(p.x) < W * 0.7), y: sy(p.y) - 8, class: "marker-label" }, p.label));
   }
-  return svg;
+  return described(fitted(svg, spec, lineChart, box), spec, box, lineText);
 }
 
 // What every chart shares: the <svg> with its title and an axes group holding both axis lines,
@@ -49,9 +48,12 @@ function frame(spec, W, H, m, sy, cls) {
     axes.append(h("line", { x1: m.left, x2: W - m.right, y1: sy(t), y2: sy(t), class: "grid" }));
     axes.append(h("text", { x: m.left - 7, y: sy(t) + 4, "text-anchor": "end" }, (spec.y.format ?? String)(t)));
   }
-  if (spec.x?.label) axes.append(h("text", { x: (m.left + W - m.right) / 2, y: H - 6, "text-anchor": "middle", class: "label" }, spec.x.label));
-  if (spec.y.label) axes.append(h("text", { x: 12, y: (m.top + H - m.bottom) / 2, "text-anchor": "middle", class: "label",
-    transform: `rotate(-90 12 ${(m.top + H - m.bottom) / 2})` }, spec.y.label));
+  // Axis titles, on the lines layout() gave them.
+  m.xTitle.forEach((line, i) => axes.append(h("text", { x: (m.left + W - m.right) / 2, y: H - 6 - LINE * (m.xTitle.length - 1 - i),
+    "text-anchor": "middle", class: "label" }, line)));
+  const mid = (m.top + H - m.bottom) / 2;
+  m.yTitle.forEach((line, i) => axes.append(h("text", { x: 12 + LINE * i, y: mid, "text-anchor": "middle", class: "label",
+    transform: `rotate(-90 ${12 + LINE * i} ${mid})` }, line)));
   return { svg, axes };
 }
 
@@ -72,22 +74,142 @@ function scale(axis, p0, p1) {
   return (v) => p0 + ((f(Math.min(Math.max(v, axis.min), axis.max)) - a) / span) * (p1 - p0);
 }
 
+// --- drawing for the width on screen -------------------------------------------------------
+// A chart is laid out in CSS px at the width its box has (viewBox = its size on screen), so that
+// its text stays 11 to 12 px on a phone instead of shrinking with a desktop drawing scaled down.
+// At or above its design width (spec.width) it is drawn as designed and scales up with its box,
+// as before. Each chart is fitted when it is first laid out and again when its box's width
+// changes (a phone turned, a window resized); only the drawing is redone, from the spec it was
+// given: the core is not called again.
+const LINE = 14;  // px from one line of a two-line axis title (12 px text) to the next
+const MIN_WIDTH = 160;  // px: narrower than this a chart scales down rather than lose its plot
+
+/**
+ * The drawing's width W and height H for a box `box` px wide (undefined: not yet laid out), and
+ * its margins m, with the axis titles' lines as m.xTitle and m.yTitle.
+ */
+function layout(spec, box, W0, H0, margins) {
+  const design = spec.width ?? W0, tall = spec.height ?? H0;
+  const narrow = box > 0 && box < design;
+  const W = narrow ? Math.max(Math.floor(box), MIN_WIDTH) : design;
+  // A narrower chart gives up at most a fifth of its height, so its plot keeps some room.
+  let H = narrow ? Math.round(tall * Math.max(0.8, W / design)) : tall;
+  const m = { ...margins };
+  // An axis title longer than the drawing takes two lines; the margin beside it grows by one.
+  const centre = (m.left + W - m.right) / 2;
+  m.xTitle = titleLines(spec.x?.label, 2 * Math.min(centre, W - centre) - 8);
+  if (m.xTitle.length > 1) {
+    m.bottom += LINE;
+    H += LINE;
+  }
+  const mid = (m.top + H - m.bottom) / 2;
+  m.yTitle = titleLines(spec.y?.label, 2 * Math.min(mid, H - mid) - 4);
+  if (m.yTitle.length > 1) m.left += LINE;
+  return { W, H, m };
+}
+
+/** A title as one line, or as two of about equal width when it is longer than `room` px. */
+function titleLines(text, room) {
+  if (!text) return [];
+  if (textWidth(text, 12) <= room) return [text];
+  const words = text.split(" ");
+  let best = [text], widest = Infinity;
+  for (let k = 1; k < words.length; k += 1) {
+    const lines = [words.slice(0, k).join(" "), words.slice(k).join(" ")];
+    const w = Math.max(...lines.map((l) => textWidth(l, 12)));
+    if (w < widest) [best, widest] = [lines, w];
+  }
+  return best;
+}
+
+/**
+ * Labels along an axis, as [position, text] in order: the smallest k such that every k-th label
+ * clears its neighbour by 6 px (11 px text). Thinned labels keep their ticks.
+ */
+function everyFitting(items) {
+  const w = items.map(([, text]) => textWidth(text, 11));
+  for (let k = 1; k < items.length; k += 1) {
+    let clear = true;
+    for (let i = 0; i + k < items.length && clear; i += k) clear = Math.abs(items[i + k][0] - items[i][0]) >= (w[i] + w[i + k]) / 2 + 6;
+    if (clear) return k;
+  }
+  return Math.max(items.length, 1);
+}
+
+/**
+ * Where a label beside a point at x goes: right of it (the preference, `right`) or left, whichever
+ * keeps the label inside the drawing's width W. Returns the text's x and text-anchor.
+ */
+function beside(x, gap, label, px, W, right = true) {
+  const w = textWidth(label, px, 600);
+  if (right && x + gap + w > W - 2 && x - gap - w >= 2) right = false;
+  else if (!right && x - gap - w < 2 && x + gap + w <= W - 2) right = true;
+  return right ? { x: x + gap, "text-anchor": "start" } : { x: x - gap, "text-anchor": "end" };
+}
+
+let measure;
+/** The width of `text` in px at `px` px (sans-serif; an estimate of 0.6 em a character without a canvas). */
+function textWidth(text, px, weight = 400) {
+  measure ??= globalThis.document?.createElement("canvas").getContext("2d") ?? null;
+  if (!measure) return String(text).length * px * 0.6;
+  measure.font = `${weight} ${px}px system-ui, sans-serif`;
+  // 5% over the measured width: the page's own sans-serif may run a little wider.
+  return measure.measureText(String(text)).width * 1.05;
+}
+
+const fits = new WeakMap();  // a chart's <svg> → { spec, draw, box, timer }
+let resizes = null;
+
+/** Registers a chart drawn for no box yet, so that it is fitted to its box once laid out. */
+function fitted(svg, spec, draw, box) {
+  if (box !== undefined || typeof ResizeObserver !== "function") return svg;
+  fits.set(svg, { spec, draw, box: undefined, timer: 0 });
+  resizes ??= new ResizeObserver(refit);
+  resizes.observe(svg);
+  return svg;
+}
+
+// The first fit is made at once, before the chart is painted; a later change of width redraws
+// once the box has kept its new width for 150 ms, and the drawing scales until then.
+function refit(entries) {
+  for (const { target: svg, contentRect } of entries) {
+    const fit = fits.get(svg);
+    if (!fit || !svg.isConnected) {
+      // Replaced by a newer drawing (widgets redraw on every input).
+      resizes.unobserve(svg);
+      continue;
+    }
+    if (!(contentRect.width > 0) || contentRect.width === fit.box) continue;
+    clearTimeout(fit.timer);
+    if (fit.box === undefined) redraw(svg, fit, contentRect.width);
+    else fit.timer = setTimeout(() => svg.isConnected && redraw(svg, fit, svg.getBoundingClientRect().width), 150);
+  }
+}
+
+/** Draws the chart again for a box `box` px wide, into the same <svg>. */
+function redraw(svg, fit, box) {
+  fit.box = box;
+  const next = fit.draw(fit.spec, box);
+  if (next.getAttribute("viewBox") === svg.getAttribute("viewBox")) return;  // the same layout
+  for (const { name, value } of next.attributes) svg.setAttribute(name, value);
+  svg.replaceChildren(...next.childNodes);
+}
+
 /**
  * barChart({ width, height, y: {min, max, ticks, label, format}, x: {label},
  *            bars: [{ label, value, title, class, onclick }], title, valueFormat })
  * Vertical bars from y.min, one per entry, labelled underneath (every label when they fit,
  * otherwise a thinned set); valueFormat, when given, writes each value above its bar.
  */
-export function barChart(spec) {
-  const W = spec.width ?? 520, H = spec.height ?? 220;
-  const m = { left: 52, right: 14, top: 18, bottom: 42 };
+export function barChart(spec, box) {
+  const { W, H, m } = layout(spec, box, 520, 220, { left: 52, right: 14, top: 18, bottom: 42 });
   const sy = scale(spec.y, H - m.bottom, m.top);
   const bars = spec.bars ?? [];
   const slot = (W - m.left - m.right) / Math.max(bars.length, 1);
   const gap = Math.min(slot * 0.2, 6);
   const { svg, axes } = frame(spec, W, H, m, sy, "chart bar-chart");
-  // Label every k-th bar so that labels stay about 22 px apart.
-  const every = Math.max(1, Math.ceil(22 / slot));
+  // Label every k-th bar so that labels stay about 22 px apart, or further when they are wider.
+  const every = Math.max(Math.ceil(22 / slot), everyFitting(bars.map((b, i) => [i * slot, b.label])));
   bars.forEach((b, i) => {
     const x = m.left + i * slot + gap / 2;
     const top = sy(b.value);
@@ -102,7 +224,7 @@ export function barChart(spec) {
     }
   });
   svg.prepend(axes);
-  return svg;
+  return described(fitted(svg, spec, barChart, box), spec, box, barText);
 }
 
 /**
@@ -118,7 +240,9 @@ export function niceScale(lo, hi, count = 4) {
   const rough = (hi - lo) / count;
   const unit = 10 ** Math.floor(Math.log10(rough));
   const step = [1, 2, 2.5, 5, 10].map((f) => f * unit).find((s) => s >= rough);
-  const min = Math.floor(lo / step) * step, max = Math.ceil(hi / step) * step;
+  // limits as exact decimals, like the ticks (0.6, not 0.6000000000000001)
+  const min = Number((Math.floor(lo / step) * step).toPrecision(12));
+  const max = Number((Math.ceil(hi / step) * step).toPrecision(12));
   const ticks = [];
   for (let k = 0; min + k * step <= max + step / 2; k += 1) ticks.push(Number((min + k * step).toPrecision(12)));
   return { min, max, ticks };
@@ -130,9 +254,8 @@ export function niceScale(lo, hi, count = 4) {
  * Grouped bars: one group per category, one bar per series in each group, each drawn up from
  * y.min (on a log axis y.min must be above 0). Each bar carries a tooltip "series, category: value".
  */
-export function groupedBarChart(spec) {
-  const W = spec.width ?? 520, H = spec.height ?? 260;
-  const m = { left: 52, right: 14, top: 14, bottom: 42 };
+export function groupedBarChart(spec, box) {
+  const { W, H, m } = layout(spec, box, 520, 260, { left: 52, right: 14, top: 14, bottom: 42 });
   const sy = scale(spec.y, H - m.bottom, m.top);
   const fmtY = spec.y.format ?? String;
   const { svg, axes } = frame(spec, W, H, m, sy, "chart bar-chart");
@@ -140,9 +263,10 @@ export function groupedBarChart(spec) {
   const band = (W - m.left - m.right) / groups;
   const barW = (band * 0.76) / perGroup;
   const bars = h("g", { class: "bars" });
+  const every = everyFitting(spec.categories.map((cat, c) => [band * c, cat]));
   spec.categories.forEach((cat, c) => {
     const x0 = m.left + band * c + band * 0.12;
-    axes.append(h("text", { x: m.left + band * (c + 0.5), y: H - m.bottom + 16, "text-anchor": "middle" }, cat));
+    if (c % every === 0) axes.append(h("text", { x: m.left + band * (c + 0.5), y: H - m.bottom + 16, "text-anchor": "middle" }, cat));
     spec.series.forEach((s, k) => {
       const v = s.values[c];
       const top = sy(v), base = sy(spec.y.min);
@@ -153,7 +277,7 @@ export function groupedBarChart(spec) {
   });
   svg.append(axes, bars);
   hlines(svg, spec.hlines, W, m, sy);
-  return svg;
+  return described(fitted(svg, spec, groupedBarChart, box), spec, box, groupedText);
 }
 
 /** A legend for a chart: legend([{ label, class }]) → a list of swatches whose class matches the series'. */
@@ -174,4 +298,109 @@ export function niceTicks(max, count = 4) {
   const n = Math.ceil(max / step - 1e-9);
   const ticks = Array.from({ length: n + 1 }, (_, i) => Number((i * step).toPrecision(12)));
   return { max: ticks[n], ticks };
+}
+
+// --- what a screen reader gets ---------------------------------------------------------------
+// Every chart is an image (role="img") named by its title and described, in words with the
+// current numbers, by a hidden paragraph (aria-describedby): the value of each series at the x
+// axis's ticks (or each bar's), then `describe`, the widget's own sentence about what is marked.
+// Its data follow it as a visually hidden table (aria-details) with a caption and headers. Both
+// are made again with every drawing the widget asks for; a chart redrawn for the width of its
+// box (fitted, above) keeps the ones it has, which its spec gave.
+//
+// Options, in every chart's spec: describe (text: the current point, in a sentence), data
+// ({ caption, columns, rows } to replace the table made from the series or bars); x.name and
+// y.name (short column headers, else the axis labels); x.valueFormat, y.valueFormat (how a value
+// is written in the description and table; else x.format for x, and two significant digits, as
+// the eye reads a chart, for y); series[i].label (a line's or a group's name).
+const MAX_ROWS = 41;  // table rows of a line chart: every k-th point beyond, as a reader can take in
+
+/**
+ * The chart `svg` as the widgets receive it: with its description and data table after it (a
+ * fragment of three), or alone when it is redrawn for a box `box` px wide.
+ */
+function described(svg, spec, box, text) {
+  if (box !== undefined) return svg;
+  const { sentences, caption, columns, rows } = text(spec);
+  const id = uniqueId("chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", spec.title ?? "");
+  svg.setAttribute("aria-describedby", `${id}-description`);
+  svg.setAttribute("aria-details", `${id}-data`);
+  const data = spec.data ?? { caption, columns, rows };
+  const fragment = document.createDocumentFragment();
+  fragment.append(
+    h("p", { id: `${id}-description`, class: "chart-description", hidden: true },
+      [...sentences, spec.describe].filter(Boolean).map(capitalised).join(" ")),
+    h("div", { class: "chart-data visually-hidden" }, h("table", { id: `${id}-data` },
+      h("caption", {}, data.caption ?? spec.title ?? ""),
+      h("thead", {}, h("tr", {}, data.columns.map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, data.rows.map(([head, ...cells]) => h("tr", {}, h("th", { scope: "row" }, head), cells.map((c) => h("td", {}, c))))))));
+  fragment.prepend(svg);
+  return fragment;
+}
+
+/** A sentence starting with a word gets its capital; one starting with a symbol (f, p, α) keeps it. */
+const capitalised = (t) => (/^[a-z]{2}/.test(t) ? t[0].toUpperCase() + t.slice(1) : t);
+
+/** A value as read off a chart: two significant digits (the figure's readouts give it exactly). */
+function approx(v) {
+  if (!Number.isFinite(v) || v === 0) return fmt(v);
+  const r = Number(v.toPrecision(2));
+  return Math.abs(r) >= 1000 ? fmtCount(r, 6) : fmt(r, 12);
+}
+
+const ordinal = (k) => `${k}${[11, 12, 13].includes(k % 100) ? "th" : ["th", "st", "nd", "rd"][k % 10] ?? "th"}`;
+const axisName = (axis, otherwise = "") => axis?.name ?? axis?.label ?? otherwise;
+const marked = (spec) => [...(spec.markers ?? []), ...(spec.vlines ?? []), ...(spec.hlines ?? [])].map((m) => m.label).filter(Boolean);
+
+/** A line chart in words (each series at the x ticks) and as a table (its points, thinned to MAX_ROWS). */
+function lineText(spec) {
+  const fx = spec.x.valueFormat ?? spec.x.format ?? approx, fy = spec.y.valueFormat ?? approx;
+  const series = (spec.series ?? []).filter((s) => s.points.length);
+  const named = (s) => s.label ?? spec.y.name ?? spec.y.label ?? "value";
+  const ticks = new Set(spec.x.ticks ?? []);
+  const sentences = series.map((s) => {
+    let at = s.points.filter(([x]) => ticks.has(x));
+    if (at.length < 2) at = [s.points[0], s.points[s.points.length - 1]];
+    return `${named(s)}, by ${axisName(spec.x, "x")}: ${at.map(([x, y]) => `${fy(y)} at ${fx(x)}`).join(", ")}.`;
+  });
+  if (!spec.describe && marked(spec).length) sentences.push(`Marked: ${marked(spec).join("; ")}.`);
+  const first = series[0]?.points ?? [];
+  const k = Math.ceil(first.length / (MAX_ROWS - 1)) || 1;
+  const xs = first.filter((_, i) => i % k === 0 || i === first.length - 1).map(([x]) => x);
+  const lookup = series.map((s) => new Map(s.points.map(([x, y]) => [x, y])));
+  return {
+    sentences,
+    caption: `${spec.title ?? ""}${k > 1 ? ` (every ${ordinal(k)} of ${first.length} points)` : ""}`,
+    columns: [axisName(spec.x, "x"), ...series.map(named)],
+    rows: xs.map((x) => [fx(x), ...lookup.map((m) => (m.has(x) ? fy(m.get(x)) : "—"))]),
+  };
+}
+
+/** A bar chart in words (each bar, or the first and last of many) and as a table (every bar). */
+function barText(spec) {
+  const fy = spec.y.valueFormat ?? spec.valueFormat ?? approx;
+  const bars = spec.bars ?? [];
+  const items = bars.map((b) => `${fy(b.value)} for ${b.label}`);
+  const listed = items.length <= 12 ? items.join(", ") : `from ${items[0]} to ${items[items.length - 1]}`;
+  return {
+    sentences: bars.length ? [`${axisName(spec.y, "value")}, by ${axisName(spec.x, "bar")}: ${listed}.`] : [],
+    caption: spec.title ?? "",
+    columns: [axisName(spec.x, "bar"), axisName(spec.y, "value")],
+    rows: bars.map((b) => [b.label, fy(b.value)]),
+  };
+}
+
+/** A grouped bar chart in words (each series over the categories) and as a table (a row per category). */
+function groupedText(spec) {
+  const fy = spec.y.valueFormat ?? approx;
+  const sentences = spec.series.map((s) => `${s.label ?? axisName(spec.y, "value")}: ${spec.categories.map((c, i) => `${fy(s.values[i])} for ${c}`).join(", ")}.`);
+  if (!spec.describe && marked(spec).length) sentences.push(`Marked: ${marked(spec).join("; ")}.`);
+  return {
+    sentences,
+    caption: spec.title ?? "",
+    columns: [axisName(spec.x, "category"), ...spec.series.map((s) => s.label ?? axisName(spec.y, "value"))],
+    rows: spec.categories.map((c, i) => [c, ...spec.series.map((s) => fy(s.values[i]))]),
+  };
 }

@@ -12,7 +12,7 @@ import { fill, h, sym, uniqueId } from "../dom.js";
 import { fmt } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { markInvalid, matrixEditor, slider } from "./controls.js";
+import { markInvalid, matrixEditor, scrollBox, slider } from "./controls.js";
 import { groupedBarChart, legend, lineChart, niceTicks } from "./plot.js";
 import { quantizationPresets } from "./quantization-presets.js";
 import css from "./quantization.css";
@@ -79,18 +79,18 @@ export class LlmQuantization extends LlmWidget {
 
     this.editors = h("div", { class: "quant-editors" });
     this.headline = h("p", { class: "headline" });
-    this.table = h("div", { class: "quant-table" });
+    this.table = scrollBox("Per channel", "quant-table");
     this.ranges = h("div", { class: "quant-ranges" });
     this.errorChart = h("div", { class: "chart-box" });
-    this.levels = h("div", { class: "quant-levels" });
+    this.levels = scrollBox("Integer levels of X", "quant-levels");
     this.check = h("div", { class: "quant-check" });
-    this.worked = h("div", { class: "worked", "aria-live": "polite" });
+    this.worked = h("div", { class: "worked" });
 
     this.frame.append(
       h("div", { class: "controls" }, h("label", { for: `${id}-preset` }, "Example "), this.presetSelect),
       h("p", { class: "hint" }, "Edit any number of X (rows are tokens, columns are channels) or W (rows are the same channels, columns are outputs)."),
       this.editors,
-      h("div", { class: "sliders" }, this.bits.row, this.alpha.row),
+      h("div", { class: "sliders llm-bar" }, this.bits.row, this.alpha.row),
       this.headline,
       this.table,
       h("p", { class: "figure-sub" }, "The range of each channel, before and after smoothing"),
@@ -162,7 +162,7 @@ export class LlmQuantization extends LlmWidget {
     const L = this.core.smoothQuantLayer(x, w, { alpha, bits });
     // The errors of both smoothed tensors at every α of the chart, in one call.
     const sweep = this.core.smoothQuantLayerSweep(x, w, { alpha: ALPHAS, bits });
-    const curve = sweep.alpha.map((a, i) => ({ alpha: a, xSmoothMaxAbsError: sweep.xSmoothMaxAbsError[i], wSmoothMaxAbsError: sweep.wSmoothMaxAbsError[i] }));
+    const curve = sweep.alpha.map((a, i) => ({ alpha: a, quantXSmoothedMaxAbsError: sweep.quantXSmoothedMaxAbsError[i], quantWSmoothedMaxAbsError: sweep.quantWSmoothedMaxAbsError[i] }));
     return {
       bits, alpha, curve,
       xAbsMax: L.xAbsMax, wAbsMax: L.wAbsMax,
@@ -192,6 +192,13 @@ export class LlmQuantization extends LlmWidget {
     this.renderLevels(r);
     this.renderCheck(r);
     this.renderWorked(r);
+  }
+
+  /** The output's largest error with and without smoothing, and the levels of the smallest channel. */
+  summary(r) {
+    const k = r.weakest;
+    return `${r.bits} bits, α = ${fmt(r.alpha, 2)}: the output's largest error is ${fmt(r.check.errSmooth, 4)} smoothed, ${fmt(r.check.errPlain, 4)} not; `
+      + `channel ${k + 1}, the smallest, uses levels up to ±${r.levelsSmooth[k]} (±${r.levelsPlain[k]} not smoothed).`;
   }
 
   /** Per channel: both ranges, s_j, the ranges after smoothing and the levels X uses. */
@@ -224,7 +231,7 @@ export class LlmQuantization extends LlmWidget {
     const y = { min: ticks[0], max: ticks[ticks.length - 1], log: true, ticks, format: (t) => fmt(t, 6), label: "max |·| (log scale)" };
     const categories = r.xAbsMax.map((_, j) => `ch ${j + 1}`);
     const chart = (title, xs, ws) => h("div", { class: "chart-box" }, h("p", { class: "chart-title" }, title),
-      groupedBarChart({ title, categories, y, width: 360, height: 220,
+      groupedBarChart({ title, categories, y, width: 360, height: 220, x: { name: "channel" },
         series: [{ values: xs, label: "activations", class: "bar" }, { values: ws, label: "weights", class: "bar alt" }] }));
     fill(this.ranges,
       h("div", { class: "quant-pair" },
@@ -235,17 +242,18 @@ export class LlmQuantization extends LlmWidget {
 
   /** Max error of the quantised smoothed X and W against α, with their unsmoothed errors as lines. */
   renderErrors(r) {
-    const top = Math.max(r.plainX.maxAbsError, r.plainW.maxAbsError, ...r.curve.flatMap((p) => [p.xSmoothMaxAbsError, p.wSmoothMaxAbsError]));
+    const top = Math.max(r.plainX.maxAbsError, r.plainW.maxAbsError, ...r.curve.flatMap((p) => [p.quantXSmoothedMaxAbsError, p.quantWSmoothedMaxAbsError]));
     const { max, ticks } = niceTicks(top);
     fill(this.errorChart, lineChart({
       title: "Largest quantisation error of the smoothed activations and weights against α",
       width: 440, height: 240,
-      x: { min: 0, max: 1, ticks: [0, 0.25, 0.5, 0.75, 1], format: (t) => fmt(t, 2), label: "migration strength α" },
+      x: { min: 0, max: 1, ticks: [0, 0.25, 0.5, 0.75, 1], format: (t) => fmt(t, 2), label: "migration strength α", name: "α" },
       y: { min: 0, max, ticks, format: (t) => fmt(t, 4), label: "max |error|" },
       series: [
-        { points: r.curve.map((p) => [p.alpha, p.xSmoothMaxAbsError]), class: "series" },
-        { points: r.curve.map((p) => [p.alpha, p.wSmoothMaxAbsError]), class: "series alt" },
+        { points: r.curve.map((p) => [p.alpha, p.quantXSmoothedMaxAbsError]), class: "series", label: "activations X/s" },
+        { points: r.curve.map((p) => [p.alpha, p.quantWSmoothedMaxAbsError]), class: "series alt", label: "weights s·W" },
       ],
+      describe: `Marked: α = ${fmt(r.alpha, 2)}, the figure's. As they are, X's largest error is ${fmt(r.plainX.maxAbsError, 4)} and W's ${fmt(r.plainW.maxAbsError, 4)} (the dashed lines).`,
       hlines: [
         { y: r.plainX.maxAbsError, class: "guide accent" },
         { y: r.plainW.maxAbsError, class: "guide" },
@@ -276,7 +284,7 @@ export class LlmQuantization extends LlmWidget {
     const outTable = (caption, Y, cls) => h("table", { class: `att-table ${cls}` }, h("caption", {}, caption),
       h("tbody", {}, Y.map((row, i) => h("tr", {}, h("th", { scope: "row" }, `t${i + 1}`), row.map((y) => h("td", {}, fmt(y, 3)))))));
     fill(this.check,
-      h("div", { class: "quant-outputs" },
+      scrollBox("Outputs XW", "quant-outputs",
         outTable("XW, full precision", k.Y, "out-full"),
         outTable(`Quantised X and W, ${r.bits} bits`, k.Yplain, "out-plain"),
         outTable(`Quantised X/s and s·W, α = ${fmt(r.alpha, 2)}`, k.Ysmooth, "out-smooth")),

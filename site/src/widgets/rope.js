@@ -122,7 +122,7 @@ export class LlmRope extends LlmWidget {
     this.freqEditor = h("div", { class: "rope-freqs" });
     this.vectorEditor = h("div", { class: "rope-vectors" });
     this.moveButtons = SHIFTS.map((shift) => h("button", { type: "button", "data-shift": shift, onclick: () => this.moveBoth(shift) }, signed(shift)));
-    this.moveReadout = h("p", { class: "rope-moved", "aria-live": "polite" });
+    this.moveReadout = h("p", { class: "rope-moved" });
     this.headline = h("p", { class: "headline" });
     this.dials = h("div", { class: "rope-dials" });
     this.rangeChoice = choice({ label: "Offsets m − n shown", value: "256", onchange: (range) => this.set({ range }),
@@ -130,7 +130,7 @@ export class LlmRope extends LlmWidget {
     this.chart = h("div", { class: "chart-box" });
     this.pairChoice = choice({ label: "Explain the calculation for pair", value: "0", options: [["0", "0"]],
       onchange: (i) => this.set({ pair: Number(i) }) });
-    this.worked = h("div", { class: "worked", "aria-live": "polite" });
+    this.worked = h("div", { class: "worked" });
 
     this.frame.append(
       h("div", { class: "controls" }, this.presetChoice.row),
@@ -312,6 +312,20 @@ export class LlmRope extends LlmWidget {
     this.renderMoved();
   }
 
+  /**
+   * The score at the positions, or after a move of both its raw value before and after; only the
+   * positions while exercise 3 hides the score.
+   */
+  summary({ state: s, now }, { concealed }) {
+    const where = `m = ${s.m}, n = ${s.n}, offset ${s.m - s.n}`;
+    if (concealed) return `${where}: the score is hidden until you answer the exercise.`;
+    if (this.moved) {
+      const { shift, before } = this.moved;
+      return `Moved both by ${signed(shift)} to ${where}: raw score ${fmt(before.raw, DIGITS)} before, ${fmt(now.raw, DIGITS)} after.`;
+    }
+    return `Score ${fmt(now.scaled, DIGITS)} at ${where}.`;
+  }
+
   renderMoved() {
     const r = this.result;
     if (!this.moved || !r) {
@@ -366,10 +380,13 @@ export class LlmRope extends LlmWidget {
     const inside = Math.abs(offset) <= range;
     return lineChart({
       title: "Score q̃·k̃/√d against the offset m − n",
-      x: { min: -range, max: range, ticks: xTicks, format: (t) => fmt(t, 0), label: "offset m − n (query position minus key position)" },
+      x: { min: -range, max: range, ticks: xTicks, format: (t) => fmt(t, 0), label: "offset m − n (query position minus key position)", name: "offset m − n" },
       y: { ...yAxis, format: (t) => fmt(t, 3), label: "score q̃·k̃/√d" },
-      series: [{ points: curve }],
+      series: [{ points: curve, label: "score" }],
       markers: inside ? [{ x: offset, y: now.scaled, label: `m − n = ${offset}: ${fmt(now.scaled, 4)}` }] : [],
+      describe: inside
+        ? `The marked offset, m − n = ${offset}, gives ${fmt(now.scaled, 4)}.`
+        : `The figure's offset, m − n = ${offset}, is outside the axis.`,
     });
   }
 

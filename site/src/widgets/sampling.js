@@ -108,7 +108,7 @@ export class LlmSampling extends LlmWidget {
     this.k = slider({ label: "Top-k (0 = off)", min: 0, max: MAX_TOKENS, step: 1, id: `${id}-k`, oninput: (topK) => this.set({ topK }) });
     this.p = slider({ label: "Top-p (1 = off)", min: 0.01, max: 1, step: 0.01, id: `${id}-p`, oninput: (topP) => this.set({ topP }) });
 
-    this.headline = h("p", { class: "headline", "aria-live": "polite" });
+    this.headline = h("p", { class: "headline" });
     this.chart = h("div", { class: "smp-chart" });
     this.editor = h("div", { class: "smp-editor" });
     this.worked = h("div", { class: "worked smp-worked" });
@@ -116,7 +116,7 @@ export class LlmSampling extends LlmWidget {
     this.frame.append(
       h("div", { class: "controls" }, this.preset.row),
       this.presetNote,
-      h("div", { class: "sliders" }, this.T.row, this.k.row, this.p.row),
+      h("div", { class: "sliders llm-bar" }, this.T.row, this.k.row, this.p.row),
       this.headline,
       this.legend(),
       this.chart,
@@ -152,7 +152,7 @@ export class LlmSampling extends LlmWidget {
       oninput: (seed) => this.set({ seed }) });
     this.count = numberField({ label: "Draws", id: `${id}-count`, min: 1, max: MAX_DRAWS, step: 1, value: this.state.count,
       oninput: (count, input) => this.setChecked("count", count, input) });
-    this.drawList = h("ol", { class: "smp-drawlist", "aria-live": "polite" });
+    this.drawList = h("ol", { class: "smp-drawlist" });
     this.drawNote = h("p", { class: "hint" });
     this.drawsPanel = h("div", { class: "smp-draws" },
       h("p", { class: "smp-sub" }, "Draws"),
@@ -300,6 +300,20 @@ export class LlmSampling extends LlmWidget {
     this.renderChart(r);
     if (r.draw) this.renderDraws(r);
     this.renderWorked(r);
+  }
+
+  /**
+   * How many tokens the filters keep and the most probable one's probability; only the settings
+   * while exercise 2 hides the probabilities.
+   */
+  summary({ full, opts, state }, { concealed }) {
+    const { temperature: T, topK: k, topP: p } = opts;
+    const top = quoted(state.tokens[full.order[0]]);
+    if (concealed) {
+      return `Temperature ${fmt(T, 2)}, top-k ${k === 0 ? "off" : k}, top-p ${p === 1 ? "off" : fmt(p, 2)}: the probabilities are hidden until you answer the exercise.`;
+    }
+    if (T === 0) return `Temperature 0 is greedy: only ${top} can be drawn, every time.`;
+    return `The sampler keeps ${full.cutoff} of ${state.tokens.length} tokens; ${top} is the most probable, at ${fmt(full.probs[full.order[0]], 3)}.`;
   }
 
   /** One row per token, most probable first: bars for the tempered and final probabilities,

@@ -13,7 +13,7 @@ import { fill, h, sym } from "../dom.js";
 import { fmt, fmtCount, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { numberField, slider } from "./controls.js";
+import { numberField, scrollBox, slider } from "./controls.js";
 import { lineChart } from "./plot.js";
 import css from "./speculative.css";
 
@@ -42,7 +42,7 @@ export class LlmSpeculative extends LlmWidget {
     this.alpha = slider({ label: ["Acceptance rate ", sym("α")], min: 0, max: 1, step: 0.01, oninput: (v) => this.set({ alpha: v }) });
     this.gamma = slider({ label: ["Draft length ", sym("γ")], min: 0, max: GAMMA_MAX, step: 1, oninput: (v) => this.set({ gamma: v }) });
     this.cost = slider({ label: ["Cost ratio ", sym("c"), " (draft step / target step)"], min: 0, max: 1, step: 0.01, oninput: (v) => this.set({ costRatio: v }) });
-    this.headline = h("p", { class: "headline", "aria-live": "polite" });
+    this.headline = h("p", { class: "headline" });
     this.chart = h("div", { class: "chart-box" });
     this.legend = h("ul", { class: "spec-legend" });
     this.bars = h("div", { class: "spec-dist" });
@@ -53,7 +53,7 @@ export class LlmSpeculative extends LlmWidget {
       oninput: (seed) => this.set({ seed }) });
     this.rounds.input.setAttribute("inputmode", "numeric");
     this.seed.input.setAttribute("inputmode", "numeric");
-    this.measured = h("div", { class: "spec-measure-body", "aria-live": "polite" });
+    this.measured = h("div", { class: "spec-measure-body" });
     this.frame.append(
       h("div", { class: "sliders" }, this.alpha.row, this.gamma.row, this.cost.row),
       this.headline,
@@ -134,6 +134,17 @@ export class LlmSpeculative extends LlmWidget {
     this.renderMeasure(r);
   }
 
+  /**
+   * Tokens per call, the improvement and the best draft length; only the best draft length while
+   * exercise 5 hides the tokens per call (the improvement would give them away).
+   */
+  summary({ cfg, now, best }, { concealed }) {
+    const where = `α = ${fmt(cfg.alpha, 2)}, γ = ${cfg.gamma}, c = ${fmt(cfg.costRatio, 2)}`;
+    const bestText = `the best draft length is γ = ${best.gamma}${best.gamma === GAMMA_MAX ? " or more" : ""}`;
+    if (concealed) return `${where}: ${bestText}; the tokens per call are hidden until you answer the exercise.`;
+    return `${where}: ${fmt(now.expectedTokens, 4)} tokens per target call, ${fmt(now.speedup, 3)}× faster; ${bestText}.`;
+  }
+
   /** The simulated log's counts and the three estimates of α, each with the tokens per call it predicts. */
   renderMeasure({ cfg, now, measure }) {
     if (!measure) {
@@ -164,7 +175,7 @@ export class LlmSpeculative extends LlmWidget {
             row("Drafts accepted", c(log.accepted), "spec-accepted"),
             row("Tokens produced, accepted + one per call", c(log.tokens)),
             row("Mean tokens per call", fmt(log.meanTokens, 4), "spec-mean"))),
-        h("div", { class: "spec-estimates-scroll" }, h("table", { class: "spec-estimates" },
+        scrollBox("Estimates of α", "spec-estimates-scroll", h("table", { class: "spec-estimates" },
           h("caption", {}, "Three estimates of α, and the tokens per call the figure predicts from each"),
           h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Estimate"), h("th", { scope: "col" }, "α"),
             h("th", { scope: "col" }, "Tokens per call"))),
@@ -189,9 +200,12 @@ export class LlmSpeculative extends LlmWidget {
       x: { min: 0, max: GAMMA_MAX, ticks: [0, 5, 10, 15, 20], label: "draft length γ" },
       y: { ...y, label: "tokens per call / improvement ×" },
       series: [
-        { points: curve.map((p) => [p.gamma, p.expectedTokens]), class: "series spec-tokens" },
-        { points: curve.map((p) => [p.gamma, p.speedup]), class: "series spec-speedup" },
+        { points: curve.map((p) => [p.gamma, p.expectedTokens]), class: "series spec-tokens", label: "expected tokens per call" },
+        { points: curve.map((p) => [p.gamma, p.speedup]), class: "series spec-speedup", label: "walltime improvement ×" },
       ],
+      // The values are the chart's, as the eye reads them (two digits): exercise 5 asks for the
+      // tokens per call to within 0.01.
+      describe: `Marked: the figure's draft length γ = ${cfg.gamma}, and the best, γ = ${best.gamma}${ceilingShown ? `; the ceiling 1/(1 − α) is ${fmt(now.ceiling, 3)}` : ""}.`,
       hlines: ceilingShown ? [{ y: now.ceiling, label: `ceiling ${fmt(now.ceiling, 3)}`, class: "guide spec-ceiling" }] : [],
       vlines: [{ x: best.gamma, class: "guide spec-best" }],
       markers: [
