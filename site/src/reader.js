@@ -10,6 +10,14 @@ import { copyText, embedCode, toQuery } from "./share.js";
 import { addTakeawayActions } from "./takeaway.js";
 import { fill, h } from "./dom.js";
 
+// llmmath-widgets.js loads with `async` from <head>, so that the figures are defined and start
+// while the page is still being read; it has normally run by the time this script (at the end
+// of <body>) runs, but on a slow connection it may come later: then the page's glue waits for it.
+if (globalThis.LLMMathWidgets) main();
+else addEventListener("llmmath-widgets", main, { once: true });
+
+function main() {
+
 const tags = globalThis.LLMMathWidgets?.tags ?? [];
 const all = [...document.querySelectorAll(tags.join(",") || "llm-none")];
 // Figures with state: widgets with an id and settings (answers have neither).
@@ -218,4 +226,5 @@ function engineNotice(reason) {
   const after = document.querySelector("header.masthead") ?? document.getElementById("main")?.previousElementSibling;
   if (after) after.after(notice);
   else document.body.prepend(notice);
+}
 }

@@ -7,3 +7,5 @@ import { registerWidgets, widgets } from "./widgets/index.js";
 loadCore().catch(() => {});
 registerWidgets();
 globalThis.LLMMathWidgets = Object.freeze({ tags: Object.freeze(Object.keys(widgets)) });
+// For a page whose own script may run before this one (the reader loads this file async).
+globalThis.dispatchEvent?.(new Event("llmmath-widgets"));
