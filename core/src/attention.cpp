@@ -113,12 +113,8 @@ ContextDilutionSweep context_dilution_sweep(double a, double b, const Eigen::Vec
   require_finite(a, "relevantScore");
   require_finite(b, "distractorScore");
   require_sweep_length(distractors, "distractors");
+  require_integers(distractors, "distractors", 0, max_distractors);
   const Eigen::Index m = distractors.size();
-  for (Eigen::Index i = 0; i < m; ++i) {
-    const double n = distractors(i);
-    if (!(n >= 0 && n <= max_distractors && n == std::floor(n)))
-      require_integer(n, entry_name("distractors", i), 0, max_distractors);
-  }
   ContextDilutionSweep r;
   r.distractors = distractors;
   r.relevant_weight.resize(m);

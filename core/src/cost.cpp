@@ -127,12 +127,8 @@ AttentionCostResult attention_cost(const AttentionCostConfig& cfg) {
 AttentionCostSweep attention_cost_sweep(const AttentionCostConfig& cfg,
                                         const Eigen::VectorXd& tokens) {
   require_sweep_length(tokens, "tokens");
+  require_integers(tokens, "tokens", 1, max_cost_tokens);
   const Eigen::Index m = tokens.size();
-  for (Eigen::Index i = 0; i < m; ++i) {
-    const double n = tokens(i);
-    if (!(n >= 1 && n <= max_cost_tokens && n == std::floor(n)))
-      require_integer(n, entry_name("tokens", i), 1, max_cost_tokens);
-  }
   AttentionCostSweep r;
   r.tokens = tokens;
   r.scores_per_layer.resize(m);

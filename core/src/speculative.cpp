@@ -160,12 +160,8 @@ SpeculativeSweep speculative_sweep(double alpha, const Eigen::VectorXd& gamma,
                                    std::optional<double> cost_ratio) {
   require_alpha(alpha);
   require_sweep_length(gamma, "gamma");
+  require_integers(gamma, "gamma", 0, max_draft_length);
   const Eigen::Index m = gamma.size();
-  for (Eigen::Index i = 0; i < m; ++i) {
-    const double g = gamma(i);
-    if (!(g >= 0 && g <= max_draft_length && g == std::floor(g)))
-      require_integer(g, entry_name("gamma", i), 0, max_draft_length);
-  }
   SpeculativeSweep r;
   r.gamma = gamma;
   r.expected_tokens.resize(m);

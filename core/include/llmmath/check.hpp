@@ -81,6 +81,10 @@ constexpr std::size_t max_sweep_points = 4096;
 /// Requires a swept input: a non-empty vector of at most max_sweep_points entries.
 void require_sweep_length(const Eigen::VectorXd& xs, std::string_view name);
 
+/// Requires every entry of xs to be a whole number in [lo, hi]; names the first one that is not
+/// as name[i] (the name is built only for it).
+void require_integers(const Eigen::VectorXd& xs, std::string_view name, double lo, double hi);
+
 /// "name[i]": one entry of a vector input, named in a message (built only once a check fails).
 std::string entry_name(std::string_view name, Eigen::Index i);
 
