@@ -505,20 +505,12 @@
         return run(internal.attention, Q, K, V, { causal, scale });
       },
       contextDilution(cfg) {
-        const c = options(cfg, "cfg", ["relevantScore", "distractorScore", "distractors"], false);
-        return run(internal.contextDilution, {
-          relevantScore: number(c.relevantScore, "relevantScore"),
-          distractorScore: number(c.distractorScore, "distractorScore"),
-          distractors: number(c.distractors, "distractors"),
-        });
+        const c = options(cfg, "cfg", dilutionFields, false);
+        return run(internal.contextDilution, dilutionConfig(c, number));
       },
       contextDilutionSweep(cfg) {
-        const c = options(cfg, "cfg", ["relevantScore", "distractorScore", "distractors"], false);
-        return run(internal.contextDilutionSweep, {
-          relevantScore: number(c.relevantScore, "relevantScore"),
-          distractorScore: number(c.distractorScore, "distractorScore"),
-          distractors: vector(c.distractors, "distractors"),
-        });
+        const c = options(cfg, "cfg", dilutionFields, false);
+        return run(internal.contextDilutionSweep, dilutionConfig(c, vector));
       },
 
       // ---- sampling ----
@@ -567,29 +559,21 @@
       // ---- cost ----
       attentionCost(cfg) {
         const c = options(cfg, "cfg", costFields, false);
-        return run(internal.attentionCost, costConfig(c, number(c.tokens, "tokens")));
+        return run(internal.attentionCost, costConfig(c, number));
       },
       attentionCostSweep(cfg) {
         const c = options(cfg, "cfg", costFields, false);
-        return run(internal.attentionCostSweep, costConfig(c, vector(c.tokens, "tokens")));
+        return run(internal.attentionCostSweep, costConfig(c, vector));
       },
 
       // ---- speculative ----
       speculativeDecoding(cfg) {
-        const c = options(cfg, "cfg", ["alpha", "gamma", "costRatio"], false);
-        return run(internal.speculativeDecoding, {
-          alpha: number(c.alpha, "alpha"),
-          gamma: number(c.gamma, "gamma"),
-          costRatio: optionalNumber(c.costRatio, "costRatio"),
-        });
+        const c = options(cfg, "cfg", speculativeFields, false);
+        return run(internal.speculativeDecoding, speculativeConfig(c, number));
       },
       speculativeSweep(cfg) {
-        const c = options(cfg, "cfg", ["alpha", "gamma", "costRatio"], false);
-        return run(internal.speculativeSweep, {
-          alpha: number(c.alpha, "alpha"),
-          gamma: vector(c.gamma, "gamma"),
-          costRatio: optionalNumber(c.costRatio, "costRatio"),
-        });
+        const c = options(cfg, "cfg", speculativeFields, false);
+        return run(internal.speculativeSweep, speculativeConfig(c, vector));
       },
       speculativeAlpha(cfg) {
         const c = options(cfg, "cfg", ["meanTokens", "gamma"], false);
@@ -638,21 +622,14 @@
       smoothQuantLayer(x, w, opts) {
         const X = matrix(x, "x");
         const W = matrix(w, "w");
-        const o = options(opts, "opts", ["alpha", "bits"], true);
-        return run(internal.smoothQuantLayer, X, W, {
-          alpha: optionalNumber(o.alpha, "alpha"),
-          bits: optionalNumber(o.bits, "bits"),
-        });
+        const o = options(opts, "opts", smoothQuantLayerFields, true);
+        return run(internal.smoothQuantLayer, X, W, smoothQuantLayerOptions(o, optionalNumber));
       },
-
       smoothQuantLayerSweep(x, w, opts) {
         const X = matrix(x, "x");
         const W = matrix(w, "w");
-        const o = options(opts, "opts", ["alpha", "bits"], false);
-        return run(internal.smoothQuantLayerSweep, X, W, {
-          alpha: vector(o.alpha, "alpha"),
-          bits: optionalNumber(o.bits, "bits"),
-        });
+        const o = options(opts, "opts", smoothQuantLayerFields, false);
+        return run(internal.smoothQuantLayerSweep, X, W, smoothQuantLayerOptions(o, vector));
       },
 
       // ---- diagnostics ----
@@ -667,14 +644,29 @@
     };
   }
 
-  // The fields of attentionCost's cfg, and its snapshot with `tokens` already checked (a
-  // number, or an array for the sweep). No object spread here: this Emscripten's optimiser
-  // cannot parse it.
+  // ---- the config of a function and of its sweep ----------------------------------------
+  // A function and its sweep take the same config except for the swept field, a number for the
+  // one and an array for the other: one reader per pair, given how to read that field (`number`
+  // or `optionalNumber` for the function, `vector` for the sweep). The fields are read in the
+  // order written, so the first bad one named is the same for both. No object spread here: this
+  // Emscripten's optimiser cannot parse it.
+
+  /** contextDilution's and contextDilutionSweep's cfg; `distractors` reads the swept field. */
+  const dilutionFields = ["relevantScore", "distractorScore", "distractors"];
+  function dilutionConfig(c, distractors) {
+    return {
+      relevantScore: number(c.relevantScore, "relevantScore"),
+      distractorScore: number(c.distractorScore, "distractorScore"),
+      distractors: distractors(c.distractors, "distractors"),
+    };
+  }
+
+  /** attentionCost's and attentionCostSweep's cfg; `tokens` reads the swept field. */
   const costFields = ["tokens", "heads", "headDim", "layers", "kvHeads", "batch", "bytesPerValue", "dModel",
     "ffnDim", "gated"];
   function costConfig(c, tokens) {
     return {
-      tokens,
+      tokens: tokens(c.tokens, "tokens"),
       heads: number(c.heads, "heads"),
       headDim: number(c.headDim, "headDim"),
       layers: optionalNumber(c.layers, "layers"),
@@ -684,6 +676,25 @@
       dModel: optionalNumber(c.dModel, "dModel"),
       ffnDim: optionalNumber(c.ffnDim, "ffnDim"),
       gated: optionalBoolean(c.gated, "gated"),
+    };
+  }
+
+  /** speculativeDecoding's and speculativeSweep's cfg; `gamma` reads the swept field. */
+  const speculativeFields = ["alpha", "gamma", "costRatio"];
+  function speculativeConfig(c, gamma) {
+    return {
+      alpha: number(c.alpha, "alpha"),
+      gamma: gamma(c.gamma, "gamma"),
+      costRatio: optionalNumber(c.costRatio, "costRatio"),
+    };
+  }
+
+  /** smoothQuantLayer's and smoothQuantLayerSweep's opts; `alpha` reads the swept field. */
+  const smoothQuantLayerFields = ["alpha", "bits"];
+  function smoothQuantLayerOptions(o, alpha) {
+    return {
+      alpha: alpha(o.alpha, "alpha"),
+      bits: optionalNumber(o.bits, "bits"),
     };
   }
 

@@ -181,7 +181,7 @@ test("a wrong choice is told wrong and the right one right, for every scenario r
   await page.close();
 });
 
-test("item 1: the positional scenario's steepest and gentlest ALiBi heads are the core's extremes at 12 and 40 heads, not the first and the last", async () => {
+test("item 1: the position scenario's steepest and gentlest alibi heads are alibiHeads' extremes at 12 and 40 heads, not the first and the last", async () => {
   const { page } = await openFigure(browser.context, "diagnose");
   const fig = page.locator("#diagnose-figure");
   const k = (await fig.evaluate((el) => el.order)).indexOf("contract");

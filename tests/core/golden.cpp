@@ -312,7 +312,7 @@ void speculative_measure_calls(Golden& g) {
   }
 }
 
-void quantize_calls(Golden& g) {
+void quantization_calls(Golden& g) {
   const VectorXd x = literals::vec({8.0, 0.3, 1.7, 0.05}), w = literals::vec({0.5, 1.2, 0.2, 2.0});
   const VectorXd zx = literals::vec({8.0, 0.0, 3.0, 0.0}), zw = literals::vec({0.0, 0.5, 1e-7, 0.0});
   for (double alpha : {0.0, 0.5}) {  // all-zero channels: the reference code's clamps
@@ -404,7 +404,7 @@ int main(int argc, char** argv) {
   alibi_calls(g);
   cost_calls(g);
   speculative_measure_calls(g);
-  quantize_calls(g);
+  quantization_calls(g);
   const std::string file = argv[argc - 1];
   if (check) {
     std::ifstream in(file);

@@ -97,7 +97,7 @@ TEST_CASE("every error is at most half a step, and levels stay in range",
   CHECK(quantize(x, 8).max_abs_error > quantize(x, 16).max_abs_error);
 }
 
-TEST_CASE("all-zero values quantise with scale 1 and no error", "[quantization]") {
+TEST_CASE("quantize of all-zero values gives scale 1 and no error", "[quantization]") {
   const auto r = quantize(VectorXd::Zero(4), 4);
   CHECK(r.scale == 1.0);
   CHECK(r.levels == VectorXd::Zero(4));
@@ -175,14 +175,14 @@ TEST_CASE("smoothQuantLayer by hand: the exercise's channel on a 1x2 · 2x1 laye
   CHECK(r.error_smoothing_alone < 1e-15);  // rounding of two products of size ~4
 }
 
-TEST_CASE("smoothQuantLayer: smoothing keeps X·W, each side matches quantize(), an outlier is tamed",
+TEST_CASE("smoothQuantLayer: smoothing keeps X·W, each side matches quantize(), the largest channel is tamed",
           "[quantization][layer][invariant]") {
   Eigen::MatrixXd X(4, 3), W(3, 2);
   X << 0.4, -30, 0.2, -0.7, 25, -0.3, 0.1, -28, 0.5, 0.9, 31, -0.1;
   W << 0.3, -0.2, 0.05, 0.04, -0.6, 0.9;
-  const auto plain = llmmath::smooth_quant_layer(X, W, 0.0, 8);
+  const auto at0 = llmmath::smooth_quant_layer(X, W, 0.0, 8);
   const auto half = llmmath::smooth_quant_layer(X, W, 0.5, 8);
-  for (const auto* r : {&plain, &half}) {
+  for (const auto* r : {&at0, &half}) {
     CHECK(r->error_smoothing_alone < 1e-12);  // (X/s)(sW) = XW up to rounding of entries ~30·0.9
     CHECK((r->y - X * W).cwiseAbs().maxCoeff() == 0.0);
     // the flattened tensors are exactly quantize() of the matrices row by row
@@ -192,7 +192,7 @@ TEST_CASE("smoothQuantLayer: smoothing keeps X·W, each side matches quantize(),
     CHECK(r->quant_x.max_abs_error <= r->quant_x.scale / 2);
     CHECK(r->quant_x_smoothed.max_abs_error <= r->quant_x_smoothed.scale / 2);
   }
-  CHECK(plain.largest_channel == 1);
+  CHECK(at0.largest_channel == 1);
   // alpha 0.5 spreads the levels: the small channels use more of them than before
   CHECK(half.x_levels_smoothed(0) > half.x_levels(0));
   CHECK(half.x_levels_smoothed(2) > half.x_levels(2));
@@ -362,7 +362,7 @@ TEST_CASE("smoothQuantLayerSweep gives smooth_quant_layer's errors at every alph
   CHECK(d.quant_x_smoothed_max_abs_error(0) == llmmath::smooth_quant_layer(outlier_x(), outlier_w()).quant_x_smoothed.max_abs_error);
 }
 
-TEST_CASE("smoothQuantLayerSweep on the chapter's outlier: the x error falls and the w error rises with alpha",
+TEST_CASE("smoothQuantLayerSweep on the chapter's outlier preset: the x error falls and the w error rises with alpha",
           "[quantization][layer][sweep][invariant]") {
   const VectorXd alpha = VectorXd::LinSpaced(11, 0, 1);  // 0, 0.1, …, 1
   const auto r = llmmath::smooth_quant_layer_sweep(outlier_x(), outlier_w(), alpha, 8);
@@ -431,7 +431,7 @@ TEST_CASE("smoothQuantLayerSweep refuses bad input, naming x, w, the array, its 
                     Catch::StartsWith("x must be at most 2^20"));
 }
 
-TEST_CASE("smoothQuantLayerSweep quantises at most 2^24 entries over the sweep, naming alpha",
+TEST_CASE("smoothQuantLayerSweep quantizes at most 2^24 entries over the sweep, naming alpha",
           "[quantization][layer][sweep][limits]") {
   // x 1024 × 1024 and w 1024 × 1: 1,049,600 entries a point, so 15 points (15,744,000) pass
   // and 16 (16,793,600 > 2^24 = 16,777,216) do not

@@ -116,7 +116,7 @@ TEST_CASE("rotation preserves the norm of every pair and of the vector", "[rope]
   }
 }
 
-TEST_CASE("position 0 leaves a vector unchanged, and equal positions give the plain dot product",
+TEST_CASE("rope at position 0 leaves a vector unchanged, and at equal positions gives q·k",
           "[rope][invariant]") {
   const VectorXd q = VectorXd::Random(6), k = VectorXd::Random(6);
   const auto r = rope(q, k, 0, 0);

@@ -120,7 +120,7 @@ test("invalid calls throw an Error naming the parameter, and the module keeps wo
 const X1 = [[8, -2]];
 const W1 = [[0.5], [2]];
 
-test("smoothQuantLayer: s = 4 for the exercise's channel, X·W kept, each tensor quantised", async () => {
+test("smoothQuantLayer: s = 4 for the exercise's channel, X·W kept, each tensor quantized", async () => {
   const m = await core();
   const r = m.smoothQuantLayer(X1, W1);
   close(r.scales, [4, 1], 1e-15, "s");

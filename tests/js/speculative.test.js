@@ -194,11 +194,11 @@ test("speculativeAlpha and speculativeMeasure refuse bad input by name, and the 
 test("speculativeSweep: arrays per draft length; roundCost, speedup and the best gamma only with costRatio", async () => {
   const m = await core();
   const gamma = [0, 1, 2, 3, 4];
-  const plain = m.speculativeSweep({ alpha: 0.5, gamma });
-  assert.deepEqual(Object.keys(plain).sort(), ["expectedTokens", "gamma"], "no cost ratio: eq. 1 alone");
-  assert.deepEqual(plain.gamma, gamma);
+  const withoutCostRatio = m.speculativeSweep({ alpha: 0.5, gamma });
+  assert.deepEqual(Object.keys(withoutCostRatio).sort(), ["expectedTokens", "gamma"], "no cost ratio: eq. 1 alone");
+  assert.deepEqual(withoutCostRatio.gamma, gamma);
   // eq. 1 at alpha 0.5: 1, 1.5, 1.75, 1.875, 1.9375, each exact in binary
-  assert.deepEqual(plain.expectedTokens, [1, 1.5, 1.75, 1.875, 1.9375]);
+  assert.deepEqual(withoutCostRatio.expectedTokens, [1, 1.5, 1.75, 1.875, 1.9375]);
   const r = m.speculativeSweep({ alpha: 0.5, gamma, costRatio: 0.1 });
   assert.deepEqual(Object.keys(r).sort(), ["bestGamma", "bestSpeedup", "expectedTokens", "gamma", "roundCost", "speedup"]);
   for (const key of ["roundCost", "speedup"]) assert.equal(r[key].length, gamma.length, `${key}: one entry per gamma`);

@@ -41,6 +41,24 @@ std::string describe(double x);
 /// Requires x to be finite (not NaN, not ±Infinity).
 void require_finite(double x, std::string_view name);
 
+// Why the core takes counts as doubles. The whole numbers a caller chooses (tokens, heads,
+// headDim, kvHeads, layers, batch, dModel, ffnDim, distractors, distances, gamma, rounds, bits,
+// topK, count, seed) arrive from JavaScript as numbers, and it is the core that must refuse
+// 2.5, NaN or 1e300 with a message naming the parameter. Declared as an integer type, such a
+// parameter could not: embind converts a number to an int as WebAssembly does (ToInt32:
+// 2.5 → 2, NaN → 0, 1e300 → 0) before any C++ runs, so the mistake would arrive as a valid
+// count; and converting NaN or 1e300 to an integer type in C++ is undefined behaviour. A
+// double holds whatever was passed, and every whole number up to 2^53 exactly (distractors go
+// that far). So each of these is a double, checked as a whole number in its own range
+// (require_integer(), or require_integers() for a swept array), and cast to Eigen::Index or an
+// unsigned type only after that check.
+// Counts that are integer types: the sizes the bindings measure from the arrays they built
+// (rows, cols, lengths: std::size_t or Eigen::Index in require_matrix_shape(),
+// require_vector_length(), require_attention_shapes(), require_router_logits_shape() and
+// require_smooth_quant_layer_shapes()), whole and non-negative by construction; and the
+// indices and tallies the core returns (positions, order, cutoff, assignments, counts,
+// AlibiHead::head, largest_channel, sample()'s tokens), which no caller passes in.
+
 /// Requires x to be a finite whole number in [lo, hi].
 void require_integer(double x, std::string_view name, double lo, double hi);
 
