@@ -8,10 +8,10 @@ const { useBrowser, openReader, openFigure, artifact } = require("./browser.js")
 
 const browser = useBrowser(test);
 
-test("the attention figure responds to the mask and to edits, and shows the core's numbers", async () => {
+test("attention: the figure responds to the mask and to edits, and shows the core's numbers", async () => {
   const { page, errors } = await openFigure(browser.context, "attention");
   const fig = page.locator("#attention-figure");
-  const weights = () => fig.locator(".att-view").nth(1).locator("tbody tr").evaluateAll((rows) =>
+  const weights = () => fig.locator(".table-view").nth(1).locator("tbody tr").evaluateAll((rows) =>
     rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent)));
   const before = await weights();
   assert.deepEqual(before[0], ["1", "0", "0"]);
@@ -40,10 +40,10 @@ test("the attention figure responds to the mask and to edits, and shows the core
   await page.close();
 });
 
-test("bad input names the parameter and keeps the last good figure", async () => {
+test("attention: bad input names the parameter and keeps the last good figure", async () => {
   const { page } = await openFigure(browser.context, "attention");
   const fig = page.locator("#attention-figure");
-  const output = () => fig.locator(".att-view").nth(2).textContent();
+  const output = () => fig.locator(".table-view").nth(2).textContent();
   const good = await output();
   await fig.getByLabel("Q row 1 (The), column 1").fill("");
   await assert.doesNotReject(fig.locator(".llm-status.llm-error").waitFor());
@@ -54,7 +54,7 @@ test("bad input names the parameter and keeps the last good figure", async () =>
   await page.close();
 });
 
-test("exercise 1's answer, opened on request, shows weights (1, 0, 0) and V1 = (1, 0)", async () => {
+test("attention: exercise 1's answer, opened on request, shows weights (1, 0, 0) and V1 = (1, 0)", async () => {
   const { page } = await openReader(browser.context);
   const details = page.locator("#attention .exercise details");
   assert.equal(await details.getAttribute("open"), null, "the answer waits for a prediction or a request");
@@ -67,7 +67,7 @@ test("exercise 1's answer, opened on request, shows weights (1, 0, 0) and V1 = (
   await page.close();
 });
 
-test("the context-dilution figure follows its sliders with the core's weight", async () => {
+test("attention: the context-dilution figure follows its sliders with the core's weight", async () => {
   const { page } = await openFigure(browser.context, "dilution");
   const fig = page.locator("#dilution-figure");
   const headline = () => fig.locator(".headline").textContent();
@@ -82,7 +82,7 @@ test("the context-dilution figure follows its sliders with the core's weight", a
   await page.close();
 });
 
-test("Large scores (§1, item 10c): the core gives queries 1 and 2 nearly all their weight on one key and query 3 an even split", async () => {
+test("attention: Large scores (§1, item 10c): the core gives queries 1 and 2 nearly all their weight on one key and query 3 an even split", async () => {
   const { page } = await openFigure(browser.context, "attention");
   const fig = page.locator("#attention-figure");
   await fig.getByLabel("Example").selectOption("sharp");

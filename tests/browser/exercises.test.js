@@ -204,7 +204,7 @@ test("exercises: the figure's readouts are blurred and hidden from assistive tec
   const { page, errors } = await openReader(browser.context);
   // Per figure, selectors that must be concealed before the exercise is tried.
   const concealed = {
-    "attention-figure": [".att-results .att-view:nth-child(2)", ".worked"],
+    "attention-figure": [".att-results .table-view:nth-child(2)", ".worked"],
     "sampling-exercise": [".headline", ".smp-worked"],
     "rope-figure": [".headline", ".worked"],
     "cost-figure": [".cost-stats", ".worked"],
@@ -230,7 +230,7 @@ test("exercises: the figure's readouts are blurred and hidden from assistive tec
     }
   }
   // The scores of Figure 1.1, from which exercise 1 is worked out, stay readable.
-  assert.ok((await state("attention-figure", ".att-results .att-view:nth-child(1)")).clear);
+  assert.ok((await state("attention-figure", ".att-results .table-view:nth-child(1)")).clear);
   await page.locator("#attention-figure").screenshot({ path: artifact("exercise-1-concealed.png") });
 
   // A wrong number keeps them concealed; a redraw of the figure conceals its new readouts too.

@@ -24,7 +24,7 @@ async function fromCore(page) {
     const xAbsMax = X[0].map((_, j) => Math.max(...X.map((row) => Math.abs(row[j]))));
     const wAbsMax = W.map((row) => Math.max(...row.map(Math.abs)));
     const sq = m.smoothQuant(xAbsMax, wAbsMax, alpha);
-    return { xAbsMax, wAbsMax, sq, plain: m.quantize(X.flat(), { bits }), alpha, bits };
+    return { xAbsMax, wAbsMax, sq, quantX: m.quantize(X.flat(), { bits }), alpha, bits };
   });
 }
 
@@ -40,7 +40,7 @@ test("quantization: the figure's ranges and smoothing factors are the core's, an
   core.sq.scales.forEach((s, j) => close(rows[2][j], s, 5e-5, `s_${j + 1}`));
   core.sq.xAbsMax.forEach((x, j) => close(rows[3][j], x, 5e-5, `smoothed max|X_${j + 1}|`));
   core.sq.wAbsMax.forEach((w, j) => close(rows[4][j], w, 5e-5, `smoothed max|W_${j + 1}|`));
-  assert.deepEqual(rows[2].map(num).slice(1, 2), [4], "the outlier channel's s at α = 0.5");
+  assert.deepEqual(rows[2].map(num).slice(1, 2), [4], "the largest channel's s at α = 0.5");
 
   const alpha = fig.getByLabel("Migration strength α");
   await alpha.focus();
@@ -55,13 +55,13 @@ test("quantization: the figure's ranges and smoothing factors are the core's, an
   await page.close();
 });
 
-test("quantization: fewer bits coarsen the levels, as the core quantises them", async () => {
+test("quantization: fewer bits coarsen the levels, as the core quantizes them", async () => {
   const { page, errors } = await openFigure(browser.context, "quantization");
   const fig = page.locator("#quantization-figure");
   const levelsShown = () => fig.locator(".quant-level-table").first().locator("tbody td").allTextContents();
   const before = await levelsShown();
   let core = await fromCore(page);
-  assert.deepEqual(before.map(num), core.plain.levels);
+  assert.deepEqual(before.map(num), core.quantX.levels);
 
   const bits = fig.getByLabel("Bits b");
   await bits.focus();
@@ -69,12 +69,12 @@ test("quantization: fewer bits coarsen the levels, as the core quantises them", 
   core = await fromCore(page);
   assert.equal(core.bits, 4);
   const after = await levelsShown();
-  assert.deepEqual(after.map(num), core.plain.levels);
+  assert.deepEqual(after.map(num), core.quantX.levels);
   assert.notDeepEqual(after, before);
   assert.match(await fig.locator(".headline").textContent(), /levels run from −7 to 7/);
   // The step in the caption is the core's scale (4 decimals).
   const caption = await fig.locator(".quant-level-table caption").first().textContent();
-  close(caption.split("step ")[1], core.plain.scale, 5e-5, "step Δ");
+  close(caption.split("step ")[1], core.quantX.scale, 5e-5, "step Δ");
   await page.screenshot({ path: artifact("quantization-4-bits.png") });
   assert.deepEqual(errors, []);
   await page.close();
@@ -83,8 +83,8 @@ test("quantization: fewer bits coarsen the levels, as the core quantises them", 
 test("quantization: editing X changes the figure and the output check; a bad cell names the parameter", async () => {
   const { page, errors } = await openFigure(browser.context, "quantization");
   const fig = page.locator("#quantization-figure");
-  const errPlain = () => fig.locator(".err-plain").textContent();
-  const good = await errPlain();
+  const errorQuantized = () => fig.locator(".error-quantized").textContent();
+  const good = await errorQuantized();
   const rows = await channelRows(fig);
 
   await fig.getByLabel("X t1, ch 2").fill("-20");
@@ -94,17 +94,17 @@ test("quantization: editing X changes the figure and the output check; a bad cel
   close(edited[0][1], 20, 0, "max|X_2|");
   close(edited[2][1], core.sq.scales[1], 5e-5, "s_2");
   assert.notDeepEqual(edited[2], rows[2]);
-  assert.notEqual(await errPlain(), good);
+  assert.notEqual(await errorQuantized(), good);
   assert.equal(await fig.locator("select").first().inputValue(), "");
 
-  const changed = await errPlain();
+  const changed = await errorQuantized();
   await fig.getByLabel("X t1, ch 2").fill("");
   await fig.locator(".llm-status.llm-error").waitFor();
   assert.match(await fig.locator(".llm-status").textContent(), /x\[0\]\[1\] must be a finite number, got NaN/);
-  assert.equal(await errPlain(), changed, "the last good figure stays");
+  assert.equal(await errorQuantized(), changed, "the last good figure stays");
   await fig.getByLabel("X t1, ch 2").fill("-8");
   assert.equal(await fig.locator(".llm-status").textContent(), "");
-  assert.equal(await errPlain(), good);
+  assert.equal(await errorQuantized(), good);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -134,7 +134,7 @@ test("quantization: exercise 7's answer is s = √8/√0.5 = 4, ranges 8/4 = 2 a
   await page.close();
 });
 
-test("quantization: the presets change the outlier, and the worked calculation uses the figure's numbers", async () => {
+test("quantization: the presets change the largest channel's range, and the worked calculation uses the figure's numbers", async () => {
   const { page, errors } = await openFigure(browser.context, "quantization");
   const fig = page.locator("#quantization-figure");
   await fig.locator("select").first().selectOption("strong");
@@ -165,14 +165,14 @@ test("quantization: every declared attribute, set on the live element, redraws t
   await setAttrs(page, { preset: "strong" });
   let core = await fromCore(page);
   let rows = await channelRows(fig);
-  assert.equal(num(rows[0][1]), 64, "max|X_2| of the strong outlier");
+  assert.equal(num(rows[0][1]), 64, "max|X_2| of the strong preset");
   core.sq.scales.forEach((s, j) => close(rows[2][j], s, 5e-5, `s_${j + 1} (strong)`));
 
   await setAttrs(page, { bits: "4" });
   core = await fromCore(page);
   assert.equal(core.bits, 4);
   assert.match(await fig.locator(".headline").textContent(), /levels run from −7 to 7/);
-  assert.deepEqual((await fig.locator(".quant-level-table").first().locator("tbody td").allTextContents()).map(num), core.plain.levels);
+  assert.deepEqual((await fig.locator(".quant-level-table").first().locator("tbody td").allTextContents()).map(num), core.quantX.levels);
 
   await setAttrs(page, { alpha: "0.3" });
   core = await fromCore(page);
@@ -195,7 +195,7 @@ test("quantization: every declared attribute, set on the live element, redraws t
   rows = await channelRows(fig);
   assert.deepEqual(rows[1].map(num), [0.5, 1, 0.3]);
   core.sq.scales.forEach((s, j) => close(rows[2][j], s, 5e-5, `s_${j + 1} of the new W`));
-  assert.equal(await fig.locator(".quant-outputs .out-full tbody tr").first().locator("td").count(), 2, "two outputs");
+  assert.equal(await fig.locator(".quant-outputs .y tbody tr").first().locator("td").count(), 2, "two outputs");
 
   await setAttrs(page, { channel: "3" });
   const worked = await fig.locator(".worked").textContent();

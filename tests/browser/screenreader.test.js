@@ -104,11 +104,11 @@ const CHANGES = [
   { id: "cost-figure", slider: "Tokens n, in powers of two", shown: ".cost-stats dd strong" },
   { id: "speculative-figure", slider: "Acceptance rate α", shown: ".spec-headline-expected" },
   { id: "alibi-figure", slider: "Evidence distance δ", shown: ".alibi-factor" },
-  { id: "quantization-figure", slider: "Migration strength α", shown: ".err-smooth" },
+  { id: "quantization-figure", slider: "Migration strength α", shown: ".error-quantized-smoothed" },
   { id: "moe-figure", cell: "logit of token 1 (The) for expert 1", type: "3.25", shown: ".moe-loss" },
   // Query 1's row of weights, written as the summary writes a vector.
   { id: "attention-figure", cell: "Q row 1 (The), column 1", type: "2.5",
-    shown: { vector: ".att-results .att-view:nth-child(2) tbody tr:first-child td" } },
+    shown: { vector: ".att-results .table-view:nth-child(2) tbody tr:first-child td" } },
   // The right mechanism, then the calculation's first bold number.
   { id: "diagnose-figure", choose: true, shown: ".diag-lines strong" },
 ];

@@ -69,13 +69,13 @@ const EXPECTED = {
     const c = r.xAbsMax.length;
     return {
       x_abs_max: r.xAbsMax, w_abs_max: r.wAbsMax, scales: r.now.scales, x_abs_max_smoothed: r.now.xAbsMax, w_abs_max_smoothed: r.now.wAbsMax,
-      step_x: r.plainX.scale, step_w: r.plainW.scale, step_x_smoothed: r.now.qX.scale, step_w_smoothed: r.now.qW.scale,
-      x_levels: rows(r.plainX.levels, c), x_smoothed_levels: rows(r.now.qX.levels, c),
-      x_levels_per_channel: r.levelsPlain, x_smoothed_levels_per_channel: r.levelsSmooth,
-      max_error_x: r.plainX.maxAbsError, max_error_w: r.plainW.maxAbsError,
-      max_error_x_smoothed: r.now.qX.maxAbsError, max_error_w_smoothed: r.now.qW.maxAbsError,
-      output_error_quantized: r.check.errPlain, output_error_quantized_smoothed: r.check.errSmooth,
-      output_error_smoothing_alone: r.check.errIdentity,
+      step_x: r.quantX.scale, step_w: r.quantW.scale, step_x_smoothed: r.now.quantXSmoothed.scale, step_w_smoothed: r.now.quantWSmoothed.scale,
+      x_levels: rows(r.quantX.levels, c), x_smoothed_levels: rows(r.now.quantXSmoothed.levels, c),
+      x_levels_per_channel: r.xLevels, x_smoothed_levels_per_channel: r.xLevelsSmoothed,
+      max_error_x: r.quantX.maxAbsError, max_error_w: r.quantW.maxAbsError,
+      max_error_x_smoothed: r.now.quantXSmoothed.maxAbsError, max_error_w_smoothed: r.now.quantWSmoothed.maxAbsError,
+      output_error_quantized: r.check.errorQuantized, output_error_quantized_smoothed: r.check.errorQuantizedSmoothed,
+      output_error_smoothing_alone: r.check.errorSmoothingAlone,
     };
   },
   "llm-moe": ({ route }) => ({ probs: route.probs, assignments: route.assignments, counts: route.counts, f: route.f, p: route.p,
@@ -85,7 +85,7 @@ const EXPECTED = {
 // A readout of each figure as the reader sees it, and the printed quantity it shows (in the
 // readout's order): checked at the readout's rounding, and looked for in the SVG.
 const READOUTS = {
-  "llm-attention": { selector: ".att-results .att-view:nth-child(2) tbody td", values: (p) => p.weights.flat() },
+  "llm-attention": { selector: ".att-results .table-view:nth-child(2) tbody td", values: (p) => p.weights.flat() },
   "llm-context-dilution": { selector: ".worked strong", values: (p) => [p.relevant_weight] },
   "llm-sampling": { selector: ".smp-table td.final-col", values: (p) => p.order.map((t) => p.probs[t]) },
   "llm-rope": { selector: ".headline .rope-scaled", values: (p) => [p.scaled] },
@@ -93,7 +93,7 @@ const READOUTS = {
     ...(p.linear_macs_per_layer === undefined ? [] : [p.linear_macs_per_layer, p.attention_share, p.crossover_tokens])] },
   "llm-speculative": { selector: ".spec-headline-expected, .spec-headline-speedup", values: (p) => [p.expected_tokens, p.speedup] },
   "llm-alibi": { selector: ".alibi-slope, .alibi-half", values: (p) => [p.slope, p.half_distance] },
-  "llm-quantization": { selector: ".err-plain, .err-smooth", values: (p) => [p.output_error_quantized, p.output_error_quantized_smoothed] },
+  "llm-quantization": { selector: ".error-quantized, .error-quantized-smoothed", values: (p) => [p.output_error_quantized, p.output_error_quantized_smoothed] },
   "llm-moe": { selector: ".moe-loss", values: (p) => [p.loss] },
 };
 

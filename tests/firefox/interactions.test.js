@@ -86,7 +86,7 @@ test("firefox: the attention figure's own numbers are the core's after the edit"
     const el = document.getElementById("attention-figure");
     const m = await createLLMMath();
     const { q, k, v, causal } = el.state;
-    const rows = [...el.shadowRoot.querySelectorAll(".att-view")[1].querySelectorAll("tbody tr")];
+    const rows = [...el.shadowRoot.querySelectorAll(".table-view")[1].querySelectorAll("tbody tr")];
     return {
       shown: rows.map((r) => [...r.querySelectorAll("td")].map((td) => Number(td.textContent.replace("−", "-")))),
       fromCore: m.attention(q, k, v, { causal }).weights,
@@ -112,7 +112,7 @@ test("firefox: exercise 1 takes a typed prediction, says it is right and opens i
   assert.deepEqual(firefox.errors, []);
 });
 
-test("firefox: the quantisation exercise's answer opens on 'Show the answer' and shows the figure's numbers", async () => {
+test("firefox: the quantization exercise's answer opens on 'Show the answer' and shows the figure's numbers", async () => {
   firefox.errors.length = 0;
   const summary = await firefox.page.$("#quantization .exercise details > summary");
   await summary.scrollIntoView();

@@ -55,9 +55,9 @@ export class LlmAttention extends LlmWidget {
     this.causal = checkbox({ label: "Causal mask", checked: true, onchange: (causal) => this.set({ causal }) });
     this.querySelect = h("select", { id: `${id}-query`, onchange: () => this.set({ query: Number(this.querySelect.value) }) });
     this.editors = h("div", { class: "att-editors" });
-    this.scoresView = scrollBox("Scores", "att-view");
-    this.weightsView = scrollBox("Weights", "att-view");
-    this.outputView = scrollBox("Outputs", "att-view");
+    this.scoresView = scrollBox("Scores", "table-view");
+    this.weightsView = scrollBox("Weights", "table-view");
+    this.outputView = scrollBox("Outputs", "table-view");
     this.worked = h("div", { class: "worked" });
 
     this.frame.append(
@@ -123,7 +123,7 @@ export class LlmAttention extends LlmWidget {
   render(r) {
     const tokens = this.state.tokens;
     const table = (caption, M, cell, headers = tokens) =>
-      h("table", { class: "att-table" }, h("caption", {}, caption),
+      h("table", { class: "data-table" }, h("caption", {}, caption),
         h("thead", {}, h("tr", {}, h("td", {}), headers.map((t) => h("th", { scope: "col" }, t)))),
         h("tbody", {}, M.map((row, i) => h("tr", { class: i === this.state.query - 1 ? "selected" : null },
           h("th", { scope: "row" }, tokens[i]), row.map((x, j) => cell(x, i, j))))));
@@ -199,7 +199,7 @@ export class LlmAnswerAttention extends FigureAnswer {
   static figure = "llm-attention";
   // The weights, the outputs and the written-out calculation state the answer; the scores stay
   // visible, since the reader computes from them.
-  static conceals = [".att-results .att-view:nth-child(2)", ".att-results .att-view:nth-child(3)", ".worked"];
+  static conceals = [".att-results .table-view:nth-child(2)", ".att-results .table-view:nth-child(3)", ".worked"];
   static followUp = "what is query 1's output, and why does the future key with the largest score not matter?";
 
   prediction(r, figure) {

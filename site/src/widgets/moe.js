@@ -68,11 +68,11 @@ export class LlmMoe extends LlmWidget {
       h("option", { value: "", disabled: true }, "Your numbers"));
     this.topK = choice({ label: "Experts per token, top-k", options: [], value: "", onchange: (k) => this.set({ topK: Number(k) }) });
 
-    this.editor = h("div", { class: "att-view llm-scroll" });
-    this.dispatch = scrollBox("Router probabilities and dispatch", "att-view");
+    this.editor = h("div", { class: "table-view llm-scroll" });
+    this.dispatch = scrollBox("Router probabilities and dispatch", "table-view");
     this.headline = h("p", { class: "headline" });
     this.bars = h("div", { class: "chart-box moe-bars" });
-    this.experts = scrollBox("Per expert", "att-view");
+    this.experts = scrollBox("Per expert", "table-view");
     this.worked = h("div", { class: "worked" });
     this.frame.append(
       h("div", { class: "controls" },
@@ -152,7 +152,7 @@ export class LlmMoe extends LlmWidget {
     const tokens = this.state.tokens;
     const N = route.f.length;
     const experts = route.f.map((_, j) => `E${j + 1}`);
-    fill(this.dispatch, h("table", { class: "att-table moe-dispatch" },
+    fill(this.dispatch, h("table", { class: "data-table moe-dispatch" },
       h("caption", {}, "Router probabilities and dispatch"),
       h("thead", {}, h("tr", {}, h("td", {}), experts.map((e) => h("th", { scope: "col" }, e)), h("th", { scope: "col" }, "→"))),
       h("tbody", {}, route.probs.map((row, i) => {
@@ -181,7 +181,7 @@ export class LlmMoe extends LlmWidget {
       hlines: [{ y: r.even[0], label: `even: ${fmt(r.even[0], 4)}`, class: "guide" }],
     }), legend([{ label: "f: fraction of traffic", class: "bar" }, { label: "p: mean router probability", class: "bar alt" }]));
 
-    fill(this.experts, h("table", { class: "att-table moe-experts" },
+    fill(this.experts, h("table", { class: "data-table moe-experts" },
       h("caption", {}, "Per expert"),
       h("thead", {}, h("tr", {}, h("td", {}), ["tokens", "f", "p", "N·f·p"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, experts.map((e, j) => h("tr", { class: route.counts[j] === 0 ? "idle" : null },

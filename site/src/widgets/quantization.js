@@ -127,20 +127,20 @@ export class LlmQuantization extends LlmWidget {
     fill(this.editors,
       editor("X", "x", "activations", (i) => `t${i + 1}`, (j) => `ch ${j + 1}`),
       editor("W", "w", "weights", (i) => `ch ${i + 1}`, (j) => `out ${j + 1}`));
-    this.syncChannel(this.result?.outlier);
+    this.syncChannel(this.result?.largestChannel);
   }
 
   /** The channel list, the largest-range channel marked (from the core's last result). */
-  syncChannel(outlier) {
+  syncChannel(largest) {
     const c = this.state.x[0].length;
     fill(this.channelSelect, Array.from({ length: c }, (_, j) =>
-      h("option", { value: j }, `${j + 1}${j === outlier ? " (largest activation range)" : ""}`)));
-    this.channelSelect.value = String(this.channelIndex(outlier));
+      h("option", { value: j }, `${j + 1}${j === largest ? " (largest activation range)" : ""}`)));
+    this.channelSelect.value = String(this.channelIndex(largest));
   }
 
   /** The 0-based channel explained: the state's, or the largest-range channel when it is 0. */
-  channelIndex(outlier) {
-    return this.state.channel ? this.state.channel - 1 : (outlier ?? 0);
+  channelIndex(largest) {
+    return this.state.channel ? this.state.channel - 1 : (largest ?? 0);
   }
 
   onCell(key, i, j, v, input) {
@@ -166,25 +166,25 @@ export class LlmQuantization extends LlmWidget {
     return {
       bits, alpha, curve,
       xAbsMax: L.xAbsMax, wAbsMax: L.wAbsMax,
-      plainX: L.quantX, plainW: L.quantW,
+      quantX: L.quantX, quantW: L.quantW,
       now: { alpha, scales: L.scales, xAbsMax: L.xAbsMaxSmoothed, wAbsMax: L.wAbsMaxSmoothed,
-        Xs: L.xSmoothed, Ws: L.wSmoothed, qX: L.quantXSmoothed, qW: L.quantWSmoothed },
-      check: { Y: L.y, Yplain: L.yQuantized, Ysmooth: L.yQuantizedSmoothed,
-        errPlain: L.errorQuantized, errSmooth: L.errorQuantizedSmoothed, errIdentity: L.errorSmoothingAlone },
-      outlier: L.largestChannel, weakest: L.smallestChannel,
-      levelsPlain: L.xLevels, levelsSmooth: L.xLevelsSmoothed,
+        xSmoothed: L.xSmoothed, wSmoothed: L.wSmoothed, quantXSmoothed: L.quantXSmoothed, quantWSmoothed: L.quantWSmoothed },
+      check: { y: L.y, yQuantized: L.yQuantized, yQuantizedSmoothed: L.yQuantizedSmoothed,
+        errorQuantized: L.errorQuantized, errorQuantizedSmoothed: L.errorQuantizedSmoothed, errorSmoothingAlone: L.errorSmoothingAlone },
+      largestChannel: L.largestChannel, smallestChannel: L.smallestChannel,
+      xLevels: L.xLevels, xLevelsSmoothed: L.xLevelsSmoothed,
     };
   }
 
   render(r) {
-    this.syncChannel(r.outlier);
+    this.syncChannel(r.largestChannel);
     this.bits.out.value = `${r.bits}`;
-    this.bits.input.setAttribute("aria-valuetext", `${r.bits} bits, levels −${r.plainX.qmax} to ${r.plainX.qmax}`);
+    this.bits.input.setAttribute("aria-valuetext", `${r.bits} bits, levels −${r.quantX.qmax} to ${r.quantX.qmax}`);
     this.alpha.out.value = fmt(r.alpha, 2);
-    const w = r.weakest + 1;
-    fill(this.headline, `With ${r.bits} bits the levels run from −${r.plainX.qmax} to ${r.plainX.qmax}. `,
-      `Channel ${w}, the smallest, uses levels up to ±`, h("strong", { class: "levels-plain" }, r.levelsPlain[r.weakest]),
-      ` of X as it is, and up to ±`, h("strong", { class: "levels-smooth" }, r.levelsSmooth[r.weakest]),
+    const w = r.smallestChannel + 1;
+    fill(this.headline, `With ${r.bits} bits the levels run from −${r.quantX.qmax} to ${r.quantX.qmax}. `,
+      `Channel ${w}, the smallest, uses levels up to ±`, h("strong", { class: "x-levels" }, r.xLevels[r.smallestChannel]),
+      ` of X as it is, and up to ±`, h("strong", { class: "x-levels-smoothed" }, r.xLevelsSmoothed[r.smallestChannel]),
       ` after smoothing with α = ${fmt(r.alpha, 2)}.`);
     this.renderTable(r);
     this.renderRanges(r);
@@ -196,9 +196,9 @@ export class LlmQuantization extends LlmWidget {
 
   /** The output's largest error with and without smoothing, and the levels of the smallest channel. */
   summary(r) {
-    const k = r.weakest;
-    return `${r.bits} bits, α = ${fmt(r.alpha, 2)}: the output's largest error is ${fmt(r.check.errSmooth, 4)} smoothed, ${fmt(r.check.errPlain, 4)} not; `
-      + `channel ${k + 1}, the smallest, uses levels up to ±${r.levelsSmooth[k]} (±${r.levelsPlain[k]} not smoothed).`;
+    const k = r.smallestChannel;
+    return `${r.bits} bits, α = ${fmt(r.alpha, 2)}: the output's largest error is ${fmt(r.check.errorQuantizedSmoothed, 4)} smoothed, ${fmt(r.check.errorQuantized, 4)} not; `
+      + `channel ${k + 1}, the smallest, uses levels up to ±${r.xLevelsSmoothed[k]} (±${r.xLevels[k]} not smoothed).`;
   }
 
   /** Per channel: both ranges, s_j, the ranges after smoothing and the levels X uses. */
@@ -206,18 +206,18 @@ export class LlmQuantization extends LlmWidget {
     const n = r.now;
     const row = (label, values, digits = 4, cls) => h("tr", { class: cls },
       h("th", { scope: "row" }, label), values.map((v) => h("td", {}, typeof v === "number" ? fmt(v, digits) : v)));
-    fill(this.table, h("table", { class: "att-table quant-channels" },
+    fill(this.table, h("table", { class: "data-table quant-channels" },
       h("caption", {}, `Per channel, with α = ${fmt(r.alpha, 2)}`),
       h("thead", {}, h("tr", {}, h("td", {}), r.xAbsMax.map((_, j) =>
-        h("th", { scope: "col", class: j === r.outlier ? "outlier" : null }, `ch ${j + 1}`)))),
+        h("th", { scope: "col", class: j === r.largestChannel ? "largest" : null }, `ch ${j + 1}`)))),
       h("tbody", {},
         row(["max|", sym("X", "j"), "|"], r.xAbsMax),
         row(["max|", sym("W", "j"), "|"], r.wAbsMax),
         row([sym("s", "j")], n.scales, 4, "scales"),
         row(["max|", sym("X", "j"), "| / ", sym("s", "j")], n.xAbsMax, 4, "x-after"),
         row(["max|", sym("W", "j"), "| · ", sym("s", "j")], n.wAbsMax, 4, "w-after"),
-        row("levels of X", r.levelsPlain.map((l) => `±${l}`)),
-        row("levels of X/s", r.levelsSmooth.map((l) => `±${l}`)))));
+        row("levels of X", r.xLevels.map((l) => `±${l}`)),
+        row("levels of X/s", r.xLevelsSmoothed.map((l) => `±${l}`)))));
   }
 
   /** Bars of max|X_j| and max|W_j| per channel, before and after, on one log scale. */
@@ -242,7 +242,7 @@ export class LlmQuantization extends LlmWidget {
 
   /** Max error of the quantised smoothed X and W against α, with their unsmoothed errors as lines. */
   renderErrors(r) {
-    const top = Math.max(r.plainX.maxAbsError, r.plainW.maxAbsError, ...r.curve.flatMap((p) => [p.quantXSmoothedMaxAbsError, p.quantWSmoothedMaxAbsError]));
+    const top = Math.max(r.quantX.maxAbsError, r.quantW.maxAbsError, ...r.curve.flatMap((p) => [p.quantXSmoothedMaxAbsError, p.quantWSmoothedMaxAbsError]));
     const { max, ticks } = niceTicks(top);
     fill(this.errorChart, lineChart({
       title: "Largest quantisation error of the smoothed activations and weights against α",
@@ -253,12 +253,12 @@ export class LlmQuantization extends LlmWidget {
         { points: r.curve.map((p) => [p.alpha, p.quantXSmoothedMaxAbsError]), class: "series", label: "activations X/s" },
         { points: r.curve.map((p) => [p.alpha, p.quantWSmoothedMaxAbsError]), class: "series alt", label: "weights s·W" },
       ],
-      describe: `Marked: α = ${fmt(r.alpha, 2)}, the figure's. As they are, X's largest error is ${fmt(r.plainX.maxAbsError, 4)} and W's ${fmt(r.plainW.maxAbsError, 4)} (the dashed lines).`,
+      describe: `Marked: α = ${fmt(r.alpha, 2)}, the figure's. As they are, X's largest error is ${fmt(r.quantX.maxAbsError, 4)} and W's ${fmt(r.quantW.maxAbsError, 4)} (the dashed lines).`,
       hlines: [
-        { y: r.plainX.maxAbsError, class: "guide accent" },
-        { y: r.plainW.maxAbsError, class: "guide" },
+        { y: r.quantX.maxAbsError, class: "guide accent" },
+        { y: r.quantW.maxAbsError, class: "guide" },
       ],
-      markers: [{ x: r.alpha, y: r.now.qX.maxAbsError, class: "marker accent" }, { x: r.alpha, y: r.now.qW.maxAbsError }],
+      markers: [{ x: r.alpha, y: r.now.quantXSmoothed.maxAbsError, class: "marker accent" }, { x: r.alpha, y: r.now.quantWSmoothed.maxAbsError }],
     }), legend([
       { label: "activations X/s", class: "line" }, { label: "weights s·W", class: "line alt" },
       { label: "X as it is", class: "dashed" }, { label: "W as it is", class: "dashed alt" },
@@ -268,39 +268,39 @@ export class LlmQuantization extends LlmWidget {
   /** The integer levels of X before and after smoothing, shaded by |level| / qmax. */
   renderLevels(r) {
     const c = r.xAbsMax.length;
-    const q = r.plainX.qmax;
-    const table = (caption, levels) => h("table", { class: "att-table quant-level-table" }, h("caption", {}, caption),
+    const q = r.quantX.qmax;
+    const table = (caption, levels) => h("table", { class: "data-table quant-level-table" }, h("caption", {}, caption),
       h("thead", {}, h("tr", {}, h("td", {}), r.xAbsMax.map((_, j) => h("th", { scope: "col" }, `ch ${j + 1}`)))),
       h("tbody", {}, rows(levels, c).map((row, i) => h("tr", {}, h("th", { scope: "row" }, `t${i + 1}`),
         row.map((l) => h("td", { class: "heat", style: { "--w": String(Math.abs(l) / q) } }, fmt(l)))))));
     fill(this.levels, h("div", { class: "quant-pair" },
-      table(`X as it is: step ${fmt(r.plainX.scale, 4)}`, r.plainX.levels),
-      table(`X/s, α = ${fmt(r.alpha, 2)}: step ${fmt(r.now.qX.scale, 4)}`, r.now.qX.levels)));
+      table(`X as it is: step ${fmt(r.quantX.scale, 4)}`, r.quantX.levels),
+      table(`X/s, α = ${fmt(r.alpha, 2)}: step ${fmt(r.now.quantXSmoothed.scale, 4)}`, r.now.quantXSmoothed.levels)));
   }
 
   /** The output with full-precision, quantised and quantised smoothed tensors. */
   renderCheck(r) {
     const k = r.check;
-    const outTable = (caption, Y, cls) => h("table", { class: `att-table ${cls}` }, h("caption", {}, caption),
+    const outTable = (caption, Y, cls) => h("table", { class: `data-table ${cls}` }, h("caption", {}, caption),
       h("tbody", {}, Y.map((row, i) => h("tr", {}, h("th", { scope: "row" }, `t${i + 1}`), row.map((y) => h("td", {}, fmt(y, 3)))))));
     fill(this.check,
       scrollBox("Outputs XW", "quant-outputs",
-        outTable("XW, full precision", k.Y, "out-full"),
-        outTable(`Quantised X and W, ${r.bits} bits`, k.Yplain, "out-plain"),
-        outTable(`Quantised X/s and s·W, α = ${fmt(r.alpha, 2)}`, k.Ysmooth, "out-smooth")),
-      h("p", {}, "Largest error of the output: ", h("strong", { class: "err-plain" }, fmt(k.errPlain, 4)), " quantising X and W as they are, ",
-        h("strong", { class: "err-smooth" }, fmt(k.errSmooth, 4)), ` quantising them after smoothing with α = ${fmt(r.alpha, 2)}. `,
-        "Smoothing alone changes nothing: (X/s)(s·W) differs from XW by at most ", h("span", { class: "err-identity" }, fmt(k.errIdentity, 4)),
+        outTable("XW, full precision", k.y, "y"),
+        outTable(`Quantised X and W, ${r.bits} bits`, k.yQuantized, "y-quantized"),
+        outTable(`Quantised X/s and s·W, α = ${fmt(r.alpha, 2)}`, k.yQuantizedSmoothed, "y-quantized-smoothed")),
+      h("p", {}, "Largest error of the output: ", h("strong", { class: "error-quantized" }, fmt(k.errorQuantized, 4)), " quantising X and W as they are, ",
+        h("strong", { class: "error-quantized-smoothed" }, fmt(k.errorQuantizedSmoothed, 4)), ` quantising them after smoothing with α = ${fmt(r.alpha, 2)}. `,
+        "Smoothing alone changes nothing: (X/s)(s·W) differs from XW by at most ", h("span", { class: "error-smoothing-alone" }, fmt(k.errorSmoothingAlone, 4)),
         ", rounding in the last digits."));
   }
 
   /** The calculation for the chosen channel and for one value of the smallest channel. */
   renderWorked(r) {
-    const j = this.channelIndex(r.outlier), J = j + 1, a = fmt(r.alpha, 2);
+    const j = this.channelIndex(r.largestChannel), J = j + 1, a = fmt(r.alpha, 2);
     const n = r.now;
     const x = fmt(r.xAbsMax[j]), wv = fmt(r.wAbsMax[j]), s = fmt(n.scales[j], 4);
-    const c = r.xAbsMax.length, o = r.check.Y[0].length;
-    const k = r.weakest, K = k + 1;
+    const c = r.xAbsMax.length, o = r.check.y[0].length;
+    const k = r.smallestChannel, K = k + 1;
     const idx = k; // token 1's entry of channel k: X is flattened row by row
     const steps = h("ol", {},
       h("li", {}, h("strong", {}, "Ranges. "), "max|", sym("X", J), "| = ", x, ", the largest magnitude in column ", J,
@@ -310,17 +310,17 @@ export class LlmQuantization extends LlmWidget {
       h("li", {}, h("strong", {}, "New ranges. "), "Activations ", x, " / ", s, " = ", h("strong", {}, fmt(n.xAbsMax[j], 4)),
         "; weights ", wv, " · ", s, " = ", h("strong", {}, fmt(n.wAbsMax[j], 4)),
         ". The product is unchanged: channel ", J, " of X is divided by what row ", J, " of W is multiplied by."),
-      h("li", {}, h("strong", {}, "Steps. "), `With ${r.bits} bits, qmax = ${r.plainX.qmax}, and Δ = max|·| / qmax over the whole tensor:`,
+      h("li", {}, h("strong", {}, "Steps. "), `With ${r.bits} bits, qmax = ${r.quantX.qmax}, and Δ = max|·| / qmax over the whole tensor:`,
         h("ul", {},
-          h("li", {}, "activations: ", fmt(absMax(r.xAbsMax)), ` / ${r.plainX.qmax} = `, fmt(r.plainX.scale, 5), " as they are, ",
-            fmt(absMax(n.xAbsMax), 4), ` / ${r.plainX.qmax} = `, fmt(n.qX.scale, 5), " after smoothing;"),
-          h("li", {}, "weights: ", fmt(absMax(r.wAbsMax)), ` / ${r.plainX.qmax} = `, fmt(r.plainW.scale, 5), " as they are, ",
-            fmt(absMax(n.wAbsMax), 4), ` / ${r.plainX.qmax} = `, fmt(n.qW.scale, 5), " after smoothing."))),
+          h("li", {}, "activations: ", fmt(absMax(r.xAbsMax)), ` / ${r.quantX.qmax} = `, fmt(r.quantX.scale, 5), " as they are, ",
+            fmt(absMax(n.xAbsMax), 4), ` / ${r.quantX.qmax} = `, fmt(n.quantXSmoothed.scale, 5), " after smoothing;"),
+          h("li", {}, "weights: ", fmt(absMax(r.wAbsMax)), ` / ${r.quantX.qmax} = `, fmt(r.quantW.scale, 5), " as they are, ",
+            fmt(absMax(n.wAbsMax), 4), ` / ${r.quantX.qmax} = `, fmt(n.quantWSmoothed.scale, 5), " after smoothing."))),
       h("li", {}, h("strong", {}, "One value. "), `Token 1 in channel ${K} (the smallest range), x = ${fmt(this.state.x[0][k])}. `,
-        "As it is: round(", fmt(this.state.x[0][k]), " / ", fmt(r.plainX.scale, 5), ") = level ", fmt(r.plainX.levels[idx]),
-        ", back to ", fmt(r.plainX.dequantized[idx], 5), ", error ", fmt(r.plainX.errors[idx], 5), ". ",
-        "Smoothed: x / ", sym("s", K), " = ", fmt(n.Xs[0][k], 5), ", round(", fmt(n.Xs[0][k], 5), " / ", fmt(n.qX.scale, 5), ") = level ",
-        fmt(n.qX.levels[idx]), ", back to ", fmt(n.qX.dequantized[idx], 5), ", error ", fmt(n.qX.errors[idx], 5), ". ",
+        "As it is: round(", fmt(this.state.x[0][k]), " / ", fmt(r.quantX.scale, 5), ") = level ", fmt(r.quantX.levels[idx]),
+        ", back to ", fmt(r.quantX.dequantized[idx], 5), ", error ", fmt(r.quantX.errors[idx], 5), ". ",
+        "Smoothed: x / ", sym("s", K), " = ", fmt(n.xSmoothed[0][k], 5), ", round(", fmt(n.xSmoothed[0][k], 5), " / ", fmt(n.quantXSmoothed.scale, 5), ") = level ",
+        fmt(n.quantXSmoothed.levels[idx]), ", back to ", fmt(n.quantXSmoothed.dequantized[idx], 5), ", error ", fmt(n.quantXSmoothed.errors[idx], 5), ". ",
         "Every error is at most half a step."));
     fill(this.worked, h("p", {}, `Channel ${J}, α = ${a}, ${r.bits} bits (${c} channel${c === 1 ? "" : "s"}, ${o} output${o === 1 ? "" : "s"}):`), steps);
   }
@@ -337,7 +337,7 @@ export class LlmAnswerQuantization extends FigureAnswer {
   static followUp = "what are the channel's activation and weight ranges after smoothing?";
 
   prediction(r, figure) {
-    const j = r.outlier, J = j + 1;
+    const j = r.largestChannel, J = j + 1;
     const x = r.xAbsMax[j], w = r.wAbsMax[j];
     const s = r.now.scales[j];
     // s with all of the range moved (α = 1) or none of it (α = 0).
@@ -360,7 +360,7 @@ export class LlmAnswerQuantization extends FigureAnswer {
   }
 
   answer(r) {
-    const j = r.outlier, J = j + 1;
+    const j = r.largestChannel, J = j + 1;
     const x = fmt(r.xAbsMax[j]), w = fmt(r.wAbsMax[j]), a = fmt(r.alpha, 2);
     const s = fmt(r.now.scales[j], 4);
     const half = r.alpha === 0.5;
