@@ -13,7 +13,7 @@ export function h(tag, props = {}, ...children) {
   );
   for (const [key, value] of Object.entries(props ?? {})) {
     if (value === undefined || value === null || value === false) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    if (key.startsWith("on")) listen(el, key.slice(2), value);
     else if (key === "style") for (const [p, v] of Object.entries(value)) el.style.setProperty(p, v);
     else el.setAttribute(key, value === true ? "" : String(value));
   }
@@ -26,6 +26,7 @@ const svgTags = new Set(["path", "line", "circle", "rect", "text", "g", "polylin
 function append(el, children) {
   for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
+    if (listening.has(c)) listening.add(el);
     el.append(c instanceof Node ? c : String(c));
   }
 }
@@ -35,6 +36,127 @@ export function fill(el, ...children) {
   el.replaceChildren();
   append(el, children);
   return el;
+}
+
+// --- redrawing in place ---------------------------------------------------------------------
+// A figure redraws at every input, building its tables and charts anew with h(). Swapping the
+// new nodes in would make the browser restyle and lay out every one of them (a table of 300
+// cells: several ms a frame). patch() keeps the nodes already on the page and writes into them
+// only what differs (a cell's text, a bar's height), so only that is restyled; and what the
+// reader focused, scrolled or hovers stays the same node.
+
+/** The listeners h() attached to an element, by event type, so that patch() can move them. */
+const listeners = new WeakMap();
+/** Elements made by h() that have listeners, or hold one that has (patch() must visit them). */
+const listening = new WeakSet();
+function listen(el, type, fn) {
+  el.addEventListener(type, fn);
+  listening.add(el);
+  let map = listeners.get(el);
+  if (!map) listeners.set(el, (map = new Map()));
+  map.set(type, fn);
+}
+
+/** Elements made here that want to know when patch() keeps another node in their place. */
+const patchHooks = new WeakMap();
+/**
+ * Registers `hook(kept)` for `el`: called when patch() is about to write `el` into the node `kept`
+ * instead of inserting `el`; it returns the node to write in its place (`el` itself, or a new
+ * drawing of it for `kept`'s box). plot.js uses it to redraw a chart at the width its box has.
+ */
+export function whenPatched(el, hook) {
+  patchHooks.set(el, hook);
+}
+
+// Elements whose state is more than their attributes and children (a control's value, an open
+// <details>, a widget's shadow root): patch() replaces them rather than writing into them.
+const opaque = new Set(["input", "select", "textarea", "option", "details", "dialog", "canvas", "iframe", "video", "audio"]);
+
+/**
+ * Makes an element's children `children` (nodes, strings, arrays, fragments, null), as fill()
+ * does, but writing into the nodes already there where they are of the same kind, in order.
+ * The new nodes must not be used afterwards: they are taken apart (use fill() for nodes a
+ * widget keeps a reference to).
+ */
+export function patch(el, ...children) {
+  patchChildren(el, flatten(children, []));
+  return el;
+}
+
+function flatten(children, out) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) flatten(c, out);
+    else if (c instanceof DocumentFragment) out.push(...c.childNodes);
+    else out.push(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return out;
+}
+
+function patchChildren(parent, next) {
+  let old = parent.firstChild;
+  for (const node of next) {
+    if (old && sameKind(old, node)) {
+      patchNode(old, node);
+      old = old.nextSibling;
+    } else if (old) {
+      const after = old.nextSibling;
+      parent.replaceChild(node, old);
+      old = after;
+    } else {
+      parent.append(node);
+    }
+  }
+  while (old) {
+    const after = old.nextSibling;
+    old.remove();
+    old = after;
+  }
+}
+
+function sameKind(a, b) {
+  if (a.nodeType !== b.nodeType) return false;
+  if (a.nodeType === Node.TEXT_NODE) return true;
+  if (a.nodeType !== Node.ELEMENT_NODE) return false;
+  return a.localName === b.localName && a.namespaceURI === b.namespaceURI && !opaque.has(a.localName)
+    && !a.localName.includes("-") && !a.shadowRoot && !b.shadowRoot;
+}
+
+// Styles go property by property through the CSSOM, as h() sets them: a strict
+// Content-Security-Policy (embed.html's) blocks a written style attribute, and in Chromium
+// writing one on an element in the page costs about 40 times as much (a table cell's --w:
+// 120 µs against 4 µs).
+function patchStyle(old, next) {
+  for (let i = old.length - 1; i >= 0; i -= 1) if (!next.getPropertyValue(old[i])) old.removeProperty(old[i]);
+  for (let i = 0; i < next.length; i += 1) {
+    const name = next[i], value = next.getPropertyValue(name);
+    if (old.getPropertyValue(name) !== value) old.setProperty(name, value, next.getPropertyPriority(name));
+  }
+}
+
+function patchNode(old, node) {
+  if (old.nodeType === Node.TEXT_NODE) {
+    if (old.data !== node.data) old.data = node.data;
+    return;
+  }
+  const hook = patchHooks.get(node);
+  if (hook) node = hook(old) ?? node;
+  // Nothing differs below (one native comparison), and no listener is to be moved: done.
+  if (!listening.has(node) && old.isEqualNode(node)) return;
+  for (const name of old.getAttributeNames()) if (name !== "style" && !node.hasAttribute(name)) old.removeAttribute(name);
+  for (const name of node.getAttributeNames()) {
+    const value = node.getAttribute(name);
+    if (name !== "style" && old.getAttribute(name) !== value) old.setAttribute(name, value);
+  }
+  if ((old.getAttribute("style") ?? "") !== (node.getAttribute("style") ?? "")) patchStyle(old.style, node.style);
+  const had = listeners.get(old), has = listeners.get(node);
+  if (had || has) {
+    for (const [type, fn] of had ?? []) old.removeEventListener(type, fn);
+    for (const [type, fn] of has ?? []) old.addEventListener(type, fn);
+    if (has) listeners.set(old, has);
+    else listeners.delete(old);
+  }
+  patchChildren(old, [...node.childNodes]);
 }
 
 /** A subscripted symbol: sym("w", "1 3") → w₁₃ as <var>w</var><sub>1 3</sub>. */

@@ -9,7 +9,7 @@
 // Properties: state ({ heads, head, tokens, distance }), result ({ inputs, slopes,
 // halfDistances, slope, halfDistance, map, span, curve, halved, ln2 }; inputs is a copy of the
 // state it was computed from): everything comes from the core's alibiSlopes() and alibi().
-import { fill, h, uniqueId } from "../dom.js";
+import { h, patch, uniqueId } from "../dom.js";
 import { fmt, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -121,7 +121,7 @@ export class LlmAlibi extends LlmWidget {
     this.headCtl.input.setAttribute("aria-valuetext", `head ${inputs.head}, slope ${fmt(slope, 6)}`);
 
     const y = niceScale(0, Math.max(...slopes), 4);
-    fill(this.bars, barChart({
+    patch(this.bars, barChart({
       title: `Slopes of the ${inputs.heads} heads; head ${inputs.head} selected`,
       height: 190,
       y: { min: 0, max: y.max, ticks: y.ticks, format: (t) => fmt(t, 4), label: "slope m" },
@@ -135,14 +135,14 @@ export class LlmAlibi extends LlmWidget {
       })),
     }));
 
-    fill(this.headline, `Head ${inputs.head} of ${inputs.heads}: slope m = `, h("strong", { class: "alibi-slope" }, fmt(slope, 6)),
+    patch(this.headline, `Head ${inputs.head} of ${inputs.heads}: slope m = `, h("strong", { class: "alibi-slope" }, fmt(slope, 6)),
       ". A key's weight halves every ", h("strong", { class: "alibi-half" }, fmt(halfDistance, 3)), " tokens of distance.");
     const w = curve[inputs.distance];
-    fill(this.evidence, `Evidence ${inputs.distance} token${inputs.distance === 1 ? "" : "s"} before the query (δ) is weighted `,
+    patch(this.evidence, `Evidence ${inputs.distance} token${inputs.distance === 1 ? "" : "s"} before the query (δ) is weighted `,
       h("strong", { class: "alibi-factor" }, `×${fmt(w, 6)}`), w >= 1e-4 ? ` (${pct(w, 2)})` : "", " compared with the same key at distance 0, other things equal.");
 
     this.renderMap(r);
-    fill(this.chart, this.chartFor(r));
+    patch(this.chart, this.chartFor(r));
     this.renderWorked(r);
   }
 
@@ -159,7 +159,7 @@ export class LlmAlibi extends LlmWidget {
   renderMap({ inputs, map }) {
     const n = inputs.tokens;
     const idx = Array.from({ length: n }, (_, i) => i);
-    fill(this.map, h("p", { class: "alibi-map-title", id: `${this.ids}-map` },
+    patch(this.map, h("p", { class: "alibi-map-title", id: `${this.ids}-map` },
       "Bias −m·(i − j) added to the score of query i (row) for key j (column); shade: the weight factor it causes"),
     scrollBox("Bias table", "alibi-scroll", h("table", { class: "alibi-table", "aria-labelledby": `${this.ids}-map` },
       h("thead", {}, h("tr", {}, h("td", { class: "corner" }, "i \\ j"), idx.map((j) => h("th", { scope: "col" }, String(j + 1))))),
@@ -200,7 +200,7 @@ export class LlmAlibi extends LlmWidget {
             two(`−8k′/${2 * p}`), ` with k′ = 1, 3, 5, …: here k′ = ${2 * (k - p) - 1}, `, two(`−8·${2 * (k - p) - 1}/${2 * p}`)];
     }
     const e = (exp) => h("span", {}, "e", h("sup", {}, exp));
-    fill(this.worked, h("ol", {},
+    patch(this.worked, h("ol", {},
       h("li", {}, h("strong", {}, "Slope. "), slopeStep, " = ", h("strong", {}, fmt(slope, 10)), "."),
       h("li", {}, h("strong", {}, "Bias. "), "Query i adds −m·(i − j) to its score for key j ≤ i. In the map, query ", String(n),
         " and key 1: −", fmt(slope, 10), ` × (${n} − 1) = `, h("strong", {}, fmt(map.bias[n - 1][0], 10)), "."),

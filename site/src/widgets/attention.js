@@ -5,7 +5,7 @@
 // Attributes: see LlmAttention.attributes (preset, causal, query, tokens, q, k, v).
 // Properties: result (the core's attention result), state ({ preset, causal, query, tokens, q,
 // k, v }; query is 1-based).
-import { fill, h, sym, uniqueId } from "../dom.js";
+import { fill, h, patch, sym, uniqueId } from "../dom.js";
 import { fmt, fmtVec } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -128,15 +128,15 @@ export class LlmAttention extends LlmWidget {
         h("tbody", {}, M.map((row, i) => h("tr", { class: i === this.state.query - 1 ? "selected" : null },
           h("th", { scope: "row" }, tokens[i]), row.map((x, j) => cell(x, i, j))))));
 
-    fill(this.scoresView, table("Scores q·k/√d (before the mask)", r.scores, (x, i, j) =>
+    patch(this.scoresView, table("Scores q·k/√d (before the mask)", r.scores, (x, i, j) =>
       r.visible[i][j]
         ? h("td", {}, fmt(x, 3))
         : h("td", { class: "masked", title: "masked: this key is in the query's future" },
             h("span", { class: "visually-hidden" }, "masked, raw "), fmt(x, 3))));
-    fill(this.weightsView, table("Weights after the mask and softmax", r.weights, (w, i, j) =>
+    patch(this.weightsView, table("Weights after the mask and softmax", r.weights, (w, i, j) =>
       h("td", { class: r.visible[i][j] ? "heat" : "heat masked", style: { "--w": String(w) } }, fmt(w, 3))));
     const dv = r.output[0].length;
-    fill(this.outputView, table("Outputs (weights · V)", r.output, (x) => h("td", {}, fmt(x, 3)),
+    patch(this.outputView, table("Outputs (weights · V)", r.output, (x) => h("td", {}, fmt(x, 3)),
       Array.from({ length: dv }, (_, j) => `dim ${j + 1}`)));
     this.renderWorked(r);
   }
@@ -187,7 +187,7 @@ export class LlmAttention extends LlmWidget {
       visible.map((j) => `${fmt(r.weights[i][j], 4)}·${fmtVec(V[j])}`).join(" + "),
       " = ", h("strong", {}, fmtVec(r.output[i], 4))));
 
-    fill(this.worked, h("p", {}, `Query ${i + 1} (“${tokens[i]}”), `, qi(), ` = ${fmtVec(Q[i])}:`), steps);
+    patch(this.worked, h("p", {}, `Query ${i + 1} (“${tokens[i]}”), `, qi(), ` = ${fmtVec(Q[i])}:`), steps);
   }
 }
 

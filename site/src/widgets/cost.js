@@ -13,7 +13,7 @@
 // Properties: result ({ cfg, now, doubled, doubledError, curve, xMax, models }),
 // state ({ preset, tokens, heads, kvHeads, headDim, layers, batch, bytesPerValue, dModel, ffnDim,
 // gated }), inputs (the configuration passed to attentionCost).
-import { fill, h, sym, uniqueId } from "../dom.js";
+import { fill, h, patch, sym, uniqueId } from "../dom.js";
 import { fmt, fmtBytes, fmtCount, pct, superscript } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -257,7 +257,7 @@ export class LlmCost extends LlmWidget {
   renderStats({ now }) {
     const stat = (term, value, note, cls) =>
       h("div", { class: `cost-stat ${cls ?? ""}` }, h("dt", {}, term), h("dd", {}, h("strong", {}, value), note ? h("span", {}, note) : null));
-    fill(this.stats,
+    patch(this.stats,
       stat(["Scores per head, ", sym("n"), "²"], fmtCount(now.scoresPerHead, CARD_DIGITS), null, "scores"),
       stat("Scores per layer", fmtCount(now.scoresPerLayer, CARD_DIGITS), "one layer, all heads and sequences", "scores"),
       stat("Key-value cache", fmtBytes(now.kvBytes), `${fmtCount(now.kvValues, CARD_DIGITS)} values`, "kv"),
@@ -273,9 +273,9 @@ export class LlmCost extends LlmWidget {
   /** Attention's multiply-adds per layer (∝ n²) against the linear layers' (∝ n), with the crossover. */
   renderLinear({ cfg, now, curve, xMax }) {
     if (now.linearMacsPerLayer === undefined) {
-      fill(this.linearChart, h("p", { class: "cost-linear-off" }, "Give the model width ", sym("d", "model"), " and the feed-forward size ",
+      patch(this.linearChart, h("p", { class: "cost-linear-off" }, "Give the model width ", sym("d", "model"), " and the feed-forward size ",
         sym("d", "ff"), ", or load a real model, to compare attention's arithmetic with the linear layers' and see where it takes over."));
-      fill(this.linearLegend);
+      patch(this.linearLegend);
       return;
     }
     const att = curve.map(([n, c]) => [n, c.macsPerLayer]);
@@ -283,7 +283,7 @@ export class LlmCost extends LlmWidget {
     const all = [...att, ...lin].map(([, y]) => y);
     const y = logAxis(Math.min(...all), Math.max(...all));
     const crossover = now.crossoverTokens;
-    fill(this.linearChart, lineChart({
+    patch(this.linearChart, lineChart({
       title: "Multiply-adds per layer against the number of tokens: attention's QK and AV against the linear layers (both axes logarithmic)",
       x: { min: 1, max: xMax, log: true, ticks: TOKEN_STEPS.filter((t, k) => k % 4 === 0 && t <= xMax), format: fmtTokens, label: "tokens n (log scale)",
         name: "tokens n", valueFormat: (t) => fmtCount(t) },
@@ -299,7 +299,7 @@ export class LlmCost extends LlmWidget {
         { x: cfg.tokens, class: "guide cost-now" },
       ],
     }));
-    fill(this.linearLegend,
+    patch(this.linearLegend,
       h("li", {}, h("span", { class: "swatch cost-scores", "aria-hidden": "true" }),
         "Attention, QK + AV: 2·", sym("b"), "·", sym("h"), "·", sym("n"), "²·", sym("d"), ": ", h("strong", { class: "cost-attention-macs" }, fmtCount(now.macsPerLayer)),
         " at ", sym("n"), ` = ${cfg.tokens.toLocaleString("en")}`),
@@ -316,7 +316,7 @@ export class LlmCost extends LlmWidget {
     const all = [...scores, ...kv].map(([, y]) => y);
     const y = logAxis(Math.min(...all), Math.max(...all));
     const xTicks = TOKEN_STEPS.filter((t, k) => k % 4 === 0 && t <= xMax);
-    fill(this.chart, lineChart({
+    patch(this.chart, lineChart({
       title: "Attention scores and cached key-value entries per layer against the number of tokens (both axes logarithmic)",
       x: { min: 1, max: xMax, log: true, ticks: xTicks, format: fmtTokens, label: "tokens n (log scale)", name: "tokens n", valueFormat: (t) => fmtCount(t) },
       y: { ...y, label: "count per layer (log scale)" },
@@ -328,7 +328,7 @@ export class LlmCost extends LlmWidget {
       ],
       vlines: [{ x: cfg.tokens, class: "guide cost-now" }],
     }));
-    fill(this.legend,
+    patch(this.legend,
       h("li", {}, h("span", { class: "swatch cost-scores", "aria-hidden": "true" }),
         "Scores, ", sym("b"), "·", sym("h"), "·", sym("n"), "²: ", h("strong", {}, fmtCount(now.scoresPerLayer)),
         " at ", sym("n"), ` = ${cfg.tokens.toLocaleString("en")}`),
@@ -342,7 +342,7 @@ export class LlmCost extends LlmWidget {
     const { tokens: n, heads, kvHeads, headDim: d, layers: L, batch: b, bytesPerValue: p, dModel, ffnDim, gated } = cfg;
     const c = (x) => fmtCount(x);
     const eq = (...parts) => h("li", {}, ...parts);
-    fill(this.worked, h("ol", {},
+    patch(this.worked, h("ol", {},
       eq(h("strong", {}, "Scores per head. "), "Every query meets every key: ", sym("n"), `² = ${c(n)}² = `,
         h("strong", {}, c(now.scoresPerHead)), "."),
       eq(h("strong", {}, "Scores per layer. "), sym("b"), "·", sym("h"), "·", sym("n"), `² = ${c(b)}·${c(heads)}·${c(now.scoresPerHead)} = `,
@@ -384,7 +384,7 @@ export class LlmCost extends LlmWidget {
       h("td", { class: "bytes" }, fmtBytes(cost.kvBytes), h("span", {}, `${p.tokens.toLocaleString("en")} tokens`)),
       h("td", { class: "crossover" }, fmtCount(cost.crossoverTokens)));
     // The title sits outside the scrolling box so that it stays readable on a narrow screen.
-    fill(this.models,
+    patch(this.models,
       h("p", { class: "cost-table-title", id: this.tableTitleId },
         `Real models, at ${fmt(cfg.bytesPerValue)} byte${cfg.bytesPerValue === 1 ? "" : "s"} per value (choose one to load it)`),
       scrollBox("Real models", "cost-table-scroll", h("table", { class: "cost-table", "aria-labelledby": this.tableTitleId },

@@ -1,6 +1,6 @@
 // <llm-context-dilution>: how much attention one relevant key keeps as irrelevant keys are added.
 // Attributes: see LlmContextDilution.attributes (relevant-score, distractor-score, distractors).
-import { fill, h } from "../dom.js";
+import { h, patch } from "../dom.js";
 import { fmt, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { slider } from "./controls.js";
@@ -53,14 +53,14 @@ export class LlmContextDilution extends LlmWidget {
     this.b.out.value = fmt(b, 1);
     this.n.out.value = n.toLocaleString("en");
     this.n.input.setAttribute("aria-valuetext", `${n} distractors`);
-    fill(this.headline, "The relevant key keeps ", h("strong", {}, pct(now.relevantWeight)),
+    patch(this.headline, "The relevant key keeps ", h("strong", {}, pct(now.relevantWeight)),
       " of the attention; ", n === 0 ? "there are no distractors." :
         [`the ${n.toLocaleString("en")} distractor${n === 1 ? "" : "s"} share `, h("strong", {}, pct(now.distractorMass)),
           ` (${pct(now.distractorWeight, 2)} each).`]);
-    fill(this.bar, h("span", { class: "relevant", style: { width: pct(now.relevantWeight, 3) } }),
+    patch(this.bar, h("span", { class: "relevant", style: { width: pct(now.relevantWeight, 3) } }),
       h("span", { class: "distractors", style: { width: pct(now.distractorMass, 3) } }));
-    fill(this.chart, lineChartFor(curve, now, n));
-    fill(this.worked, h("var", {}, "w"), " = e", h("sup", {}, h("var", {}, "a")), " / (e", h("sup", {}, h("var", {}, "a")),
+    patch(this.chart, lineChartFor(curve, now, n));
+    patch(this.worked, h("var", {}, "w"), " = e", h("sup", {}, h("var", {}, "a")), " / (e", h("sup", {}, h("var", {}, "a")),
       " + ", h("var", {}, "n"), "·e", h("sup", {}, h("var", {}, "b")), ") = e", h("sup", {}, fmt(a, 1)),
       " / (e", h("sup", {}, fmt(a, 1)), ` + ${n.toLocaleString("en")}·e`, h("sup", {}, fmt(b, 1)), ") = ",
       h("strong", {}, fmt(now.relevantWeight, 4)));

@@ -6,7 +6,7 @@
 //
 // Attributes: see LlmMoe.attributes (preset, top-k, tokens, logits).
 // Properties: result (see compute()), state ({ preset, topK, tokens, logits }).
-import { fill, h, sym, uniqueId } from "../dom.js";
+import { fill, h, patch, sym, uniqueId } from "../dom.js";
 import { fmt, fmtVec } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -152,7 +152,7 @@ export class LlmMoe extends LlmWidget {
     const tokens = this.state.tokens;
     const N = route.f.length;
     const experts = route.f.map((_, j) => `E${j + 1}`);
-    fill(this.dispatch, h("table", { class: "data-table moe-dispatch" },
+    patch(this.dispatch, h("table", { class: "data-table moe-dispatch" },
       h("caption", {}, "Router probabilities and dispatch"),
       h("thead", {}, h("tr", {}, h("td", {}), experts.map((e) => h("th", { scope: "col" }, e)), h("th", { scope: "col" }, "→"))),
       h("tbody", {}, route.probs.map((row, i) => {
@@ -167,13 +167,13 @@ export class LlmMoe extends LlmWidget {
           h("td", { class: "moe-to" }, chosen.map((j) => `E${j + 1}`).join(", ")));
       }))));
 
-    fill(this.headline, "Load-balancing loss ", h("var", {}, "N"), "·Σ ", sym("f", "i"), "·", sym("p", "i"), " = ",
+    patch(this.headline, "Load-balancing loss ", h("var", {}, "N"), "·Σ ", sym("f", "i"), "·", sym("p", "i"), " = ",
       h("strong", { class: "moe-loss" }, fmt(route.loss, 4)),
       `: ${fmt(r.withEven.loss)} when the traffic or the router is even, ${fmt(r.collapse.loss)} (N) when everything goes to one expert.`);
 
     const top = Math.max(...route.f, ...route.p);
     const { max, ticks } = niceTicks(top, 4);
-    fill(this.bars, groupedBarChart({
+    patch(this.bars, groupedBarChart({
       title: "Fraction of traffic f and mean router probability p per expert",
       categories: experts, width: 360, height: 220, x: { name: "expert" },
       y: { min: 0, max, ticks, format: (t) => fmt(t, 2), label: "share" },
@@ -181,7 +181,7 @@ export class LlmMoe extends LlmWidget {
       hlines: [{ y: r.even[0], label: `even: ${fmt(r.even[0], 4)}`, class: "guide" }],
     }), legend([{ label: "f: fraction of traffic", class: "bar" }, { label: "p: mean router probability", class: "bar alt" }]));
 
-    fill(this.experts, h("table", { class: "data-table moe-experts" },
+    patch(this.experts, h("table", { class: "data-table moe-experts" },
       h("caption", {}, "Per expert"),
       h("thead", {}, h("tr", {}, h("td", {}), ["tokens", "f", "p", "N·f·p"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, experts.map((e, j) => h("tr", { class: route.counts[j] === 0 ? "idle" : null },
@@ -210,7 +210,7 @@ export class LlmMoe extends LlmWidget {
           `) / ${T} = ${fmt(p, 4)}`)))),
       h("li", {}, h("strong", {}, "Loss. "), `${N}·(`, route.f.map((f, j) => `${fmt(f, 4)}·${fmt(route.p[j], 4)}`).join(" + "), ") = ",
         route.terms.map((t) => fmt(t, 4)).join(" + "), " = ", h("strong", {}, fmt(route.loss, 4)), "."));
-    fill(this.worked, h("p", {}, `${T} tokens, ${N} experts, top-${k} routing:`), steps);
+    patch(this.worked, h("p", {}, `${T} tokens, ${N} experts, top-${k} routing:`), steps);
   }
 }
 

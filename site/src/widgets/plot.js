@@ -1,6 +1,6 @@
 // Minimal SVG charts for the widgets: a line chart, a bar chart and a grouped bar chart, with
 // their axes, ticks, guides and legends. Drawing only: every plotted value arrives computed.
-import { h, uniqueId } from "../dom.js";
+import { h, patch, uniqueId, whenPatched } from "../dom.js";
 import { fmt, fmtCount } from "../format.js";
 
 /**
@@ -148,13 +148,23 @@ function beside(x, gap, label, px, W, right = true) {
 }
 
 let measure;
+// Widths already measured: a figure redrawn at each input labels its axes with the same few
+// texts again. Emptied when it grows past WIDTHS_KEPT.
+const widths = new Map();
+const WIDTHS_KEPT = 2000;
 /** The width of `text` in px at `px` px (sans-serif; an estimate of 0.6 em a character without a canvas). */
 function textWidth(text, px, weight = 400) {
+  const key = `${weight} ${px} ${text}`;
+  const known = widths.get(key);
+  if (known !== undefined) return known;
   measure ??= globalThis.document?.createElement("canvas").getContext("2d") ?? null;
   if (!measure) return String(text).length * px * 0.6;
   measure.font = `${weight} ${px}px system-ui, sans-serif`;
   // 5% over the measured width: the page's own sans-serif may run a little wider.
-  return measure.measureText(String(text)).width * 1.05;
+  const width = measure.measureText(String(text)).width * 1.05;
+  if (widths.size >= WIDTHS_KEPT) widths.clear();
+  widths.set(key, width);
+  return width;
 }
 
 const fits = new WeakMap();  // a chart's <svg> → { spec, draw, box, timer }
@@ -166,7 +176,35 @@ function fitted(svg, spec, draw, box) {
   fits.set(svg, { spec, draw, box: undefined, timer: 0 });
   resizes ??= new ResizeObserver(refit);
   resizes.observe(svg);
+  whenPatched(svg, (kept) => adopt(kept, svg));
   return svg;
+}
+
+/**
+ * A new drawing `svg` is being written into the chart `kept` already on the page (a widget's
+ * redraw, dom.js patch()): `kept` takes the new spec for its later fits, and the drawing written
+ * is the one for the width `kept` was fitted to, so the chart is not drawn at its design width
+ * and then again at its own in the same frame.
+ */
+function adopt(kept, svg) {
+  const fit = fits.get(svg);
+  resizes.unobserve(svg);
+  fits.delete(svg);
+  const before = fits.get(kept);
+  if (!before) {
+    fits.set(kept, fit);
+    resizes.observe(kept);
+    return svg;
+  }
+  // The same object, so that a refit already waiting for its 150 ms draws the new spec.
+  before.spec = fit.spec;
+  before.draw = fit.draw;
+  // Drawn without a box, a chart has its design width; a box at least that wide draws the same.
+  const design = Number(svg.getAttribute("viewBox").split(" ")[2]);
+  if (!(before.box > 0) || before.box >= design) return svg;
+  const next = fit.draw(fit.spec, before.box);
+  for (const name of ["aria-describedby", "aria-details"]) if (svg.hasAttribute(name)) next.setAttribute(name, svg.getAttribute(name));
+  return next;
 }
 
 // The first fit is made at once, before the chart is painted; a later change of width redraws
@@ -192,7 +230,7 @@ function redraw(svg, fit, box) {
   const next = fit.draw(fit.spec, box);
   if (next.getAttribute("viewBox") === svg.getAttribute("viewBox")) return;  // the same layout
   for (const { name, value } of next.attributes) svg.setAttribute(name, value);
-  svg.replaceChildren(...next.childNodes);
+  patch(svg, [...next.childNodes]);
 }
 
 /**

@@ -8,7 +8,7 @@
 // Attributes: see LlmQuantization.attributes (preset, bits, alpha, channel, x, w).
 // Properties: result (see compute()), state ({ preset, bits, alpha, channel, x, w }; channel is
 // 1-based, 0 for the channel with the largest activation range).
-import { fill, h, sym, uniqueId } from "../dom.js";
+import { fill, h, patch, sym, uniqueId } from "../dom.js";
 import { fmt } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -182,7 +182,7 @@ export class LlmQuantization extends LlmWidget {
     this.bits.input.setAttribute("aria-valuetext", `${r.bits} bits, levels −${r.quantX.qmax} to ${r.quantX.qmax}`);
     this.alpha.out.value = fmt(r.alpha, 2);
     const w = r.smallestChannel + 1;
-    fill(this.headline, `With ${r.bits} bits the levels run from −${r.quantX.qmax} to ${r.quantX.qmax}. `,
+    patch(this.headline, `With ${r.bits} bits the levels run from −${r.quantX.qmax} to ${r.quantX.qmax}. `,
       `Channel ${w}, the smallest, uses levels up to ±`, h("strong", { class: "x-levels" }, r.xLevels[r.smallestChannel]),
       ` of X as it is, and up to ±`, h("strong", { class: "x-levels-smoothed" }, r.xLevelsSmoothed[r.smallestChannel]),
       ` after smoothing with α = ${fmt(r.alpha, 2)}.`);
@@ -206,7 +206,7 @@ export class LlmQuantization extends LlmWidget {
     const n = r.now;
     const row = (label, values, digits = 4, cls) => h("tr", { class: cls },
       h("th", { scope: "row" }, label), values.map((v) => h("td", {}, typeof v === "number" ? fmt(v, digits) : v)));
-    fill(this.table, h("table", { class: "data-table quant-channels" },
+    patch(this.table, h("table", { class: "data-table quant-channels" },
       h("caption", {}, `Per channel, with α = ${fmt(r.alpha, 2)}`),
       h("thead", {}, h("tr", {}, h("td", {}), r.xAbsMax.map((_, j) =>
         h("th", { scope: "col", class: j === r.largestChannel ? "largest" : null }, `ch ${j + 1}`)))),
@@ -233,7 +233,7 @@ export class LlmQuantization extends LlmWidget {
     const chart = (title, xs, ws) => h("div", { class: "chart-box" }, h("p", { class: "chart-title" }, title),
       groupedBarChart({ title, categories, y, width: 360, height: 220, x: { name: "channel" },
         series: [{ values: xs, label: "activations", class: "bar" }, { values: ws, label: "weights", class: "bar alt" }] }));
-    fill(this.ranges,
+    patch(this.ranges,
       h("div", { class: "quant-pair" },
         chart("X and W as they are", r.xAbsMax, r.wAbsMax),
         chart(`Smoothed, α = ${fmt(r.alpha, 2)}`, r.now.xAbsMax, r.now.wAbsMax)),
@@ -244,7 +244,7 @@ export class LlmQuantization extends LlmWidget {
   renderErrors(r) {
     const top = Math.max(r.quantX.maxAbsError, r.quantW.maxAbsError, ...r.curve.flatMap((p) => [p.quantXSmoothedMaxAbsError, p.quantWSmoothedMaxAbsError]));
     const { max, ticks } = niceTicks(top);
-    fill(this.errorChart, lineChart({
+    patch(this.errorChart, lineChart({
       title: "Largest quantisation error of the smoothed activations and weights against α",
       width: 440, height: 240,
       x: { min: 0, max: 1, ticks: [0, 0.25, 0.5, 0.75, 1], format: (t) => fmt(t, 2), label: "migration strength α", name: "α" },
@@ -273,7 +273,7 @@ export class LlmQuantization extends LlmWidget {
       h("thead", {}, h("tr", {}, h("td", {}), r.xAbsMax.map((_, j) => h("th", { scope: "col" }, `ch ${j + 1}`)))),
       h("tbody", {}, rows(levels, c).map((row, i) => h("tr", {}, h("th", { scope: "row" }, `t${i + 1}`),
         row.map((l) => h("td", { class: "heat", style: { "--w": String(Math.abs(l) / q) } }, fmt(l)))))));
-    fill(this.levels, h("div", { class: "quant-pair" },
+    patch(this.levels, h("div", { class: "quant-pair" },
       table(`X as it is: step ${fmt(r.quantX.scale, 4)}`, r.quantX.levels),
       table(`X/s, α = ${fmt(r.alpha, 2)}: step ${fmt(r.now.quantXSmoothed.scale, 4)}`, r.now.quantXSmoothed.levels)));
   }
@@ -283,7 +283,7 @@ export class LlmQuantization extends LlmWidget {
     const k = r.check;
     const outTable = (caption, Y, cls) => h("table", { class: `data-table ${cls}` }, h("caption", {}, caption),
       h("tbody", {}, Y.map((row, i) => h("tr", {}, h("th", { scope: "row" }, `t${i + 1}`), row.map((y) => h("td", {}, fmt(y, 3)))))));
-    fill(this.check,
+    patch(this.check,
       scrollBox("Outputs XW", "quant-outputs",
         outTable("XW, full precision", k.y, "y"),
         outTable(`Quantised X and W, ${r.bits} bits`, k.yQuantized, "y-quantized"),
@@ -322,7 +322,7 @@ export class LlmQuantization extends LlmWidget {
         "Smoothed: x / ", sym("s", K), " = ", fmt(n.xSmoothed[0][k], 5), ", round(", fmt(n.xSmoothed[0][k], 5), " / ", fmt(n.quantXSmoothed.scale, 5), ") = level ",
         fmt(n.quantXSmoothed.levels[idx]), ", back to ", fmt(n.quantXSmoothed.dequantized[idx], 5), ", error ", fmt(n.quantXSmoothed.errors[idx], 5), ". ",
         "Every error is at most half a step."));
-    fill(this.worked, h("p", {}, `Channel ${J}, α = ${a}, ${r.bits} bits (${c} channel${c === 1 ? "" : "s"}, ${o} output${o === 1 ? "" : "s"}):`), steps);
+    patch(this.worked, h("p", {}, `Channel ${J}, α = ${a}, ${r.bits} bits (${c} channel${c === 1 ? "" : "s"}, ${o} output${o === 1 ? "" : "s"}):`), steps);
   }
 }
 

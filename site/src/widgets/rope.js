@@ -10,7 +10,7 @@
 // Properties: state ({ preset, m, n, d, base, useFreqs, freqs, pairing, q, k, range, pair };
 // range is a string, pair is 0-based); result ({ state, now, shifted, curve }: the core's rope()
 // at (m, n), at (m − n, 0), and the scaled score at every offset of the chart).
-import { fill, h, sym, uniqueId } from "../dom.js";
+import { fill, h, patch, sym, uniqueId } from "../dom.js";
 import { fmt, fmtVec } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -303,11 +303,11 @@ export class LlmRope extends LlmWidget {
 
   render(r) {
     const { state: s, now } = r;
-    this.headline.replaceChildren("Score ", sym("q̃"), "·", sym("k̃"), "/√", h("var", {}, "d"), ` at m = ${s.m}, n = ${s.n}: `,
+    patch(this.headline, "Score ", sym("q̃"), "·", sym("k̃"), "/√", h("var", {}, "d"), ` at m = ${s.m}, n = ${s.n}: `,
       h("strong", { class: "rope-scaled" }, fmt(now.scaled, DIGITS)), " (raw ", sym("q̃"), "·", sym("k̃"), " = ",
       h("span", { class: "rope-raw" }, fmt(now.raw, DIGITS)), `), offset m − n = ${s.m - s.n}.`);
     this.renderDials(r);
-    fill(this.chart, this.chartFor(r));
+    patch(this.chart, this.chartFor(r));
     this.renderWorked(r);
     this.renderMoved();
   }
@@ -329,12 +329,12 @@ export class LlmRope extends LlmWidget {
   renderMoved() {
     const r = this.result;
     if (!this.moved || !r) {
-      fill(this.moveReadout, "Moving the query and the key together changes both angles but not the score.");
+      patch(this.moveReadout, "Moving the query and the key together changes both angles but not the score.");
       return;
     }
     const { shift, before } = this.moved;
     const a = fmt(before.raw, DIGITS), b = fmt(r.now.raw, DIGITS);
-    fill(this.moveReadout, `Moved both by ${signed(shift)}: (m, n) = (${before.m}, ${before.n}) → (${r.state.m}, ${r.state.n}); raw score `,
+    patch(this.moveReadout, `Moved both by ${signed(shift)}: (m, n) = (${before.m}, ${before.n}) → (${r.state.m}, ${r.state.n}); raw score `,
       h("span", { class: "rope-before" }, a), " → ", h("span", { class: "rope-after" }, b), ", ",
       a === b
         ? h("strong", {}, `unchanged to ${DIGITS} decimals.`)
@@ -352,7 +352,7 @@ export class LlmRope extends LlmWidget {
       h("line", { x1: c, y1: c, x2: c + x * px, y2: c - y * px, class: cls }),
       h("circle", { cx: c + x * px, cy: c - y * px, r: cls === "before" ? 2 : cls === "k" ? 5 : 3.5, class: cls }),
     ];
-    fill(this.dials, now.pairs.map(([a, b], i) => h("figure", { class: i === s.pair ? "rope-dial selected" : "rope-dial" },
+    patch(this.dials, now.pairs.map(([a, b], i) => h("figure", { class: i === s.pair ? "rope-dial selected" : "rope-dial" },
       h("svg", { viewBox: `0 0 ${S} ${S}`, class: "dial", role: "img",
         "aria-label": `Pair ${i}, coordinates ${a} and ${b}: the query turned ${fmt(now.angles[i][0], 4)} radians, the key ${fmt(now.angles[i][1], 4)} radians` },
         h("circle", { cx: c, cy: c, r: R, class: "rim" }),
@@ -423,7 +423,7 @@ export class LlmRope extends LlmWidget {
       h("li", {}, h("strong", {}, "Only the offset counts. "), `The same q and k with the query at m − n = ${s.m - s.n} and the key at 0 give raw = `,
         h("span", { class: "rope-shifted" }, fmt(shifted.raw, DIGITS)),
         `: the pair-${i} angles are then ${fmt(shifted.angles[i][0], 10)} and 0 rad, the same gap between query and key.`));
-    fill(this.worked, h("p", {}, `Pair ${i} of q = ${fmtVec(s.q)} and k = ${fmtVec(s.k)}:`), steps);
+    patch(this.worked, h("p", {}, `Pair ${i} of q = ${fmtVec(s.q)} and k = ${fmtVec(s.k)}:`), steps);
   }
 }
 

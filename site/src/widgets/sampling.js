@@ -10,7 +10,7 @@
 // and the tokens are fitted to the values' count. draws="off" hides the draws.
 // Properties: result ({ full, draws, draw, opts, state }), state ({ preset, temperature,
 // topK, topP, prompt, tokens, logits, probs, seed, count, draws }).
-import { fill, h, sym, uniqueId } from "../dom.js";
+import { fill, h, patch, sym, uniqueId } from "../dom.js";
 import { fmt } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { stateKey } from "./attributes.js";
@@ -292,7 +292,7 @@ export class LlmSampling extends LlmWidget {
     this.p.input.setAttribute("aria-valuetext", p === 1 ? "1, off" : fmt(p, 2));
 
     const top = full.order[0];
-    fill(this.headline,
+    patch(this.headline,
       T === 0
         ? ["Temperature 0 is greedy: only ", h("strong", {}, quoted(state.tokens[top])), " can be drawn, every time."]
         : [`The sampler keeps ${full.cutoff} of ${n} token${n === 1 ? "" : "s"}. The most probable, `,
@@ -352,7 +352,7 @@ export class LlmSampling extends LlmWidget {
       h("th", { scope: "col", class: "num" }, "after T"),
       h("th", { scope: "col", class: "num smp-cum-col" }, "cum."),
       h("th", { scope: "col", class: "num" }, "final"));
-    fill(this.chart, h("table", { class: "smp-table" },
+    patch(this.chart, h("table", { class: "smp-table" },
       h("caption", { class: "visually-hidden" }, "Next-token probabilities, most probable first: after temperature, cumulative, and final"),
       h("colgroup", {}, h("col", { class: "c-label" }), h("col", { class: "c-track" }), h("col", { class: "c-num" }),
         h("col", { class: "c-num smp-cum-col" }), h("col", { class: "c-num" })),
@@ -361,7 +361,7 @@ export class LlmSampling extends LlmWidget {
 
   renderDraws(r) {
     const { draws, draw, full, state } = r;
-    fill(this.drawList, draws.map((t) => h("li", { class: full.order[0] === t ? "top" : null },
+    patch(this.drawList, draws.map((t) => h("li", { class: full.order[0] === t ? "top" : null },
       h("span", { class: "smp-prompt-text" }, state.prompt),
       h("strong", { class: "smp-drawn" }, state.tokens[t]))));
     this.drawNote.textContent = r.opts.temperature === 0
@@ -425,7 +425,7 @@ export class LlmSampling extends LlmWidget {
       steps.append(h("li", {}, h("strong", {}, "Draw. "),
         `Each of the ${draw.count} draws picks a token with these final probabilities, using uniform random numbers from seed ${draw.seed}.`));
     }
-    fill(this.worked, h("p", {}, "The calculation with these numbers:"), steps);
+    patch(this.worked, h("p", {}, "The calculation with these numbers:"), steps);
   }
 }
 

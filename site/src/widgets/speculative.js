@@ -9,7 +9,7 @@
 // Attributes: see LlmSpeculative.attributes (alpha, gamma, cost-ratio, rounds, seed).
 // Properties: result ({ cfg, now, curve, best, measure }), state ({ alpha, gamma, costRatio,
 // rounds, seed }).
-import { fill, h, sym } from "../dom.js";
+import { h, patch, sym } from "../dom.js";
 import { fmt, fmtCount, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -121,7 +121,7 @@ export class LlmSpeculative extends LlmWidget {
     this.cost.out.value = fmt(c, 2);
     this.gamma.input.setAttribute("aria-valuetext", `${gamma} drafted token${gamma === 1 ? "" : "s"}`);
 
-    fill(this.headline, "Each call of the target model yields ", h("strong", { class: "spec-headline-expected" }, fmt(now.expectedTokens, 4)),
+    patch(this.headline, "Each call of the target model yields ", h("strong", { class: "spec-headline-expected" }, fmt(now.expectedTokens, 4)),
       " tokens on average",
       Number.isFinite(now.ceiling) ? [" (never more than ", h("strong", {}, fmt(now.ceiling, 4)), " however long the draft)"] : " (no ceiling: every draft is accepted)",
       ". With drafting at ", sym("c"), ` = ${fmt(c, 2)}, that is a walltime improvement of `,
@@ -148,7 +148,7 @@ export class LlmSpeculative extends LlmWidget {
   /** The simulated log's counts and the three estimates of α, each with the tokens per call it predicts. */
   renderMeasure({ cfg, now, measure }) {
     if (!measure) {
-      fill(this.measured, h("p", { class: "hint" }, "With γ = 0 no draft is proposed, so there is no acceptance rate to measure: set γ to 1 or more."));
+      patch(this.measured, h("p", { class: "hint" }, "With γ = 0 no draft is proposed, so there is no acceptance rate to measure: set γ to 1 or more."));
       return;
     }
     const { log, estimates, rounds, seed } = measure;
@@ -163,7 +163,7 @@ export class LlmSpeculative extends LlmWidget {
       mean: [["α solving ", sym("E"), "(α) = mean tokens per call"], ` = ${fmt(log.meanTokens, 4)}`,
         ["Right: the formula for ", sym("E"), " solved for α at the measured mean."]],
     };
-    fill(this.measured,
+    patch(this.measured,
       h("p", {}, `A simulated log of ${c(rounds)} target calls at α = ${a}, γ = ${cfg.gamma} (seed ${seed}): each checked draft is accepted with probability α, and a call stops at its first rejection.`),
       h("div", { class: "spec-measure-tables" },
         h("table", { class: "spec-log" },
@@ -195,7 +195,7 @@ export class LlmSpeculative extends LlmWidget {
     const ceilingShown = Number.isFinite(now.ceiling) && now.ceiling <= 1.6 * maxE;
     // A little headroom so the ceiling line does not sit on the frame.
     const y = linearAxis(1.08 * (ceilingShown ? Math.max(maxE, now.ceiling) : maxE));
-    fill(this.chart, lineChart({
+    patch(this.chart, lineChart({
       title: "Expected tokens per target call and walltime improvement against the draft length",
       x: { min: 0, max: GAMMA_MAX, ticks: [0, 5, 10, 15, 20], label: "draft length γ" },
       y: { ...y, label: "tokens per call / improvement ×" },
@@ -213,7 +213,7 @@ export class LlmSpeculative extends LlmWidget {
         { x: cfg.gamma, y: now.speedup, class: "marker spec-speedup" },
       ],
     }));
-    fill(this.legend,
+    patch(this.legend,
       h("li", {}, h("span", { class: "swatch spec-tokens", "aria-hidden": "true" }), "Expected tokens per target call"),
       h("li", {}, h("span", { class: "swatch spec-speedup", "aria-hidden": "true" }), "Walltime improvement, ×"),
       h("li", {}, h("span", { class: "swatch spec-best", "aria-hidden": "true" }), `Best draft length, γ = ${best.gamma}`),
@@ -227,7 +227,7 @@ export class LlmSpeculative extends LlmWidget {
   renderBars({ cfg, now }) {
     const tallest = Math.max(...now.tokenProbs);
     const dense = now.tokenProbs.length > 8;
-    fill(this.bars,
+    patch(this.bars,
       h("p", { class: "spec-dist-title", id: `${this.alpha.input.id}-dist` }, `Tokens from one target call at γ = ${cfg.gamma}`),
       h("ol", { class: dense ? "spec-bars dense" : "spec-bars", "aria-labelledby": `${this.alpha.input.id}-dist` },
         now.tokenProbs.map((p, j) => h("li", { "aria-label": `${j + 1} token${j ? "s" : ""}: ${pct(p, 2)}`, title: `${j + 1} token${j ? "s" : ""}: ${pct(p, 2)}` },
@@ -245,7 +245,7 @@ export class LlmSpeculative extends LlmWidget {
     const alphaPower = now.allAccepted;
     const power = () => h("span", {}, a, h("sup", {}, String(gamma + 1)));
     const probs = now.tokenProbs.map((p, j) => `P(${j + 1}) = ${fmt(p, 4)}`).join(", ");
-    fill(this.worked, h("ol", {},
+    patch(this.worked, h("ol", {},
       h("li", {}, h("strong", {}, "One call. "), `The draft proposes γ = ${gamma} token${gamma === 1 ? "" : "s"}; the target checks them in one call. `,
         "Each is accepted with probability α, and the first rejection ends the call with a token of the target's own; ",
         gamma ? "if all are accepted the call adds one more. " : "with no draft the call yields exactly one token. ",

@@ -1,0 +1,133 @@
+// The page's DOM helpers (site/src/dom.js): patch(), which redraws a figure by writing into the
+// nodes already on the page, and the charts it redraws (site/src/widgets/plot.js), tested in a
+// page of their own under a strict Content-Security-Policy (no inline styles), as embed.html is.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const path = require("node:path");
+const { buildSync } = require("esbuild");
+const { useBrowser } = require("./browser.js");
+
+const browser = useBrowser(test);
+
+// dom.js and the line chart, bundled as one script that sets window.kit.
+const kit = buildSync({
+  stdin: { contents: 'export * from "./dom.js"; export { lineChart } from "./widgets/plot.js";', resolveDir: path.join(__dirname, "..", "..", "site", "src"), loader: "js" },
+  bundle: true, format: "iife", globalName: "kit", write: false, logLevel: "silent",
+}).outputFiles[0].text;
+
+/** A blank page with the kit loaded, its policy forbidding inline styles; returns { page, errors }. */
+async function openKit() {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on("console", (msg) => { if (msg.type() === "error") errors.push(`console: ${msg.text()}`); });
+  page.on("pageerror", (err) => errors.push(`page: ${err.message}`));
+  await page.setContent(`<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="style-src 'none'"></head><body><div id="box"></div></body></html>`);
+  await page.addScriptTag({ content: kit });
+  await page.evaluate(() => {
+    window.violations = 0;
+    document.addEventListener("securitypolicyviolation", () => (window.violations += 1));
+  });
+  return { page, errors };
+}
+
+test("patch writes into the nodes already there: same nodes, new text, attributes and styles", async () => {
+  const { page, errors } = await openKit();
+  const r = await page.evaluate(() => {
+    const { h, fill, patch } = window.kit;
+    const box = document.getElementById("box");
+    const row = (cells) => h("tr", {}, cells.map(([text, props]) => h("td", props, text)));
+    fill(box, h("table", {}, h("tbody", {}, row([["1", { class: "a", title: "one" }], ["2", { style: { "--w": "0.5" } }]]))));
+    const cells = [...box.querySelectorAll("td")];
+    const table = box.firstChild;
+    patch(box, h("table", {}, h("tbody", {}, row([["10", { class: "b" }], ["2", { style: { "--w": "0.25" }, title: "two" }], ["3", {}]]))));
+    const after = [...box.querySelectorAll("td")];
+    return {
+      sameTable: box.firstChild === table,
+      sameCells: after[0] === cells[0] && after[1] === cells[1],
+      texts: after.map((c) => c.textContent),
+      class0: after[0].getAttribute("class"), title0: after[0].hasAttribute("title"),
+      w1: after[1].style.getPropertyValue("--w"), title1: after[1].getAttribute("title"),
+      count: after.length,
+    };
+  });
+  assert.equal(r.sameTable, true, "the table is the one already there");
+  assert.equal(r.sameCells, true, "the cells are the ones already there");
+  assert.deepEqual(r.texts, ["10", "2", "3"]);
+  assert.equal(r.class0, "b");
+  assert.equal(r.title0, false, "an attribute the new drawing lacks is removed");
+  assert.equal(r.w1, "0.25", "a style property is written through the CSSOM");
+  assert.equal(r.title1, "two");
+  assert.equal(r.count, 3, "a cell more is appended");
+  assert.equal(await page.evaluate(() => window.violations), 0, "no inline style was blocked by the policy");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("patch removes what the new drawing lacks, replaces nodes of another kind and controls, and moves listeners", async () => {
+  const { page, errors } = await openKit();
+  const r = await page.evaluate(() => {
+    const { h, fill, patch } = window.kit;
+    const box = document.getElementById("box");
+    const clicks = [];
+    fill(box, h("button", { onclick: () => clicks.push(1) }, "go"), h("p", {}, "a"), h("input", { value: "x" }), h("span", {}, "gone"));
+    const [button, p, input] = box.children;
+    button.focus();
+    patch(box, h("button", { onclick: () => clicks.push(2) }, "go"), h("div", {}, "a"), h("input", { value: "y" }));
+    box.firstChild.click();
+    return {
+      sameButton: box.firstChild === button, focused: document.activeElement === button,
+      replacedP: box.children[1] !== p && box.children[1].localName === "div",
+      replacedInput: box.children[2] !== input, inputValue: box.children[2].value,
+      count: box.childNodes.length, clicks,
+    };
+  });
+  assert.equal(r.sameButton, true);
+  assert.equal(r.focused, true, "the focused button keeps the focus");
+  assert.deepEqual(r.clicks, [2], "the new listener runs, the old one is gone");
+  assert.equal(r.replacedP, true, "a node of another kind is replaced");
+  assert.equal(r.replacedInput, true, "a form control is replaced, not written into");
+  assert.equal(r.inputValue, "y");
+  assert.equal(r.count, 3, "the node the new drawing lacks is removed");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a chart patched into a narrow box is drawn at the box's width at once, and keeps its new spec", async () => {
+  const { page, errors } = await openKit();
+  await page.evaluate(() => {
+    // The charts' own rule (plot.css): a chart takes its box's width.
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync("svg.chart { display: block; width: 100%; height: auto; }");
+    document.adoptedStyleSheets = [sheet];
+    document.getElementById("box").style.width = "300px";
+  });
+  const spec = (y) => ({ title: "t", x: { min: 0, max: 1, ticks: [0, 1], label: "x" }, y: { min: 0, max: 1, ticks: [0, 1], label: "y" },
+    series: [{ points: [[0, 0], [1, y]] }] });
+  await page.evaluate((s) => window.kit.fill(document.getElementById("box"), window.kit.lineChart(s)), spec(0.5));
+  // The first drawing is fitted to the box once it is laid out (a ResizeObserver).
+  await page.waitForFunction(() => document.querySelector("#box svg").getAttribute("viewBox").split(" ")[2] === "300");
+  const r = await page.evaluate((s) => {
+    const box = document.getElementById("box");
+    const svg = box.querySelector("svg");
+    window.kit.patch(box, window.kit.lineChart(s));
+    const now = box.querySelector("svg");
+    return { same: now === svg, width: now.getAttribute("viewBox").split(" ")[2], described: now.getAttribute("aria-describedby"),
+      description: Boolean(document.getElementById(now.getAttribute("aria-describedby"))),
+      points: now.querySelector("polyline").getAttribute("points") };
+  }, spec(1));
+  assert.equal(r.same, true, "the chart is the one already there");
+  assert.equal(r.width, "300", "drawn for its box at once, not at its design width of 520");
+  assert.equal(r.description, true, `aria-describedby ${r.described} points at the new description`);
+  const [, end] = r.points.split(" ");
+  // y = 1 is the top of the plot: the new spec's point, not the old one's (y = 0.5).
+  assert.equal(Number(end.split(",")[1]), 14, `the last point ${end} is the new spec's`);
+  // Widening the box redraws the kept chart from the new spec.
+  await page.evaluate(() => { document.getElementById("box").style.width = "400px"; });
+  await page.waitForFunction(() => document.querySelector("#box svg").getAttribute("viewBox").split(" ")[2] === "400");
+  const points = await page.evaluate(() => document.querySelector("#box polyline").getAttribute("points"));
+  assert.equal(Number(points.split(" ")[1].split(",")[1]), 14, "refitted from the new spec");
+  assert.equal(await page.evaluate(() => window.violations), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
