@@ -49,9 +49,16 @@ function restore() {
   for (const [el, { settings, unknown }] of given) el.applySettings(settings, unknown);
 }
 
+// Each figure's part of the fragment, worked out again only for the figures that changed since
+// the last write (a figure's settings() compares its whole state with its attributes).
+const queries = new Map();
+const changed = new Set(stateful);
+
 /** The fragment for the current anchor and every figure's settings that differ from the page's. */
 function fragmentNow(anchor) {
-  const parts = stateful.map((el) => toQuery(el.settings("attributes"), keyOf(el))).filter(Boolean);
+  for (const el of changed) queries.set(el, toQuery(el.settings("attributes"), keyOf(el)));
+  changed.clear();
+  const parts = stateful.map((el) => queries.get(el)).filter(Boolean);
   return (anchor ? encodeURIComponent(anchor) : "") + (parts.length ? `?${parts.join("&")}` : "");
 }
 
@@ -61,7 +68,8 @@ function writeFragment() {
   const fragment = fragmentNow(readFragment().anchor);
   if (location.hash.slice(1) !== fragment) history.replaceState(history.state, "", fragment ? `#${fragment}` : location.pathname + location.search);
 }
-const scheduleWrite = () => {
+const scheduleWrite = (event) => {
+  if (stateful.includes(event.target)) changed.add(event.target);
   if (!pending) pending = setTimeout(writeFragment, 120);
 };
 
