@@ -127,7 +127,7 @@ async function bundle(entry, format = "iife") {
       : { stdin: { contents: entry.contents, resolveDir: path.join(here, "src"), loader: "js" } }),
     bundle: true,
     format,
-    minify: format === "iife",
+    minify: format === "iife" && !process.env.LLMMATH_NO_MINIFY,
     target: ["chrome95", "firefox100", "safari15.2"],
     write: false,
     legalComments: "none",
