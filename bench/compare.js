@@ -46,6 +46,9 @@ function figures(r) {
         budget: total ? BUDGET.readerGzip : undefined });
     }
   }
+  if (r.floor) {
+    add({ key: "floor.fcp", label: `floor: a page of one paragraph, cold (${r.floor.fcp.n} runs): first contentful paint`, kind: "time", unit: "ms", ...pick(r.floor.fcp) });
+  }
   for (const [name, load, budgets] of [
     ["cold load", r.load, { fcp: BUDGET.fcp, firstScreen: BUDGET.firstScreen, ready: BUDGET.ready }],
     ["deep link #quantization", r.deepLink, { firstScreen: BUDGET.deepLinkTarget }],

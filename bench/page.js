@@ -2,6 +2,7 @@
 // figures and never fails on them). Headless Chromium from file://, each load in a fresh
 // context (cold), median and p95 of each figure:
 //   - bytes, raw and gzip, of every file a page loads (those present in dist/);
+//   - the floor: first contentful paint of a one-paragraph page over RUNS cold loads;
 //   - first contentful paint, data-first-screen and data-ready of reader.html over RUNS cold
 //     loads, and the same for a deep link (reader.html#quantization), whose data-first-screen
 //     is the moment its target figure has drawn;
@@ -54,6 +55,38 @@ function bytes() {
     gzip: reader.reduce((s, f) => s + out[f].gzip, 0),
   };
   return out;
+}
+
+/**
+ * The machine's floor for the load figures: the same cold loads of a page with one heading and
+ * one paragraph, no style sheet and no script but the mark at its end. Nothing the chapter does
+ * can paint sooner than this; a budget below it is not reachable on this machine.
+ */
+async function floor(browser) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-floor-"));
+  const file = path.join(dir, "floor.html");
+  fs.writeFileSync(file, '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Floor</title></head>'
+    + "<body><h1>Attention and Transformers</h1><p>One paragraph of text.</p>"
+    + "<script>performance.mark(\"parsed\")</script></body></html>\n");
+  const fcp = [], parsed = [];
+  try {
+    for (let i = 0; i < RUNS; i += 1) {
+      const context = await browser.newContext({ viewport: VIEWPORT });
+      const page = await context.newPage();
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { timeout: 60000 });
+      const t = await page.evaluate(() => ({
+        fcp: performance.getEntriesByName("first-contentful-paint")[0].startTime,
+        parsed: performance.getEntriesByName("parsed")[0]?.startTime,
+      }));
+      fcp.push(t.fcp);
+      parsed.push(t.parsed);
+      await context.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return { fcp: summary(fcp), parsed: summary(parsed) };
 }
 
 const readerUrl = (hash = "") => pathToFileURL(path.join(dist, "reader.html")).href + hash;
@@ -254,6 +287,7 @@ async function heap(browser) {
       runs: RUNS,
       inputsPerWidget: INPUTS,
       bytes: bytes(),
+      floor: await floor(plain),
       load: await loads(plain, ""),
       deepLink: await loads(plain, "#quantization"),
       inputs: await inputs(plain),
@@ -267,6 +301,7 @@ async function heap(browser) {
     console.log("bytes (raw / gzip):");
     for (const [f, b] of Object.entries(results.bytes)) console.log(`  ${f.padEnd(24)} ${String(b.raw).padStart(9)} / ${String(b.gzip).padStart(8)}`);
     console.log(`cold load over ${RUNS} runs (median / p95):`);
+    console.log(`  ${"floor".padEnd(14)} FCP ${ms(results.floor.fcp)}  (a page of one paragraph: the machine's floor)`);
     for (const [name, r] of [["reader.html", results.load], ["#quantization", results.deepLink]]) {
       console.log(`  ${name.padEnd(14)} FCP ${ms(r.fcp)}  first screen ${ms(r.firstScreen)}  ready ${ms(r.ready)}`);
     }
