@@ -39,7 +39,7 @@ const quantile = (xs, q) => {
 const summary = (xs) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95), n: xs.length });
 
 function bytes() {
-  const files = ["reader.html", "reader.css", "reader.js", "llmmath-widgets.js", "chapter-math.woff2", "llmmath.js", "embed.html", "reader-standalone.html"];
+  const files = ["reader.html", "reader.css", "reader-head.js", "reader.js", "llmmath-widgets.js", "chapter-math.woff2", "llmmath.js", "embed.html", "reader-standalone.html"];
   const out = {};
   for (const f of files) {
     const file = path.join(dist, f);
@@ -49,7 +49,7 @@ function bytes() {
   }
   // What the reader loads: the page, its style sheet and script, and the script embed (which
   // carries the core), and the formulas' font; llmmath.js alone is for other pages.
-  const reader = ["reader.html", "reader.css", "reader.js", "llmmath-widgets.js", "chapter-math.woff2"].filter((f) => out[f]);
+  const reader = ["reader.html", "reader.css", "reader-head.js", "reader.js", "llmmath-widgets.js", "chapter-math.woff2"].filter((f) => out[f]);
   out["reader (all it loads)"] = {
     raw: reader.reduce((s, f) => s + out[f].raw, 0),
     gzip: reader.reduce((s, f) => s + out[f].gzip, 0),

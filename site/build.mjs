@@ -6,6 +6,7 @@
 //                          \( … \) and \[ … \] typeset at build time as MathML by KaTeX (no script,
 //                          read as mathematics by screen readers)
 //   reader.css, reader.js  the page's styles and its glue (URL state, sharing), after …
+//   reader-head.js         the reader's first script: asks for the formulas' font ahead (src/reader-head.js)
 //   chapter-math.woff2     the formulas' font (site/fonts/: Latin Modern Math cut down to them)
 //   llmmath-widgets.js     the script embed: the core and every widget in one classic script
 //                          (file:// cannot load ES modules); widget styles travel inside it
@@ -140,6 +141,7 @@ async function bundle(entry, format = "iife") {
 const coreJs = await readFile(path.join(out, "llmmath.js"), "utf8");
 const widgetsJs = `${coreJs}\n${await bundle("widgets-embed.js")}`;
 const readerJs = await bundle("reader.js");
+const readerHeadJs = await bundle("reader-head.js");
 const embedJs = await bundle("embed.js");
 
 // The widgets' declarations and the figures, read by running the widget modules here with a
@@ -187,6 +189,7 @@ const tokensCss = await read("src/tokens.css");
 const readerCss = `${tokensCss}\n${mathCss}\n${await read("reader.css")}`;
 await writeFile(path.join(out, "reader.css"), readerCss);
 await writeFile(path.join(out, "reader.js"), readerJs);
+await writeFile(path.join(out, "reader-head.js"), readerHeadJs);
 await writeFile(path.join(out, "llmmath-widgets.js"), widgetsJs);
 
 // --- one-file pages ------------------------------------------------------------------------
@@ -273,7 +276,10 @@ await writeFile(path.join(out, "embed-guide.html"), fill(await read("embed-guide
 
 // --- reader-standalone.html ------------------------------------------------------------------
 const standalone = readerHtml.replace(/<p class="edition-links">[\s\S]*?<\/p>/,
-  '<p class="edition-links">This is the one-file edition of the chapter: it needs no other file and makes no request.</p>');
+  '<p class="edition-links">This is the one-file edition of the chapter: it needs no other file and makes no request.</p>')
+  // the font is inside the style sheet there
+  // the font is inside the style sheet there: nothing to ask for ahead
+  .replace('<script src="reader-head.js"></script>\n', "");
 await writeFile(path.join(out, "reader-standalone.html"), oneFile(standalone, "reader-standalone.html", {
   styles: { "reader.css": fontInline(readerCss, await fontFile("chapter-math.woff2")) },
   scripts: { "llmmath-widgets.js": widgetsJs, "reader.js": readerJs },
