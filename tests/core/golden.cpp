@@ -238,13 +238,6 @@ void cost_calls(Golden& g) {
                {"linearMacsPerLayer", num(*x.linear_macs_per_layer)},
                {"crossoverTokens", num(*x.crossover_tokens)}, {"attentionShare", num(*x.attention_share)}}));
   }
-  for (double alpha : {0.0, 0.6, 0.999999, 1.0}) {
-    const auto s = llmmath::speculative_decoding(alpha, 5, 0.05);
-    g.add("speculativeDecoding",
-          "[" + obj({{"alpha", num(alpha)}, {"gamma", num(5)}, {"costRatio", num(0.05)}}) + "]",
-          obj({{"expectedTokens", num(s.expected_tokens)}, {"ceiling", num(s.ceiling)},
-               {"speedup", num(*s.speedup)}, {"numerator", num(s.numerator)}}));
-  }
   // the sweeps: counts past 2^53 (correctly rounded), with and without the linear layers
   const VectorXd tokens = literals::vec({1, 512, 4096, 131072, 131169, 1073741824.0});
   for (const bool linear : {false, true}) {
@@ -271,21 +264,28 @@ void cost_calls(Golden& g) {
     if (linear) result.emplace_back("linearMacsPerLayer", vec(*x.linear_macs_per_layer));
     g.add("attentionCostSweep", "[" + obj(args) + "]", obj(result));
   }
-  const VectorXd gamma = literals::vec({0, 1, 2, 3, 5, 8, 13, 1024});
+}
+
+void speculative_calls(Golden& g) {
+  for (double alpha : {0.0, 0.6, 0.999999, 1.0}) {
+    const auto s = llmmath::speculative_decoding(alpha, 5, 0.05);
+    g.add("speculativeDecoding",
+          "[" + obj({{"alpha", num(alpha)}, {"gamma", num(5)}, {"costRatio", num(0.05)}}) + "]",
+          obj({{"expectedTokens", num(s.expected_tokens)}, {"ceiling", num(s.ceiling)},
+               {"speedup", num(*s.speedup)}, {"numerator", num(s.numerator)}}));
+  }
+  const VectorXd gammas = literals::vec({0, 1, 2, 3, 5, 8, 13, 1024});
   for (const double alpha : {0.8, 0.999999}) {
-    const auto s = llmmath::speculative_sweep(alpha, gamma, 0.05);
+    const auto s = llmmath::speculative_sweep(alpha, gammas, 0.05);
     g.add("speculativeSweep",
-          "[" + obj({{"alpha", num(alpha)}, {"gamma", vec(gamma)}, {"costRatio", num(0.05)}}) + "]",
+          "[" + obj({{"alpha", num(alpha)}, {"gamma", vec(gammas)}, {"costRatio", num(0.05)}}) + "]",
           obj({{"gamma", vec(s.gamma)}, {"expectedTokens", vec(s.expected_tokens)},
                {"roundCost", vec(*s.round_cost)}, {"speedup", vec(*s.speedup)},
                {"bestGamma", num(*s.best_gamma)}, {"bestSpeedup", num(*s.best_speedup)}}));
   }
-  const auto e = llmmath::speculative_sweep(0.6, gamma);  // no cost ratio: eq. 1 alone
-  g.add("speculativeSweep", "[" + obj({{"alpha", num(0.6)}, {"gamma", vec(gamma)}}) + "]",
+  const auto e = llmmath::speculative_sweep(0.6, gammas);  // no cost ratio: eq. 1 alone
+  g.add("speculativeSweep", "[" + obj({{"alpha", num(0.6)}, {"gamma", vec(gammas)}}) + "]",
         obj({{"gamma", vec(e.gamma)}, {"expectedTokens", vec(e.expected_tokens)}}));
-}
-
-void speculative_measure_calls(Golden& g) {
   for (const auto& [mean, gamma] : {std::pair{1.875, 3.0}, std::pair{2.25, 3.0}, std::pair{1.0, 5.0},
                                     std::pair{700.0, 1024.0}}) {
     const auto r = llmmath::speculative_alpha(mean, gamma);
@@ -403,7 +403,7 @@ int main(int argc, char** argv) {
   rope_calls(g);
   alibi_calls(g);
   cost_calls(g);
-  speculative_measure_calls(g);
+  speculative_calls(g);
   quantization_calls(g);
   const std::string file = argv[argc - 1];
   if (check) {

@@ -70,7 +70,7 @@ test("the largest sequence, 4096 tokens, is accepted", async () => {
   assert.equal(r.bias[0][4095], null);
 });
 
-test("invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
+test("alibi: invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
   const m = await core();
   const good = () => {
     assert.equal(m.alibiSlopes(8)[7], 1 / 256);

@@ -81,7 +81,7 @@ test("contextDilution matches hand values and the NumPy reference", async () => 
   }
 });
 
-test("invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
+test("attention: invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
   const m = await core();
   const good = () => assert.deepEqual(m.attention(Q, K, V, { causal: true }).output[0], [1, 0]);
   const cases = [

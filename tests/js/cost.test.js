@@ -83,7 +83,7 @@ test("counts match exact integer arithmetic, correctly rounded above 2^53", asyn
   assert.equal(tie.kvValuesPerLayer, 18014529407442752);
 });
 
-test("invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
+test("cost: invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
   const m = await core();
   const good = () => assert.equal(m.attentionCost(exercise).kvValuesPerLayer, 8192);
   const cases = [

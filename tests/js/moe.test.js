@@ -63,7 +63,7 @@ test("moeRoute and moeLoadBalance match the NumPy reference values", async () =>
   assert.equal(checked, 9);
 });
 
-test("invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
+test("moe: invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
   const m = await core();
   const good = () => assert.equal(m.moeLoadBalance([0.5, 0.5, 0, 0], even).loss, 1);
   const L = [[1, 0, 2], [0, 3, 1]];

@@ -79,7 +79,7 @@ test("quantize and smoothQuant match the NumPy reference values", async () => {
   }
 });
 
-test("invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
+test("quantization: invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
   const m = await core();
   const good = () => {
     close(m.smoothQuant([8], [0.5]).scales[0], 4, 1e-15, "s");

@@ -76,7 +76,7 @@ test("rope matches the NumPy reference values", async () => {
   }
 });
 
-test("invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
+test("rope: invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
   const m = await core();
   const good = () => close(m.rope(x, x, 7, 5, freqs).raw, Math.cos(0.02) + Math.cos(0.0002), 1e-15, "raw");
   const cases = [

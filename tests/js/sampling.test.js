@@ -140,7 +140,7 @@ test("100,000 draws match the probabilities within 5 standard deviations", async
   assert.equal(freq[5], 0);
 });
 
-test("invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
+test("sampling: invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
   const m = await core();
   const good = () => assert.deepEqual(m.sampling({ probs: [0.4, 0.4, 0.1, 0.1] }, { topP: 0.8 }).probs, [0.5, 0.5, 0, 0]);
   const goodDraws = () => assert.deepEqual(m.sample([0, 1], { count: 3, seed: 5 }), [1, 1, 1]);

@@ -64,7 +64,7 @@ test("speculativeDecoding matches exact sums, also next to alpha = 1", async () 
   }
 });
 
-test("invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
+test("speculative: invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
   const m = await core();
   const good = () => assert.equal(m.speculativeDecoding({ alpha: 0.5, gamma: 3 }).expectedTokens, 1.875);
   const cases = [
