@@ -30,9 +30,38 @@ export function pct(p, digits = 1) {
   return fmt(p * 100, digits) + "%";
 }
 
-// One formatter for every count: toLocaleString with options makes a new one at each call
-// (about 20 µs; the cost figure writes a hundred counts an input).
-let counts;
+/**
+ * A number with thousands separators and at most `maxFraction` decimals, trailing zeros dropped:
+ * what toLocaleString("en", { maximumFractionDigits }) writes, without Intl, whose first use
+ * loads the locale's data (about 65 ms of a cold load) and which makes a formatter per call.
+ */
+export function grouped(x, maxFraction = 3) {
+  if (!Number.isFinite(x)) return fmt(x);
+  // Past 10^21 JavaScript writes decimals in exponent form; no figure shows such a count grouped.
+  if (Math.abs(x) >= 1e21) return x.toLocaleString("en", { maximumFractionDigits: maxFraction });
+  const sign = x < 0 || Object.is(x, -0) ? "-" : "";
+  // The shortest decimal that reads back as |x| (as Intl starts from), rounded half away from
+  // zero at maxFraction decimals, digit by digit.
+  const abs = Math.abs(x);
+  let [whole, fraction = ""] = (abs < 1e-6 ? "0" : String(abs)).split(".");
+  if (fraction.length > maxFraction) {
+    const up = fraction[maxFraction] >= "5";
+    fraction = fraction.slice(0, maxFraction);
+    if (up) {
+      const digits = (whole + fraction).split("").map(Number);
+      let i = digits.length - 1;
+      while (i >= 0 && digits[i] === 9) digits[i--] = 0;
+      if (i >= 0) digits[i] += 1;
+      else digits.unshift(1);
+      const all = digits.join("");
+      whole = all.slice(0, all.length - fraction.length);
+      fraction = all.slice(all.length - fraction.length);
+    }
+  }
+  fraction = fraction.replace(/0+$/, "");
+  const withCommas = whole.replace(/\B(?=(\d{3})+$)/g, ",");
+  return `${sign}${withCommas}${fraction ? `.${fraction}` : ""}`;
+}
 
 /**
  * A count with thousands separators, or in scientific notation when it has more than `digits`
@@ -40,7 +69,7 @@ let counts;
  */
 export function fmtCount(x, digits = 15) {
   if (!Number.isFinite(x)) return fmt(x);
-  if (Math.abs(x) < 10 ** digits) return (counts ??= new Intl.NumberFormat("en", { maximumFractionDigits: 2 })).format(x);
+  if (Math.abs(x) < 10 ** digits) return grouped(x, 2);
   const [mant, exp] = x.toExponential(3).split("e");
   return `${mant.replace(/\.?0+$/, "")} × 10${superscript(Number(exp))}`;
 }

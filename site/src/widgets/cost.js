@@ -14,7 +14,7 @@
 // state ({ preset, tokens, heads, kvHeads, headDim, layers, batch, bytesPerValue, dModel, ffnDim,
 // gated }), inputs (the configuration passed to attentionCost).
 import { fill, h, patch, sym, uniqueId } from "../dom.js";
-import { fmt, fmtBytes, fmtCount, pct, superscript } from "../format.js";
+import { fmt, fmtBytes, fmtCount, grouped, pct, superscript } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { checkbox, choice, markInvalid, numberField, scrollBox, slider } from "./controls.js";
@@ -167,7 +167,7 @@ export class LlmCost extends LlmWidget {
     const n = s.tokens;
     const k = TOKEN_STEPS.findIndex((t) => t >= n);
     this.tokenSlider.input.value = String(k < 0 ? TOKEN_STEPS.length - 1 : k);
-    const shown = Number.isFinite(n) ? n.toLocaleString("en") : "";
+    const shown = Number.isFinite(n) ? grouped(n) : "";
     this.tokenSlider.out.value = shown;
     this.tokenSlider.input.setAttribute("aria-valuetext", shown ? `${shown} tokens` : "no value");
   }
@@ -302,7 +302,7 @@ export class LlmCost extends LlmWidget {
     patch(this.linearLegend,
       h("li", {}, h("span", { class: "swatch cost-scores", "aria-hidden": "true" }),
         "Attention, QK + AV: 2·", sym("b"), "·", sym("h"), "·", sym("n"), "²·", sym("d"), ": ", h("strong", { class: "cost-attention-macs" }, fmtCount(now.macsPerLayer)),
-        " at ", sym("n"), ` = ${cfg.tokens.toLocaleString("en")}`),
+        " at ", sym("n"), ` = ${grouped(cfg.tokens)}`),
       h("li", {}, h("span", { class: "swatch cost-linear", "aria-hidden": "true" }),
         "Linear layers, Q, K, V, O and feed-forward: ", h("strong", { class: "cost-linear-macs" }, fmtCount(now.linearMacsPerLayer))),
       h("li", {}, h("span", { class: "swatch cost-crossover", "aria-hidden": "true" }),
@@ -331,7 +331,7 @@ export class LlmCost extends LlmWidget {
     patch(this.legend,
       h("li", {}, h("span", { class: "swatch cost-scores", "aria-hidden": "true" }),
         "Scores, ", sym("b"), "·", sym("h"), "·", sym("n"), "²: ", h("strong", {}, fmtCount(now.scoresPerLayer)),
-        " at ", sym("n"), ` = ${cfg.tokens.toLocaleString("en")}`),
+        " at ", sym("n"), ` = ${grouped(cfg.tokens)}`),
       h("li", {}, h("span", { class: "swatch cost-kv", "aria-hidden": "true" }),
         "Cached keys and values, 2·", sym("b"), "·", sym("n"), "·", sym("h", "kv"), "·", sym("d"), ": ",
         h("strong", {}, fmtCount(now.kvValuesPerLayer))));
@@ -381,7 +381,7 @@ export class LlmCost extends LlmWidget {
         onclick: () => this.loadPreset(key) }, p.label)),
       h("td", {}, String(p.layers)), h("td", {}, String(p.heads)), h("td", {}, String(p.kvHeads)), h("td", {}, String(p.headDim)),
       h("td", { class: "bytes" }, c0(cost.kvBytesPerToken), h("span", {}, fmtBytes(cost.kvBytesPerToken))),
-      h("td", { class: "bytes" }, fmtBytes(cost.kvBytes), h("span", {}, `${p.tokens.toLocaleString("en")} tokens`)),
+      h("td", { class: "bytes" }, fmtBytes(cost.kvBytes), h("span", {}, `${grouped(p.tokens)} tokens`)),
       h("td", { class: "crossover" }, fmtCount(cost.crossoverTokens)));
     // The title sits outside the scrolling box so that it stays readable on a narrow screen.
     patch(this.models,

@@ -13,9 +13,9 @@
 // "<scenario id>-<name>"), type ("number" unless "integer"), label, min, max, step, value (the
 // default, as the story states it), doc (one sentence for the course authors' guide) }.
 import { h, sym } from "../dom.js";
-import { fmt, fmtBytes, pct } from "../format.js";
+import { fmt, fmtBytes, grouped, pct } from "../format.js";
 
-const int = (x) => x.toLocaleString("en");
+const int = (x) => grouped(x);
 const exp = (x) => h("span", {}, "e", h("sup", {}, fmt(x)));
 const strong = (...children) => h("strong", {}, ...children);
 

@@ -1,7 +1,7 @@
 // <llm-context-dilution>: how much attention one relevant key keeps as irrelevant keys are added.
 // Attributes: see LlmContextDilution.attributes (relevant-score, distractor-score, distractors).
 import { h, patch } from "../dom.js";
-import { fmt, pct } from "../format.js";
+import { fmt, grouped, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { slider } from "./controls.js";
 import { lineChart } from "./plot.js";
@@ -51,37 +51,37 @@ export class LlmContextDilution extends LlmWidget {
     const { relevantScore: a, distractorScore: b, distractors: n } = cfg;
     this.a.out.value = fmt(a, 1);
     this.b.out.value = fmt(b, 1);
-    this.n.out.value = n.toLocaleString("en");
+    this.n.out.value = grouped(n);
     this.n.input.setAttribute("aria-valuetext", `${n} distractors`);
     patch(this.headline, "The relevant key keeps ", h("strong", {}, pct(now.relevantWeight)),
       " of the attention; ", n === 0 ? "there are no distractors." :
-        [`the ${n.toLocaleString("en")} distractor${n === 1 ? "" : "s"} share `, h("strong", {}, pct(now.distractorMass)),
+        [`the ${grouped(n)} distractor${n === 1 ? "" : "s"} share `, h("strong", {}, pct(now.distractorMass)),
           ` (${pct(now.distractorWeight, 2)} each).`]);
     patch(this.bar, h("span", { class: "relevant", style: { width: pct(now.relevantWeight, 3) } }),
       h("span", { class: "distractors", style: { width: pct(now.distractorMass, 3) } }));
     patch(this.chart, lineChartFor(curve, now, n));
     patch(this.worked, h("var", {}, "w"), " = e", h("sup", {}, h("var", {}, "a")), " / (e", h("sup", {}, h("var", {}, "a")),
       " + ", h("var", {}, "n"), "·e", h("sup", {}, h("var", {}, "b")), ") = e", h("sup", {}, fmt(a, 1)),
-      " / (e", h("sup", {}, fmt(a, 1)), ` + ${n.toLocaleString("en")}·e`, h("sup", {}, fmt(b, 1)), ") = ",
+      " / (e", h("sup", {}, fmt(a, 1)), ` + ${grouped(n)}·e`, h("sup", {}, fmt(b, 1)), ") = ",
       h("strong", {}, fmt(now.relevantWeight, 4)));
   }
 
   /** The relevant key's share of the attention. */
   summary({ cfg, now }) {
     const n = cfg.distractors;
-    return `The relevant key keeps ${pct(now.relevantWeight)} of the attention against ${n.toLocaleString("en")} distractor${n === 1 ? "" : "s"}.`;
+    return `The relevant key keeps ${pct(now.relevantWeight)} of the attention against ${grouped(n)} distractor${n === 1 ? "" : "s"}.`;
   }
 }
 
 function lineChartFor(curve, now, n) {
   return lineChart({
     title: "Weight of the relevant key against the number of distractors",
-    x: { min: 1, max: 100000, log: true, ticks: [1, 10, 100, 1000, 10000, 100000], format: (t) => t.toLocaleString("en"), label: "distractors n (log scale)", name: "distractors n" },
+    x: { min: 1, max: 100000, log: true, ticks: [1, 10, 100, 1000, 10000, 100000], format: (t) => grouped(t), label: "distractors n (log scale)", name: "distractors n" },
     y: { min: 0, max: 1, ticks: [0, 0.25, 0.5, 0.75, 1], format: (t) => pct(t, 0), label: "relevant weight" },
     series: [{ points: curve, label: "relevant key's weight" }],
     markers: n >= 1 ? [{ x: n, y: now.relevantWeight, label: pct(now.relevantWeight) }] : [],
     describe: n >= 1
-      ? `The marked point, n = ${n.toLocaleString("en")}, gives ${pct(now.relevantWeight)}.`
+      ? `The marked point, n = ${grouped(n)}, gives ${pct(now.relevantWeight)}.`
       : `With no distractors (n = 0, left of the log axis) the relevant key keeps ${pct(now.relevantWeight)}.`,
   });
 }

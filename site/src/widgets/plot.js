@@ -147,7 +147,7 @@ function beside(x, gap, label, px, W, right = true) {
   return right ? { x: x + gap, "text-anchor": "start" } : { x: x - gap, "text-anchor": "end" };
 }
 
-let measure;
+let measure, measureFont;
 // Widths already measured: a figure redrawn at each input labels its axes with the same few
 // texts again. Emptied when it grows past WIDTHS_KEPT.
 const widths = new Map();
@@ -159,7 +159,8 @@ function textWidth(text, px, weight = 400) {
   if (known !== undefined) return known;
   measure ??= globalThis.document?.createElement("canvas").getContext("2d") ?? null;
   if (!measure) return String(text).length * px * 0.6;
-  measure.font = `${weight} ${px}px system-ui, sans-serif`;
+  const font = `${weight} ${px}px system-ui, sans-serif`;
+  if (font !== measureFont) measure.font = measureFont = font;  // parsed again at each write
   // 5% over the measured width: the page's own sans-serif may run a little wider.
   const width = measure.measureText(String(text)).width * 1.05;
   if (widths.size >= WIDTHS_KEPT) widths.clear();

@@ -11,7 +11,7 @@
 // range is a string, pair is 0-based); result ({ state, now, shifted, curve }: the core's rope()
 // at (m, n), at (m − n, 0), and the scaled score at every offset of the chart).
 import { fill, h, patch, sym, uniqueId } from "../dom.js";
-import { fmt, fmtVec } from "../format.js";
+import { fmt, fmtVec, grouped } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { parseValue } from "./attributes.js";
@@ -37,7 +37,7 @@ const DIGITS = 10;
 const EXAMPLE_FIELDS = ["d", "useFreqs", "base", "freqs", "pairing", "q", "k", "m", "n"];
 
 const nearestBase = (b) => BASES.reduce((best, x, i) => (Math.abs(x - b) < Math.abs(BASES[best] - b) ? i : best), 0);
-const signed = (x) => (x >= 0 ? `+${x.toLocaleString("en")}` : `−${(-x).toLocaleString("en")}`);
+const signed = (x) => (x >= 0 ? `+${grouped(x)}` : `−${grouped(-x)}`);
 const position = (name, doc) => ({ name, type: "integer", min: 0, max: MAX_POSITION, default: name === "m" ? 2 : 0, doc });
 const vector = (name, doc) => ({ name, type: "numbers", minLength: 2, maxLength: MAX_D, default: [1, 0, 1, 0], doc });
 
@@ -233,8 +233,8 @@ export class LlmRope extends LlmWidget {
     const same = EXAMPLE_FIELDS.every((f) => JSON.stringify(p[f]) === JSON.stringify(s[f]));
     this.presetChoice.select.value = same ? s.preset : "";
     this.dCtl.out.value = String(s.d);
-    this.baseCtl.out.value = s.base.toLocaleString("en");
-    this.baseCtl.input.setAttribute("aria-valuetext", s.base.toLocaleString("en"));
+    this.baseCtl.out.value = grouped(s.base);
+    this.baseCtl.input.setAttribute("aria-valuetext", grouped(s.base));
     for (const b of this.moveButtons) b.disabled = !this.canMove(Number(b.dataset.shift));
   }
 
@@ -407,7 +407,7 @@ export class LlmRope extends LlmWidget {
       h("li", {}, h("strong", {}, "Frequency. "),
         s.useFreqs
           ? ["Given: ", sym("θ", i), ` = ${fmt(theta, 10)} rad per position.`]
-          : [sym("θ", i), " = base", h("sup", {}, "−2i/d"), ` = ${s.base.toLocaleString("en")}`, h("sup", {}, `−2·${i}/${d}`),
+          : [sym("θ", i), " = base", h("sup", {}, "−2i/d"), ` = ${grouped(s.base)}`, h("sup", {}, `−2·${i}/${d}`),
               ` = ${fmt(theta, 10)} rad per position.`]),
       h("li", {}, h("strong", {}, "Angles. "), `The query at m = ${s.m} turns by m·`, sym("θ", i), ` = ${s.m} × ${fmt(theta, 10)} = `,
         h("strong", {}, `${fmt(am, 10)} rad`), `; the key at n = ${s.n} by n·`, sym("θ", i), ` = ${s.n} × ${fmt(theta, 10)} = `,
