@@ -93,18 +93,23 @@ function flatten(children, out) {
   return out;
 }
 
+/** Returns whether a node now in `parent` has listeners from h(), or holds one that has. */
 function patchChildren(parent, next) {
   let old = parent.firstChild;
+  let live = false;
   for (const node of next) {
     if (old && sameKind(old, node)) {
-      patchNode(old, node);
+      live = patchNode(old, node) || live;
       old = old.nextSibling;
-    } else if (old) {
-      const after = old.nextSibling;
-      parent.replaceChild(node, old);
-      old = after;
     } else {
-      parent.append(node);
+      live = listening.has(node) || live;
+      if (old) {
+        const after = old.nextSibling;
+        parent.replaceChild(node, old);
+        old = after;
+      } else {
+        parent.append(node);
+      }
     }
   }
   while (old) {
@@ -112,6 +117,7 @@ function patchChildren(parent, next) {
     old.remove();
     old = after;
   }
+  return live;
 }
 
 function sameKind(a, b) {
@@ -134,15 +140,19 @@ function patchStyle(old, next) {
   }
 }
 
+/**
+ * Writes `node` into `old`; returns whether `old` now has listeners or holds one that has, which
+ * it records (`listening`), so that a later drawing without them still visits and removes them.
+ */
 function patchNode(old, node) {
   if (old.nodeType === Node.TEXT_NODE) {
     if (old.data !== node.data) old.data = node.data;
-    return;
+    return false;
   }
   const hook = patchHooks.get(node);
   if (hook) node = hook(old) ?? node;
   // Nothing differs below (one native comparison), and no listener is to be moved: done.
-  if (!listening.has(node) && old.isEqualNode(node)) return;
+  if (!listening.has(node) && !listening.has(old) && old.isEqualNode(node)) return false;
   for (const name of old.getAttributeNames()) if (name !== "style" && !node.hasAttribute(name)) old.removeAttribute(name);
   for (const name of node.getAttributeNames()) {
     const value = node.getAttribute(name);
@@ -156,7 +166,10 @@ function patchNode(old, node) {
     if (has) listeners.set(old, has);
     else listeners.delete(old);
   }
-  patchChildren(old, [...node.childNodes]);
+  const live = patchChildren(old, [...node.childNodes]) || Boolean(has);
+  if (live) listening.add(old);
+  else listening.delete(old);
+  return live;
 }
 
 /** A subscripted symbol: sym("w", "1 3") → w₁₃ as <var>w</var><sub>1 3</sub>. */

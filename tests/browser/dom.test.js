@@ -93,6 +93,28 @@ test("patch removes what the new drawing lacks, replaces nodes of another kind a
   await page.close();
 });
 
+test("a listener the new drawing drops is removed, however deep, and one it adds works at the next redraw too", async () => {
+  const { page, errors } = await openKit();
+  const clicks = await page.evaluate(() => {
+    const { h, fill, patch } = window.kit;
+    const box = document.getElementById("box");
+    const clicks = [];
+    const row = (onclick) => h("table", {}, h("tbody", {}, h("tr", {}, h("td", {}, h("button", { onclick }, "pick")))));
+    fill(box, row(() => clicks.push("first")));
+    patch(box, row(undefined));  // the same markup without the listener
+    box.querySelector("button").click();
+    patch(box, row(() => clicks.push("third")));
+    patch(box, row(undefined));
+    box.querySelector("button").click();
+    patch(box, row(() => clicks.push("fifth")));
+    box.querySelector("button").click();
+    return clicks;
+  });
+  assert.deepEqual(clicks, ["fifth"], "only the listener of the drawing on the page runs");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("a chart patched into a narrow box is drawn at the box's width at once, and keeps its new spec", async () => {
   const { page, errors } = await openKit();
   await page.evaluate(() => {
