@@ -277,7 +277,6 @@ await writeFile(path.join(out, "embed-guide.html"), fill(await read("embed-guide
 // --- reader-standalone.html ------------------------------------------------------------------
 const standalone = readerHtml.replace(/<p class="edition-links">[\s\S]*?<\/p>/,
   '<p class="edition-links">This is the one-file edition of the chapter: it needs no other file and makes no request.</p>')
-  // the font is inside the style sheet there
   // the font is inside the style sheet there: nothing to ask for ahead
   .replace('<script src="reader-head.js"></script>\n', "");
 await writeFile(path.join(out, "reader-standalone.html"), oneFile(standalone, "reader-standalone.html", {
