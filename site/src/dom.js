@@ -151,6 +151,11 @@ function patchNode(old, node) {
   }
   const hook = patchHooks.get(node);
   if (hook) node = hook(old) ?? node;
+  const key = shows.get(node);
+  // The same part as the node shows already: nothing to compare.
+  if (key !== undefined && shows.get(old) === key && !listening.has(old)) return false;
+  if (key !== undefined) shows.set(old, key);
+  else shows.delete(old);
   // Nothing differs below (one native comparison), and no listener is to be moved: done.
   if (!listening.has(node) && !listening.has(old) && old.isEqualNode(node)) return false;
   for (const name of old.getAttributeNames()) if (name !== "style" && !node.hasAttribute(name)) old.removeAttribute(name);
@@ -170,6 +175,34 @@ function patchNode(old, node) {
   if (live) listening.add(old);
   else listening.delete(old);
   return live;
+}
+
+// --- parts drawn once ------------------------------------------------------------------------
+// Much of a figure's drawing does not change from one input to the next: a chart's axes and
+// grid while only its marker moves, the rows of its data table while the curve stays. A part
+// built with part(key, build) is built by h() the first time its key is asked for, and is a
+// native copy of that drawing afterwards; patch() leaves a node of the page that already shows
+// the same key as it is, without comparing it. The key must name everything the part depends
+// on, and the part must have no listener and no id (it may be copied into several figures).
+
+/** The key of the part each node shows: the copies part() returns, and the nodes patched with them. */
+const shows = new WeakMap();
+const parts = new Map();  // key → the part as first built, the most recently used last
+const PARTS_KEPT = 400;
+
+/** A part of a drawing that depends only on `key` (a string), built by build() when not kept. */
+export function part(key, build) {
+  let node = parts.get(key);
+  if (node) parts.delete(key);
+  else {
+    node = build();
+    if (listening.has(node)) throw new Error("part(): a part cannot hold listeners (a copy would not have them)");
+    if (parts.size >= PARTS_KEPT) parts.delete(parts.keys().next().value);
+  }
+  parts.set(key, node);
+  const copy = node.cloneNode(true);
+  shows.set(copy, key);
+  return copy;
 }
 
 /** A subscripted symbol: sym("w", "1 3") → w₁₃ as <var>w</var><sub>1 3</sub>. */

@@ -153,3 +153,67 @@ test("a chart patched into a narrow box is drawn at the box's width at once, and
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("a part is built once for its key, and patch() shows the last drawing, part or not", async () => {
+  const { page, errors } = await openKit();
+  const r = await page.evaluate(() => {
+    const { h, patch, part } = window.kit;
+    const box = document.getElementById("box");
+    let builds = 0;
+    const drawing = (key) => part(`dom-test ${key}`, () => { builds += 1; return h("ul", { class: key }, h("li", {}, key)); });
+    const shown = [];
+    const show = (d) => { patch(box, d); shown.push(`${box.firstChild.getAttribute("class")}:${box.textContent}`); };
+    show(drawing("a"));
+    const list = box.firstChild;
+    show(drawing("a"));
+    show(drawing("b"));
+    show(h("ul", { class: "plain" }, h("li", {}, "plain")));
+    show(drawing("b"));
+    show(drawing("a"));
+    const copy = drawing("a");
+    let refused = "";
+    try { part("dom-test listening", () => h("button", { onclick: () => {} }, "x")); } catch (e) { refused = e.message; }
+    return { shown, builds, same: box.firstChild === list, copy: copy !== box.firstChild && copy.textContent === "a", refused };
+  });
+  // A node that showed a part and was then written with something else no longer counts as
+  // showing it: the part drawn again is written in full.
+  assert.deepEqual(r.shown, ["a:a", "a:a", "b:b", "plain:plain", "b:b", "a:a"]);
+  assert.equal(r.builds, 2, "each key's drawing is built once");
+  assert.equal(r.same, true, "the list on the page is the one first put there");
+  assert.equal(r.copy, true, "part() returns a copy, never the node on the page");
+  assert.match(r.refused, /listeners/, "a part with a listener is refused (its copies would lose it)");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a chart redrawn keeps its axes when only its marker moves, and shows new ticks and rows when they change", async () => {
+  const { page, errors } = await openKit();
+  const spec = (ticks, y, marker) => ({ title: "t", x: { min: 0, max: 1, ticks: [0, 1], label: "x" }, y: { min: 0, max: 1, ticks, label: "y" },
+    series: [{ points: [[0, 0], [1, y]] }], markers: [{ x: marker, y: marker, label: String(marker) }] });
+  const r = await page.evaluate((specs) => {
+    const { patch, lineChart } = window.kit;
+    const box = document.getElementById("box");
+    const read = () => ({
+      yLabels: [...box.querySelectorAll("g.axes text[text-anchor='end']")].map((t) => t.textContent),
+      rows: [...box.querySelectorAll("tbody tr")].map((tr) => tr.textContent),
+      marker: box.querySelector("circle").getAttribute("cx"),
+    });
+    patch(box, lineChart(specs[0]));
+    const axes = box.querySelector("g.axes");
+    const first = read();
+    patch(box, lineChart(specs[1]));
+    const moved = { ...read(), sameAxes: box.querySelector("g.axes") === axes };
+    patch(box, lineChart(specs[2]));
+    return { first, moved, changed: read() };
+  }, [spec([0, 1], 0.5, 0.2), spec([0, 1], 0.5, 0.6), spec([0, 0.5, 1], 1, 0.6)]);
+  assert.deepEqual(r.first.yLabels, ["0", "1"]);
+  assert.equal(r.moved.sameAxes, true, "the axes group is the one already there");
+  assert.notEqual(r.moved.marker, r.first.marker, "the marker moved");
+  assert.deepEqual(r.moved.rows, r.first.rows);
+  assert.deepEqual(r.changed.yLabels, ["0", "0.5", "1"], "new ticks are drawn");
+  assert.notDeepEqual(r.changed.rows, r.first.rows, "the data table follows the new curve");
+  assert.equal(r.changed.rows.length, 2);
+  assert.match(r.changed.rows[1], /^11$/, "x = 1, y = 1 in the last row");
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,6 +1,6 @@
 // Minimal SVG charts for the widgets: a line chart, a bar chart and a grouped bar chart, with
 // their axes, ticks, guides and legends. Drawing only: every plotted value arrives computed.
-import { h, patch, uniqueId, whenPatched } from "../dom.js";
+import { h, part, patch, uniqueId, whenPatched } from "../dom.js";
 import { fmt, fmtCount } from "../format.js";
 
 /**
@@ -12,14 +12,20 @@ export function lineChart(spec, box) {
   const { W, H, m } = layout(spec, box, 520, 260, { left: 52, right: 30, top: 14, bottom: 42 });
   const sx = scale(spec.x, m.left, W - m.right);
   const sy = scale(spec.y, H - m.bottom, m.top);
-  const { svg, axes } = frame(spec, W, H, m, sy, "chart");
-  const xTicks = spec.x.ticks ?? [];
-  const shown = everyFitting(xTicks.map((t) => [sx(t), (spec.x.format ?? String)(t)]));
-  xTicks.forEach((t, i) => {
-    axes.append(h("line", { x1: sx(t), x2: sx(t), y1: H - m.bottom, y2: H - m.bottom + 4 }));
-    if (i % shown === 0) axes.append(h("text", { x: sx(t), y: H - m.bottom + 16, "text-anchor": "middle" }, (spec.x.format ?? String)(t)));
-  });
-  svg.append(axes);
+  const svg = chartSvg(spec, W, H, "chart");
+  // The axes change far less often than the curves and markers: a part (dom.js), named by
+  // everything drawn in it.
+  const xTicks = (spec.x.ticks ?? []).map((t) => [sx(t), (spec.x.format ?? String)(t)]);
+  const shown = everyFitting(xTicks);
+  const yTicks = (spec.y.ticks ?? []).map((t) => [sy(t), (spec.y.format ?? String)(t)]);
+  svg.append(part(JSON.stringify(["line-axes", W, H, m, xTicks, shown, yTicks]), () => {
+    const axes = axesGroup(W, H, m, yTicks);
+    xTicks.forEach(([x, label], i) => {
+      axes.append(h("line", { x1: x, x2: x, y1: H - m.bottom, y2: H - m.bottom + 4 }));
+      if (i % shown === 0) axes.append(h("text", { x, y: H - m.bottom + 16, "text-anchor": "middle" }, label));
+    });
+    return axes;
+  }));
   hlines(svg, spec.hlines, W, m, sy);
   for (const l of spec.vlines ?? []) {
     svg.append(h("line", { x1: sx(l.x), x2: sx(l.x), y1: m.top, y2: H - m.bottom, class: l.class ?? "guide" }));
@@ -38,15 +44,25 @@ export function lineChart(spec, box) {
 // What every chart shares: the <svg> with its title and an axes group holding both axis lines,
 // the y ticks with grid lines and labels, and the axis titles. Returns { svg, axes }.
 function frame(spec, W, H, m, sy, cls) {
+  const yTicks = (spec.y.ticks ?? []).map((t) => [sy(t), (spec.y.format ?? String)(t)]);
+  return { svg: chartSvg(spec, W, H, cls), axes: axesGroup(W, H, m, yTicks) };
+}
+
+function chartSvg(spec, W, H, cls) {
   const svg = h("svg", { viewBox: `0 0 ${W} ${H}`, class: cls, role: "img", "aria-label": spec.title ?? "" });
   if (spec.title) svg.append(h("title", {}, spec.title));
+  return svg;
+}
+
+/** The axes group: both axis lines, the y ticks [[y px, label], …] with grid lines, the axis titles. */
+function axesGroup(W, H, m, yTicks) {
   const axes = h("g", { class: "axes" });
   axes.append(h("line", { x1: m.left, y1: H - m.bottom, x2: W - m.right, y2: H - m.bottom }));
   axes.append(h("line", { x1: m.left, y1: m.top, x2: m.left, y2: H - m.bottom }));
-  for (const t of spec.y.ticks ?? []) {
-    axes.append(h("line", { x1: m.left - 4, x2: m.left, y1: sy(t), y2: sy(t), class: "tick" }));
-    axes.append(h("line", { x1: m.left, x2: W - m.right, y1: sy(t), y2: sy(t), class: "grid" }));
-    axes.append(h("text", { x: m.left - 7, y: sy(t) + 4, "text-anchor": "end" }, (spec.y.format ?? String)(t)));
+  for (const [y, label] of yTicks) {
+    axes.append(h("line", { x1: m.left - 4, x2: m.left, y1: y, y2: y, class: "tick" }));
+    axes.append(h("line", { x1: m.left, x2: W - m.right, y1: y, y2: y, class: "grid" }));
+    axes.append(h("text", { x: m.left - 7, y: y + 4, "text-anchor": "end" }, label));
   }
   // Axis titles, on the lines layout() gave them.
   m.xTitle.forEach((line, i) => axes.append(h("text", { x: (m.left + W - m.right) / 2, y: H - 6 - LINE * (m.xTitle.length - 1 - i),
@@ -54,7 +70,7 @@ function frame(spec, W, H, m, sy, cls) {
   const mid = (m.top + H - m.bottom) / 2;
   m.yTitle.forEach((line, i) => axes.append(h("text", { x: 12 + LINE * i, y: mid, "text-anchor": "middle", class: "label",
     transform: `rotate(-90 ${12 + LINE * i} ${mid})` }, line)));
-  return { svg, axes };
+  return axes;
 }
 
 // Horizontal guide lines with optional labels at the right end.
@@ -176,8 +192,13 @@ function fitted(svg, spec, draw, box) {
   if (box !== undefined || typeof ResizeObserver !== "function") return svg;
   fits.set(svg, { spec, draw, box: undefined, timer: 0 });
   resizes ??= new ResizeObserver(refit);
-  resizes.observe(svg);
   whenPatched(svg, (kept) => adopt(kept, svg));
+  // Observed once the drawing has gone where it goes, unless a redraw wrote it into the chart
+  // already on the page (adopt()), which is observed already: observing each new drawing and
+  // leaving it at once cost the observer's work at every input.
+  queueMicrotask(() => {
+    if (fits.has(svg)) resizes.observe(svg);
+  });
   return svg;
 }
 
@@ -189,7 +210,6 @@ function fitted(svg, spec, draw, box) {
  */
 function adopt(kept, svg) {
   const fit = fits.get(svg);
-  resizes.unobserve(svg);
   fits.delete(svg);
   const before = fits.get(kept);
   if (!before) {
@@ -374,7 +394,9 @@ function described(svg, spec, box, text) {
     h("div", { class: "chart-data visually-hidden" }, h("table", { id: `${id}-data` },
       h("caption", {}, data.caption ?? spec.title ?? ""),
       h("thead", {}, h("tr", {}, data.columns.map((c) => h("th", { scope: "col" }, c)))),
-      h("tbody", {}, data.rows.map(([head, ...cells]) => h("tr", {}, h("th", { scope: "row" }, head), cells.map((c) => h("td", {}, c))))))));
+      // The rows, as the curve, change less often than what is marked on it.
+      part(JSON.stringify(["chart-rows", data.rows]), () =>
+        h("tbody", {}, data.rows.map(([head, ...cells]) => h("tr", {}, h("th", { scope: "row" }, head), cells.map((c) => h("td", {}, c)))))))));
   fragment.prepend(svg);
   return fragment;
 }
