@@ -119,8 +119,18 @@ export class LlmRope extends LlmWidget {
     this.baseCtl = slider({ label: "Base", min: 0, max: BASES.length - 1, step: 1, id: `${this.ids}-base`,
       oninput: (i) => this.set({ base: BASES[i] }) });
 
-    this.freqEditor = h("div", { class: "rope-freqs" });
-    this.vectorEditor = h("div", { class: "rope-vectors" });
+    // The number fields of q, k and the frequencies, kept from one sync to the next (a new
+    // example or d writes values into them, and adds or removes fields at the end).
+    this.rows = {
+      freqs: this.editorRow(h("span", { class: "rope-row-label" }, "θ per pair (radians per position)"), (i) => [sym("θ", i), " "],
+        (i) => ({ step: "any", "aria-label": `θ ${i}, frequency of pair ${i}` })),
+      q: this.editorRow(h("span", { class: "rope-row-label" }, h("var", {}, "q"), " (query)"), (i) => h("span", { class: "rope-index" }, String(i)),
+        (i) => ({ step: "0.1", "aria-label": `q coordinate ${i}` })),
+      k: this.editorRow(h("span", { class: "rope-row-label" }, h("var", {}, "k"), " (key)"), (i) => h("span", { class: "rope-index" }, String(i)),
+        (i) => ({ step: "0.1", "aria-label": `k coordinate ${i}` })),
+    };
+    this.freqEditor = h("div", { class: "rope-freqs" }, this.rows.freqs.row);
+    this.vectorEditor = h("div", { class: "rope-vectors" }, this.rows.q.row, this.rows.k.row);
     this.moveButtons = SHIFTS.map((shift) => h("button", { type: "button", "data-shift": shift, onclick: () => this.moveBoth(shift) }, signed(shift)));
     this.moveReadout = h("p", { class: "rope-moved" });
     this.headline = h("p", { class: "headline" });
@@ -252,19 +262,38 @@ export class LlmRope extends LlmWidget {
     fill(this.pairChoice.select, Array.from({ length: s.d / 2 }, (_, i) => h("option", { value: i }, String(i))));
     this.pairChoice.select.value = String(s.pair);
 
-    fill(this.freqEditor, s.useFreqs
-      ? h("div", { class: "rope-row" }, h("span", { class: "rope-row-label" }, "θ per pair (radians per position)"),
-          s.freqs.map((f, i) => h("label", { class: "rope-cell" }, sym("θ", i), " ",
-            h("input", { type: "number", step: "any", value: String(f), inputmode: "decimal", "aria-label": `θ ${i}, frequency of pair ${i}`,
-              oninput: (e) => this.onCell("freqs", i, e.target) }))))
-      : null);
-    const vectorRow = (name, v) => h("div", { class: "rope-row" },
-      h("span", { class: "rope-row-label" }, h("var", {}, name), name === "q" ? " (query)" : " (key)"),
-      v.map((x, i) => h("label", { class: "rope-cell" }, h("span", { class: "rope-index" }, String(i)),
-        h("input", { type: "number", step: "0.1", value: String(x), inputmode: "decimal", "aria-label": `${name} coordinate ${i}`,
-          oninput: (e) => this.onCell(name, i, e.target) }))));
-    fill(this.vectorEditor, vectorRow("q", s.q), vectorRow("k", s.k));
+    this.freqEditor.hidden = !s.useFreqs;
+    this.syncRow("freqs", s.useFreqs ? s.freqs : []);
+    this.syncRow("q", s.q);
+    this.syncRow("k", s.k);
     this.syncLive();
+  }
+
+  /** An editor row: its label, then one number field per value; `lead(i)` before field i, `props(i)` its attributes. */
+  editorRow(label, lead, props) {
+    return { row: h("div", { class: "rope-row" }, label), lead, props, cells: [] };
+  }
+
+  /**
+   * Row `key` shows the fields for `values`: fields are added or removed at the end, and each
+   * shows its value, marked valid (a sync replaces whatever was typed), so that a new example or
+   * d does not build every field anew.
+   */
+  syncRow(key, values) {
+    const row = this.rows[key];
+    while (row.cells.length > values.length) row.cells.pop().label.remove();
+    while (row.cells.length < values.length) {
+      const i = row.cells.length;
+      const input = h("input", { type: "number", inputmode: "decimal", ...row.props(i), oninput: (e) => this.onCell(key, i, e.target) });
+      const label = h("label", { class: "rope-cell" }, row.lead(i), input);
+      row.row.append(label);
+      row.cells.push({ label, input });
+    }
+    values.forEach((v, i) => {
+      const { input } = row.cells[i];
+      if (input.value !== String(v)) input.value = String(v);
+      if (input.getAttribute("aria-invalid") === "true") markInvalid(input, false);
+    });
   }
 
   onCell(key, i, input) {
