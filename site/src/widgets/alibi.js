@@ -9,7 +9,7 @@
 // Properties: state ({ heads, head, tokens, distance }), result ({ inputs, slopes,
 // halfDistances, slope, halfDistance, map, span, curve, halved, ln2 }; inputs is a copy of the
 // state it was computed from): everything comes from the core's alibiSlopes() and alibi().
-import { h, patch, uniqueId } from "../dom.js";
+import { fill, h, patch, uniqueId } from "../dom.js";
 import { fmt, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -112,7 +112,7 @@ export class LlmAlibi extends LlmWidget {
   }
 
   render(r) {
-    const { inputs, slopes, halfDistances, slope, halfDistance, curve } = r;
+    const { inputs, slope, halfDistance, curve } = r;
     this.headsCtl.out.value = String(inputs.heads);
     this.headCtl.out.value = String(inputs.head);
     this.tokensCtl.out.value = String(inputs.tokens);
@@ -120,20 +120,11 @@ export class LlmAlibi extends LlmWidget {
     this.distanceCtl.input.setAttribute("aria-valuetext", `${inputs.distance} tokens`);
     this.headCtl.input.setAttribute("aria-valuetext", `head ${inputs.head}, slope ${fmt(slope, 6)}`);
 
-    const y = niceScale(0, Math.max(...slopes), 4);
-    patch(this.bars, barChart({
-      title: `Slopes of the ${inputs.heads} heads; head ${inputs.head} selected`,
-      height: 190,
-      y: { min: 0, max: y.max, ticks: y.ticks, format: (t) => fmt(t, 4), label: "slope m" },
-      x: { label: "head k (click a bar to pick it)", name: "head k" },
-      valueFormat: (v) => fmt(v, 4),
-      describe: `Head ${inputs.head} is selected, slope ${fmt(slope, 6)}.`,
-      bars: slopes.map((s, k) => ({
-        label: String(k + 1), value: s, class: k + 1 === inputs.head ? "selected" : null,
-        title: `head ${k + 1}: slope ${fmt(s, 6)}, half-distance ${fmt(halfDistances[k], 2)} tokens`,
-        onclick: () => this.selectHead(k + 1),
-      })),
-    }));
+    // Each panel is drawn again only when what it shows changed: the bars with the heads (the
+    // selected head's bar is marked in place), the map with the slope or its size, the chart
+    // with the slope, span or evidence.
+    this.drawPart("bars", [inputs.heads], () => this.renderBars(r));
+    this.bars.querySelectorAll("rect.bar").forEach((bar, k) => bar.classList.toggle("selected", k + 1 === inputs.head));
 
     patch(this.headline, `Head ${inputs.head} of ${inputs.heads}: slope m = `, h("strong", { class: "alibi-slope" }, fmt(slope, 6)),
       ". A key's weight halves every ", h("strong", { class: "alibi-half" }, fmt(halfDistance, 3)), " tokens of distance.");
@@ -141,9 +132,26 @@ export class LlmAlibi extends LlmWidget {
     patch(this.evidence, `Evidence ${inputs.distance} token${inputs.distance === 1 ? "" : "s"} before the query (δ) is weighted `,
       h("strong", { class: "alibi-factor" }, `×${fmt(w, 6)}`), w >= 1e-4 ? ` (${pct(w, 2)})` : "", " compared with the same key at distance 0, other things equal.");
 
-    this.renderMap(r);
-    patch(this.chart, this.chartFor(r));
+    this.drawPart("map", [slope, inputs.tokens], () => this.renderMap(r));
+    this.drawPart("chart", [slope, r.span, inputs.distance], () => patch(this.chart, this.chartFor(r)));
     this.renderWorked(r);
+  }
+
+  /** The bar chart of every head's slope (render() marks the selected head's bar). */
+  renderBars({ inputs, slopes, halfDistances }) {
+    const y = niceScale(0, Math.max(...slopes), 4);
+    patch(this.bars, barChart({
+      title: `Slopes of the ${inputs.heads} heads; the selected head's bar is marked`,
+      height: 190,
+      y: { min: 0, max: y.max, ticks: y.ticks, format: (t) => fmt(t, 4), label: "slope m" },
+      x: { label: "head k (click a bar to pick it)", name: "head k" },
+      valueFormat: (v) => fmt(v, 4),
+      bars: slopes.map((s, k) => ({
+        label: String(k + 1), value: s,
+        title: `head ${k + 1}: slope ${fmt(s, 6)}, half-distance ${fmt(halfDistances[k], 2)} tokens`,
+        onclick: () => this.selectHead(k + 1),
+      })),
+    }));
   }
 
   /**
@@ -156,19 +164,34 @@ export class LlmAlibi extends LlmWidget {
     return concealed ? `${head}: ${evidence}.` : `${head}: a key's weight halves every ${fmt(halfDistance, 3)} tokens; ${evidence}.`;
   }
 
+  /**
+   * The bias map: its table is built once per shape (the size and which keys are masked), and
+   * an input that changes only the numbers writes them into the cells it has.
+   */
   renderMap({ inputs, map }) {
     const n = inputs.tokens;
-    const idx = Array.from({ length: n }, (_, i) => i);
-    patch(this.map, h("p", { class: "alibi-map-title", id: `${this.ids}-map` },
-      "Bias −m·(i − j) added to the score of query i (row) for key j (column); shade: the weight factor it causes"),
-    scrollBox("Bias table", "alibi-scroll", h("table", { class: "alibi-table", "aria-labelledby": `${this.ids}-map` },
-      h("thead", {}, h("tr", {}, h("td", { class: "corner" }, "i \\ j"), idx.map((j) => h("th", { scope: "col" }, String(j + 1))))),
-      h("tbody", {}, idx.map((i) => h("tr", {}, h("th", { scope: "row" }, String(i + 1)),
-        idx.map((j) => (map.bias[i][j] === null
-          ? h("td", { class: "masked", title: "masked: key after the query" }, h("span", { class: "visually-hidden" }, "masked"))
-          : h("td", { class: "heat", style: { "--w": String(map.relativeWeight[i - j]) },
-              title: `distance ${i - j}: weight ×${fmt(map.relativeWeight[i - j], 4)}` }, fmt(map.bias[i][j], 3)))))))),
-    ));
+    const masked = map.bias.map((row) => row.map((b) => b === null));
+    this.drawPart("map-shape", masked, () => {
+      const idx = Array.from({ length: n }, (_, i) => i);
+      this.mapCells = [];
+      const cell = (i, j) => {
+        if (masked[i][j]) return h("td", { class: "masked", title: "masked: key after the query" }, h("span", { class: "visually-hidden" }, "masked"));
+        const td = h("td", { class: "heat" });
+        this.mapCells.push({ td, i, j });
+        return td;
+      };
+      fill(this.map, h("p", { class: "alibi-map-title", id: `${this.ids}-map` },
+        "Bias −m·(i − j) added to the score of query i (row) for key j (column); shade: the weight factor it causes"),
+      scrollBox("Bias table", "alibi-scroll", h("table", { class: "alibi-table", "aria-labelledby": `${this.ids}-map` },
+        h("thead", {}, h("tr", {}, h("td", { class: "corner" }, "i \\ j"), idx.map((j) => h("th", { scope: "col" }, String(j + 1))))),
+        h("tbody", {}, idx.map((i) => h("tr", {}, h("th", { scope: "row" }, String(i + 1)), idx.map((j) => cell(i, j))))))));
+    });
+    for (const { td, i, j } of this.mapCells) {
+      const w = map.relativeWeight[i - j], text = fmt(map.bias[i][j], 3), title = `distance ${i - j}: weight ×${fmt(w, 4)}`;
+      if (td.textContent !== text) td.textContent = text;
+      if (td.title !== title) td.title = title;
+      if (td.style.getPropertyValue("--w") !== String(w)) td.style.setProperty("--w", String(w));
+    }
   }
 
   chartFor({ inputs, halfDistance, span, curve }) {

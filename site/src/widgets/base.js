@@ -407,6 +407,20 @@ export class LlmWidget extends HTMLElement {
   /** Draws a result (subclasses). */
   render() {}
 
+  /**
+   * Draws one part of the figure with draw(), unless its inputs `deps` (compared as JSON) are
+   * the same as when `name` was last drawn: then the page shows that drawing already, and
+   * building it again with h() only for patch() to find nothing to change is most of an
+   * input's time. `deps` must name everything draw() reads that can change.
+   */
+  drawPart(name, deps, draw) {
+    const key = JSON.stringify(deps);
+    this._parts ??= new Map();
+    if (this._parts.get(name) === key) return;
+    draw();
+    this._parts.set(name, key);
+  }
+
   /** One sentence with a result's key numbers, for the live region (subclasses; see the top). */
   summary() {
     return "";
