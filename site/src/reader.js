@@ -62,15 +62,25 @@ function fragmentNow(anchor) {
   return (anchor ? encodeURIComponent(anchor) : "") + (parts.length ? `?${parts.join("&")}` : "");
 }
 
+// The fragment is written once the reader pauses, WRITE_DELAY ms after the last change, not
+// while a slider moves: in Chromium a write (history.replaceState) takes 1 to 7 ms of the main
+// thread, which, landing between an input and its frame, made that frame late. Leaving the page
+// or printing writes at once.
+const WRITE_DELAY = 250;
 let pending = 0;
 function writeFragment() {
+  clearTimeout(pending);
   pending = 0;
   const fragment = fragmentNow(readFragment().anchor);
   if (location.hash.slice(1) !== fragment) history.replaceState(history.state, "", fragment ? `#${fragment}` : location.pathname + location.search);
 }
 const scheduleWrite = (event) => {
   if (stateful.includes(event.target)) changed.add(event.target);
-  if (!pending) pending = setTimeout(writeFragment, 120);
+  clearTimeout(pending);
+  pending = setTimeout(writeFragment, WRITE_DELAY);
+};
+const writeNow = () => {
+  if (pending) writeFragment();
 };
 
 function addShareActions() {
@@ -150,10 +160,7 @@ const detailsByCss = globalThis.CSS?.supports?.("selector(::details-content)") ?
 let printed = null;
 
 function beforePrint() {
-  if (pending) {
-    clearTimeout(pending);
-    writeFragment();  // the last change of a figure may still wait for its write
-  }
+  writeNow();  // the last change of a figure may still wait for its write
   const stateEl = document.getElementById("print-state");
   if (stateEl) {
     fill(stateEl, "This copy shows each figure as it was at ", h("span", { class: "print-url" }, location.href),
@@ -178,6 +185,10 @@ addShareActions();
 addEventListener("beforeprint", beforePrint);
 addEventListener("afterprint", afterPrint);
 document.addEventListener("llm-change", scheduleWrite);
+addEventListener("pagehide", writeNow);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "hidden") writeNow();
+});
 // A link inside the page (the contents) replaces the fragment: put the state back behind it.
 addEventListener("hashchange", () => {
   if (!location.hash.includes("?")) writeFragment();
