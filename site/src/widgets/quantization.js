@@ -186,11 +186,17 @@ export class LlmQuantization extends LlmWidget {
       `Channel ${w}, the smallest, uses levels up to ±`, h("strong", { class: "x-levels" }, r.xLevels[r.smallestChannel]),
       ` of X as it is, and up to ±`, h("strong", { class: "x-levels-smoothed" }, r.xLevelsSmoothed[r.smallestChannel]),
       ` after smoothing with α = ${fmt(r.alpha, 2)}.`);
-    this.renderTable(r);
-    this.renderRanges(r);
-    this.renderErrors(r);
-    this.renderLevels(r);
-    this.renderCheck(r);
+    // Each panel is drawn again only when what it reads changed: a number typed into X that is
+    // not its channel's largest leaves the ranges, the table and often the levels as they are.
+    const n = r.now;
+    this.drawPart("table", [r.alpha, r.xAbsMax, r.wAbsMax, n.scales, n.xAbsMax, n.wAbsMax, r.xLevels, r.xLevelsSmoothed, r.largestChannel],
+      () => this.renderTable(r));
+    this.drawPart("ranges", [r.alpha, r.xAbsMax, r.wAbsMax, n.xAbsMax, n.wAbsMax], () => this.renderRanges(r));
+    this.drawPart("errors", [r.alpha, r.curve, r.quantX.maxAbsError, r.quantW.maxAbsError, n.quantXSmoothed.maxAbsError, n.quantWSmoothed.maxAbsError],
+      () => this.renderErrors(r));
+    this.drawPart("levels", [r.alpha, r.quantX.qmax, r.quantX.scale, r.quantX.levels, n.quantXSmoothed.scale, n.quantXSmoothed.levels],
+      () => this.renderLevels(r));
+    this.drawPart("check", [r.alpha, r.bits, r.check], () => this.renderCheck(r));
     this.renderWorked(r);
   }
 
