@@ -194,3 +194,49 @@ test("alibi: a head beyond the head count from the page's link is clamped with a
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("alibi: an input redraws only the panels it changes: the distance leaves bars and bias table untouched, a head writes new numbers into the same cells", async () => {
+  const { page, errors } = await openFigure(browser.context, "alibi");
+  const fig = page.locator("#alibi-figure");
+  // Mutations under each panel while one slider moves (drawPart in base.js decides what is drawn).
+  const moved = (label, value) => page.evaluate(({ label, value }) => {
+    const root = document.getElementById("alibi-figure").shadowRoot;
+    const panels = { bars: root.querySelector(".alibi-bars"), map: root.querySelector(".alibi-map"), chart: root.querySelector(".alibi-panels > .chart-box") };
+    const counts = {};
+    const observers = Object.entries(panels).map(([k, el]) => {
+      const o = new MutationObserver(() => {});
+      o.observe(el, { subtree: true, childList: true, attributes: true, characterData: true });
+      return [k, o];
+    });
+    const cells = [...root.querySelectorAll(".alibi-table td.heat")];
+    const input = [...root.querySelectorAll(".slider")].find((row) => row.querySelector("label").textContent.includes(label)).querySelector("input");
+    input.value = String(value);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    for (const [k, o] of observers) {
+      counts[k] = o.takeRecords().length;
+      o.disconnect();
+    }
+    const after = [...root.querySelectorAll(".alibi-table td.heat")];
+    return { counts, sameCells: after.length === cells.length && after.every((td, i) => td === cells[i]) };
+  }, { label, value });
+
+  const distance = await moved("Evidence distance", 41);
+  assert.equal(distance.counts.bars, 0, "the bars do not depend on the distance");
+  assert.equal(distance.counts.map, 0, "nor does the bias table");
+  assert.ok(distance.counts.chart > 0, "the chart's marker moves");
+
+  const head = await moved("Head k", 4);
+  assert.equal(head.sameCells, true, "the table keeps its cells when only its numbers change");
+  assert.ok(head.counts.map > 0 && head.counts.bars > 0, "a new head's numbers and selected bar are shown");
+  const core = await coreForFigure(page);
+  assert.equal(core.head, 4);
+  const cells = await fig.locator(".alibi-table tbody tr").evaluateAll((rows) =>
+    rows.map((r) => [...r.querySelectorAll("td")].map((td) => (td.classList.contains("masked") ? null : td.textContent))));
+  cells.forEach((row, i) => row.forEach((cell, j) => {
+    if (core.map.bias[i][j] !== null) assert.equal(cell, shown(core.map.bias[i][j], 3), `bias ${i},${j}`);
+  }));
+  assert.equal(await fig.locator("rect.bar.selected").count(), 1);
+  assert.equal(await fig.locator("rect.bar").nth(3).getAttribute("class"), "bar selected");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
