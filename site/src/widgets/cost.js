@@ -240,7 +240,8 @@ export class LlmCost extends LlmWidget {
     this.renderChart(r);
     this.renderLinear(r);
     this.renderWorked(r);
-    this.renderModels(r);
+    // The models' table changes only with the bytes per value and the preset loaded.
+    this.drawPart("models", [r.cfg.bytesPerValue, this.activePreset()], () => this.renderModels(r));
   }
 
   /**

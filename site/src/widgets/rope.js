@@ -327,7 +327,7 @@ export class LlmRope extends LlmWidget {
       this.curveCache = { key, curve };
     }
     const state = { ...s, q: s.q.slice(), k: s.k.slice(), freqs: s.freqs.slice() };
-    return { state, now, shifted, curve: this.curveCache.curve };
+    return { state, now, shifted, curve: this.curveCache.curve, curveKey: key };
   }
 
   render(r) {
@@ -335,8 +335,10 @@ export class LlmRope extends LlmWidget {
     patch(this.headline, "Score ", sym("q̃"), "·", sym("k̃"), "/√", h("var", {}, "d"), ` at m = ${s.m}, n = ${s.n}: `,
       h("strong", { class: "rope-scaled" }, fmt(now.scaled, DIGITS)), " (raw ", sym("q̃"), "·", sym("k̃"), " = ",
       h("span", { class: "rope-raw" }, fmt(now.raw, DIGITS)), `), offset m − n = ${s.m - s.n}.`);
-    this.renderDials(r);
-    patch(this.chart, this.chartFor(r));
+    // The dials and the chart are drawn again only when what each shows changed (the chart's
+    // curve with q, k, the frequencies or the range; its marker with the offset).
+    this.drawPart("dials", [s.q, s.k, s.pair, now.pairs, now.thetas, now.angles, now.qRotated, now.kRotated, now.pairScores], () => this.renderDials(r));
+    this.drawPart("chart", [r.curveKey, now.scaled, s.m - s.n], () => patch(this.chart, this.chartFor(r)));
     this.renderWorked(r);
     this.renderMoved();
   }

@@ -131,7 +131,8 @@ export class LlmSpeculative extends LlmWidget {
     this.renderChart(r);
     this.renderBars(r);
     this.renderWorked(r);
-    this.renderMeasure(r);
+    // The simulated log does not depend on the cost ratio c: its panel stays as it is when only c moves.
+    this.drawPart("measure", [cfg.alpha, cfg.gamma, now.expectedTokens, r.measure], () => this.renderMeasure(r));
   }
 
   /**
