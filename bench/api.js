@@ -17,6 +17,13 @@
 // the API (calibrated once per case after a warm-up; the native side makes as many) and is
 // divided by them; a large call is timed alone.
 //
+// Two more sides tell the API's time apart: the core alone in WebAssembly (bench/native.cpp
+// itself compiled with Emscripten, the module's flags and allocator, run by Node: no JavaScript
+// boundary at all), and the result's copy (a deep copy, in JavaScript, of one result the API
+// returned: the fresh plain arrays and objects any boundary that keeps the API's contract must
+// make). Their sum over the native time is the least the API could cost with this build of the
+// core, whatever its boundary did: the "bound" of each case.
+//
 // Figures per case: milliseconds per call, median and p95 over every timing of the run (and
 // the fastest); the ratio API / native of each round (fastest timing of the round on each side:
 // the code's cost, not the machine's hiccups), its median and p95 over the rounds. The budget
@@ -67,9 +74,35 @@ function nativeBench() {
   return binary;
 }
 
-/** Starts the native program with the cases; ask(line) resolves to its parsed answer. */
-async function startNative(binary, cases) {
-  const child = spawn(binary, [], { stdio: ["pipe", "pipe", "inherit"] });
+/**
+ * The same program compiled to WebAssembly (build/bench/llmmath_bench_wasm.js, run by Node):
+ * the module's core library (build/wasm/libllmmath_core.a, built by the wasm preset) with the
+ * module's compile flags and its allocator (bindings/wasm/memory.cpp), so that it computes
+ * exactly as the module does, without the bindings.
+ */
+function wasmCoreBench() {
+  const source = path.join(__dirname, "native.cpp");
+  const allocator = path.join(root, "bindings", "wasm", "memory.cpp");
+  const library = path.join(root, "build", "wasm", "libllmmath_core.a");
+  if (!fs.existsSync(library)) throw new Error(`${library} is missing: build the core first (./build.sh core)`);
+  const script = path.join(root, "build", "bench", "llmmath_bench_wasm.js");
+  const stale = (f) => fs.statSync(f).mtimeMs > fs.statSync(script).mtimeMs;
+  if (!fs.existsSync(script) || stale(source) || stale(allocator) || stale(library)) {
+    fs.mkdirSync(path.dirname(script), { recursive: true });
+    // Debian's Emscripten runs its tools with this Node, which needs Debian's node modules.
+    const env = { ...process.env, NODE_PATH: ["/usr/share/nodejs", process.env.NODE_PATH].filter(Boolean).join(":") };
+    execFileSync("em++", ["-std=c++17", "-O3", "-DNDEBUG", "-fwasm-exceptions", "-msimd128",
+      "-I", path.join(root, "core", "include"), "-I", "/usr/include/eigen3", source, allocator, library,
+      "-s", "NODERAWFS=1", "-s", "ALLOW_MEMORY_GROWTH=1", "-s", "ENVIRONMENT=node", "-s", "SINGLE_FILE=1",
+      "-o", script], { stdio: "inherit", env });
+  }
+  return script;
+}
+
+/** Starts the native program (or, with `script`, Node on it) with the cases; ask(line) resolves to its parsed answer. */
+async function startNative(binary, cases, script) {
+  const child = script ? spawn(process.execPath, [script], { stdio: ["pipe", "pipe", "inherit"] })
+    : spawn(binary, [], { stdio: ["pipe", "pipe", "inherit"] });
   const lines = readline.createInterface({ input: child.stdout });
   const waiting = [];
   lines.on("line", (line) => waiting.shift()?.resolve(line));
@@ -149,6 +182,32 @@ function calibrate(call) {
   return Math.max(1, Math.min(MAX_CALLS, Math.round((n * TARGET_MS) / t)));
 }
 
+/**
+ * A function that deep-copies results shaped like `sample` into fresh plain values: what
+ * returning such a result costs at the least. It is written for the shape, as the fastest
+ * boundary would be: an object by one literal with the result's keys (V8 then allocates it
+ * with its final shape at once), an array of numbers, booleans or nulls by slice() (a block
+ * copy), an array of arrays or objects entry by entry with the copier of its first entry's
+ * shape (the API's arrays hold one kind each).
+ */
+function copier(sample) {
+  if (Array.isArray(sample)) {
+    if (sample.length === 0 || sample[0] === null || typeof sample[0] !== "object") return (v) => v.slice();
+    const entry = copier(sample[0]);
+    return (v) => {
+      const out = new Array(v.length);
+      for (let i = 0; i < v.length; i++) out[i] = entry(v[i]);
+      return out;
+    };
+  }
+  if (sample === null || typeof sample !== "object") return (v) => v;
+  const keys = Object.keys(sample);
+  const parts = keys.map((k) => copier(sample[k]));
+  // eslint-disable-next-line no-new-func -- a benchmark's own code, never the page's
+  const literal = new Function("parts", `return (v) => ({ ${keys.map((k, i) => `${JSON.stringify(k)}: parts[${i}](v[${JSON.stringify(k)}])`).join(", ")} });`);
+  return literal(parts);
+}
+
 const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
@@ -161,6 +220,13 @@ const stats = (xs) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95), fas
   const all = (await makeCases(m)).filter((c) => !only || c.size === only);
   const binary = nativeBench();
   const native = await startNative(binary, all);
+  const coreScript = wasmCoreBench();
+  const core = await startNative(null, all, coreScript);
+  // The same inputs give the same numbers in the wasm core as natively (to rounding).
+  all.forEach((c, i) => {
+    const w = core.values[i], nat = native.values[i];
+    if (!(Math.abs(w - nat) <= 1e-9 * Math.max(1, Math.abs(nat)))) throw new Error(`${c.name}: the wasm core gives ${w}, the native core ${nat}`);
+  });
 
   const started = performance.now();
   const runs = all.map((c) => {
@@ -177,7 +243,10 @@ const stats = (xs) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95), fas
         throw new Error(`${c.name} (${side}): the API gives ${api}, the native core ${nat}: not the same inputs?`);
       }
     }
-    return { c, sides, calls: 1, ms: { native: [], plain: [], float64: [] }, rounds: [], faults: {} };
+    const result = plain();
+    const copy = copier(result);
+    sides.copy = () => copy(result);
+    return { c, sides, calls: 1, ms: { native: [], core: [], plain: [], float64: [], copy: [] }, rounds: [], faults: {} };
   });
   const small = runs.filter((r) => r.c.size === "widget");
   warm(small.map((r) => r.sides.plain));
@@ -191,22 +260,27 @@ const stats = (xs) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95), fas
       const reps = REPS[run.c.size];
       const fastest = {};
       const measure = async (side) => {
-        const t = side === "native" ? await native.ask(index, run.calls, reps) : timed(run.sides[side], run.calls, reps);
+        const t = side === "native" ? await native.ask(index, run.calls, reps)
+          : side === "core" ? await core.ask(index, run.calls, reps) : timed(run.sides[side], run.calls, reps);
         if (round < 0) return;
         run.ms[side].push(...t.ms);
         run.faults[side] = t.faults;
         fastest[side] = Math.min(...t.ms);
       };
-      const apiSides = Object.keys(run.sides);
-      const order = round % 2 !== 1 ? ["native", ...apiSides] : [...apiSides, "native"];
+      const apiSides = Object.keys(run.sides).filter((s) => s !== "copy");
+      const order = round % 2 !== 1 ? ["native", "core", ...apiSides, "copy"] : ["copy", ...apiSides, "core", "native"];
       for (const side of order) await measure(side);
-      if (round >= 0) run.rounds.push(Object.fromEntries(apiSides.map((s) => [s, fastest[s] / fastest.native])));
+      if (round >= 0) {
+        run.rounds.push({ ...Object.fromEntries([...apiSides, "core"].map((s) => [s, fastest[s] / fastest.native])),
+          bound: (fastest.core + fastest.copy) / fastest.native });
+      }
     }
   }
   native.close();
+  core.close();
   const seconds = (performance.now() - started) / 1000;
 
-  const figures = { date: new Date().toISOString(), module: modulePath, native: binary, seconds: Number(seconds.toFixed(1)),
+  const figures = { date: new Date().toISOString(), module: modulePath, native: binary, wasmCore: coreScript, seconds: Number(seconds.toFixed(1)),
     rounds: Object.fromEntries(Object.entries(ROUNDS).filter(([size]) => all.some((c) => c.size === size))), timingsPerRound: REPS, targetMsPerTiming: TARGET_MS, cases: {} };
   let over = false;
   for (const run of runs) {
@@ -214,6 +288,8 @@ const stats = (xs) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95), fas
     const ratio = (side) => ({ ...stats(run.rounds.map((r) => r[side])), ofFastest: Math.min(...run.ms[side]) / Math.min(...run.ms.native) });
     const entry = { fn: c.fn, size: c.size, what: c.what, budget: c.budget, callsPerTiming: run.calls,
       nativeMs: stats(run.ms.native), apiMs: stats(run.ms.plain), ratio: ratio("plain"),
+      // the core alone in wasm, the copy of a result, and their sum over native (the bound)
+      coreMs: stats(run.ms.core), coreRatio: ratio("core"), resultCopyMs: stats(run.ms.copy), bound: stats(run.rounds.map((r) => r.bound)),
       pageFaultsPerCall: { native: run.faults.native, api: run.faults.plain } };
     if (run.sides.float64) {
       entry.apiFloat64Ms = stats(run.ms.float64);
@@ -229,13 +305,15 @@ const stats = (xs) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95), fas
   console.log(`${modulePath} against ${binary}, ${seconds.toFixed(0)} s`);
   console.log(`rounds: ${Object.entries(figures.rounds).map(([size, n]) => `${n} ${size === "widget" ? "at widget size" : size}`).join(", ")}; ` +
     `${REPS.widget} timings per side and round; ` +
-    "time per call (median); ratio = API / native per round, median (p95)");
-  console.log(`${"case".padEnd(20)} ${"calls".padStart(6)} ${"native".padStart(10)} ${"API".padStart(10)} ${"ratio".padStart(15)}` +
+    "time per call (median); ratio = API / native per round, median (p95); core = the wasm core alone / native; " +
+    "bound = (wasm core + a copy of the result) / native, the least any boundary could give");
+  console.log(`${"case".padEnd(20)} ${"calls".padStart(6)} ${"native".padStart(10)} ${"core".padStart(7)} ${"bound".padStart(7)} ${"API".padStart(10)} ${"ratio".padStart(15)}` +
     `  ${"Float64Array".padStart(12)} ${"ratio".padStart(15)}  ${"budget".padEnd(14)}  page faults per call (native, API, Float64Array)`);
   for (const [name, e] of Object.entries(figures.cases)) {
     const r = (x) => `${x.median.toFixed(2)} (${x.p95.toFixed(2)})`.padStart(15);
     const judge = (x) => (!e.budget ? "" : x.median <= e.budget ? "ok" : "over");
-    console.log(`${name.padEnd(20)} ${String(e.callsPerTiming).padStart(6)} ${ms(e.nativeMs).padStart(10)} ${ms(e.apiMs).padStart(10)} ${r(e.ratio)}` +
+    console.log(`${name.padEnd(20)} ${String(e.callsPerTiming).padStart(6)} ${ms(e.nativeMs).padStart(10)} ` +
+      `${`${e.coreRatio.median.toFixed(2)}×`.padStart(7)} ${`${e.bound.median.toFixed(2)}×`.padStart(7)} ${ms(e.apiMs).padStart(10)} ${r(e.ratio)}` +
       `  ${(e.apiFloat64Ms ? ms(e.apiFloat64Ms) : "").padStart(12)} ${e.ratioFloat64 ? r(e.ratioFloat64) : "".padStart(15)}` +
       `  ${(e.budget ? `${e.budget}× ${judge(e.ratio)}${e.ratioFloat64 ? `/${judge(e.ratioFloat64)}` : ""}` : "—").padEnd(14)}` +
       (e.size === "large" ? `  ${Object.values(e.pageFaultsPerCall).map((f) => f.toFixed(0)).join(", ")}` : ""));

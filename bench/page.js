@@ -13,7 +13,8 @@
 //     missed the next frame;
 //   - the wasm heap (memoryStats() of the page's one core) and the JavaScript heap after a
 //     garbage collection, right after load and after HEAP_INPUTS inputs spread over every
-//     widget: the memory a reader's session keeps.
+//     widget: the memory a reader's session keeps; then the JavaScript heap over HEAP_INPUTS
+//     inputs more, read STEADY_READINGS times: whether it still grows once warm.
 // Writes bench/results.json (bench/api.js adds its figures to it) and prints a short table;
 // bench/compare.js prints the full one.
 //   node bench/page.js [runs=10] [inputs=200] [heapInputs=10000]
@@ -30,6 +31,7 @@ const { dist, CHROMIUM, FLAGS } = require("../tests/browser/browser.js");
 const RUNS = Number(process.argv[2] ?? 10);
 const INPUTS = Number(process.argv[3] ?? 200);
 const HEAP_INPUTS = Number(process.argv[4] ?? 10000);
+const STEADY_READINGS = 4;
 const VIEWPORT = { width: 1280, height: 900 };
 
 const quantile = (xs, q) => {
@@ -255,22 +257,33 @@ async function heap(browser) {
   };
   const afterLoad = await read();
   const started = Date.now();
-  const done = await page.evaluate(async (count) => {
+  // `count` more inputs, going on from where the last batch stopped.
+  const batch = (count) => page.evaluate(async (count) => {
     const widgets = window.__bench.widgets();
-    const states = widgets.map(() => ({}));
+    const b = (window.__heapRun ??= { states: widgets.map(() => ({})), i: 0 });
     const errorsBefore = window.__bench.errors;
     let n = 0;
-    for (let i = 0; n < count && i < 10 * count; i += 1) {
-      const w = i % widgets.length;
-      if (window.__bench.input(widgets[w], states[w], Math.floor(i / widgets.length)) !== null) n += 1;
-      if (i % 100 === 99) await new Promise((r) => setTimeout(r, 0));
+    for (const end = b.i + 10 * count; n < count && b.i < end; b.i += 1) {
+      const w = b.i % widgets.length;
+      if (window.__bench.input(widgets[w], b.states[w], Math.floor(b.i / widgets.length)) !== null) n += 1;
+      if (b.i % 100 === 99) await new Promise((r) => setTimeout(r, 0));
     }
     return { inputs: n, widgets: widgets.length, errors: window.__bench.errors - errorsBefore };
-  }, HEAP_INPUTS);
+  }, count);
+  const done = await batch(HEAP_INPUTS);
   const seconds = (Date.now() - started) / 1000;
   const afterInputs = await read();
+  // Then HEAP_INPUTS more in STEADY_READINGS batches, the JavaScript heap read after each: once
+  // the engine has compiled what the inputs run and the page's bounded caches are full, a page
+  // that keeps nothing per input stops growing; what the readings still move by is the noise.
+  const readings = [afterInputs.jsHeapBytes];
+  let errors = done.errors;
+  for (let k = 0; k < STEADY_READINGS; k += 1) {
+    errors += (await batch(HEAP_INPUTS / STEADY_READINGS)).errors;
+    readings.push((await read()).jsHeapBytes);
+  }
   await context.close();
-  return { ...done, seconds, afterLoad, afterInputs };
+  return { ...done, errors, seconds, afterLoad, afterInputs, steady: { inputs: HEAP_INPUTS, readings } };
 }
 
 (async () => {
