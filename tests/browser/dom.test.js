@@ -217,3 +217,32 @@ test("a chart redrawn keeps its axes when only its marker moves, and shows new t
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("a frozen node stays as it is while patch() redraws around it, and shows the latest drawing meant for it when thawed", async () => {
+  const { page, errors } = await openKit();
+  const r = await page.evaluate(() => {
+    const { h, fill, patch, freeze, thaw } = window.kit;
+    const box = document.getElementById("box");
+    const drawing = (a, b) => h("div", {}, h("p", { class: `a${a}` }, `a ${a}`), h("p", {}, `b ${b}`));
+    fill(box, drawing(1, 1));
+    const [pa, pb] = box.firstChild.children;
+    freeze(pa);
+    patch(box, drawing(2, 2));
+    const during = [pa.className, pa.textContent, pb.textContent];
+    patch(box, drawing(3, 3));
+    const direct = h("span", {}, "direct");
+    patch(pa, direct);  // a figure writing into the frozen node itself: its children, kept too
+    const stillFrozen = pa.textContent;
+    thaw(pa);
+    const thawed = [box.firstChild.children[0] === pa, pa.className, pa.textContent];
+    patch(box, drawing(4, 4));
+    return { during, stillFrozen, thawed, after: pa.textContent, b: pb.textContent };
+  });
+  assert.deepEqual(r.during, ["a1", "a 1", "b 2"], "the frozen node is left as it was; its sibling follows");
+  assert.equal(r.stillFrozen, "a 1", "a patch into the frozen node itself waits too");
+  assert.deepEqual(r.thawed, [true, "a3", "direct"], "thawed: the latest drawing (its attributes, then the children written into it)");
+  assert.equal(r.after, "a 4", "after thaw, patch() writes into it again");
+  assert.equal(r.b, "b 4");
+  assert.deepEqual(errors, []);
+  await page.close();
+});

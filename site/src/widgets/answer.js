@@ -31,7 +31,7 @@
 // Everything is drawn in the light DOM with the page's styles (an answer is prose inside the
 // page's exercise), with DOM calls only, so nothing the reader types is parsed as markup. Drawing
 // replaces what is there, so a saved copy of the page never shows it twice.
-import { fill, h, uniqueId } from "../dom.js";
+import { fill, freeze, h, thaw, uniqueId } from "../dom.js";
 import { fmt } from "../format.js";
 import css from "./answer.css";
 
@@ -151,6 +151,8 @@ export class FigureAnswer extends HTMLElement {
     for (const el of this.figure.shadowRoot.querySelectorAll(this.constructor.conceals.join(", "))) {
       if (el.hasAttribute("data-predict-conceal")) continue;
       el.setAttribute("data-predict-conceal", "");
+      // Blurred, it need not follow each redraw (dom.js freeze): it is drawn anew when shown.
+      freeze(el);
       if (!el.hasAttribute("aria-hidden")) {
         el.setAttribute("aria-hidden", "true");
         // Out of the tab order too: hidden content must hold nothing focusable (a scrolling table).
@@ -172,6 +174,8 @@ export class FigureAnswer extends HTMLElement {
         el.inert = false;
       }
       el.removeAttribute("data-predict-aria");
+      // What the figure drew while it was blurred (dom.js freeze).
+      thaw(el);
     }
     this.figure.removeAttribute("data-predict-first");
     this.note?.remove();
