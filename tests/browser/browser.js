@@ -94,4 +94,15 @@ function artifact(name) {
   return path.join(artifacts, name);
 }
 
-module.exports = { launch, useBrowser, openReader, openFigure, artifact, dist, shown, num, CHROMIUM, FLAGS };
+/**
+ * Shows every figure's readouts that an exercise blurs, as each figure's "Show the numbers"
+ * does: blurred, they do not follow the figure's redraws (dom.js freeze), so a test that reads
+ * them on the reader page reads what a reader sees after pressing it.
+ */
+function showNumbers(page) {
+  return page.evaluate(() => {
+    for (const el of document.querySelectorAll("*")) if (el.localName.startsWith("llm-answer-") && el.concealed) el.reveal();
+  });
+}
+
+module.exports = { launch, useBrowser, openReader, openFigure, showNumbers, artifact, dist, shown, num, CHROMIUM, FLAGS };

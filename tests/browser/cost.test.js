@@ -3,7 +3,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, openFigure, artifact, shown } = require("./browser.js");
+const { useBrowser, openReader, showNumbers, openFigure, artifact, shown } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -147,6 +147,7 @@ test("cost: exercise 4's answer gives 256 scores and 8,192 values, and what doub
 
 test("cost: every declared attribute set on the live element re-renders the figure; bad values are named in a note", async () => {
   const { page, errors } = await openReader(browser.context);
+  await showNumbers(page);  // the figure's readouts, not blurred by its exercise
   const fig = page.locator("#cost-figure");
   const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
   const state = () => fig.evaluate((el) => ({ ...el.state }));
@@ -238,6 +239,7 @@ test("cost: every declared attribute set on the live element re-renders the figu
 
 test("cost: with a model's width and feed-forward size the figure shows where attention's arithmetic overtakes the linear layers' (Llama-2-7B ≈ 25,000 tokens)", async () => {
   const { page, errors } = await openReader(browser.context);
+  await showNumbers(page);  // the figure's readouts, not blurred by its exercise
   const fig = page.locator("#cost-figure");
   // Exercise 4's lone layer has no width: the second chart says what to give instead of a crossover.
   assert.match(await fig.locator(".cost-linear-off").textContent(), /Give the model width/);

@@ -7,7 +7,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, artifact } = require("./browser.js");
+const { useBrowser, openReader, artifact, shown } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -245,10 +245,14 @@ test("exercises: the figure's readouts are blurred and hidden from assistive tec
   const expected = await core(page, "speculative-figure", (m, s) => m.speculativeDecoding({ alpha: s.alpha, gamma: s.gamma }).expectedTokens);
   assert.match(await predict(ex5, expected.toFixed(3)), RIGHT);
   for (const sel of concealed["speculative-figure"]) assert.ok((await state("speculative-figure", sel)).clear, `speculative ${sel} after`);
+  // Blurred, the readouts did not follow the redraw (dom.js freeze); shown, they are the figure's numbers now (γ = 4).
+  assert.equal(await page.locator("#speculative-figure .spec-headline-expected").textContent(), shown(expected, 4));
+  assert.match(await page.locator("#speculative-figure .worked").textContent(), /γ = 4/);
   assert.equal((await state("speculative-figure", ".headline")).note, false);
 
-  // Opening the answer reveals them.
+  // Opening the answer reveals them (on its toggle event, which the browser fires in a task of its own after the click).
   await page.locator("#alibi .exercise summary").click();
+  await page.waitForFunction(() => !document.getElementById("alibi-figure").hasAttribute("data-predict-first"));
   for (const sel of concealed["alibi-figure"]) assert.ok((await state("alibi-figure", sel)).clear, `alibi ${sel} after Show the answer`);
 
   // So does the figure's own "Show the numbers", which leaves the answer closed.

@@ -3,7 +3,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, openFigure, artifact, num } = require("./browser.js");
+const { useBrowser, openReader, showNumbers, openFigure, artifact, num } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -251,6 +251,7 @@ test("quantization: an unknown preset or an out-of-range number shows a note nam
 
 test("quantization: an all-zero weight channel is smoothed with the reference code's clamp, and §7 says so", async () => {
   const { page, errors } = await openReader(browser.context);
+  await showNumbers(page);  // the figure's readouts, not blurred by its exercise
   const fig = page.locator("#quantization-figure");
   // Channel 1 of W is all zero: the core used to refuse it; now its max|W| and factor are 1e-5 at least.
   await page.evaluate(() => {

@@ -3,7 +3,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, openFigure, artifact, shown, num } = require("./browser.js");
+const { useBrowser, openReader, showNumbers, openFigure, artifact, shown, num } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -159,6 +159,7 @@ test("rope: the figure fits a phone-width screen and renders in dark mode withou
 
 test("rope: every declared attribute, set on the live element, redraws the figure with the core's numbers; bad values show a note", async () => {
   const { page, errors } = await openReader(browser.context);
+  await showNumbers(page);  // the figure's readouts, not blurred by its exercise
   const fig = page.locator("#rope-figure");
   const raw = () => fig.locator(".headline .rope-raw").textContent();
   const setAttr = (name, value) => page.evaluate(([n, v]) => document.getElementById("rope-figure").setAttribute(n, v), [name, value]);

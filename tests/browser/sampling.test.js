@@ -4,7 +4,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, openFigure, artifact, num } = require("./browser.js");
+const { useBrowser, openReader, showNumbers, openFigure, artifact, num } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -342,6 +342,7 @@ test("sampling: every declared attribute set on the live element re-renders the 
 
 test("sampling: preset=\"constructor\" and out-of-range numbers are refused with a note naming the attribute", async () => {
   const { page, errors } = await openReader(browser.context);
+  await showNumbers(page);  // the figure's readouts, not blurred by its exercise
   const id = "sampling-exercise";
   const ex = page.locator(`#${id}`);
   const good = await rows(ex);

@@ -10,7 +10,7 @@ const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { chromium } = require("playwright-core");
-const { useBrowser, openReader, dist, artifact } = require("./browser.js");
+const { useBrowser, openReader, showNumbers, dist, artifact } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -131,12 +131,16 @@ test("URL state: unknown and out-of-range values fall back to defaults with a vi
 
 test("Copy link, Copy embed code and Reset act on the figure as it is now", async () => {
   const { page } = await openReader(browser.context);
+  await showNumbers(page);  // the figure's readouts, not blurred by its exercise
   const fig = page.locator("#speculative-figure");
   await page.evaluate(() => document.getElementById("speculative-figure").set({ alpha: 0.8 }, { sync: true }));
+  // Each action writes its panel once the clipboard has answered (a promise): wait for its label.
   await fig.getByRole("button", { name: "Copy link" }).click();
+  await fig.locator(".llm-panel-head strong", { hasText: /^Link/ }).waitFor();
   const link = await fig.locator(".llm-panel textarea").inputValue();
   assert.match(link, /reader\.html#speculative-figure\?speculative\.alpha=0\.8$/);
   await fig.getByRole("button", { name: "Copy embed code" }).click();
+  await fig.locator(".llm-panel-head strong", { hasText: /^Embed code/ }).waitFor();
   const code = await fig.locator(".llm-panel textarea").inputValue();
   // Only what differs from the figure's defaults is written: here α.
   assert.match(code, /embed\.html\?widget=speculative&amp;alpha=0\.8" title="Figure 5\.1/);

@@ -3,7 +3,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, openFigure, artifact, shown } = require("./browser.js");
+const { useBrowser, openReader, showNumbers, openFigure, artifact, shown } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -111,6 +111,7 @@ test("speculative: exercise 5's answer gives 1.875 tokens and the ceiling 2, and
 
 test("speculative: every declared attribute set on the live element redraws the figure with the core's numbers; bad values show a note", async () => {
   const { page, errors } = await openReader(browser.context);
+  await showNumbers(page);  // the figure's readouts, not blurred by its exercise
   const fig = page.locator("#speculative-figure");
   const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
   const expected = () => fig.locator(".spec-headline-expected").textContent();
