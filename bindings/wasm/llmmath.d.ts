@@ -421,6 +421,8 @@ interface RopeResult {
   raw: number;
   /** raw / sqrt(d). */
   scaled: number;
+  /** m − n: the offset, the one thing raw depends on. */
+  offset: number;
   /** θ_i in radians per position, length d/2. */
   thetas: number[];
   /** d/2 rows [m·θ_i, n·θ_i]: the angles, in radians, by which pair i of q and of k turn. */

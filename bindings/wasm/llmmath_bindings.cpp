@@ -160,6 +160,7 @@ val rope(val q, val k, val m, val n, val opts, val sink) {
     out.set("kRotated", r.k_rotated);
     out.set("raw", r.raw);
     out.set("scaled", r.scaled);
+    out.set("offset", r.offset);
     out.set("thetas", r.thetas);
     out.set("angles", r.angles);
     out.set("pairs", r.pairs);

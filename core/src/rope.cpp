@@ -103,6 +103,7 @@ RopeResult rope(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, do
               r.pair_scores.allFinite(), "q",
           "a vector whose rotated dot product with k is finite", "a score that overflows a double");
   r.scaled = r.raw / std::sqrt(double(d));
+  r.offset = m - n;
   return r;
 }
 

@@ -164,7 +164,7 @@ void rope_calls(Golden& g) {
     g.add("rope", "[" + vec(q) + "," + vec(k) + ",37,12," +
                       obj({{"pairing", str(pairing)}, {"base", num(500)}}) + "]",
           obj({{"qRotated", vec(r.q_rotated)}, {"kRotated", vec(r.k_rotated)}, {"raw", num(r.raw)},
-               {"scaled", num(r.scaled)}}));
+               {"scaled", num(r.scaled)}, {"offset", num(r.offset)}}));
   }
   const VectorXd offsets = literals::vec({-300, -3, 0, 1, 17, 2500});
   const auto scores = llmmath::rope_scores(q, k, offsets);

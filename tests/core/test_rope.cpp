@@ -101,6 +101,18 @@ TEST_CASE("raw depends only on m − n", "[rope][invariant]") {
   }
 }
 
+TEST_CASE("rope reports the offset m − n its score depends on", "[rope]") {
+  const VectorXd q = literals::vec({1, 0, 0, 1}), k = literals::vec({0, 1, 1, 0});
+  // whole positions: m − n is exact in a double
+  CHECK(rope(q, k, 5, 2).offset == 3);
+  CHECK(rope(q, k, 2, 5).offset == -3);
+  CHECK(rope(q, k, 7, 7).offset == 0);
+  CHECK(rope(q, k, 123456789, -987654321).offset == 1111111110);
+  // the score at (m, n) is the score at (m − n, 0): what the figure's shifted call relies on
+  const auto r = rope(q, k, 9, 4);
+  CHECK(rope(q, k, r.offset, 0).raw == Approx(r.raw).margin(1e-14));
+}
+
 TEST_CASE("rotation preserves the norm of every pair and of the vector", "[rope][invariant]") {
   const VectorXd q = VectorXd::Random(12) * 5, k = VectorXd::Random(12);
   for (auto pairing : {RopePairing::interleaved, RopePairing::half}) {

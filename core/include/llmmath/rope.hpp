@@ -38,6 +38,7 @@ struct RopeResult {
   Eigen::VectorXd k_rotated;  ///< (d) R(n)·k
   double raw = 0;             ///< q_rotated · k_rotated
   double scaled = 0;          ///< raw / sqrt(d), the attention score with the default scale
+  double offset = 0;          ///< m − n, the one thing raw depends on (eq. 16)
   Eigen::VectorXd thetas;     ///< (d/2) θ_i in radians per position
   Eigen::MatrixXd angles;     ///< (d/2, 2) row i: (m·θ_i, n·θ_i) in radians
   /// (d/2, 2) row i: the indices of pair i's two coordinates (whole numbers)

@@ -313,8 +313,8 @@ export class LlmRope extends LlmWidget {
     const s = this.state;
     const opts = this.options();
     const now = this.core.rope(s.q, s.k, s.m, s.n, opts);
-    // The same vectors with the key at position 0 and the query at the offset m − n.
-    const shifted = this.core.rope(s.q, s.k, s.m - s.n, 0, opts);
+    // The same vectors with the key at position 0 and the query at the offset m − n (the core's).
+    const shifted = this.core.rope(s.q, s.k, now.offset, 0, opts);
     // The chart depends on q, k, the frequencies and the range, not on m and n: computed again
     // only when one of those changes.
     const range = Number(s.range);
@@ -334,11 +334,11 @@ export class LlmRope extends LlmWidget {
     const { state: s, now } = r;
     patch(this.headline, "Score ", sym("q̃"), "·", sym("k̃"), "/√", h("var", {}, "d"), ` at m = ${s.m}, n = ${s.n}: `,
       h("strong", { class: "rope-scaled" }, fmt(now.scaled, DIGITS)), " (raw ", sym("q̃"), "·", sym("k̃"), " = ",
-      h("span", { class: "rope-raw" }, fmt(now.raw, DIGITS)), `), offset m − n = ${s.m - s.n}.`);
+      h("span", { class: "rope-raw" }, fmt(now.raw, DIGITS)), `), offset m − n = ${String(now.offset)}.`);
     // The dials and the chart are drawn again only when what each shows changed (the chart's
     // curve with q, k, the frequencies or the range; its marker with the offset).
     this.drawPart("dials", [s.q, s.k, s.pair, now.pairs, now.thetas, now.angles, now.qRotated, now.kRotated, now.pairScores], () => this.renderDials(r));
-    this.drawPart("chart", [r.curveKey, now.scaled, s.m - s.n], () => patch(this.chart, this.chartFor(r)));
+    this.drawPart("chart", [r.curveKey, now.scaled, now.offset], () => patch(this.chart, this.chartFor(r)));
     this.renderWorked(r);
     this.renderMoved();
   }
@@ -348,7 +348,7 @@ export class LlmRope extends LlmWidget {
    * positions while exercise 3 hides the score.
    */
   summary({ state: s, now }, { concealed }) {
-    const where = `m = ${s.m}, n = ${s.n}, offset ${s.m - s.n}`;
+    const where = `m = ${s.m}, n = ${s.n}, offset ${String(now.offset)}`;
     if (concealed) return `${where}: the score is hidden until you answer the exercise.`;
     if (this.moved) {
       const { shift, before } = this.moved;
@@ -407,7 +407,7 @@ export class LlmRope extends LlmWidget {
     const yAxis = niceScale(lo, hi + 0.08 * (hi - lo), 5);
     const range = Number(s.range);
     const xTicks = [-range, -range / 2, 0, range / 2, range];
-    const offset = s.m - s.n;
+    const { offset } = now;
     const inside = Math.abs(offset) <= range;
     return lineChart({
       title: "Score q̃·k̃/√d against the offset m − n",
@@ -451,7 +451,7 @@ export class LlmRope extends LlmWidget {
       h("li", {}, h("strong", {}, "Sum over the pairs. "), "raw = ",
         now.pairScores.map((p) => fmt(p, DIGITS)).join(" + "), " = ", h("strong", { class: "rope-raw" }, fmt(now.raw, DIGITS)),
         "; divided by √", h("var", {}, "d"), ` = √${d}: `, h("strong", { class: "rope-scaled" }, fmt(now.scaled, DIGITS)), "."),
-      h("li", {}, h("strong", {}, "Only the offset counts. "), `The same q and k with the query at m − n = ${s.m - s.n} and the key at 0 give raw = `,
+      h("li", {}, h("strong", {}, "Only the offset counts. "), `The same q and k with the query at m − n = ${String(now.offset)} and the key at 0 give raw = `,
         h("span", { class: "rope-shifted" }, fmt(shifted.raw, DIGITS)),
         `: the pair-${i} angles are then ${fmt(shifted.angles[i][0], 10)} and 0 rad, the same gap between query and key.`));
     patch(this.worked, h("p", {}, `Pair ${i} of q = ${fmtVec(s.q)} and k = ${fmtVec(s.k)}:`), steps);
@@ -490,7 +490,7 @@ export class LlmAnswerRope extends FigureAnswer {
 
   answer(r) {
     const { state: s, now, shifted } = r;
-    const offset = s.m - s.n;
+    const { offset } = now;
     const gaps = shifted.angles.map(([t]) => t);
     // Every pair of q and of k is (1, 0): then each pair's part is the cosine of its angle gap.
     const unitPairs = now.pairs.every(([a, b]) => s.q[a] === 1 && s.q[b] === 0 && s.k[a] === 1 && s.k[b] === 0);
