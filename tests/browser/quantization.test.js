@@ -3,7 +3,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, showNumbers, openFigure, artifact, num } = require("./browser.js");
+const { useBrowser, openReader, showNumbers, openFigure, artifact, num, shown } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -268,3 +268,39 @@ test("quantization: an all-zero weight channel is smoothed with the reference co
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("quantization: an edit writes the core's numbers into the cells of the levels and output tables it has, and a new shape builds them anew", async () => {
+  const { page, errors } = await openFigure(browser.context, "quantization");
+  const fig = page.locator("#quantization-figure");
+  const cells = () => fig.evaluate((el) => {
+    const read = (sel) => [...el.shadowRoot.querySelectorAll(`${sel} tbody tr`)].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent));
+    return { levels: [...el.shadowRoot.querySelectorAll(".quant-level-table")].map((t) => [...t.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent))),
+      y: read("table.y"), yQuantized: read("table.y-quantized") };
+  });
+  const core = () => page.evaluate(async () => {
+    const { x, w, bits, alpha } = document.getElementById("quantization-figure").state;
+    const L = (await createLLMMath()).smoothQuantLayer(x, w, { alpha, bits });
+    return { y: L.y, yQuantized: L.yQuantized, levels: L.quantX.levels, cols: x[0].length };
+  });
+  const mark = () => fig.evaluate((el) => el.shadowRoot.querySelectorAll(".quant-level-table td, table.y td").forEach((td) => (td.dataset.kept = "1")));
+  const kept = () => fig.evaluate((el) => [...el.shadowRoot.querySelectorAll(".quant-level-table td, table.y td")].every((td) => td.dataset.kept === "1"));
+  const agrees = async () => {
+    const [seen, c] = [await cells(), await core()];
+    assert.deepEqual(seen.y, c.y.map((row) => row.map((v) => shown(v, 3))));
+    assert.deepEqual(seen.yQuantized, c.yQuantized.map((row) => row.map((v) => shown(v, 3))));
+    assert.deepEqual(seen.levels[0], Array.from({ length: c.levels.length / c.cols }, (_, i) => c.levels.slice(i * c.cols, (i + 1) * c.cols).map((l) => shownLevel(l))));
+  };
+  await agrees();
+  await mark();
+  await fig.getByLabel("X t1, ch 2").fill("-20");
+  await agrees();
+  assert.equal(await kept(), true, "the same cells, new numbers");
+  // Another preset may change the shape: the tables follow it, still the core's numbers.
+  await fig.locator("select").first().selectOption({ index: 1 });
+  await agrees();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** A level as the figure writes it: a whole number, − for minus. */
+const shownLevel = (l) => String(l).replace("-", "−");

@@ -9,7 +9,7 @@
 // Properties: state ({ heads, head, tokens, distance }), result ({ inputs, slopes,
 // halfDistances, slope, halfDistance, map, span, curve, halved, ln2 }; inputs is a copy of the
 // state it was computed from): everything comes from the core's alibiSlopes() and alibi().
-import { fill, h, patch, uniqueId } from "../dom.js";
+import { fill, h, patch, uniqueId, write } from "../dom.js";
 import { fmt, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -188,9 +188,8 @@ export class LlmAlibi extends LlmWidget {
     });
     for (const { td, i, j } of this.mapCells) {
       const w = map.relativeWeight[i - j], text = fmt(map.bias[i][j], 3), title = `distance ${i - j}: weight ×${fmt(w, 4)}`;
-      if (td.textContent !== text) td.textContent = text;
+      write(td, text, { "--w": String(w) });
       if (td.title !== title) td.title = title;
-      if (td.style.getPropertyValue("--w") !== String(w)) td.style.setProperty("--w", String(w));
     }
   }
 

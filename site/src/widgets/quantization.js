@@ -8,7 +8,7 @@
 // Attributes: see LlmQuantization.attributes (preset, bits, alpha, channel, x, w).
 // Properties: result (see compute()), state ({ preset, bits, alpha, channel, x, w }; channel is
 // 1-based, 0 for the channel with the largest activation range).
-import { fill, h, patch, sym, uniqueId } from "../dom.js";
+import { cellTable, fill, h, patch, sym, uniqueId, write } from "../dom.js";
 import { fmt } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -24,7 +24,6 @@ const MAX_OUTPUTS = 8;
 // Where the error curves are sampled: α = 0, 0.05, …, 1.
 const ALPHAS = Array.from({ length: 21 }, (_, k) => k / 20);
 
-const rows = (flat, cols) => Array.from({ length: flat.length / cols }, (_, i) => flat.slice(i * cols, (i + 1) * cols));
 // The largest of numbers the core returned (a selection for display, not a new quantity).
 const absMax = (xs) => Math.max(...xs.map(Math.abs));
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -271,33 +270,54 @@ export class LlmQuantization extends LlmWidget {
     ]));
   }
 
-  /** The integer levels of X before and after smoothing, shaded by |level| / qmax. */
+  /**
+   * The integer levels of X before and after smoothing, shaded by |level| / qmax: the two tables
+   * are built once per shape (tokens × channels), and each input writes its numbers into them.
+   */
   renderLevels(r) {
-    const c = r.xAbsMax.length;
+    const c = r.xAbsMax.length, t = r.quantX.levels.length / c;
     const q = r.quantX.qmax;
-    const table = (caption, levels) => h("table", { class: "data-table quant-level-table" }, h("caption", {}, caption),
-      h("thead", {}, h("tr", {}, h("td", {}), r.xAbsMax.map((_, j) => h("th", { scope: "col" }, `ch ${j + 1}`)))),
-      h("tbody", {}, rows(levels, c).map((row, i) => h("tr", {}, h("th", { scope: "row" }, `t${i + 1}`),
-        row.map((l) => h("td", { class: "heat", style: { "--w": String(Math.abs(l) / q) } }, fmt(l)))))));
-    patch(this.levels, h("div", { class: "quant-pair" },
-      table(`X as it is: step ${fmt(r.quantX.scale, 4)}`, r.quantX.levels),
-      table(`X/s, α = ${fmt(r.alpha, 2)}: step ${fmt(r.now.quantXSmoothed.scale, 4)}`, r.now.quantXSmoothed.levels)));
+    this.drawPart("levels-shape", [t, c], () => {
+      const table = () => cellTable({ className: "data-table quant-level-table", rows: t, cols: c, head: (j) => `ch ${j + 1}`,
+        rowHead: (i) => `t${i + 1}`, cellClass: "heat" });
+      this.levelTables = [table(), table()];
+      fill(this.levels, h("div", { class: "quant-pair" }, this.levelTables.map((x) => x.table)));
+    });
+    const show = ({ caption, cells }, text, levels) => {
+      write(caption, text);
+      cells.forEach((row, i) => row.forEach((td, j) => {
+        const l = levels[i * c + j];
+        write(td, fmt(l), { "--w": String(Math.abs(l) / q) });
+      }));
+    };
+    show(this.levelTables[0], `X as it is: step ${fmt(r.quantX.scale, 4)}`, r.quantX.levels);
+    show(this.levelTables[1], `X/s, α = ${fmt(r.alpha, 2)}: step ${fmt(r.now.quantXSmoothed.scale, 4)}`, r.now.quantXSmoothed.levels);
   }
 
-  /** The output with full-precision, quantised and quantised smoothed tensors. */
+  /**
+   * The output with full-precision, quantised and quantised smoothed tensors: three tables built
+   * once per shape (tokens × outputs), written into at each input, and the largest errors.
+   */
   renderCheck(r) {
     const k = r.check;
-    const outTable = (caption, Y, cls) => h("table", { class: `data-table ${cls}` }, h("caption", {}, caption),
-      h("tbody", {}, Y.map((row, i) => h("tr", {}, h("th", { scope: "row" }, `t${i + 1}`), row.map((y) => h("td", {}, fmt(y, 3)))))));
-    patch(this.check,
-      scrollBox("Outputs XW", "quant-outputs",
-        outTable("XW, full precision", k.y, "y"),
-        outTable(`Quantised X and W, ${r.bits} bits`, k.yQuantized, "y-quantized"),
-        outTable(`Quantised X/s and s·W, α = ${fmt(r.alpha, 2)}`, k.yQuantizedSmoothed, "y-quantized-smoothed")),
-      h("p", {}, "Largest error of the output: ", h("strong", { class: "error-quantized" }, fmt(k.errorQuantized, 4)), " quantising X and W as they are, ",
-        h("strong", { class: "error-quantized-smoothed" }, fmt(k.errorQuantizedSmoothed, 4)), ` quantising them after smoothing with α = ${fmt(r.alpha, 2)}. `,
-        "Smoothing alone changes nothing: (X/s)(s·W) differs from XW by at most ", h("span", { class: "error-smoothing-alone" }, fmt(k.errorSmoothingAlone, 4)),
-        ", rounding in the last digits."));
+    const t = k.y.length, o = k.y[0].length;
+    this.drawPart("check-shape", [t, o], () => {
+      const outTable = (cls) => cellTable({ className: `data-table ${cls}`, rows: t, cols: o, rowHead: (i) => `t${i + 1}` });
+      this.outTables = [outTable("y"), outTable("y-quantized"), outTable("y-quantized-smoothed")];
+      this.checkErrors = h("p");
+      fill(this.check, scrollBox("Outputs XW", "quant-outputs", this.outTables.map((x) => x.table)), this.checkErrors);
+    });
+    const show = ({ caption, cells }, text, Y) => {
+      write(caption, text);
+      cells.forEach((row, i) => row.forEach((td, j) => write(td, fmt(Y[i][j], 3))));
+    };
+    show(this.outTables[0], "XW, full precision", k.y);
+    show(this.outTables[1], `Quantised X and W, ${r.bits} bits`, k.yQuantized);
+    show(this.outTables[2], `Quantised X/s and s·W, α = ${fmt(r.alpha, 2)}`, k.yQuantizedSmoothed);
+    patch(this.checkErrors, "Largest error of the output: ", h("strong", { class: "error-quantized" }, fmt(k.errorQuantized, 4)), " quantising X and W as they are, ",
+      h("strong", { class: "error-quantized-smoothed" }, fmt(k.errorQuantizedSmoothed, 4)), ` quantising them after smoothing with α = ${fmt(r.alpha, 2)}. `,
+      "Smoothing alone changes nothing: (X/s)(s·W) differs from XW by at most ", h("span", { class: "error-smoothing-alone" }, fmt(k.errorSmoothingAlone, 4)),
+      ", rounding in the last digits.");
   }
 
   /** The calculation for the chosen channel and for one value of the smallest channel. */
