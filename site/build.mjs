@@ -85,12 +85,20 @@ async function includeSections(html) {
 /**
  * Gives each heading with an id inside <main> (every section's h2, and an h3 with an id) a
  * permalink at its end: <a class="permalink" href="#id">#</a>, shown on hover and focus
- * (reader.css). The contents and the figures' captions are left as they are.
+ * (reader.css). The heading's words go in a <span id="id-name">, and what the heading labelled
+ * (its section's aria-labelledby) is labelled by that span, so that a section is named by its
+ * title alone, not by the title and "Link to this section". The contents and the figures'
+ * captions are left as they are.
  */
 function permalinks(html) {
-  return html.replace(/<main\b[\s\S]*?<\/main>/, (main) =>
-    main.replace(/<(h[23])\b([^>]*?\sid="([^"]+)"[^>]*)>([\s\S]*?)<\/\1>/g, (_, tag, attrs, id, inner) =>
-      `<${tag}${attrs}>${inner} <a class="permalink" href="#${id}" aria-label="Link to this section">#</a></${tag}>`));
+  return html.replace(/<main\b[\s\S]*?<\/main>/, (main) => {
+    const ids = new Set();
+    const linked = main.replace(/<(h[23])\b([^>]*?\sid="([^"]+)"[^>]*)>([\s\S]*?)<\/\1>/g, (_, tag, attrs, id, inner) => {
+      ids.add(id);
+      return `<${tag}${attrs}><span id="${id}-name">${inner}</span> <a class="permalink" href="#${id}" aria-label="Link to this section">#</a></${tag}>`;
+    });
+    return linked.replace(/\saria-labelledby="([^"]+)"/g, (attr, ref) => (ids.has(ref) ? ` aria-labelledby="${ref}-name"` : attr));
+  });
 }
 
 /** Fills a page's <!-- name --> placeholders; a missing placeholder is a build error. */

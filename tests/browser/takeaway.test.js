@@ -631,6 +631,13 @@ test("every section heading has a permalink to its own id, and at 1400 px the co
     assert.equal(h.href, `#${h.id}`, `${h.id}: its permalink`);
     assert.equal(h.label, "Link to this section");
   }
+  // Each section is named by its title alone (the words of its heading, without the link's label).
+  const sections = await page.$$eval("main section[aria-labelledby]", (ss) => ss.map((sec) => ({
+    id: sec.id, title: sec.querySelector("h2").textContent.replace(/\s*#\s*$/, "").replace(/\s+/g, " ").trim() })));
+  assert.ok(sections.length >= 10, `${sections.length} sections`);
+  for (const { id, title } of sections) {
+    assert.equal(await page.getByRole("region", { name: title, exact: true }).count(), 1, `section ${id} is named "${title}"`);
+  }
   // The link is shown when it has the focus, and goes to its heading.
   const link = page.locator("#rope-title a.permalink");
   await link.focus();
