@@ -253,19 +253,25 @@ export function part(key, build) {
 
 /**
  * A table of rows × cols number cells: { table, caption, cells } where cells[i][j] is the <td>
- * of row i and column j. `head` gives each column's header (or null for none), `rowHead` each
- * row's, `cellClass` the cells' class. Fill it with write().
+ * of row i and column j. `head` gives each column's header (or null for none) and `corner` the
+ * text above the row headers, `rowHead` each row's header, `cellClass` the cells' class,
+ * `attrs` the table's other attributes; `captioned: false` leaves the caption out. `fixed(i, j)`
+ * may return a cell of its own for a place that holds no number (cells[i][j] is then null).
+ * Fill it with write(). What is written goes straight into the cells: a table inside a frozen
+ * node (freeze) is for patch() to draw, not for this.
  */
-export function cellTable({ className, rows, cols, head = null, rowHead, cellClass = null }) {
-  const caption = h("caption");
+export function cellTable({ className, rows, cols, head = null, corner = null, rowHead, cellClass = null, attrs = {}, captioned = true, fixed = () => null }) {
+  const caption = captioned ? h("caption") : null;
   const cells = [];
   const body = h("tbody", {}, Array.from({ length: rows }, (_, i) => {
-    const tds = Array.from({ length: cols }, () => h("td", { class: cellClass }));
+    const own = Array.from({ length: cols }, (_, j) => fixed(i, j));
+    const tds = own.map((node) => (node ? null : h("td", { class: cellClass })));
     cells.push(tds);
-    return h("tr", {}, h("th", { scope: "row" }, rowHead(i)), tds);
+    return h("tr", {}, h("th", { scope: "row" }, rowHead(i)), own.map((node, j) => node ?? tds[j]));
   }));
-  const thead = head ? h("thead", {}, h("tr", {}, h("td"), Array.from({ length: cols }, (_, j) => h("th", { scope: "col" }, head(j))))) : null;
-  return { table: h("table", { class: className }, caption, thead, body), caption, cells };
+  const thead = head ? h("thead", {}, h("tr", {}, h("td", { class: corner === null ? null : "corner" }, corner),
+    Array.from({ length: cols }, (_, j) => h("th", { scope: "col" }, head(j))))) : null;
+  return { table: h("table", { class: className, ...attrs }, caption, thead, body), caption, cells };
 }
 
 /** Writes `text` into an element, and each style property of `style`, where they differ. */

@@ -9,7 +9,7 @@
 // Properties: state ({ heads, head, tokens, distance }), result ({ inputs, slopes,
 // halfDistances, slope, halfDistance, map, span, curve, halved, ln2 }; inputs is a copy of the
 // state it was computed from): everything comes from the core's alibiSlopes() and alibi().
-import { fill, h, patch, uniqueId, write } from "../dom.js";
+import { cellTable, fill, h, patch, uniqueId, write } from "../dom.js";
 import { fmt, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -172,25 +172,19 @@ export class LlmAlibi extends LlmWidget {
     const n = inputs.tokens;
     const masked = map.bias.map((row) => row.map((b) => b === null));
     this.drawPart("map-shape", masked, () => {
-      const idx = Array.from({ length: n }, (_, i) => i);
-      this.mapCells = [];
-      const cell = (i, j) => {
-        if (masked[i][j]) return h("td", { class: "masked", title: "masked: key after the query" }, h("span", { class: "visually-hidden" }, "masked"));
-        const td = h("td", { class: "heat" });
-        this.mapCells.push({ td, i, j });
-        return td;
-      };
+      this.mapTable = cellTable({ className: "alibi-table", rows: n, cols: n, head: (j) => String(j + 1), corner: "i \\ j",
+        rowHead: (i) => String(i + 1), cellClass: "heat", attrs: { "aria-labelledby": `${this.ids}-map` }, captioned: false,
+        fixed: (i, j) => (masked[i][j] ? h("td", { class: "masked", title: "masked: key after the query" }, h("span", { class: "visually-hidden" }, "masked")) : null) });
       fill(this.map, h("p", { class: "alibi-map-title", id: `${this.ids}-map` },
         "Bias −m·(i − j) added to the score of query i (row) for key j (column); shade: the weight factor it causes"),
-      scrollBox("Bias table", "alibi-scroll", h("table", { class: "alibi-table", "aria-labelledby": `${this.ids}-map` },
-        h("thead", {}, h("tr", {}, h("td", { class: "corner" }, "i \\ j"), idx.map((j) => h("th", { scope: "col" }, String(j + 1))))),
-        h("tbody", {}, idx.map((i) => h("tr", {}, h("th", { scope: "row" }, String(i + 1)), idx.map((j) => cell(i, j))))))));
+      scrollBox("Bias table", "alibi-scroll", this.mapTable.table));
     });
-    for (const { td, i, j } of this.mapCells) {
-      const w = map.relativeWeight[i - j], text = fmt(map.bias[i][j], 3), title = `distance ${i - j}: weight ×${fmt(w, 4)}`;
-      write(td, text, { "--w": String(w) });
+    this.mapTable.cells.forEach((row, i) => row.forEach((td, j) => {
+      if (!td) return;
+      const w = map.relativeWeight[i - j], title = `distance ${i - j}: weight ×${fmt(w, 4)}`;
+      write(td, fmt(map.bias[i][j], 3), { "--w": String(w) });
       if (td.title !== title) td.title = title;
-    }
+    }));
   }
 
   chartFor({ inputs, halfDistance, span, curve }) {
