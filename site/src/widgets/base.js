@@ -150,6 +150,7 @@ export class LlmWidget extends HTMLElement {
     this.state = null;
     this.ready = new Promise((resolve) => (this._resolveReady = resolve));
     this._pageSettings = [];
+    this._parts = new Map();  // drawPart(): each part's name → the JSON of the inputs it was last drawn from
   }
 
   connectedCallback() {
@@ -415,7 +416,6 @@ export class LlmWidget extends HTMLElement {
    */
   drawPart(name, deps, draw) {
     const key = JSON.stringify(deps);
-    this._parts ??= new Map();
     if (this._parts.get(name) === key) return;
     draw();
     this._parts.set(name, key);
