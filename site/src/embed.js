@@ -11,6 +11,8 @@ const message = document.getElementById("embed-message");
 const params = new URLSearchParams(location.search);
 const name = params.get("widget");
 const figure = figureNamed(name);
+// A saved copy of this page carries the data-ready it had: it is set again when the figure draws.
+document.documentElement.removeAttribute("data-ready");
 
 function say(text) {
   message.textContent = text;
@@ -48,6 +50,8 @@ if (!figure) {
   // Speculative decoding"), so a figure's own h3 headings sit one level below it.
   const label = wrapper.querySelector("figcaption strong")?.textContent.trim();
   if (label) document.getElementById("embed-title").textContent = label.replace(/\.$/, "");
+  // A copy of this page saved from the browser holds the figure it showed: only the new one stays.
+  for (const old of main.querySelectorAll(":scope > figure")) old.remove();
   main.append(wrapper);
   addTakeawayActions(el, { caption: wrapper.querySelector("figcaption") });
   Promise.resolve(el.ready).then(() => {

@@ -16,3 +16,7 @@ link.type = "font/woff2";
 link.href = "chapter-math.woff2";
 if (location.protocol !== "file:") link.crossOrigin = "anonymous";
 document.head.append(link);
+
+// A copy of the page saved from the browser carries the signals the live page had set (reader.js
+// sets them again when they are true here): they must not say that this copy has drawn.
+for (const name of ["data-ready", "data-first-screen"]) document.documentElement.removeAttribute(name);

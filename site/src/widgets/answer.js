@@ -30,7 +30,8 @@
 //   answer(result, figure) → the worked answer (nodes)
 // Everything is drawn in the light DOM with the page's styles (an answer is prose inside the
 // page's exercise), with DOM calls only, so nothing the reader types is parsed as markup. Drawing
-// replaces what is there, so a saved copy of the page never shows it twice.
+// replaces what is there, and what the parser reads into it later, so a saved copy of the page
+// never shows it twice.
 import { fill, freeze, h, thaw, uniqueId } from "../dom.js";
 import { fmt } from "../format.js";
 import css from "./answer.css";
@@ -79,6 +80,8 @@ export class FigureAnswer extends HTMLElement {
 
   connectedCallback() {
     const cls = this.constructor;
+    // A saved copy of a page carries the data-ready its exercises had: it is set again when drawn.
+    this.removeAttribute("data-ready");
     const figure = document.getElementById(this.getAttribute("for") ?? "");
     if (!figure || figure.localName !== cls.figure || !figure.ready) {
       fill(this, `This answer belongs to a ${cls.figure} figure, and none with the id given in for= is on this page.`);
@@ -121,6 +124,16 @@ export class FigureAnswer extends HTMLElement {
     h("button", { type: "submit" }, "Check"),
     this.toleranceEl);
     fill(this, this.form, this.feedback, this.details);
+    // The widgets' script is async, so it may define this element while the page is still being
+    // read: the element is then connected before the parser has read what is inside it, and in
+    // a saved copy of the page that is the drawing it was saved with, appended after ours. Once
+    // the whole page is read, only what this build drew stays.
+    if (document.readyState === "loading") {
+      const ours = [this.form, this.feedback, this.details];
+      document.addEventListener("DOMContentLoaded", () => {
+        for (const node of [...this.childNodes]) if (!ours.includes(node)) node.remove();
+      }, { once: true });
+    }
   }
 
   /** Blurs the figure's readouts that state the answer, with a note that offers to show them. */

@@ -159,6 +159,8 @@ export class LlmWidget extends HTMLElement {
       return;
     }
     this._connected = true;
+    // A saved copy of a page carries the data-ready its figures had: it is set again when drawn.
+    this.removeAttribute("data-ready");
     const cls = this.constructor;
     this.root = styledRoot(this, cls.styles);
     this.frame = h("div", { class: "llm-frame", part: "frame" });
