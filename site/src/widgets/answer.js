@@ -85,11 +85,13 @@ export class FigureAnswer extends HTMLElement {
     const figure = document.getElementById(this.getAttribute("for") ?? "");
     if (!figure || figure.localName !== cls.figure || !figure.ready) {
       fill(this, `This answer belongs to a ${cls.figure} figure, and none with the id given in for= is on this page.`);
+      this.keepDrawing();
       this._resolveReady();
       return;
     }
     this.figure = figure;
     this.build();
+    this.keepDrawing();
     this.conceal();
     figure.addEventListener("llm-change", this._draw);
     figure.ready.then(this._draw);
@@ -124,16 +126,20 @@ export class FigureAnswer extends HTMLElement {
     h("button", { type: "submit" }, "Check"),
     this.toleranceEl);
     fill(this, this.form, this.feedback, this.details);
-    // The widgets' script is async, so it may define this element while the page is still being
-    // read: the element is then connected before the parser has read what is inside it, and in
-    // a saved copy of the page that is the drawing it was saved with, appended after ours. Once
-    // the whole page is read, only what this build drew stays.
-    if (document.readyState === "loading") {
-      const ours = [this.form, this.feedback, this.details];
-      document.addEventListener("DOMContentLoaded", () => {
-        for (const node of [...this.childNodes]) if (!ours.includes(node)) node.remove();
-      }, { once: true });
-    }
+  }
+
+  /**
+   * Keeps only what is drawn in this element now once the page is read. The widgets' script is
+   * async, so it may define this element while the page is still being read: the element is
+   * then connected before the parser has read what is inside it, and in a saved copy of the page
+   * that is the drawing it was saved with, which the parser appends after ours.
+   */
+  keepDrawing() {
+    if (document.readyState !== "loading") return;
+    const ours = [...this.childNodes];
+    document.addEventListener("DOMContentLoaded", () => {
+      for (const node of [...this.childNodes]) if (!ours.includes(node)) node.remove();
+    }, { once: true });
   }
 
   /** Blurs the figure's readouts that state the answer, with a note that offers to show them. */
