@@ -10,9 +10,10 @@ import { copyText, embedCode, toQuery } from "./share.js";
 import { addTakeawayActions } from "./takeaway.js";
 import { fill, h } from "./dom.js";
 
-// llmmath-widgets.js loads with `async` from <head>, so that the figures are defined and start
-// while the page is still being read; it has normally run by the time this script (at the end
-// of <body>) runs, but on a slow connection it may come later: then the page's glue waits for it.
+// llmmath-widgets.js loads with `async` from right after the masthead (after reader-head.js), so
+// that the figures are defined and start while the page is still being read; it has normally run
+// by the time this script (at the end of <body>) runs, but on a slow connection it may come
+// later: then the page's glue waits for it.
 if (globalThis.LLMMathWidgets) main();
 else addEventListener("llmmath-widgets", main, { once: true });
 

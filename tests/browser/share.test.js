@@ -208,7 +208,7 @@ test("'Save page as' keeps one copy of every widget: the live page serialised an
     });
   });
   const tag = '<script src="llmmath-widgets.js" async=""></script>';
-  assert.ok(html.includes(tag), "the saved copy loads the widgets' script from <head>");
+  assert.ok(html.includes(tag), "the saved copy loads the widgets' script");
   assert.match(html, /<html [^>]*data-ready/, "the live page was saved with its signals");
   for (const mode of ["", " defer"]) {
     const saved = path.join(dist, "saved-copy.html");
