@@ -49,6 +49,11 @@ function figures(r) {
   if (r.floor) {
     add({ key: "floor.fcp", label: `floor: a page of one paragraph, cold (${r.floor.fcp.n} runs): first contentful paint`, kind: "time", unit: "ms", ...pick(r.floor.fcp) });
   }
+  if (r.withoutFigures) {
+    const w = r.withoutFigures;
+    add({ key: "withoutFigures.fcp", label: `the chapter without its figures (reader.html without its scripts), cold (${w.fcp.n} runs): first contentful paint`, kind: "time", unit: "ms", ...pick(w.fcp) });
+    add({ key: "withoutFigures.domContentLoaded", label: "the chapter without its figures: DOMContentLoaded (the text read and laid out)", kind: "time", unit: "ms", ...pick(w.domContentLoaded) });
+  }
   for (const [name, load, budgets] of [
     ["cold load", r.load, { fcp: BUDGET.fcp, firstScreen: BUDGET.firstScreen, ready: BUDGET.ready }],
     ["deep link #quantization", r.deepLink, { firstScreen: BUDGET.deepLinkTarget }],
@@ -57,6 +62,14 @@ function figures(r) {
     const labels = { fcp: "first contentful paint", firstScreen: name === "cold load" ? "data-first-screen" : "target rendered (data-first-screen)", ready: "data-ready" };
     for (const k of ["fcp", "firstScreen", "ready"]) {
       add({ key: `${name}.${k}`, label: `${name} (${load[k].n} run${load[k].n === 1 ? "" : "s"}): ${labels[k]}`, kind: "time", unit: "ms", ...pick(load[k]), budget: budgets[k] });
+    }
+  }
+  if (r.mainThread) {
+    const m = r.mainThread;
+    add({ key: "mainThread.window", label: `cold load, traced (${m.window.n} runs): navigation to data-ready`, kind: "time", unit: "ms", ...pick(m.window) });
+    add({ key: "mainThread.busy", label: "cold load, traced: the renderer's main thread busy in that time", kind: "time", unit: "ms", ...pick(m.busy) });
+    for (const [kind, s] of Object.entries(m.kinds)) {
+      add({ key: `mainThread.${kind}`, label: `cold load, traced: of the busy time, ${kind === "other" ? "other (tasks' own time the trace does not name)" : kind}`, kind: "time", unit: "ms", ...pick(s) });
     }
   }
   if (r.inputs) {

@@ -3,9 +3,14 @@
 // context (cold), median and p95 of each figure:
 //   - bytes, raw and gzip, of every file a page loads (those present in dist/);
 //   - the floor: first contentful paint of a one-paragraph page over RUNS cold loads;
+//   - the chapter without its figures: reader.html with the widgets' script and reader.js taken
+//     out, over RUNS cold loads: first contentful paint and DOMContentLoaded;
 //   - first contentful paint, data-first-screen and data-ready of reader.html over RUNS cold
 //     loads, and the same for a deep link (reader.html#quantization), whose data-first-screen
 //     is the moment its target figure has drawn;
+//   - the renderer's main thread over TRACED cold loads of reader.html, traced: how much of the
+//     time until data-ready it was busy, and with what (layout, style, script, parsing, paint,
+//     garbage collection);
 //   - per widget, input-to-DOM (the handler's synchronous work: the input event until the
 //     figure has redrawn, which it does before the event returns) and input-to-next-frame
 //     (until the next animation frame after it) over INPUTS inputs spread across all its
@@ -32,6 +37,7 @@ const RUNS = Number(process.argv[2] ?? 10);
 const INPUTS = Number(process.argv[3] ?? 200);
 const HEAP_INPUTS = Number(process.argv[4] ?? 10000);
 const STEADY_READINGS = 4;
+const TRACED = 3;
 const VIEWPORT = { width: 1280, height: 900 };
 
 const quantile = (xs, q) => {
@@ -92,6 +98,108 @@ async function floor(browser) {
 }
 
 const readerUrl = (hash = "") => pathToFileURL(path.join(dist, "reader.html")).href + hash;
+
+/**
+ * The chapter without its figures: a copy of reader.html with the widgets' script and reader.js
+ * taken out (its styles, formulas and reader-head.js kept), over RUNS cold loads. What the text
+ * alone costs on this machine: with the figures the page is read no sooner, and data-first-screen
+ * comes after DOMContentLoaded (reader.js, at the end of the page, marks it).
+ */
+async function withoutFigures(browser) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-text-"));
+  for (const f of ["reader.css", "reader-head.js", "chapter-math.woff2"]) fs.copyFileSync(path.join(dist, f), path.join(dir, f));
+  const html = fs.readFileSync(path.join(dist, "reader.html"), "utf8");
+  const text = html.replace(/<script src="(llmmath-widgets|reader)\.js"[^>]*><\/script>\n?/g, "");
+  if (text.length === html.length || /llmmath-widgets\.js|"reader\.js"/.test(text)) throw new Error("reader.html's scripts were not found to take out");
+  fs.writeFileSync(path.join(dir, "reader.html"), text);
+  const fcp = [], dcl = [];
+  try {
+    for (let i = 0; i < RUNS; i += 1) {
+      const context = await browser.newContext({ viewport: VIEWPORT });
+      const page = await context.newPage();
+      await page.goto(pathToFileURL(path.join(dir, "reader.html")).href);
+      await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { timeout: 60000 });
+      const t = await page.evaluate(() => ({
+        fcp: performance.getEntriesByName("first-contentful-paint")[0].startTime,
+        dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventStart,
+      }));
+      fcp.push(t.fcp);
+      dcl.push(t.dcl);
+      await context.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return { fcp: summary(fcp), domContentLoaded: summary(dcl) };
+}
+
+// What a trace event of the renderer's main thread is, for mainThread(): its own time (its
+// children's taken out) goes to the first kind whose pattern matches its name.
+const KINDS = [
+  ["layout", /^Layout$/],
+  ["style", /^(UpdateLayoutTree|RecalcStyle|ParseAuthorStyleSheet)$/],
+  ["HTML parsing", /^ParseHTML$/],
+  ["paint", /^(Paint|PrePaint|Layerize|Commit|PaintImage|UpdateLayer)$/],
+  ["garbage collection", /GC|Scaveng|MarkCompact|MinorMS/],
+  ["script compilation", /^V8\.(Compile|Parse|PreParse)|^v8\.compile/],
+  ["loading files", /URLLoader|DocumentLoader|ResourceRequest|ResourceFetcher/],
+  ["script", /^(EvaluateScript|FunctionCall|RunMicrotasks|FireIdleCallback|TimerFire|EventDispatch|FireAnimationFrame|v8\.|V8\.)/],
+];
+
+/**
+ * TRACED cold loads of reader.html under Chromium's tracing: the time from navigation to
+ * data-ready, how much of it the renderer's main thread was busy (its top-level tasks), and that
+ * busy time by kind. Tracing makes the load itself slower by some percent; what it shows is
+ * where the time goes: when the main thread is busy nearly all the time, the load is as fast as
+ * the work it does, and only less work (or a faster core) makes it faster.
+ */
+async function mainThread(browser) {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-trace-")), "trace.json");
+  const windows = [], busy = [], kinds = Object.fromEntries([...KINDS.map(([k]) => k), "other"].map((k) => [k, []]));
+  try {
+    for (let i = 0; i < TRACED; i += 1) {
+      const context = await browser.newContext({ viewport: VIEWPORT });
+      const page = await context.newPage();
+      await browser.startTracing(page, { path: file, categories: ["toplevel", "devtools.timeline", "blink.user_timing", "v8", "disabled-by-default-v8.compile", "loading"] });
+      await page.goto(readerUrl());
+      await page.waitForSelector("html[data-ready]", { timeout: 60000 });
+      await browser.stopTracing();
+      await context.close();
+      const events = JSON.parse(fs.readFileSync(file, "utf8")).traceEvents;
+      const parse = events.find((e) => e.name === "ParseHTML");
+      const mine = (e) => e.pid === parse.pid && e.tid === parse.tid;
+      const start = events.find((e) => e.name === "navigationStart" && e.pid === parse.pid)?.ts ?? parse.ts;
+      const end = events.find((e) => e.name === "data-ready" && e.pid === parse.pid)?.ts;
+      if (end === undefined) throw new Error("no data-ready mark in the trace");
+      const spans = events.filter((e) => mine(e) && e.ph === "X" && e.dur > 0 && e.ts < end && e.ts + e.dur > start)
+        .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+      // Each event's own time, clipped to the window: nested events are taken out of their parent.
+      const own = {};
+      const stack = [];
+      let tasks = 0;
+      const clipped = (e) => Math.min(e.ts + e.dur, end) - Math.max(e.ts, start);
+      for (const e of spans) {
+        while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur <= e.ts) stack.pop();
+        const parent = stack[stack.length - 1];
+        const kind = e.name === "RunTask" ? null : (KINDS.find(([, re]) => re.test(e.name))?.[0] ?? "other");
+        if (!parent) tasks += clipped(e);
+        if (kind) own[kind] = (own[kind] ?? 0) + clipped(e);
+        const parentKind = parent && parent.name !== "RunTask" ? (KINDS.find(([, re]) => re.test(parent.name))?.[0] ?? "other") : null;
+        if (parentKind) own[parentKind] -= clipped(e);
+        stack.push(e);
+      }
+      // A task's time in no named event (the scheduler's own work) is "other".
+      const named = Object.values(own).reduce((s, x) => s + x, 0);
+      own.other = (own.other ?? 0) + Math.max(0, tasks - named);
+      windows.push((end - start) / 1000);
+      busy.push(tasks / 1000);
+      for (const k of Object.keys(kinds)) kinds[k].push((own[k] ?? 0) / 1000);
+    }
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
+  return { window: summary(windows), busy: summary(busy), kinds: Object.fromEntries(Object.entries(kinds).map(([k, xs]) => [k, summary(xs)])) };
+}
 
 async function loads(browser, hash) {
   const fcp = [], first = [], ready = [];
@@ -301,8 +409,10 @@ async function heap(browser) {
       inputsPerWidget: INPUTS,
       bytes: bytes(),
       floor: await floor(plain),
+      withoutFigures: await withoutFigures(plain),
       load: await loads(plain, ""),
       deepLink: await loads(plain, "#quantization"),
+      mainThread: await mainThread(plain),
       inputs: await inputs(plain),
       heap: await heap(plain),
     };
@@ -315,9 +425,13 @@ async function heap(browser) {
     for (const [f, b] of Object.entries(results.bytes)) console.log(`  ${f.padEnd(24)} ${String(b.raw).padStart(9)} / ${String(b.gzip).padStart(8)}`);
     console.log(`cold load over ${RUNS} runs (median / p95):`);
     console.log(`  ${"floor".padEnd(14)} FCP ${ms(results.floor.fcp)}  (a page of one paragraph: the machine's floor)`);
+    console.log(`  ${"no figures".padEnd(14)} FCP ${ms(results.withoutFigures.fcp)}  DOMContentLoaded ${ms(results.withoutFigures.domContentLoaded)}  (reader.html without its scripts)`);
     for (const [name, r] of [["reader.html", results.load], ["#quantization", results.deepLink]]) {
       console.log(`  ${name.padEnd(14)} FCP ${ms(r.fcp)}  first screen ${ms(r.firstScreen)}  ready ${ms(r.ready)}`);
     }
+    const mt = results.mainThread;
+    console.log(`main thread over ${TRACED} traced loads (median): busy ${mt.busy.median.toFixed(0)} of ${mt.window.median.toFixed(0)} ms until data-ready; ` +
+      Object.entries(mt.kinds).map(([k, s]) => `${k} ${s.median.toFixed(0)}`).join(", "));
     console.log(`inputs (${INPUTS} per widget across its controls; median / p95; frame ${results.inputs.frameMs.toFixed(1)} ms):`);
     for (const [id, r] of Object.entries(results.inputs.widgets)) {
       console.log(`  ${id.padEnd(22)} to DOM ${ms(r.inputToDom)}  to next frame ${ms(r.inputToFrame)}  missed frames ${r.missedFrames}` +
