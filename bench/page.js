@@ -66,6 +66,24 @@ function bytes() {
 }
 
 /**
+ * RUNS cold loads of a page that has no data-ready (each in a fresh context): waits for its first
+ * contentful paint and the load event, then reads `figures` in the page (an object of numbers).
+ * Returns each figure's summary.
+ */
+async function paintedLoads(browser, file, figures) {
+  const samples = {};
+  for (let i = 0; i < RUNS; i += 1) {
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(file).href);
+    await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { timeout: 60000 });
+    for (const [k, x] of Object.entries(await page.evaluate(figures))) (samples[k] ??= []).push(x);
+    await context.close();
+  }
+  return Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, summary(xs)]));
+}
+
+/**
  * The machine's floor for the load figures: the same cold loads of a page with one heading and
  * one paragraph, no style sheet and no script but the mark at its end. Nothing the chapter does
  * can paint sooner than this; a budget below it is not reachable on this machine.
@@ -76,25 +94,14 @@ async function floor(browser) {
   fs.writeFileSync(file, '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Floor</title></head>'
     + "<body><h1>Attention and Transformers</h1><p>One paragraph of text.</p>"
     + "<script>performance.mark(\"parsed\")</script></body></html>\n");
-  const fcp = [], parsed = [];
   try {
-    for (let i = 0; i < RUNS; i += 1) {
-      const context = await browser.newContext({ viewport: VIEWPORT });
-      const page = await context.newPage();
-      await page.goto(pathToFileURL(file).href);
-      await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { timeout: 60000 });
-      const t = await page.evaluate(() => ({
-        fcp: performance.getEntriesByName("first-contentful-paint")[0].startTime,
-        parsed: performance.getEntriesByName("parsed")[0]?.startTime,
-      }));
-      fcp.push(t.fcp);
-      parsed.push(t.parsed);
-      await context.close();
-    }
+    return await paintedLoads(browser, file, () => ({
+      fcp: performance.getEntriesByName("first-contentful-paint")[0].startTime,
+      parsed: performance.getEntriesByName("parsed")[0]?.startTime,
+    }));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return { fcp: summary(fcp), parsed: summary(parsed) };
 }
 
 const readerUrl = (hash = "") => pathToFileURL(path.join(dist, "reader.html")).href + hash;
@@ -112,25 +119,14 @@ async function withoutFigures(browser) {
   const text = html.replace(/<script src="(llmmath-widgets|reader)\.js"[^>]*><\/script>\n?/g, "");
   if (text.length === html.length || /llmmath-widgets\.js|"reader\.js"/.test(text)) throw new Error("reader.html's scripts were not found to take out");
   fs.writeFileSync(path.join(dir, "reader.html"), text);
-  const fcp = [], dcl = [];
   try {
-    for (let i = 0; i < RUNS; i += 1) {
-      const context = await browser.newContext({ viewport: VIEWPORT });
-      const page = await context.newPage();
-      await page.goto(pathToFileURL(path.join(dir, "reader.html")).href);
-      await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { timeout: 60000 });
-      const t = await page.evaluate(() => ({
-        fcp: performance.getEntriesByName("first-contentful-paint")[0].startTime,
-        dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventStart,
-      }));
-      fcp.push(t.fcp);
-      dcl.push(t.dcl);
-      await context.close();
-    }
+    return await paintedLoads(browser, path.join(dir, "reader.html"), () => ({
+      fcp: performance.getEntriesByName("first-contentful-paint")[0].startTime,
+      domContentLoaded: performance.getEntriesByType("navigation")[0].domContentLoadedEventStart,
+    }));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return { fcp: summary(fcp), domContentLoaded: summary(dcl) };
 }
 
 // What a trace event of the renderer's main thread is, for mainThread(): its own time (its
