@@ -9,8 +9,8 @@
 //     loads, and the same for a deep link (reader.html#quantization), whose data-first-screen
 //     is the moment its target figure has drawn;
 //   - the renderer's main thread over TRACED cold loads of reader.html, traced: how much of the
-//     time until data-ready it was busy, and with what (layout, style, script, parsing, paint,
-//     garbage collection);
+//     time until data-ready it was busy, and with what (layout, style, script, its compilation,
+//     parsing, paint, garbage collection, loading files);
 //   - per widget, input-to-DOM (the handler's synchronous work: the input event until the
 //     figure has redrawn, which it does before the event returns) and input-to-next-frame
 //     (until the next animation frame after it) over INPUTS inputs spread across all its
@@ -141,6 +141,8 @@ const KINDS = [
   ["loading files", /URLLoader|DocumentLoader|ResourceRequest|ResourceFetcher/],
   ["script", /^(EvaluateScript|FunctionCall|RunMicrotasks|FireIdleCallback|TimerFire|EventDispatch|FireAnimationFrame|v8\.|V8\.)/],
 ];
+/** The kind of a trace event, or null for a bare task (RunTask), whose own time is counted apart. */
+const kindOf = (name) => (name === "RunTask" ? null : (KINDS.find(([, re]) => re.test(name))?.[0] ?? "other"));
 
 /**
  * TRACED cold loads of reader.html under Chromium's tracing: the time from navigation to
@@ -177,10 +179,10 @@ async function mainThread(browser) {
       for (const e of spans) {
         while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur <= e.ts) stack.pop();
         const parent = stack[stack.length - 1];
-        const kind = e.name === "RunTask" ? null : (KINDS.find(([, re]) => re.test(e.name))?.[0] ?? "other");
+        const kind = kindOf(e.name);
         if (!parent) tasks += clipped(e);
         if (kind) own[kind] = (own[kind] ?? 0) + clipped(e);
-        const parentKind = parent && parent.name !== "RunTask" ? (KINDS.find(([, re]) => re.test(parent.name))?.[0] ?? "other") : null;
+        const parentKind = parent ? kindOf(parent.name) : null;
         if (parentKind) own[parentKind] -= clipped(e);
         stack.push(e);
       }
