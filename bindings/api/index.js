@@ -1,0 +1,57 @@
+// The public JavaScript API of the core (../shared/spec/core-api.md), declared once: one file per
+// concept beside this one, each a plain-data module that says, for every function of the
+// concept, its parameters (how the boundary reads each one), its result and its documentation,
+// and a few example calls. Everything else is read or generated from these declarations:
+//
+//   generate.js (run by the build)  → llmmath.d.ts, the table boundary.js reads its parameters
+//                                     by (api-table.js), the example calls (examples.json) and the
+//                                     parameter kinds the fuzz target draws by (api_table.inc)
+//   tests/js/*.test.js              → iterate `functions` (names, kinds, examples)
+//
+// The format, for one concept:
+//   { concept, functions: [Function…], types: [Type…] }
+//   Function: { name, doc, params: [Param…], returns, examples: [[arg…]…] }
+//     name      the JavaScript name; the C++ adapter of the same name in snake_case
+//               (bindings/api/adapters.hpp) is derived from it mechanically
+//     doc       the declaration's documentation, as its JSDoc says it (no leading " * ")
+//     returns   a TypeScript type: a result interface of `types`, or "number[]", "Index[]"
+//     examples  argument lists, as JSON, that a test may call the function with; each is also a
+//               call of the golden file (tests/fixtures/golden.json)
+//   Param: { name, kind, optional?, type?, fields?, like?, swept?, values?, doc? }
+//     kind      "number" | "vector" | "matrix" | "boolean" | "choice" | "object"
+//               number: a JavaScript number (NaN and ±Infinity pass; the core names them)
+//               vector: an array of numbers or a Float64Array; matrix: an array of such rows
+//               choice: one of the strings `values`, handed to the core as its index
+//               object: an options or config object, read as own enumerable properties, every
+//               key one of its fields (a misspelt key is refused, not ignored)
+//     optional  the argument may be omitted (undefined); an optional object may also be null,
+//               meaning all defaults
+//     type      the TypeScript type, when it is not the kind's own (an object's interface name)
+//     fields    an object's fields, each { name, kind, optional?, values?, type?, doc? }: given
+//               here, or by the interface `type` of `types` when that declares them
+//     like, swept  a sweep's config: the fields of interface `like` with field `swept` read as a
+//               vector (the curve's points) instead of a number
+//   Type: { name, doc?, fields?: [Field…], alias?: "TypeScript text" }
+//     an interface (fields, each { name, kind | type, optional?, doc? }) or a type alias
+"use strict";
+
+const concepts = ["attention", "sampling", "moe", "rope", "cost", "speculative", "alibi", "quantization"].map(
+  (name) => require(`./${name}.js`),
+);
+
+/** Every function of the API, in the order of the concepts. */
+const functions = concepts.flatMap((c) => c.functions);
+
+/** Every declared type by name. */
+const types = Object.fromEntries(concepts.flatMap((c) => c.types).map((t) => [t.name, t]));
+
+/** The fields an object parameter is read by: its own, or its interface's (a sweep's swept field a vector). */
+function fieldsOf(param) {
+  if (param.fields) return param.fields;
+  const source = types[param.like ?? param.type];
+  if (!source || !source.fields) throw new Error(`bindings/api: ${param.name}'s type ${param.type} declares no fields`);
+  if (!param.swept) return source.fields;
+  return source.fields.map((f) => (f.name === param.swept ? { ...f, kind: "vector", optional: false } : f));
+}
+
+module.exports = { concepts, functions, types, fieldsOf };
