@@ -1,0 +1,150 @@
+// cost: what attention costs as the context grows, scores, key-value cache and multiply-adds
+// (core/include/llmmath/cost.hpp). The format is index.js's.
+"use strict";
+
+const sweep = { heads: 32, headDim: 128, layers: 32, kvHeads: 8, batch: 3, bytesPerValue: 0.5 };
+const tokens = [1, 512, 4096, 131072, 131169, 2 ** 30];
+
+module.exports = {
+  concept: "cost",
+  functions: [
+    {
+      name: "attentionCost",
+      doc: `Counts of attention over \`tokens\` tokens and the size of its key-value cache
+(core/include/llmmath/cost.hpp). Every count is exact below 2^53 and the correctly rounded
+double above.`,
+      params: [
+        { name: "cfg", kind: "object", type: "AttentionCostConfig" },
+      ],
+      returns: "AttentionCostResult",
+      examples: [
+        [{ tokens: 131072, heads: 64, headDim: 128, layers: 80, kvHeads: 8, batch: 16, bytesPerValue: 0.5 }],
+        [{ tokens: 4096, heads: 32, headDim: 128, layers: 32, kvHeads: 32, dModel: 4096, ffnDim: 11008, gated: true }],
+        [{ tokens: 2 ** 30, heads: 32, headDim: 128, layers: 32, kvHeads: 8, dModel: 4096, ffnDim: 11008, gated: false }],
+      ],
+    },
+    {
+      name: "attentionCostSweep",
+      doc: `attentionCost at each context length of \`tokens\` (1 to 4096 of them), the rest of \`cfg\`
+fixed, in one call: the curves of figure 4.1. Errors as attentionCost's, an entry named
+\`tokens[i]\`.`,
+      params: [
+        { name: "cfg", kind: "object", type: "AttentionCostSweepConfig", like: "AttentionCostConfig", swept: "tokens" },
+      ],
+      returns: "AttentionCostSweepResult",
+      examples: [
+        [{ ...sweep, tokens }],
+        [{ ...sweep, tokens, dModel: 4096, ffnDim: 14336, gated: true }],
+      ],
+    },
+  ],
+  types: [
+    {
+      name: "AttentionCostConfig",
+      fields: [
+        { name: "tokens", kind: "number", doc: "Sequence length n, whole number in 1 … 2^30." },
+        { name: "heads", kind: "number", doc: "Query heads per layer, whole number in 1 … 4096." },
+        { name: "headDim", kind: "number", doc: "Dimension of each head, whole number in 1 … 4096." },
+        { name: "layers", kind: "number", optional: true, doc: "Layers, whole number in 1 … 4096; default 1." },
+        {
+          name: "kvHeads",
+          kind: "number",
+          optional: true,
+          doc: `Key-value heads per layer, a divisor of \`heads\` (grouped-query attention, Ainslie et al.
+2023; 1 is multi-query attention); default \`heads\`.`,
+        },
+        { name: "batch", kind: "number", optional: true, doc: "Sequences processed together, whole number in 1 … 4096; default 1." },
+        {
+          name: "bytesPerValue",
+          kind: "number",
+          optional: true,
+          doc: "Bytes per stored value in (0, 1024]: 2 for fp16 (default), 1 for int8, 0.5 for 4-bit.",
+        },
+        {
+          name: "dModel",
+          kind: "number",
+          optional: true,
+          doc: `Model width d_model, whole number in 1 … 65536. With ffnDim, the result also counts the
+linear layers and the crossover; give both or neither.`,
+        },
+        { name: "ffnDim", kind: "number", optional: true, doc: "Feed-forward hidden size d_ff, whole number in 1 … 262144; given with dModel." },
+        {
+          name: "gated",
+          kind: "boolean",
+          optional: true,
+          doc: `Gated feed-forward (SwiGLU, as in Llama: 3 matrices, 3·dModel·ffnDim per token) instead of
+the two-matrix one (GPT-2: 2·dModel·ffnDim); default false; only with dModel and ffnDim.`,
+        },
+      ],
+    },
+    {
+      name: "AttentionCostSweepConfig",
+      doc: "attentionCost's cfg with `tokens` an array of context lengths (1 to 4096 of them).",
+      alias: 'Omit<AttentionCostConfig, "tokens"> & { tokens: Vector }',
+    },
+    {
+      name: "AttentionCostSweepResult",
+      fields: [
+        { name: "tokens", type: "number[]", doc: "The context lengths, as given." },
+        { name: "scoresPerLayer", type: "number[]", doc: "Entry i: attentionCost's count at tokens[i]." },
+        { name: "kvValuesPerLayer", type: "number[]" },
+        { name: "kvBytes", type: "number[]" },
+        { name: "macsPerLayer", type: "number[]" },
+        { name: "linearMacsPerLayer", type: "number[]", optional: true, doc: "With dModel and ffnDim only." },
+      ],
+    },
+    {
+      name: "AttentionCostResult",
+      fields: [
+        { name: "scoresPerHead", type: "number", doc: "tokens², one score per (query, key) pair." },
+        { name: "scoresPerLayer", type: "number", doc: "batch·heads·tokens²." },
+        { name: "kvValuesPerLayer", type: "number", doc: "2·batch·tokens·kvHeads·headDim: one key and one value per KV head and token." },
+        { name: "kvValues", type: "number", doc: "kvValuesPerLayer·layers." },
+        { name: "kvBytes", type: "number", doc: "kvValues·bytesPerValue." },
+        {
+          name: "kvBytesPerToken",
+          type: "number",
+          doc: "2·kvHeads·headDim·layers·bytesPerValue: the cache one more token of one sequence adds.",
+        },
+        { name: "qkMacsPerLayer", type: "number", doc: "batch·heads·tokens²·headDim multiply-adds of Q·Kᵀ (full square, no causal saving)." },
+        { name: "avMacsPerLayer", type: "number", doc: "batch·heads·tokens²·headDim multiply-adds of weights·V (full square)." },
+        { name: "macsPerLayer", type: "number", doc: "qkMacsPerLayer + avMacsPerLayer: one layer's multiply-adds of attention." },
+        { name: "macs", type: "number", doc: "macsPerLayer·layers." },
+        {
+          name: "projectionMacsPerLayer",
+          type: "number",
+          optional: true,
+          doc: `With dModel and ffnDim only. Q, K, V and O projections per layer for batch·tokens tokens:
+batch·tokens·dModel·headDim·(2·heads + 2·kvHeads) multiply-adds.`,
+        },
+        {
+          name: "ffnMacsPerLayer",
+          type: "number",
+          optional: true,
+          doc: "With dModel and ffnDim only: batch·tokens·dModel·ffnDim·(3 if gated, else 2).",
+        },
+        {
+          name: "linearMacsPerLayer",
+          type: "number",
+          optional: true,
+          doc: "With dModel and ffnDim only: projectionMacsPerLayer + ffnMacsPerLayer, linear in tokens.",
+        },
+        {
+          name: "crossoverTokens",
+          type: "number",
+          optional: true,
+          doc: `With dModel and ffnDim only: the token count n at which qkMacsPerLayer + avMacsPerLayer
+(2·heads·n²·headDim per sequence, full square) equals linearMacsPerLayer; independent of
+tokens and batch. Llama-2-7B (dModel 4096, 32 heads of 128, ffnDim 11008, gated): 24,704.`,
+        },
+        {
+          name: "attentionShare",
+          type: "number",
+          optional: true,
+          doc: `With dModel and ffnDim only: (qk + av) / (qk + av + linear) per layer at \`tokens\`, attention's
+share of the multiply-adds (below ½ before the crossover, above it after).`,
+        },
+      ],
+    },
+  ],
+};
