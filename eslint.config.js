@@ -1,0 +1,58 @@
+// ESLint (flat config): @eslint/js's recommended rules, which find mistakes (an undefined or
+// unused name, unreachable code, a duplicate key), over all of the project's JavaScript, each
+// folder with the globals of where it runs. Style is Prettier's (.prettierrc.json), not rules here.
+"use strict";
+const js = require("@eslint/js");
+const globals = require("globals");
+
+module.exports = [
+  // Generated, installed or not the project's JavaScript (.prettierignore lists the same).
+  { ignores: ["dist/", "build/", "node_modules/", "tests/fuzz/corpus/"] },
+  js.configs.recommended,
+  {
+    rules: {
+      // A page that embeds a widget must find its built-ins as it left them.
+      "no-extend-native": "error",
+      // Two spaces in a test's pattern are how it spells an indentation.
+      "no-regex-spaces": "off",
+    },
+  },
+  {
+    // The page's modules, bundled by esbuild for the browser.
+    files: ["site/src/**/*.js"],
+    languageOptions: { sourceType: "module", globals: globals.browser },
+  },
+  {
+    // Appended to the Emscripten module (--post-js): runs inside its factory, beside its glue.
+    files: ["bindings/wasm/boundary.js"],
+    languageOptions: {
+      sourceType: "script",
+      globals: { ...globals.browser, HEAP8: "readonly", readyPromiseResolve: "writable" },
+    },
+  },
+  {
+    // The build (site/build.mjs, site/noscript.mjs): Node ES modules.
+    files: ["**/*.mjs"],
+    languageOptions: { sourceType: "module", globals: globals.node },
+  },
+  {
+    // Tests, the benchmark and the API's declarations: Node CommonJS scripts. The browser tests
+    // hand functions to the page (page.evaluate), which run there and use its globals.
+    files: ["tests/**/*.js", "bench/**/*.js", "bindings/api/**/*.js", "eslint.config.js"],
+    languageOptions: { sourceType: "commonjs", globals: globals.node },
+  },
+  {
+    files: ["tests/browser/**/*.js", "tests/firefox/**/*.js", "tests/visual/**/*.js", "bench/page.js"],
+    languageOptions: {
+      globals: {
+        ...globals.node,
+        ...globals.browser,
+        // The page's own globals: the module's factory, axe-core injected by a test, and
+        // phone.test.js's everyElement() (added to the page by an init script).
+        createLLMMath: "readonly",
+        axe: "readonly",
+        everyElement: "readonly",
+      },
+    },
+  },
+];

@@ -1,0 +1,123 @@
+// The checks that need no build of the core, run first by ./build.sh test:
+//   node tests/habits.js types    (npm run types) tsc over the page's and the boundary's
+//                                 JavaScript against dist/llmmath.d.ts (tsconfig.json)
+//   node tests/habits.js lint     (npm run lint) ESLint (eslint.config.js), Prettier's check of
+//                                 the JavaScript (.prettierrc.json) and clang-format's of the C++
+//                                 (.clang-format), side by side
+//   node tests/habits.js format   (npm run format) writes what lint checks: Prettier, then
+//                                 clang-format, over the same files
+// Each check is one tool over the whole tree; its findings are printed as the tool prints them,
+// then one closing line, "<suite>: N passed, N failed" (checks, not files), which build.sh's
+// summary counts. Exits 1 when a check fails.
+"use strict";
+const { spawn, execFileSync } = require("node:child_process");
+const fs = require("node:fs");
+const path = require("node:path");
+
+const root = path.join(__dirname, "..");
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+
+// The C++ formatter is Debian's package (build.sh installs it); another major version formats
+// differently, so the check says so instead of reporting the whole tree.
+const CLANG_FORMAT = "clang-format";
+const CLANG_FORMAT_MAJOR = 14;
+
+// ESLint and Prettier keep what they found unchanged since the last run, by content.
+const ESLINT_CACHE = ["--cache", "--cache-strategy", "content", "--cache-location", "node_modules/.cache/eslint/"];
+
+// What Prettier formats: the project's JavaScript (.prettierignore leaves out what is generated).
+const JS_FILES = "**/*.{js,mjs,cjs}";
+
+/** The C++ of core/, bindings/, tests/ and bench/: tracked, or new and not ignored. */
+function cppFiles() {
+  const listed = execFileSync(
+    "git",
+    ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "core", "bindings", "tests", "bench"],
+    { cwd: root, encoding: "utf8" },
+  );
+  const files = listed.split("\0").filter((f) => /\.(cpp|hpp|h|cc|inc)$/.test(f));
+  return [...new Set(files)].filter((f) => fs.existsSync(path.join(root, f)));
+}
+
+/** Why clang-format cannot be the one the .clang-format was made for, or null. */
+function clangFormatProblem() {
+  let version;
+  try {
+    version = execFileSync(CLANG_FORMAT, ["--version"], { encoding: "utf8" });
+  } catch {
+    return `${CLANG_FORMAT} is not installed (Debian package clang-format; ./build.sh test installs it)`;
+  }
+  const major = Number(/version (\d+)\./.exec(version)?.[1]);
+  return major === CLANG_FORMAT_MAJOR
+    ? null
+    : `${CLANG_FORMAT} ${major} is not the locked ${CLANG_FORMAT_MAJOR} (Debian 12's): ${version.trim()}`;
+}
+
+const checks = {
+  types: () => [
+    {
+      name: "tsc",
+      problem: fs.existsSync(path.join(root, "dist", "llmmath.d.ts"))
+        ? null
+        : "dist/llmmath.d.ts is missing: build first (./build.sh)",
+      command: [bin("tsc"), "-p", "tsconfig.json"],
+    },
+  ],
+  lint: () => [
+    {
+      name: "eslint",
+      command: [bin("eslint"), "--max-warnings", "0", ...ESLINT_CACHE, "."],
+    },
+    {
+      name: "prettier",
+      command: [bin("prettier"), "--check", "--cache", "--cache-strategy", "content", JS_FILES],
+    },
+    {
+      name: "clang-format",
+      problem: clangFormatProblem(),
+      command: [CLANG_FORMAT, "--dry-run", "-Werror", ...cppFiles()],
+    },
+  ],
+  format: () => [
+    { name: "prettier", command: [bin("prettier"), "--write", "--log-level", "warn", JS_FILES] },
+    { name: "clang-format", problem: clangFormatProblem(), command: [CLANG_FORMAT, "-i", ...cppFiles()] },
+  ],
+};
+
+/** Runs one check; resolves to { name, ok, output } (stdout and stderr as they came). */
+function run({ name, command, problem }) {
+  if (problem) return Promise.resolve({ name, ok: false, output: `${problem}\n` });
+  return new Promise((resolve) => {
+    const [file, ...args] = command;
+    const child = spawn(file, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", (error) => resolve({ name, ok: false, output: `${output}${error.message}\n` }));
+    child.on("close", (code, signal) =>
+      resolve({ name, ok: code === 0, output: code === 0 ? output : `${output}(exit ${code ?? signal})\n` }),
+    );
+  });
+}
+
+async function main(suite) {
+  if (!Object.hasOwn(checks, suite)) {
+    console.error("usage: node tests/habits.js types|lint|format");
+    process.exit(2);
+  }
+  // The checks of lint read and write nothing in common: they run side by side (two cores).
+  // format's write files, one tool after the other.
+  const list = checks[suite]();
+  const results = [];
+  if (suite === "format") for (const check of list) results.push(await run(check));
+  else results.push(...(await Promise.all(list.map(run))));
+  for (const { name, ok, output } of results) {
+    console.log(`--- ${name}: ${ok ? "ok" : "FAILED"}`);
+    if (output.trim()) process.stdout.write(output.endsWith("\n") ? output : `${output}\n`);
+  }
+  const failed = results.filter((r) => !r.ok).length;
+  console.log(`${suite}: ${results.length - failed} passed, ${failed} failed`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+main(process.argv[2]);
