@@ -2,9 +2,13 @@
 // bundle, defines the global factory createLLMMath; every widget on the page shares the module
 // it resolves to. Widgets never compute: they pass the reader's inputs here and draw the result.
 
+/** @type {Promise<LLMMath> | null} */
 let instance = null;
 
-/** Resolves to the core module (created on first call, then shared). */
+/**
+ * Resolves to the core module (created on first call, then shared).
+ * @returns {Promise<LLMMath>}
+ */
 export function loadCore() {
   if (!instance) {
     const factory = globalThis.createLLMMath;

@@ -1,16 +1,23 @@
 // Small DOM helpers shared by the widgets (numbers are formatted by format.js). Everything is built with DOM calls,
 // never innerHTML, so nothing a reader types or a link carries is ever parsed as markup.
 
+/** @typedef {"svg" | "path" | "line" | "circle" | "rect" | "text" | "g" | "polyline" | "title" | "tspan"} SvgTag */
+
 /**
  * Creates an element: h("td", { class: "x", "aria-label": "…" }, child, "text", …).
  * Props named on* are event listeners; `style` takes an object of CSS properties (set through
  * the CSSOM, which a strict Content-Security-Policy allows); other props become attributes.
+ * @template {string} K
+ * @param {K} tag
+ * @param {Record<string, any>} [props]
+ * @param {...any} children
+ * @returns {K extends SvgTag ? SVGElementTagNameMap[K] : K extends keyof HTMLElementTagNameMap ? HTMLElementTagNameMap[K] : HTMLElement}
  */
 export function h(tag, props = {}, ...children) {
-  const el = document.createElementNS(
+  const el = /** @type {any} */ (document.createElementNS(
     tag === "svg" || svgTags.has(tag) ? "http://www.w3.org/2000/svg" : "http://www.w3.org/1999/xhtml",
     tag,
-  );
+  ));
   // for…in rather than Object.entries: a figure's drawing makes thousands of elements an input,
   // and the arrays of pairs were a tenth of its time.
   for (const key in props) {
@@ -259,6 +266,9 @@ export function part(key, build) {
  * may return a cell of its own for a place that holds no number (cells[i][j] is then null).
  * Fill it with write(). What is written goes straight into the cells: a table inside a frozen
  * node (freeze) is for patch() to draw, not for this.
+ * @param {{ className: string, rows: number, cols: number, head?: ((j: number) => any) | null,
+ *   corner?: string | null, rowHead: (i: number) => any, cellClass?: string | null,
+ *   attrs?: Record<string, any>, captioned?: boolean, fixed?: (i: number, j: number) => Node | null }} spec
  */
 export function cellTable({ className, rows, cols, head = null, corner = null, rowHead, cellClass = null, attrs = {}, captioned = true, fixed = () => null }) {
   const caption = captioned ? h("caption") : null;

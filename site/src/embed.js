@@ -31,7 +31,7 @@ if (!figure) {
     : `There is no figure “${name}”. Use ?widget= with one of ${Object.keys(figures).join(", ")}.`);
   document.documentElement.setAttribute("data-ready", "");
 } else {
-  const cls = customElements.get(figure.tag);
+  const cls = /** @type {typeof import("./widgets/base.js").LlmWidget | undefined} */ (customElements.get(figure.tag));
   const declared = new Set((cls?.attributes ?? []).map((d) => d.name));
   const el = document.createElement(figure.tag);
   el.id = figure.id;
@@ -44,7 +44,7 @@ if (!figure) {
   if (unknown.length) say(`Not settings of the ${name} figure, ignored: ${unknown.join(", ")}.`);
   const wrapper = document.createElement("figure");
   wrapper.append(el);
-  const caption = document.getElementById(`caption-${name}`);
+  const caption = /** @type {HTMLTemplateElement | null} */ (document.getElementById(`caption-${name}`));
   if (caption) wrapper.append(caption.content.cloneNode(true));
   // Under the chapter's name (h1), a heading names the figure as its caption does ("Figure 5.1.
   // Speculative decoding"), so a figure's own h3 headings sit one level below it.

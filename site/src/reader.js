@@ -169,7 +169,8 @@ function beforePrint() {
   }
   const concealing = all.filter((el) => el.concealed === true && typeof el.reveal === "function");
   for (const el of concealing) el.reveal();
-  const opened = detailsByCss ? [] : [...document.querySelectorAll(".exercise details:not([open])")];
+  const opened = detailsByCss ? []
+    : [.../** @type {NodeListOf<HTMLDetailsElement>} */ (document.querySelectorAll(".exercise details:not([open])"))];
   for (const d of opened) d.open = true;
   printed = { concealing, opened };
 }
@@ -227,7 +228,7 @@ whenAllRendered().then(
 // notice carries the exercises' answers as the build computed them: the page's own <noscript>
 // note, which a browser that runs scripts keeps as text (it is the page's markup, never the
 // reader's, that is parsed here).
-document.addEventListener("llm-engine-error", (e) => engineNotice(e.detail.message));
+document.addEventListener("llm-engine-error", (e) => engineNotice(/** @type {CustomEvent} */ (e).detail.message));
 // A figure may have failed before this script ran: the page's scripts load one after the other.
 const failedEarly = all.find((el) => el.engineError);
 if (failedEarly) engineNotice(failedEarly.engineError);
