@@ -3,8 +3,9 @@
 #
 #   ./build.sh          install what is missing, build the core natively and as WebAssembly,
 #                       and write the finished site to dist/ (open dist/reader.html)
-#   ./build.sh test     build if needed, then run every test: native Catch2 (CTest), Node tests
-#                       of dist/llmmath.js, and browser tests in headless Chromium
+#   ./build.sh test     build if needed, then run every test: the type check and the linters
+#                       (tests/habits.js), native Catch2 (CTest), Node tests of dist/llmmath.js,
+#                       and browser tests in headless Chromium
 #   ./build.sh core     only the core: native tests built and dist/llmmath.js written
 #   ./build.sh fuzz [s] fuzz every core function for s seconds (default 600), growing the corpus
 #                       kept in tests/fuzz/corpus/
@@ -39,8 +40,10 @@ apt_packages=(
   "nodejs:/usr/bin/node"
 )
 # The browsers are needed only by the browser tests (Chromium, and Firefox ESR driven over
-# WebDriver BiDi); clang and its runtime libraries only by the sanitizer build and the fuzzer.
+# WebDriver BiDi); clang and its runtime libraries only by the sanitizer build and the fuzzer;
+# clang-format (14, the version .clang-format is made for) only by the lint suite.
 test_apt_packages=(
+  "clang-format:/usr/bin/clang-format"
   "chromium:/usr/bin/chromium"
   "firefox-esr:/usr/bin/firefox-esr"
   "clang:/usr/bin/clang++"
@@ -154,6 +157,9 @@ run_suite() {
   case $name in
     fuzz)  # libFuzzer ends with "Done N runs in S second(s)"; one run of the target counts
       pass=$(sed -nE 's/^Done ([0-9]+) runs in .*/1/p' "$log" | tail -1); fail=0 ;;
+    types|lint)  # tests/habits.js: "<suite>: P passed, F failed" (one per tool)
+      pass=$(sed -nE 's/^[a-z]+: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$log" | tail -1)
+      fail=${pass#* }; pass=${pass% *} ;;
     native|sanitize)  # CTest: "…% tests passed, F tests failed out of N"
       pass=$(sed -nE 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2 \1/p' "$log" | tail -1)
       fail=${pass#* }; pass=${pass% *}; [[ -n $pass ]] && pass=$((pass - fail)) ;;
@@ -174,6 +180,9 @@ run_suite() {
 
 run_tests() {
   ensure_packages "${test_apt_packages[@]}"
+  # The type check and the linters first: they need no other build than dist/, and take seconds.
+  run_suite types npm run --silent types
+  run_suite lint npm run --silent lint
   build_sanitize
   say "The test-only module with a planted leak (the leak test must see it)"
   cmake --build --preset wasm-leaky -j "$jobs"

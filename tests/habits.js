@@ -3,7 +3,8 @@
 //                                 JavaScript against dist/llmmath.d.ts (tsconfig.json)
 //   node tests/habits.js lint     (npm run lint) ESLint (eslint.config.js), Prettier's check of
 //                                 the JavaScript (.prettierrc.json) and clang-format's of the C++
-//                                 (.clang-format), side by side
+//                                 (.clang-format), side by side, and that README.md's table of
+//                                 figures lists those of site/src/widgets/figures.js
 //   node tests/habits.js format   (npm run format) writes what lint checks: Prettier, then
 //                                 clang-format, over the same files
 // Each check is one tool over the whole tree; its findings are printed as the tool prints them,
@@ -13,6 +14,7 @@
 const { spawn, execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
+const { pathToFileURL } = require("node:url");
 
 const root = path.join(__dirname, "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -53,6 +55,28 @@ function clangFormatProblem() {
     : `${CLANG_FORMAT} ${major} is not the locked ${CLANG_FORMAT_MAJOR} (Debian 12's): ${version.trim()}`;
 }
 
+/**
+ * The figures README.md's table names ("| 1.1 | … | `<llm-attention>` | `attention` |") against
+ * site/src/widgets/figures.js, the list they are copied from: "" when they agree, else what differs.
+ */
+async function readmeFigures() {
+  const { figures } = await import(pathToFileURL(path.join(root, "site/src/widgets/figures.js")).href);
+  const listed = new Map();
+  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+  for (const [, tag, name] of readme.matchAll(/^\| [\d.]+ \| [^|]+ \| `<(llm-[a-z-]+)>` \| `([a-z]+)` \|$/gm)) {
+    listed.set(name, tag);
+  }
+  const problems = [];
+  for (const [name, { tag }] of Object.entries(figures)) {
+    if (!listed.has(name)) problems.push(`README.md: the table of figures lacks ${name} (<${tag}>)`);
+    else if (listed.get(name) !== tag) problems.push(`README.md: ${name} is <${tag}>, not <${listed.get(name)}>`);
+  }
+  for (const name of listed.keys()) {
+    if (!Object.hasOwn(figures, name)) problems.push(`README.md: the table of figures names ${name}, not a figure`);
+  }
+  return problems.join("\n");
+}
+
 const checks = {
   types: () => [
     {
@@ -77,6 +101,7 @@ const checks = {
       problem: clangFormatProblem(),
       command: [CLANG_FORMAT, "--dry-run", "-Werror", ...cppFiles()],
     },
+    { name: "readme", run: readmeFigures },
   ],
   format: () => [
     { name: "prettier", command: [bin("prettier"), "--write", "--log-level", "warn", JS_FILES] },
@@ -84,9 +109,18 @@ const checks = {
   ],
 };
 
-/** Runs one check; resolves to { name, ok, output } (stdout and stderr as they came). */
-function run({ name, command, problem }) {
+/**
+ * Runs one check, a command or a function of this file (`run`, resolving to its findings);
+ * resolves to { name, ok, output } (stdout and stderr as they came).
+ */
+function run({ name, command, problem, run: own }) {
   if (problem) return Promise.resolve({ name, ok: false, output: `${problem}\n` });
+  if (own) {
+    return own().then(
+      (found) => ({ name, ok: !found, output: found ? `${found}\n` : "" }),
+      (error) => ({ name, ok: false, output: `${error.stack}\n` }),
+    );
+  }
   return new Promise((resolve) => {
     const [file, ...args] = command;
     const child = spawn(file, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
