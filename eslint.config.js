@@ -27,7 +27,8 @@ module.exports = [
     files: ["bindings/wasm/boundary.js"],
     languageOptions: {
       sourceType: "script",
-      globals: { ...globals.browser, HEAP8: "readonly", readyPromiseResolve: "writable" },
+      // The glue's HEAP8 and readyPromiseResolve, and llmmathApi of api-table.js (generated).
+      globals: { ...globals.browser, HEAP8: "readonly", readyPromiseResolve: "writable", llmmathApi: "readonly" },
     },
   },
   {
