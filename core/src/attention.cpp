@@ -9,9 +9,9 @@ namespace llmmath {
 
 void require_attention_shapes(Eigen::Index nq, Eigen::Index d, Eigen::Index nk, Eigen::Index dk,
                               Eigen::Index nv, Eigen::Index dv) {
-  require_matrix_shape(std::size_t(nq), std::size_t(d), "q");
-  require_matrix_shape(std::size_t(nk), std::size_t(dk), "k");
-  require_matrix_shape(std::size_t(nv), std::size_t(dv), "v");
+  require_matrix_shape(double(nq), double(d), "q");
+  require_matrix_shape(double(nk), double(dk), "k");
+  require_matrix_shape(double(nv), double(dv), "v");
   if (dk != d)
     fail("k", "a matrix with " + std::to_string(d) + " columns (d of q)",
          std::to_string(dk) + " columns");

@@ -59,28 +59,27 @@ void require_finite(const Eigen::VectorXd& x, std::string_view name) {
 }
 
 void require_matrix_shape(const Eigen::MatrixXd& M, std::string_view name) {
-  require_matrix_shape(static_cast<std::size_t>(M.rows()), static_cast<std::size_t>(M.cols()),
-                       name);
+  require_matrix_shape(static_cast<double>(M.rows()), static_cast<double>(M.cols()), name);
 }
 
-void require_matrix_shape(std::size_t rows, std::size_t cols, std::string_view name) {
-  const auto shape = [&] { return std::to_string(rows) + "x" + std::to_string(cols); };
+void require_matrix_shape(double rows, double cols, std::string_view name) {
+  const auto shape = [&] { return describe(rows) + "x" + describe(cols); };
   if (rows == 0 || cols == 0) fail(name, "a non-empty matrix", "an empty one (" + shape() + ")");
-  if (rows > max_matrix_side || cols > max_matrix_side)
+  if (rows > double(max_matrix_side) || cols > double(max_matrix_side))
     fail(name, "at most " + std::to_string(max_matrix_side) + " rows and columns", shape());
   // 4096 × 4096 = 2^24, so the side limit also keeps every matrix within max_matrix_elements.
   static_assert(max_matrix_side * max_matrix_side <= max_matrix_elements);
 }
 
 void require_vector_length(const Eigen::VectorXd& x, std::string_view name) {
-  require_vector_length(static_cast<std::size_t>(x.size()), name);
+  require_vector_length(static_cast<double>(x.size()), name);
 }
 
-void require_vector_length(std::size_t n, std::string_view name) {
+void require_vector_length(double n, std::string_view name) {
   require(n > 0, name, "a non-empty array", "an empty one");
-  if (n > max_vector_length)
+  if (n > double(max_vector_length))
     fail(name, "at most 2^20 = " + std::to_string(max_vector_length) + " entries",
-         std::to_string(n) + " entries");
+         describe(n) + " entries");
 }
 
 void require_sweep_length(const Eigen::VectorXd& xs, std::string_view name) {

@@ -32,7 +32,7 @@ MoeLoadBalanceResult moe_load_balance(const Eigen::VectorXd& f, const Eigen::Vec
 }
 
 void require_router_logits_shape(Eigen::Index tokens, Eigen::Index experts) {
-  require_matrix_shape(std::size_t(tokens), std::size_t(experts), "routerLogits");
+  require_matrix_shape(double(tokens), double(experts), "routerLogits");
   if (!(double(tokens) * double(experts) <= max_router_logits))
     fail("routerLogits", "at most 2^21 = 2097152 entries (tokens·experts)",
          std::to_string(tokens) + "x" + std::to_string(experts));

@@ -128,8 +128,8 @@ Eigen::VectorXd column_level_max(const Eigen::VectorXd& levels, Eigen::Index row
 
 void require_smooth_quant_layer_shapes(Eigen::Index t, Eigen::Index c, Eigen::Index wr,
                                        Eigen::Index o) {
-  require_matrix_shape(std::size_t(t), std::size_t(c), "x");
-  require_matrix_shape(std::size_t(wr), std::size_t(o), "w");
+  require_matrix_shape(double(t), double(c), "x");
+  require_matrix_shape(double(wr), double(o), "w");
   if (wr != c)
     fail("w", "a matrix with " + std::to_string(c) + " rows (one per channel of x)",
          std::to_string(wr) + " rows");
@@ -183,8 +183,11 @@ SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen:
   r.x_abs_max.minCoeff(&r.smallest_channel);
 
   // pass 2: s (c) and the smoothed tensors; X·W = (X·diag(s)⁻¹)(diag(s)·W) exactly in reals
-  r.smoothing = smooth_quant(r.x_abs_max, r.w_abs_max, alpha);
-  const Eigen::VectorXd& s = r.smoothing.scales;
+  SmoothQuantResult smoothing = smooth_quant(r.x_abs_max, r.w_abs_max, alpha);
+  r.scales = std::move(smoothing.scales);
+  r.x_abs_max_smoothed = std::move(smoothing.x_abs_max);
+  r.w_abs_max_smoothed = std::move(smoothing.w_abs_max);
+  const Eigen::VectorXd& s = r.scales;
   r.x_smoothed = X * s.cwiseInverse().asDiagonal();
   r.w_smoothed = s.asDiagonal() * W;
 

@@ -161,8 +161,8 @@ TEST_CASE("smoothQuantLayer by hand: the exercise's channel on a 1x2 · 2x1 laye
   X << 8, -2;
   W << 0.5, 2;
   const auto r = llmmath::smooth_quant_layer(X, W, 0.5, 8);
-  CHECK(r.smoothing.scales(0) == Approx(4).epsilon(1e-15));
-  CHECK(r.smoothing.scales(1) == Approx(1).epsilon(1e-15));
+  CHECK(r.scales(0) == Approx(4).epsilon(1e-15));
+  CHECK(r.scales(1) == Approx(1).epsilon(1e-15));
   CHECK(r.x_smoothed(0, 0) == Approx(2).epsilon(1e-15));  // 8 / 4
   CHECK(r.w_smoothed(0, 0) == Approx(2).epsilon(1e-15));  // 0.5 · 4
   CHECK(r.y(0, 0) == 0.0);                                  // 8·0.5 − 2·2
@@ -260,8 +260,8 @@ TEST_CASE("smoothQuantLayer smooths a layer with all-zero channels on both sides
   X << 4, 0, -1, -2, 0, 0.5;
   W << 0.5, -0.25, 0.3, 0.2, 0, 0;
   const auto r = llmmath::smooth_quant_layer(X, W, 0.5, 8);
-  CHECK(r.smoothing.scales(1) == 1e-5);  // 0^0.5 / 0.3^0.5 = 0, clamped
-  CHECK(r.smoothing.scales(2) == Approx(1 / std::sqrt(1e-5)).epsilon(1e-15));  // √1 / √1e-5
+  CHECK(r.scales(1) == 1e-5);  // 0^0.5 / 0.3^0.5 = 0, clamped
+  CHECK(r.scales(2) == Approx(1 / std::sqrt(1e-5)).epsilon(1e-15));  // √1 / √1e-5
   CHECK(r.x_smoothed.col(1).isZero(0));
   CHECK(r.w_smoothed.row(2).isZero(0));
   CHECK(r.smallest_channel == 1);

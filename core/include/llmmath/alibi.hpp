@@ -7,6 +7,8 @@
 #include <Eigen/Core>
 #include <optional>
 
+#include "llmmath/fields.hpp"
+
 namespace llmmath {
 
 /// Largest head count of alibi_slopes() (core-api.md limits).
@@ -42,6 +44,14 @@ struct AlibiHead {
   double half_distance = 0;  ///< ln 2 / m in tokens, as alibi() computes it
 };
 
+/// The fields of AlibiHead, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const AlibiHead& r, Visit&& visit) {
+  LLMMATH_FIELD(head);
+  LLMMATH_FIELD(slope);
+  LLMMATH_FIELD(half_distance);
+}
+
 /// Every head of an h-head ALiBi model and its two extremes.
 struct AlibiHeadsResult {
   Eigen::VectorXd slopes;          ///< (h) alibi_slopes(h)
@@ -53,6 +63,15 @@ struct AlibiHeadsResult {
   /// head unless h is a power of two (12 heads: head 8, half-distance 256·ln 2 ≈ 177.4 tokens).
   AlibiHead gentlest;
 };
+
+/// The fields of AlibiHeadsResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const AlibiHeadsResult& r, Visit&& visit) {
+  LLMMATH_FIELD(slopes);
+  LLMMATH_FIELD(half_distances);
+  LLMMATH_FIELD(steepest);
+  LLMMATH_FIELD(gentlest);
+}
 
 /// The slopes of an h-head model with their half-distances and the steepest and gentlest
 /// head found by comparing every slope, so that no caller takes the first and the last slope
@@ -74,9 +93,17 @@ struct AlibiResult {
   Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic> visible;
   /// entry δ: e^(−slope·δ), the factor the bias multiplies a key's softmax weight by at
   /// distance δ relative to distance 0 (1/2 at the half-distance): `distances` entries when
-  /// distances is given, else one per token when tokens is, else empty
-  Eigen::VectorXd relative_weight;
+  /// distances is given, else one per token when tokens is, else absent
+  std::optional<Eigen::VectorXd> relative_weight;
 };
+
+/// The fields of AlibiResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const AlibiResult& r, Visit&& visit) {
+  LLMMATH_FIELD(half_distance);
+  LLMMATH_MASKED_FIELD(bias, visible);
+  LLMMATH_FIELD(relative_weight);
+}
 
 /// ALiBi for one head of slope m (Press et al. 2022, §3: softmax(q_i·Kᵀ + m·[−(i−1), …, −1, 0])).
 /// slope: a number in [1e-300, 1e300] (the contract's slope > 0, made finite-safe); tokens:

@@ -6,6 +6,8 @@
 #include <Eigen/Core>
 #include <optional>
 
+#include "llmmath/fields.hpp"
+
 namespace llmmath {
 
 /// Options of attention(). Defaults are the textbook ones.
@@ -27,6 +29,17 @@ struct AttentionResult {
   Eigen::MatrixXd output;    ///< (nq, dv) weights · V
   double scale = 0;          ///< the scale actually used
 };
+
+/// The fields of AttentionResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const AttentionResult& r, Visit&& visit) {
+  LLMMATH_FIELD(scores);
+  LLMMATH_FIELD(weights);
+  LLMMATH_FIELD(output);
+  LLMMATH_FIELD(visible);
+  LLMMATH_FIELD(positions);
+  LLMMATH_FIELD(scale);
+}
 
 /// Scaled dot-product attention softmax(scale·Q·Kᵀ + mask)·V.
 /// Q is (nq, d), K is (nk, d), V is (nk, dv). Under the causal mask query i sits at position
@@ -67,6 +80,14 @@ struct ContextDilutionResult {
   double distractor_mass = 0;    ///< n·e^b / (e^a + n·e^b) = 1 − relevant_weight
 };
 
+/// The fields of ContextDilutionResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const ContextDilutionResult& r, Visit&& visit) {
+  LLMMATH_FIELD(relevant_weight);
+  LLMMATH_FIELD(distractor_weight);
+  LLMMATH_FIELD(distractor_mass);
+}
+
 /// Softmax weight of one relevant key with score a among n distractors with score b:
 /// e^a / (e^a + n·e^b) = 1 / (1 + n·e^(b − a)), computed in that stable form.
 /// a and b finite; n a whole number in [0, 2^53] (named as in the JS API: relevantScore,
@@ -81,6 +102,15 @@ struct ContextDilutionSweep {
   Eigen::VectorXd distractor_weight;  ///< (points) e^b / (e^a + n·e^b)
   Eigen::VectorXd distractor_mass;    ///< (points) n·e^b / (e^a + n·e^b)
 };
+
+/// The fields of ContextDilutionSweep, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const ContextDilutionSweep& r, Visit&& visit) {
+  LLMMATH_FIELD(distractors);
+  LLMMATH_FIELD(relevant_weight);
+  LLMMATH_FIELD(distractor_weight);
+  LLMMATH_FIELD(distractor_mass);
+}
 
 /// context_dilution(a, b, n) for every n of `distractors` in one call. Preconditions
 /// (std::invalid_argument naming relevantScore, distractorScore, distractors or distractors[i]):

@@ -80,14 +80,17 @@ constexpr std::size_t max_matrix_elements = std::size_t{1} << 24;
 /// moe_load_balance 40 ms.
 constexpr std::size_t max_vector_length = std::size_t{1} << 20;
 
-/// Requires a non-empty rows×cols matrix within the size limits, before it is even built.
-void require_matrix_shape(std::size_t rows, std::size_t cols, std::string_view name);
+/// Requires a non-empty rows×cols matrix within the size limits, before it is even built. The
+/// sides are doubles (whole numbers, exact to 2^53) because a side measured in JavaScript may not
+/// fit WebAssembly's 32-bit std::size_t: the bindings ask this check before reading the entries.
+void require_matrix_shape(double rows, double cols, std::string_view name);
 
 /// Requires a non-empty matrix within the size limits.
 void require_matrix_shape(const Eigen::MatrixXd& M, std::string_view name);
 
-/// Requires a non-empty vector of length n within the size limit, before it is even built.
-void require_vector_length(std::size_t n, std::string_view name);
+/// Requires a non-empty vector of length n within the size limit, before it is even built (n a
+/// double for the reason require_matrix_shape() gives).
+void require_vector_length(double n, std::string_view name);
 
 /// Requires a non-empty vector within the size limit.
 void require_vector_length(const Eigen::VectorXd& x, std::string_view name);

@@ -8,6 +8,8 @@
 #include <Eigen/Core>
 #include <optional>
 
+#include "llmmath/fields.hpp"
+
 namespace llmmath {
 
 /// Largest context accepted by attention_cost(): 2^30 = 1,073,741,824 tokens, ten times the
@@ -89,6 +91,26 @@ struct AttentionCostResult {
   std::optional<double> attention_share;
 };
 
+/// The fields of AttentionCostResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const AttentionCostResult& r, Visit&& visit) {
+  LLMMATH_FIELD(scores_per_head);
+  LLMMATH_FIELD(scores_per_layer);
+  LLMMATH_FIELD(kv_values_per_layer);
+  LLMMATH_FIELD(kv_values);
+  LLMMATH_FIELD(kv_bytes);
+  LLMMATH_FIELD(kv_bytes_per_token);
+  LLMMATH_FIELD(qk_macs_per_layer);
+  LLMMATH_FIELD(av_macs_per_layer);
+  LLMMATH_FIELD(macs_per_layer);
+  LLMMATH_FIELD(macs);
+  LLMMATH_FIELD(projection_macs_per_layer);
+  LLMMATH_FIELD(ffn_macs_per_layer);
+  LLMMATH_FIELD(linear_macs_per_layer);
+  LLMMATH_FIELD(crossover_tokens);
+  LLMMATH_FIELD(attention_share);
+}
+
 /// The cost of attention over `tokens` tokens (Vaswani et al. 2017 §4 and Table 1: O(n²·d) per
 /// layer), with the key-value cache of grouped-query attention (Ainslie et al. 2023).
 /// The multiply-adds count the full n×n square (no causal saving), as in the textbook formula.
@@ -112,6 +134,17 @@ struct AttentionCostSweep {
   /// (points) the linear layers' multiply-adds per layer; present with d_model and ffn_dim
   std::optional<Eigen::VectorXd> linear_macs_per_layer;
 };
+
+/// The fields of AttentionCostSweep, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const AttentionCostSweep& r, Visit&& visit) {
+  LLMMATH_FIELD(tokens);
+  LLMMATH_FIELD(scores_per_layer);
+  LLMMATH_FIELD(kv_values_per_layer);
+  LLMMATH_FIELD(kv_bytes);
+  LLMMATH_FIELD(macs_per_layer);
+  LLMMATH_FIELD(linear_macs_per_layer);
+}
 
 /// attention_cost() with cfg.tokens replaced by each entry of `tokens`, in one call (cfg.tokens
 /// is not read). Preconditions (std::invalid_argument naming tokens[i] or a field of cfg):

@@ -5,6 +5,8 @@
 
 #include <Eigen/Core>
 
+#include "llmmath/fields.hpp"
+
 namespace llmmath {
 
 /// The auxiliary loss and how each expert contributes to it.
@@ -15,6 +17,13 @@ struct MoeLoadBalanceResult {
   /// (N) N·f_i·p_i, expert i's share of the loss; sums to loss.
   Eigen::VectorXd terms;
 };
+
+/// The fields of MoeLoadBalanceResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const MoeLoadBalanceResult& r, Visit&& visit) {
+  LLMMATH_FIELD(loss);
+  LLMMATH_FIELD(terms);
+}
 
 /// Tolerance of the "sums to 1" check of f and p: looser than for token probabilities
 /// because fractions of traffic are typically typed or copied as short decimals.
@@ -44,6 +53,18 @@ struct MoeRouteResult {
   /// (experts) N·f_i·p_i, each expert's share of the loss.
   Eigen::VectorXd terms;
 };
+
+/// The fields of MoeRouteResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const MoeRouteResult& r, Visit&& visit) {
+  LLMMATH_FIELD(assignments);
+  LLMMATH_FIELD(f);
+  LLMMATH_FIELD(p);
+  LLMMATH_FIELD(loss);
+  LLMMATH_FIELD(probs);
+  LLMMATH_FIELD(counts);
+  LLMMATH_FIELD(terms);
+}
 
 /// Routes each token to its top_k most probable experts (Switch Transformer: top_k = 1;
 /// Shazeer et al. 2017 use k > 1) and evaluates the load-balancing loss of that routing.

@@ -5,6 +5,8 @@
 
 #include <Eigen/Core>
 
+#include "llmmath/fields.hpp"
+
 namespace llmmath {
 
 /// Smallest nonzero channel maximum accepted by smooth_quant(): with every maximum 0 or in
@@ -39,6 +41,14 @@ struct SmoothQuantResult {
   /// all-zero channel stays 0, the clamp only enters s_j)
   Eigen::VectorXd w_abs_max;
 };
+
+/// The fields of SmoothQuantResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const SmoothQuantResult& r, Visit&& visit) {
+  LLMMATH_FIELD(scales);
+  LLMMATH_FIELD(x_abs_max);
+  LLMMATH_FIELD(w_abs_max);
+}
 
 /// SmoothQuant's smoothing factors (Xiao et al. 2023, eq. 4): dividing activation channel j by
 /// s_j and multiplying weight row j by s_j leaves X·W unchanged while moving quantisation
@@ -79,6 +89,17 @@ struct QuantizeResult {
   double max_abs_error = 0;     ///< max |x − dequantized|, at most scale / 2
 };
 
+/// The fields of QuantizeResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const QuantizeResult& r, Visit&& visit) {
+  LLMMATH_FIELD(scale);
+  LLMMATH_FIELD(levels);
+  LLMMATH_FIELD(dequantized);
+  LLMMATH_FIELD(max_abs_error);
+  LLMMATH_FIELD(qmax);
+  LLMMATH_FIELD(errors);
+}
+
 /// Symmetric per-tensor ("absmax") integer quantisation to `bits` bits, as in SmoothQuant's
 /// eq. 1 (Xiao et al. 2023): scale = max|x| / (2^(bits−1) − 1), levels = round(x / scale)
 /// with ties to even (IEEE 754's default rounding, unbiased over many values), clamped to
@@ -107,7 +128,9 @@ constexpr double max_smooth_quant_layer_entries = 1048576.0;  // 2^20
 struct SmoothQuantLayerResult {
   Eigen::VectorXd x_abs_max;  ///< (c) max over tokens of |X_tj|: activation channel ranges
   Eigen::VectorXd w_abs_max;  ///< (c) max over outputs of |W_jk|: weight channel ranges
-  SmoothQuantResult smoothing;  ///< s_j and the ranges after smoothing
+  Eigen::VectorXd scales;              ///< (c) s_j, as smooth_quant() gives them
+  Eigen::VectorXd x_abs_max_smoothed;  ///< (c) x_abs_max / s: the activation ranges after smoothing
+  Eigen::VectorXd w_abs_max_smoothed;  ///< (c) w_abs_max · s: the weight ranges after smoothing
   Eigen::MatrixXd x_smoothed;   ///< (t, c) X·diag(s)⁻¹
   Eigen::MatrixXd w_smoothed;   ///< (c, o) diag(s)·W
   QuantizeResult quant_x;       ///< X quantised as it is (t·c entries)
@@ -126,6 +149,32 @@ struct SmoothQuantLayerResult {
   /// max |X·W − (X·diag(s)⁻¹)(diag(s)·W)|: smoothing alone changes the product only by rounding
   double error_smoothing_alone = 0;
 };
+
+/// The fields of SmoothQuantLayerResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const SmoothQuantLayerResult& r, Visit&& visit) {
+  LLMMATH_FIELD(x_abs_max);
+  LLMMATH_FIELD(w_abs_max);
+  LLMMATH_FIELD(scales);
+  LLMMATH_FIELD(x_abs_max_smoothed);
+  LLMMATH_FIELD(w_abs_max_smoothed);
+  LLMMATH_FIELD(x_smoothed);
+  LLMMATH_FIELD(w_smoothed);
+  LLMMATH_FIELD(quant_x);
+  LLMMATH_FIELD(quant_w);
+  LLMMATH_FIELD(quant_x_smoothed);
+  LLMMATH_FIELD(quant_w_smoothed);
+  LLMMATH_FIELD(x_levels);
+  LLMMATH_FIELD(x_levels_smoothed);
+  LLMMATH_FIELD(largest_channel);
+  LLMMATH_FIELD(smallest_channel);
+  LLMMATH_FIELD(y);
+  LLMMATH_FIELD(y_quantized);
+  LLMMATH_FIELD(y_quantized_smoothed);
+  LLMMATH_FIELD(error_quantized);
+  LLMMATH_FIELD(error_quantized_smoothed);
+  LLMMATH_FIELD(error_smoothing_alone);
+}
 
 /// SmoothQuant on one layer (Xiao et al. 2023, §4, eq. 3–4): the channel ranges of X (t, c)
 /// and W (c, o), the smoothing factors for `alpha`, both sides quantised to `bits` before and
@@ -152,6 +201,14 @@ struct SmoothQuantLayerSweep {
   /// (points) quant_w_smoothed.max_abs_error: the largest error of diag(s)·W quantised
   Eigen::VectorXd quant_w_smoothed_max_abs_error;
 };
+
+/// The fields of SmoothQuantLayerSweep, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const SmoothQuantLayerSweep& r, Visit&& visit) {
+  LLMMATH_FIELD(alpha);
+  LLMMATH_FIELD(quant_x_smoothed_max_abs_error);
+  LLMMATH_FIELD(quant_w_smoothed_max_abs_error);
+}
 
 /// smooth_quant_layer()'s errors of the smoothed tensors for every α of `alpha`, in one call,
 /// without the products (the curves need only the tensors' own errors).

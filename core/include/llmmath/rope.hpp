@@ -7,6 +7,8 @@
 #include <Eigen/Core>
 #include <optional>
 
+#include "llmmath/fields.hpp"
+
 namespace llmmath {
 
 /// Which coordinates of a d-vector form rotation pair i (i = 0 … d/2 − 1).
@@ -47,6 +49,20 @@ struct RopeResult {
   Eigen::VectorXd pair_scores;
 };
 
+/// The fields of RopeResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const RopeResult& r, Visit&& visit) {
+  LLMMATH_FIELD(q_rotated);
+  LLMMATH_FIELD(k_rotated);
+  LLMMATH_FIELD(raw);
+  LLMMATH_FIELD(scaled);
+  LLMMATH_FIELD(offset);
+  LLMMATH_FIELD(thetas);
+  LLMMATH_FIELD(angles);
+  LLMMATH_FIELD(pairs);
+  LLMMATH_FIELD(pair_scores);
+}
+
 /// Rotates query q at position m and key k at position n (RoFormer eq. 34): each pair (x, y)
 /// turns anticlockwise by pos·θ_i to (x cos − y sin, x sin + y cos). Since R(m)ᵀR(n) = R(n − m)
 /// (eq. 16), raw = q_rotated · k_rotated depends on m − n only; each rotation keeps the norm.
@@ -64,6 +80,13 @@ struct RopeScoresResult {
   Eigen::VectorXd raw;     ///< (offsets) q_rotated · k_rotated
   Eigen::VectorXd scaled;  ///< (offsets) raw / sqrt(d)
 };
+
+/// The fields of RopeScoresResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const RopeScoresResult& r, Visit&& visit) {
+  LLMMATH_FIELD(raw);
+  LLMMATH_FIELD(scaled);
+}
 
 /// Largest count·d of rope_scores(), in rotated coordinates: the worst case, 2^24 (for
 /// example 2^17 offsets of d = 128), takes 0.3 s (median 0.4 s) through the JavaScript API on

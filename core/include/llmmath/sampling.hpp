@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "llmmath/fields.hpp"
+
 namespace llmmath {
 
 /// What sampling() starts from: exactly one of the two.
@@ -69,6 +71,20 @@ struct SamplingResult {
   /// argmax at T = 0) are never kept; at least one token always is.
   Eigen::VectorXi kept;
 };
+
+/// The fields of SamplingResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const SamplingResult& r, Visit&& visit) {
+  LLMMATH_FIELD(probs);
+  LLMMATH_FIELD(kept);
+  LLMMATH_FIELD(tempered);
+  LLMMATH_FIELD(order);
+  LLMMATH_FIELD(cumulative);
+  LLMMATH_FIELD(top_k_mass);
+  LLMMATH_FIELD(top_k_probs);
+  LLMMATH_FIELD(cutoff);
+  LLMMATH_FIELD(kept_mass);
+}
 
 /// The sampling distribution: temperature, then top-k, then top-p on the renormalised top-k
 /// distribution, then renormalisation. Softmax shifted by the maximum, so logits of ±1000 give

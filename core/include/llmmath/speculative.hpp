@@ -7,6 +7,8 @@
 #include <Eigen/Core>
 #include <optional>
 
+#include "llmmath/fields.hpp"
+
 namespace llmmath {
 
 /// Largest draft length accepted: 1024 tokens, far beyond useful drafts (the paper's best
@@ -41,6 +43,19 @@ struct SpeculativeResult {
   Eigen::VectorXd token_probs;
 };
 
+/// The fields of SpeculativeResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const SpeculativeResult& r, Visit&& visit) {
+  LLMMATH_FIELD(expected_tokens);
+  LLMMATH_FIELD(ceiling);
+  LLMMATH_FIELD(speedup);
+  LLMMATH_FIELD(all_accepted);
+  LLMMATH_FIELD(numerator);
+  LLMMATH_FIELD(denominator);
+  LLMMATH_FIELD(round_cost);
+  LLMMATH_FIELD(token_probs);
+}
+
 /// Expected tokens per target call of speculative decoding (Leviathan et al. 2023, eq. 1) and
 /// its walltime improvement factor (Theorem 3.8) when a draft step costs c target steps.
 /// alpha: acceptance rate in [0, 1] (the paper's α, E[β]); gamma: draft length, a whole
@@ -67,6 +82,17 @@ struct SpeculativeSweep {
   std::optional<double> best_speedup;  ///< the speedup at best_gamma
 };
 
+/// The fields of SpeculativeSweep, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const SpeculativeSweep& r, Visit&& visit) {
+  LLMMATH_FIELD(gamma);
+  LLMMATH_FIELD(expected_tokens);
+  LLMMATH_FIELD(round_cost);
+  LLMMATH_FIELD(speedup);
+  LLMMATH_FIELD(best_gamma);
+  LLMMATH_FIELD(best_speedup);
+}
+
 /// speculative_decoding(alpha, γ, cost_ratio) for every γ of `gamma`, in one call.
 /// Preconditions (std::invalid_argument naming alpha, gamma, gamma[i] or costRatio): those of
 /// speculative_decoding() for each γ, and 1 to max_sweep_points draft lengths.
@@ -80,6 +106,13 @@ struct SpeculativeAlphaResult {
   /// eq. 1 at the solved α, which reproduces mean_tokens up to rounding: the check
   double expected_tokens = 0;
 };
+
+/// The fields of SpeculativeAlphaResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const SpeculativeAlphaResult& r, Visit&& visit) {
+  LLMMATH_FIELD(alpha);
+  LLMMATH_FIELD(expected_tokens);
+}
 
 /// The inverse of eq. 1 (Leviathan et al. 2023): the acceptance rate α at which γ drafts per
 /// call give mean_tokens tokens per target call on average. eq. 1 grows strictly with α on
@@ -129,6 +162,25 @@ struct SpeculativeMeasureResult {
   double expected_tokens_per_checked = 0;    ///< at accepted_per_checked
   double expected_tokens_from_mean_tokens = 0;  ///< at alpha_from_mean_tokens
 };
+
+/// The fields of SpeculativeMeasureResult, in the order the API returns them (fields.hpp).
+template <class Visit>
+void for_each_field(const SpeculativeMeasureResult& r, Visit&& visit) {
+  LLMMATH_FIELD(rounds);
+  LLMMATH_FIELD(proposed);
+  LLMMATH_FIELD(checked);
+  LLMMATH_FIELD(accepted);
+  LLMMATH_FIELD(tokens);
+  LLMMATH_FIELD(mean_tokens);
+  LLMMATH_FIELD(token_counts);
+  LLMMATH_FIELD(accepted_per_proposed);
+  LLMMATH_FIELD(accepted_per_checked);
+  LLMMATH_FIELD(alpha_from_mean_tokens);
+  LLMMATH_FIELD(expected_tokens);
+  LLMMATH_FIELD(expected_tokens_per_proposed);
+  LLMMATH_FIELD(expected_tokens_per_checked);
+  LLMMATH_FIELD(expected_tokens_from_mean_tokens);
+}
 
 /// A seeded simulation of `rounds` rounds of speculative decoding under the model of eq. 1
 /// (Leviathan et al. 2023, §3.1: each draft token is accepted independently with probability
