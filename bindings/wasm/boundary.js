@@ -1,7 +1,10 @@
 // The JavaScript boundary of dist/llmmath.js: the public functions of core-api.md, in front of
 // the internal embind functions of llmmath_bindings.cpp. Emscripten appends this file to the
-// module (--post-js), inside the factory, beside its glue (HEAP8, readyPromiseResolve); once the
-// runtime is ready each public function replaces the embind function of the same name.
+// module (--post-js), inside the factory, beside its glue (HEAP8, readyPromiseResolve) and after
+// `llmmathApi`, the table of every function's parameters that bindings/api/generate.js makes from
+// the API's declarations (bindings/api/<concept>.js); once the runtime is ready one public
+// function per row of that table replaces the embind function of the same name. This file names
+// no function of the API: it knows how to read each kind of parameter, and the table says which.
 //
 // What crosses into WebAssembly is only what this file built: numbers, booleans, `undefined`
 // for an omitted option, a Float64Array per vector, { rows, cols, values } per matrix (values
@@ -25,8 +28,10 @@
 //    here into plain arrays and objects, with −0 written as 0 (a reader would see "−0.00");
 //  - large snapshot buffers are reused from call to call (see snapshotBuffer): the rest of the
 //    time of a large call goes into the plain arrays it returns, new memory on every call.
-// Error messages follow the core's shape, "<parameter> must be <expected>, got <value>", and
-// match the messages of the earlier C++ adapters word for word.
+// Error messages follow the core's shape, "<parameter> must be <expected>, got <value>"; limits,
+// the words of the core's own checks and the way a number is written in a message are the
+// core's (check.hpp), read from the module: this file checks only what JavaScript alone can
+// (types, lengths before entries are read, own properties, a caller's exceptions).
 (function installBoundary() {
   "use strict";
 
@@ -45,76 +50,17 @@
   const typedArraySet = TypedArrayPrototype.set;
   const hasOwn = Object.prototype.hasOwnProperty;
 
-  // ---- limits of check.hpp, checked here before anything is read ------------------------
-  const MAX_VECTOR_LENGTH = 2 ** 20; // llmmath::max_vector_length
-  const MAX_MATRIX_SIDE = 4096; // llmmath::max_matrix_side
+  // ---- the core's policy, taken from the module once its runtime is ready (see the end) ------
+  let maxVectorLength = 0; // llmmath::max_vector_length
+  let maxMatrixSide = 0; // llmmath::max_matrix_side
+  let describeNumber = null; // llmmath::describe: a number as the core writes it in a message
+  let requireVectorLength = null; // the core's check of a length: its message, or undefined
+  let requireMatrixShape = null; // the core's check of a shape: its message, or undefined
   // A string longer than this is described by its length only: quoting its start would make
   // the engine flatten all of it (a 2^29-character string of repeats: 1 GB and seconds).
   const MAX_QUOTED_STRING = 1024;
 
   // ---- describing values in error messages ----------------------------------------------
-
-  // BigInt values by name: Emscripten 3.1.6's minifier cannot print BigInt literals.
-  const [ONE, TWO, TEN, SHIFT, FRACTION, HIDDEN] =
-    [1, 2, 10, 52, 0xfffffffffffff, 0x10000000000000].map((n) => BigInt(n));
-
-  /** |x| = M·2^q exactly, M a BigInt (x finite and nonzero). */
-  function binary(x) {
-    const view = new DataView(new ArrayBuffer(8));
-    view.setFloat64(0, Math.abs(x));
-    const bits = view.getBigUint64(0);
-    const exponent = Number(bits >> SHIFT);
-    const fraction = bits & FRACTION;
-    return exponent === 0 ? [fraction, -1074] : [fraction | HIDDEN, exponent - 1075];
-  }
-
-  /** Whether |x| is exactly (D − 1/2)·10^s: the tie that JavaScript rounds up and C to even. */
-  function halfwayBelow(x, D, s) {
-    const [M, q] = binary(x);
-    let lhs = TWO * D - ONE;
-    let rhs = M;
-    if (s >= 0) lhs *= TEN ** BigInt(s);
-    else rhs *= TEN ** BigInt(-s);
-    if (q + 1 >= 0) rhs *= TWO ** BigInt(q + 1);
-    else lhs *= TWO ** BigInt(-(q + 1));
-    return lhs === rhs;
-  }
-
-  /**
-   * printf's %.{p}g of x with the exponent unpadded, as llmmath::describe's loop writes it:
-   * p significant digits rounded to nearest, ties to even (as C rounds; JavaScript rounds ties
-   * up), then trailing zeros dropped; scientific for exponents below −4 or from p on.
-   */
-  function formatG(x, p) {
-    const [mantissa, exponent] = x.toExponential(p - 1).split("e");
-    let digits = mantissa.replace("-", "").replace(".", "");
-    const e = Number(exponent);
-    if (Number(digits[p - 1]) % 2 === 1 && halfwayBelow(x, BigInt(digits), e - p + 1)) {
-      digits = (BigInt(digits) - ONE).toString(); // still p digits: its last digit was odd
-    }
-    const sign = x < 0 ? "-" : "";
-    const trimmed = digits.replace(/0+$/, "");
-    if (e < -4 || e >= p) {
-      const rest = trimmed.slice(1);
-      return `${sign}${digits[0]}${rest ? "." + rest : ""}e${e < 0 ? "-" : "+"}${Math.abs(e)}`;
-    }
-    if (e < 0) return `${sign}0.${"0".repeat(-e - 1)}${trimmed}`;
-    const whole = digits.slice(0, e + 1);
-    const fraction = trimmed.slice(e + 1);
-    return `${sign}${whole}${fraction ? "." + fraction : ""}`;
-  }
-
-  /** A number as llmmath::describe (check.cpp) writes it: 1.5, 1e-9, -0, NaN, Infinity. */
-  function describeNumber(x) {
-    if (x !== x) return "NaN";
-    if (!isFinite(x)) return x > 0 ? "Infinity" : "-Infinity";
-    if (x === Math.floor(x) && Math.abs(x) < 1e16) return Object.is(x, -0) ? "-0" : x.toFixed(0);
-    for (let p = 1; p < 17; p++) {
-      const s = formatG(x, p);
-      if (Number(s) === x) return s;
-    }
-    return formatG(x, 17);
-  }
 
   /** "abc" for a short string; the first 40 characters and "…" for a longer one. */
   function quoted(s) {
@@ -287,16 +233,10 @@
   /** A vector: an Array of numbers or a Float64Array, copied into a Float64Array snapshot. */
   function vector(value, name) {
     const n = lengthOf(value, name, "an array of numbers");
-    if (n === 0) fail(name, "a non-empty array", "an empty one");
-    if (n > MAX_VECTOR_LENGTH) fail(name, `at most 2^20 = ${MAX_VECTOR_LENGTH} entries`, `${n} entries`);
+    if (n === 0 || n > maxVectorLength) throw new ErrorConstructor(requireVectorLength(n, name));
     const out = snapshotBuffer(n);
     copyEntries(value, n, name, out, 0);
     return out;
-  }
-
-  /** An optional vector: undefined stays undefined. */
-  function optionalVector(value, name) {
-    return value === undefined ? undefined : vector(value, name);
   }
 
   const ROW = "a row (an array of numbers)";
@@ -308,7 +248,7 @@
   function matrix(value, name) {
     const rows = arrayLength(value, name, "a matrix (an array of rows, each an array of numbers)");
     if (rows === 0) fail(name, "a non-empty matrix", "an empty array");
-    if (rows > MAX_MATRIX_SIDE) {
+    if (rows > maxMatrixSide) {
       // Refused before any row is read; the first row's length only completes the message.
       let cols;
       try {
@@ -316,12 +256,12 @@
       } catch {
         cols = undefined;
       }
-      fail(name, `at most ${MAX_MATRIX_SIDE} rows and columns`, cols === undefined ? `${rows} rows` : `${rows}x${cols}`);
+      if (cols !== undefined) throw new ErrorConstructor(requireMatrixShape(rows, cols, name));
+      fail(name, `at most ${maxMatrixSide} rows and columns`, `${rows} rows`);
     }
     const first = read(value, 0, `${name}[0]`);
     const cols = lengthOf(first, `${name}[0]`, ROW);
-    if (cols === 0) fail(name, "a non-empty matrix", `an empty one (${rows}x0)`);
-    if (cols > MAX_MATRIX_SIDE) fail(name, `at most ${MAX_MATRIX_SIDE} rows and columns`, `${rows}x${cols}`);
+    if (cols === 0 || cols > maxMatrixSide) throw new ErrorConstructor(requireMatrixShape(rows, cols, name));
     const values = snapshotBuffer(rows * cols);
     for (let i = 0; i < rows; i++) {
       const rowName = `${name}[${i}]`;
@@ -366,16 +306,6 @@
 
   function number(v, name) {
     if (typeof v !== "number") fail(name, "a number", describe(v));
-    return v;
-  }
-
-  /** A number that may be omitted (undefined); null and every other non-number are refused. */
-  function optionalNumber(v, name) {
-    return v === undefined ? undefined : number(v, name);
-  }
-
-  function optionalBoolean(v, name) {
-    if (v !== undefined && typeof v !== "boolean") fail(name, "true or false", describe(v));
     return v;
   }
 
@@ -490,149 +420,56 @@
     return result;
   }
 
-  // ---- the public functions (core-api.md), in front of the internal ones --------------------
+  function boolean(v, name) {
+    if (typeof v !== "boolean") fail(name, "true or false", describe(v));
+    return v;
+  }
 
-  function publicFunctions(internal) {
+  // ---- the public functions (core-api.md), one per row of llmmathApi --------------------------
+
+  /** Reads one parameter (or one field of an object parameter) as its row of the table says. */
+  function readParameter(p, value) {
+    if (p.optional && value === undefined && p.kind !== "object") return undefined;
+    switch (p.kind) {
+      case "number":
+        return number(value, p.name);
+      case "vector":
+        return vector(value, p.name);
+      case "matrix":
+        return matrix(value, p.name);
+      case "boolean":
+        return boolean(value, p.name);
+      case "choice":
+        return optionalChoice(value, p.name, p.values);
+      case "object": {
+        const o = options(value, p.name, p.keys, p.optional);
+        const out = {};
+        for (let i = 0; i < p.fields.length; i++) out[p.fields[i].name] = readParameter(p.fields[i], o[p.fields[i].name]);
+        return out;
+      }
+      default:
+        throw new ErrorConstructor(`llmmath: unknown kind of parameter ${p.kind}`); // a faulty table
+    }
+  }
+
+  /** The public function of one row: every argument read into a snapshot, in order, then the call. */
+  function publicFunction(row, internal) {
+    const params = row.params;
+    for (let i = 0; i < params.length; i++) {
+      if (params[i].kind === "object") params[i].keys = params[i].fields.map((f) => f.name);
+    }
+    const name = row.name;
+    return function (...args) {
+      const snapshots = new Array(params.length);
+      for (let i = 0; i < params.length; i++) snapshots[i] = readParameter(params[i], args[i]);
+      return run(internal[name], ...snapshots);
+    };
+  }
+
+  // ---- diagnostics: not functions of the core, so not in the table ---------------------------
+
+  function diagnostics(internal) {
     return {
-      // ---- attention ----
-      attention(q, k, v, opts) {
-        const o = options(opts, "opts", ["causal", "scale"], true);
-        const causal = optionalBoolean(o.causal, "causal");
-        const scale = optionalNumber(o.scale, "scale");
-        const Q = matrix(q, "q");
-        const K = matrix(k, "k");
-        const V = matrix(v, "v");
-        return run(internal.attention, Q, K, V, { causal, scale });
-      },
-      contextDilution(cfg) {
-        const c = options(cfg, "cfg", dilutionFields, false);
-        return run(internal.contextDilution, dilutionConfig(c, number));
-      },
-      contextDilutionSweep(cfg) {
-        const c = options(cfg, "cfg", dilutionFields, false);
-        return run(internal.contextDilutionSweep, dilutionConfig(c, vector));
-      },
-
-      // ---- sampling ----
-      sampling(input, opts) {
-        const i = options(input, "input", ["logits", "probs"], false);
-        const logits = optionalVector(i.logits, "logits");
-        const probs = optionalVector(i.probs, "probs");
-        const o = options(opts, "opts", ["temperature", "topK", "topP"], true);
-        return run(internal.sampling, { logits, probs }, {
-          temperature: optionalNumber(o.temperature, "temperature"),
-          topK: optionalNumber(o.topK, "topK"),
-          topP: optionalNumber(o.topP, "topP"),
-        });
-      },
-      sample(probs, opts) {
-        const p = vector(probs, "probs");
-        const o = options(opts, "opts", ["count", "seed"], false);
-        return run(internal.sample, p, { count: number(o.count, "count"), seed: number(o.seed, "seed") });
-      },
-
-      // ---- moe ----
-      moeLoadBalance(f, p) {
-        const F = vector(f, "f");
-        return run(internal.moeLoadBalance, F, vector(p, "p"));
-      },
-      moeRoute(routerLogits, topK) {
-        const L = matrix(routerLogits, "routerLogits");
-        return run(internal.moeRoute, L, optionalNumber(topK, "topK"));
-      },
-
-      // ---- rope ----
-      rope(q, k, m, n, opts) {
-        const Q = vector(q, "q");
-        const K = vector(k, "k");
-        const M = number(m, "m");
-        const N = number(n, "n");
-        return run(internal.rope, Q, K, M, N, ropeOptions(opts));
-      },
-      ropeScores(q, k, offsets, opts) {
-        const Q = vector(q, "q");
-        const K = vector(k, "k");
-        const O = vector(offsets, "offsets");
-        return run(internal.ropeScores, Q, K, O, ropeOptions(opts));
-      },
-
-      // ---- cost ----
-      attentionCost(cfg) {
-        const c = options(cfg, "cfg", costFields, false);
-        return run(internal.attentionCost, costConfig(c, number));
-      },
-      attentionCostSweep(cfg) {
-        const c = options(cfg, "cfg", costFields, false);
-        return run(internal.attentionCostSweep, costConfig(c, vector));
-      },
-
-      // ---- speculative ----
-      speculativeDecoding(cfg) {
-        const c = options(cfg, "cfg", speculativeFields, false);
-        return run(internal.speculativeDecoding, speculativeConfig(c, number));
-      },
-      speculativeSweep(cfg) {
-        const c = options(cfg, "cfg", speculativeFields, false);
-        return run(internal.speculativeSweep, speculativeConfig(c, vector));
-      },
-      speculativeAlpha(cfg) {
-        const c = options(cfg, "cfg", ["meanTokens", "gamma"], false);
-        return run(internal.speculativeAlpha, {
-          meanTokens: number(c.meanTokens, "meanTokens"),
-          gamma: number(c.gamma, "gamma"),
-        });
-      },
-      speculativeMeasure(cfg) {
-        const c = options(cfg, "cfg", ["alpha", "gamma", "rounds", "seed"], false);
-        return run(internal.speculativeMeasure, {
-          alpha: number(c.alpha, "alpha"),
-          gamma: number(c.gamma, "gamma"),
-          rounds: number(c.rounds, "rounds"),
-          seed: number(c.seed, "seed"),
-        });
-      },
-
-      // ---- alibi ----
-      alibiSlopes(heads) {
-        return run(internal.alibiSlopes, number(heads, "heads"));
-      },
-      alibiHeads(heads) {
-        return run(internal.alibiHeads, number(heads, "heads"));
-      },
-      alibi(cfg) {
-        const c = options(cfg, "cfg", ["slope", "tokens", "distances"], false);
-        return run(internal.alibi, {
-          slope: number(c.slope, "slope"),
-          tokens: optionalNumber(c.tokens, "tokens"),
-          distances: optionalNumber(c.distances, "distances"),
-        });
-      },
-
-      // ---- quantization ----
-      smoothQuant(xAbsMax, wAbsMax, alpha) {
-        const X = vector(xAbsMax, "xAbsMax");
-        const W = vector(wAbsMax, "wAbsMax");
-        return run(internal.smoothQuant, X, W, optionalNumber(alpha, "alpha"));
-      },
-      quantize(values, opts) {
-        const x = vector(values, "values");
-        const o = options(opts, "opts", ["bits"], true);
-        return run(internal.quantize, x, { bits: optionalNumber(o.bits, "bits") });
-      },
-      smoothQuantLayer(x, w, opts) {
-        const X = matrix(x, "x");
-        const W = matrix(w, "w");
-        const o = options(opts, "opts", smoothQuantLayerFields, true);
-        return run(internal.smoothQuantLayer, X, W, smoothQuantLayerOptions(o, optionalNumber));
-      },
-      smoothQuantLayerSweep(x, w, opts) {
-        const X = matrix(x, "x");
-        const W = matrix(w, "w");
-        const o = options(opts, "opts", smoothQuantLayerFields, false);
-        return run(internal.smoothQuantLayerSweep, X, W, smoothQuantLayerOptions(o, vector));
-      },
-
-      // ---- diagnostics ----
       memoryInUse() {
         return internal.memoryInUse();
       },
@@ -644,77 +481,24 @@
     };
   }
 
-  // ---- the config of a function and of its sweep ----------------------------------------
-  // A function and its sweep take the same config except for the swept field, a number for the
-  // one and an array for the other: one reader per pair, given how to read that field (`number`
-  // or `optionalNumber` for the function, `vector` for the sweep). The fields are read in the
-  // order written, so the first bad one named is the same for both. No object spread here: this
-  // Emscripten's optimiser cannot parse it.
-
-  /** contextDilution's and contextDilutionSweep's cfg; `distractors` reads the swept field. */
-  const dilutionFields = ["relevantScore", "distractorScore", "distractors"];
-  function dilutionConfig(c, distractors) {
-    return {
-      relevantScore: number(c.relevantScore, "relevantScore"),
-      distractorScore: number(c.distractorScore, "distractorScore"),
-      distractors: distractors(c.distractors, "distractors"),
-    };
-  }
-
-  /** attentionCost's and attentionCostSweep's cfg; `tokens` reads the swept field. */
-  const costFields = ["tokens", "heads", "headDim", "layers", "kvHeads", "batch", "bytesPerValue", "dModel",
-    "ffnDim", "gated"];
-  function costConfig(c, tokens) {
-    return {
-      tokens: tokens(c.tokens, "tokens"),
-      heads: number(c.heads, "heads"),
-      headDim: number(c.headDim, "headDim"),
-      layers: optionalNumber(c.layers, "layers"),
-      kvHeads: optionalNumber(c.kvHeads, "kvHeads"),
-      batch: optionalNumber(c.batch, "batch"),
-      bytesPerValue: optionalNumber(c.bytesPerValue, "bytesPerValue"),
-      dModel: optionalNumber(c.dModel, "dModel"),
-      ffnDim: optionalNumber(c.ffnDim, "ffnDim"),
-      gated: optionalBoolean(c.gated, "gated"),
-    };
-  }
-
-  /** speculativeDecoding's and speculativeSweep's cfg; `gamma` reads the swept field. */
-  const speculativeFields = ["alpha", "gamma", "costRatio"];
-  function speculativeConfig(c, gamma) {
-    return {
-      alpha: number(c.alpha, "alpha"),
-      gamma: gamma(c.gamma, "gamma"),
-      costRatio: optionalNumber(c.costRatio, "costRatio"),
-    };
-  }
-
-  /** smoothQuantLayer's and smoothQuantLayerSweep's opts; `alpha` reads the swept field. */
-  const smoothQuantLayerFields = ["alpha", "bits"];
-  function smoothQuantLayerOptions(o, alpha) {
-    return {
-      alpha: alpha(o.alpha, "alpha"),
-      bits: optionalNumber(o.bits, "bits"),
-    };
-  }
-
-  /** rope's options: pairing as 0 (interleaved) or 1 (half), base, freqs. */
-  function ropeOptions(opts) {
-    const o = options(opts, "opts", ["pairing", "base", "freqs"], true);
-    return {
-      pairing: optionalChoice(o.pairing, "pairing", ["interleaved", "half"]),
-      base: optionalNumber(o.base, "base"),
-      freqs: optionalVector(o.freqs, "freqs"),
-    };
-  }
-
   // The embind functions exist once the runtime has started (its constructors register them).
   // The public functions replace them just before the factory's promise resolves, in the same
-  // turn, so no caller (nor Module.onRuntimeInitialized) ever sees the internal ones.
+  // turn, so no caller (nor Module.onRuntimeInitialized) ever sees the internal ones; the core's
+  // limits and checks for this file are taken off the module object.
+  const api = llmmathApi;
   const resolveReady = readyPromiseResolve;
   readyPromiseResolve = (module) => {
+    maxVectorLength = module.maxVectorLength;
+    maxMatrixSide = module.maxMatrixSide;
+    describeNumber = module.describeNumber;
+    requireVectorLength = module.requireVectorLength;
+    requireMatrixShape = module.requireMatrixShape;
+    for (const policy of ["maxVectorLength", "maxMatrixSide", "describeNumber", "requireVectorLength", "requireMatrixShape"]) {
+      delete module[policy];
+    }
     const internal = {};
-    const functions = publicFunctions(internal);
+    const functions = diagnostics(internal);
+    for (let i = 0; i < api.length; i++) functions[api[i].name] = publicFunction(api[i], internal);
     for (const name of ownKeys(functions)) {
       internal[name] = module[name];
       module[name] = givingBack(functions[name]);

@@ -16,14 +16,20 @@
 #include <string>
 #include <utility>
 
+#include "../api/adapters.hpp"
+
 namespace llmmath::js {
 
 using emscripten::val;
 
-/// The JavaScript string of a property name of the bindings, made once per name and kept (the
-/// bindings name properties with string literals, so the address identifies the name). Made
-/// afresh on every use, decoded from the heap each time, the names took a seventh of a small
-/// call's time (contextDilution, measured in Node 20).
+/// The JavaScript name of a C++ name: snake_case to camelCase (top_k_mass → topKMass), the one
+/// rename across the wall.
+std::string camel_case(const char* snake);
+
+/// The JavaScript string of a property name of the bindings, given in C++'s snake_case and made
+/// camelCase once per name and kept (the bindings name properties with string literals, so the
+/// address identifies the name). Made afresh on every use, decoded from the heap each time, the
+/// names took a seventh of a small call's time (contextDilution, measured in Node 20).
 const val& key(const char* name);
 
 /// (rows, cols) of a matrix snapshot, read before anything is copied so that the core's shape
@@ -42,6 +48,12 @@ Eigen::MatrixXd matrix(const val& snapshot);
 
 /// An optional number: `undefined` (omitted) gives nothing.
 std::optional<double> optional_number(const val& v);
+
+/// An optional vector snapshot: `undefined` (omitted) gives nothing.
+std::optional<Eigen::VectorXd> optional_vector(const val& v);
+
+/// An optional boolean: `undefined` (omitted) gives nothing.
+std::optional<bool> optional_boolean(const val& v);
 
 using BoolArray = Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>;
 
@@ -65,6 +77,28 @@ class Result {
   void set(const char* key, const Eigen::MatrixXd& M, const BoolArray& keep);
   /// A nested object (its arrays must outlive send() too).
   void set(const char* key, const Result& nested);
+  void set(const char* key, int i) { set(key, static_cast<double>(i)); }
+  /// An optional field: left out when empty.
+  template <class T>
+  void set(const char* key, const std::optional<T>& x) {
+    if (x) set(key, *x);
+  }
+  void set(const char* key, const std::optional<Eigen::MatrixXd>& M, const BoolArray& keep) {
+    if (M) set(key, *M, keep);
+  }
+  /// A result struct of the core, field by field (for_each_field, llmmath/fields.hpp).
+  template <class Struct>
+  void set(const char* key, const Struct& nested) {
+    set(key, of(nested));
+  }
+
+  /// The object for a result struct of the core, field by field.
+  template <class Struct>
+  static Result of(const Struct& r) {
+    Result out;
+    for_each_field(r, [&out](const char* name, const auto&... value) { out.set(name, value...); });
+    return out;
+  }
 
   /// Hands the object to `sink`, which copies everything out before returning.
   void send(const val& sink) const;
@@ -75,6 +109,14 @@ class Result {
  private:
   val object_;
 };
+
+/// Hands a result of an adapter to `sink`: a bare array as it is, a result struct as an object.
+inline void send(const val& sink, const Eigen::VectorXi& x) { Result::send(sink, x); }
+inline void send(const val& sink, const Eigen::VectorXd& x) { Result::send(sink, x); }
+template <class Struct>
+void send(const val& sink, const Struct& r) {
+  Result::of(r).send(sink);
+}
 
 /// Runs `body`; a std::exception from it (a core precondition, or the heap running out) comes
 /// back as its message, as a string, for boundary.js to throw as an Error; success gives
@@ -95,3 +137,27 @@ val guarded(Body&& body) {
 }
 
 }  // namespace llmmath::js
+
+namespace llmmath::api {
+
+/// How the adapters read boundary.js's snapshots (adapters.hpp).
+template <>
+struct Read<emscripten::val> {
+  using val = emscripten::val;
+  static val field(const val& object, const char* name) { return object[js::key(name)]; }
+  static double number(const val& v) { return v.as<double>(); }
+  static std::optional<double> optional_number(const val& v) { return js::optional_number(v); }
+  static std::optional<bool> optional_boolean(const val& v) { return js::optional_boolean(v); }
+  static Eigen::VectorXd vector(const val& v) { return js::vector(v); }
+  static std::optional<Eigen::VectorXd> optional_vector(const val& v) { return js::optional_vector(v); }
+  static Eigen::MatrixXd matrix(const val& v) { return js::matrix(v); }
+  static js::Shape shape(const val& v) { return js::shape(v); }
+  /// boundary.js has already turned the string into its index among the choices.
+  template <std::size_t N>
+  static std::optional<int> choice(const val& v, const char* const (&)[N]) {
+    if (v.isUndefined()) return std::nullopt;
+    return static_cast<int>(v.as<double>());
+  }
+};
+
+}  // namespace llmmath::api

@@ -1,0 +1,278 @@
+// The core behind each function of the JavaScript API (bindings/api/<concept>.js declares them),
+// written once for every binding that calls it: the WebAssembly module (bindings/wasm/, through
+// boundary.js) and the native caller of the golden file, the benchmark and the fuzz target
+// (bindings/native/). An adapter only translates: it reads its arguments, in the binding's own
+// value type V, into the core's types, calls the core and returns the core's result struct,
+// which the binding hands on field by field (for_each_field, llmmath/fields.hpp). Every
+// mathematical precondition is the core's.
+//
+// What an adapter may assume of its arguments is what boundary.js guarantees in the browser:
+// each has the kind its declaration names (a number, a vector, a matrix, a boolean, an object of
+// known keys, a choice as its index) or is absent. Read<V> is how a binding reads them:
+//   Read<V>::field(object, "snake_name")   a field of an options or config object; the binding
+//                                          derives the JavaScript name (snakeName) mechanically
+//   number, optional_number, optional_boolean, vector, optional_vector, matrix, shape, choice
+// Names inside are the core's (snake_case); the JavaScript name of each function is derived from
+// its adapter's name the same way (attention_cost → attentionCost).
+#pragma once
+
+#include <Eigen/Core>
+#include <optional>
+
+#include "llmmath/alibi.hpp"
+#include "llmmath/attention.hpp"
+#include "llmmath/cost.hpp"
+#include "llmmath/moe.hpp"
+#include "llmmath/quantization.hpp"
+#include "llmmath/rope.hpp"
+#include "llmmath/sampling.hpp"
+#include "llmmath/speculative.hpp"
+
+namespace llmmath::api {
+
+/// How a binding reads its value type V; each binding specialises it.
+template <class V>
+struct Read;
+
+/// A matrix argument's shape, read before its entries (so that the core refuses an oversized one
+/// before it is copied).
+struct Shape {
+  Eigen::Index rows = 0;
+  Eigen::Index cols = 0;
+};
+
+// ---- attention -------------------------------------------------------------------------------
+
+template <class V>
+AttentionResult attention(const V& q, const V& k, const V& v, const V& opts) {
+  using R = Read<V>;
+  AttentionOptions options;
+  options.causal = R::optional_boolean(R::field(opts, "causal")).value_or(options.causal);
+  options.scale = R::optional_number(R::field(opts, "scale"));
+  const auto Q = R::shape(q), K = R::shape(k), Vs = R::shape(v);
+  // sizes first, so that a refused call never asks the heap for its matrices
+  require_attention_shapes(Q.rows, Q.cols, K.rows, K.cols, Vs.rows, Vs.cols);
+  return llmmath::attention(R::matrix(q), R::matrix(k), R::matrix(v), options);
+}
+
+template <class V>
+ContextDilutionResult context_dilution(const V& cfg) {
+  using R = Read<V>;
+  return llmmath::context_dilution(R::number(R::field(cfg, "relevant_score")),
+                                   R::number(R::field(cfg, "distractor_score")),
+                                   R::number(R::field(cfg, "distractors")));
+}
+
+template <class V>
+ContextDilutionSweep context_dilution_sweep(const V& cfg) {
+  using R = Read<V>;
+  return llmmath::context_dilution_sweep(R::number(R::field(cfg, "relevant_score")),
+                                         R::number(R::field(cfg, "distractor_score")),
+                                         R::vector(R::field(cfg, "distractors")));
+}
+
+// ---- sampling --------------------------------------------------------------------------------
+
+template <class V>
+SamplingResult sampling(const V& input, const V& opts) {
+  using R = Read<V>;
+  SamplingInput source;
+  source.logits = R::optional_vector(R::field(input, "logits"));
+  source.probs = R::optional_vector(R::field(input, "probs"));
+  SamplingOptions options;
+  options.temperature = R::optional_number(R::field(opts, "temperature")).value_or(options.temperature);
+  options.top_k = R::optional_number(R::field(opts, "top_k")).value_or(options.top_k);
+  options.top_p = R::optional_number(R::field(opts, "top_p")).value_or(options.top_p);
+  return llmmath::sampling(source, options);
+}
+
+template <class V>
+Eigen::VectorXi sample(const V& probs, const V& opts) {
+  using R = Read<V>;
+  return llmmath::sample(R::vector(probs), R::number(R::field(opts, "count")),
+                         R::number(R::field(opts, "seed")));
+}
+
+// ---- moe -------------------------------------------------------------------------------------
+
+template <class V>
+MoeLoadBalanceResult moe_load_balance(const V& f, const V& p) {
+  using R = Read<V>;
+  return llmmath::moe_load_balance(R::vector(f), R::vector(p));
+}
+
+template <class V>
+MoeRouteResult moe_route(const V& router_logits, const V& top_k) {
+  using R = Read<V>;
+  const auto L = R::shape(router_logits);
+  require_router_logits_shape(L.rows, L.cols);
+  return llmmath::moe_route(R::matrix(router_logits), R::optional_number(top_k).value_or(1));
+}
+
+// ---- rope ------------------------------------------------------------------------------------
+
+template <class V>
+RopeOptions rope_options(const V& opts) {
+  using R = Read<V>;
+  RopeOptions options;
+  static constexpr const char* pairings[] = {"interleaved", "half"};  // RopePairing's order
+  if (R::choice(R::field(opts, "pairing"), pairings).value_or(0) == 1) options.pairing = RopePairing::half;
+  options.base = R::optional_number(R::field(opts, "base"));
+  options.freqs = R::optional_vector(R::field(opts, "freqs"));
+  return options;
+}
+
+template <class V>
+RopeResult rope(const V& q, const V& k, const V& m, const V& n, const V& opts) {
+  using R = Read<V>;
+  return llmmath::rope(R::vector(q), R::vector(k), R::number(m), R::number(n), rope_options(opts));
+}
+
+template <class V>
+RopeScoresResult rope_scores(const V& q, const V& k, const V& offsets, const V& opts) {
+  using R = Read<V>;
+  return llmmath::rope_scores(R::vector(q), R::vector(k), R::vector(offsets), rope_options(opts));
+}
+
+// ---- cost ------------------------------------------------------------------------------------
+
+/// attention_cost's config, tokens apart (a number for the one, a vector for the sweep).
+template <class V>
+AttentionCostConfig cost_config(const V& cfg) {
+  using R = Read<V>;
+  AttentionCostConfig c;
+  c.heads = R::number(R::field(cfg, "heads"));
+  c.head_dim = R::number(R::field(cfg, "head_dim"));
+  c.layers = R::optional_number(R::field(cfg, "layers")).value_or(c.layers);
+  c.kv_heads = R::optional_number(R::field(cfg, "kv_heads"));
+  c.batch = R::optional_number(R::field(cfg, "batch")).value_or(c.batch);
+  c.bytes_per_value = R::optional_number(R::field(cfg, "bytes_per_value")).value_or(c.bytes_per_value);
+  c.d_model = R::optional_number(R::field(cfg, "d_model"));
+  c.ffn_dim = R::optional_number(R::field(cfg, "ffn_dim"));
+  c.gated = R::optional_boolean(R::field(cfg, "gated"));
+  return c;
+}
+
+template <class V>
+AttentionCostResult attention_cost(const V& cfg) {
+  using R = Read<V>;
+  AttentionCostConfig c = cost_config(cfg);
+  c.tokens = R::number(R::field(cfg, "tokens"));
+  return llmmath::attention_cost(c);
+}
+
+template <class V>
+AttentionCostSweep attention_cost_sweep(const V& cfg) {
+  using R = Read<V>;
+  return llmmath::attention_cost_sweep(cost_config(cfg), R::vector(R::field(cfg, "tokens")));
+}
+
+// ---- speculative -----------------------------------------------------------------------------
+
+template <class V>
+SpeculativeResult speculative_decoding(const V& cfg) {
+  using R = Read<V>;
+  return llmmath::speculative_decoding(R::number(R::field(cfg, "alpha")), R::number(R::field(cfg, "gamma")),
+                                       R::optional_number(R::field(cfg, "cost_ratio")));
+}
+
+template <class V>
+SpeculativeSweep speculative_sweep(const V& cfg) {
+  using R = Read<V>;
+  return llmmath::speculative_sweep(R::number(R::field(cfg, "alpha")), R::vector(R::field(cfg, "gamma")),
+                                    R::optional_number(R::field(cfg, "cost_ratio")));
+}
+
+template <class V>
+SpeculativeAlphaResult speculative_alpha(const V& cfg) {
+  using R = Read<V>;
+  return llmmath::speculative_alpha(R::number(R::field(cfg, "mean_tokens")), R::number(R::field(cfg, "gamma")));
+}
+
+template <class V>
+SpeculativeMeasureResult speculative_measure(const V& cfg) {
+  using R = Read<V>;
+  return llmmath::speculative_measure(R::number(R::field(cfg, "alpha")), R::number(R::field(cfg, "gamma")),
+                                      R::number(R::field(cfg, "rounds")), R::number(R::field(cfg, "seed")));
+}
+
+// ---- alibi -----------------------------------------------------------------------------------
+
+template <class V>
+Eigen::VectorXd alibi_slopes(const V& heads) {
+  return llmmath::alibi_slopes(Read<V>::number(heads));
+}
+
+template <class V>
+AlibiHeadsResult alibi_heads(const V& heads) {
+  return llmmath::alibi_heads(Read<V>::number(heads));
+}
+
+template <class V>
+AlibiResult alibi(const V& cfg) {
+  using R = Read<V>;
+  return llmmath::alibi(R::number(R::field(cfg, "slope")), R::optional_number(R::field(cfg, "tokens")),
+                        R::optional_number(R::field(cfg, "distances")));
+}
+
+// ---- quantization ----------------------------------------------------------------------------
+
+template <class V>
+SmoothQuantResult smooth_quant(const V& x_abs_max, const V& w_abs_max, const V& alpha) {
+  using R = Read<V>;
+  return llmmath::smooth_quant(R::vector(x_abs_max), R::vector(w_abs_max),
+                               R::optional_number(alpha).value_or(default_smooth_quant_alpha));
+}
+
+template <class V>
+QuantizeResult quantize(const V& values, const V& opts) {
+  using R = Read<V>;
+  return llmmath::quantize(R::vector(values), R::optional_number(R::field(opts, "bits")).value_or(default_quantize_bits));
+}
+
+template <class V>
+SmoothQuantLayerResult smooth_quant_layer(const V& x, const V& w, const V& opts) {
+  using R = Read<V>;
+  const auto X = R::shape(x), W = R::shape(w);
+  require_smooth_quant_layer_shapes(X.rows, X.cols, W.rows, W.cols);
+  return llmmath::smooth_quant_layer(R::matrix(x), R::matrix(w),
+                                     R::optional_number(R::field(opts, "alpha")).value_or(default_smooth_quant_alpha),
+                                     R::optional_number(R::field(opts, "bits")).value_or(default_quantize_bits));
+}
+
+template <class V>
+SmoothQuantLayerSweep smooth_quant_layer_sweep(const V& x, const V& w, const V& opts) {
+  using R = Read<V>;
+  const auto X = R::shape(x), W = R::shape(w);
+  require_smooth_quant_layer_shapes(X.rows, X.cols, W.rows, W.cols);
+  return llmmath::smooth_quant_layer_sweep(R::matrix(x), R::matrix(w), R::vector(R::field(opts, "alpha")),
+                                           R::optional_number(R::field(opts, "bits")).value_or(default_quantize_bits));
+}
+
+}  // namespace llmmath::api
+
+/// Every function of the API as X(adapter, arity), in the order of bindings/api/index.js: the one
+/// list the bindings register (arity: the adapter's arguments, as the declaration's params).
+#define LLMMATH_API_FUNCTIONS(X)                                                                  \
+  X(attention, 4)                                                                                 \
+  X(context_dilution, 1)                                                                          \
+  X(context_dilution_sweep, 1)                                                                    \
+  X(sampling, 2)                                                                                  \
+  X(sample, 2)                                                                                    \
+  X(moe_load_balance, 2)                                                                          \
+  X(moe_route, 2)                                                                                 \
+  X(rope, 5)                                                                                      \
+  X(rope_scores, 4)                                                                               \
+  X(attention_cost, 1)                                                                            \
+  X(attention_cost_sweep, 1)                                                                      \
+  X(speculative_decoding, 1)                                                                      \
+  X(speculative_sweep, 1)                                                                         \
+  X(speculative_alpha, 1)                                                                         \
+  X(speculative_measure, 1)                                                                       \
+  X(alibi_slopes, 1)                                                                              \
+  X(alibi_heads, 1)                                                                               \
+  X(alibi, 1)                                                                                     \
+  X(smooth_quant, 3)                                                                              \
+  X(quantize, 2)                                                                                  \
+  X(smooth_quant_layer, 3)                                                                        \
+  X(smooth_quant_layer_sweep, 3)

@@ -1,0 +1,432 @@
+// The core's API for native callers: the same adapters as the WebAssembly module
+// (bindings/api/adapters.hpp), called by JavaScript name with arguments given as JSON, as the
+// API takes them, and results handed back as JSON in the shape the API returns them. The golden
+// file (tests/core/golden.cpp), the native side of the benchmark (bench/native.cpp) and the
+// fuzz target (tests/fuzz/fuzz_core.cpp) call the core this way, so none of them keeps a list of
+// the API's functions or fields of its own.
+//
+//   llmmath::native::Json            just enough JSON: what JSON.stringify writes (no escapes but
+//                                    the simple ones), ±Infinity as the strings "Infinity" and
+//                                    "-Infinity" (JSON has no such number)
+//   llmmath::native::parse(text)     text → Json
+//   llmmath::native::write(json)     Json → text, numbers with 17 significant digits
+//   llmmath::native::call(fn, args)  the API function `fn` (camelCase) on `args` → its result
+//   llmmath::native::run(fn, args)   the same call, its result dropped (for timing)
+//   llmmath::native::functions()     the API's functions' names, in registration order
+// Arguments must be as boundary.js would hand them on: of the declared kind (a number, an array
+// of numbers, an array of such rows, true or false, an object) or absent (null); a choice is
+// given as its string. Anything else throws std::invalid_argument.
+#pragma once
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <type_traits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../api/adapters.hpp"
+
+namespace llmmath::native {
+
+struct Json {
+  enum class Type { null, boolean, number, string, array, object } type = Type::null;
+  bool boolean = false;
+  double number = 0;
+  std::string string;
+  std::vector<Json> array;      // the entries, unless every one is a number:
+  std::vector<double> numbers;  // then they are here (a vector's 2^20 values stay compact)
+  std::map<std::string, Json> object;
+  std::vector<std::string> order;  // the object's keys in the order they were added
+
+  // A missing key reads as null, like an absent option in JavaScript (undefined).
+  const Json& operator[](const std::string& key) const {
+    static const Json null;
+    const auto it = object.find(key);
+    return it == object.end() ? null : it->second;
+  }
+  bool present() const { return type != Type::null; }
+};
+
+class Parser {
+ public:
+  explicit Parser(const std::string& text) : s_(text) {}
+
+  Json parse() {
+    Json value = parse_value();
+    skip_space();
+    if (i_ != s_.size()) fail("trailing characters");
+    return value;
+  }
+
+ private:
+  const std::string& s_;
+  std::size_t i_ = 0;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::runtime_error("JSON, at " + std::to_string(i_) + ": " + what);
+  }
+  void skip_space() {
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+  }
+  bool accept(char c) {
+    skip_space();
+    if (i_ < s_.size() && s_[i_] == c) {
+      ++i_;
+      return true;
+    }
+    return false;
+  }
+  void expect(char c) {
+    if (!accept(c)) fail(std::string("expected '") + c + "'");
+  }
+  bool word(const char* w) {
+    const std::string ws(w);
+    if (s_.compare(i_, ws.size(), ws) != 0) return false;
+    i_ += ws.size();
+    return true;
+  }
+
+  std::string parse_string() {
+    expect('"');
+    std::string out;
+    while (i_ < s_.size() && s_[i_] != '"') {
+      char c = s_[i_++];
+      if (c == '\\') {
+        if (i_ >= s_.size()) fail("unfinished escape");
+        c = s_[i_++];
+        if (c == 'n') c = '\n';
+        else if (c == 't') c = '\t';
+        else if (c != '"' && c != '\\' && c != '/') fail("unsupported escape");
+      }
+      out += c;
+    }
+    expect('"');
+    return out;
+  }
+
+  Json parse_value() {
+    skip_space();
+    if (i_ >= s_.size()) fail("unexpected end");
+    Json v;
+    const char c = s_[i_];
+    if (c == '[') {
+      ++i_;
+      v.type = Json::Type::array;
+      if (!accept(']')) {
+        do {
+          Json entry = parse_value();
+          if (entry.type == Json::Type::number && v.array.empty()) {
+            v.numbers.push_back(entry.number);
+            continue;
+          }
+          // a mixed array (a call's arguments): every entry a Json, the numbers before too
+          for (const double x : v.numbers) {
+            Json n;
+            n.type = Json::Type::number;
+            n.number = x;
+            v.array.push_back(std::move(n));
+          }
+          v.numbers.clear();
+          v.array.push_back(std::move(entry));
+        } while (accept(','));
+        expect(']');
+      }
+    } else if (c == '{') {
+      ++i_;
+      v.type = Json::Type::object;
+      if (!accept('}')) {
+        do {
+          std::string key = parse_string();
+          expect(':');
+          if (!v.object.count(key)) v.order.push_back(key);
+          v.object[key] = parse_value();
+        } while (accept(','));
+        expect('}');
+      }
+    } else if (c == '"') {
+      v.type = Json::Type::string;
+      v.string = parse_string();
+    } else if (word("true")) {
+      v.type = Json::Type::boolean;
+      v.boolean = true;
+    } else if (word("false")) {
+      v.type = Json::Type::boolean;
+    } else if (word("null")) {
+      v.type = Json::Type::null;
+    } else {
+      // strtod reads JavaScript's shortest round-trip form back to the same double
+      char* end = nullptr;
+      v.type = Json::Type::number;
+      v.number = std::strtod(s_.c_str() + i_, &end);
+      if (end == s_.c_str() + i_) fail("expected a value");
+      i_ = std::size_t(end - s_.c_str());
+    }
+    return v;
+  }
+};
+
+/// A number as Json.
+inline Json number_json(double x) {
+  Json j;
+  j.type = Json::Type::number;
+  j.number = x;
+  return j;
+}
+
+inline Json parse(const std::string& text) { return Parser(text).parse(); }
+
+/// The entries of an array, numbers included (an array of numbers keeps them in `numbers`).
+inline std::vector<Json> entries(const Json& j) {
+  if (j.array.empty()) {
+    std::vector<Json> out;
+    for (const double x : j.numbers) out.push_back(number_json(x));
+    return out;
+  }
+  return j.array;
+}
+
+inline std::string write_number(double x) {
+  if (std::isinf(x)) return x > 0 ? "\"Infinity\"" : "\"-Infinity\"";
+  if (std::isnan(x)) return "\"NaN\"";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+inline std::string write(const Json& j) {
+  switch (j.type) {
+    case Json::Type::null: return "null";
+    case Json::Type::boolean: return j.boolean ? "true" : "false";
+    case Json::Type::number: return write_number(j.number);
+    case Json::Type::string: return "\"" + j.string + "\"";
+    case Json::Type::array: {
+      std::string s = "[";
+      if (j.array.empty())
+        for (std::size_t i = 0; i < j.numbers.size(); ++i) s += (i ? "," : "") + write_number(j.numbers[i]);
+      else
+        for (std::size_t i = 0; i < j.array.size(); ++i) s += (i ? "," : "") + write(j.array[i]);
+      return s + "]";
+    }
+    case Json::Type::object: {
+      std::string s = "{";
+      bool first = true;
+      for (const auto& key : j.order) {
+        s += (first ? "\"" : ",\"") + key + "\":" + write(j.object.at(key));
+        first = false;
+      }
+      return s + "}";
+    }
+  }
+  return "null";
+}
+
+// ---- results as Json, field by field (llmmath/fields.hpp) ------------------------------------
+
+inline std::string camel_case(const char* snake) {
+  std::string out;
+  for (const char* c = snake; *c; ++c) {
+    if (*c == '_' && c[1] != '\0') {
+      ++c;
+      out += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
+    } else {
+      out += *c;
+    }
+  }
+  return out;
+}
+
+inline Json to_json(double x) { return number_json(x); }
+inline Json to_json(int x) { return number_json(x); }
+inline Json to_json(bool b) {
+  Json j;
+  j.type = Json::Type::boolean;
+  j.boolean = b;
+  return j;
+}
+template <class Scalar>
+Json to_json(const Eigen::Matrix<Scalar, Eigen::Dynamic, 1>& x) {
+  Json j;
+  j.type = Json::Type::array;
+  for (Eigen::Index i = 0; i < x.size(); ++i) j.numbers.push_back(static_cast<double>(x(i)));
+  return j;
+}
+/// A matrix as rows; where `keep` is given and false the entry is null.
+template <class Derived>
+Json rows_json(const Eigen::DenseBase<Derived>& M, const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>* keep = nullptr) {
+  Json j;
+  j.type = Json::Type::array;
+  for (Eigen::Index r = 0; r < M.rows(); ++r) {
+    Json row;
+    row.type = Json::Type::array;
+    for (Eigen::Index c = 0; c < M.cols(); ++c) {
+      if (keep) {
+        row.array.push_back(((*keep)(r, c)) ? number_json(static_cast<double>(M(r, c))) : Json{});
+      } else if (std::is_same_v<typename Derived::Scalar, bool>) {
+        row.array.push_back(to_json(static_cast<bool>(M(r, c))));
+      } else {
+        row.numbers.push_back(static_cast<double>(M(r, c)));
+      }
+    }
+    j.array.push_back(std::move(row));
+  }
+  return j;
+}
+inline Json to_json(const Eigen::MatrixXd& M) { return rows_json(M); }
+inline Json to_json(const Eigen::MatrixXi& M) { return rows_json(M); }
+inline Json to_json(const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>& B) { return rows_json(B); }
+template <class Struct>
+Json to_json(const Struct& r);
+
+/// Collects a struct's fields into an object.
+struct ObjectWriter {
+  Json& out;
+  void add(const char* name, Json value) {
+    const std::string key = camel_case(name);
+    out.order.push_back(key);
+    out.object[key] = std::move(value);
+  }
+  template <class T>
+  void operator()(const char* name, const T& value) {
+    add(name, to_json(value));
+  }
+  template <class T>
+  void operator()(const char* name, const std::optional<T>& value) {
+    if (value) add(name, to_json(*value));
+  }
+  void operator()(const char* name, const std::optional<Eigen::MatrixXd>& M,
+                  const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>& keep) {
+    if (M) add(name, rows_json(*M, &keep));
+  }
+};
+
+template <class Struct>
+Json to_json(const Struct& r) {
+  Json j;
+  j.type = Json::Type::object;
+  for_each_field(r, ObjectWriter{j});
+  return j;
+}
+
+}  // namespace llmmath::native
+
+namespace llmmath::api {
+
+/// How the adapters read Json arguments (adapters.hpp).
+template <>
+struct Read<native::Json> {
+  using Json = native::Json;
+  [[noreturn]] static void refuse(const char* what) {
+    throw std::invalid_argument(std::string("native call: expected ") + what);
+  }
+  static const Json& field(const Json& object, const char* name) { return object[native::camel_case(name)]; }
+  static double number(const Json& j) {
+    if (j.type != Json::Type::number) refuse("a number");
+    return j.number;
+  }
+  static std::optional<double> optional_number(const Json& j) {
+    return j.present() ? std::optional<double>(number(j)) : std::nullopt;
+  }
+  static std::optional<bool> optional_boolean(const Json& j) {
+    if (!j.present()) return std::nullopt;
+    if (j.type != Json::Type::boolean) refuse("true or false");
+    return j.boolean;
+  }
+  static Eigen::VectorXd vector(const Json& j) {
+    if (j.type != Json::Type::array || !j.array.empty() || j.numbers.empty()) refuse("a non-empty array of numbers");
+    return Eigen::Map<const Eigen::VectorXd>(j.numbers.data(), Eigen::Index(j.numbers.size()));
+  }
+  static std::optional<Eigen::VectorXd> optional_vector(const Json& j) {
+    return j.present() ? std::optional<Eigen::VectorXd>(vector(j)) : std::nullopt;
+  }
+  static Shape shape(const Json& j) {
+    if (j.type != Json::Type::array || !j.numbers.empty() || j.array.empty()) refuse("a non-empty array of rows");
+    const std::size_t cols = j.array[0].numbers.size();
+    for (const Json& row : j.array)
+      if (row.type != Json::Type::array || !row.array.empty() || row.numbers.size() != cols || cols == 0)
+        refuse("rows of one non-zero length");
+    return {Eigen::Index(j.array.size()), Eigen::Index(cols)};
+  }
+  static Eigen::MatrixXd matrix(const Json& j) {
+    const Shape s = shape(j);
+    Eigen::MatrixXd M(s.rows, s.cols);
+    for (Eigen::Index r = 0; r < s.rows; ++r)
+      for (Eigen::Index c = 0; c < s.cols; ++c) M(r, c) = j.array[std::size_t(r)].numbers[std::size_t(c)];
+    return M;
+  }
+  template <std::size_t N>
+  static std::optional<int> choice(const Json& j, const char* const (&names)[N]) {
+    if (!j.present()) return std::nullopt;
+    for (std::size_t i = 0; i < N; ++i)
+      if (j.type == Json::Type::string && j.string == names[i]) return static_cast<int>(i);
+    refuse("one of the choices");
+  }
+};
+
+}  // namespace llmmath::api
+
+namespace llmmath::native {
+
+namespace detail {
+
+template <class Result>
+void drop(const Result& r) {
+  // keeps the call from being optimised away without writing the result anywhere
+  asm volatile("" : : "g"(&r) : "memory");
+}
+
+template <auto Adapter, std::size_t... I>
+Json call(const std::vector<Json>& args, std::index_sequence<I...>) {
+  static const Json absent;
+  return to_json(Adapter((I < args.size() ? args[I] : absent)...));
+}
+
+template <auto Adapter, std::size_t... I>
+void run(const std::vector<Json>& args, std::index_sequence<I...>) {
+  static const Json absent;
+  drop(Adapter((I < args.size() ? args[I] : absent)...));
+}
+
+struct Entry {
+  std::string name;
+  Json (*call)(const std::vector<Json>&);
+  void (*run)(const std::vector<Json>&);
+};
+
+inline const std::vector<Entry>& registry() {
+#define LLMMATH_NATIVE_ENTRY(adapter, arity)                                                           \
+  Entry{camel_case(#adapter),                                                                          \
+        [](const std::vector<Json>& a) { return call<&api::adapter<Json>>(a, std::make_index_sequence<arity>()); }, \
+        [](const std::vector<Json>& a) { run<&api::adapter<Json>>(a, std::make_index_sequence<arity>()); }},
+  static const std::vector<Entry> entries{LLMMATH_API_FUNCTIONS(LLMMATH_NATIVE_ENTRY)};
+#undef LLMMATH_NATIVE_ENTRY
+  return entries;
+}
+
+inline const Entry& entry(const std::string& fn) {
+  for (const Entry& e : registry())
+    if (e.name == fn) return e;
+  throw std::invalid_argument("native call: no API function " + fn);
+}
+
+}  // namespace detail
+
+/// The API function `fn` on `args`; its result as Json. Throws what the core throws.
+inline Json call(const std::string& fn, const std::vector<Json>& args) { return detail::entry(fn).call(args); }
+
+/// The same call with its result dropped.
+inline void run(const std::string& fn, const std::vector<Json>& args) { detail::entry(fn).run(args); }
+
+/// The names of the API's functions, in registration order.
+inline std::vector<std::string> functions() {
+  std::vector<std::string> out;
+  for (const auto& e : detail::registry()) out.push_back(e.name);
+  return out;
+}
+
+}  // namespace llmmath::native
