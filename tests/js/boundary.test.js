@@ -10,6 +10,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const vm = require("node:vm");
 const { core } = require("./core.js");
+const { functions, examples, typed } = require("./api.js");
 
 const MiB = 2 ** 20;
 
@@ -18,32 +19,12 @@ const MiB = 2 ** 20;
 const Q = [[1, 0], [0, 1], [1, 1]];
 const K = [[1, 0], [0, 1], [3, 0]];
 const V = [[1, 0], [0, 1], [0.5, 0.5]];
+// Three calls the tests below compare with by name, and every example of the API's declarations.
 const reference = (m) => ({
   attention: m.attention(Q, K, V, { causal: true }),
-  contextDilution: m.contextDilution({ relevantScore: 2, distractorScore: 0.5, distractors: 7 }),
-  sampling: m.sampling({ logits: [1.2, 0.3, -0.5, 2.0, 0.1] }, { temperature: 0.7, topK: 4, topP: 0.9 }),
   samplingProbs: m.sampling({ probs: [0.4, 0.4, 0.1, 0.1] }, { topP: 0.8 }),
-  sample: m.sample([0.2, 0.3, 0.5], { count: 20, seed: 7 }),
-  moeLoadBalance: m.moeLoadBalance([0.5, 0.5, 0, 0], [0.25, 0.25, 0.25, 0.25]),
-  moeRoute: m.moeRoute([[1, 0, 2, 0.5], [0, 3, 1, 1], [2, 2, 0, -1]], 2),
-  rope: m.rope([0.3, -1.2, 0.8, 0.5], [1.0, 0.4, -0.6, 0.9], 5, 2, { pairing: "half" }),
-  ropeScores: m.ropeScores([1, 0, 1, 0], [1, 0, 1, 0], [-2, 0, 2], { freqs: [0.01, 0.0001] }),
-  attentionCost: m.attentionCost({ tokens: 4096, heads: 32, headDim: 128, layers: 32, dModel: 4096, ffnDim: 11008, gated: true }),
-  speculativeDecoding: m.speculativeDecoding({ alpha: 0.8, gamma: 4, costRatio: 0.05 }),
-  speculativeAlpha: m.speculativeAlpha({ meanTokens: 1.875, gamma: 3 }),
-  speculativeMeasure: m.speculativeMeasure({ alpha: 0.5, gamma: 3, rounds: 50, seed: 3 }),
-  alibiSlopes: m.alibiSlopes(12),
-  alibiHeads: m.alibiHeads(12),
-  alibi: m.alibi({ slope: 0.25, tokens: 5 }),
-  smoothQuant: m.smoothQuant([8, 2, 0], [0.5, 0.5, 0.5], 0.75),
   quantize: m.quantize([127, 0.5, 1.5, -2.5, 3.25], { bits: 6 }),
-  smoothQuantLayer: m.smoothQuantLayer([[8, -2], [1, 0.5]], [[0.5], [2]], { alpha: 0.5, bits: 8 }),
-  // the sweeps, with their optional fields left out (an inherited one must not fill them in)
-  contextDilutionSweep: m.contextDilutionSweep({ relevantScore: 2, distractorScore: 0.5, distractors: [0, 7, 2 ** 53] }),
-  attentionCostSweep: m.attentionCostSweep({ heads: 32, headDim: 128, tokens: [1, 4096, 2 ** 30] }),
-  speculativeSweep: m.speculativeSweep({ alpha: 0.8, gamma: [0, 4, 1024] }),
-  speculativeSweepCost: m.speculativeSweep({ alpha: 0.8, gamma: [0, 4, 1024], costRatio: 0.05 }),
-  smoothQuantLayerSweep: m.smoothQuantLayerSweep([[8, -2], [1, 0.5]], [[0.5], [2]], { alpha: [0, 0.5, 1] }),
+  examples: examples.map(([fn, args]) => m[fn](...args)),
 });
 
 let baseline;
@@ -438,33 +419,17 @@ test("every function takes Float64Array vectors and matrices of Float64Array row
   const L = [[1, 0, 2, 0.5], [0, 3, 1, 1], [2, 2, 0, -1]];
   const X = [[8, -2], [1, 0.5]];
   const W = [[0.5], [2]];
-  // [name, the call with plain arrays, the same call with typed arrays]
+  // every example of every declared function, with each vector and each row a Float64Array
+  for (const f of functions) {
+    for (const args of f.examples) assert.deepEqual(m[f.name](...typed(f, args)), m[f.name](...args), `${f.name}(${JSON.stringify(args)})`);
+  }
+  // rows of both kinds in one matrix
   const table = [
-    ["attention", () => m.attention(Q, K, V, { causal: true }), () => m.attention(rowsOf(Q), rowsOf(K), rowsOf(V), { causal: true })],
     ["attention (mixed rows)", () => m.attention(Q, K, V), () => m.attention([Q[0], f64(Q[1]), Q[2]], rowsOf(K), [f64(V[0]), V[1], f64(V[2])])],
-    ["sampling logits", () => m.sampling({ logits: z }, { topK: 3 }), () => m.sampling({ logits: f64(z) }, { topK: 3 })],
-    ["sampling probs", () => m.sampling({ probs: [0.4, 0.4, 0.1, 0.1] }, { topP: 0.8 }), () => m.sampling({ probs: f64([0.4, 0.4, 0.1, 0.1]) }, { topP: 0.8 })],
-    ["sample", () => m.sample([0.2, 0.3, 0.5], { count: 50, seed: 1 }), () => m.sample(f64([0.2, 0.3, 0.5]), { count: 50, seed: 1 })],
-    ["moeLoadBalance", () => m.moeLoadBalance([0.5, 0.5, 0, 0], [0.1, 0.2, 0.3, 0.4]), () => m.moeLoadBalance(f64([0.5, 0.5, 0, 0]), f64([0.1, 0.2, 0.3, 0.4]))],
-    ["moeRoute", () => m.moeRoute(L, 2), () => m.moeRoute(rowsOf(L), 2)],
-    ["rope", () => m.rope([0.3, -1.2, 0.8, 0.5], [1, 0.4, -0.6, 0.9], 5, 2), () => m.rope(f64([0.3, -1.2, 0.8, 0.5]), f64([1, 0.4, -0.6, 0.9]), 5, 2)],
-    ["rope freqs", () => m.rope([1, 0, 1, 0], [1, 0, 1, 0], 2, 0, { freqs: [0.01, 0.0001] }), () => m.rope([1, 0, 1, 0], [1, 0, 1, 0], 2, 0, { freqs: f64([0.01, 0.0001]) })],
-    ["ropeScores", () => m.ropeScores([1, 0, 1, 0], [0, 1, 1, 0], [-2, 0, 2, 7]), () => m.ropeScores(f64([1, 0, 1, 0]), f64([0, 1, 1, 0]), f64([-2, 0, 2, 7]))],
-    ["smoothQuant", () => m.smoothQuant([8, 2, 0], [0.5, 0.5, 0.5]), () => m.smoothQuant(f64([8, 2, 0]), f64([0.5, 0.5, 0.5]))],
-    ["quantize", () => m.quantize([127, 0.5, 1.5, -2.5], { bits: 4 }), () => m.quantize(f64([127, 0.5, 1.5, -2.5]), { bits: 4 })],
-    ["smoothQuantLayer", () => m.smoothQuantLayer(X, W), () => m.smoothQuantLayer(rowsOf(X), rowsOf(W))],
-    ["contextDilutionSweep", () => m.contextDilutionSweep({ relevantScore: 1.25, distractorScore: -0.5, distractors: [0, 7, 12345] }),
-      () => m.contextDilutionSweep({ relevantScore: 1.25, distractorScore: -0.5, distractors: f64([0, 7, 12345]) })],
-    ["attentionCostSweep", () => m.attentionCostSweep({ heads: 32, headDim: 128, kvHeads: 8, dModel: 4096, ffnDim: 14336, tokens: [1, 512, 131169] }),
-      () => m.attentionCostSweep({ heads: 32, headDim: 128, kvHeads: 8, dModel: 4096, ffnDim: 14336, tokens: f64([1, 512, 131169]) })],
-    ["speculativeSweep", () => m.speculativeSweep({ alpha: 0.8, gamma: [0, 1, 5, 1024], costRatio: 0.05 }),
-      () => m.speculativeSweep({ alpha: 0.8, gamma: f64([0, 1, 5, 1024]), costRatio: 0.05 })],
-    ["smoothQuantLayerSweep", () => m.smoothQuantLayerSweep(X, W, { alpha: [0, 0.5, 0.85, 1], bits: 6 }),
-      () => m.smoothQuantLayerSweep(rowsOf(X), rowsOf(W), { alpha: f64([0, 0.5, 0.85, 1]), bits: 6 })],
     ["smoothQuantLayerSweep (mixed rows)", () => m.smoothQuantLayerSweep(X, W, { alpha: [0.5] }),
       () => m.smoothQuantLayerSweep([X[0], f64(X[1])], [f64(W[0]), W[1]], { alpha: f64([0.5]) })],
   ];
-  for (const [name, plain, typed] of table) assert.deepEqual(typed(), plain(), name);
+  for (const [name, plain, withTyped] of table) assert.deepEqual(withTyped(), plain(), name);
   // errors name typed-array entries as they name array entries
   throwsNaming(() => m.quantize(f64([1, NaN])), "values[1]", /finite/);
   throwsNaming(() => m.attention([f64([1, 0]), f64([0])], K, V), "q[1]", /a row of 2 numbers like q\[0\]/);
