@@ -72,9 +72,10 @@ halves a key's softmax weight and, with \`tokens\`, the bias matrix −m·(i −
       name: "AlibiConfig",
       fields: [
         { name: "slope", kind: "number", doc: "The head's slope m, in [1e-300, 1e300] (> 0, bounded so every result is finite)." },
-        { name: "tokens", kind: "number", optional: true, doc: "Sequence length for the bias matrix, whole number in 1 … 4096." },
+        { name: "tokens", kind: "number", optional: true, fuzzMax: 40, doc: "Sequence length for the bias matrix, whole number in 1 … 4096." },
         {
           name: "distances",
+          fuzzMax: 100,
           kind: "number",
           optional: true,
           doc: "How many distances (0 … distances − 1) relativeWeight covers, 1 … 2^20, without a bias.",

@@ -134,6 +134,7 @@ function dts() {
 function entry(p) {
   const e = { name: p.name, kind: p.kind, optional: p.optional === true };
   if (p.kind === "choice") e.values = p.values;
+  if (p.fuzzMax !== undefined) e.fuzzMax = p.fuzzMax;
   return e;
 }
 

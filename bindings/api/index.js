@@ -17,7 +17,7 @@
 //     returns   a TypeScript type: a result interface of `types`, or "number[]", "Index[]"
 //     examples  argument lists, as JSON, that a test may call the function with; each is also a
 //               call of the golden file (tests/fixtures/golden.json)
-//   Param: { name, kind, optional?, type?, fields?, like?, swept?, values?, doc? }
+//   Param: { name, kind, optional?, type?, fields?, like?, swept?, values?, fuzzMax?, doc? }
 //     kind      "number" | "vector" | "matrix" | "boolean" | "choice" | "object"
 //               number: a JavaScript number (NaN and ±Infinity pass; the core names them)
 //               vector: an array of numbers or a Float64Array; matrix: an array of such rows
@@ -29,6 +29,9 @@
 //     type      the TypeScript type, when it is not the kind's own (an object's interface name)
 //     fields    an object's fields, each { name, kind, optional?, values?, type?, doc? }: given
 //               here, or by the interface `type` of `types` when that declares them
+//     fuzzMax   a count whose legal values can be slow (10^6 draws, a 4096-token bias): the fuzz
+//               target draws it as a whole number in −1 … fuzzMax instead of any double, so that
+//               every iteration stays fast (the Catch2 and Node suites test the limit itself)
 //     like, swept  a sweep's config: the fields of interface `like` with field `swept` read as a
 //               vector (the curve's points) instead of a number
 //   Type: { name, doc?, fields?: [Field…], alias?: "TypeScript text" }

@@ -105,7 +105,7 @@ and 0 elsewhere; \`cumulative\` is its running sum along \`order\`.`,
     {
       name: "SampleOptions",
       fields: [
-        { name: "count", kind: "number", doc: "Integer in [1, 10^6]." },
+        { name: "count", kind: "number", fuzzMax: 64, doc: "Integer in [1, 10^6]." },
         { name: "seed", kind: "number", doc: "Integer in [0, 2^32)." },
       ],
     },

@@ -149,8 +149,8 @@ tokens, α^j·(1 − α) for j < γ and α^γ for j = γ. Sums to 1; its mean is
       name: "SpeculativeMeasureConfig",
       fields: [
         { name: "alpha", kind: "number", doc: "The true acceptance rate α in [0, 1]: each checked draft is accepted with it." },
-        { name: "gamma", kind: "number", doc: "Draft length γ, whole number in 1 … 1024." },
-        { name: "rounds", kind: "number", doc: "Rounds (target calls) to simulate, whole number in 1 … 10^6, with rounds·gamma ≤ 10^7." },
+        { name: "gamma", kind: "number", fuzzMax: 40, doc: "Draft length γ, whole number in 1 … 1024." },
+        { name: "rounds", kind: "number", fuzzMax: 200, doc: "Rounds (target calls) to simulate, whole number in 1 … 10^6, with rounds·gamma ≤ 10^7." },
         { name: "seed", kind: "number", doc: "Integer in [0, 2^32)." },
       ],
     },
