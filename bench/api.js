@@ -55,6 +55,9 @@ const MAX_CALLS = 100000;
 const WARM_MS = 50, WARM_PASSES = 3, CALIBRATE_MS = 100;
 const only = option("--only", null);
 
+// The headers native.cpp calls the core through (the adapters shared with the module).
+const adapters = [path.join(root, "bindings", "native", "native.hpp"), path.join(root, "bindings", "api", "adapters.hpp")];
+
 /** The native benchmark: LLMMATH_NATIVE_BENCH, CMake's (bench/CMakeLists.txt), or built here. */
 function nativeBench() {
   if (process.env.LLMMATH_NATIVE_BENCH) return process.env.LLMMATH_NATIVE_BENCH;
@@ -66,7 +69,7 @@ function nativeBench() {
   if (!fs.existsSync(library)) throw new Error(`${library} is missing: build the core first (./build.sh core)`);
   const binary = path.join(root, "build", "bench", "llmmath_bench");
   const stale = (f) => fs.statSync(f).mtimeMs > fs.statSync(binary).mtimeMs;
-  if (!fs.existsSync(binary) || stale(source) || stale(library)) {
+  if (!fs.existsSync(binary) || [source, library, ...adapters].some(stale)) {
     fs.mkdirSync(path.dirname(binary), { recursive: true });
     execFileSync("c++", ["-std=c++17", "-O3", "-DNDEBUG", "-I", path.join(root, "core", "include"),
       "-I", "/usr/include/eigen3", source, library, "-o", binary], { stdio: "inherit" });
@@ -87,7 +90,7 @@ function wasmCoreBench() {
   if (!fs.existsSync(library)) throw new Error(`${library} is missing: build the core first (./build.sh core)`);
   const script = path.join(root, "build", "bench", "llmmath_bench_wasm.js");
   const stale = (f) => fs.statSync(f).mtimeMs > fs.statSync(script).mtimeMs;
-  if (!fs.existsSync(script) || stale(source) || stale(allocator) || stale(library)) {
+  if (!fs.existsSync(script) || [source, allocator, library, ...adapters].some(stale)) {
     fs.mkdirSync(path.dirname(script), { recursive: true });
     // Debian's Emscripten runs its tools with this Node, which needs Debian's node modules.
     const env = { ...process.env, NODE_PATH: ["/usr/share/nodejs", process.env.NODE_PATH].filter(Boolean).join(":") };
@@ -128,15 +131,20 @@ async function startNative(binary, cases, script) {
   };
 }
 
-// The number of a result that bench/native.cpp returns for each function, read from the API's.
-const checked = {
-  attention: (r) => r.output[0][0], contextDilution: (r) => r.relevantWeight, sampling: (r) => r.probs[0],
-  sample: (r) => r[0], moeLoadBalance: (r) => r.loss, moeRoute: (r) => r.loss, rope: (r) => r.raw,
-  ropeScores: (r) => r.raw[0], attentionCost: (r) => r.macs, speculativeDecoding: (r) => r.expectedTokens,
-  speculativeAlpha: (r) => r.alpha, speculativeMeasure: (r) => r.meanTokens, alibiSlopes: (r) => r[0],
-  alibiHeads: (r) => r.steepest.slope, alibi: (r) => r.halfDistance + (r.relativeWeight && !r.bias ? r.relativeWeight[0] : 0),
-  smoothQuant: (r) => r.scales[0], quantize: (r) => r.dequantized[0], smoothQuantLayer: (r) => r.errorQuantizedSmoothed,
-};
+/**
+ * The number bench/native.cpp returns for a case: the first number of the result, depth first, in
+ * the order of its fields (both sides hand a result on by the core's field list, so the order is
+ * the same). null (a masked entry) is skipped.
+ */
+function firstNumber(r) {
+  if (typeof r === "number") return r;
+  if (r === null || typeof r !== "object") return undefined;
+  for (const v of Array.isArray(r) ? r : Object.values(r)) {
+    const x = firstNumber(v);
+    if (x !== undefined) return x;
+  }
+  return undefined;
+}
 
 /** reps timings of `calls` calls: milliseconds per call of each, minor page faults per call. */
 function timed(call, calls, reps) {
@@ -238,7 +246,7 @@ const stats = (xs) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95), fas
     // same inputs read the same way must give the same number (to rounding: the wasm build
     // may vectorise sums differently).
     for (const [side, call] of Object.entries(sides)) {
-      const api = checked[c.fn](call()), nat = native.values[all.indexOf(c)];
+      const api = firstNumber(call()), nat = native.values[all.indexOf(c)];
       if (!(Math.abs(api - nat) <= 1e-9 * Math.max(1, Math.abs(nat)))) {
         throw new Error(`${c.name} (${side}): the API gives ${api}, the native core ${nat}: not the same inputs?`);
       }
