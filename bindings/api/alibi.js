@@ -4,6 +4,7 @@
 
 module.exports = {
   concept: "alibi",
+  section: 6,
   functions: [
     {
       name: "alibiSlopes",

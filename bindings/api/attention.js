@@ -9,6 +9,7 @@ const scores = { relevantScore: 1.25, distractorScore: -0.5 };
 
 module.exports = {
   concept: "attention",
+  section: 1,
   functions: [
     {
       name: "attention",

@@ -7,6 +7,7 @@ const tokens = [1, 512, 4096, 131072, 131169, 2 ** 30];
 
 module.exports = {
   concept: "cost",
+  section: 4,
   functions: [
     {
       name: "attentionCost",

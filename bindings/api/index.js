@@ -9,7 +9,10 @@
 //   tests/js/*.test.js              → iterate `functions` (names, kinds, examples)
 //
 // The format, for one concept:
-//   { concept, functions: [Function…], types: [Type…] }
+//   { concept, section, functions: [Function…], types: [Type…] }
+//     concept   its name, the name of its file here and of its core header; section: the
+//               chapter's section that teaches it, which orders the concepts (this folder is
+//               read whole: a new concept is a new file, and nothing else here changes)
 //   Function: { name, doc, params: [Param…], returns, examples: [[arg…]…] }
 //     name      the JavaScript name; the C++ adapter of the same name in snake_case
 //               (bindings/api/adapters.hpp) is derived from it mechanically
@@ -38,9 +41,15 @@
 //     an interface (fields, each { name, kind | type, optional?, doc? }) or a type alias
 "use strict";
 
-const concepts = ["attention", "sampling", "moe", "rope", "cost", "speculative", "alibi", "quantization"].map(
-  (name) => require(`./${name}.js`),
-);
+const fs = require("node:fs");
+const path = require("node:path");
+
+/** Every file of this folder but this one and the generator is a concept, in the chapter's order. */
+const concepts = fs
+  .readdirSync(__dirname)
+  .filter((file) => file.endsWith(".js") && file !== "index.js" && file !== "generate.js")
+  .map((file) => require(path.join(__dirname, file)))
+  .sort((a, b) => a.section - b.section);
 
 /** Every function of the API, in the order of the concepts. */
 const functions = concepts.flatMap((c) => c.functions);

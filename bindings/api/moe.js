@@ -12,6 +12,7 @@ const routerLogits = [
 
 module.exports = {
   concept: "moe",
+  section: 8,
   functions: [
     {
       name: "moeLoadBalance",

@@ -9,6 +9,7 @@ const alpha = [0, 0.25, 0.5, 0.8, 1];
 
 module.exports = {
   concept: "quantization",
+  section: 7,
   functions: [
     {
       name: "smoothQuant",

@@ -7,6 +7,7 @@ const k = [1, 0.5, -0.8, 0.7, 0.3, -0.2];
 
 module.exports = {
   concept: "rope",
+  section: 3,
   functions: [
     {
       name: "rope",

@@ -7,6 +7,7 @@ const probs = [0.05, 0.3, 0, 0.25, 0.4, 0];
 
 module.exports = {
   concept: "sampling",
+  section: 2,
   functions: [
     {
       name: "sampling",

@@ -6,6 +6,7 @@ const gamma = [0, 1, 2, 3, 5, 8, 13, 1024];
 
 module.exports = {
   concept: "speculative",
+  section: 5,
   functions: [
     {
       name: "speculativeDecoding",
