@@ -17,6 +17,9 @@ largest power of two p below h followed by every other slope of 2p, h − p of t
         { name: "heads", kind: "number" },
       ],
       returns: "number[]",
+      worst: [
+        { what: "4096 heads", args: () => [4096] },
+      ],
       examples: [[8], [12], [100]],
     },
     {
@@ -30,6 +33,9 @@ half-distance ≈ 177.4 tokens). Head numbers are 1-based.
         { name: "heads", kind: "number" },
       ],
       returns: "AlibiHeadsResult",
+      worst: [
+        { what: "4096 heads", args: () => [4096] },
+      ],
       examples: [[12], [40], [64]],
     },
     {
@@ -41,6 +47,10 @@ halves a key's softmax weight and, with \`tokens\`, the bias matrix −m·(i −
         { name: "cfg", kind: "object", type: "AlibiConfig" },
       ],
       returns: "AlibiResult",
+      worst: [
+        { what: "4096 tokens (a 4096 × 4096 bias)", args: () => [{ slope: 1 / 256, tokens: 4096 }] },
+        { what: "2^20 distances", args: () => [{ slope: 1 / 256, distances: 2 ** 20 }] },
+      ],
       examples: [
         [{ slope: 0.03, distances: 50 }],
         [{ slope: 0.0625, tokens: 5 }],

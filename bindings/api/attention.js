@@ -27,6 +27,10 @@ near the largest double overflows).`,
         { name: "opts", kind: "object", type: "AttentionOptions", optional: true },
       ],
       returns: "AttentionResult",
+      worst: [
+        { what: "2048 × 2048 scores, d + dv = 256 (2^22 scores, 2^30 multiply-adds)", args: ({ matrix }) => { const q = matrix(2048, 1); return [q, q, matrix(2048, 255)]; } },
+        { what: "2048 × 2048 scores, d = dv = 128, causal", args: ({ matrix }) => { const q = matrix(2048, 128); return [q, q, q, { causal: true }]; } },
+      ],
       examples: [false, true].map((causal) => [q, k, v, { causal }]),
     },
     {
@@ -37,6 +41,9 @@ distractors (score b). Errors name \`cfg\`, \`relevantScore\`, \`distractorScore
         { name: "cfg", kind: "object", type: "ContextDilutionConfig" },
       ],
       returns: "ContextDilutionResult",
+      worst: [
+        { what: "one call", args: () => [{ relevantScore: 1, distractorScore: 0, distractors: 2 ** 53 }] },
+      ],
       examples: [0, 7, 12345].map((distractors) => [{ ...scores, distractors }]),
     },
     {
@@ -48,6 +55,9 @@ entry \`distractors[i]\`.`,
         { name: "cfg", kind: "object", type: "ContextDilutionSweepConfig" },
       ],
       returns: "ContextDilutionSweepResult",
+      worst: [
+        { what: "4096 counts up to 2^53", args: ({ vector }) => [{ relevantScore: 1, distractorScore: 0, distractors: vector(4096, (i) => 2 ** (i % 54)) }] },
+      ],
       examples: [
         [{ ...scores, distractors: [0, 1, 7, 100, 12345, 2 ** 53] }],
       ],

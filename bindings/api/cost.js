@@ -18,6 +18,9 @@ double above.`,
         { name: "cfg", kind: "object", type: "AttentionCostConfig" },
       ],
       returns: "AttentionCostResult",
+      worst: [
+        { what: "one call", args: () => [{ tokens: 2 ** 30, heads: 4096, headDim: 4096, dModel: 65536, ffnDim: 262144 }] },
+      ],
       examples: [
         [{ tokens: 131072, heads: 64, headDim: 128, layers: 80, kvHeads: 8, batch: 16, bytesPerValue: 0.5 }],
         [{ tokens: 4096, heads: 32, headDim: 128, layers: 32, kvHeads: 32, dModel: 4096, ffnDim: 11008, gated: true }],
@@ -33,6 +36,9 @@ fixed, in one call: the curves of figure 4.1. Errors as attentionCost's, an entr
         { name: "cfg", kind: "object", type: "AttentionCostSweepConfig", like: "AttentionCostConfig", swept: "tokens" },
       ],
       returns: "AttentionCostSweepResult",
+      worst: [
+        { what: "4096 lengths up to 2^30, with the linear layers", args: ({ vector }) => [{ heads: 4096, headDim: 4096, dModel: 65536, ffnDim: 262144, tokens: vector(4096, (i) => 1 + i * 262144) }] },
+      ],
       examples: [
         [{ ...sweep, tokens }],
         [{ ...sweep, tokens, dModel: 4096, ffnDim: 14336, gated: true }],

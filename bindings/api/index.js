@@ -13,13 +13,16 @@
 //     concept   its name, the name of its file here and of its core header; section: the
 //               chapter's section that teaches it, which orders the concepts (this folder is
 //               read whole: a new concept is a new file, and nothing else here changes)
-//   Function: { name, doc, params: [Param…], returns, examples: [[arg…]…] }
+//   Function: { name, doc, params: [Param…], returns, examples: [[arg…]…], worst: [Case…] }
 //     name      the JavaScript name; the C++ adapter of the same name in snake_case
 //               (bindings/api/adapters.hpp) is derived from it mechanically
 //     doc       the declaration's documentation, as its JSDoc says it (no leading " * ")
 //     returns   a TypeScript type: a result interface of `types`, or "number[]", "Index[]"
 //     examples  argument lists, as JSON, that a test may call the function with; each is also a
 //               call of the golden file (tests/fixtures/golden.json)
+//     worst     the function's worst cases within its limits, each { what, args(inputs) }: the
+//               calls whose time its doc states, timed by bench/limits.js; args builds the
+//               arguments from the helpers `inputs` (index.js: matrix, vector, uniform)
 //   Param: { name, kind, optional?, type?, fields?, like?, swept?, values?, fuzzMax?, doc? }
 //     kind      "number" | "vector" | "matrix" | "boolean" | "choice" | "object"
 //               number: a JavaScript number (NaN and ±Infinity pass; the core names them)
@@ -66,4 +69,12 @@ function fieldsOf(param) {
   return source.fields.map((f) => (f.name === param.swept ? { ...f, kind: "vector", optional: false } : f));
 }
 
-module.exports = { concepts, functions, types, fieldsOf };
+// The inputs of the worst cases: smooth, non-degenerate values, as Float64Array rows (the fastest
+// input the API takes; plain arrays add about 10 ms per million entries).
+const matrix = (rows, cols) =>
+  Array.from({ length: rows }, (_, i) => Float64Array.from({ length: cols }, (_, j) => Math.sin(i * 7 + j)));
+const vector = (n, f = (i) => Math.sin(i)) => Float64Array.from({ length: n }, (_, i) => f(i));
+const uniform = (n) => vector(n, () => 1 / n);
+const inputs = { matrix, vector, uniform };
+
+module.exports = { concepts, functions, types, fieldsOf, inputs };

@@ -26,6 +26,9 @@ eq. 4): N·Σ f_i·p_i over N experts. 1 when either f or p is uniform, N at ful
         { name: "p", kind: "vector" },
       ],
       returns: "MoeLoadBalanceResult",
+      worst: [
+        { what: "2^20 experts", args: ({ uniform }) => { const f = uniform(2 ** 20); return [f, f]; } },
+      ],
       examples: [
         [[0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4]],
       ],
@@ -42,6 +45,9 @@ probabilities go to the lower index) and evaluates the load-balancing loss.
         { name: "topK", kind: "number", optional: true },
       ],
       returns: "MoeRouteResult",
+      worst: [
+        { what: "2048 tokens × 1024 experts (2^21), topK 1024", args: ({ matrix }) => [matrix(2048, 1024), 1024] },
+      ],
       examples: [1, 2].map((topK) => [routerLogits, topK]),
     },
   ],

@@ -27,6 +27,9 @@ At most 2^20 channels (worst case 0.15 s (median 0.2 s)).`,
         { name: "alpha", kind: "number", optional: true },
       ],
       returns: "SmoothQuantResult",
+      worst: [
+        { what: "2^20 channels", args: ({ vector }) => [vector(2 ** 20, () => 2), vector(2 ** 20, () => 0.5)] },
+      ],
       examples: [
         ...[0, 0.5].map((a) => [[8, 0, 3, 0], [0, 0.5, 1e-7, 0], a]),
         ...[0, 0.5, 0.85, 1].map((a) => [[8, 0.3, 1.7, 0.05], [0.5, 1.2, 0.2, 2], a]),
@@ -44,6 +47,9 @@ value is 0), levels rounded half to even and clamped to ±(2^(bits−1) − 1).
         { name: "opts", kind: "object", type: "QuantizeOptions", optional: true },
       ],
       returns: "QuantizeResult",
+      worst: [
+        { what: "2^20 values", args: ({ vector }) => [vector(2 ** 20)] },
+      ],
       examples: [2, 4, 8, 16].map((bits) => [values, { bits }]),
     },
     {
@@ -60,6 +66,9 @@ w 1024 × 16, 0.4 s). Errors name \`x\`, \`w\`, \`opts\`, \`alpha\`, \`bits\`.`,
         { name: "opts", kind: "object", type: "SmoothQuantLayerOptions", optional: true },
       ],
       returns: "SmoothQuantLayerResult",
+      worst: [
+        { what: "x 1024 × 1024, w 1024 × 16 (2^20 entries, 2^24 multiply-adds)", args: ({ matrix }) => [matrix(1024, 1024), matrix(1024, 16)] },
+      ],
       examples: [0, 0.5, 0.8].map((a) => [x, w, { alpha: a, bits: 6 }]),
     },
     {
@@ -73,6 +82,9 @@ values, with values·(x's entries + w's entries) ≤ 2^24), in one call: the cur
         { name: "opts", kind: "object", type: "SmoothQuantLayerSweepOptions" },
       ],
       returns: "SmoothQuantLayerSweepResult",
+      worst: [
+        { what: "x and w 64 × 64 at 2048 values of α (2^24 entries quantised)", args: ({ matrix, vector }) => [matrix(64, 64), matrix(64, 64), { alpha: vector(2048, (i) => i / 2047) }] },
+      ],
       examples: [6, 8].map((bits) => [x, w, { alpha, bits }]),
     },
   ],

@@ -23,6 +23,9 @@ worst case 0.5 s (median 0.6 s)); \`m\` and \`n\` are finite positions (integers
         { name: "opts", kind: "object", type: "RopeOptions", optional: true },
       ],
       returns: "RopeResult",
+      worst: [
+        { what: "d = 2^20", args: ({ vector }) => { const q = vector(2 ** 20); return [q, q, 3, 1]; } },
+      ],
       examples: ["interleaved", "half"].map((pairing) => [q, k, 37, 12, { pairing, base: 500 }]),
     },
     {
@@ -39,6 +42,10 @@ Errors name \`q\`, \`k\`, \`offsets\` (\`offsets[t]\` when its angles overflow),
         { name: "opts", kind: "object", type: "RopeOptions", optional: true },
       ],
       returns: "RopeScoresResult",
+      worst: [
+        { what: "2^17 offsets of d = 128 (2^24 coordinates)", args: ({ vector }) => { const q = vector(128); return [q, q, vector(2 ** 17, (i) => i)]; } },
+        { what: "2^20 offsets of d = 2", args: ({ vector }) => { const q = vector(2); return [q, q, vector(2 ** 20, (i) => i)]; } },
+      ],
       examples: [
         [q, k, [-300, -3, 0, 1, 17, 2500]],
       ],

@@ -30,6 +30,10 @@ Errors name \`input\`, \`logits\`, \`probs\`, \`opts\`, \`temperature\`, \`topK\
         { name: "opts", kind: "object", type: "SamplingOptions", optional: true },
       ],
       returns: "SamplingResult",
+      worst: [
+        { what: "2^20 logits, temperature 0.7, topK 2^20, topP 0.9", args: ({ vector }) => [{ logits: vector(2 ** 20) }, { temperature: 0.7, topK: 2 ** 20, topP: 0.9 }] },
+        { what: "2^20 probs, temperature 0.7", args: ({ uniform }) => [{ probs: uniform(2 ** 20) }, { temperature: 0.7 }] },
+      ],
       examples: [
         [{ logits }, { temperature: 1, topK: 0, topP: 1 }],
         [{ logits }, { temperature: 0.7, topK: 0, topP: 0.9 }],
@@ -51,6 +55,9 @@ Errors name \`probs\`, \`opts\`, \`count\` or \`seed\`.`,
         { name: "opts", kind: "object", type: "SampleOptions" },
       ],
       returns: "Index[]",
+      worst: [
+        { what: "10^6 draws from 2^20 tokens", args: ({ uniform }) => [uniform(2 ** 20), { count: 1e6, seed: 1 }] },
+      ],
       examples: [0, 1, 42, 4294967295].map((seed) => [probs, { count: 200, seed }]),
     },
   ],

@@ -16,6 +16,9 @@ limit as gamma grows and, when \`costRatio\` is given, the walltime improvement 
         { name: "cfg", kind: "object", type: "SpeculativeConfig" },
       ],
       returns: "SpeculativeResult",
+      worst: [
+        { what: "gamma 1024", args: () => [{ alpha: 0.999, gamma: 1024, costRatio: 0.1 }] },
+      ],
       examples: [0, 0.6, 0.999999, 1].map((alpha) => [{ alpha, gamma: 5, costRatio: 0.05 }]),
     },
     {
@@ -27,6 +30,9 @@ Errors name \`cfg\`, \`alpha\`, \`gamma\`, the entry \`gamma[i]\` or \`costRatio
         { name: "cfg", kind: "object", type: "SpeculativeSweepConfig" },
       ],
       returns: "SpeculativeSweepResult",
+      worst: [
+        { what: "4096 draft lengths up to 1024, with costRatio", args: ({ vector }) => [{ alpha: 0.999, gamma: vector(4096, (i) => i % 1025), costRatio: 0.1 }] },
+      ],
       examples: [
         [{ alpha: 0.8, gamma, costRatio: 0.05 }],
         [{ alpha: 0.999999, gamma, costRatio: 0.05 }],
@@ -43,6 +49,9 @@ Errors name \`cfg\`, \`meanTokens\` or \`gamma\`.`,
         { name: "cfg", kind: "object", type: "SpeculativeAlphaConfig" },
       ],
       returns: "SpeculativeAlphaResult",
+      worst: [
+        { what: "gamma 1024, meanTokens next to 1 (the longest bisection)", args: () => [{ meanTokens: 1 + 2 ** -52, gamma: 1024 }] },
+      ],
       examples: [
         [{ meanTokens: 1.875, gamma: 3 }],
         [{ meanTokens: 2.25, gamma: 3 }],
@@ -63,6 +72,9 @@ Errors name \`cfg\`, \`alpha\`, \`gamma\`, \`rounds\` or \`seed\`.`,
         { name: "cfg", kind: "object", type: "SpeculativeMeasureConfig" },
       ],
       returns: "SpeculativeMeasureResult",
+      worst: [
+        { what: "10^7 draft tokens (gamma 1024, alpha 1)", args: () => [{ alpha: 1, gamma: 1024, rounds: 9765, seed: 1 }] },
+      ],
       examples: [
         [{ alpha: 0.5, gamma: 3, rounds: 10000, seed: 0 }],
         [{ alpha: 0.8, gamma: 5, rounds: 2000, seed: 4294967295 }],
