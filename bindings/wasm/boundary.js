@@ -40,7 +40,7 @@
   const { apply } = Reflect;
   const ownKeys = Object.keys;
   const createObject = Object.create;
-  const { isInteger, isFinite } = Number;
+  const { isInteger } = Number;
   const ErrorConstructor = Error;
   const F64 = Float64Array;
   const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
@@ -485,16 +485,23 @@
   // The public functions replace them just before the factory's promise resolves, in the same
   // turn, so no caller (nor Module.onRuntimeInitialized) ever sees the internal ones; the core's
   // limits and checks for this file are taken off the module object.
+  /**
+   * What llmmath_bindings.cpp registers for this file alone, beside the API.
+   * @typedef {{ maxVectorLength: number, maxMatrixSide: number, describeNumber: (x: number) => string,
+   *   requireVectorLength: (n: number, name: string) => string | undefined,
+   *   requireMatrixShape: (rows: number, cols: number, name: string) => string | undefined }} CorePolicy
+   */
   const api = llmmathApi;
   const resolveReady = readyPromiseResolve;
   readyPromiseResolve = (module) => {
-    maxVectorLength = module.maxVectorLength;
-    maxMatrixSide = module.maxMatrixSide;
-    describeNumber = module.describeNumber;
-    requireVectorLength = module.requireVectorLength;
-    requireMatrixShape = module.requireMatrixShape;
-    for (const policy of ["maxVectorLength", "maxMatrixSide", "describeNumber", "requireVectorLength", "requireMatrixShape"]) {
-      delete module[policy];
+    const policy = /** @type {CorePolicy} */ (/** @type {unknown} */ (module));
+    maxVectorLength = policy.maxVectorLength;
+    maxMatrixSide = policy.maxMatrixSide;
+    describeNumber = policy.describeNumber;
+    requireVectorLength = policy.requireVectorLength;
+    requireMatrixShape = policy.requireMatrixShape;
+    for (const name of ["maxVectorLength", "maxMatrixSide", "describeNumber", "requireVectorLength", "requireMatrixShape"]) {
+      delete module[name];
     }
     const internal = {};
     const functions = diagnostics(internal);
