@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <map>
 #include <optional>
 #include <type_traits>
@@ -324,7 +325,16 @@ struct Read<native::Json> {
   [[noreturn]] static void refuse(const char* what) {
     throw std::invalid_argument(std::string("native call: expected ") + what);
   }
-  static const Json& field(const Json& object, const char* name) { return object[native::camel_case(name)]; }
+  static const Json& field(const Json& object, const char* name) { return object[key(name)]; }
+  /// The JavaScript name of a field, made once per name (by address, as the WebAssembly binding's
+  /// key()), so that a timed call does not build strings the module does not build either.
+  static const std::string& key(const char* name) {
+    static std::deque<std::pair<const char*, std::string>> names;
+    for (const auto& [known, camel] : names)
+      if (known == name) return camel;
+    names.emplace_back(name, native::camel_case(name));
+    return names.back().second;
+  }
   static double number(const Json& j) {
     if (j.type != Json::Type::number) refuse("a number");
     return j.number;
