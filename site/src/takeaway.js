@@ -7,38 +7,26 @@
 //   Copy calculation   the worked calculation as plain text: one line per step, list items
 //                      numbered, superscripts and subscripts written as ^ and _
 //   Copy as NumPy      a Python 3 + NumPy program that recomputes the figure's numbers from its
-//                      current inputs (numpy.js)
+//                      current inputs: the widget's `static numpy` (widgets/<name>-numpy.js)
 // Drawing only: every number in the picture, the text and the program's inputs is the figure's,
 // read from what the widget shows (its shadow root) or the state and result it keeps.
 //
-// The picture is drawn from the layout on screen: each HTML element of the chosen parts becomes
-// a rectangle (its background and borders) and its text runs become <text> at their positions,
-// each SVG chart a copy with its computed styles inlined. Nothing is drawn while an exercise
-// hides the figure's numbers, or while the figure shows an error (its picture would not match
-// its inputs); the figure's panel says why instead.
+// The picture is drawn from the layout on screen, from the parts the figure declares as its
+// `picture` (widgets/<name>-figure.js, read through the registry, widgets/figures.js), stacked
+// as they stand in the figure: each HTML element of those parts becomes a rectangle (its
+// background and borders) and its text runs become <text> at their positions, each SVG chart a
+// copy with its computed styles inlined. Nothing is drawn while an exercise hides the figure's
+// numbers, or while the figure shows an error (its picture would not match its inputs); the
+// figure's panel says why instead.
 import { h } from "./dom.js";
 import { copyText } from "./share.js";
-import { numpySnippet } from "./numpy.js";
+import { figureOf } from "./widgets/figures.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const PAD = 16;   // px around the picture
 const GAP = 12;   // px between stacked parts
 const CAPTION_PX = 13;
 
-// The parts of each figure that make its picture, in the order they are stacked: the charts
-// and tables with the readouts that name their numbers; not the controls.
-const PICTURES = {
-  "llm-attention": [".att-results"],
-  "llm-context-dilution": [".headline", ".mass-bar", ".chart-box"],
-  "llm-sampling": [".headline", ".smp-legend", ".smp-chart", ".smp-drawlist"],
-  "llm-rope": [".headline", ".rope-legend", ".rope-dials", ".chart-box"],
-  "llm-cost": [".cost-stats", ".cost-figure"],
-  "llm-speculative": [".headline", ".spec-figure"],
-  "llm-alibi": [".alibi-bars", ".headline", ".alibi-evidence", ".alibi-panels"],
-  "llm-quantization": [".headline", ".quant-ranges", ".chart-box"],
-  "llm-moe": [".headline", ".moe-stats"],
-  "llm-diagnose": [".diag-title", ".diag-story", ".diag-lines"],
-};
 // Where a figure writes its calculation out.
 const CALCULATION = ".worked, .diag-lines";
 
@@ -75,11 +63,18 @@ export function addTakeawayActions(el, { caption } = {}) {
         notice(el, "The calculation is not shown yet: the program would give it away.");
         return;
       }
-      const code = numpySnippet(el.localName, el.state, el.result);
+      const code = numpyProgram(el);
       const copied = await copyText(code);
       el.showPanel(copied ? "Python program copied to the clipboard (it needs only NumPy)" : "Python program that recomputes these numbers with NumPy (select and copy)", code);
     }) },
   ]);
+}
+
+/** The figure's NumPy program for its current state and result (the widget's `static numpy`). */
+function numpyProgram(el) {
+  const write = el.constructor.numpy;
+  if (typeof write !== "function") throw new Error(`no NumPy program for <${el.localName}>`);
+  return write(el.state, el.result).replace(/^\n+/, "");
 }
 
 /** Runs `action` unless the figure has nothing to take away now; then says why in its panel. */
@@ -129,7 +124,7 @@ export function captionText(caption) {
 /** The figure's picture as SVG text, with its size in px: { svg, width, height }. */
 export function picture(el, caption) {
   const root = el.shadowRoot;
-  const selectors = PICTURES[el.localName] ?? [".chart-box"];
+  const selectors = figureOf(el.localName)?.picture ?? [".chart-box"];
   const found = [...root.querySelectorAll(selectors.join(", "))].filter((p) => p.getClientRects().length);
   // A part inside another part is drawn with it.
   const parts = found.filter((p) => !found.some((q) => q !== p && q.contains(p)));

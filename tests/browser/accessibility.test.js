@@ -12,10 +12,12 @@ const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { chromium } = require("playwright-core");
 const { useBrowser, openReader, dist, CHROMIUM, FLAGS } = require("./browser.js");
+const { figures } = require("./registry.js");
 
 const browser = useBrowser(test);
 const AXE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-const FIGURES = ["attention", "dilution", "sampling", "rope", "cost", "speculative", "alibi", "quantization", "moe", "diagnose"];
+// Every figure by its name (site/src/widgets/figures.js).
+const FIGURES = Object.keys(figures);
 
 // A phone: 360 × 740, touch screen (browser.js's context is a desktop).
 let phone = null;

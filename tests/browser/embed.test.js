@@ -11,9 +11,11 @@ const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { useBrowser, dist, artifact } = require("./browser.js");
+const { figures } = require("./registry.js");
 
 const browser = useBrowser(test);
-const FIGURES = ["attention", "dilution", "sampling", "rope", "cost", "speculative", "alibi", "quantization", "moe", "diagnose"];
+// Every figure by its name (site/src/widgets/figures.js).
+const FIGURES = Object.keys(figures);
 
 // A course folder: the two embed files of dist/ and the fixture pages.
 const course = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-course-"));

@@ -1,6 +1,6 @@
 // What a reader takes away from each figure (site/src/takeaway.js, site/src/numpy.js), and the
-// chapter's permalinks and contents (site/build.mjs, reader.css). For every figure of the reader,
-// as it opens and after one change of its inputs:
+// chapter's permalinks and contents (site/build.mjs, reader.css). For every figure of the registry
+// (site/src/widgets/figures.js) on the reader, as it opens and after one change of its inputs:
 //  - Copy as NumPy: the program runs with /usr/bin/python3 and NumPy alone and prints the
 //    figure's numbers: every quantity it prints equals the figure's result within 1e-9 relative
 //    (1e-9 absolute below 1: the program repeats the core's arithmetic, so only summation order
@@ -16,42 +16,50 @@ const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const { execFile } = require("node:child_process");
 const { useBrowser, openReader, openFigure, artifact } = require("./browser.js");
+const { figures, figureNameOf } = require("./registry.js");
 
 const browser = useBrowser(test);
 const PYTHON = "/usr/bin/python3";
 const RELATIVE = 1e-9;
 
+// The tables below hold, by figure name, what each figure of the registry must take away; the
+// first test checks that they cover the registry. The diagnosis shows one scenario at a time: its
+// programs are checked scenario by scenario (SCENARIOS), its picture with the others.
+
 // --- one change of each figure's inputs (set() as its controls would) --------------------------
 const CHANGES = {
-  "attention-figure": { causal: false, query: 3 },
-  "dilution-figure": { relevantScore: 3.5, distractorScore: -0.5, distractors: 1000 },
-  "sampling-figure": { temperature: 0.7, topK: 3, topP: 0.95, seed: 7, count: 25 },
-  "sampling-exercise": { temperature: 1.5, topP: 0.95 },
-  "rope-figure": { m: 300, n: 17, useFreqs: false, base: 500000, pairing: "half" },
-  "cost-figure": { tokens: 100000, heads: 32, kvHeads: 8, headDim: 128, layers: 32, batch: 3, bytesPerValue: 0.5,
+  attention: { causal: false, query: 3 },
+  dilution: { relevantScore: 3.5, distractorScore: -0.5, distractors: 1000 },
+  sampling: { temperature: 0.7, topK: 3, topP: 0.95, seed: 7, count: 25 },
+  rope: { m: 300, n: 17, useFreqs: false, base: 500000, pairing: "half" },
+  cost: { tokens: 100000, heads: 32, kvHeads: 8, headDim: 128, layers: 32, batch: 3, bytesPerValue: 0.5,
     dModel: 4096, ffnDim: 14336, gated: true },
-  "speculative-figure": { alpha: 0.83, gamma: 7, costRatio: 0.05, rounds: 2000, seed: 99 },
-  "alibi-figure": { heads: 12, head: 10, tokens: 5, distance: 200 },
-  "quantization-figure": { bits: 4, alpha: 0.8, channel: 3 },
-  "moe-figure": { topK: 2 },
+  speculative: { alpha: 0.83, gamma: 7, costRatio: 0.05, rounds: 2000, seed: 99 },
+  alibi: { heads: 12, head: 10, tokens: 5, distance: 200 },
+  quantization: { bits: 4, alpha: 0.8, channel: 3 },
+  moe: { topK: 2 },
 };
+// The reader's figures by id, each with its change: every figure of the registry at its id, and
+// after the first sampling figure the second (Figure 2.2, exercise 2's), with a change of its own.
+const ON_READER = Object.entries(figures).filter(([name]) => CHANGES[name]).flatMap(([name, { id }]) =>
+  [[id, CHANGES[name]], ...(name === "sampling" ? [["sampling-exercise", { temperature: 1.5, topP: 0.95 }]] : [])]);
 
 // --- what each figure's program must print, from the figure's result -------------------------
 const rows = (flat, cols) => Array.from({ length: flat.length / cols }, (_, i) => flat.slice(i * cols, (i + 1) * cols));
 const EXPECTED = {
-  "llm-attention": (r) => ({ scale: r.scale, scores: r.scores, weights: r.weights, output: r.output }),
-  "llm-context-dilution": ({ now }) => ({ relevant_weight: now.relevantWeight, distractor_mass: now.distractorMass, distractor_weight: now.distractorWeight }),
-  "llm-sampling": ({ full, draw, draws }) => ({
+  attention: (r) => ({ scale: r.scale, scores: r.scores, weights: r.weights, output: r.output }),
+  dilution: ({ now }) => ({ relevant_weight: now.relevantWeight, distractor_mass: now.distractorMass, distractor_weight: now.distractorWeight }),
+  sampling: ({ full, draw, draws }) => ({
     tempered: full.tempered, order: full.order, top_k_mass: full.topKMass, cumulative: full.cumulative, cutoff: full.cutoff,
     kept_mass: full.keptMass, probs: full.probs, ...(draw ? { draws } : {}),
   }),
-  "llm-rope": ({ now, shifted }) => ({ thetas: now.thetas, angles: now.angles, q_rotated: now.qRotated, k_rotated: now.kRotated,
+  rope: ({ now, shifted }) => ({ thetas: now.thetas, angles: now.angles, q_rotated: now.qRotated, k_rotated: now.kRotated,
     pair_scores: now.pairScores, raw: now.raw, scaled: now.scaled, raw_at_offset: shifted.raw }),
-  "llm-cost": ({ now }) => Object.fromEntries(["scoresPerHead", "scoresPerLayer", "kvValuesPerLayer", "kvValues", "kvBytes",
+  cost: ({ now }) => Object.fromEntries(["scoresPerHead", "scoresPerLayer", "kvValuesPerLayer", "kvValues", "kvBytes",
     "kvBytesPerToken", "qkMacsPerLayer", "macsPerLayer", "macs", "projectionMacsPerLayer", "ffnMacsPerLayer",
     "linearMacsPerLayer", "crossoverTokens", "attentionShare"].filter((k) => now[k] !== undefined)
     .map((k) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), now[k]])),
-  "llm-speculative": ({ now, best, measure }) => ({
+  speculative: ({ now, best, measure }) => ({
     token_probs: now.tokenProbs, expected_tokens: now.expectedTokens, ceiling: now.ceiling, round_cost: now.roundCost,
     speedup: now.speedup, best_gamma: best.gamma, best_speedup: best.speedup,
     ...(measure ? {
@@ -62,10 +70,10 @@ const EXPECTED = {
       alpha_from_mean_tokens: measure.log.alphaFromMeanTokens, expected_tokens_from_alpha_from_mean_tokens: measure.log.expectedTokensFromMeanTokens,
     } : {}),
   }),
-  "llm-alibi": (r) => ({ slopes: r.slopes, half_distances: r.halfDistances, slope: r.slope, half_distance: r.halfDistance,
+  alibi: (r) => ({ slopes: r.slopes, half_distances: r.halfDistances, slope: r.slope, half_distance: r.halfDistance,
     bias: r.map.bias.map((row) => row.map((x) => (x === null ? -Infinity : x))), weight_factor: r.curve[r.inputs.distance],
     half_distance_halved: r.halved.halfDistance }),
-  "llm-quantization": (r) => {
+  quantization: (r) => {
     const c = r.xAbsMax.length;
     return {
       x_abs_max: r.xAbsMax, w_abs_max: r.wAbsMax, scales: r.now.scales, x_abs_max_smoothed: r.now.xAbsMax, w_abs_max_smoothed: r.now.wAbsMax,
@@ -78,31 +86,39 @@ const EXPECTED = {
       output_error_smoothing_alone: r.check.errorSmoothingAlone,
     };
   },
-  "llm-moe": ({ route }) => ({ probs: route.probs, assignments: route.assignments, counts: route.counts, f: route.f, p: route.p,
+  moe: ({ route }) => ({ probs: route.probs, assignments: route.assignments, counts: route.counts, f: route.f, p: route.p,
     terms: route.terms, loss: route.loss }),
 };
 
 // A readout of each figure as the reader sees it, and the printed quantity it shows (in the
 // readout's order): checked at the readout's rounding, and looked for in the SVG.
 const READOUTS = {
-  "llm-attention": { selector: ".att-results .table-view:nth-child(2) tbody td", values: (p) => p.weights.flat() },
-  "llm-context-dilution": { selector: ".worked strong", values: (p) => [p.relevant_weight] },
-  "llm-sampling": { selector: ".smp-table td.final-col", values: (p) => p.order.map((t) => p.probs[t]) },
-  "llm-rope": { selector: ".headline .rope-scaled", values: (p) => [p.scaled] },
-  "llm-cost": { selector: ".cost-stats dd strong", values: (p) => [p.scores_per_head, p.scores_per_layer, p.kv_bytes, p.kv_bytes_per_token, p.macs,
+  attention: { selector: ".att-results .table-view:nth-child(2) tbody td", values: (p) => p.weights.flat() },
+  dilution: { selector: ".worked strong", values: (p) => [p.relevant_weight] },
+  sampling: { selector: ".smp-table td.final-col", values: (p) => p.order.map((t) => p.probs[t]) },
+  rope: { selector: ".headline .rope-scaled", values: (p) => [p.scaled] },
+  cost: { selector: ".cost-stats dd strong", values: (p) => [p.scores_per_head, p.scores_per_layer, p.kv_bytes, p.kv_bytes_per_token, p.macs,
     ...(p.linear_macs_per_layer === undefined ? [] : [p.linear_macs_per_layer, p.attention_share, p.crossover_tokens])] },
-  "llm-speculative": { selector: ".spec-headline-expected, .spec-headline-speedup", values: (p) => [p.expected_tokens, p.speedup] },
-  "llm-alibi": { selector: ".alibi-slope, .alibi-half", values: (p) => [p.slope, p.half_distance] },
-  "llm-quantization": { selector: ".error-quantized, .error-quantized-smoothed", values: (p) => [p.output_error_quantized, p.output_error_quantized_smoothed] },
-  "llm-moe": { selector: ".moe-loss", values: (p) => [p.loss] },
+  speculative: { selector: ".spec-headline-expected, .spec-headline-speedup", values: (p) => [p.expected_tokens, p.speedup] },
+  alibi: { selector: ".alibi-slope, .alibi-half", values: (p) => [p.slope, p.half_distance] },
+  quantization: { selector: ".error-quantized, .error-quantized-smoothed", values: (p) => [p.output_error_quantized, p.output_error_quantized_smoothed] },
+  moe: { selector: ".moe-loss", values: (p) => [p.loss] },
 };
 
 // Numbers the picture must carry: readouts inside the parts the SVG draws.
 const PICTURED = {
-  "llm-attention": ".att-results tbody td", "llm-context-dilution": ".headline strong", "llm-sampling": ".smp-table td.final-col",
-  "llm-rope": ".headline .rope-scaled", "llm-cost": ".cost-stats dd strong", "llm-speculative": ".spec-headline-expected, .spec-headline-speedup",
-  "llm-alibi": ".alibi-slope, .alibi-half", "llm-quantization": ".headline strong", "llm-moe": ".moe-loss", "llm-diagnose": ".diag-title",
+  attention: ".att-results tbody td", dilution: ".headline strong", sampling: ".smp-table td.final-col",
+  rope: ".headline .rope-scaled", cost: ".cost-stats dd strong", speculative: ".spec-headline-expected, .spec-headline-speedup",
+  alibi: ".alibi-slope, .alibi-half", quantization: ".headline strong", moe: ".moe-loss", diagnose: ".diag-title",
 };
+
+test("the take-away tables cover every figure of the registry: its change, its program's numbers, its readouts and its picture's", () => {
+  for (const name of Object.keys(figures)) {
+    assert.ok(PICTURED[name], `${name}: the numbers its picture must carry`);
+    if (name === "diagnose") continue;  // its programs and changes: SCENARIOS, below
+    for (const [table, rows] of Object.entries({ CHANGES, EXPECTED, READOUTS })) assert.ok(rows[name], `${name}: its row of ${table}`);
+  }
+});
 
 // --- running and reading a program ----------------------------------------------------------
 
@@ -237,10 +253,10 @@ const change = (page, id, patch) => page.evaluate(async ({ id, patch }) => {
   await drawn;
 }, { id, patch });
 
-/** The figure's tag, state and result (as JSON: infinities kept, DOM nodes left out) and readouts. */
+/** The figure's state and result (as JSON: infinities kept, DOM nodes left out) and readouts. */
 const figureData = (page, id, selector) => page.evaluate(({ id, selector }) => {
   const el = document.getElementById(id);
-  const json = JSON.stringify({ tag: el.localName, state: el.state, result: el.result }, (k, v) =>
+  const json = JSON.stringify({ state: el.state, result: el.result }, (k, v) =>
     (v instanceof Node ? undefined : typeof v === "number" && !Number.isFinite(v) ? `${v}` : v));
   const readouts = selector ? [...el.shadowRoot.querySelectorAll(selector)].map((x) => x.textContent) : [];
   return { json, readouts };
@@ -277,15 +293,16 @@ async function downloaded(page, id, className) {
 
 /** Checks figure `id`'s NumPy program against its result and readouts; returns what it printed. */
 async function checkNumpy(page, id, label) {
-  const { tag, result, readouts } = await figureData(page, id, READOUTS[(await page.evaluate((id) => document.getElementById(id).localName, id))]?.selector);
+  const name = figureNameOf(await page.evaluate((id) => document.getElementById(id).localName, id));
+  const { result, readouts } = await figureData(page, id, READOUTS[name]?.selector);
   const { text, note } = await press(page, id, "llm-copy-numpy");
   assert.ok(text, `${id} (${label}): no program, the panel says: ${note}`);
   assert.doesNotMatch(text, /^\s*(import|from)\s+(?!numpy\b)/m, `${id}: the program imports only NumPy`);
   const out = printed(await runPython(text));
-  const expected = EXPECTED[tag](result);
+  const expected = EXPECTED[name](result);
   assert.deepEqual(Object.keys(out).sort(), Object.keys(expected).sort(), `${id} (${label}): the quantities printed`);
   for (const [name, value] of Object.entries(expected)) assertClose(out[name], value, `${id} (${label}) ${name}`);
-  const values = READOUTS[tag].values(out);
+  const values = READOUTS[name].values(out);
   assert.equal(readouts.length, values.length, `${id}: ${readouts.length} readouts`);
   readouts.forEach((text, i) => {
     const shown = shownValue(text);
@@ -299,7 +316,7 @@ async function checkNumpy(page, id, label) {
 test("Copy as NumPy: every figure's program, run with python3 and NumPy, prints the figure's numbers, as it opens and after a change", async () => {
   const { page, errors } = await openReader(browser.context, { width: 1280 });
   await revealAll(page);
-  for (const [id, patch] of Object.entries(CHANGES)) {
+  for (const [id, patch] of ON_READER) {
     await checkNumpy(page, id, "default");
     await change(page, id, patch);
     await checkNumpy(page, id, "changed");
@@ -475,9 +492,9 @@ const figureLook = (page, id, selector) => page.evaluate(({ id, selector }) => {
 
 const squash = (s) => s.replace(/\s+/g, "");
 
-async function checkSvg(page, id, tag, label) {
+async function checkSvg(page, id, name, label) {
   const svg = await downloaded(page, id, "llm-download-svg");
-  const look = await figureLook(page, id, PICTURED[tag]);
+  const look = await figureLook(page, id, PICTURED[name]);
   const s = await inspectSvg(page, svg);
   assert.equal(s.error, null, `${id} (${label}): the SVG parses`);
   assert.equal(s.tag, "svg");
@@ -534,12 +551,12 @@ async function checkPng(page, id, svg, label) {
 test("Download SVG and PNG: every figure's picture parses, has its caption, its numbers and resolved colours, as it opens and after a change", async () => {
   const { page, errors } = await openReader(browser.context, { width: 1280 });
   await revealAll(page);
-  for (const [id, patch] of Object.entries({ ...CHANGES, "diagnose-figure": { scenario: 2 } })) {
-    const tag = await page.evaluate((id) => document.getElementById(id).localName, id);
-    const first = await checkSvg(page, id, tag, "default");
+  for (const [id, patch] of [...ON_READER, [figures.diagnose.id, { scenario: 2 }]]) {
+    const name = figureNameOf(await page.evaluate((id) => document.getElementById(id).localName, id));
+    const first = await checkSvg(page, id, name, "default");
     await checkPng(page, id, first.svg, "default");
     await change(page, id, patch);
-    const second = await checkSvg(page, id, tag, "changed");
+    const second = await checkSvg(page, id, name, "changed");
     await checkPng(page, id, second.svg, "changed");
     assert.notEqual(first.text, second.text, `${id}: the picture follows the figure`);
   }
@@ -549,7 +566,7 @@ test("Download SVG and PNG: every figure's picture parses, has its caption, its 
 
 test("Download SVG: the picture takes the colours of the scheme the reader sees (dark), and works in embed.html", async () => {
   const { page } = await openFigure(browser.context, "alibi", { colorScheme: "dark" });
-  const s = await checkSvg(page, "alibi-figure", "llm-alibi", "dark");
+  const s = await checkSvg(page, "alibi-figure", "alibi", "dark");
   const dark = await page.evaluate(() => getComputedStyle(document.getElementById("alibi-figure").shadowRoot.querySelector(".llm-frame")).color);
   assert.equal(s.background, "rgb(31, 33, 37)", "the dark panel");
   assert.ok(s.fills.includes(dark), `the dark scheme's text colour ${dark} is used`);
@@ -580,7 +597,7 @@ async function checkCalculation(page, id, label) {
 test("Copy calculation: every figure's worked calculation as plain text, steps on lines, powers and indices as ^ and _", async () => {
   const { page, errors } = await openReader(browser.context, { width: 1280 });
   await revealAll(page);
-  for (const [id, patch] of Object.entries(CHANGES)) {
+  for (const [id, patch] of ON_READER) {
     await checkCalculation(page, id, "default");
     await change(page, id, patch);
     await checkCalculation(page, id, "changed");

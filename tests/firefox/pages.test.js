@@ -5,31 +5,13 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const path = require("node:path");
-const { pathToFileURL } = require("node:url");
 const { useFirefox, open, readThrough, settle, assertFiguresDrawn, outside, artifact } = require("./firefox.js");
 
 const firefox = useFirefox(test);
 
-// The figures by their embed name, element and id on the reader (site/src/widgets/figures.js,
-// an ES module; the first test checks this copy against it).
-const FIGURES = {
-  attention: { tag: "llm-attention", id: "attention-figure" },
-  dilution: { tag: "llm-context-dilution", id: "dilution-figure" },
-  sampling: { tag: "llm-sampling", id: "sampling-figure" },
-  rope: { tag: "llm-rope", id: "rope-figure" },
-  cost: { tag: "llm-cost", id: "cost-figure" },
-  speculative: { tag: "llm-speculative", id: "speculative-figure" },
-  alibi: { tag: "llm-alibi", id: "alibi-figure" },
-  quantization: { tag: "llm-quantization", id: "quantization-figure" },
-  moe: { tag: "llm-moe", id: "moe-figure" },
-  diagnose: { tag: "llm-diagnose", id: "diagnose-figure" },
-};
-
-test("firefox: the suite knows every figure the site declares", async () => {
-  const { figures } = await import(pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "widgets", "figures.js")).href);
-  assert.deepEqual(Object.fromEntries(Object.entries(figures).map(([name, { tag, id }]) => [name, { tag, id }])), FIGURES);
-});
+// The figures by their embed name, element and id on the reader: the site's registry
+// (site/src/widgets/figures.js).
+const { figures: FIGURES } = require("../browser/registry.js");
 
 test("firefox: the reader becomes ready from file://, draws every figure and logs no error when read to its end", async () => {
   await open(firefox, "reader.html");

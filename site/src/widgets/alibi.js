@@ -16,6 +16,7 @@ import { FigureAnswer } from "./answer.js";
 import { scrollBox, slider } from "./controls.js";
 import css from "./alibi.css";
 import { barChart, lineChart, niceScale } from "./plot.js";
+import { numpyProgram } from "./alibi-numpy.js";
 
 const MAX_HEADS = 128;
 const MAX_MAP = 12;
@@ -40,6 +41,7 @@ const powerBelow = (x) => {
 
 export class LlmAlibi extends LlmWidget {
   static styles = css;
+  static numpy = numpyProgram;
   static attributes = [
     { name: "heads", type: "integer", min: 1, max: MAX_HEADS, default: 8, doc: "The number of heads h, whose slopes are shown as bars." },
     { name: "head", type: "integer", min: 1, max: MAX_HEADS, default: 3, doc: "The selected head k (1-based; at most heads) whose bias and weight factor are shown." },
@@ -236,7 +238,6 @@ export class LlmAlibi extends LlmWidget {
  */
 export class LlmAnswerAlibi extends FigureAnswer {
   static figure = "llm-alibi";
-  static conceals = [".headline", ".worked"];
   static followUp = "what happens to that distance each time the slope is halved?";
 
   prediction(r) {

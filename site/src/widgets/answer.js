@@ -7,8 +7,10 @@
 //     by its value, e.g. the token's probability before renormalising);
 //   <details> "Show the answer": the follow-up question and the worked answer, which open after a
 //     right prediction or on request.
-// Until then the figure's readouts that state the answer (`static conceals`) are blurred and
-// hidden from assistive technology, with a note at the top of the figure that offers to show them.
+// Until then the figure's readouts that state the answer are blurred and hidden from assistive
+// technology, with a note at the top of the figure that offers to show them. Which readouts those
+// are is the figure's to say: its `conceals` (site/src/widgets/<name>-figure.js, read through
+// the registry, figures.js).
 //
 // The expected value, the hints' values and the answer come from the figure's current core
 // result, and are computed again on every "llm-change" of the figure: after the reader changes
@@ -16,7 +18,6 @@
 //
 // A subclass provides:
 //   static figure           the tag of the figure it answers for; any other target gets a message
-//   static conceals         selectors, inside the figure's shadow root, of the readouts to conceal
 //   static followUp         optional: the rest of the exercise's question, shown with the answer
 //   prediction(result, figure) → { label, value, tolerance, digits, unit, hints, otherwise }:
 //     label     what to predict (text or nodes), the form field's label
@@ -34,6 +35,7 @@
 // never shows it twice.
 import { fill, freeze, h, thaw, uniqueId } from "../dom.js";
 import { fmt } from "../format.js";
+import { figureOf } from "./figures.js";
 import css from "./answer.css";
 
 let concealSheet = null;
@@ -66,7 +68,6 @@ export function toleranceText(tolerance) {
 
 export class FigureAnswer extends HTMLElement {
   static figure = "";
-  static conceals = [];
   static followUp = "";
 
   constructor() {
@@ -142,9 +143,14 @@ export class FigureAnswer extends HTMLElement {
     }, { once: true });
   }
 
+  /** Selectors, in the figure's shadow root, of the readouts that state the answer: the figure's own. */
+  get conceals() {
+    return figureOf(this.constructor.figure)?.conceals ?? [];
+  }
+
   /** Blurs the figure's readouts that state the answer, with a note that offers to show them. */
   conceal() {
-    const { conceals } = this.constructor;
+    const { conceals } = this;
     const figure = this.figure;
     if (!conceals.length || !figure.shadowRoot || !figure.frame) return;
     const root = figure.shadowRoot;
@@ -167,7 +173,7 @@ export class FigureAnswer extends HTMLElement {
   /** Marks the readouts to conceal (again after every render: a figure may redraw them). */
   markConcealed() {
     if (!this.concealed) return;
-    for (const el of this.figure.shadowRoot.querySelectorAll(this.constructor.conceals.join(", "))) {
+    for (const el of this.figure.shadowRoot.querySelectorAll(this.conceals.join(", "))) {
       if (el.hasAttribute("data-predict-conceal")) continue;
       el.setAttribute("data-predict-conceal", "");
       // Blurred, it need not follow each redraw (dom.js freeze): it is drawn anew when shown.

@@ -12,6 +12,7 @@ import { FigureAnswer } from "./answer.js";
 import { checkbox, matrixEditor, markInvalid, scrollBox, stepper } from "./controls.js";
 import { attentionPresets } from "./attention-presets.js";
 import css from "./attention.css";
+import { numpyProgram } from "./attention-numpy.js";
 
 const MAX_TOKENS = 8;
 const MAX_DIM = 4;
@@ -19,6 +20,7 @@ const matrix = (name, doc) => ({ name, type: "matrix", maxRows: MAX_TOKENS, maxC
 
 export class LlmAttention extends LlmWidget {
   static styles = css;
+  static numpy = numpyProgram;
   static attributes = [
     { name: "preset", type: "choice", choices: Object.keys(attentionPresets), default: "exercise", preset: true,
       doc: "The example to start from; its tokens, Q, K, V and mask apply unless given below." },
@@ -197,9 +199,6 @@ export class LlmAttention extends LlmWidget {
  */
 export class LlmAnswerAttention extends FigureAnswer {
   static figure = "llm-attention";
-  // The weights, the outputs and the written-out calculation state the answer; the scores stay
-  // visible, since the reader computes from them.
-  static conceals = [".att-results .table-view:nth-child(2)", ".att-results .table-view:nth-child(3)", ".worked"];
   static followUp = "what is query 1's output, and why does the future key with the largest score not matter?";
 
   prediction(r, figure) {

@@ -7,7 +7,9 @@
 // through set(). After every change the widget recomputes with the core and redraws; bad input
 // shows a message that names the parameter and keeps the last good figure. When it has first
 // rendered it sets data-ready on itself and resolves `ready`; it emits "llm-change" after every
-// render.
+// render. Every widget's element carries data-figure, its figure's name in the registry
+// (figures.js; "" for a widget the registry does not name), set when it is first connected: the
+// one attribute by which a page's styles select the figures, whatever their tags.
 //
 // For a screen reader each figure has one polite live region (visually hidden) and nothing else
 // live: once the reader pauses (ANNOUNCE_DELAY after the last change, never at each slider
@@ -26,6 +28,8 @@
 //   static attributes         its declarations
 //   static styles             its own CSS text (imported from <concept>.css), optional
 //   static presetFields(name) the state fields a preset sets, when it declares a preset
+//   static numpy(state, result) its NumPy program's text (Copy as NumPy: takeaway.js), written
+//                             in <name>-numpy.js; the figure's other facets are in figures.js
 //   normalize(state, notes)   optional: makes fields consistent (shapes, index ranges) in place
 //   build()                   builds controls and figure into this.frame, once
 //   sync()                    sets the controls from this.state (after any outside change)
@@ -37,6 +41,7 @@
 import { loadCore } from "../core.js";
 import { h } from "../dom.js";
 import { parseValue, settingsToState, stateDiff, stateKey } from "./attributes.js";
+import { figureNameOf } from "./figures.js";
 import tokensCss from "../tokens.css";
 import widgetCss from "./widget.css";
 import plotCss from "./plot.css";
@@ -134,6 +139,7 @@ let failureSaid = false;
 export class LlmWidget extends HTMLElement {
   static attributes = [];
   static styles = "";
+  static numpy = null;
   static presetFields() {
     return {};
   }
@@ -161,6 +167,7 @@ export class LlmWidget extends HTMLElement {
     this._connected = true;
     // A saved copy of a page carries the data-ready its figures had: it is set again when drawn.
     this.removeAttribute("data-ready");
+    this.setAttribute("data-figure", figureNameOf(this.localName) ?? "");
     const cls = this.constructor;
     this.root = styledRoot(this, cls.styles);
     this.frame = h("div", { class: "llm-frame", part: "frame" });

@@ -21,6 +21,7 @@ import { checkbox, choice, markInvalid, numberField, scrollBox, slider } from ".
 import { lineChart } from "./plot.js";
 import { costPresets, precisions } from "./cost-presets.js";
 import css from "./cost.css";
+import { numpyProgram } from "./cost-numpy.js";
 
 // The core's limits (core/include/llmmath/cost.hpp): tokens up to 2^30; heads, key-value heads,
 // head dimension, layers and batch up to 2^12; bytes per value in (0, 1024]; model width up to
@@ -58,6 +59,7 @@ const ex = costPresets.exercise;
 
 export class LlmCost extends LlmWidget {
   static styles = css;
+  static numpy = numpyProgram;
   static attributes = [
     { name: "preset", type: "choice", choices: Object.keys(costPresets), default: "exercise", preset: true,
       doc: "The configuration to start from (exercise 4's layer or a real model); its context and shape apply unless given below." },
@@ -404,9 +406,6 @@ export class LlmCost extends LlmWidget {
  */
 export class LlmAnswerCost extends FigureAnswer {
   static figure = "llm-cost";
-  // The cards, the chart of scores and cache (its legend states both) and the calculation; the
-  // chart of attention against the linear layers does not state the answer.
-  static conceals = [".cost-stats", ".worked"];
   static followUp = "how many values does the layer's KV cache hold, and if the head dimension doubles, what happens to the number of scores, to the cache, and to the QK plus AV arithmetic?";
 
   prediction(r) {

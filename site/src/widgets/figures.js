@@ -1,20 +1,51 @@
-// The figures a page can show on their own, by name: the name is the section id of the
-// figure's section (dilution is section 1's second figure), and the `?widget=` of embed.html.
-// Data only, so the pages' glue and the build read it without loading any widget.
-export const figures = {
-  attention: { tag: "llm-attention", id: "attention-figure", section: "attention" },
-  dilution: { tag: "llm-context-dilution", id: "dilution-figure", section: "attention" },
-  sampling: { tag: "llm-sampling", id: "sampling-figure", section: "sampling" },
-  rope: { tag: "llm-rope", id: "rope-figure", section: "rope" },
-  cost: { tag: "llm-cost", id: "cost-figure", section: "cost" },
-  speculative: { tag: "llm-speculative", id: "speculative-figure", section: "speculative" },
-  alibi: { tag: "llm-alibi", id: "alibi-figure", section: "alibi" },
-  quantization: { tag: "llm-quantization", id: "quantization-figure", section: "quantization" },
-  moe: { tag: "llm-moe", id: "moe-figure", section: "moe" },
-  diagnose: { tag: "llm-diagnose", id: "diagnose-figure", section: "diagnose" },
-};
+// The registry of the figures: each figure a page can show on its own, by name. The name is the
+// section id of the figure's section (dilution is section 1's second figure) and the `?widget=`
+// of embed.html. Everything that needs to know the figures reads them here: the build (embed.html's
+// captions, the guide's tables and names), the reader's and embed.html's glue (links, embed code,
+// take-away), the kit and the exercises, and every test (tests/browser/registry.js).
+//
+// A figure owns its facets. Each is declared once, beside the figure's widget:
+//   <name>-figure.js   the figure as data: its element (tag), its id on the reader, its section,
+//                      and its facets that are data:
+//     picture          selectors (in its shadow root) of the parts that make its picture: its
+//                      charts and tables with the readouts that name their numbers, not its
+//                      controls (Download SVG and PNG, site/src/takeaway.js)
+//     conceals         for a figure an exercise uses: selectors of the readouts that state the
+//                      exercise's answer, blurred until the reader commits a prediction
+//                      (site/src/widgets/answer.js); [] when the figure states none
+//   static numpy       on the widget's class, written in <name>-numpy.js: its NumPy program, a
+//                      function of the widget's state and result (Copy as NumPy, takeaway.js).
+//                      A facet that is code stays with the widget, found by `tag` as the build
+//                      finds its `static attributes`, so that this registry stays data.
+// Data only (these files import nothing), so the pages' glue, the build and the tests read it
+// without loading any widget. The kit (base.js) marks every figure's element with its name,
+// data-figure="<name>": page styles select figures by that attribute, never by a list of tags.
+import { attention } from "./attention-figure.js";
+import { dilution } from "./dilution-figure.js";
+import { sampling } from "./sampling-figure.js";
+import { rope } from "./rope-figure.js";
+import { cost } from "./cost-figure.js";
+import { speculative } from "./speculative-figure.js";
+import { alibi } from "./alibi-figure.js";
+import { quantization } from "./quantization-figure.js";
+import { moe } from "./moe-figure.js";
+import { diagnose } from "./diagnose-figure.js";
+
+export const figures = { attention, dilution, sampling, rope, cost, speculative, alibi, quantization, moe, diagnose };
 
 /** The figure name for a name given by a link or query: own keys only ("constructor" is none). */
 export function figureNamed(name) {
   return typeof name === "string" && Object.hasOwn(figures, name) ? figures[name] : null;
+}
+
+const byTag = new Map(Object.entries(figures).map(([name, f]) => [f.tag, { name, figure: f }]));
+
+/** The figure an element `tag` draws ("llm-rope" → figures.rope), or null. */
+export function figureOf(tag) {
+  return byTag.get(tag)?.figure ?? null;
+}
+
+/** The name of the figure an element `tag` draws ("llm-context-dilution" → "dilution"), or null. */
+export function figureNameOf(tag) {
+  return byTag.get(tag)?.name ?? null;
 }

@@ -14,6 +14,7 @@ import { choice, markInvalid, matrixEditor, scrollBox, stepper } from "./control
 import { groupedBarChart, legend, niceTicks } from "./plot.js";
 import { MOE_TOKENS, moePresets } from "./moe-presets.js";
 import css from "./moe.css";
+import { numpyProgram } from "./moe-numpy.js";
 
 const MAX_TOKENS = 12;
 const MIN_EXPERTS = 2;
@@ -24,6 +25,7 @@ const tokenLabel = (labels, i) => labels[i] ?? MOE_TOKENS[i] ?? `t${i + 1}`;
 
 export class LlmMoe extends LlmWidget {
   static styles = css;
+  static numpy = numpyProgram;
   static attributes = [
     { name: "preset", type: "choice", choices: Object.keys(moePresets), default: "between", preset: true,
       doc: "The example to start from; its tokens and router logits apply unless given below." },
@@ -220,8 +222,6 @@ export class LlmMoe extends LlmWidget {
  */
 export class LlmAnswerMoe extends FigureAnswer {
   static figure = "llm-moe";
-  // The figure shows the loss of its own router, not the even router's: nothing to conceal.
-  static conceals = [];
   static followUp = "would a different traffic split change it?";
 
   prediction(r) {

@@ -16,6 +16,7 @@ import { markInvalid, matrixEditor, scrollBox, slider } from "./controls.js";
 import { groupedBarChart, legend, lineChart, niceTicks } from "./plot.js";
 import { quantizationPresets } from "./quantization-presets.js";
 import css from "./quantization.css";
+import { numpyProgram } from "./quantization-numpy.js";
 
 const MAX_TOKENS = 8;
 const MAX_CHANNELS = 8;
@@ -35,6 +36,7 @@ function power(base, exponent) {
 
 export class LlmQuantization extends LlmWidget {
   static styles = css;
+  static numpy = numpyProgram;
   static attributes = [
     { name: "preset", type: "choice", choices: Object.keys(quantizationPresets), default: "outlier", preset: true,
       doc: "The example to start from; its activations X and weights W apply unless given below." },
@@ -358,8 +360,6 @@ export class LlmQuantization extends LlmWidget {
  */
 export class LlmAnswerQuantization extends FigureAnswer {
   static figure = "llm-quantization";
-  // The channel table (ranges and s), the bars after smoothing and the calculation.
-  static conceals = [".quant-table", ".worked"];
   static followUp = "what are the channel's activation and weight ranges after smoothing?";
 
   prediction(r, figure) {

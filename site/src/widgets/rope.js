@@ -19,6 +19,7 @@ import { choice, markInvalid, slider } from "./controls.js";
 import { lineChart, niceScale } from "./plot.js";
 import { ropePresets } from "./rope-presets.js";
 import css from "./rope.css";
+import { numpyProgram } from "./rope-numpy.js";
 
 // Bases the slider steps through: RoFormer's 10,000 (its eq. 15), Llama 3's 500,000, and
 // neighbours on either side.
@@ -43,6 +44,7 @@ const vector = (name, doc) => ({ name, type: "numbers", minLength: 2, maxLength:
 
 export class LlmRope extends LlmWidget {
   static styles = css;
+  static numpy = numpyProgram;
   static attributes = [
     { name: "preset", type: "choice", choices: Object.keys(ropePresets), default: "exercise", preset: true,
       doc: "The example to start from; its vectors, frequencies, pairing, positions and chart range apply unless given below." },
@@ -464,9 +466,6 @@ export class LlmRope extends LlmWidget {
  */
 export class LlmAnswerRope extends FigureAnswer {
   static figure = "llm-rope";
-  // The scores (headline, chart, the readout after moving both positions), the calculation, and
-  // the dials' captions, which give each pair's part of the score.
-  static conceals = [".headline", ".worked", ".rope-moved", ".rope-dial figcaption"];
   static followUp = "what is the raw score q̃·k̃ before the division, and why do the positions matter only through their difference?";
 
   prediction(r, figure) {

@@ -18,6 +18,7 @@ import { FigureAnswer } from "./answer.js";
 import { choice, markInvalid, numberField, slider, stepper } from "./controls.js";
 import { samplingPresets } from "./sampling-presets.js";
 import css from "./sampling.css";
+import { numpyProgram } from "./sampling-numpy.js";
 
 const MAX_TOKENS = 12;
 const MAX_DRAWS = 100;
@@ -38,6 +39,7 @@ const australia = samplingPresets.australia;
 
 export class LlmSampling extends LlmWidget {
   static styles = css;
+  static numpy = numpyProgram;
   static attributes = [
     { name: "preset", type: "choice", choices: Object.keys(samplingPresets), default: "australia", preset: true,
       doc: "The example to start from; its prompt, tokens, values, temperature, top-k and top-p apply unless given below." },
@@ -444,7 +446,6 @@ function joinNames(names) {
  */
 export class LlmAnswerSampling extends FigureAnswer {
   static figure = "llm-sampling";
-  static conceals = [".headline", ".smp-chart", ".smp-worked"];
   static followUp = "which tokens form the nucleus, what mass does it retain, and what does the probability tell you about whether the token is true?";
 
   prediction(r, figure) {

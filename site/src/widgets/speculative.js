@@ -16,6 +16,7 @@ import { FigureAnswer } from "./answer.js";
 import { numberField, scrollBox, slider } from "./controls.js";
 import { lineChart } from "./plot.js";
 import css from "./speculative.css";
+import { numpyProgram } from "./speculative-numpy.js";
 
 // Draft lengths on the slider and the chart, and the range searched for the best one.
 const GAMMA_MAX = 20;
@@ -28,6 +29,7 @@ const SEED_RANGE = 2 ** 32;
 
 export class LlmSpeculative extends LlmWidget {
   static styles = css;
+  static numpy = numpyProgram;
   static attributes = [
     { name: "alpha", type: "number", min: 0, max: 1, default: 0.5, doc: "The acceptance rate α: the probability that the target accepts one drafted token." },
     { name: "gamma", type: "integer", min: 0, max: GAMMA_MAX, default: 3, doc: "The draft length γ: how many tokens the draft model proposes per target call." },
@@ -274,9 +276,6 @@ export class LlmSpeculative extends LlmWidget {
  */
 export class LlmAnswerSpeculative extends FigureAnswer {
   static figure = "llm-speculative";
-  // The headline, the charts, the calculation, and in the measuring panel the tokens per call
-  // (predicted from each estimate, and the log's mean, which approaches the answer).
-  static conceals = [".headline", ".spec-dist", ".worked", ".spec-measure-body .spec-predicted", ".spec-measure-body .spec-mean"];
   static followUp = "what does this number approach as γ grows?";
 
   prediction(r, figure) {
