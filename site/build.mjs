@@ -62,7 +62,7 @@ export function typeset(html, file) {
       });
       return display === undefined ? mathml : mathml.replace("<math ", '<math tabindex="0" ');
     } catch (error) {
-      throw new Error(`${file}: cannot typeset ${match.slice(0, 60)}…: ${error.message}`);
+      throw new Error(`${file}: cannot typeset ${match.slice(0, 60)}…: ${error.message}`, { cause: error });
     }
   }).replace(/<div class="table-scroll">/g, '<div class="table-scroll" tabindex="0" role="group" aria-label="Table">');
 }

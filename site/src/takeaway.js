@@ -33,6 +33,8 @@ const CALCULATION = ".worked, .diag-lines";
 /**
  * Adds Download SVG, Download PNG, Copy calculation and Copy as NumPy to a widget's action row.
  * `caption`: the figure's caption, an element (a <figcaption>) or text.
+ * @param {any} el
+ * @param {{ caption?: Element | string | null }} [options]
  */
 export function addTakeawayActions(el, { caption } = {}) {
   const name = (ext) => `${el.id || el.localName}.${ext}`;

@@ -94,7 +94,6 @@ const SCENARIOS = {
 };
 
 const titleOf = (fig) => fig.locator(".diag-title").textContent();
-const idOfTitle = (title) => Object.keys(SCENARIOS).find((id) => SCENARIOS[id].title === title);
 
 test("every scenario: a wrong choice is explained and keeps the calculation closed; the right one opens it with the core's numbers; the score counts first choices", async () => {
   const { page, errors } = await openReader(browser.context);

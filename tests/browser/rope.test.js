@@ -3,7 +3,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader, showNumbers, openFigure, artifact, shown, num } = require("./browser.js");
+const { useBrowser, openReader, showNumbers, openFigure, artifact, shown } = require("./browser.js");
 
 const browser = useBrowser(test);
 

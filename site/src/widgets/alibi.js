@@ -108,7 +108,7 @@ export class LlmAlibi extends LlmWidget {
     const curve = map.relativeWeight;
     const halved = this.core.alibi({ slope: slope / 2 });
     // ln 2 itself, for the written-out division: the half-distance of slope 1 (asked once).
-    this.ln2 ??= this.core.alibi({ slope: 1 }).halfDistance;
+    this.ln2 = this.ln2 ?? this.core.alibi({ slope: 1 }).halfDistance;
     const ln2 = this.ln2;
     return { inputs, slopes, halfDistances, slope, halfDistance, map, span, curve, halved, ln2 };
   }

@@ -72,6 +72,7 @@ export class FigureAnswer extends HTMLElement {
 
   constructor() {
     super();
+    /** @type {Promise<void>} */
     this.ready = new Promise((resolve) => (this._resolveReady = resolve));
     this._draw = () => this.draw();
     this.expected = null;
@@ -80,10 +81,10 @@ export class FigureAnswer extends HTMLElement {
   }
 
   connectedCallback() {
-    const cls = this.constructor;
+    const cls = /** @type {typeof FigureAnswer} */ (this.constructor);
     // A saved copy of a page carries the data-ready its exercises had: it is set again when drawn.
     this.removeAttribute("data-ready");
-    const figure = document.getElementById(this.getAttribute("for") ?? "");
+    const figure = /** @type {import("./base.js").LlmWidget | null} */ (document.getElementById(this.getAttribute("for") ?? ""));
     if (!figure || figure.localName !== cls.figure || !figure.ready) {
       fill(this, `This answer belongs to a ${cls.figure} figure, and none with the id given in for= is on this page.`);
       this.keepDrawing();
@@ -107,6 +108,7 @@ export class FigureAnswer extends HTMLElement {
 
   /** The form, its status line and the answer's <details>, built once (the answer fills in later). */
   build() {
+    const { followUp } = /** @type {typeof FigureAnswer} */ (this.constructor);
     const id = uniqueId("predict");
     this.labelEl = h("label", { for: id });
     this.input = h("input", { id, type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false",
@@ -117,7 +119,7 @@ export class FigureAnswer extends HTMLElement {
     this.body = h("div", { class: "answer-body" });
     this.details = h("details", { class: "answer", ontoggle: () => this.details.open && this.reveal() },
       h("summary", {}, "Show the answer"),
-      this.constructor.followUp ? h("p", { class: "follow-up" }, h("strong", {}, "Then: "), this.constructor.followUp) : null,
+      followUp ? h("p", { class: "follow-up" }, h("strong", {}, "Then: "), followUp) : null,
       this.body);
     this.form = h("form", { class: "predict", novalidate: true, onsubmit: (e) => {
       e.preventDefault();
@@ -192,7 +194,7 @@ export class FigureAnswer extends HTMLElement {
     if (!this.concealed || !this.figure) return;
     this.concealed = false;
     const root = this.figure.shadowRoot;
-    for (const el of root.querySelectorAll("[data-predict-conceal]")) {
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-predict-conceal]"))) {
       el.removeAttribute("data-predict-conceal");
       if (el.hasAttribute("data-predict-aria")) {
         el.removeAttribute("aria-hidden");
@@ -205,6 +207,22 @@ export class FigureAnswer extends HTMLElement {
     this.figure.removeAttribute("data-predict-first");
     this.note?.remove();
     this.note = null;
+  }
+
+  /**
+   * The quantity the exercise asks for, from the figure's result (subclasses; see the top).
+   * @type {(result: any, figure: import("./base.js").LlmWidget) => any}
+   */
+  prediction() {
+    return null;
+  }
+
+  /**
+   * The worked answer, from the figure's result (subclasses; see the top).
+   * @type {(result: any, figure: import("./base.js").LlmWidget) => any}
+   */
+  answer() {
+    return null;
   }
 
   /** Recomputes the prediction's expected value and the answer from the figure's current result. */

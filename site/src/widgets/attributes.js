@@ -108,6 +108,9 @@ export function describeType(decl) {
  * attribute given by a source replaces its field. Values that do not parse are skipped and
  * reported in `notes` ("temperature="hot" ignored: expected a number from 0 to 2.5").
  * Returns { state, notes }.
+ * @param {any[]} decls
+ * @param {Array<Map<string, string> | Record<string, string>>} sources
+ * @param {(preset: any) => Record<string, any>} [presetFields]
  */
 export function settingsToState(decls, sources, presetFields = () => ({})) {
   const notes = [];

@@ -102,7 +102,8 @@ function startNow(widget) {
   widget.start();
 }
 
-const idle = globalThis.requestIdleCallback ?? ((cb) => setTimeout(() => cb({ timeRemaining: () => 8 }), 16));
+const idle =
+  globalThis.requestIdleCallback ?? ((cb) => setTimeout(() => cb(/** @type {IdleDeadline} */ ({ timeRemaining: () => 8 })), 16));
 function queueIdle() {
   if (idleQueued) return;
   idleQueued = true;
@@ -154,6 +155,7 @@ export class LlmWidget extends HTMLElement {
     this.result = null;
     this.root = null;
     this.state = null;
+    /** @type {Promise<void>} */
     this.ready = new Promise((resolve) => (this._resolveReady = resolve));
     this._pageSettings = [];
     this._parts = new Map();  // drawPart(): each part's name → the JSON of the inputs it was last drawn from
@@ -241,6 +243,7 @@ export class LlmWidget extends HTMLElement {
    * aloud by the first figure on screen only: the others show it, and the reader page says it
    * once at its top.
    */
+  /** @param {string} [failure] */
   _settle(failure) {
     clearTimeout(this._computingTimer);
     const saidComputing = this._said === COMPUTING;
@@ -277,7 +280,7 @@ export class LlmWidget extends HTMLElement {
 
   attributeChangedCallback(name, before, after) {
     if (!this._connected || before === after) return;
-    const decl = this.constructor.attributes.find((d) => d.name === name);
+    const decl = /** @type {typeof LlmWidget} */ (this.constructor).attributes.find((d) => d.name === name);
     if (decl.preset || after === null) {
       // A new preset, or a removed attribute: start again from the attributes.
       this.state = this._stateFrom(this._pageSettings).state;
@@ -295,7 +298,7 @@ export class LlmWidget extends HTMLElement {
   /** The widget's attributes as a Map from name to string. */
   attributeSettings() {
     const out = new Map();
-    for (const d of this.constructor.attributes) if (this.hasAttribute(d.name)) out.set(d.name, this.getAttribute(d.name));
+    for (const d of /** @type {typeof LlmWidget} */ (this.constructor).attributes) if (this.hasAttribute(d.name)) out.set(d.name, this.getAttribute(d.name));
     return out;
   }
 
@@ -304,14 +307,17 @@ export class LlmWidget extends HTMLElement {
    * wins), normalised. Sets this.notes to what was ignored.
    */
   _stateFrom(sources) {
-    const cls = this.constructor;
+    const cls = /** @type {typeof LlmWidget} */ (this.constructor);
     const { state, notes } = settingsToState(cls.attributes, [this.attributeSettings(), ...sources], (p) => cls.presetFields(p));
     this.normalize(state, notes);
     this.notes = notes;
     return { state, notes };
   }
 
-  /** Makes the state's fields consistent, in place, adding a note for each change (subclasses). */
+  /**
+   * Makes the state's fields consistent, in place, adding a note for each change (subclasses).
+   * @type {(state?: Record<string, any>, notes?: string[]) => void}
+   */
   normalize() {}
 
   /**
@@ -332,7 +338,7 @@ export class LlmWidget extends HTMLElement {
    * declared defaults (`"defaults"`, for embed code that carries every setting).
    */
   settings(relativeTo = "attributes") {
-    const cls = this.constructor;
+    const cls = /** @type {typeof LlmWidget} */ (this.constructor);
     const presetDecl = cls.attributes.find((d) => d.preset);
     const sources = relativeTo === "attributes" ? [this.attributeSettings()] : [];
     if (presetDecl) sources.push(new Map([[presetDecl.name, String(this.state[stateKey(presetDecl.name)])]]));
@@ -414,7 +420,10 @@ export class LlmWidget extends HTMLElement {
     return null;
   }
 
-  /** Draws a result (subclasses). */
+  /**
+   * Draws a result (subclasses).
+   * @type {(result: any) => void}
+   */
   render() {}
 
   /**
@@ -430,7 +439,10 @@ export class LlmWidget extends HTMLElement {
     this._parts.set(name, key);
   }
 
-  /** One sentence with a result's key numbers, for the live region (subclasses; see the top). */
+  /**
+   * One sentence with a result's key numbers, for the live region (subclasses; see the top).
+   * @type {(result: any, options: { concealed: boolean }) => string}
+   */
   summary() {
     return "";
   }

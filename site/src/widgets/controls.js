@@ -26,6 +26,8 @@ export function stepper(label, onMinus, onPlus) {
  * A labelled number field: numberField({ label, value, min, max, step, oninput(valueAsNumber,
  * input) }) → { input, row }. An empty or unparsable field reports NaN, which the core names in
  * its message.
+ * @param {{ label: any, value: number | string, min?: number, max?: number, step?: number | string,
+ *   oninput: (value: number, input: HTMLInputElement) => void, id?: string, className?: string }} spec
  */
 export function numberField({ label, value, min, max, step = "any", oninput, id = uniqueId("num"), className = "num-field" }) {
   const input = h("input", { type: "number", id, min, max, step, value: String(value), inputmode: "decimal", class: className,
@@ -54,6 +56,9 @@ export function checkbox({ label, checked, onchange, id = uniqueId("check") }) {
  * by colLabels when given. Each field's accessible name is cellLabel(i, j), by default
  * "<name> row i (label), column j". `caption` is text or nodes; without it the caption is the
  * matrix's name.
+ * @param {{ name: string, caption?: any, M: number[][], rowLabels: any[],
+ *   colLabels?: any[], cellLabel?: (i: number, j: number) => string, step?: string, className?: string,
+ *   oncell: (i: number, j: number, value: number, input: HTMLInputElement) => void }} spec
  */
 export function matrixEditor({ name, caption, M, rowLabels, colLabels, cellLabel, step = "0.1", className = "", oncell }) {
   const label = cellLabel ?? ((i, j) => `${name} row ${i + 1} (${rowLabels[i]}), column ${j + 1}`);

@@ -13,7 +13,7 @@
 // Properties: result ({ cfg, now, doubled, doubledError, curve, xMax, models }),
 // state ({ preset, tokens, heads, kvHeads, headDim, layers, batch, bytesPerValue, dModel, ffnDim,
 // gated }), inputs (the configuration passed to attentionCost).
-import { fill, h, patch, sym, uniqueId } from "../dom.js";
+import { h, patch, sym, uniqueId } from "../dom.js";
 import { fmt, fmtBytes, fmtCount, grouped, pct, superscript } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -96,8 +96,8 @@ export class LlmCost extends LlmWidget {
     this.precision = choice({ label: "Precision", value: "fp16", onchange: (key) => this.onPrecision(key),
       options: [...precisions.map((p) => [p.key, p.label]), ["", "Other (set bytes per value)"]] });
     // The last option of each list says what the fields show; it is not a choice.
-    this.preset.select.lastElementChild.disabled = true;
-    this.precision.select.lastElementChild.disabled = true;
+    /** @type {HTMLOptionElement} */ (this.preset.select.lastElementChild).disabled = true;
+    /** @type {HTMLOptionElement} */ (this.precision.select.lastElementChild).disabled = true;
 
     this.fields = {};
     const grid = h("div", { class: "cost-fields" });

@@ -227,7 +227,9 @@ export class LlmRope extends LlmWidget {
   /** The position sliders and number fields from the state, except `source` (being edited). */
   syncPositions(source) {
     const s = this.state;
-    for (const [key, ctl] of [["m", this.mCtl], ["n", this.nCtl]]) {
+    /** @type {Array<[string, { input: HTMLInputElement, number: HTMLInputElement }]>} */
+    const controls = [["m", this.mCtl], ["n", this.nCtl]];
+    for (const [key, ctl] of controls) {
       const v = s[key];
       if (ctl.input !== source) ctl.input.value = String(Math.min(v, SLIDER_MAX));
       if (ctl.number !== source) {

@@ -103,7 +103,7 @@ export class LlmSampling extends LlmWidget {
     const id = uniqueId("smp");
     this.preset = choice({ label: "Example", value: this.state.preset, onchange: (name) => this.onPreset(name),
       options: [...Object.entries(samplingPresets).map(([key, p]) => [key, p.label]), ["custom", "Your own numbers"]] });
-    this.preset.select.lastElementChild.disabled = true;
+    /** @type {HTMLOptionElement} */ (this.preset.select.lastElementChild).disabled = true;
     this.presetNote = h("p", { class: "hint smp-note" });
 
     this.T = slider({ label: "Temperature T", min: 0, max: 2.5, step: 0.05, id: `${id}-t`, oninput: (temperature) => this.set({ temperature }) });
