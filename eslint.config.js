@@ -15,6 +15,8 @@ module.exports = [
       "no-extend-native": "error",
       // Two spaces in a test's pattern are how it spells an indentation.
       "no-regex-spaces": "off",
+      // A base class's method names the parameter its overrides take (LlmWidget.presetFields).
+      "no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
     },
   },
   {

@@ -18,13 +18,13 @@ async function figureCalls() {
   try {
     await context.addInitScript((names) => {
       const calls = [];
-      Object.defineProperty(window, "llmmathRecordedCalls", { value: calls });
+      Object.defineProperty(globalThis, "llmmathRecordedCalls", { value: calls });
       const plain = (v) =>
         ArrayBuffer.isView(v) ? Array.from(v) : Array.isArray(v) ? v.map(plain) : v && typeof v === "object"
           ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)])) : v;
       let factory;
       // llmmath.js assigns the factory to the global; the widgets call it through the global.
-      Object.defineProperty(window, "createLLMMath", {
+      Object.defineProperty(globalThis, "createLLMMath", {
         configurable: true,
         get: () => factory,
         set(f) {
@@ -42,7 +42,7 @@ async function figureCalls() {
       });
     }, functions.map((f) => f.name));
     const { page } = await openReader(context);
-    return await page.evaluate(() => window.llmmathRecordedCalls);
+    return await page.evaluate(() => globalThis.llmmathRecordedCalls);
   } finally {
     await close();
   }

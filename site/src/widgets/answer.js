@@ -147,7 +147,7 @@ export class FigureAnswer extends HTMLElement {
 
   /** Selectors, in the figure's shadow root, of the readouts that state the answer: the figure's own. */
   get conceals() {
-    return figureOf(this.constructor.figure)?.conceals ?? [];
+    return figureOf(/** @type {typeof FigureAnswer} */ (this.constructor).figure)?.conceals ?? [];
   }
 
   /** Blurs the figure's readouts that state the answer, with a note that offers to show them. */
@@ -155,7 +155,8 @@ export class FigureAnswer extends HTMLElement {
     const { conceals } = this;
     const figure = this.figure;
     if (!conceals.length || !figure.shadowRoot || !figure.frame) return;
-    const root = figure.shadowRoot;
+    // Where the browser has no constructed style sheets (adoptedStyleSheets), a <style> instead.
+    const root = /** @type {DocumentFragment & Partial<Pick<ShadowRoot, "adoptedStyleSheets">>} */ (figure.shadowRoot);
     if ("adoptedStyleSheets" in root) {
       if (!root.adoptedStyleSheets.includes(sheet())) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet()];
     } else if (!root.querySelector("style[data-predict]")) {

@@ -141,7 +141,12 @@ export class LlmWidget extends HTMLElement {
   static attributes = [];
   static styles = "";
   static numpy = null;
-  static presetFields() {
+  /**
+   * The state fields preset `_name` sets; none here, a widget with presets overrides it.
+   * @param {string} _name
+   * @returns {Record<string, any>}
+   */
+  static presetFields(_name) {
     return {};
   }
 
@@ -170,7 +175,7 @@ export class LlmWidget extends HTMLElement {
     // A saved copy of a page carries the data-ready its figures had: it is set again when drawn.
     this.removeAttribute("data-ready");
     this.setAttribute("data-figure", figureNameOf(this.localName) ?? "");
-    const cls = this.constructor;
+    const cls = /** @type {typeof LlmWidget} */ (this.constructor);
     this.root = styledRoot(this, cls.styles);
     this.frame = h("div", { class: "llm-frame", part: "frame" });
     this.root.append(this.frame);
