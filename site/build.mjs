@@ -23,7 +23,7 @@ import katex from "katex";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { exerciseAnswers } from "./noscript.mjs";
@@ -126,6 +126,107 @@ const cssAsText = {
   },
 };
 
+// --- the reference's Python, for Copy as NumPy ----------------------------------------------
+// Each figure's NumPy program is reference/*.py's definitions, inlined, and the figure's own
+// settings and printing (site/src/numpy.js). The bundles get the definitions as the module
+// reference/definitions.js, replaced here by the table read from the .py files: each top-level
+// def or constant verbatim, with the comment lines right above it, the other definitions it
+// names (transitively) and the imports they use. A name is looked for in the code alone, not in
+// strings or comments; relative imports (from .sampling import splitmix64) only declare, for
+// Python, what the table finds by name.
+const referenceFolder = path.join(root, "reference");
+
+/** Python source without its strings and comments, so that a name in a docstring is no use. */
+const pythonCode = (text) =>
+  text
+    .replace(/("""|''')[\s\S]*?\1/g, "")
+    .replace(/(["'])(?:\\.|(?!\1)[^\\\n])*\1/g, "")
+    .replace(/#[^\n]*/g, "");
+
+/** The definitions of reference/*.py, in the shape reference/definitions.js documents. */
+export async function referenceDefinitions() {
+  const files = (await readdir(referenceFolder)).filter((f) => f.endsWith(".py") && f !== "__init__.py").sort();
+  const found = [];
+  for (const file of files) {
+    const where = `reference/${file}`;
+    const source = (await readFile(path.join(referenceFolder, file), "utf8")).replace(/^"""[\s\S]*?"""\n/, "");
+    // Top-level statements: a line at column 0 starts one, the comment lines right above it go
+    // with it, indented and blank lines continue it.
+    const statements = [];
+    let statement = null;
+    let comments = [];
+    for (const line of source.split("\n")) {
+      if (/^\s/.test(line) || (line === "" && statement)) {
+        if (statement) statement.push(line);
+        else if (line.trim()) throw new Error(`${where}: an indented line outside a statement: ${line}`);
+      } else if (line === "") {
+        comments = [];
+      } else if (line.startsWith("#")) {
+        statement = null;
+        comments.push(line);
+      } else {
+        statement = [...comments, line];
+        comments = [];
+        statements.push(statement);
+      }
+    }
+    const imports = new Map(); // the name an import binds → its line
+    for (const lines of statements) {
+      while (lines.at(-1) === "") lines.pop();
+      const head = lines.find((l) => !l.startsWith("#"));
+      let m;
+      if ((m = /^import (\w+)(?: as (\w+))?$/.exec(head))) imports.set(m[2] ?? m[1], head);
+      else if ((m = /^from (\w+) import (\w+(?:, \w+)*)$/.exec(head))) {
+        for (const name of m[2].split(", ")) imports.set(name, `from ${m[1]} import ${name}`);
+      } else if (/^from \.\w+ import /.test(head)) continue;
+      else if ((m = /^def (\w+)\(|^([A-Z][A-Z0-9_]*) = /.exec(head))) {
+        found.push({ name: m[1] ?? m[2], where, text: lines.join("\n"), imports });
+      } else throw new Error(`${where}: a top-level statement that is neither an import nor a definition: ${head}`);
+    }
+  }
+  const seen = new Map();
+  for (const d of found) {
+    if (seen.has(d.name)) {
+      throw new Error(`${d.name} is defined twice in reference/: ${seen.get(d.name)} and ${d.where}`);
+    }
+    seen.set(d.name, d.where);
+  }
+  const uses = new Map(
+    found.map((d) => {
+      const words = new Set(pythonCode(d.text).match(/\b[A-Za-z_]\w*\b/g));
+      const names = found.filter((e) => e !== d && words.has(e.name)).map((e) => e.name);
+      return [d.name, { names, imports: [...d.imports].filter(([bound]) => words.has(bound)).map(([, line]) => line) }];
+    }),
+  );
+  return found.map(({ name, text }) => {
+    const needs = new Set();
+    const visit = (n) => {
+      for (const m of uses.get(n).names) {
+        if (m === name || needs.has(m)) continue;
+        needs.add(m);
+        visit(m);
+      }
+    };
+    visit(name);
+    return {
+      name,
+      text,
+      needs: found.map((e) => e.name).filter((n) => needs.has(n)),
+      imports: [...new Set([name, ...needs].flatMap((n) => uses.get(n).imports))],
+    };
+  });
+}
+
+const referencePython = {
+  name: "reference-python",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]reference[\\/]definitions\.js$/ }, async () => ({
+      contents: `export default ${JSON.stringify(await referenceDefinitions())};`,
+      loader: "js",
+    }));
+  },
+};
+
 /**
  * Bundles one entry of src/ (a file name, or { contents } of a module in src/) into a classic
  * script, or CommonJS for the build itself; returns its text.
@@ -142,7 +243,7 @@ async function bundle(entry, format = "iife") {
     write: false,
     legalComments: "none",
     logLevel: "warning",
-    plugins: [cssAsText],
+    plugins: [cssAsText, referencePython],
   });
   return result.outputFiles[0].text;
 }

@@ -2,16 +2,19 @@
 // from its current inputs with NumPy alone, so that a reader can check them in a notebook. Each
 // figure's program is its own, beside its widget: site/src/widgets/<name>-numpy.js, declared as
 // the widget's `static numpy(state, result)` (see site/src/widgets/figures.js); this file holds
-// what every program shares. A program writes text: it formats the inputs as Python literals and
-// never computes a number of the chapter itself (the program does, and the figure's own numbers
-// come from the core).
+// what every program shares.
+//
+// A program is the reference's mathematics, reference/*.py inlined verbatim (program(), with the
+// table site/build.mjs reads from the .py files): the code tests/fixtures/make_*.py compute the
+// core's reference values with, so the program a reader copies is the code the tests trust. What
+// a figure's file adds is its driver: the figure's current inputs as Python literals, the calls,
+// and the printing of what the figure shows. It never computes a number of the chapter itself.
 //
 // Every program prints one line per quantity, `name = value`, the value as Python writes a float
 // or a (nested) list of them at full precision: the figure rounds for display, the program does
-// not. The formulas follow the core (core/include/llmmath/<concept>.hpp) step by step, including
-// its tie rules, tolerances and clamps, so the printed numbers agree with the figure's to the last
-// digits (floating-point summation order aside); tests/browser/takeaway.test.js runs every program
-// and compares.
+// not. tests/browser/takeaway.test.js runs every program, compares its numbers with the figure's
+// (the core's), and checks that each definition in it is the reference's, verbatim.
+import definitions from "../../reference/definitions.js";
 
 /** A number as a Python literal that reads back as the same double. */
 export function py(x) {
@@ -29,24 +32,39 @@ export const pyList = (xs) => `[${xs.map(py).join(", ")}]`;
 export const pyMatrix = (M) => `[${M.map(pyList).join(",\n     ")}]`;
 export const pyStrings = (xs) => `[${xs.map((s) => JSON.stringify(String(s))).join(", ")}]`;
 
-/** Every program's first lines: NumPy, and show(), which prints one quantity per line. */
-export const HEADER = `import numpy as np
-
-
-def show(name, x):
+/** Every program's helper: one quantity per line, long doubles printed as the doubles they round to. */
+const SHOW = `def show(name, x):
     """One quantity per line, at full precision: name = value."""
-    print(name, "=", repr(np.asarray(x).tolist()))
-`;
+    x = np.asarray(x)
+    print(name, "=", repr((x.astype(float) if x.dtype.kind == "f" else x).tolist()))`;
 
-/** SplitMix64 as the core's (core/src/sampling.cpp), yielding uniforms k·2^-53 in [0, 1). */
-export const SPLITMIX = `
-def splitmix64(seed):
-    """The core's generator: SplitMix64, uniforms from its top 53 bits."""
-    state = seed
-    while True:
-        state = (state + 0x9E3779B97F4A7C15) % 2**64
-        z = state
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 % 2**64
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EB % 2**64
-        yield ((z ^ (z >> 31)) >> 11) * 2.0**-53
-`;
+/**
+ * The definitions of reference/ named by `uses`, with every definition they need, in the
+ * reference's order, and the imports they use (beside NumPy, which every program imports).
+ * @param {string[]} uses
+ */
+function inlined(uses) {
+  const byName = new Map(definitions.map((d) => [d.name, d]));
+  const wanted = new Set();
+  for (const name of uses) {
+    const d = byName.get(name);
+    if (!d) throw new Error(`no definition ${name} in reference/ (the table is read by site/build.mjs)`);
+    for (const n of [name, ...d.needs]) wanted.add(n);
+  }
+  const chosen = definitions.filter((d) => wanted.has(d.name));
+  const imports = [...new Set(chosen.flatMap((d) => d.imports))].filter((line) => line !== "import numpy as np");
+  return { imports, texts: chosen.map((d) => d.text) };
+}
+
+/**
+ * A whole program: `title` (its comment lines), the definitions of reference/ that `uses` names,
+ * inlined verbatim, then `driver`, the figure's settings and the printing of what it shows.
+ * @param {string} title
+ * @param {string[]} uses
+ * @param {string} driver
+ */
+export function program(title, uses, driver) {
+  const { imports, texts } = inlined(uses);
+  const head = `${title.trim()}\n${imports.length ? `${imports.join("\n")}\n\n` : ""}import numpy as np`;
+  return `${[head, SHOW, ...texts, driver.trim()].join("\n\n\n")}\n`;
+}

@@ -1,10 +1,12 @@
 // What a reader takes away from each figure (site/src/takeaway.js, site/src/numpy.js), and the
 // chapter's permalinks and contents (site/build.mjs, reader.css). For every figure of the registry
 // (site/src/widgets/figures.js) on the reader, as it opens and after one change of its inputs:
-//  - Copy as NumPy: the program runs with /usr/bin/python3 and NumPy alone and prints the
-//    figure's numbers: every quantity it prints equals the figure's result within 1e-9 relative
-//    (1e-9 absolute below 1: the program repeats the core's arithmetic, so only summation order
-//    and the last bits of exp, pow, cos and sin can differ), and the figure's readout equals the
+//  - Copy as NumPy: the program is reference/*.py's definitions, each verbatim, and a driver that
+//    defines nothing of its own; it runs with /usr/bin/python3 and NumPy alone (and Python's own
+//    fractions) and prints the figure's numbers: every quantity it prints equals the figure's
+//    result within 1e-9 relative (1e-9 absolute below 1: the reference computes from the
+//    definitions, in long double or exactly where the core rounds to double, so the two differ by
+//    the core's rounding, a few units in the last place), and the figure's readout equals the
 //    printed value at the readout's own rounding;
 //  - Download SVG parses, carries the caption and the numbers the figure shows, and every colour
 //    is resolved (no CSS variable, no currentColor, no class to style it);
@@ -15,6 +17,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const { execFile } = require("node:child_process");
+const path = require("node:path");
 const { useBrowser, openReader, openFigure, artifact } = require("./browser.js");
 const { figures, figureNameOf } = require("./registry.js");
 
@@ -46,6 +49,9 @@ const ON_READER = Object.entries(figures).filter(([name]) => CHANGES[name]).flat
 
 // --- what each figure's program must print, from the figure's result -------------------------
 const rows = (flat, cols) => Array.from({ length: flat.length / cols }, (_, i) => flat.slice(i * cols, (i + 1) * cols));
+/** A result's fields by the reference's names (the core's, snake_case), with `prefix`. */
+const snakeFields = (r, prefix = "") =>
+  Object.fromEntries(Object.entries(r).map(([k, v]) => [prefix + k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
 const EXPECTED = {
   attention: (r) => ({ scale: r.scale, scores: r.scores, weights: r.weights, output: r.output }),
   dilution: ({ now }) => ({ relevant_weight: now.relevantWeight, distractor_mass: now.distractorMass, distractor_weight: now.distractorWeight }),
@@ -55,35 +61,24 @@ const EXPECTED = {
   }),
   rope: ({ now, shifted }) => ({ thetas: now.thetas, angles: now.angles, q_rotated: now.qRotated, k_rotated: now.kRotated,
     pair_scores: now.pairScores, raw: now.raw, scaled: now.scaled, raw_at_offset: shifted.raw }),
-  cost: ({ now }) => Object.fromEntries(["scoresPerHead", "scoresPerLayer", "kvValuesPerLayer", "kvValues", "kvBytes",
-    "kvBytesPerToken", "qkMacsPerLayer", "macsPerLayer", "macs", "projectionMacsPerLayer", "ffnMacsPerLayer",
-    "linearMacsPerLayer", "crossoverTokens", "attentionShare"].filter((k) => now[k] !== undefined)
-    .map((k) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), now[k]])),
+  cost: ({ now }) => snakeFields(now),
   speculative: ({ now, best, measure }) => ({
     token_probs: now.tokenProbs, expected_tokens: now.expectedTokens, ceiling: now.ceiling, round_cost: now.roundCost,
     speedup: now.speedup, best_gamma: best.gamma, best_speedup: best.speedup,
-    ...(measure ? {
-      log_proposed: measure.log.proposed, log_checked: measure.log.checked, log_accepted: measure.log.accepted,
-      log_tokens: measure.log.tokens, mean_tokens: measure.log.meanTokens,
-      accepted_per_proposed: measure.log.acceptedPerProposed, expected_tokens_from_accepted_per_proposed: measure.log.expectedTokensPerProposed,
-      accepted_per_checked: measure.log.acceptedPerChecked, expected_tokens_from_accepted_per_checked: measure.log.expectedTokensPerChecked,
-      alpha_from_mean_tokens: measure.log.alphaFromMeanTokens, expected_tokens_from_alpha_from_mean_tokens: measure.log.expectedTokensFromMeanTokens,
-    } : {}),
+    ...(measure ? snakeFields(measure.log, "log_") : {}),
   }),
   alibi: (r) => ({ slopes: r.slopes, half_distances: r.halfDistances, slope: r.slope, half_distance: r.halfDistance,
     bias: r.map.bias.map((row) => row.map((x) => (x === null ? -Infinity : x))), weight_factor: r.curve[r.inputs.distance],
     half_distance_halved: r.halved.halfDistance }),
   quantization: (r) => {
     const c = r.xAbsMax.length;
+    const tensors = { quant_x: r.quantX, quant_w: r.quantW, quant_x_smoothed: r.now.quantXSmoothed, quant_w_smoothed: r.now.quantWSmoothed };
     return {
       x_abs_max: r.xAbsMax, w_abs_max: r.wAbsMax, scales: r.now.scales, x_abs_max_smoothed: r.now.xAbsMax, w_abs_max_smoothed: r.now.wAbsMax,
-      step_x: r.quantX.scale, step_w: r.quantW.scale, step_x_smoothed: r.now.quantXSmoothed.scale, step_w_smoothed: r.now.quantWSmoothed.scale,
-      x_levels: rows(r.quantX.levels, c), x_smoothed_levels: rows(r.now.quantXSmoothed.levels, c),
-      x_levels_per_channel: r.xLevels, x_smoothed_levels_per_channel: r.xLevelsSmoothed,
-      max_error_x: r.quantX.maxAbsError, max_error_w: r.quantW.maxAbsError,
-      max_error_x_smoothed: r.now.quantXSmoothed.maxAbsError, max_error_w_smoothed: r.now.quantWSmoothed.maxAbsError,
-      output_error_quantized: r.check.errorQuantized, output_error_quantized_smoothed: r.check.errorQuantizedSmoothed,
-      output_error_smoothing_alone: r.check.errorSmoothingAlone,
+      x_levels: r.xLevels, x_levels_smoothed: r.xLevelsSmoothed, error_quantized: r.check.errorQuantized,
+      error_quantized_smoothed: r.check.errorQuantizedSmoothed, error_smoothing_alone: r.check.errorSmoothingAlone,
+      ...Object.fromEntries(Object.entries(tensors).flatMap(([name, q]) => [[`${name}_scale`, q.scale], [`${name}_max_abs_error`, q.maxAbsError]])),
+      quant_x_levels: rows(r.quantX.levels, c), quant_x_smoothed_levels: rows(r.now.quantXSmoothed.levels, c),
     };
   },
   moe: ({ route }) => ({ probs: route.probs, assignments: route.assignments, counts: route.counts, f: route.f, p: route.p,
@@ -93,23 +88,23 @@ const EXPECTED = {
 // A readout of each figure as the reader sees it, and the printed quantity it shows (in the
 // readout's order): checked at the readout's rounding, and looked for in the SVG.
 const READOUTS = {
-  attention: { selector: ".att-results .table-view:nth-child(2) tbody td", values: (p) => p.weights.flat() },
+  attention: { selector: ".attention-results .table-view:nth-child(2) tbody td", values: (p) => p.weights.flat() },
   dilution: { selector: ".worked strong", values: (p) => [p.relevant_weight] },
-  sampling: { selector: ".smp-table td.final-col", values: (p) => p.order.map((t) => p.probs[t]) },
+  sampling: { selector: ".sampling-table td.final-col", values: (p) => p.order.map((t) => p.probs[t]) },
   rope: { selector: ".headline .rope-scaled", values: (p) => [p.scaled] },
   cost: { selector: ".cost-stats dd strong", values: (p) => [p.scores_per_head, p.scores_per_layer, p.kv_bytes, p.kv_bytes_per_token, p.macs,
     ...(p.linear_macs_per_layer === undefined ? [] : [p.linear_macs_per_layer, p.attention_share, p.crossover_tokens])] },
-  speculative: { selector: ".spec-headline-expected, .spec-headline-speedup", values: (p) => [p.expected_tokens, p.speedup] },
+  speculative: { selector: ".speculative-headline-expected, .speculative-headline-speedup", values: (p) => [p.expected_tokens, p.speedup] },
   alibi: { selector: ".alibi-slope, .alibi-half", values: (p) => [p.slope, p.half_distance] },
-  quantization: { selector: ".error-quantized, .error-quantized-smoothed", values: (p) => [p.output_error_quantized, p.output_error_quantized_smoothed] },
+  quantization: { selector: ".error-quantized, .error-quantized-smoothed", values: (p) => [p.error_quantized, p.error_quantized_smoothed] },
   moe: { selector: ".moe-loss", values: (p) => [p.loss] },
 };
 
 // Numbers the picture must carry: readouts inside the parts the SVG draws.
 const PICTURED = {
-  attention: ".att-results tbody td", dilution: ".headline strong", sampling: ".smp-table td.final-col",
-  rope: ".headline .rope-scaled", cost: ".cost-stats dd strong", speculative: ".spec-headline-expected, .spec-headline-speedup",
-  alibi: ".alibi-slope, .alibi-half", quantization: ".headline strong", moe: ".moe-loss", diagnose: ".diag-title",
+  attention: ".attention-results tbody td", dilution: ".headline strong", sampling: ".sampling-table td.final-col",
+  rope: ".headline .rope-scaled", cost: ".cost-stats dd strong", speculative: ".speculative-headline-expected, .speculative-headline-speedup",
+  alibi: ".alibi-slope, .alibi-half", quantization: ".headline strong", moe: ".moe-loss", diagnose: ".diagnose-title",
 };
 
 test("the take-away tables cover every figure of the registry: its change, its program's numbers, its readouts and its picture's", () => {
@@ -119,6 +114,51 @@ test("the take-away tables cover every figure of the registry: its change, its p
     for (const [table, rows] of Object.entries({ CHANGES, EXPECTED, READOUTS })) assert.ok(rows[name], `${name}: its row of ${table}`);
   }
 });
+
+// --- the reference in a program ---------------------------------------------------------------
+
+// reference/*.py as the files are, and the names they define (functions, and UPPER_CASE
+// constants): a program must hold these definitions verbatim and define no function of its own
+// but show(), so that what a reader copies cannot drift from what the core is tested against.
+const REFERENCE = path.join(__dirname, "..", "..", "reference");
+const referenceSources = fs.readdirSync(REFERENCE).filter((f) => f.endsWith(".py"))
+  .map((f) => `\n${fs.readFileSync(path.join(REFERENCE, f), "utf8")}`);
+const referenceConstants = new Set(referenceSources.flatMap((src) => [...src.matchAll(/\n([A-Z][A-Z0-9_]*) = /g)].map((m) => m[1])));
+
+/**
+ * The program's top-level functions, and its assignments of the reference's constants: each with
+ * the comment lines right above it and its indented lines, as text.
+ */
+function definitionsIn(program) {
+  const lines = program.split("\n");
+  const found = [];
+  lines.forEach((line, i) => {
+    const m = /^def (\w+)\(|^([A-Z][A-Z0-9_]*) = /.exec(line);
+    if (!m || (m[2] && !referenceConstants.has(m[2]))) return;
+    let start = i;
+    while (start > 0 && lines[start - 1].startsWith("#")) start -= 1;
+    let end = i + 1;
+    while (end < lines.length && (lines[end] === "" || /^\s/.test(lines[end]))) end += 1;
+    while (lines[end - 1] === "") end -= 1;
+    found.push({ name: m[1] ?? m[2], text: lines.slice(start, end).join("\n"), end });
+  });
+  return found;
+}
+
+/**
+ * Asserts that every definition in `program` but show() is one of reference/*.py's, verbatim (its
+ * comment lines included), that there is one at least, and that the driver after them calls one.
+ */
+function assertInlinesReference(program, where) {
+  const inlined = definitionsIn(program).filter((d) => d.name !== "show");
+  assert.ok(inlined.length > 0, `${where}: the program holds no definition of reference/`);
+  for (const d of inlined) {
+    const verbatim = referenceSources.some((src) => src.includes(`\n${d.text}\n\n`) || src.endsWith(`\n${d.text}\n`));
+    assert.ok(verbatim, `${where}: ${d.name} in the program is not reference/'s, verbatim:\n${d.text}`);
+  }
+  const driver = program.split("\n").slice(Math.max(...inlined.map((d) => d.end))).join("\n");
+  assert.match(driver, new RegExp(`\\b(${inlined.map((d) => d.name).join("|")})\\(`), `${where}: the driver calls the reference`);
+}
 
 // --- running and reading a program ----------------------------------------------------------
 
@@ -297,7 +337,9 @@ async function checkNumpy(page, id, label) {
   const { result, readouts } = await figureData(page, id, READOUTS[name]?.selector);
   const { text, note } = await press(page, id, "llm-copy-numpy");
   assert.ok(text, `${id} (${label}): no program, the panel says: ${note}`);
-  assert.doesNotMatch(text, /^\s*(import|from)\s+(?!numpy\b)/m, `${id}: the program imports only NumPy`);
+  // (a program's imports are top-level: an indented "from" is a docstring's word)
+  assert.doesNotMatch(text, /^(import|from)\s+(?!numpy\b|fractions\b)/m, `${id}: the program imports only NumPy and Python's fractions`);
+  assertInlinesReference(text, `${id} (${label})`);
   const out = printed(await runPython(text));
   const expected = EXPECTED[name](result);
   assert.deepEqual(Object.keys(out).sort(), Object.keys(expected).sort(), `${id} (${label}): the quantities printed`);
@@ -396,7 +438,7 @@ const diagnoseExpected = (page) => page.evaluate((kinds) => {
     }
     default: throw new Error(`no expectation for the scenario ${s.id}`);
   }
-  const strong = [...el.shadowRoot.querySelectorAll(".diag-lines strong")].map((x) => x.textContent);
+  const strong = [...el.shadowRoot.querySelectorAll(".diagnose-lines strong")].map((x) => x.textContent);
   return { id: s.id, out, strong, inputs: s.inputs.map((i) => ({ key: camel(`${s.id}-${i.name}`), min: i.min, max: i.max, step: i.step ?? 1, value: el.state[camel(`${s.id}-${i.name}`)] })) };
 }, SCENARIOS).then((x) => ({ ...x, out: JSON.parse(JSON.stringify(x.out), (k, v) => (v === "Infinity" ? Infinity : v)) }));
 
@@ -418,6 +460,7 @@ async function checkScenario(page, label) {
   const { id, out: expected, strong } = await diagnoseExpected(page);
   const { text, note } = await press(page, "diagnose-figure", "llm-copy-numpy");
   assert.ok(text, `${id}: no program, the panel says: ${note}`);
+  assertInlinesReference(text, `${id} (${label})`);
   const out = printed(await runPython(text));
   assert.deepEqual(Object.keys(out).sort(), Object.keys(expected).sort(), `${id} (${label}): the quantities printed`);
   for (const [name, value] of Object.entries(expected)) assertClose(out[name], value, `${id} (${label}) ${name}`);
@@ -580,7 +623,7 @@ async function checkCalculation(page, id, label) {
   const { text, note } = await press(page, id, "llm-copy-calculation");
   assert.ok(text, `${id}: no calculation, the panel says: ${note}`);
   const { expected, numbers } = await page.evaluate((id) => {
-    const worked = document.getElementById(id).shadowRoot.querySelector(".worked, .diag-lines").cloneNode(true);
+    const worked = document.getElementById(id).shadowRoot.querySelector(".worked, .diagnose-lines").cloneNode(true);
     for (const x of worked.querySelectorAll(".visually-hidden")) x.remove();
     const walker = document.createTreeWalker(worked, NodeFilter.SHOW_TEXT);
     const numbers = [];
