@@ -28,7 +28,7 @@ const GAP = 12;   // px between stacked parts
 const CAPTION_PX = 13;
 
 // Where a figure writes its calculation out.
-const CALCULATION = ".worked, .diag-lines";
+const CALCULATION = ".worked, .diagnose-lines";
 
 /**
  * Adds Download SVG, Download PNG, Copy calculation and Copy as NumPy to a widget's action row.
@@ -82,7 +82,7 @@ function numpyProgram(el) {
 /** Runs `action` unless the figure has nothing to take away now; then says why in its panel. */
 async function whenShown(el, action) {
   if (!el.result) return notice(el, "The figure has not been drawn yet.");
-  if (el.status?.classList.contains("llm-error")) {
+  if (el.failed) {
     return notice(el, "The figure still shows its last good numbers, not the inputs now set: correct the input named above first.");
   }
   if (el.hasAttribute("data-predict-first")) {

@@ -470,7 +470,18 @@ export class LlmWidget extends HTMLElement {
     this.dispatchEvent(new CustomEvent("llm-change", { bubbles: true, detail: result }));
   }
 
+  /**
+   * Whether the figure shows an error now: its last input was refused, so it still draws the
+   * last good numbers. A field of the widget, set only here and in clearError(); the status
+   * line's class follows it for the styles.
+   * @type {boolean}
+   */
+  get failed() {
+    return this._failed === true;
+  }
+
   showError(message) {
+    this._failed = true;
     this.status.textContent = message;
     this.status.classList.add("llm-error");
     if (this._settled) this._announce(message);
@@ -497,6 +508,7 @@ export class LlmWidget extends HTMLElement {
   }
 
   clearError() {
+    this._failed = false;
     this.status.textContent = "";
     this.status.classList.remove("llm-error");
   }
