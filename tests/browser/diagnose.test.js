@@ -93,7 +93,7 @@ const SCENARIOS = {
   },
 };
 
-const titleOf = (fig) => fig.locator(".diag-title").textContent();
+const titleOf = (fig) => fig.locator(".diagnose-title").textContent();
 
 test("every scenario: a wrong choice is explained and keeps the calculation closed; the right one opens it with the core's numbers; the score counts first choices", async () => {
   const { page, errors } = await openReader(browser.context);
@@ -103,12 +103,12 @@ test("every scenario: a wrong choice is explained and keeps the calculation clos
   // At least two scenarios for every mechanism.
   for (const m of MECHANISMS) assert.ok(Object.values(SCENARIOS).filter((s) => s.right === m).length >= 2, m);
 
-  const feedback = fig.locator(".diag-feedback");
-  const analysis = fig.locator(".diag-analysis");
+  const feedback = fig.locator(".diagnose-feedback");
+  const analysis = fig.locator(".diagnose-analysis");
   for (const [k, id] of order.entries()) {
     const s = SCENARIOS[id];
     assert.equal(await titleOf(fig), s.title, `position ${k + 1}`);
-    assert.match(await fig.locator(".diag-progress").textContent(), new RegExp(`^Scenario ${k + 1} of 12\\.`));
+    assert.match(await fig.locator(".diagnose-progress").textContent(), new RegExp(`^Scenario ${k + 1} of 12\\.`));
     assert.equal(await analysis.isVisible(), false, `${id}: closed before a choice`);
     // Odd positions: a wrong choice first (and then every other wrong one), even: right at once.
     if (k % 2 === 0) {
@@ -119,40 +119,40 @@ test("every scenario: a wrong choice is explained and keeps the calculation clos
       assert.equal(await analysis.isVisible(), false, `${id}: still closed after a wrong choice`);
       assert.equal(await fig.getByRole("button", { name: s.wrong, exact: true }).getAttribute("aria-disabled"), "true");
       await fig.getByRole("button", { name: s.wrong, exact: true }).click({ force: true }); // aria-disabled: Playwright would wait for it to be enabled
-      assert.equal(await fig.locator(".diag-verdict").count(), 1, `${id}: a choice counts once`);
+      assert.equal(await fig.locator(".diagnose-verdict").count(), 1, `${id}: a choice counts once`);
       for (const m of MECHANISMS.filter((m) => m !== s.right && m !== s.wrong)) {
         await fig.getByRole("button", { name: m, exact: true }).click();
-        const verdict = fig.locator(".diag-verdict").last();
+        const verdict = fig.locator(".diagnose-verdict").last();
         assert.match(await verdict.textContent(), new RegExp(`^Not ${m.toLowerCase()}\\. \\S.{30,}`), `${id}: why not ${m}`);
       }
-      assert.equal(new Set(await fig.locator(".diag-verdict").allTextContents()).size, 5, `${id}: five different reasons`);
+      assert.equal(new Set(await fig.locator(".diagnose-verdict").allTextContents()).size, 5, `${id}: five different reasons`);
       assert.equal(await analysis.isVisible(), false);
     }
     await fig.getByRole("button", { name: s.right, exact: true }).click();
-    const right = fig.locator(".diag-verdict").last();
+    const right = fig.locator(".diagnose-verdict").last();
     assert.ok((await right.textContent()).startsWith(`Right: ${s.right.toLowerCase()}.`), id);
     assert.ok((await right.textContent()).includes(s.because), `${id}: why it fits`);
     assert.equal(await analysis.isVisible(), true, `${id}: the calculation opens`);
     for (const m of MECHANISMS) assert.equal(await fig.getByRole("button", { name: m, exact: true }).getAttribute("aria-disabled"), "true");
     // The reasons not yet read are one click away; none is left when every wrong one was tried.
-    const others = fig.locator(".diag-others");
+    const others = fig.locator(".diagnose-others");
     if (k % 2 === 0) assert.equal(await others.isVisible(), false);
     else {
       await others.locator("summary").click();
       assert.equal(await others.locator("li").count(), 5, id);
       assert.ok((await others.textContent()).includes(s.why), `${id}: why not ${s.wrong}, among the others`);
     }
-    const lines = await fig.locator(".diag-lines").textContent();
+    const lines = await fig.locator(".diagnose-lines").textContent();
     const want = s.shows(await page.evaluate(s.expected));
     assert.ok(lines.includes(want), `${id}: "${lines}" shows "${want}"`);
-    assert.equal(await fig.locator(".diag-analysis a").getAttribute("href"), `#${s.section}`);
+    assert.equal(await fig.locator(".diagnose-analysis a").getAttribute("href"), `#${s.section}`);
     assert.equal(await page.locator(`section#${s.section}`).count(), 1);
     const score = `${Math.floor(k / 2) + (k % 2)} of ${k + 1} right first time.`;
-    assert.match(await fig.locator(".diag-progress").textContent(), new RegExp(`${score}$`));
+    assert.match(await fig.locator(".diagnose-progress").textContent(), new RegExp(`${score}$`));
     if (k < order.length - 1) await fig.getByRole("button", { name: "Next scenario" }).click();
   }
   assert.equal(await fig.getByRole("button", { name: "Next scenario" }).isVisible(), false);
-  assert.equal(await fig.locator(".diag-final").textContent(), "That was the last of the 12 scenarios: 6 of 12 right first time. Start again in a new order");
+  assert.equal(await fig.locator(".diagnose-final").textContent(), "That was the last of the 12 scenarios: 6 of 12 right first time. Start again in a new order");
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -170,12 +170,12 @@ test("a wrong choice is told wrong and the right one right, for every scenario r
     const picks = [...Array(k).fill(""), `${ids[s.wrong]},${ids[s.right]}`].join("|");
     await fig.evaluate((el, [pos, p]) => { el.setAttribute("scenario", pos); el.setAttribute("picks", p); }, [String(k + 1), picks]);
     assert.equal(await titleOf(fig), s.title);
-    const verdicts = await fig.locator(".diag-verdict").allTextContents();
+    const verdicts = await fig.locator(".diagnose-verdict").allTextContents();
     assert.equal(verdicts.length, 2, id);
     assert.ok(verdicts[0].startsWith(`Not ${s.wrong.toLowerCase()}.`) && verdicts[0].includes(s.why), `${id}: ${verdicts[0]}`);
     assert.ok(verdicts[1].startsWith(`Right: ${s.right.toLowerCase()}.`) && verdicts[1].includes(s.because), `${id}: ${verdicts[1]}`);
-    assert.equal(await fig.locator(".diag-analysis").isVisible(), true);
-    assert.match(await fig.locator(".diag-progress").textContent(), /0 of 1 right first time\.$/);
+    assert.equal(await fig.locator(".diagnose-analysis").isVisible(), true);
+    assert.match(await fig.locator(".diagnose-progress").textContent(), /0 of 1 right first time\.$/);
   }
   await page.close();
 });
@@ -185,7 +185,7 @@ test("item 1: the position scenario's steepest and gentlest alibi heads are alib
   const fig = page.locator("#diagnose-figure");
   const k = (await fig.evaluate((el) => el.order)).indexOf("contract");
   await fig.evaluate((el, pos) => { el.setAttribute("scenario", pos); el.setAttribute("picks", `${"|".repeat(pos - 1)}position`); }, k + 1);
-  const lines = fig.locator(".diag-lines");
+  const lines = fig.locator(".diagnose-lines");
   // 256·ln 2 tokens: the gentlest slope is 2^-8 whatever the head count (Press et al. 2022,
   // reference get_slopes); shown to 0.1 token as the page writes it.
   const gentlest = shown(256 * Math.LN2, 1);
@@ -210,11 +210,11 @@ test("item 5: the memory scenario serves Llama-3.1-8B, whose 131,072-token conte
   const fig = page.locator("#diagnose-figure");
   const k = (await fig.evaluate((el) => el.order)).indexOf("serving");
   await fig.evaluate((el, pos) => { el.setAttribute("scenario", pos); el.setAttribute("picks", `${"|".repeat(pos - 1)}memory`); }, k + 1);
-  const story = await fig.locator(".diag-story").textContent();
+  const story = await fig.locator(".diagnose-story").textContent();
   assert.match(story, /Llama-3\.1-8B \(32 layers, 32 query heads sharing 8 key–value heads of dimension 128; a context of up to 131,072 tokens\)/);
   assert.match(story, /32,768 tokens/);
   assert.ok(!/Llama-3-8B/.test(story), "not Llama-3-8B, whose context is 8,192 tokens");
-  const lines = fig.locator(".diag-lines");
+  const lines = fig.locator(".diagnose-lines");
   const full = await page.evaluate(() => createLLMMath().then((m) => m.attentionCost({ tokens: 131072, heads: 32, kvHeads: 8, headDim: 128, layers: 32, batch: 16, bytesPerValue: 2 }).kvBytes / 2 ** 30));
   assert.equal(full, 256); // 2·16·131072·8·128·32·2 bytes
   await fig.evaluate((el) => el.setAttribute("serving-tokens", "131072"));
@@ -234,9 +234,9 @@ test("restart reshuffles: a new seed, a new order from its first scenario, no ch
   const first = await fig.evaluate((el) => el.order);
   await fig.getByRole("button", { name: SCENARIOS[first[0]].right, exact: true }).click();
   await fig.getByRole("button", { name: "Next scenario" }).click();
-  assert.match(await fig.locator(".diag-progress").textContent(), /^Scenario 2 of 12\. 1 of 1 right first time\.$/);
+  assert.match(await fig.locator(".diagnose-progress").textContent(), /^Scenario 2 of 12\. 1 of 1 right first time\.$/);
   assert.equal(await page.evaluate(() => document.activeElement?.id), "diagnose-figure");
-  assert.equal(await fig.evaluate((el) => el.shadowRoot.activeElement?.className), "diag-title", "focus on the new scenario's title");
+  assert.equal(await fig.evaluate((el) => el.shadowRoot.activeElement?.className), "diagnose-title", "focus on the new scenario's title");
 
   await fig.getByRole("button", { name: "Start again in a new order" }).first().click();
   const second = await fig.evaluate((el) => el.order);
@@ -244,9 +244,9 @@ test("restart reshuffles: a new seed, a new order from its first scenario, no ch
   assert.deepEqual([...second].sort(), [...first].sort(), "the same scenarios");
   assert.deepEqual(await fig.evaluate((el) => [el.state.seed, el.state.scenario, el.state.picks]), [2, 1, []]);
   assert.equal(await titleOf(fig), SCENARIOS[second[0]].title);
-  assert.match(await fig.locator(".diag-progress").textContent(), /^Scenario 1 of 12\. No answers yet\.$/);
-  assert.equal(await fig.locator(".diag-verdict").count(), 0);
-  assert.equal(await fig.locator(".diag-analysis").isVisible(), false);
+  assert.match(await fig.locator(".diagnose-progress").textContent(), /^Scenario 1 of 12\. No answers yet\.$/);
+  assert.equal(await fig.locator(".diagnose-verdict").count(), 0);
+  assert.equal(await fig.locator(".diagnose-analysis").isVisible(), false);
   assert.deepEqual(await fig.evaluate((el) => el.settings("attributes")), [["seed", "2"]]);
 
   // Back to seed 1 through the attribute: the first order again; seed 5 yet another one.
@@ -262,7 +262,7 @@ test("restart reshuffles: a new seed, a new order from its first scenario, no ch
 test("every declared attribute set on the live element redraws the figure; bad values show a note and change nothing", async () => {
   const { page, errors } = await openFigure(browser.context, "diagnose");
   const fig = page.locator("#diagnose-figure");
-  const lines = fig.locator(".diag-lines");
+  const lines = fig.locator(".diagnose-lines");
   const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
   const removeAttr = (name) => fig.evaluate((el, n) => el.removeAttribute(n), name);
   const order = await fig.evaluate((el) => el.order);
@@ -287,7 +287,7 @@ test("every declared attribute set on the live element redraws the figure; bad v
     const text = await lines.textContent();
     assert.notEqual(text, before, `${d.name}="${value}": redrawn`);
     assert.equal(await fig.locator(".llm-status").textContent(), "", `${d.name}="${value}": no error`);
-    const field = await fig.evaluate((el) => [...el.shadowRoot.querySelectorAll(".diag-inputs input")].map((i) => i.value));
+    const field = await fig.evaluate((el) => [...el.shadowRoot.querySelectorAll(".diagnose-inputs input")].map((i) => i.value));
     assert.ok(field.includes(value), `${d.name}: its field shows ${value} (${field})`);
     assert.deepEqual(await fig.evaluate((el) => el.settings("defaults")), [["scenario", String(k)], [d.name, value]].filter(([n]) => n !== "scenario" || k !== 1), d.name);
     await removeAttr(d.name);
@@ -305,11 +305,11 @@ test("every declared attribute set on the live element redraws the figure; bad v
   await setAttr("picks", `${wrongId},${wrongId},constructor,${rightId},${laterId}`);
   assert.ok((await notes.textContent()).includes(`picks: “${wrongId}”, “constructor”, “${laterId}” ignored: expected mechanisms among missing-context, `), await notes.textContent());
   assert.deepEqual(await fig.evaluate((el) => el.state.picks), [`${wrongId},${rightId}`]);
-  assert.equal(await fig.locator(".diag-verdict").count(), 2);
-  assert.equal(await fig.locator(".diag-analysis").isVisible(), true);
+  assert.equal(await fig.locator(".diagnose-verdict").count(), 2);
+  assert.equal(await fig.locator(".diagnose-analysis").isVisible(), true);
   await removeAttr("picks");
-  assert.equal(await fig.locator(".diag-verdict").count(), 0);
-  assert.equal(await fig.locator(".diag-analysis").isVisible(), false);
+  assert.equal(await fig.locator(".diagnose-verdict").count(), 0);
+  assert.equal(await fig.locator(".diagnose-analysis").isVisible(), false);
 
   // Out-of-range or malformed values: refused with a note; the scenario and numbers stay.
   const title = await titleOf(fig);
@@ -332,7 +332,7 @@ test("every declared attribute set on the live element redraws the figure; bad v
     await el.ready;
     const root = el.shadowRoot;
     const out = { notes: root.querySelector(".llm-notes").textContent, hidden: root.querySelector(".llm-notes").hidden,
-      title: root.querySelector(".diag-title").textContent, images: root.querySelectorAll("img").length };
+      title: root.querySelector(".diagnose-title").textContent, images: root.querySelectorAll("img").length };
     el.remove();
     return out;
   });
@@ -353,10 +353,10 @@ test("the reader's place, choices and inputs are in the page's address, and open
   await fig.getByRole("button", { name: SCENARIOS[order[0]].right, exact: true }).click();
   await fig.getByRole("button", { name: "Next scenario" }).click();
   await fig.getByRole("button", { name: SCENARIOS[order[1]].right, exact: true }).click();
-  await fig.locator(".diag-inputs input").first().fill("3");
+  await fig.locator(".diagnose-inputs input").first().fill("3");
   const seen = {
-    title: await titleOf(fig), progress: await fig.locator(".diag-progress").textContent(),
-    verdicts: await fig.locator(".diag-verdict").allTextContents(), lines: await fig.locator(".diag-lines").textContent(),
+    title: await titleOf(fig), progress: await fig.locator(".diagnose-progress").textContent(),
+    verdicts: await fig.locator(".diagnose-verdict").allTextContents(), lines: await fig.locator(".diagnose-lines").textContent(),
   };
   // The reader writes the address a moment after the last change: wait for the input's value.
   await page.waitForFunction((id) => new RegExp(`diagnose\\.${id}-[a-z-]+=3(&|$)`).test(location.hash), order[1]);
@@ -367,12 +367,12 @@ test("the reader's place, choices and inputs are in the page's address, and open
   const again = (await openReader(browser.context, { hash })).page;
   const fig2 = again.locator("#diagnose-figure");
   assert.equal(await titleOf(fig2), seen.title);
-  assert.equal(await fig2.locator(".diag-progress").textContent(), seen.progress);
+  assert.equal(await fig2.locator(".diagnose-progress").textContent(), seen.progress);
   assert.match(seen.progress, /^Scenario 2 of 12\. 1 of 2 right first time\.$/);
-  assert.deepEqual(await fig2.locator(".diag-verdict").allTextContents(), seen.verdicts);
-  assert.equal(await fig2.locator(".diag-analysis").isVisible(), true);
-  assert.equal(await fig2.locator(".diag-lines").textContent(), seen.lines);
-  assert.equal(await fig2.locator(".diag-inputs input").first().inputValue(), "3");
+  assert.deepEqual(await fig2.locator(".diagnose-verdict").allTextContents(), seen.verdicts);
+  assert.equal(await fig2.locator(".diagnose-analysis").isVisible(), true);
+  assert.equal(await fig2.locator(".diagnose-lines").textContent(), seen.lines);
+  assert.equal(await fig2.locator(".diagnose-inputs input").first().inputValue(), "3");
   assert.equal(await fig2.locator(".llm-notes").isVisible(), false);
   await again.close();
 });
@@ -383,7 +383,7 @@ test("axe-core finds no accessibility violation in the figure with wrong and rig
   const order = await fig.evaluate((el) => el.order);
   await fig.getByRole("button", { name: SCENARIOS[order[0]].wrong, exact: true }).click();
   await fig.getByRole("button", { name: SCENARIOS[order[0]].right, exact: true }).click();
-  await fig.locator(".diag-others summary").click();
+  await fig.locator(".diagnose-others summary").click();
   await page.evaluate(fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8"));
   const violations = await page.evaluate(() => axe.run(document.getElementById("diagnose"),
     { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "best-practice"] }, resultTypes: ["violations"] })

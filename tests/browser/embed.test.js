@@ -81,7 +81,7 @@ test("script embed: two sampling figures stay independent, and a changed attribu
   await page.waitForSelector("#cool[data-ready]");
   await page.waitForSelector("#hot[data-ready]");
   const state = (id) => page.evaluate((id) => JSON.stringify(document.getElementById(id).state), id);
-  const rows = (id) => page.locator(`#${id} .smp-table tbody`).first().textContent();
+  const rows = (id) => page.locator(`#${id} .sampling-table tbody`).first().textContent();
   assert.equal(await page.evaluate(() => document.getElementById("cool").state.temperature), 0.5);
   assert.equal(await page.evaluate(() => document.getElementById("hot").state.temperature), 1.5);
   assert.notEqual(await rows("cool"), await rows("hot"));

@@ -204,13 +204,13 @@ test("exercises: the figure's readouts are blurred and hidden from assistive tec
   const { page, errors } = await openReader(browser.context);
   // Per figure, selectors that must be concealed before the exercise is tried.
   const concealed = {
-    "attention-figure": [".att-results .table-view:nth-child(2)", ".worked"],
-    "sampling-exercise": [".headline", ".smp-worked"],
+    "attention-figure": [".attention-results .table-view:nth-child(2)", ".worked"],
+    "sampling-exercise": [".headline", ".sampling-worked"],
     "rope-figure": [".headline", ".worked"],
     "cost-figure": [".cost-stats", ".worked"],
-    "speculative-figure": [".headline", ".worked", ".spec-predicted"],
+    "speculative-figure": [".headline", ".worked", ".speculative-predicted"],
     "alibi-figure": [".headline", ".worked"],
-    "quantization-figure": [".quant-table", ".worked"],
+    "quantization-figure": [".quantization-table", ".worked"],
   };
   const state = (id, sel) => page.evaluate(([id, sel]) => {
     const el = document.getElementById(id);
@@ -230,7 +230,7 @@ test("exercises: the figure's readouts are blurred and hidden from assistive tec
     }
   }
   // The scores of Figure 1.1, from which exercise 1 is worked out, stay readable.
-  assert.ok((await state("attention-figure", ".att-results .table-view:nth-child(1)")).clear);
+  assert.ok((await state("attention-figure", ".attention-results .table-view:nth-child(1)")).clear);
   await page.locator("#attention-figure").screenshot({ path: artifact("exercise-1-concealed.png") });
 
   // A wrong number keeps them concealed; a redraw of the figure conceals its new readouts too.
@@ -246,7 +246,7 @@ test("exercises: the figure's readouts are blurred and hidden from assistive tec
   assert.match(await predict(ex5, expected.toFixed(3)), RIGHT);
   for (const sel of concealed["speculative-figure"]) assert.ok((await state("speculative-figure", sel)).clear, `speculative ${sel} after`);
   // Blurred, the readouts did not follow the redraw (dom.js freeze); shown, they are the figure's numbers now (γ = 4).
-  assert.equal(await page.locator("#speculative-figure .spec-headline-expected").textContent(), shown(expected, 4));
+  assert.equal(await page.locator("#speculative-figure .speculative-headline-expected").textContent(), shown(expected, 4));
   assert.match(await page.locator("#speculative-figure .worked").textContent(), /γ = 4/);
   assert.equal((await state("speculative-figure", ".headline")).note, false);
 

@@ -172,7 +172,7 @@ for (const [width, height] of PHONES) {
     // A control that takes the focus where the bar covers it is scrolled clear of the bar.
     const clear = await page.evaluate(async () => {
       const root = document.getElementById("quantization-figure").shadowRoot;
-      const bar = root.querySelector(".llm-bar"), levels = root.querySelector(".quant-levels");
+      const bar = root.querySelector(".llm-bar"), levels = root.querySelector(".quantization-levels");
       if (!bar) return { covered: false };
       const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       scrollTo(0, levels.getBoundingClientRect().top + scrollY - 20);

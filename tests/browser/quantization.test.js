@@ -11,7 +11,7 @@ const browser = useBrowser(test);
 
 /** The per-channel table of the figure: { label: [cells…] } keyed by the row class. */
 async function channelRows(fig) {
-  return fig.locator(".quant-channels tbody tr").evaluateAll((rows) =>
+  return fig.locator(".quantization-channels tbody tr").evaluateAll((rows) =>
     rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent)));
 }
 
@@ -58,7 +58,7 @@ test("quantization: the figure's ranges and smoothing factors are the core's, an
 test("quantization: fewer bits coarsen the levels, as the core quantizes them", async () => {
   const { page, errors } = await openFigure(browser.context, "quantization");
   const fig = page.locator("#quantization-figure");
-  const levelsShown = () => fig.locator(".quant-level-table").first().locator("tbody td").allTextContents();
+  const levelsShown = () => fig.locator(".quantization-level-table").first().locator("tbody td").allTextContents();
   const before = await levelsShown();
   let core = await fromCore(page);
   assert.deepEqual(before.map(num), core.quantX.levels);
@@ -73,7 +73,7 @@ test("quantization: fewer bits coarsen the levels, as the core quantizes them", 
   assert.notDeepEqual(after, before);
   assert.match(await fig.locator(".headline").textContent(), /levels run from −7 to 7/);
   // The step in the caption is the core's scale (4 decimals).
-  const caption = await fig.locator(".quant-level-table caption").first().textContent();
+  const caption = await fig.locator(".quantization-level-table caption").first().textContent();
   close(caption.split("step ")[1], core.quantX.scale, 5e-5, "step Δ");
   await page.screenshot({ path: artifact("quantization-4-bits.png") });
   assert.deepEqual(errors, []);
@@ -172,7 +172,7 @@ test("quantization: every declared attribute, set on the live element, redraws t
   core = await fromCore(page);
   assert.equal(core.bits, 4);
   assert.match(await fig.locator(".headline").textContent(), /levels run from −7 to 7/);
-  assert.deepEqual((await fig.locator(".quant-level-table").first().locator("tbody td").allTextContents()).map(num), core.quantX.levels);
+  assert.deepEqual((await fig.locator(".quantization-level-table").first().locator("tbody td").allTextContents()).map(num), core.quantX.levels);
 
   await setAttrs(page, { alpha: "0.3" });
   core = await fromCore(page);
@@ -195,7 +195,7 @@ test("quantization: every declared attribute, set on the live element, redraws t
   rows = await channelRows(fig);
   assert.deepEqual(rows[1].map(num), [0.5, 1, 0.3]);
   core.sq.scales.forEach((s, j) => close(rows[2][j], s, 5e-5, `s_${j + 1} of the new W`));
-  assert.equal(await fig.locator(".quant-outputs .y tbody tr").first().locator("td").count(), 2, "two outputs");
+  assert.equal(await fig.locator(".quantization-outputs .y tbody tr").first().locator("td").count(), 2, "two outputs");
 
   await setAttrs(page, { channel: "3" });
   const worked = await fig.locator(".worked").textContent();
@@ -242,7 +242,7 @@ test("quantization: an unknown preset or an out-of-range number shows a note nam
   await setAttrs(page, { channel: "7" });
   assert.match(await notes.textContent(), /channel lowered to 4, the number of channels of X/);
   assert.match(await fig.locator(".worked").textContent(), /^Channel 4, α = 0\.5, 8 bits/);
-  assert.ok(await fig.locator(".quant-channels").isVisible());
+  assert.ok(await fig.locator(".quantization-channels").isVisible());
   assert.ok(await fig.locator(".chart-box svg").first().isVisible());
   assert.equal(await fig.locator(".llm-status").textContent(), "");
   assert.deepEqual(errors, []);
@@ -263,7 +263,7 @@ test("quantization: an all-zero weight channel is smoothed with the reference co
   const expected = await page.evaluate(async () => (await createLLMMath()).smoothQuant([2, 8], [0, 0.5], 0.5).scales);
   // s_1 = sqrt(2) / sqrt(1e-5), from the clamped maximum (within the 4 decimals shown).
   assert.ok(Math.abs(expected[0] - Math.sqrt(2) / Math.sqrt(1e-5)) < 1e-9);
-  assert.match(await fig.locator(".quant-table").textContent(), new RegExp(expected[0].toFixed(2).replace(".", "\\.")));
+  assert.match(await fig.locator(".quantization-table").textContent(), new RegExp(expected[0].toFixed(2).replace(".", "\\.")));
   assert.match(await page.locator("#quantization").textContent(), /at least\s*10\s*−\s*5|at least 10−5/);
   assert.deepEqual(errors, []);
   await page.close();
@@ -274,7 +274,7 @@ test("quantization: an edit writes the core's numbers into the cells of the leve
   const fig = page.locator("#quantization-figure");
   const cells = () => fig.evaluate((el) => {
     const read = (sel) => [...el.shadowRoot.querySelectorAll(`${sel} tbody tr`)].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent));
-    return { levels: [...el.shadowRoot.querySelectorAll(".quant-level-table")].map((t) => [...t.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent))),
+    return { levels: [...el.shadowRoot.querySelectorAll(".quantization-level-table")].map((t) => [...t.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent))),
       y: read("table.y"), yQuantized: read("table.y-quantized") };
   });
   const core = () => page.evaluate(async () => {
@@ -282,8 +282,8 @@ test("quantization: an edit writes the core's numbers into the cells of the leve
     const L = (await createLLMMath()).smoothQuantLayer(x, w, { alpha, bits });
     return { y: L.y, yQuantized: L.yQuantized, levels: L.quantX.levels, cols: x[0].length };
   });
-  const mark = () => fig.evaluate((el) => el.shadowRoot.querySelectorAll(".quant-level-table td, table.y td").forEach((td) => (td.dataset.kept = "1")));
-  const kept = () => fig.evaluate((el) => [...el.shadowRoot.querySelectorAll(".quant-level-table td, table.y td")].every((td) => td.dataset.kept === "1"));
+  const mark = () => fig.evaluate((el) => el.shadowRoot.querySelectorAll(".quantization-level-table td, table.y td").forEach((td) => (td.dataset.kept = "1")));
+  const kept = () => fig.evaluate((el) => [...el.shadowRoot.querySelectorAll(".quantization-level-table td, table.y td")].every((td) => td.dataset.kept === "1"));
   const agrees = async () => {
     const [seen, c] = [await cells(), await core()];
     assert.deepEqual(seen.y, c.y.map((row) => row.map((v) => shown(v, 3))));

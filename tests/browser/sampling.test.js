@@ -11,7 +11,7 @@ const browser = useBrowser(test);
 
 /** The chart's token rows, most probable first: [label, after T, cumulative, final]. */
 function rows(fig) {
-  return fig.locator(".smp-table tbody tr:not(.smp-cut)").evaluateAll((trs) =>
+  return fig.locator(".sampling-table tbody tr:not(.sampling-cut)").evaluateAll((trs) =>
     trs.map((tr) => [tr.querySelector("th").textContent, ...[...tr.querySelectorAll("td.num")].map((td) => td.textContent)]));
 }
 
@@ -41,7 +41,7 @@ function assertRowsMatch(shown, core) {
   });
 }
 
-const drawnTokens = (fig) => fig.locator(".smp-drawlist .smp-drawn").evaluateAll((els) => els.map((e) => e.textContent.trim()));
+const drawnTokens = (fig) => fig.locator(".sampling-drawlist .sampling-drawn").evaluateAll((els) => els.map((e) => e.textContent.trim()));
 
 /** Sets a range or number input the way typing or dragging would, with an input event. */
 async function setInput(locator, value) {
@@ -57,7 +57,7 @@ test("sampling: the figure shows the core's probabilities and follows the temper
   const before = await rows(fig);
   assertRowsMatch(before, await fromCore(page, "sampling-figure"));
   assert.deepEqual(before.map((r) => r[0]), ["Sydney", "Canberra", "Melbourne", "Perth", "Brisbane", "Adelaide"]);
-  assert.equal(await fig.locator(".smp-table tr.kept").count(), 3, "top-p 0.9 keeps three tokens at T = 1");
+  assert.equal(await fig.locator(".sampling-table tr.kept").count(), 3, "top-p 0.9 keeps three tokens at T = 1");
 
   const T = fig.getByLabel("Temperature T");
   await T.focus();
@@ -86,7 +86,7 @@ test("sampling: at temperature 0 every draw is the false favourite “Sydney”,
   // A new seed is drawn at random; the chance it repeats 42 is 2^-32.
   assert.notEqual(await seed.inputValue(), oldSeed);
   assert.deepEqual(await drawnTokens(fig), Array(10).fill("Sydney"));
-  assert.match(await fig.locator(".smp-draws .hint").textContent(), /whatever the seed/);
+  assert.match(await fig.locator(".sampling-draws .hint").textContent(), /whatever the seed/);
   await page.locator("#sampling-figure").screenshot({ path: artifact("sampling-greedy.png") });
   assert.deepEqual(errors, []);
   await page.close();
@@ -99,7 +99,7 @@ test("sampling: the draws are the core's for the seed, vary in wording and repla
   const core42 = await fromCore(page, "sampling-figure");
   assert.deepEqual(at42, core42.draws.map((t) => core42.tokens[t]));
   assert.ok(new Set(at42).size > 1, `seed 42 at T = 1 gives different continuations: ${at42}`);
-  const first = await fig.locator(".smp-drawlist li").first().textContent();
+  const first = await fig.locator(".sampling-drawlist li").first().textContent();
   assert.equal(first, `The capital of Australia is ${at42[0]}`);
 
   const seed = fig.getByLabel("Seed");
@@ -127,8 +127,8 @@ test("sampling: top-k and top-p cut the rows, and the cuts are the core's", asyn
   const core = await fromCore(page, "sampling-figure");
   assert.equal(core.full.cutoff, 2);
   assertRowsMatch(await rows(fig), core);
-  assert.equal(await fig.locator(".smp-table tr.kept").count(), core.full.cutoff);
-  assert.match(await fig.locator(".smp-cut").allTextContents().then((t) => t.join(" | ")), /top-k = 2/);
+  assert.equal(await fig.locator(".sampling-table tr.kept").count(), core.full.cutoff);
+  assert.match(await fig.locator(".sampling-cut").allTextContents().then((t) => t.join(" | ")), /top-k = 2/);
   // top-p 0.6 on the top-2 distribution needs both tokens; the nucleus reaches 1.
   assert.match(await fig.locator(".worked").textContent(), /≥ 0\.6: stop/);
 
@@ -137,7 +137,7 @@ test("sampling: top-k and top-p cut the rows, and the cuts are the core's", asyn
   const one = await fromCore(page, "sampling-figure");
   assert.deepEqual(one.full.kept, [0]);
   assertRowsMatch(await rows(fig), one);
-  assert.match(await fig.locator(".smp-cut").first().textContent(), /top-p = 0\.4: the nucleus ends here/);
+  assert.match(await fig.locator(".sampling-cut").first().textContent(), /top-p = 0\.4: the nucleus ends here/);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -233,7 +233,7 @@ test("sampling: on a phone-width screen both figures fit without sideways scroll
   for (const id of ["sampling-figure", "sampling-exercise"]) {
     const overflow = await page.evaluate((id) => {
       const el = document.getElementById(id);
-      return Math.max(...[el, ...el.shadowRoot.querySelectorAll(".smp-chart, .worked")].map((e) => e.scrollWidth - e.clientWidth));
+      return Math.max(...[el, ...el.shadowRoot.querySelectorAll(".sampling-chart, .worked")].map((e) => e.scrollWidth - e.clientWidth));
     }, id);
     assert.ok(overflow <= 0, `#${id} overflows by ${overflow}px`);
   }
@@ -279,14 +279,14 @@ test("sampling: every declared attribute set on the live element re-renders the 
   await setAttr(page, id, "top-k", "2");
   const k2 = await coreFor(page, { logits: sydney }, { temperature: 0.5, topK: 2, topP: 0.9 });
   near(await finals(fig), byOrder(k2), "top-k 2");
-  assert.equal(await fig.locator(".smp-table tr.kept").count(), k2.full.cutoff);
-  assert.match(await fig.locator(".smp-cut").allTextContents().then((t) => t.join(" | ")), /top-k = 2/);
+  assert.equal(await fig.locator(".sampling-table tr.kept").count(), k2.full.cutoff);
+  assert.match(await fig.locator(".sampling-cut").allTextContents().then((t) => t.join(" | ")), /top-k = 2/);
 
   await setAttr(page, id, "top-p", "0.3");
   const p3 = await coreFor(page, { logits: sydney }, { temperature: 0.5, topK: 2, topP: 0.3 });
   assert.deepEqual(p3.full.kept, [0]);
   near(await finals(fig), byOrder(p3), "top-p 0.3");
-  assert.match(await fig.locator(".smp-cut").first().textContent(), /top-p = 0\.3/);
+  assert.match(await fig.locator(".sampling-cut").first().textContent(), /top-p = 0\.3/);
 
   await setAttr(page, id, "top-k", "0");
   await setAttr(page, id, "top-p", "1");
@@ -302,7 +302,7 @@ test("sampling: every declared attribute set on the live element re-renders the 
   assert.equal(await fig.locator("select").first().inputValue(), "custom");
 
   await setAttr(page, id, "prompt", "Count:");
-  assert.equal(await fig.locator(".smp-drawlist li").first().textContent(),
+  assert.equal(await fig.locator(".sampling-drawlist li").first().textContent(),
     `Count: ${["one", "two", "three"][three.draws[0]]}`);
 
   await setAttr(page, id, "seed", "7");
@@ -314,15 +314,15 @@ test("sampling: every declared attribute set on the live element re-renders the 
   assert.deepEqual(await drawnTokens(fig), count25.draws.map((t) => ["one", "two", "three"][t]));
 
   await setAttr(page, id, "probs", "0.5,0.3,0.2");
-  assert.match(await fig.locator(".smp-edit-table thead").textContent(), /Probability p/);
+  assert.match(await fig.locator(".sampling-edit-table thead").textContent(), /Probability p/);
   near(await finals(fig), [0.5, 0.3, 0.2], "probs");
   near(await finals(fig), byOrder(await coreFor(page, { probs: [0.5, 0.3, 0.2] }, { temperature: 1, topK: 0, topP: 1 })), "probs (core)");
 
   await setAttr(page, id, "draws", "off");
-  assert.equal(await fig.locator(".smp-draws").isVisible(), false);
+  assert.equal(await fig.locator(".sampling-draws").isVisible(), false);
   assert.doesNotMatch(await fig.locator(".worked").textContent(), /Draw\./);
   await setAttr(page, id, "draws", "on");
-  assert.equal(await fig.locator(".smp-draws").isVisible(), true);
+  assert.equal(await fig.locator(".sampling-draws").isVisible(), true);
   assert.equal((await drawnTokens(fig)).length, 25);
 
   // A new preset starts again from the attributes: the preset's numbers, then every other attribute.
@@ -335,7 +335,7 @@ test("sampling: every declared attribute set on the live element re-renders the 
 
   // The other instance kept its own state.
   assert.deepEqual(await rows(ex), exerciseRows);
-  assert.equal(await ex.locator(".smp-draws").isVisible(), false);
+  assert.equal(await ex.locator(".sampling-draws").isVisible(), false);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -353,7 +353,7 @@ test("sampling: preset=\"constructor\" and out-of-range numbers are refused with
   await notes.waitFor();
   assert.match(await notes.textContent(), /preset="constructor" ignored/);
   // The figure is still there, with the default example's numbers from the core.
-  assert.equal(await ex.locator(".smp-table").isVisible(), true);
+  assert.equal(await ex.locator(".sampling-table").isVisible(), true);
   assert.equal((await rows(ex)).length, 6, "the default example is shown");
   const byOrder = (r) => r.full.order.map((t) => r.full.probs[t]);
   near(await finals(ex), byOrder(await coreFor(page, { logits: [3.2, 2.9, 1.5, 0.6, 0.4, 0] }, { temperature: 1, topK: 0, topP: 0.9 })), "default");
@@ -366,7 +366,7 @@ test("sampling: preset=\"constructor\" and out-of-range numbers are refused with
   assert.equal(await notes.isVisible(), true);
   assert.match(await notes.textContent(), /temperature\b.* ignored: expected a number from 0 to 2\.5/);
   assert.deepEqual(await rows(ex), good, "the last good figure stays");
-  assert.equal(await ex.locator(".smp-table").isVisible(), true);
+  assert.equal(await ex.locator(".sampling-table").isVisible(), true);
 
   await setAttr(page, id, "top-k", "13");
   assert.match(await notes.textContent(), /top-k\b.* ignored: expected a whole number from 0 to 12/);

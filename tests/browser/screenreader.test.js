@@ -43,7 +43,7 @@ function widgetsLive(page) {
       return {
         id: w.id,
         regions: live.map((el) => ({ politeness: politeness(el), text: el.textContent, cls: el.getAttribute("class") ?? el.localName })),
-        workedInLive: all.filter((el) => el.matches(".worked, .diag-lines, .smp-drawlist") && live.some((l) => l.contains(el))).length,
+        workedInLive: all.filter((el) => el.matches(".worked, .diagnose-lines, .sampling-drawlist") && live.some((l) => l.contains(el))).length,
       };
     });
   });
@@ -102,15 +102,15 @@ const CHANGES = [
   { id: "sampling-figure", slider: "Temperature T", shown: ".headline strong:last-of-type" },
   { id: "rope-figure", slider: "Query position m", shown: ".headline .rope-scaled" },
   { id: "cost-figure", slider: "Tokens n, in powers of two", shown: ".cost-stats dd strong" },
-  { id: "speculative-figure", slider: "Acceptance rate α", shown: ".spec-headline-expected" },
+  { id: "speculative-figure", slider: "Acceptance rate α", shown: ".speculative-headline-expected" },
   { id: "alibi-figure", slider: "Evidence distance δ", shown: ".alibi-factor" },
   { id: "quantization-figure", slider: "Migration strength α", shown: ".error-quantized-smoothed" },
   { id: "moe-figure", cell: "logit of token 1 (The) for expert 1", type: "3.25", shown: ".moe-loss" },
   // Query 1's row of weights, written as the summary writes a vector.
   { id: "attention-figure", cell: "Q row 1 (The), column 1", type: "2.5",
-    shown: { vector: ".att-results .table-view:nth-child(2) tbody tr:first-child td" } },
+    shown: { vector: ".attention-results .table-view:nth-child(2) tbody tr:first-child td" } },
   // The right mechanism, then the calculation's first bold number.
-  { id: "diagnose-figure", choose: true, shown: ".diag-lines strong" },
+  { id: "diagnose-figure", choose: true, shown: ".diagnose-lines strong" },
 ];
 
 for (const change of CHANGES) {

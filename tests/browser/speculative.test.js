@@ -36,12 +36,12 @@ test("speculative: the figure starts at α = 0.5, γ = 3 and shows the core's to
   assert.deepEqual(cfg, { alpha: 0.5, gamma: 3, costRatio: 0.1 });
   assert.equal(now.expectedTokens, 1.875);
   const headline = await fig.locator(".headline").textContent();
-  assert.equal(await fig.locator(".spec-headline-expected").textContent(), "1.875");
+  assert.equal(await fig.locator(".speculative-headline-expected").textContent(), "1.875");
   assert.match(headline, /never more than 2 however long/);
-  assert.equal(await fig.locator(".spec-headline-speedup").textContent(), `${shown(now.speedup, 3)}×`);
-  assert.equal(await fig.locator(".spec-headline-best").textContent(), `γ = ${best.gamma}`);
+  assert.equal(await fig.locator(".speculative-headline-speedup").textContent(), `${shown(now.speedup, 3)}×`);
+  assert.equal(await fig.locator(".speculative-headline-best").textContent(), `γ = ${best.gamma}`);
   // One bar per possible number of tokens, labelled with the core's probabilities.
-  const bars = await fig.locator(".spec-bars li").evaluateAll((li) => li.map((x) => x.getAttribute("aria-label")));
+  const bars = await fig.locator(".speculative-bars li").evaluateAll((li) => li.map((x) => x.getAttribute("aria-label")));
   assert.deepEqual(bars, now.tokenProbs.map((p, j) => `${j + 1} token${j ? "s" : ""}: ${shown(p * 100, 2)}%`));
   const worked = await fig.locator(".worked").textContent();
   assert.match(worked, /= \(1 − 0\.0625\) \/ 0\.5 = 0\.9375 \/ 0\.5 = 1\.875\./);
@@ -62,8 +62,8 @@ test("speculative: moving the sliders changes the numbers, the chart and the bar
   await page.keyboard.press("ArrowRight");
   let { now } = await coreForFigure(page);
   assert.equal(now.expectedTokens, 1.9375);
-  assert.equal(await fig.locator(".spec-headline-expected").textContent(), "1.9375");
-  assert.equal(await fig.locator(".spec-bars li").count(), 5);
+  assert.equal(await fig.locator(".speculative-headline-expected").textContent(), "1.9375");
+  assert.equal(await fig.locator(".speculative-bars li").count(), 5);
   assert.notEqual(await chart(), chartBefore);
 
   // α from 0.5 to 0.8 in steps of 0.01: the ceiling and the best draft length move.
@@ -71,17 +71,17 @@ test("speculative: moving the sliders changes the numbers, the chart and the bar
   for (let k = 0; k < 30; k += 1) await page.keyboard.press("ArrowRight");
   let best;
   ({ now, best } = await coreForFigure(page));
-  assert.equal(await fig.locator(".spec-headline-expected").textContent(), shown(now.expectedTokens, 4));
+  assert.equal(await fig.locator(".speculative-headline-expected").textContent(), shown(now.expectedTokens, 4));
   assert.match(await fig.locator(".headline").textContent(), new RegExp(`never more than ${shown(now.ceiling, 4)} however`));
-  assert.equal(await fig.locator(".spec-headline-speedup").textContent(), `${shown(now.speedup, 3)}×`);
-  assert.equal(await fig.locator(".spec-headline-best").textContent(), `γ = ${best.gamma}`);
+  assert.equal(await fig.locator(".speculative-headline-speedup").textContent(), `${shown(now.speedup, 3)}×`);
+  assert.equal(await fig.locator(".speculative-headline-best").textContent(), `γ = ${best.gamma}`);
 
   // Drafting that costs more than it is accepted never pays: the best draft length is 0.
   await fig.getByLabel("Cost ratio c (draft step / target step)").focus();
   await page.keyboard.press("End");
   ({ best } = await coreForFigure(page));
   assert.equal(best.gamma, 0);
-  assert.equal(await fig.locator(".spec-headline-best").textContent(), "γ = 0");
+  assert.equal(await fig.locator(".speculative-headline-best").textContent(), "γ = 0");
   await fig.screenshot({ path: artifact("speculative-moved.png") });
   assert.deepEqual(errors, []);
   await page.close();
@@ -115,8 +115,8 @@ test("speculative: every declared attribute set on the live element redraws the 
   await showNumbers(page);  // the figure's readouts, not blurred by its exercise
   const fig = page.locator("#speculative-figure");
   const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
-  const expected = () => fig.locator(".spec-headline-expected").textContent();
-  const speedup = () => fig.locator(".spec-headline-speedup").textContent();
+  const expected = () => fig.locator(".speculative-headline-expected").textContent();
+  const speedup = () => fig.locator(".speculative-headline-speedup").textContent();
 
   await setAttr("alpha", "0.8");
   let { cfg, now } = await coreForFigure(page);
@@ -128,7 +128,7 @@ test("speculative: every declared attribute set on the live element redraws the 
   await setAttr("gamma", "5");
   ({ cfg, now } = await coreForFigure(page));
   assert.equal(cfg.gamma, 5);
-  assert.equal(await fig.locator(".spec-bars li").count(), 6);
+  assert.equal(await fig.locator(".speculative-bars li").count(), 6);
   assert.equal(await expected(), shown(now.expectedTokens, 4));
   assert.equal(await fig.getByLabel("Draft length γ").inputValue(), "5");
 
@@ -155,17 +155,17 @@ test("speculative: every declared attribute set on the live element redraws the 
   assert.match(await notes.textContent(), /cost-ratio="[^"]*" ignored: expected a number from 0 to 1/);
   assert.equal(await fig.locator("svg.chart").count(), 1);
   assert.equal(await fig.locator("svg.chart").isVisible(), true);
-  assert.equal(await fig.locator(".spec-bars li").count(), 6);
+  assert.equal(await fig.locator(".speculative-bars li").count(), 6);
   assert.deepEqual(errors, []);
   await page.close();
 });
 
 /** The measuring panel: the log's counts by row class, and each estimate's [α, predicted tokens] by key. */
 function panel(fig) {
-  return fig.locator(".spec-measure").evaluate((el) => ({
-    counts: Object.fromEntries([...el.querySelectorAll(".spec-log td[class]")].map((td) => [td.className, td.textContent])),
-    estimates: Object.fromEntries([...el.querySelectorAll(".spec-estimates tr[data-estimate]")].map((tr) =>
-      [tr.dataset.estimate, [tr.querySelector(".spec-estimate").textContent, tr.querySelector(".spec-predicted").textContent, tr.className]])),
+  return fig.locator(".speculative-measure").evaluate((el) => ({
+    counts: Object.fromEntries([...el.querySelectorAll(".speculative-log td[class]")].map((td) => [td.className, td.textContent])),
+    estimates: Object.fromEntries([...el.querySelectorAll(".speculative-estimates tr[data-estimate]")].map((tr) =>
+      [tr.dataset.estimate, [tr.querySelector(".speculative-estimate").textContent, tr.querySelector(".speculative-predicted").textContent, tr.className]])),
     text: el.textContent,
   }));
 }
@@ -185,12 +185,12 @@ test("speculative: the measuring panel (issue 8, item 2) measures α back from t
   const { log, predicted } = await core({ alpha: 0.5, gamma: 3, rounds: 10000, seed: 1 });
   let p = await panel(fig);
   assert.deepEqual(p.counts, {
-    "spec-proposed": "30,000", "spec-checked": log.checked.toLocaleString("en"),
-    "spec-accepted": log.accepted.toLocaleString("en"), "spec-mean": shown(log.meanTokens, 4),
+    "speculative-proposed": "30,000", "speculative-checked": log.checked.toLocaleString("en"),
+    "speculative-accepted": log.accepted.toLocaleString("en"), "speculative-mean": shown(log.meanTokens, 4),
   });
-  assert.deepEqual(p.estimates.proposed, [shown(log.acceptedPerProposed, 4), shown(predicted[0], 4), "spec-wrong"]);
-  assert.deepEqual(p.estimates.checked, [shown(log.acceptedPerChecked, 4), shown(predicted[1], 4), "spec-right"]);
-  assert.deepEqual(p.estimates.mean, [shown(log.alphaFromMeanTokens, 4), shown(predicted[2], 4), "spec-right"]);
+  assert.deepEqual(p.estimates.proposed, [shown(log.acceptedPerProposed, 4), shown(predicted[0], 4), "speculative-wrong"]);
+  assert.deepEqual(p.estimates.checked, [shown(log.acceptedPerChecked, 4), shown(predicted[1], 4), "speculative-right"]);
+  assert.deepEqual(p.estimates.mean, [shown(log.alphaFromMeanTokens, 4), shown(predicted[2], 4), "speculative-right"]);
   // What the issue computed in expectation: accepted / proposed → (α + α² + α³)/3 = 0.2917, which
   // fed back into the figure predicts ≈ 1.40 tokens per call instead of 1.875. Over 10^4 calls
   // the estimate's standard error is 0.0035, so ±0.02 (more than 5 of them) cannot flake.
@@ -217,7 +217,7 @@ test("speculative: the measuring panel (issue 8, item 2) measures α back from t
   await fig.evaluate((el) => el.setAttribute("seed", "7"));
   const small = await core({ alpha: 0.5, gamma: 8, rounds: 500, seed: 7 });
   p = await panel(fig);
-  assert.equal(p.counts["spec-checked"], small.log.checked.toLocaleString("en"));
+  assert.equal(p.counts["speculative-checked"], small.log.checked.toLocaleString("en"));
   assert.equal(await fig.getByLabel("Target calls logged").inputValue(), "500");
   assert.equal(await fig.getByLabel("Seed").inputValue(), "7");
   await fig.getByLabel("Seed").fill("8");
@@ -231,7 +231,7 @@ test("speculative: the measuring panel (issue 8, item 2) measures α back from t
   // Without drafts there is nothing to measure, and the panel says so.
   await fig.evaluate((el) => el.setAttribute("gamma", "0"));
   assert.match((await panel(fig)).text, /With γ = 0 no draft is proposed/);
-  await fig.locator(".spec-measure").screenshot({ path: artifact("speculative-measure.png") });
+  await fig.locator(".speculative-measure").screenshot({ path: artifact("speculative-measure.png") });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -124,7 +124,7 @@ function figures(page) {
       const root = el.shadowRoot;
       const error = root.querySelector(".llm-status.llm-error");
       const drawn = el.localName === "llm-diagnose"
-        ? root.querySelector(".diag-title")?.textContent.trim().length > 0 && root.querySelectorAll(".diag-choice").length === 6
+        ? root.querySelector(".diagnose-title")?.textContent.trim().length > 0 && root.querySelectorAll(".diagnose-choice").length === 6
         : root.querySelector("svg, table") !== null;
       return { id: el.id, tag: el.localName, ready: el.hasAttribute("data-ready"), error: error ? error.textContent : null, drawn };
     }));

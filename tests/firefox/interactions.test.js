@@ -32,7 +32,7 @@ const CONTROLS = {
   alibi: 'input[type="range"]',
   quantization: 'input[type="range"]',
   moe: 'input[type="number"]',
-  diagnose: '.diag-inputs input[type="number"]',
+  diagnose: '.diagnose-inputs input[type="number"]',
 };
 
 test("firefox: the suite has a control to move for every figure of the registry", () => {
@@ -53,16 +53,16 @@ async function press(control, key) {
 test("firefox: the diagnosis opens its calculation when the reader clicks the right mechanism", async () => {
   const fig = await firefox.page.$("#diagnose-figure");
   await fig.scrollIntoView();
-  const analysisShown = () => fig.evaluate((el) => !el.shadowRoot.querySelector(".diag-analysis").hidden);
+  const analysisShown = () => fig.evaluate((el) => !el.shadowRoot.querySelector(".diagnose-analysis").hidden);
   assert.equal(await analysisShown(), false, "the calculation waits for the right choice");
-  const choices = await firefox.page.$$("#diagnose-figure >>> .diag-choice");
+  const choices = await firefox.page.$$("#diagnose-figure >>> .diagnose-choice");
   assert.equal(choices.length, 6);
   for (const choice of choices) {
     if (await analysisShown()) break;
     await choice.click();
   }
   assert.equal(await analysisShown(), true);
-  assert.match(await fig.evaluate((el) => el.shadowRoot.querySelector(".diag-feedback").textContent), /Right: /);
+  assert.match(await fig.evaluate((el) => el.shadowRoot.querySelector(".diagnose-feedback").textContent), /Right: /);
   assert.deepEqual(firefox.errors, []);
 });
 

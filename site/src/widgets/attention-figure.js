@@ -5,8 +5,8 @@ export const attention = {
   id: "attention-figure",
   section: "attention",
   // Download SVG and PNG: the three tables: scores, weights and outputs.
-  picture: [".att-results"],
+  picture: [".attention-results"],
   // Exercise 1: the weights, the outputs and the written-out calculation state the answer; the
   // scores stay visible, since the reader computes from them.
-  conceals: [".att-results .table-view:nth-child(2)", ".att-results .table-view:nth-child(3)", ".worked"],
+  conceals: [".attention-results .table-view:nth-child(2)", ".attention-results .table-view:nth-child(3)", ".worked"],
 };

@@ -56,7 +56,7 @@ export class LlmAttention extends LlmWidget {
       Object.entries(attentionPresets).map(([key, p]) => h("option", { value: key }, p.label)));
     this.causal = checkbox({ label: "Causal mask", checked: true, onchange: (causal) => this.set({ causal }) });
     this.querySelect = h("select", { id: `${id}-query`, onchange: () => this.set({ query: Number(this.querySelect.value) }) });
-    this.editors = h("div", { class: "att-editors" });
+    this.editors = h("div", { class: "attention-editors" });
     this.scoresView = scrollBox("Scores", "table-view");
     this.weightsView = scrollBox("Weights", "table-view");
     this.outputView = scrollBox("Outputs", "table-view");
@@ -71,7 +71,7 @@ export class LlmAttention extends LlmWidget {
         stepper("Value dimension", () => this.resize(0, 0, -1), () => this.resize(0, 0, 1))),
       h("p", { class: "hint" }, "Edit any number of Q, K or V. Rows are tokens."),
       this.editors,
-      h("div", { class: "att-results" }, this.scoresView, this.weightsView, this.outputView),
+      h("div", { class: "attention-results" }, this.scoresView, this.weightsView, this.outputView),
       h("div", { class: "controls" }, h("label", { for: `${id}-query` }, "Explain the calculation for query "), this.querySelect),
       this.worked,
     );
@@ -114,7 +114,7 @@ export class LlmAttention extends LlmWidget {
     M[i][j] = x;
     this.set({ [key]: M });
     this.presetSelect.value = "";
-    markInvalid(input, this.status.classList.contains("llm-error"));
+    markInvalid(input, this.failed);
   }
 
   compute() {

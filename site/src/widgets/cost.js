@@ -189,7 +189,7 @@ export class LlmCost extends LlmWidget {
   // An empty or unparsable field is NaN, which the core names in its message.
   onField(key, value, input) {
     this.set({ [key]: value }, { sync: true });
-    if (this.status.classList.contains("llm-error")) markInvalid(input, true);
+    if (this.failed) markInvalid(input, true);
   }
 
   /** A good figure clears every field's invalid mark. */

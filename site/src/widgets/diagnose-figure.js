@@ -5,5 +5,5 @@ export const diagnose = {
   id: "diagnose-figure",
   section: "diagnose",
   // Download SVG and PNG: the scenario's title and story, and its calculation once found.
-  picture: [".diag-title", ".diag-story", ".diag-lines"],
+  picture: [".diagnose-title", ".diagnose-story", ".diagnose-lines"],
 };

@@ -109,12 +109,12 @@ export class LlmDiagnose extends LlmWidget {
   }
 
   build() {
-    this.progress = h("p", { class: "diag-progress" });
-    this.restartButton = h("button", { type: "button", class: "diag-restart", onclick: () => this.restart() }, "Start again in a new order");
-    this.card = h("div", { class: "diag-card" });
+    this.progress = h("p", { class: "diagnose-progress" });
+    this.restartButton = h("button", { type: "button", class: "diagnose-restart", onclick: () => this.restart() }, "Start again in a new order");
+    this.card = h("div", { class: "diagnose-card" });
     this.shown = null;
     this.fields = [];
-    this.frame.append(h("div", { class: "diag-head" }, this.progress, this.restartButton), this.card);
+    this.frame.append(h("div", { class: "diagnose-head" }, this.progress, this.restartButton), this.card);
   }
 
   /** The scenario shown and the choices made for it. */
@@ -132,13 +132,13 @@ export class LlmDiagnose extends LlmWidget {
     const answered = this.state.picks.flatMap((entry, k) => (entry ? [picksOf(entry)[0] === order[k].mechanism] : []));
     const right = answered.filter(Boolean).length;
     fill(this.progress, `Scenario ${this.state.scenario} of ${scenarios.length}. `,
-      answered.length ? h("span", { class: "diag-score" }, `${right} of ${answered.length} right first time.`) : "No answers yet.");
+      answered.length ? h("span", { class: "diagnose-score" }, `${right} of ${answered.length} right first time.`) : "No answers yet.");
 
     for (const [id, button] of this.buttons) {
       const tried = picks.includes(id);
       button.setAttribute("aria-disabled", String(solved || tried));
-      button.classList.toggle("diag-no", tried && id !== s.mechanism);
-      button.classList.toggle("diag-yes", tried && id === s.mechanism);
+      button.classList.toggle("diagnose-no", tried && id !== s.mechanism);
+      button.classList.toggle("diagnose-yes", tried && id === s.mechanism);
     }
     // Feedback for each choice made, added to what is shown when the reader adds a choice (so a
     // screen reader announces only the new one), rebuilt otherwise.
@@ -165,8 +165,8 @@ export class LlmDiagnose extends LlmWidget {
   /** The feedback for choosing mechanism `id` in scenario `s`. */
   verdict(s, id) {
     return id === s.mechanism
-      ? h("p", { class: "diag-verdict diag-yes" }, h("strong", {}, `Right: ${labelOf(id).toLowerCase()}. `), s.because)
-      : h("p", { class: "diag-verdict diag-no" }, h("strong", {}, `Not ${labelOf(id).toLowerCase()}. `), s.not[id]);
+      ? h("p", { class: "diagnose-verdict diagnose-yes" }, h("strong", {}, `Right: ${labelOf(id).toLowerCase()}. `), s.because)
+      : h("p", { class: "diagnose-verdict diagnose-no" }, h("strong", {}, `Not ${labelOf(id).toLowerCase()}. `), s.not[id]);
   }
 
   /** The scenario's story, the six choices and the calculation (hidden until the right choice). */
@@ -174,27 +174,27 @@ export class LlmDiagnose extends LlmWidget {
     this.shown = s;
     this.shownPicks = [];
     this.buttons = new Map(mechanisms.map((m) => [m.id,
-      h("button", { type: "button", class: "diag-choice", onclick: () => this.choose(m.id) }, m.label)]));
+      h("button", { type: "button", class: "diagnose-choice", onclick: () => this.choose(m.id) }, m.label)]));
     this.fields = s.inputs.map((i) => {
       const key = inputKey(s, i);
       const field = numberField({ label: i.label, min: i.min, max: i.max, step: i.step, value: this.state[key],
         oninput: (x, input) => this.onInput(key, x, input) });
       return { key, input: field.input, row: field.row };
     });
-    this.heading = h("h3", { class: "diag-title", tabindex: "-1" }, s.title);
-    this.feedback = h("div", { class: "diag-feedback" });
-    this.lines = h("ul", { class: "diag-lines" });
+    this.heading = h("h3", { class: "diagnose-title", tabindex: "-1" }, s.title);
+    this.feedback = h("div", { class: "diagnose-feedback" });
+    this.lines = h("ul", { class: "diagnose-lines" });
     this.othersList = h("ul", {});
-    this.others = h("details", { class: "diag-others" }, h("summary", {}, "Why not the others?"), this.othersList);
-    this.nextButton = h("button", { type: "button", class: "diag-next", onclick: () => this.next() }, "Next scenario");
+    this.others = h("details", { class: "diagnose-others" }, h("summary", {}, "Why not the others?"), this.othersList);
+    this.nextButton = h("button", { type: "button", class: "diagnose-next", onclick: () => this.next() }, "Next scenario");
     this.finalText = h("span", {});
-    this.final = h("p", { class: "diag-final" }, this.finalText, " ",
+    this.final = h("p", { class: "diagnose-final" }, this.finalText, " ",
       h("button", { type: "button", onclick: () => this.restart() }, "Start again in a new order"));
-    this.analysis = h("div", { class: "diag-analysis" },
+    this.analysis = h("div", { class: "diagnose-analysis" },
       this.others,
-      h("div", { class: "diag-calc" },
-        h("p", { class: "diag-calc-title" }, h("strong", {}, "The small calculation"), " (change the numbers):"),
-        h("div", { class: "diag-inputs" }, this.fields.map((f) => f.row)),
+      h("div", { class: "diagnose-calc" },
+        h("p", { class: "diagnose-calc-title" }, h("strong", {}, "The small calculation"), " (change the numbers):"),
+        h("div", { class: "diagnose-inputs" }, this.fields.map((f) => f.row)),
         this.lines),
       h("p", {}, h("strong", {}, "Assumptions. "), s.assumptions),
       h("p", { class: "check" }, h("strong", {}, "The check. "), s.check),
@@ -204,8 +204,8 @@ export class LlmDiagnose extends LlmWidget {
         : `The full figure is in section ${SECTION_TITLES[s.section]} of the chapter.`));
     fill(this.card,
       this.heading,
-      h("p", { class: "diag-story" }, s.story),
-      h("fieldset", { class: "diag-choices" }, h("legend", {}, "Which mechanism explains it?"), [...this.buttons.values()]),
+      h("p", { class: "diagnose-story" }, s.story),
+      h("fieldset", { class: "diagnose-choices" }, h("legend", {}, "Which mechanism explains it?"), [...this.buttons.values()]),
       this.feedback,
       this.analysis,
       this.nextButton,
@@ -236,7 +236,7 @@ export class LlmDiagnose extends LlmWidget {
   onInput(key, x, input) {
     // x is NaN for an empty or unparsable field; the core names the input in its message.
     this.set({ [key]: x });
-    const invalid = this.status.classList.contains("llm-error");
+    const invalid = this.failed;
     if (!invalid) for (const f of this.fields) markInvalid(f.input, false);
     markInvalid(input, invalid);
   }

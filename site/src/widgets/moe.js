@@ -127,7 +127,7 @@ export class LlmMoe extends LlmWidget {
     logits[i][j] = v;
     this.set({ logits });
     this.presetSelect.value = "";
-    markInvalid(input, this.status.classList.contains("llm-error"));
+    markInvalid(input, this.failed);
   }
 
   /**

@@ -5,7 +5,7 @@ export const quantization = {
   id: "quantization-figure",
   section: "quantization",
   // Download SVG and PNG: the headline, the ranges and the chart.
-  picture: [".headline", ".quant-ranges", ".chart-box"],
+  picture: [".headline", ".quantization-ranges", ".chart-box"],
   // Exercise 7: the channel table (ranges and s), the bars after smoothing and the calculation.
-  conceals: [".quant-table", ".worked"],
+  conceals: [".quantization-table", ".worked"],
 };

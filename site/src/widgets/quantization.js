@@ -78,13 +78,13 @@ export class LlmQuantization extends LlmWidget {
     // Options are channel indices (0-based); the state's channel is 1-based.
     this.channelSelect = h("select", { id: `${id}-channel`, onchange: () => this.set({ channel: Number(this.channelSelect.value) + 1 }) });
 
-    this.editors = h("div", { class: "quant-editors" });
+    this.editors = h("div", { class: "quantization-editors" });
     this.headline = h("p", { class: "headline" });
-    this.table = scrollBox("Per channel", "quant-table");
-    this.ranges = h("div", { class: "quant-ranges" });
+    this.table = scrollBox("Per channel", "quantization-table");
+    this.ranges = h("div", { class: "quantization-ranges" });
     this.errorChart = h("div", { class: "chart-box" });
-    this.levels = scrollBox("Integer levels of X", "quant-levels");
-    this.check = h("div", { class: "quant-check" });
+    this.levels = scrollBox("Integer levels of X", "quantization-levels");
+    this.check = h("div", { class: "quantization-check" });
     this.worked = h("div", { class: "worked" });
 
     this.frame.append(
@@ -150,7 +150,7 @@ export class LlmQuantization extends LlmWidget {
     M[i][j] = v;
     this.set({ [key]: M });
     this.presetSelect.value = "";
-    markInvalid(input, this.status.classList.contains("llm-error"));
+    markInvalid(input, this.failed);
   }
 
   /**
@@ -213,7 +213,7 @@ export class LlmQuantization extends LlmWidget {
     const n = r.now;
     const row = (label, values, digits = 4, cls) => h("tr", { class: cls },
       h("th", { scope: "row" }, label), values.map((v) => h("td", {}, typeof v === "number" ? fmt(v, digits) : v)));
-    patch(this.table, h("table", { class: "data-table quant-channels" },
+    patch(this.table, h("table", { class: "data-table quantization-channels" },
       h("caption", {}, `Per channel, with α = ${fmt(r.alpha, 2)}`),
       h("thead", {}, h("tr", {}, h("td", {}), r.xAbsMax.map((_, j) =>
         h("th", { scope: "col", class: j === r.largestChannel ? "largest" : null }, `ch ${j + 1}`)))),
@@ -241,7 +241,7 @@ export class LlmQuantization extends LlmWidget {
       groupedBarChart({ title, categories, y, width: 360, height: 220, x: { name: "channel" },
         series: [{ values: xs, label: "activations", class: "bar" }, { values: ws, label: "weights", class: "bar alt" }] }));
     patch(this.ranges,
-      h("div", { class: "quant-pair" },
+      h("div", { class: "quantization-pair" },
         chart("X and W as they are", r.xAbsMax, r.wAbsMax),
         chart(`Smoothed, α = ${fmt(r.alpha, 2)}`, r.now.xAbsMax, r.now.wAbsMax)),
       legend([{ label: "activations max|Xⱼ|", class: "bar" }, { label: "weights max|Wⱼ|", class: "bar alt" }]));
@@ -280,10 +280,10 @@ export class LlmQuantization extends LlmWidget {
     const c = r.xAbsMax.length, t = r.quantX.levels.length / c;
     const q = r.quantX.qmax;
     this.drawPart("levels-shape", [t, c], () => {
-      const table = () => cellTable({ className: "data-table quant-level-table", rows: t, cols: c, head: (j) => `ch ${j + 1}`,
+      const table = () => cellTable({ className: "data-table quantization-level-table", rows: t, cols: c, head: (j) => `ch ${j + 1}`,
         rowHead: (i) => `t${i + 1}`, cellClass: "heat" });
       this.levelTables = [table(), table()];
-      fill(this.levels, h("div", { class: "quant-pair" }, this.levelTables.map((x) => x.table)));
+      fill(this.levels, h("div", { class: "quantization-pair" }, this.levelTables.map((x) => x.table)));
     });
     const show = ({ caption, cells }, text, levels) => {
       write(caption, text);
@@ -307,7 +307,7 @@ export class LlmQuantization extends LlmWidget {
       const outTable = (cls) => cellTable({ className: `data-table ${cls}`, rows: t, cols: o, rowHead: (i) => `t${i + 1}` });
       this.outTables = [outTable("y"), outTable("y-quantized"), outTable("y-quantized-smoothed")];
       this.checkErrors = h("p");
-      fill(this.check, scrollBox("Outputs XW", "quant-outputs", this.outTables.map((x) => x.table)), this.checkErrors);
+      fill(this.check, scrollBox("Outputs XW", "quantization-outputs", this.outTables.map((x) => x.table)), this.checkErrors);
     });
     const show = ({ caption, cells }, text, Y) => {
       write(caption, text);

@@ -305,7 +305,7 @@ export class LlmRope extends LlmWidget {
     const v = this.state[key].slice();
     v[i] = input.valueAsNumber;
     this.set({ [key]: v });
-    markInvalid(input, this.status.classList.contains("llm-error"));
+    markInvalid(input, this.failed);
   }
 
   options() {

@@ -5,7 +5,7 @@ export const sampling = {
   id: "sampling-figure",
   section: "sampling",
   // Download SVG and PNG: the headline, the chart with its legend, and the list of draws.
-  picture: [".headline", ".smp-legend", ".smp-chart", ".smp-drawlist"],
+  picture: [".headline", ".sampling-legend", ".sampling-chart", ".sampling-drawlist"],
   // Exercise 2 (on Figure 2.2): the headline, the chart and the written-out calculation.
-  conceals: [".headline", ".smp-chart", ".smp-worked"],
+  conceals: [".headline", ".sampling-chart", ".sampling-worked"],
 };

@@ -100,20 +100,20 @@ export class LlmSampling extends LlmWidget {
   }
 
   build() {
-    const id = uniqueId("smp");
+    const id = uniqueId("sampling");
     this.preset = choice({ label: "Example", value: this.state.preset, onchange: (name) => this.onPreset(name),
       options: [...Object.entries(samplingPresets).map(([key, p]) => [key, p.label]), ["custom", "Your own numbers"]] });
     /** @type {HTMLOptionElement} */ (this.preset.select.lastElementChild).disabled = true;
-    this.presetNote = h("p", { class: "hint smp-note" });
+    this.presetNote = h("p", { class: "hint sampling-note" });
 
     this.T = slider({ label: "Temperature T", min: 0, max: 2.5, step: 0.05, id: `${id}-t`, oninput: (temperature) => this.set({ temperature }) });
     this.k = slider({ label: "Top-k (0 = off)", min: 0, max: MAX_TOKENS, step: 1, id: `${id}-k`, oninput: (topK) => this.set({ topK }) });
     this.p = slider({ label: "Top-p (1 = off)", min: 0.01, max: 1, step: 0.01, id: `${id}-p`, oninput: (topP) => this.set({ topP }) });
 
     this.headline = h("p", { class: "headline" });
-    this.chart = h("div", { class: "smp-chart" });
-    this.editor = h("div", { class: "smp-editor" });
-    this.worked = h("div", { class: "worked smp-worked" });
+    this.chart = h("div", { class: "sampling-chart" });
+    this.editor = h("div", { class: "sampling-editor" });
+    this.worked = h("div", { class: "worked sampling-worked" });
 
     this.frame.append(
       h("div", { class: "controls" }, this.preset.row),
@@ -122,27 +122,27 @@ export class LlmSampling extends LlmWidget {
       this.headline,
       this.legend(),
       this.chart,
-      h("div", { class: "smp-panels" }, this.buildEditor(id), this.buildDraws(id)),
+      h("div", { class: "sampling-panels" }, this.buildEditor(id), this.buildDraws(id)),
       this.worked,
     );
   }
 
   legend() {
-    const key = (cls, text) => h("span", { class: "smp-key" }, h("span", { class: `smp-swatch ${cls}`, "aria-hidden": "true" }), text);
-    return h("p", { class: "smp-legend" },
+    const key = (cls, text) => h("span", { class: "sampling-key" }, h("span", { class: `sampling-swatch ${cls}`, "aria-hidden": "true" }), text);
+    return h("p", { class: "sampling-legend" },
       key("tempered", "after temperature"), key("final", "final: kept and renormalised"),
       key("cum", "cumulative mass, most probable first"), key("pline", "top-p"));
   }
 
   buildEditor(id) {
-    this.promptInput = h("input", { type: "text", id: `${id}-prompt`, class: "smp-prompt", maxlength: MAX_PROMPT,
+    this.promptInput = h("input", { type: "text", id: `${id}-prompt`, class: "sampling-prompt", maxlength: MAX_PROMPT,
       oninput: () => this.set({ prompt: this.promptInput.value }) });
     this.valueHeader = h("th", { scope: "col" });
     this.editorBody = h("tbody");
     fill(this.editor,
-      h("p", { class: "smp-sub" }, "Your example"),
-      h("div", { class: "smp-field" }, h("label", { for: `${id}-prompt` }, "Prompt "), this.promptInput),
-      h("table", { class: "smp-edit-table" },
+      h("p", { class: "sampling-sub" }, "Your example"),
+      h("div", { class: "sampling-field" }, h("label", { for: `${id}-prompt` }, "Prompt "), this.promptInput),
+      h("table", { class: "sampling-edit-table" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Token"), this.valueHeader)),
         this.editorBody),
       h("div", { class: "controls" }, stepper("Tokens", () => this.resize(-1), () => this.resize(1))));
@@ -154,13 +154,13 @@ export class LlmSampling extends LlmWidget {
       oninput: (seed) => this.set({ seed }) });
     this.count = numberField({ label: "Draws", id: `${id}-count`, min: 1, max: MAX_DRAWS, step: 1, value: this.state.count,
       oninput: (count, input) => this.setChecked("count", count, input) });
-    this.drawList = h("ol", { class: "smp-drawlist" });
+    this.drawList = h("ol", { class: "sampling-drawlist" });
     this.drawNote = h("p", { class: "hint" });
-    this.drawsPanel = h("div", { class: "smp-draws" },
-      h("p", { class: "smp-sub" }, "Draws"),
+    this.drawsPanel = h("div", { class: "sampling-draws" },
+      h("p", { class: "sampling-sub" }, "Draws"),
       h("div", { class: "controls" },
         this.seed.row,
-        h("button", { type: "button", class: "smp-newseed", onclick: () => this.newSeed() }, "New seed"),
+        h("button", { type: "button", class: "sampling-newseed", onclick: () => this.newSeed() }, "New seed"),
         this.count.row),
       this.drawList, this.drawNote);
     return this.drawsPanel;
@@ -217,7 +217,7 @@ export class LlmSampling extends LlmWidget {
     const what = kind === "probs" ? "Probability" : "Logit";
     fill(this.editorBody, s.tokens.map((t, i) => h("tr", {},
       h("th", { scope: "row" }, String(i + 1)),
-      h("td", {}, h("input", { type: "text", class: "smp-token", value: t, maxlength: MAX_TOKEN_CHARS, "aria-label": `Token ${i + 1}`,
+      h("td", {}, h("input", { type: "text", class: "sampling-token", value: t, maxlength: MAX_TOKEN_CHARS, "aria-label": `Token ${i + 1}`,
         oninput: (e) => this.onToken(i, e.target) })),
       h("td", {}, h("input", { type: "number", step: kind === "probs" ? "0.05" : "0.1", value: String(values[i]),
         inputmode: "decimal", "aria-label": `${what} of token ${i + 1}`,
@@ -235,7 +235,7 @@ export class LlmSampling extends LlmWidget {
     tokens[i] = input.value;
     this.set({ tokens });
     this.syncPreset();
-    markInvalid(input, this.status.classList.contains("llm-error"));
+    markInvalid(input, this.failed);
   }
 
   onValue(i, input) {
@@ -261,7 +261,7 @@ export class LlmSampling extends LlmWidget {
       return false;
     }
     this.set({ [stateKey(name)]: value });
-    markInvalid(input, this.status.classList.contains("llm-error"));
+    markInvalid(input, this.failed);
     return true;
   }
 
@@ -325,7 +325,7 @@ export class LlmSampling extends LlmWidget {
     const { temperature: T, topK: k, topP: p } = opts;
     const n = state.tokens.length;
     const kCut = k > 0 && k < n ? k : n;
-    const pLine = p < 1 ? h("span", { class: "smp-pline", style: { left: cssPct(p) } }) : null;
+    const pLine = p < 1 ? h("span", { class: "sampling-pline", style: { left: cssPct(p) } }) : null;
     const rows = [];
     full.order.forEach((t, rank) => {
       if (rank === full.cutoff && full.cutoff < kCut) {
@@ -336,36 +336,36 @@ export class LlmSampling extends LlmWidget {
       if (rank === kCut && kCut < n) rows.push(cutRow(`top-k = ${k}: only the ${k} most probable go on`));
       const kept = rank < full.cutoff;
       rows.push(h("tr", { class: kept ? "kept" : "removed" },
-        h("th", { scope: "row", class: "smp-label", title: state.tokens[t] }, tokenLabel(state.tokens[t])),
-        h("td", { class: "smp-track-cell" }, h("div", { class: "smp-track" },
-          h("span", { class: "smp-bar final", style: { width: cssPct(full.probs[t]) } }),
-          h("span", { class: "smp-bar tempered", style: { width: cssPct(full.tempered[t]) } }),
-          h("span", { class: "smp-cum", style: { left: cssPct(rank === 0 ? 0 : full.cumulative[rank - 1]), width: cssPct(full.topKProbs[t]) } }),
-          h("span", { class: "smp-cum-dot", style: { left: cssPct(full.cumulative[rank]) } }),
+        h("th", { scope: "row", class: "sampling-label", title: state.tokens[t] }, tokenLabel(state.tokens[t])),
+        h("td", { class: "sampling-track-cell" }, h("div", { class: "sampling-track" },
+          h("span", { class: "sampling-bar final", style: { width: cssPct(full.probs[t]) } }),
+          h("span", { class: "sampling-bar tempered", style: { width: cssPct(full.tempered[t]) } }),
+          h("span", { class: "sampling-cum", style: { left: cssPct(rank === 0 ? 0 : full.cumulative[rank - 1]), width: cssPct(full.topKProbs[t]) } }),
+          h("span", { class: "sampling-cum-dot", style: { left: cssPct(full.cumulative[rank]) } }),
           pLine?.cloneNode())),
         h("td", { class: "num" }, fmt(full.tempered[t], 3)),
-        h("td", { class: "num smp-cum-col" }, fmt(full.cumulative[rank], 3)),
+        h("td", { class: "num sampling-cum-col" }, fmt(full.cumulative[rank], 3)),
         h("td", { class: "num final-col" }, kept ? fmt(full.probs[t], 3) : h("span", { title: "removed" }, "0"))));
     });
     const head = h("tr", {},
       h("th", { scope: "col" }, "Token"),
-      h("th", { scope: "col", class: "smp-track-head" }, h("span", { class: "visually-hidden" }, "Bars"),
-        p < 1 ? h("span", { class: p > 0.6 ? "smp-plabel end" : "smp-plabel", style: { left: cssPct(p) } }, `top-p ${fmt(p, 2)}`) : null),
+      h("th", { scope: "col", class: "sampling-track-head" }, h("span", { class: "visually-hidden" }, "Bars"),
+        p < 1 ? h("span", { class: p > 0.6 ? "sampling-plabel end" : "sampling-plabel", style: { left: cssPct(p) } }, `top-p ${fmt(p, 2)}`) : null),
       h("th", { scope: "col", class: "num" }, "after T"),
-      h("th", { scope: "col", class: "num smp-cum-col" }, "cum."),
+      h("th", { scope: "col", class: "num sampling-cum-col" }, "cum."),
       h("th", { scope: "col", class: "num" }, "final"));
-    patch(this.chart, h("table", { class: "smp-table" },
+    patch(this.chart, h("table", { class: "sampling-table" },
       h("caption", { class: "visually-hidden" }, "Next-token probabilities, most probable first: after temperature, cumulative, and final"),
       h("colgroup", {}, h("col", { class: "c-label" }), h("col", { class: "c-track" }), h("col", { class: "c-num" }),
-        h("col", { class: "c-num smp-cum-col" }), h("col", { class: "c-num" })),
+        h("col", { class: "c-num sampling-cum-col" }), h("col", { class: "c-num" })),
       h("thead", {}, head), h("tbody", {}, rows)));
   }
 
   renderDraws(r) {
     const { draws, draw, full, state } = r;
     patch(this.drawList, draws.map((t) => h("li", { class: full.order[0] === t ? "top" : null },
-      h("span", { class: "smp-prompt-text" }, state.prompt),
-      h("strong", { class: "smp-drawn" }, state.tokens[t]))));
+      h("span", { class: "sampling-prompt-text" }, state.prompt),
+      h("strong", { class: "sampling-drawn" }, state.tokens[t]))));
     this.drawNote.textContent = r.opts.temperature === 0
       ? `At T = 0 every draw is the most probable token, whatever the seed: repeatable, but no check of the facts.`
       : `Seed ${draw.seed} replays exactly these ${draw.count} draws; another seed gives another mix.`;
@@ -378,7 +378,7 @@ export class LlmSampling extends LlmWidget {
     const { tokens } = state;
     const { kind, values } = valuesOf(state);
     const n = tokens.length;
-    const name = (i) => h("span", { class: "smp-tok" }, tokenLabel(tokens[i]));
+    const name = (i) => h("span", { class: "sampling-tok" }, tokenLabel(tokens[i]));
     const order = full.order;
     const steps = h("ol");
 
@@ -393,7 +393,7 @@ export class LlmSampling extends LlmWidget {
             ? ["Each probability is raised to 1/T and renormalised, ", sym("p", "i"), h("sup", {}, "1/T"), " / Σ", sym("p", "j"), h("sup", {}, "1/T"), ","]
             : ["Each logit is divided by T = ", fmt(T), ", then softmax: ", "e", h("sup", {}, [sym("z", "i"), "/T"]), " / Σ e", h("sup", {}, [sym("z", "j"), "/T"]), ","],
           " listed most probable first:",
-          h("ul", { class: "smp-inline" }, order.map((i) => h("li", {}, name(i), ": ", logit(i), " / Σ = ", fmt(full.tempered[i], 4))))]));
+          h("ul", { class: "sampling-inline" }, order.map((i) => h("li", {}, name(i), ": ", logit(i), " / Σ = ", fmt(full.tempered[i], 4))))]));
 
     steps.append(h("li", {}, h("strong", {}, "Top-k. "),
       k === 0
@@ -401,7 +401,7 @@ export class LlmSampling extends LlmWidget {
         : k >= n
           ? `k = ${k} is at least the ${n} tokens there are: all go on.`
           : [`k = ${k} keeps `, joinNames(order.slice(0, k).map(name)), `, whose mass is ${fmt(full.topKMass, 4)}; renormalised:`,
-              h("ul", { class: "smp-inline" }, order.slice(0, k).map((i) => h("li", {}, name(i), `: ${fmt(full.tempered[i], 4)} / ${fmt(full.topKMass, 4)} = ${fmt(full.topKProbs[i], 4)}`)))]));
+              h("ul", { class: "sampling-inline" }, order.slice(0, k).map((i) => h("li", {}, name(i), `: ${fmt(full.tempered[i], 4)} / ${fmt(full.topKMass, 4)} = ${fmt(full.topKProbs[i], 4)}`)))]));
 
     const m = full.cutoff;
     steps.append(h("li", {}, h("strong", {}, "Top-p. "),
@@ -410,7 +410,7 @@ export class LlmSampling extends LlmWidget {
         : p === 1
           ? "Off (p = 1): every token left goes on."
           : [`Add up the probabilities${k > 0 && k < n ? " after top-k" : ""}, most probable first, until the sum reaches p = ${fmt(p, 2)}:`,
-              h("ul", { class: "smp-inline" }, order.slice(0, m).map((i, rank) => h("li", {},
+              h("ul", { class: "sampling-inline" }, order.slice(0, m).map((i, rank) => h("li", {},
                 rank === 0 ? [name(i), ` ${fmt(full.cumulative[0], 4)}`]
                   : [`${fmt(full.cumulative[rank - 1], 4)} + `, name(i), ` ${fmt(full.topKProbs[i], 4)} = ${fmt(full.cumulative[rank], 4)}`],
                 rank === m - 1 ? h("strong", {}, ` ≥ ${fmt(p, 2)}: stop`) : ""))),
@@ -419,7 +419,7 @@ export class LlmSampling extends LlmWidget {
 
     steps.append(h("li", {}, h("strong", {}, "Renormalise. "),
       `The kept tokens held ${fmt(full.keptMass, 4)} of the tempered probability; dividing by it makes them sum to 1:`,
-      h("ul", { class: "smp-inline" }, full.kept.map((i) => h("li", {}, name(i), `: ${fmt(full.tempered[i], 4)} / ${fmt(full.keptMass, 4)} = `,
+      h("ul", { class: "sampling-inline" }, full.kept.map((i) => h("li", {}, name(i), `: ${fmt(full.tempered[i], 4)} / ${fmt(full.keptMass, 4)} = `,
         h("strong", {}, fmt(full.probs[i], 4))))),
       m < n ? "Every removed token gets 0." : ""));
 
@@ -432,7 +432,7 @@ export class LlmSampling extends LlmWidget {
 }
 
 function cutRow(text) {
-  return h("tr", { class: "smp-cut" }, h("td", { colspan: 5 }, h("span", {}, text)));
+  return h("tr", { class: "sampling-cut" }, h("td", { colspan: 5 }, h("span", {}, text)));
 }
 
 function joinNames(names) {

@@ -6,8 +6,8 @@ export const speculative = {
   section: "speculative",
   // Download SVG and PNG: the headline, and the chart with its legend beside the bars of tokens
   // per call.
-  picture: [".headline", ".spec-figure"],
+  picture: [".headline", ".speculative-figure"],
   // Exercise 5: the headline, the charts, the calculation, and in the measuring panel the tokens
   // per call (predicted from each estimate, and the log's mean, which approaches the answer).
-  conceals: [".headline", ".spec-dist", ".worked", ".spec-measure-body .spec-predicted", ".spec-measure-body .spec-mean"],
+  conceals: [".headline", ".speculative-dist", ".worked", ".speculative-measure-body .speculative-predicted", ".speculative-measure-body .speculative-mean"],
 };

@@ -46,8 +46,8 @@ export class LlmSpeculative extends LlmWidget {
     this.cost = slider({ label: ["Cost ratio ", sym("c"), " (draft step / target step)"], min: 0, max: 1, step: 0.01, oninput: (v) => this.set({ costRatio: v }) });
     this.headline = h("p", { class: "headline" });
     this.chart = h("div", { class: "chart-box" });
-    this.legend = h("ul", { class: "spec-legend" });
-    this.bars = h("div", { class: "spec-dist" });
+    this.legend = h("ul", { class: "speculative-legend" });
+    this.bars = h("div", { class: "speculative-dist" });
     this.worked = h("div", { class: "worked" });
     this.rounds = numberField({ label: "Target calls logged", min: 1, max: MAX_ROUNDS, step: 1, value: "",
       oninput: (rounds) => this.set({ rounds }) });
@@ -55,17 +55,17 @@ export class LlmSpeculative extends LlmWidget {
       oninput: (seed) => this.set({ seed }) });
     this.rounds.input.setAttribute("inputmode", "numeric");
     this.seed.input.setAttribute("inputmode", "numeric");
-    this.measured = h("div", { class: "spec-measure-body" });
+    this.measured = h("div", { class: "speculative-measure-body" });
     this.frame.append(
       h("div", { class: "sliders" }, this.alpha.row, this.gamma.row, this.cost.row),
       this.headline,
-      h("div", { class: "spec-figure" }, h("div", {}, this.chart, this.legend), this.bars),
-      h("p", { class: "spec-subhead" }, "The calculation with these numbers"),
+      h("div", { class: "speculative-figure" }, h("div", {}, this.chart, this.legend), this.bars),
+      h("p", { class: "speculative-subhead" }, "The calculation with these numbers"),
       this.worked,
-      h("div", { class: "spec-measure" },
-        h("p", { class: "spec-subhead" }, "Measuring α from a log"),
+      h("div", { class: "speculative-measure" },
+        h("p", { class: "speculative-subhead" }, "Measuring α from a log"),
         h("div", { class: "controls" }, this.rounds.row, this.seed.row,
-          h("button", { type: "button", class: "spec-newseed", onclick: () => this.newSeed() }, "New seed")),
+          h("button", { type: "button", class: "speculative-newseed", onclick: () => this.newSeed() }, "New seed")),
         this.measured),
     );
   }
@@ -123,12 +123,12 @@ export class LlmSpeculative extends LlmWidget {
     this.cost.out.value = fmt(c, 2);
     this.gamma.input.setAttribute("aria-valuetext", `${gamma} drafted token${gamma === 1 ? "" : "s"}`);
 
-    patch(this.headline, "Each call of the target model yields ", h("strong", { class: "spec-headline-expected" }, fmt(now.expectedTokens, 4)),
+    patch(this.headline, "Each call of the target model yields ", h("strong", { class: "speculative-headline-expected" }, fmt(now.expectedTokens, 4)),
       " tokens on average",
       Number.isFinite(now.ceiling) ? [" (never more than ", h("strong", {}, fmt(now.ceiling, 4)), " however long the draft)"] : " (no ceiling: every draft is accepted)",
       ". With drafting at ", sym("c"), ` = ${fmt(c, 2)}, that is a walltime improvement of `,
-      h("strong", { class: "spec-headline-speedup" }, `${fmt(now.speedup, 3)}×`), "; the best draft length for these ", sym("α"), " and ", sym("c"), " is ",
-      h("strong", { class: "spec-headline-best" }, sym("γ"), ` = ${best.gamma}${best.gamma === GAMMA_MAX ? " or more" : ""}`),
+      h("strong", { class: "speculative-headline-speedup" }, `${fmt(now.speedup, 3)}×`), "; the best draft length for these ", sym("α"), " and ", sym("c"), " is ",
+      h("strong", { class: "speculative-headline-best" }, sym("γ"), ` = ${best.gamma}${best.gamma === GAMMA_MAX ? " or more" : ""}`),
       ` (${fmt(best.speedup, 3)}×).`);
     this.renderChart(r);
     this.renderBars(r);
@@ -168,28 +168,28 @@ export class LlmSpeculative extends LlmWidget {
     };
     patch(this.measured,
       h("p", {}, `A simulated log of ${c(rounds)} target calls at α = ${a}, γ = ${cfg.gamma} (seed ${seed}): each checked draft is accepted with probability α, and a call stops at its first rejection.`),
-      h("div", { class: "spec-measure-tables" },
-        h("table", { class: "spec-log" },
+      h("div", { class: "speculative-measure-tables" },
+        h("table", { class: "speculative-log" },
           h("caption", {}, "What the log counts"),
           h("tbody", {},
             row("Target calls", c(log.rounds)),
-            row("Drafts proposed, calls × γ", c(log.proposed), "spec-proposed"),
-            row("Drafts checked, up to each call's first rejection", c(log.checked), "spec-checked"),
-            row("Drafts accepted", c(log.accepted), "spec-accepted"),
+            row("Drafts proposed, calls × γ", c(log.proposed), "speculative-proposed"),
+            row("Drafts checked, up to each call's first rejection", c(log.checked), "speculative-checked"),
+            row("Drafts accepted", c(log.accepted), "speculative-accepted"),
             row("Tokens produced, accepted + one per call", c(log.tokens)),
-            row("Mean tokens per call", fmt(log.meanTokens, 4), "spec-mean"))),
-        scrollBox("Estimates of α", "spec-estimates-scroll", h("table", { class: "spec-estimates" },
+            row("Mean tokens per call", fmt(log.meanTokens, 4), "speculative-mean"))),
+        scrollBox("Estimates of α", "speculative-estimates-scroll", h("table", { class: "speculative-estimates" },
           h("caption", {}, "Three estimates of α, and the tokens per call the figure predicts from each"),
           h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Estimate"), h("th", { scope: "col" }, "α"),
             h("th", { scope: "col" }, "Tokens per call"))),
           h("tbody", {},
-            estimates.map(({ key, alpha, predicted }) => h("tr", { class: key === "proposed" ? "spec-wrong" : "spec-right", "data-estimate": key },
-              h("th", { scope: "row" }, how[key][0], h("span", { class: "spec-from" }, how[key][1]), h("span", { class: "spec-verdict" }, how[key][2])),
-              h("td", { class: "spec-estimate" }, fmt(alpha, 4)),
-              h("td", { class: "spec-predicted" }, fmt(predicted, 4)))),
-            h("tr", { class: "spec-true" },
+            estimates.map(({ key, alpha, predicted }) => h("tr", { class: key === "proposed" ? "speculative-wrong" : "speculative-right", "data-estimate": key },
+              h("th", { scope: "row" }, how[key][0], h("span", { class: "speculative-from" }, how[key][1]), h("span", { class: "speculative-verdict" }, how[key][2])),
+              h("td", { class: "speculative-estimate" }, fmt(alpha, 4)),
+              h("td", { class: "speculative-predicted" }, fmt(predicted, 4)))),
+            h("tr", { class: "speculative-true" },
               h("th", { scope: "row" }, "The figure's α, for comparison"),
-              h("td", {}, fmt(cfg.alpha, 4)), h("td", { class: "spec-predicted" }, fmt(now.expectedTokens, 4))))))));
+              h("td", {}, fmt(cfg.alpha, 4)), h("td", { class: "speculative-predicted" }, fmt(now.expectedTokens, 4))))))));
   }
 
   renderChart({ cfg, now, curve, best }) {
@@ -203,24 +203,24 @@ export class LlmSpeculative extends LlmWidget {
       x: { min: 0, max: GAMMA_MAX, ticks: [0, 5, 10, 15, 20], label: "draft length γ" },
       y: { ...y, label: "tokens per call / improvement ×" },
       series: [
-        { points: curve.map((p) => [p.gamma, p.expectedTokens]), class: "series spec-tokens", label: "expected tokens per call" },
-        { points: curve.map((p) => [p.gamma, p.speedup]), class: "series spec-speedup", label: "walltime improvement ×" },
+        { points: curve.map((p) => [p.gamma, p.expectedTokens]), class: "series speculative-tokens", label: "expected tokens per call" },
+        { points: curve.map((p) => [p.gamma, p.speedup]), class: "series speculative-speedup", label: "walltime improvement ×" },
       ],
       // The values are the chart's, as the eye reads them (two digits): exercise 5 asks for the
       // tokens per call to within 0.01.
       describe: `Marked: the figure's draft length γ = ${cfg.gamma}, and the best, γ = ${best.gamma}${ceilingShown ? `; the ceiling 1/(1 − α) is ${fmt(now.ceiling, 3)}` : ""}.`,
-      hlines: ceilingShown ? [{ y: now.ceiling, label: `ceiling ${fmt(now.ceiling, 3)}`, class: "guide spec-ceiling" }] : [],
-      vlines: [{ x: best.gamma, class: "guide spec-best" }],
+      hlines: ceilingShown ? [{ y: now.ceiling, label: `ceiling ${fmt(now.ceiling, 3)}`, class: "guide speculative-ceiling" }] : [],
+      vlines: [{ x: best.gamma, class: "guide speculative-best" }],
       markers: [
-        { x: cfg.gamma, y: now.expectedTokens, class: "marker spec-tokens" },
-        { x: cfg.gamma, y: now.speedup, class: "marker spec-speedup" },
+        { x: cfg.gamma, y: now.expectedTokens, class: "marker speculative-tokens" },
+        { x: cfg.gamma, y: now.speedup, class: "marker speculative-speedup" },
       ],
     }));
     patch(this.legend,
-      h("li", {}, h("span", { class: "swatch spec-tokens", "aria-hidden": "true" }), "Expected tokens per target call"),
-      h("li", {}, h("span", { class: "swatch spec-speedup", "aria-hidden": "true" }), "Walltime improvement, ×"),
-      h("li", {}, h("span", { class: "swatch spec-best", "aria-hidden": "true" }), `Best draft length, γ = ${best.gamma}`),
-      h("li", {}, Number.isFinite(now.ceiling) ? h("span", { class: "swatch spec-ceiling", "aria-hidden": "true" }) : null,
+      h("li", {}, h("span", { class: "swatch speculative-tokens", "aria-hidden": "true" }), "Expected tokens per target call"),
+      h("li", {}, h("span", { class: "swatch speculative-speedup", "aria-hidden": "true" }), "Walltime improvement, ×"),
+      h("li", {}, h("span", { class: "swatch speculative-best", "aria-hidden": "true" }), `Best draft length, γ = ${best.gamma}`),
+      h("li", {}, Number.isFinite(now.ceiling) ? h("span", { class: "swatch speculative-ceiling", "aria-hidden": "true" }) : null,
         Number.isFinite(now.ceiling)
           ? [`Ceiling 1/(1 − α) = ${fmt(now.ceiling, 3)}`, ceilingShown ? "" : ", above the chart"]
           : "No ceiling at α = 1"));
@@ -231,13 +231,13 @@ export class LlmSpeculative extends LlmWidget {
     const tallest = Math.max(...now.tokenProbs);
     const dense = now.tokenProbs.length > 8;
     patch(this.bars,
-      h("p", { class: "spec-dist-title", id: `${this.alpha.input.id}-dist` }, `Tokens from one target call at γ = ${cfg.gamma}`),
-      h("ol", { class: dense ? "spec-bars dense" : "spec-bars", "aria-labelledby": `${this.alpha.input.id}-dist` },
+      h("p", { class: "speculative-dist-title", id: `${this.alpha.input.id}-dist` }, `Tokens from one target call at γ = ${cfg.gamma}`),
+      h("ol", { class: dense ? "speculative-bars dense" : "speculative-bars", "aria-labelledby": `${this.alpha.input.id}-dist` },
         now.tokenProbs.map((p, j) => h("li", { "aria-label": `${j + 1} token${j ? "s" : ""}: ${pct(p, 2)}`, title: `${j + 1} token${j ? "s" : ""}: ${pct(p, 2)}` },
           h("span", { class: "value", "aria-hidden": "true" }, pct(p, 1)),
           h("span", { class: "bar", style: { height: `${tallest > 0 ? (80 * p) / tallest : 0}%` } }),
           h("span", { class: "count", "aria-hidden": "true" }, String(j + 1))))),
-      h("p", { class: "spec-dist-note" }, "Its mean is the expected number of tokens, ", fmt(now.expectedTokens, 4), "."));
+      h("p", { class: "speculative-dist-note" }, "Its mean is the expected number of tokens, ", fmt(now.expectedTokens, 4), "."));
   }
 
   /** The calculation with the reader's numbers substituted. */
