@@ -52,11 +52,16 @@ const ROUNDS = { widget: Number(option("--rounds", 10)), large: Number(option("-
 const REPS = { widget: 3, large: 3 }; // timings per side, case and round
 const TARGET_MS = 5; // one widget-size timing lasts about this long through the API
 const MAX_CALLS = 100000;
-const WARM_MS = 50, WARM_PASSES = 3, CALIBRATE_MS = 100;
+const WARM_MS = 50,
+  WARM_PASSES = 3,
+  CALIBRATE_MS = 100;
 const only = option("--only", null);
 
 // The headers native.cpp calls the core through (the adapters shared with the module).
-const adapters = [path.join(root, "bindings", "native", "native.hpp"), path.join(root, "bindings", "api", "adapters.hpp")];
+const adapters = [
+  path.join(root, "bindings", "native", "native.hpp"),
+  path.join(root, "bindings", "api", "adapters.hpp"),
+];
 
 /** The native benchmark: LLMMATH_NATIVE_BENCH, CMake's (bench/CMakeLists.txt), or built here. */
 function nativeBench() {
@@ -71,8 +76,23 @@ function nativeBench() {
   const stale = (f) => fs.statSync(f).mtimeMs > fs.statSync(binary).mtimeMs;
   if (!fs.existsSync(binary) || [source, library, ...adapters].some(stale)) {
     fs.mkdirSync(path.dirname(binary), { recursive: true });
-    execFileSync("c++", ["-std=c++17", "-O3", "-DNDEBUG", "-I", path.join(root, "core", "include"),
-      "-I", "/usr/include/eigen3", source, library, "-o", binary], { stdio: "inherit" });
+    execFileSync(
+      "c++",
+      [
+        "-std=c++17",
+        "-O3",
+        "-DNDEBUG",
+        "-I",
+        path.join(root, "core", "include"),
+        "-I",
+        "/usr/include/eigen3",
+        source,
+        library,
+        "-o",
+        binary,
+      ],
+      { stdio: "inherit" },
+    );
   }
   return binary;
 }
@@ -94,22 +114,49 @@ function wasmCoreBench() {
     fs.mkdirSync(path.dirname(script), { recursive: true });
     // Debian's Emscripten runs its tools with this Node, which needs Debian's node modules.
     const env = { ...process.env, NODE_PATH: ["/usr/share/nodejs", process.env.NODE_PATH].filter(Boolean).join(":") };
-    execFileSync("em++", ["-std=c++17", "-O3", "-DNDEBUG", "-fwasm-exceptions", "-msimd128",
-      "-I", path.join(root, "core", "include"), "-I", "/usr/include/eigen3", source, allocator, library,
-      "-s", "NODERAWFS=1", "-s", "ALLOW_MEMORY_GROWTH=1", "-s", "ENVIRONMENT=node", "-s", "SINGLE_FILE=1",
-      "-o", script], { stdio: "inherit", env });
+    execFileSync(
+      "em++",
+      [
+        "-std=c++17",
+        "-O3",
+        "-DNDEBUG",
+        "-fwasm-exceptions",
+        "-msimd128",
+        "-I",
+        path.join(root, "core", "include"),
+        "-I",
+        "/usr/include/eigen3",
+        source,
+        allocator,
+        library,
+        "-s",
+        "NODERAWFS=1",
+        "-s",
+        "ALLOW_MEMORY_GROWTH=1",
+        "-s",
+        "ENVIRONMENT=node",
+        "-s",
+        "SINGLE_FILE=1",
+        "-o",
+        script,
+      ],
+      { stdio: "inherit", env },
+    );
   }
   return script;
 }
 
 /** Starts the native program (or, with `script`, Node on it) with the cases; ask(line) resolves to its parsed answer. */
 async function startNative(binary, cases, script) {
-  const child = script ? spawn(process.execPath, [script], { stdio: ["pipe", "pipe", "inherit"] })
+  const child = script
+    ? spawn(process.execPath, [script], { stdio: ["pipe", "pipe", "inherit"] })
     : spawn(binary, [], { stdio: ["pipe", "pipe", "inherit"] });
   const lines = readline.createInterface({ input: child.stdout });
   const waiting = [];
   lines.on("line", (line) => waiting.shift()?.resolve(line));
-  child.on("exit", (code) => { for (const w of waiting.splice(0)) w.reject(new Error(`${binary} exited (${code})`)); });
+  child.on("exit", (code) => {
+    for (const w of waiting.splice(0)) w.reject(new Error(`${binary} exited (${code})`));
+  });
   const next = () => new Promise((resolve, reject) => waiting.push({ resolve, reject }));
   const parse = (line) => {
     const answer = JSON.parse(line);
@@ -181,7 +228,8 @@ function warm(calls) {
  */
 function calibrate(call) {
   const t0 = performance.now();
-  let n = 0, t = 0;
+  let n = 0,
+    t = 0;
   while (n < MAX_CALLS && t < CALIBRATE_MS) {
     call();
     n += 1;
@@ -212,7 +260,10 @@ function copier(sample) {
   const keys = Object.keys(sample);
   const parts = keys.map((k) => copier(sample[k]));
   // new Function is the benchmark's own, in Node: the page never builds code.
-  const literal = new Function("parts", `return (v) => ({ ${keys.map((k, i) => `${JSON.stringify(k)}: parts[${i}](v[${JSON.stringify(k)}])`).join(", ")} });`);
+  const literal = new Function(
+    "parts",
+    `return (v) => ({ ${keys.map((k, i) => `${JSON.stringify(k)}: parts[${i}](v[${JSON.stringify(k)}])`).join(", ")} });`,
+  );
   return literal(parts);
 }
 
@@ -232,8 +283,10 @@ const stats = (xs) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95), fas
   const core = await startNative(null, all, coreScript);
   // The same inputs give the same numbers in the wasm core as natively (to rounding).
   all.forEach((c, i) => {
-    const w = core.values[i], nat = native.values[i];
-    if (!(Math.abs(w - nat) <= 1e-9 * Math.max(1, Math.abs(nat)))) throw new Error(`${c.name}: the wasm core gives ${w}, the native core ${nat}`);
+    const w = core.values[i],
+      nat = native.values[i];
+    if (!(Math.abs(w - nat) <= 1e-9 * Math.max(1, Math.abs(nat))))
+      throw new Error(`${c.name}: the wasm core gives ${w}, the native core ${nat}`);
   });
 
   const started = performance.now();
@@ -246,7 +299,8 @@ const stats = (xs) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95), fas
     // same inputs read the same way must give the same number (to rounding: the wasm build
     // may vectorise sums differently).
     for (const [side, call] of Object.entries(sides)) {
-      const api = firstNumber(call()), nat = native.values[all.indexOf(c)];
+      const api = firstNumber(call()),
+        nat = native.values[all.indexOf(c)];
       if (!(Math.abs(api - nat) <= 1e-9 * Math.max(1, Math.abs(nat)))) {
         throw new Error(`${c.name} (${side}): the API gives ${api}, the native core ${nat}: not the same inputs?`);
       }
@@ -254,7 +308,14 @@ const stats = (xs) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95), fas
     const result = plain();
     const copy = copier(result);
     sides.copy = () => copy(result);
-    return { c, sides, calls: 1, ms: { native: [], core: [], plain: [], float64: [], copy: [] }, rounds: [], faults: {} };
+    return {
+      c,
+      sides,
+      calls: 1,
+      ms: { native: [], core: [], plain: [], float64: [], copy: [] },
+      rounds: [],
+      faults: {},
+    };
   });
   const small = runs.filter((r) => r.c.size === "widget");
   warm(small.map((r) => r.sides.plain));
@@ -268,8 +329,12 @@ const stats = (xs) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95), fas
       const reps = REPS[run.c.size];
       const fastest = {};
       const measure = async (side) => {
-        const t = side === "native" ? await native.ask(index, run.calls, reps)
-          : side === "core" ? await core.ask(index, run.calls, reps) : timed(run.sides[side], run.calls, reps);
+        const t =
+          side === "native"
+            ? await native.ask(index, run.calls, reps)
+            : side === "core"
+              ? await core.ask(index, run.calls, reps)
+              : timed(run.sides[side], run.calls, reps);
         if (round < 0) return;
         run.ms[side].push(...t.ms);
         run.faults[side] = t.faults;
@@ -279,8 +344,10 @@ const stats = (xs) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95), fas
       const order = round % 2 !== 1 ? ["native", "core", ...apiSides, "copy"] : ["copy", ...apiSides, "core", "native"];
       for (const side of order) await measure(side);
       if (round >= 0) {
-        run.rounds.push({ ...Object.fromEntries([...apiSides, "core"].map((s) => [s, fastest[s] / fastest.native])),
-          bound: (fastest.core + fastest.copy) / fastest.native });
+        run.rounds.push({
+          ...Object.fromEntries([...apiSides, "core"].map((s) => [s, fastest[s] / fastest.native])),
+          bound: (fastest.core + fastest.copy) / fastest.native,
+        });
       }
     }
   }
@@ -288,17 +355,40 @@ const stats = (xs) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95), fas
   core.close();
   const seconds = (performance.now() - started) / 1000;
 
-  const figures = { date: new Date().toISOString(), module: modulePath, native: binary, wasmCore: coreScript, seconds: Number(seconds.toFixed(1)),
-    rounds: Object.fromEntries(Object.entries(ROUNDS).filter(([size]) => all.some((c) => c.size === size))), timingsPerRound: REPS, targetMsPerTiming: TARGET_MS, cases: {} };
+  const figures = {
+    date: new Date().toISOString(),
+    module: modulePath,
+    native: binary,
+    wasmCore: coreScript,
+    seconds: Number(seconds.toFixed(1)),
+    rounds: Object.fromEntries(Object.entries(ROUNDS).filter(([size]) => all.some((c) => c.size === size))),
+    timingsPerRound: REPS,
+    targetMsPerTiming: TARGET_MS,
+    cases: {},
+  };
   let over = false;
   for (const run of runs) {
     const { c } = run;
-    const ratio = (side) => ({ ...stats(run.rounds.map((r) => r[side])), ofFastest: Math.min(...run.ms[side]) / Math.min(...run.ms.native) });
-    const entry = { fn: c.fn, size: c.size, what: c.what, budget: c.budget, callsPerTiming: run.calls,
-      nativeMs: stats(run.ms.native), apiMs: stats(run.ms.plain), ratio: ratio("plain"),
+    const ratio = (side) => ({
+      ...stats(run.rounds.map((r) => r[side])),
+      ofFastest: Math.min(...run.ms[side]) / Math.min(...run.ms.native),
+    });
+    const entry = {
+      fn: c.fn,
+      size: c.size,
+      what: c.what,
+      budget: c.budget,
+      callsPerTiming: run.calls,
+      nativeMs: stats(run.ms.native),
+      apiMs: stats(run.ms.plain),
+      ratio: ratio("plain"),
       // the core alone in wasm, the copy of a result, and their sum over native (the bound)
-      coreMs: stats(run.ms.core), coreRatio: ratio("core"), resultCopyMs: stats(run.ms.copy), bound: stats(run.rounds.map((r) => r.bound)),
-      pageFaultsPerCall: { native: run.faults.native, api: run.faults.plain } };
+      coreMs: stats(run.ms.core),
+      coreRatio: ratio("core"),
+      resultCopyMs: stats(run.ms.copy),
+      bound: stats(run.rounds.map((r) => r.bound)),
+      pageFaultsPerCall: { native: run.faults.native, api: run.faults.plain },
+    };
     if (run.sides.float64) {
       entry.apiFloat64Ms = stats(run.ms.float64);
       entry.ratioFloat64 = ratio("float64");
@@ -309,22 +399,39 @@ const stats = (xs) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95), fas
   }
 
   // The console's table; ./build.sh bench prints the full one (bench/compare.js) at the end.
-  const ms = (s) => (s.median >= 1 ? s.median.toFixed(1) : s.median >= 0.001 ? `${(s.median * 1000).toFixed(2)} µs` : `${(s.median * 1e6).toFixed(0)} ns`);
+  const ms = (s) =>
+    s.median >= 1
+      ? s.median.toFixed(1)
+      : s.median >= 0.001
+        ? `${(s.median * 1000).toFixed(2)} µs`
+        : `${(s.median * 1e6).toFixed(0)} ns`;
   console.log(`${modulePath} against ${binary}, ${seconds.toFixed(0)} s`);
-  console.log(`rounds: ${Object.entries(figures.rounds).map(([size, n]) => `${n} ${size === "widget" ? "at widget size" : size}`).join(", ")}; ` +
-    `${REPS.widget} timings per side and round; ` +
-    "time per call (median); ratio = API / native per round, median (p95); core = the wasm core alone / native; " +
-    "bound = (wasm core + a copy of the result) / native, the least any boundary could give");
-  console.log(`${"case".padEnd(20)} ${"calls".padStart(6)} ${"native".padStart(10)} ${"core".padStart(7)} ${"bound".padStart(7)} ${"API".padStart(10)} ${"ratio".padStart(15)}` +
-    `  ${"Float64Array".padStart(12)} ${"ratio".padStart(15)}  ${"budget".padEnd(14)}  page faults per call (native, API, Float64Array)`);
+  console.log(
+    `rounds: ${Object.entries(figures.rounds)
+      .map(([size, n]) => `${n} ${size === "widget" ? "at widget size" : size}`)
+      .join(", ")}; ` +
+      `${REPS.widget} timings per side and round; ` +
+      "time per call (median); ratio = API / native per round, median (p95); core = the wasm core alone / native; " +
+      "bound = (wasm core + a copy of the result) / native, the least any boundary could give",
+  );
+  console.log(
+    `${"case".padEnd(20)} ${"calls".padStart(6)} ${"native".padStart(10)} ${"core".padStart(7)} ${"bound".padStart(7)} ${"API".padStart(10)} ${"ratio".padStart(15)}` +
+      `  ${"Float64Array".padStart(12)} ${"ratio".padStart(15)}  ${"budget".padEnd(14)}  page faults per call (native, API, Float64Array)`,
+  );
   for (const [name, e] of Object.entries(figures.cases)) {
     const r = (x) => `${x.median.toFixed(2)} (${x.p95.toFixed(2)})`.padStart(15);
     const judge = (x) => (!e.budget ? "" : x.median <= e.budget ? "ok" : "over");
-    console.log(`${name.padEnd(20)} ${String(e.callsPerTiming).padStart(6)} ${ms(e.nativeMs).padStart(10)} ` +
-      `${`${e.coreRatio.median.toFixed(2)}×`.padStart(7)} ${`${e.bound.median.toFixed(2)}×`.padStart(7)} ${ms(e.apiMs).padStart(10)} ${r(e.ratio)}` +
-      `  ${(e.apiFloat64Ms ? ms(e.apiFloat64Ms) : "").padStart(12)} ${e.ratioFloat64 ? r(e.ratioFloat64) : "".padStart(15)}` +
-      `  ${(e.budget ? `${e.budget}× ${judge(e.ratio)}${e.ratioFloat64 ? `/${judge(e.ratioFloat64)}` : ""}` : "—").padEnd(14)}` +
-      (e.size === "large" ? `  ${Object.values(e.pageFaultsPerCall).map((f) => f.toFixed(0)).join(", ")}` : ""));
+    console.log(
+      `${name.padEnd(20)} ${String(e.callsPerTiming).padStart(6)} ${ms(e.nativeMs).padStart(10)} ` +
+        `${`${e.coreRatio.median.toFixed(2)}×`.padStart(7)} ${`${e.bound.median.toFixed(2)}×`.padStart(7)} ${ms(e.apiMs).padStart(10)} ${r(e.ratio)}` +
+        `  ${(e.apiFloat64Ms ? ms(e.apiFloat64Ms) : "").padStart(12)} ${e.ratioFloat64 ? r(e.ratioFloat64) : "".padStart(15)}` +
+        `  ${(e.budget ? `${e.budget}× ${judge(e.ratio)}${e.ratioFloat64 ? `/${judge(e.ratioFloat64)}` : ""}` : "—").padEnd(14)}` +
+        (e.size === "large"
+          ? `  ${Object.values(e.pageFaultsPerCall)
+              .map((f) => f.toFixed(0))
+              .join(", ")}`
+          : ""),
+    );
   }
 
   const resultsFile = path.join(__dirname, "results.json");

@@ -30,7 +30,10 @@ function describe(args) {
   const one = (a) => {
     if (Array.isArray(a) && Array.isArray(a[0])) return `${a.length} × ${a[0].length}`;
     if (Array.isArray(a)) return `${a.length} values`;
-    if (a && typeof a === "object") return `{ ${Object.entries(a).map(([k, v]) => `${k}: ${typeof v === "object" ? one(v) : v}`).join(", ")} }`;
+    if (a && typeof a === "object")
+      return `{ ${Object.entries(a)
+        .map(([k, v]) => `${k}: ${typeof v === "object" ? one(v) : v}`)
+        .join(", ")} }`;
     return String(a);
   };
   return args.map(one).join(", ");

@@ -26,8 +26,14 @@ const tableFile = path.join(__dirname, "results.md");
 
 // Issue 10's budgets (reported, never failing). The API's are in its results (bench/cases.js).
 const BUDGET = {
-  fcp: 150, firstScreen: 250, ready: 500, deepLinkTarget: 300, inputToDomP95: 4,
-  missedFrames: 0, readerGzip: 350 * 1000, heapGrowth: 0,
+  fcp: 150,
+  firstScreen: 250,
+  ready: 500,
+  deepLinkTarget: 300,
+  inputToDomP95: 4,
+  missedFrames: 0,
+  readerGzip: 350 * 1000,
+  heapGrowth: 0,
 };
 
 /**
@@ -41,55 +47,150 @@ function figures(r) {
   if (r.bytes) {
     for (const [file, b] of Object.entries(r.bytes)) {
       const total = file.startsWith("reader (");
-      add({ key: `bytes.${file}.raw`, label: `bytes, ${file}, raw`, kind: "once", unit: "bytes", median: b.raw, p95: b.raw });
-      add({ key: `bytes.${file}.gzip`, label: `bytes, ${file}, gzip`, kind: "once", unit: "bytes", median: b.gzip, p95: b.gzip,
-        budget: total ? BUDGET.readerGzip : undefined });
+      add({
+        key: `bytes.${file}.raw`,
+        label: `bytes, ${file}, raw`,
+        kind: "once",
+        unit: "bytes",
+        median: b.raw,
+        p95: b.raw,
+      });
+      add({
+        key: `bytes.${file}.gzip`,
+        label: `bytes, ${file}, gzip`,
+        kind: "once",
+        unit: "bytes",
+        median: b.gzip,
+        p95: b.gzip,
+        budget: total ? BUDGET.readerGzip : undefined,
+      });
     }
   }
   if (r.floor) {
-    add({ key: "floor.fcp", label: `floor: a page of one paragraph, cold (${r.floor.fcp.n} runs): first contentful paint`, kind: "time", unit: "ms", ...pick(r.floor.fcp) });
+    add({
+      key: "floor.fcp",
+      label: `floor: a page of one paragraph, cold (${r.floor.fcp.n} runs): first contentful paint`,
+      kind: "time",
+      unit: "ms",
+      ...pick(r.floor.fcp),
+    });
   }
   if (r.withoutFigures) {
     const w = r.withoutFigures;
-    add({ key: "withoutFigures.fcp", label: `the chapter without its figures (reader.html without its scripts), cold (${w.fcp.n} runs): first contentful paint`, kind: "time", unit: "ms", ...pick(w.fcp) });
-    add({ key: "withoutFigures.domContentLoaded", label: "the chapter without its figures: DOMContentLoaded (the text read and laid out)", kind: "time", unit: "ms", ...pick(w.domContentLoaded) });
+    add({
+      key: "withoutFigures.fcp",
+      label: `the chapter without its figures (reader.html without its scripts), cold (${w.fcp.n} runs): first contentful paint`,
+      kind: "time",
+      unit: "ms",
+      ...pick(w.fcp),
+    });
+    add({
+      key: "withoutFigures.domContentLoaded",
+      label: "the chapter without its figures: DOMContentLoaded (the text read and laid out)",
+      kind: "time",
+      unit: "ms",
+      ...pick(w.domContentLoaded),
+    });
   }
   for (const [name, load, budgets] of [
     ["cold load", r.load, { fcp: BUDGET.fcp, firstScreen: BUDGET.firstScreen, ready: BUDGET.ready }],
     ["deep link #quantization", r.deepLink, { firstScreen: BUDGET.deepLinkTarget }],
   ]) {
     if (!load) continue;
-    const labels = { fcp: "first contentful paint", firstScreen: name === "cold load" ? "data-first-screen" : "target rendered (data-first-screen)", ready: "data-ready" };
+    const labels = {
+      fcp: "first contentful paint",
+      firstScreen: name === "cold load" ? "data-first-screen" : "target rendered (data-first-screen)",
+      ready: "data-ready",
+    };
     for (const k of ["fcp", "firstScreen", "ready"]) {
-      add({ key: `${name}.${k}`, label: `${name} (${load[k].n} run${load[k].n === 1 ? "" : "s"}): ${labels[k]}`, kind: "time", unit: "ms", ...pick(load[k]), budget: budgets[k] });
+      add({
+        key: `${name}.${k}`,
+        label: `${name} (${load[k].n} run${load[k].n === 1 ? "" : "s"}): ${labels[k]}`,
+        kind: "time",
+        unit: "ms",
+        ...pick(load[k]),
+        budget: budgets[k],
+      });
     }
   }
   if (r.mainThread) {
     const m = r.mainThread;
-    add({ key: "mainThread.window", label: `cold load, traced (${m.window.n} runs): navigation to data-ready`, kind: "time", unit: "ms", ...pick(m.window) });
-    add({ key: "mainThread.busy", label: "cold load, traced: the renderer's main thread busy in that time", kind: "time", unit: "ms", ...pick(m.busy) });
+    add({
+      key: "mainThread.window",
+      label: `cold load, traced (${m.window.n} runs): navigation to data-ready`,
+      kind: "time",
+      unit: "ms",
+      ...pick(m.window),
+    });
+    add({
+      key: "mainThread.busy",
+      label: "cold load, traced: the renderer's main thread busy in that time",
+      kind: "time",
+      unit: "ms",
+      ...pick(m.busy),
+    });
     for (const [kind, s] of Object.entries(m.kinds)) {
-      add({ key: `mainThread.${kind}`, label: `cold load, traced: of the busy time, ${kind === "other" ? "other (tasks' own time the trace does not name)" : kind}`, kind: "time", unit: "ms", ...pick(s) });
+      add({
+        key: `mainThread.${kind}`,
+        label: `cold load, traced: of the busy time, ${kind === "other" ? "other (tasks' own time the trace does not name)" : kind}`,
+        kind: "time",
+        unit: "ms",
+        ...pick(s),
+      });
     }
   }
   if (r.inputs) {
     for (const [id, w] of Object.entries(r.inputs.widgets)) {
       const n = w.inputToDom.n;
       const errors = w.pageErrors ? `, ${w.pageErrors} page errors` : "";
-      add({ key: `inputs.${id}.dom`, label: `${id} (${n} inputs, ${w.controls} controls${errors}): input-to-DOM`, kind: "time", unit: "ms",
-        ...pick(w.inputToDom), budget: BUDGET.inputToDomP95, judged: "p95" });
-      add({ key: `inputs.${id}.frame`, label: `${id}: input-to-next-frame`, kind: "time", unit: "ms", ...pick(w.inputToFrame) });
-      add({ key: `inputs.${id}.missed`, label: `${id}: inputs that missed the next frame (frame ${r.inputs.frameMs.toFixed(1)} ms)`,
-        kind: "count", unit: "count", median: w.missedFrames, p95: w.missedFrames, budget: BUDGET.missedFrames });
+      add({
+        key: `inputs.${id}.dom`,
+        label: `${id} (${n} inputs, ${w.controls} controls${errors}): input-to-DOM`,
+        kind: "time",
+        unit: "ms",
+        ...pick(w.inputToDom),
+        budget: BUDGET.inputToDomP95,
+        judged: "p95",
+      });
+      add({
+        key: `inputs.${id}.frame`,
+        label: `${id}: input-to-next-frame`,
+        kind: "time",
+        unit: "ms",
+        ...pick(w.inputToFrame),
+      });
+      add({
+        key: `inputs.${id}.missed`,
+        label: `${id}: inputs that missed the next frame (frame ${r.inputs.frameMs.toFixed(1)} ms)`,
+        kind: "count",
+        unit: "count",
+        median: w.missedFrames,
+        p95: w.missedFrames,
+        budget: BUDGET.missedFrames,
+      });
     }
   }
   if (r.heap) {
     const h = r.heap;
     const growth = (k) => (h.afterInputs[k] ?? NaN) - (h.afterLoad[k] ?? NaN);
     const heapRow = (k, what, budget) => {
-      add({ key: `heap.${k}`, label: `${what} after load`, kind: "once", unit: "bytes", median: h.afterLoad[k], p95: h.afterLoad[k] });
-      add({ key: `heap.${k}.growth`, label: `${what}: growth after ${h.inputs} inputs over ${h.widgets} widgets${h.errors ? ` (${h.errors} page errors)` : ""}`, kind: "once", unit: "bytes",
-        median: growth(k), p95: growth(k), budget });
+      add({
+        key: `heap.${k}`,
+        label: `${what} after load`,
+        kind: "once",
+        unit: "bytes",
+        median: h.afterLoad[k],
+        p95: h.afterLoad[k],
+      });
+      add({
+        key: `heap.${k}.growth`,
+        label: `${what}: growth after ${h.inputs} inputs over ${h.widgets} widgets${h.errors ? ` (${h.errors} page errors)` : ""}`,
+        kind: "once",
+        unit: "bytes",
+        median: growth(k),
+        p95: growth(k),
+        budget,
+      });
     };
     heapRow("bytesInUse", "wasm heap in use", BUDGET.heapGrowth);
     heapRow("memoryBytes", "wasm memory", BUDGET.heapGrowth);
@@ -100,23 +201,50 @@ function figures(r) {
       const rs = h.steady.readings;
       const growth = rs[rs.length - 1] - rs[0];
       const noise = Math.max(...rs.slice(1).map((x, i) => Math.abs(x - rs[i])));
-      add({ key: "heap.jsHeapBytes.steady", label: `JavaScript heap (after GC): growth over ${h.steady.inputs} inputs more, once warm (read ${rs.length} times; noise: the largest move between two readings, ${value(noise, "bytes")})`,
-        kind: "once", unit: "bytes", median: growth, p95: growth, budget: BUDGET.heapGrowth, tolerance: noise });
+      add({
+        key: "heap.jsHeapBytes.steady",
+        label: `JavaScript heap (after GC): growth over ${h.steady.inputs} inputs more, once warm (read ${rs.length} times; noise: the largest move between two readings, ${value(noise, "bytes")})`,
+        kind: "once",
+        unit: "bytes",
+        median: growth,
+        p95: growth,
+        budget: BUDGET.heapGrowth,
+        tolerance: noise,
+      });
     }
   }
   if (r.api) {
     for (const [name, c] of Object.entries(r.api.cases)) {
       const size = c.size === "widget" ? "widget size" : "large";
       const core = c.coreMs ? `, the wasm core alone ${time(c.coreMs.median)}` : "";
-      add({ key: `api.${name}.ratio`, label: `API / native, ${name} (${size}: ${c.what}; native ${time(c.nativeMs.median)}${core}, API ${time(c.apiMs.median)} per call)`,
-        kind: "time", unit: "ratio", ...pick(c.ratio), budget: c.budget ?? undefined, bound: c.bound?.median });
+      add({
+        key: `api.${name}.ratio`,
+        label: `API / native, ${name} (${size}: ${c.what}; native ${time(c.nativeMs.median)}${core}, API ${time(c.apiMs.median)} per call)`,
+        kind: "time",
+        unit: "ratio",
+        ...pick(c.ratio),
+        budget: c.budget ?? undefined,
+        bound: c.bound?.median,
+      });
       if (c.ratioFloat64) {
-        add({ key: `api.${name}.ratioFloat64`, label: `API / native, ${name}, Float64Array (API ${time(c.apiFloat64Ms.median)} per call)`,
-          kind: "time", unit: "ratio", ...pick(c.ratioFloat64), budget: c.budget ?? undefined, bound: c.bound?.median });
+        add({
+          key: `api.${name}.ratioFloat64`,
+          label: `API / native, ${name}, Float64Array (API ${time(c.apiFloat64Ms.median)} per call)`,
+          kind: "time",
+          unit: "ratio",
+          ...pick(c.ratioFloat64),
+          budget: c.budget ?? undefined,
+          bound: c.bound?.median,
+        });
       }
       if (c.bound) {
-        add({ key: `api.${name}.bound`, label: `bound, ${name}: (the wasm core alone + a copy of the result, ${time(c.resultCopyMs.median)}) / native, the least any boundary could give`,
-          kind: "time", unit: "ratio", ...pick(c.bound) });
+        add({
+          key: `api.${name}.bound`,
+          label: `bound, ${name}: (the wasm core alone + a copy of the result, ${time(c.resultCopyMs.median)}) / native, the least any boundary could give`,
+          kind: "time",
+          unit: "ratio",
+          ...pick(c.bound),
+        });
       }
     }
   }
@@ -167,7 +295,8 @@ function budgetText(f) {
 
 /** The change against the baseline's figure, and whether it is worse beyond the noise. */
 function change(now, base) {
-  if (!base || !Number.isFinite(base.median) || !Number.isFinite(now.median)) return { text: base ? "?" : "new", worse: false };
+  if (!base || !Number.isFinite(base.median) || !Number.isFinite(now.median))
+    return { text: base ? "?" : "new", worse: false };
   const delta = now.median - base.median;
   let noise;
   if (now.kind === "time") noise = Math.max(now.p95 - now.median, base.p95 - base.median);
@@ -178,35 +307,55 @@ function change(now, base) {
   const pct = base.median !== 0 ? ` (${delta >= 0 ? "+" : "−"}${p.toFixed(p < 1 ? 2 : 0)}%)` : "";
   const sign = delta >= 0 ? "+" : "−";
   const text = delta === 0 ? "same" : `${sign}${value(Math.abs(delta), now.unit)}${pct}`;
-  return { text: worse ? `**worse**: ${text}, noise ${value(noise, now.unit)}` : delta > 0 ? `${text}, within noise ${value(noise, now.unit)}` : text, worse };
+  return {
+    text: worse
+      ? `**worse**: ${text}, noise ${value(noise, now.unit)}`
+      : delta > 0
+        ? `${text}, within noise ${value(noise, now.unit)}`
+        : text,
+    worse,
+  };
 }
 
 function machineLine(r) {
   const m = r.machine ?? {};
-  return `${m.cpus} × ${m.model}, ${m.memoryGiB} GiB, ${m.os ?? ""}; Node ${m.node}, Chromium ${m.chromium ?? "?"}; ` +
-    `load average at start ${m.loadAverage?.join(", ") ?? "?"}`;
+  return (
+    `${m.cpus} × ${m.model}, ${m.memoryGiB} GiB, ${m.os ?? ""}; Node ${m.node}, Chromium ${m.chromium ?? "?"}; ` +
+    `load average at start ${m.loadAverage?.join(", ") ?? "?"}`
+  );
 }
 
 function table(results, baseline) {
   const lines = [];
-  const counts = (r) => `${r.runs} cold loads, ${r.inputsPerWidget} inputs per widget, ${r.heap?.inputs} heap inputs` +
-    (r.api ? `; API ${Object.entries(r.api.rounds).map(([size, n]) => `${n} rounds ${size === "widget" ? "at widget size" : size}`).join(", ")}` : "");
+  const counts = (r) =>
+    `${r.runs} cold loads, ${r.inputsPerWidget} inputs per widget, ${r.heap?.inputs} heap inputs` +
+    (r.api
+      ? `; API ${Object.entries(r.api.rounds)
+          .map(([size, n]) => `${n} rounds ${size === "widget" ? "at widget size" : size}`)
+          .join(", ")}`
+      : "");
   lines.push(`Benchmark of ${results.date}: ${counts(results)}.`, "");
   lines.push(`Machine: ${machineLine(results)}.`, "");
   if (baseline) {
     lines.push(`Baseline: ${baseline.date} (${counts(baseline)}), machine: ${machineLine(baseline)}.`);
-    if (JSON.stringify([baseline.machine?.cpus, baseline.machine?.model, baseline.machine?.chromium]) !==
-        JSON.stringify([results.machine?.cpus, results.machine?.model, results.machine?.chromium])) {
+    if (
+      JSON.stringify([baseline.machine?.cpus, baseline.machine?.model, baseline.machine?.chromium]) !==
+      JSON.stringify([results.machine?.cpus, results.machine?.model, results.machine?.chromium])
+    ) {
       lines.push("", "The baseline ran on another machine or browser: its figures compare only roughly.");
     }
     lines.push("");
   } else {
     lines.push("No baseline (bench/baseline.json): `node bench/compare.js --save` makes this run the baseline.", "");
   }
-  lines.push("Budget judged on the median unless it says p95. \"worse\": the median grew by more than the noise (bench/compare.js).", "");
+  lines.push(
+    'Budget judged on the median unless it says p95. "worse": the median grew by more than the noise (bench/compare.js).',
+    "",
+  );
   const base = new Map((baseline ? figures(baseline) : []).map((f) => [f.key, f]));
   lines.push("| figure | median | p95 | budget | | baseline | change |", "|---|---:|---:|---|---|---:|---|");
-  let worse = 0, over = 0;
+  let worse = 0,
+    over = 0;
   for (const f of figures(results)) {
     const b = base.get(f.key);
     const c = change(f, b);
@@ -214,9 +363,14 @@ function table(results, baseline) {
     const j = judge(f);
     over += j.includes("over");
     const p95 = f.kind === "time" ? value(f.p95, f.unit) : "";
-    lines.push(`| ${f.label} | ${value(f.median, f.unit)} | ${p95} | ${budgetText(f)} | ${j} | ${b ? value(b.median, b.unit) : ""} | ${baseline ? c.text : ""} |`);
+    lines.push(
+      `| ${f.label} | ${value(f.median, f.unit)} | ${p95} | ${budgetText(f)} | ${j} | ${b ? value(b.median, b.unit) : ""} | ${baseline ? c.text : ""} |`,
+    );
   }
-  lines.push("", `${over} figures over budget${baseline ? `, ${worse} worse than the baseline beyond the noise` : ""}.`);
+  lines.push(
+    "",
+    `${over} figures over budget${baseline ? `, ${worse} worse than the baseline beyond the noise` : ""}.`,
+  );
   return lines.join("\n");
 }
 

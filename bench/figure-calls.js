@@ -16,31 +16,40 @@ const { launch, openReader } = require("../tests/browser/browser.js");
 async function figureCalls() {
   const { context, close } = await launch();
   try {
-    await context.addInitScript((names) => {
-      const calls = [];
-      Object.defineProperty(globalThis, "llmmathRecordedCalls", { value: calls });
-      const plain = (v) =>
-        ArrayBuffer.isView(v) ? Array.from(v) : Array.isArray(v) ? v.map(plain) : v && typeof v === "object"
-          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)])) : v;
-      let factory;
-      // llmmath.js assigns the factory to the global; the widgets call it through the global.
-      Object.defineProperty(globalThis, "createLLMMath", {
-        configurable: true,
-        get: () => factory,
-        set(f) {
-          factory = (...a) => f(...a).then((m) => {
-            for (const name of names) {
-              const call = m[name];
-              m[name] = (...args) => {
-                calls.push({ fn: name, args: JSON.parse(JSON.stringify(plain(args))) });
-                return call(...args);
-              };
-            }
-            return m;
-          });
-        },
-      });
-    }, functions.map((f) => f.name));
+    await context.addInitScript(
+      (names) => {
+        const calls = [];
+        Object.defineProperty(globalThis, "llmmathRecordedCalls", { value: calls });
+        const plain = (v) =>
+          ArrayBuffer.isView(v)
+            ? Array.from(v)
+            : Array.isArray(v)
+              ? v.map(plain)
+              : v && typeof v === "object"
+                ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]))
+                : v;
+        let factory;
+        // llmmath.js assigns the factory to the global; the widgets call it through the global.
+        Object.defineProperty(globalThis, "createLLMMath", {
+          configurable: true,
+          get: () => factory,
+          set(f) {
+            factory = (...a) =>
+              f(...a).then((m) => {
+                for (const name of names) {
+                  const call = m[name];
+                  m[name] = (...args) => {
+                    calls.push({ fn: name, args: JSON.parse(JSON.stringify(plain(args))) });
+                    return call(...args);
+                  };
+                }
+                return m;
+              });
+          },
+        });
+      },
+      functions.map((f) => f.name),
+    );
     const { page } = await openReader(context);
     return await page.evaluate(() => globalThis.llmmathRecordedCalls);
   } finally {

@@ -16,7 +16,8 @@ const { functions, inputs } = require("../bindings/api/index.js");
 
 // Every declared worst case: [name (the function's, numbered when it has several), what, fn, args].
 const cases = functions.flatMap((f) =>
-  (f.worst ?? []).map((c, i) => [f.worst.length > 1 ? `${f.name} ${i + 1}` : f.name, c.what, f.name, c.args]));
+  (f.worst ?? []).map((c, i) => [f.worst.length > 1 ? `${f.name} ${i + 1}` : f.name, c.what, f.name, c.args]),
+);
 
 async function time([name, what, fn, build]) {
   const m = await createLLMMath();
@@ -31,8 +32,15 @@ async function time([name, what, fn, build]) {
   }
   const after = m.memoryStats();
   times.sort((a, b) => a - b);
-  return { name, what, min: times[0], median: times[REPS >> 1], max: times[REPS - 1],
-    heapMiB: after.memoryBytes / 2 ** 20, leakedBytes: after.bytesInUse - before.bytesInUse };
+  return {
+    name,
+    what,
+    min: times[0],
+    median: times[REPS >> 1],
+    max: times[REPS - 1],
+    heapMiB: after.memoryBytes / 2 ** 20,
+    leakedBytes: after.bytesInUse - before.bytesInUse,
+  };
 }
 
 (async () => {
@@ -40,7 +48,9 @@ async function time([name, what, fn, build]) {
   console.log(`${modulePath}, ${REPS} calls each (ms)`);
   for (const c of cases.filter(([name, , fn]) => only.length === 0 || only.includes(name) || only.includes(fn))) {
     const r = await time(c);
-    console.log(`${r.name.padEnd(20)} min ${r.min.toFixed(0).padStart(5)}  median ${r.median.toFixed(0).padStart(5)}  ` +
-      `max ${r.max.toFixed(0).padStart(5)}  wasm memory ${r.heapMiB.toFixed(0).padStart(4)} MiB  leaked ${r.leakedBytes} B  ${r.what}`);
+    console.log(
+      `${r.name.padEnd(20)} min ${r.min.toFixed(0).padStart(5)}  median ${r.median.toFixed(0).padStart(5)}  ` +
+        `max ${r.max.toFixed(0).padStart(5)}  wasm memory ${r.heapMiB.toFixed(0).padStart(4)} MiB  leaked ${r.leakedBytes} B  ${r.what}`,
+    );
   }
 })();

@@ -16,6 +16,8 @@
 // copy of the snapshot into the heap); the result is dropped, not converted.
 //
 //   llmmath_bench < cases     (built by bench/api.js, or by CMake with LLMMATH_BENCH)
+#include "../bindings/native/native.hpp"
+
 #include <sys/resource.h>
 
 #include <cctype>
@@ -29,8 +31,6 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include "../bindings/native/native.hpp"
 
 namespace {
 
@@ -84,7 +84,8 @@ std::string timed(const Call& call, long calls, int reps) {
   for (int r = 0; r < reps; ++r) {
     const auto start = std::chrono::steady_clock::now();
     for (long c = 0; c < calls; ++c) llmmath::native::run(fn, args);
-    const double t = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double t =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.9g", t / double(calls));
     ms += (r ? ", " : "") + std::string(buf);
@@ -103,13 +104,15 @@ int main() {
     std::string line;
     if (!std::getline(std::cin, line)) throw std::runtime_error("no cases on stdin");
     const Json cases = llmmath::native::parse(line);
-    for (const Json& c : cases.array) calls.push_back({c["fn"].string, llmmath::native::entries(c["args"])});
+    for (const Json& c : cases.array)
+      calls.push_back({c["fn"].string, llmmath::native::entries(c["args"])});
     // Every case runs once before any timing; its number goes back for bench/api.js to check
     // against the API's (the same inputs read the same way give the same result).
     std::string values;
     for (const Call& call : calls) {
       char buf[32];
-      std::snprintf(buf, sizeof buf, "%.17g", first_number(llmmath::native::call(call.fn, call.args)).value_or(NAN));
+      std::snprintf(buf, sizeof buf, "%.17g",
+                    first_number(llmmath::native::call(call.fn, call.args)).value_or(NAN));
       values += (values.empty() ? "" : ", ") + std::string(buf);
     }
     std::printf("ready [%s]\n", values.c_str());

@@ -47,7 +47,17 @@ const quantile = (xs, q) => {
 const summary = (xs) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95), n: xs.length });
 
 function bytes() {
-  const files = ["reader.html", "reader.css", "reader-head.js", "reader.js", "llmmath-widgets.js", "chapter-math.woff2", "llmmath.js", "embed.html", "reader-standalone.html"];
+  const files = [
+    "reader.html",
+    "reader.css",
+    "reader-head.js",
+    "reader.js",
+    "llmmath-widgets.js",
+    "chapter-math.woff2",
+    "llmmath.js",
+    "embed.html",
+    "reader-standalone.html",
+  ];
   const out = {};
   for (const f of files) {
     const file = path.join(dist, f);
@@ -57,7 +67,14 @@ function bytes() {
   }
   // What the reader loads: the page, its style sheet and script, and the script embed (which
   // carries the core), and the formulas' font; llmmath.js alone is for other pages.
-  const reader = ["reader.html", "reader.css", "reader-head.js", "reader.js", "llmmath-widgets.js", "chapter-math.woff2"].filter((f) => out[f]);
+  const reader = [
+    "reader.html",
+    "reader.css",
+    "reader-head.js",
+    "reader.js",
+    "llmmath-widgets.js",
+    "chapter-math.woff2",
+  ].filter((f) => out[f]);
   out["reader (all it loads)"] = {
     raw: reader.reduce((s, f) => s + out[f].raw, 0),
     gzip: reader.reduce((s, f) => s + out[f].gzip, 0),
@@ -76,7 +93,9 @@ async function paintedLoads(browser, file, figures) {
     const context = await browser.newContext({ viewport: VIEWPORT });
     const page = await context.newPage();
     await page.goto(pathToFileURL(file).href);
-    await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { timeout: 60000 });
+    await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, {
+      timeout: 60000,
+    });
     for (const [k, x] of Object.entries(await page.evaluate(figures))) (samples[k] ??= []).push(x);
     await context.close();
   }
@@ -91,9 +110,12 @@ async function paintedLoads(browser, file, figures) {
 async function floor(browser) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-floor-"));
   const file = path.join(dir, "floor.html");
-  fs.writeFileSync(file, '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Floor</title></head>'
-    + "<body><h1>Attention and Transformers</h1><p>One paragraph of text.</p>"
-    + "<script>performance.mark(\"parsed\")</script></body></html>\n");
+  fs.writeFileSync(
+    file,
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Floor</title></head>' +
+      "<body><h1>Attention and Transformers</h1><p>One paragraph of text.</p>" +
+      '<script>performance.mark("parsed")</script></body></html>\n',
+  );
   try {
     return await paintedLoads(browser, file, () => ({
       fcp: performance.getEntriesByName("first-contentful-paint")[0].startTime,
@@ -114,10 +136,12 @@ const readerUrl = (hash = "") => pathToFileURL(path.join(dist, "reader.html")).h
  */
 async function withoutFigures(browser) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-text-"));
-  for (const f of ["reader.css", "reader-head.js", "chapter-math.woff2"]) fs.copyFileSync(path.join(dist, f), path.join(dir, f));
+  for (const f of ["reader.css", "reader-head.js", "chapter-math.woff2"])
+    fs.copyFileSync(path.join(dist, f), path.join(dir, f));
   const html = fs.readFileSync(path.join(dist, "reader.html"), "utf8");
   const text = html.replace(/<script src="(llmmath-widgets|reader)\.js"[^>]*><\/script>\n?/g, "");
-  if (text.length === html.length || /llmmath-widgets\.js|"reader\.js"/.test(text)) throw new Error("reader.html's scripts were not found to take out");
+  if (text.length === html.length || /llmmath-widgets\.js|"reader\.js"/.test(text))
+    throw new Error("reader.html's scripts were not found to take out");
   fs.writeFileSync(path.join(dir, "reader.html"), text);
   try {
     return await paintedLoads(browser, path.join(dir, "reader.html"), () => ({
@@ -139,7 +163,10 @@ const KINDS = [
   ["garbage collection", /GC|Scaveng|MarkCompact|MinorMS/],
   ["script compilation", /^V8\.(Compile|Parse|PreParse)|^v8\.compile/],
   ["loading files", /URLLoader|DocumentLoader|ResourceRequest|ResourceFetcher/],
-  ["script", /^(EvaluateScript|FunctionCall|RunMicrotasks|FireIdleCallback|TimerFire|EventDispatch|FireAnimationFrame|v8\.|V8\.)/],
+  [
+    "script",
+    /^(EvaluateScript|FunctionCall|RunMicrotasks|FireIdleCallback|TimerFire|EventDispatch|FireAnimationFrame|v8\.|V8\.)/,
+  ],
 ];
 /** The kind of a trace event, or null for a bare task (RunTask), whose own time is counted apart. */
 const kindOf = (name) => (name === "RunTask" ? null : (KINDS.find(([, re]) => re.test(name))?.[0] ?? "other"));
@@ -153,12 +180,24 @@ const kindOf = (name) => (name === "RunTask" ? null : (KINDS.find(([, re]) => re
  */
 async function mainThread(browser) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-trace-")), "trace.json");
-  const windows = [], busy = [], kinds = Object.fromEntries([...KINDS.map(([k]) => k), "other"].map((k) => [k, []]));
+  const windows = [],
+    busy = [],
+    kinds = Object.fromEntries([...KINDS.map(([k]) => k), "other"].map((k) => [k, []]));
   try {
     for (let i = 0; i < TRACED; i += 1) {
       const context = await browser.newContext({ viewport: VIEWPORT });
       const page = await context.newPage();
-      await browser.startTracing(page, { path: file, categories: ["toplevel", "devtools.timeline", "blink.user_timing", "v8", "disabled-by-default-v8.compile", "loading"] });
+      await browser.startTracing(page, {
+        path: file,
+        categories: [
+          "toplevel",
+          "devtools.timeline",
+          "blink.user_timing",
+          "v8",
+          "disabled-by-default-v8.compile",
+          "loading",
+        ],
+      });
       await page.goto(readerUrl());
       await page.waitForSelector("html[data-ready]", { timeout: 60000 });
       await browser.stopTracing();
@@ -169,7 +208,8 @@ async function mainThread(browser) {
       const start = events.find((e) => e.name === "navigationStart" && e.pid === parse.pid)?.ts ?? parse.ts;
       const end = events.find((e) => e.name === "data-ready" && e.pid === parse.pid)?.ts;
       if (end === undefined) throw new Error("no data-ready mark in the trace");
-      const spans = events.filter((e) => mine(e) && e.ph === "X" && e.dur > 0 && e.ts < end && e.ts + e.dur > start)
+      const spans = events
+        .filter((e) => mine(e) && e.ph === "X" && e.dur > 0 && e.ts < end && e.ts + e.dur > start)
         .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
       // Each event's own time, clipped to the window: nested events are taken out of their parent.
       const own = {};
@@ -196,11 +236,17 @@ async function mainThread(browser) {
   } finally {
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   }
-  return { window: summary(windows), busy: summary(busy), kinds: Object.fromEntries(Object.entries(kinds).map(([k, xs]) => [k, summary(xs)])) };
+  return {
+    window: summary(windows),
+    busy: summary(busy),
+    kinds: Object.fromEntries(Object.entries(kinds).map(([k, xs]) => [k, summary(xs)])),
+  };
 }
 
 async function loads(browser, hash) {
-  const fcp = [], first = [], ready = [];
+  const fcp = [],
+    first = [],
+    ready = [];
   for (let i = 0; i < RUNS; i += 1) {
     const context = await browser.newContext({ viewport: VIEWPORT });
     const page = await context.newPage();
@@ -228,14 +274,19 @@ async function loads(browser, hash) {
  */
 function installDriver() {
   const original = new WeakMap(); // a number field's value before its first input
-  const controls = (el) => [...el.shadowRoot.querySelectorAll('input[type="range"], input[type="number"], input[type="checkbox"], select')]
-    .filter((c) => !c.disabled && (c.localName !== "select" || c.options.length > 1));
+  const controls = (el) =>
+    [
+      ...el.shadowRoot.querySelectorAll('input[type="range"], input[type="number"], input[type="checkbox"], select'),
+    ].filter((c) => !c.disabled && (c.localName !== "select" || c.options.length > 1));
   // Sliders step forward and wrap; a number field alternates between its value and one step
   // away (its step, else 1 for a whole number, else 0.1, kept within min and max), so the state
   // stays near the defaults; lists take their next enabled option; checkboxes toggle.
   const change = (c) => {
     if (c.type === "range") {
-      const lo = Number(c.min), hi = Number(c.max), step = Number(c.step) || 1, now = Number(c.value);
+      const lo = Number(c.min),
+        hi = Number(c.max),
+        step = Number(c.step) || 1,
+        now = Number(c.value);
       c.value = String(now + step <= hi ? now + step : lo);
       return "input";
     }
@@ -245,7 +296,8 @@ function installDriver() {
       if (c.value !== base) {
         c.value = base;
       } else {
-        const x = Number(base), step = Number(c.step) || (Number.isInteger(x) ? 1 : 0.1);
+        const x = Number(base),
+          step = Number(c.step) || (Number.isInteger(x) ? 1 : 0.1);
         const up = x + step;
         c.value = String(c.max !== "" && up > Number(c.max) ? x - step : up);
       }
@@ -264,7 +316,8 @@ function installDriver() {
   };
   window.__bench = {
     errors: 0,
-    widgets: () => [...document.querySelectorAll("*")].filter((el) => el.localName.startsWith("llm-") && el.shadowRoot && el.core),
+    widgets: () =>
+      [...document.querySelectorAll("*")].filter((el) => el.localName.startsWith("llm-") && el.shadowRoot && el.core),
     controls,
     /** One input on the index-th control of el (cycling; controls a redraw replaced are found again). */
     input(el, state, index) {
@@ -311,7 +364,9 @@ async function inputs(browser) {
     const frameMs = gaps[gaps.length >> 1];
     const out = { frameMs, widgets: {} };
     for (const el of window.__bench.widgets()) {
-      const state = {}, dom = [], frame = [];
+      const state = {},
+        dom = [],
+        frame = [];
       let misses = 0;
       const errorsBefore = window.__bench.errors;
       el.scrollIntoView({ block: "center" }); // its frames drawn as a reader sees them
@@ -327,14 +382,27 @@ async function inputs(browser) {
         if (f > 1.5 * frameMs) misses += 1;
       }
       el.reset();
-      if (dom.length) out.widgets[el.id || el.localName] = { dom, frame, misses, controls: state.list.length, errors: window.__bench.errors - errorsBefore };
+      if (dom.length)
+        out.widgets[el.id || el.localName] = {
+          dom,
+          frame,
+          misses,
+          controls: state.list.length,
+          errors: window.__bench.errors - errorsBefore,
+        };
     }
     return out;
   }, INPUTS);
   await context.close();
   const widgets = {};
   for (const [id, r] of Object.entries(result.widgets)) {
-    widgets[id] = { controls: r.controls, inputToDom: summary(r.dom), inputToFrame: summary(r.frame), missedFrames: r.misses, pageErrors: r.errors };
+    widgets[id] = {
+      controls: r.controls,
+      inputToDom: summary(r.dom),
+      inputToFrame: summary(r.frame),
+      missedFrames: r.misses,
+      pageErrors: r.errors,
+    };
   }
   return { frameMs: result.frameMs, widgets };
 }
@@ -364,18 +432,19 @@ async function heap(browser) {
   const afterLoad = await read();
   const started = Date.now();
   // `count` more inputs, going on from where the last batch stopped.
-  const batch = (count) => page.evaluate(async (count) => {
-    const widgets = window.__bench.widgets();
-    const b = (window.__heapRun ??= { states: widgets.map(() => ({})), i: 0 });
-    const errorsBefore = window.__bench.errors;
-    let n = 0;
-    for (const end = b.i + 10 * count; n < count && b.i < end; b.i += 1) {
-      const w = b.i % widgets.length;
-      if (window.__bench.input(widgets[w], b.states[w], Math.floor(b.i / widgets.length)) !== null) n += 1;
-      if (b.i % 100 === 99) await new Promise((r) => setTimeout(r, 0));
-    }
-    return { inputs: n, widgets: widgets.length, errors: window.__bench.errors - errorsBefore };
-  }, count);
+  const batch = (count) =>
+    page.evaluate(async (count) => {
+      const widgets = window.__bench.widgets();
+      const b = (window.__heapRun ??= { states: widgets.map(() => ({})), i: 0 });
+      const errorsBefore = window.__bench.errors;
+      let n = 0;
+      for (const end = b.i + 10 * count; n < count && b.i < end; b.i += 1) {
+        const w = b.i % widgets.length;
+        if (window.__bench.input(widgets[w], b.states[w], Math.floor(b.i / widgets.length)) !== null) n += 1;
+        if (b.i % 100 === 99) await new Promise((r) => setTimeout(r, 0));
+      }
+      return { inputs: n, widgets: widgets.length, errors: window.__bench.errors - errorsBefore };
+    }, count);
   const done = await batch(HEAP_INPUTS);
   const seconds = (Date.now() - started) / 1000;
   const afterInputs = await read();
@@ -397,10 +466,16 @@ async function heap(browser) {
   try {
     const started = Date.now();
     const results = {
-      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-        node: process.version, chromium: plain.version(), os: `${os.type()} ${os.release()}`,
+      machine: {
+        cpus: os.cpus().length,
+        model: os.cpus()[0]?.model,
+        memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+        node: process.version,
+        chromium: plain.version(),
+        os: `${os.type()} ${os.release()}`,
         // the machine is shared: its load when the run started says how quiet it was
-        loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))) },
+        loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
+      },
       date: new Date().toISOString(),
       dist,
       runs: RUNS,
@@ -418,28 +493,48 @@ async function heap(browser) {
     fs.writeFileSync(path.join(__dirname, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
     const ms = (s) => `${s.median.toFixed(1)} / ${s.p95.toFixed(1)} ms`;
     const m = results.machine;
-    console.log(`machine: ${m.cpus} × ${m.model}, ${m.memoryGiB} GiB, Node ${m.node}, Chromium ${m.chromium}, load ${m.loadAverage.join(" ")}`);
+    console.log(
+      `machine: ${m.cpus} × ${m.model}, ${m.memoryGiB} GiB, Node ${m.node}, Chromium ${m.chromium}, load ${m.loadAverage.join(" ")}`,
+    );
     console.log("bytes (raw / gzip):");
-    for (const [f, b] of Object.entries(results.bytes)) console.log(`  ${f.padEnd(24)} ${String(b.raw).padStart(9)} / ${String(b.gzip).padStart(8)}`);
+    for (const [f, b] of Object.entries(results.bytes))
+      console.log(`  ${f.padEnd(24)} ${String(b.raw).padStart(9)} / ${String(b.gzip).padStart(8)}`);
     console.log(`cold load over ${RUNS} runs (median / p95):`);
     console.log(`  ${"floor".padEnd(14)} FCP ${ms(results.floor.fcp)}  (a page of one paragraph: the machine's floor)`);
-    console.log(`  ${"no figures".padEnd(14)} FCP ${ms(results.withoutFigures.fcp)}  DOMContentLoaded ${ms(results.withoutFigures.domContentLoaded)}  (reader.html without its scripts)`);
-    for (const [name, r] of [["reader.html", results.load], ["#quantization", results.deepLink]]) {
+    console.log(
+      `  ${"no figures".padEnd(14)} FCP ${ms(results.withoutFigures.fcp)}  DOMContentLoaded ${ms(results.withoutFigures.domContentLoaded)}  (reader.html without its scripts)`,
+    );
+    for (const [name, r] of [
+      ["reader.html", results.load],
+      ["#quantization", results.deepLink],
+    ]) {
       console.log(`  ${name.padEnd(14)} FCP ${ms(r.fcp)}  first screen ${ms(r.firstScreen)}  ready ${ms(r.ready)}`);
     }
     const mt = results.mainThread;
-    console.log(`main thread over ${TRACED} traced loads (median): busy ${mt.busy.median.toFixed(0)} of ${mt.window.median.toFixed(0)} ms until data-ready; ` +
-      Object.entries(mt.kinds).map(([k, s]) => `${k} ${s.median.toFixed(0)}`).join(", "));
-    console.log(`inputs (${INPUTS} per widget across its controls; median / p95; frame ${results.inputs.frameMs.toFixed(1)} ms):`);
+    console.log(
+      `main thread over ${TRACED} traced loads (median): busy ${mt.busy.median.toFixed(0)} of ${mt.window.median.toFixed(0)} ms until data-ready; ` +
+        Object.entries(mt.kinds)
+          .map(([k, s]) => `${k} ${s.median.toFixed(0)}`)
+          .join(", "),
+    );
+    console.log(
+      `inputs (${INPUTS} per widget across its controls; median / p95; frame ${results.inputs.frameMs.toFixed(1)} ms):`,
+    );
     for (const [id, r] of Object.entries(results.inputs.widgets)) {
-      console.log(`  ${id.padEnd(22)} to DOM ${ms(r.inputToDom)}  to next frame ${ms(r.inputToFrame)}  missed frames ${r.missedFrames}` +
-        `  (${r.controls} controls${r.pageErrors ? `, ${r.pageErrors} page errors` : ""})`);
+      console.log(
+        `  ${id.padEnd(22)} to DOM ${ms(r.inputToDom)}  to next frame ${ms(r.inputToFrame)}  missed frames ${r.missedFrames}` +
+          `  (${r.controls} controls${r.pageErrors ? `, ${r.pageErrors} page errors` : ""})`,
+      );
     }
     const h = results.heap;
     const kib = (x) => (x === undefined ? "?" : `${(x / 1024).toFixed(1)} KiB`);
-    console.log(`heap after load / after ${h.inputs} inputs over ${h.widgets} widgets (${h.seconds.toFixed(0)} s${h.errors ? `, ${h.errors} page errors` : ""}):`);
-    console.log(`  wasm in use ${kib(h.afterLoad.bytesInUse)} / ${kib(h.afterInputs.bytesInUse)}, wasm memory ${kib(h.afterLoad.memoryBytes)} / ${kib(h.afterInputs.memoryBytes)}, ` +
-      `JavaScript heap ${kib(h.afterLoad.jsHeapBytes)} / ${kib(h.afterInputs.jsHeapBytes)}`);
+    console.log(
+      `heap after load / after ${h.inputs} inputs over ${h.widgets} widgets (${h.seconds.toFixed(0)} s${h.errors ? `, ${h.errors} page errors` : ""}):`,
+    );
+    console.log(
+      `  wasm in use ${kib(h.afterLoad.bytesInUse)} / ${kib(h.afterInputs.bytesInUse)}, wasm memory ${kib(h.afterLoad.memoryBytes)} / ${kib(h.afterInputs.memoryBytes)}, ` +
+        `JavaScript heap ${kib(h.afterLoad.jsHeapBytes)} / ${kib(h.afterInputs.jsHeapBytes)}`,
+    );
     console.log(`(${results.seconds.toFixed(0)} s)`);
   } finally {
     await plain.close();

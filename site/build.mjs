@@ -32,7 +32,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-const out = path.resolve(args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--module") ?? path.join(root, "dist"));
+const out = path.resolve(
+  args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--module") ?? path.join(root, "dist"),
+);
 await mkdir(out, { recursive: true });
 const read = (file) => readFile(path.join(here, file), "utf8");
 
@@ -51,20 +53,22 @@ if (args.includes("--core-only")) process.exit(0);
  * sideways (reader.css) and take the focus, so that a keyboard can scroll them too.
  */
 export function typeset(html, file) {
-  return html.replace(/\\\[([\s\S]+?)\\\]|\\\(([\s\S]+?)\\\)/g, (match, display, inline) => {
-    const tex = (display ?? inline).trim();
-    try {
-      const mathml = katex.renderToString(decodeEntities(tex), {
-        displayMode: display !== undefined,
-        output: "mathml",
-        throwOnError: true,
-        strict: "error",
-      });
-      return display === undefined ? mathml : mathml.replace("<math ", '<math tabindex="0" ');
-    } catch (error) {
-      throw new Error(`${file}: cannot typeset ${match.slice(0, 60)}…: ${error.message}`, { cause: error });
-    }
-  }).replace(/<div class="table-scroll">/g, '<div class="table-scroll" tabindex="0" role="group" aria-label="Table">');
+  return html
+    .replace(/\\\[([\s\S]+?)\\\]|\\\(([\s\S]+?)\\\)/g, (match, display, inline) => {
+      const tex = (display ?? inline).trim();
+      try {
+        const mathml = katex.renderToString(decodeEntities(tex), {
+          displayMode: display !== undefined,
+          output: "mathml",
+          throwOnError: true,
+          strict: "error",
+        });
+        return display === undefined ? mathml : mathml.replace("<math ", '<math tabindex="0" ');
+      } catch (error) {
+        throw new Error(`${file}: cannot typeset ${match.slice(0, 60)}…: ${error.message}`, { cause: error });
+      }
+    })
+    .replace(/<div class="table-scroll">/g, '<div class="table-scroll" tabindex="0" role="group" aria-label="Table">');
 }
 
 // TeX inside HTML source writes <, > and & as entities.
@@ -94,11 +98,16 @@ async function includeSections(html) {
 function permalinks(html) {
   return html.replace(/<main\b[\s\S]*?<\/main>/, (main) => {
     const ids = new Set();
-    const linked = main.replace(/<(h[23])\b([^>]*?\sid="([^"]+)"[^>]*)>([\s\S]*?)<\/\1>/g, (_, tag, attrs, id, inner) => {
-      ids.add(id);
-      return `<${tag}${attrs}><span id="${id}-name">${inner}</span> <a class="permalink" href="#${id}" aria-label="Link to this section">#</a></${tag}>`;
-    });
-    return linked.replace(/\saria-labelledby="([^"]+)"/g, (attr, ref) => (ids.has(ref) ? ` aria-labelledby="${ref}-name"` : attr));
+    const linked = main.replace(
+      /<(h[23])\b([^>]*?\sid="([^"]+)"[^>]*)>([\s\S]*?)<\/\1>/g,
+      (_, tag, attrs, id, inner) => {
+        ids.add(id);
+        return `<${tag}${attrs}><span id="${id}-name">${inner}</span> <a class="permalink" href="#${id}" aria-label="Link to this section">#</a></${tag}>`;
+      },
+    );
+    return linked.replace(/\saria-labelledby="([^"]+)"/g, (attr, ref) =>
+      ids.has(ref) ? ` aria-labelledby="${ref}-name"` : attr,
+    );
   });
 }
 
@@ -257,9 +266,14 @@ const embedJs = await bundle("embed.js");
 // The widgets' declarations and the figures, read by running the widget modules here with a
 // stand-in for HTMLElement (nothing is drawn at import).
 const { widgets, figures, describeType, formatValue, stateKey } = await (async () => {
-  const code = await bundle({ contents: `export { widgets } from "./widgets/index.js";
+  const code = await bundle(
+    {
+      contents: `export { widgets } from "./widgets/index.js";
     export { figures } from "./widgets/figures.js";
-    export { describeType, formatValue, stateKey } from "./widgets/attributes.js";` }, "cjs");
+    export { describeType, formatValue, stateKey } from "./widgets/attributes.js";`,
+    },
+    "cjs",
+  );
   const module = { exports: {} };
   new Function("module", "exports", "HTMLElement", code)(module, module.exports, class {});
   return module.exports;
@@ -270,7 +284,9 @@ const core = await createRequire(import.meta.url)(path.join(out, "llmmath.js"))(
 const noscript = (page = "reader.html") => `<div class="noscript">
   <p><strong>Scripts are off.</strong> The text and formulas of this chapter read without them, but every figure, and every number in them, is computed in your browser by the chapter's WebAssembly engine, which needs JavaScript. The exercises' answers, computed by the same engine for the exercises' own numbers:</p>
   <ol>
-${exerciseAnswers(core).map((a) => `    <li><a href="${page}#${a.section}">${escapeHtml(a.text)}</a></li>`).join("\n")}
+${exerciseAnswers(core)
+  .map((a) => `    <li><a href="${page}#${a.section}">${escapeHtml(a.text)}</a></li>`)
+  .join("\n")}
   </ol>
 </div>`;
 
@@ -323,7 +339,9 @@ function oneFile(html, file, { styles, scripts }) {
   }
   for (const [src, js] of Object.entries(scripts)) {
     // the reader loads the widgets with `async`; inline, a script runs where it stands
-    const tag = [`<script src="${src}"></script>`, `<script src="${src}" async></script>`].find((t) => html.includes(t));
+    const tag = [`<script src="${src}"></script>`, `<script src="${src}" async></script>`].find((t) =>
+      html.includes(t),
+    );
     if (!tag) throw new Error(`${file}: no <script src="${src}">`);
     const safe = inlineSafe(js);
     html = html.replace(tag, () => `<script>${safe}</script>`);
@@ -332,43 +350,63 @@ function oneFile(html, file, { styles, scripts }) {
   // A font inlined as a data: URL (fontInline) is the only font the page may use.
   const css = Object.values(styles).join("\n");
   const fonts = /url\("data:font\//.test(css) ? " font-src data:;" : "";
-  html = html.replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, () =>
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${hashes.script.join(" ")} 'wasm-unsafe-eval'; style-src ${hashes.style.join(" ")};${fonts} img-src data:; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'">`);
+  html = html.replace(
+    /<meta http-equiv="Content-Security-Policy" content="[^"]*">/,
+    () =>
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${hashes.script.join(" ")} 'wasm-unsafe-eval'; style-src ${hashes.style.join(" ")};${fonts} img-src data:; connect-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'">`,
+  );
   const markupOnly = html.replace(/<(script|style)>[\s\S]*?<\/\1>/g, "").replace(/<a [^>]*>/g, "");
-  if (/<(script|link|img|iframe)[^>]+(src|href)="(?!data:)/.test(markupOnly)) throw new Error(`${file} still refers to another file`);
+  if (/<(script|link|img|iframe)[^>]+(src|href)="(?!data:)/.test(markupOnly))
+    throw new Error(`${file} still refers to another file`);
   if (/url\((?!"data:)/.test(css)) throw new Error(`${file}: a style still refers to another file`);
   return html;
 }
 
 // --- embed.html ------------------------------------------------------------------------------
 // Each figure's caption, as the chapter has it, in a <template> the page picks by name.
-const captions = Object.entries(figures).map(([name, f]) => {
-  const at = readerHtml.indexOf(`id="${f.id}"`);
-  const m = at < 0 ? null : /<figcaption>([\s\S]*?)<\/figcaption>/.exec(readerHtml.slice(at));
-  if (!m) throw new Error(`no caption for figure ${f.id} in the chapter`);
-  return `<template id="caption-${name}"><figcaption>${m[1]}</figcaption></template>`;
-}).join("\n");
+const captions = Object.entries(figures)
+  .map(([name, f]) => {
+    const at = readerHtml.indexOf(`id="${f.id}"`);
+    const m = at < 0 ? null : /<figcaption>([\s\S]*?)<\/figcaption>/.exec(readerHtml.slice(at));
+    if (!m) throw new Error(`no caption for figure ${f.id} in the chapter`);
+    return `<template id="caption-${name}"><figcaption>${m[1]}</figcaption></template>`;
+  })
+  .join("\n");
 const embedHtml = fill(await read("embed.html"), "site/embed.html", { noscript: noscript(), captions });
-await writeFile(path.join(out, "embed.html"), oneFile(embedHtml, "embed.html", {
-  styles: { "embed.css": fontInline(`${tokensCss}\n${mathCss}\n${await read("embed.css")}`, await fontFile("chapter-math-captions.woff2")) },
-  scripts: { "llmmath-widgets.js": widgetsJs, "embed.js": embedJs },
-}));
+await writeFile(
+  path.join(out, "embed.html"),
+  oneFile(embedHtml, "embed.html", {
+    styles: {
+      "embed.css": fontInline(
+        `${tokensCss}\n${mathCss}\n${await read("embed.css")}`,
+        await fontFile("chapter-math-captions.woff2"),
+      ),
+    },
+    scripts: { "llmmath-widgets.js": widgetsJs, "embed.js": embedJs },
+  }),
+);
 
 // --- embed-guide.html ----------------------------------------------------------------------
-const tables = Object.entries(figures).map(([name, f]) => {
-  const cls = widgets[f.tag];
-  const decls = cls.attributes;
-  // A field the default preset sets has the preset's value as its default.
-  const presetDecl = decls.find((d) => d.preset);
-  const fromPreset = presetDecl ? cls.presetFields(presetDecl.default) : {};
-  const byDefault = (d) => {
-    const k = stateKey(d.name);
-    const v = Object.hasOwn(fromPreset, k) ? fromPreset[k] : d.default;
-    const text = `<code>${escapeHtml(formatValue(d, v))}</code>`;
-    return Object.hasOwn(fromPreset, k) ? `${text} (from the preset ${escapeHtml(presetDecl.default)})` : text;
-  };
-  const rows = decls.map((d) => `      <tr><th scope="row"><code>${escapeHtml(d.name)}</code></th><td>${escapeHtml(describeType(d))}</td><td>${byDefault(d)}</td><td>${escapeHtml(d.doc)}</td></tr>`).join("\n");
-  return `  <section id="widget-${name}" class="widget-ref">
+const tables = Object.entries(figures)
+  .map(([name, f]) => {
+    const cls = widgets[f.tag];
+    const decls = cls.attributes;
+    // A field the default preset sets has the preset's value as its default.
+    const presetDecl = decls.find((d) => d.preset);
+    const fromPreset = presetDecl ? cls.presetFields(presetDecl.default) : {};
+    const byDefault = (d) => {
+      const k = stateKey(d.name);
+      const v = Object.hasOwn(fromPreset, k) ? fromPreset[k] : d.default;
+      const text = `<code>${escapeHtml(formatValue(d, v))}</code>`;
+      return Object.hasOwn(fromPreset, k) ? `${text} (from the preset ${escapeHtml(presetDecl.default)})` : text;
+    };
+    const rows = decls
+      .map(
+        (d) =>
+          `      <tr><th scope="row"><code>${escapeHtml(d.name)}</code></th><td>${escapeHtml(describeType(d))}</td><td>${byDefault(d)}</td><td>${escapeHtml(d.doc)}</td></tr>`,
+      )
+      .join("\n");
+    return `  <section id="widget-${name}" class="widget-ref">
     <h3><code>&lt;${f.tag}&gt;</code> · <code>?widget=${name}</code></h3>
     <div class="table-scroll" tabindex="0" role="group" aria-label="Attributes of &lt;${f.tag}&gt;"><table class="attributes">
       <caption>Attributes of <code>&lt;${f.tag}&gt;</code> (the same names as query parameters of embed.html)</caption>
@@ -379,17 +417,31 @@ ${rows}
     </table></div>
     <figure class="live"><${f.tag} id="example-${name}"></${f.tag}><figcaption>Live: <code>&lt;${f.tag}&gt;&lt;/${f.tag}&gt;</code> with every default.</figcaption></figure>
   </section>`;
-}).join("\n");
-await writeFile(path.join(out, "embed-guide.html"), fill(await read("embed-guide.html"), "site/embed-guide.html", {
-  noscript: noscript(), "attribute-tables": tables, "figure-names": Object.keys(figures).map((n) => `<code>${n}</code>`).join(", "),
-}));
+  })
+  .join("\n");
+await writeFile(
+  path.join(out, "embed-guide.html"),
+  fill(await read("embed-guide.html"), "site/embed-guide.html", {
+    noscript: noscript(),
+    "attribute-tables": tables,
+    "figure-names": Object.keys(figures)
+      .map((n) => `<code>${n}</code>`)
+      .join(", "),
+  }),
+);
 
 // --- reader-standalone.html ------------------------------------------------------------------
-const standalone = readerHtml.replace(/<p class="edition-links">[\s\S]*?<\/p>/,
-  '<p class="edition-links">This is the one-file edition of the chapter: it needs no other file and makes no request.</p>')
+const standalone = readerHtml
+  .replace(
+    /<p class="edition-links">[\s\S]*?<\/p>/,
+    '<p class="edition-links">This is the one-file edition of the chapter: it needs no other file and makes no request.</p>',
+  )
   // the font is inside the style sheet there: nothing to ask for ahead
   .replace('<script src="reader-head.js"></script>\n', "");
-await writeFile(path.join(out, "reader-standalone.html"), oneFile(standalone, "reader-standalone.html", {
-  styles: { "reader.css": fontInline(readerCss, await fontFile("chapter-math.woff2")) },
-  scripts: { "llmmath-widgets.js": widgetsJs, "reader.js": readerJs },
-}));
+await writeFile(
+  path.join(out, "reader-standalone.html"),
+  oneFile(standalone, "reader-standalone.html", {
+    styles: { "reader.css": fontInline(readerCss, await fontFile("chapter-math.woff2")) },
+    scripts: { "llmmath-widgets.js": widgetsJs, "reader.js": readerJs },
+  }),
+);

@@ -11,9 +11,21 @@ import { fmt as fmtNumber, fmtCount, superscript } from "./src/format.js";
 
 /** Exercise 1: three tokens (rows), the causal mask on. */
 const ATTENTION = {
-  q: [[1, 0], [0, 1], [1, 1]],
-  k: [[1, 0], [0, 1], [3, 0]],
-  v: [[1, 0], [0, 1], [0.5, 0.5]],
+  q: [
+    [1, 0],
+    [0, 1],
+    [1, 1],
+  ],
+  k: [
+    [1, 0],
+    [0, 1],
+    [3, 0],
+  ],
+  v: [
+    [1, 0],
+    [0, 1],
+    [0.5, 0.5],
+  ],
   causal: true,
 };
 
@@ -64,17 +76,21 @@ function list(indices) {
 function attention(core) {
   const { q, k, v, causal } = ATTENTION;
   const r = core.attention(q, k, v, { causal });
-  const w = r.weights[0], scores = r.scores[0], visible = r.visible[0];
+  const w = r.weights[0],
+    scores = r.scores[0],
+    visible = r.visible[0];
   const seen = visible.flatMap((on, j) => (on ? [j] : []));
   const hidden = visible.flatMap((on, j) => (on ? [] : [j]));
   const top = hidden.reduce((best, j) => (best < 0 || scores[j] > scores[best] ? j : best), -1);
   const keys = seen.length === 1 ? `only key ${list(seen)}` : `keys ${list(seen)}`;
   const output = seen.length === 1 ? `V${list(seen)} = ${vec(r.output[0])}` : vec(r.output[0]);
-  return `Exercise 1: under the causal mask query 1 sits at position 1 and sees ${keys}, so its weights ` +
+  return (
+    `Exercise 1: under the causal mask query 1 sits at position 1 and sees ${keys}, so its weights ` +
     `are ${vec(w)} and its output is ${output}. Key ${top + 1} has the largest raw score, ` +
     `${fmt(scores[top])} against ${seen.map((j) => `${fmt(scores[j])} for key ${j + 1}`).join(", ")}, ` +
     `but it lies in the future and is masked before normalisation, so its weight is exactly ` +
-    `${fmt(w[top])} and it contributes nothing to the output.`;
+    `${fmt(w[top])} and it contributes nothing to the output.`
+  );
 }
 
 function sampling(core) {
@@ -82,12 +98,14 @@ function sampling(core) {
   const r = core.sampling({ probs }, { temperature, topK, topP });
   const reach = r.cumulative[r.cutoff - 1];
   const added = r.kept.map((i) => fmt(r.tempered[i])).join(" + ");
-  return `Exercise 2: sorted most probable first, the cumulative probability first reaches top-p = ` +
+  return (
+    `Exercise 2: sorted most probable first, the cumulative probability first reaches top-p = ` +
     `${fmt(topP)} with tokens ${list(r.kept)} (${added} = ${fmt(reach)}), so they form the nucleus, ` +
     `which retains mass ${fmt(r.keptMass)}, and “${first}” is sampled with probability ` +
     `${fmt(r.tempered[0])}/${fmt(r.keptMass)} = ${fmt(r.probs[0])}. That number is how often ` +
     `the sampler picks “${first}” among the retained tokens, not evidence that it is true: ` +
-    `nothing in the calculation consults a fact.`;
+    `nothing in the calculation consults a fact.`
+  );
 }
 
 function rope(core) {
@@ -95,11 +113,13 @@ function rope(core) {
   const r = core.rope(q, k, m, n, { freqs });
   // With the key at position 0 its pairs do not turn, so the query's angles are the angle gaps.
   const gaps = r.angles.map(([a]) => fmt(a));
-  return `Exercise 3: with the query at position ${fmt(m)} and the key at ${fmt(n)}, the query's ` +
+  return (
+    `Exercise 3: with the query at position ${fmt(m)} and the key at ${fmt(n)}, the query's ` +
     `pairs turn ${gaps.join(" and ")} rad further than the key's, and as every pair is (1, 0) the raw ` +
     `score is ${gaps.map((g) => `cos(${g})`).join(" + ")} ≈ ${fmt(r.raw)}; divided by ` +
     `√${fmt(q.length)} it is ≈ ${fmt(r.scaled)}. Only the offset matters: moving both positions ` +
-    `by the same amount leaves every angle gap, and so the score, unchanged.`;
+    `by the same amount leaves every angle gap, and so the score, unchanged.`
+  );
 }
 
 function cost(core) {
@@ -107,13 +127,15 @@ function cost(core) {
   const doubledHeadDim = 2 * COST.headDim;
   const doubled = core.attentionCost({ ...COST, headDim: doubledHeadDim });
   const { tokens: n, kvHeads, headDim: d } = COST;
-  return `Exercise 4: each head scores every query against every key, ${fmt(n)}² = ` +
+  return (
+    `Exercise 4: each head scores every query against every key, ${fmt(n)}² = ` +
     `${fmt(now.scoresPerHead)} scores, and the layer caches one key and one value per token and ` +
     `head, 2·${fmt(n)}·${fmt(kvHeads)}·${fmt(d)} = ${fmt(now.kvValuesPerLayer)} values. Doubling ` +
     `the head dimension to ${fmt(doubledHeadDim)} leaves the scores at ${fmt(doubled.scoresPerHead)} ` +
     `per head (a score is one number however long the vectors), doubles the cache to ` +
     `${fmt(doubled.kvValuesPerLayer)} values and doubles the QK plus AV multiply-adds from ` +
-    `${fmt(now.macs)} to ${fmt(doubled.macs)}.`;
+    `${fmt(now.macs)} to ${fmt(doubled.macs)}.`
+  );
 }
 
 function speculative(core) {
@@ -121,11 +143,13 @@ function speculative(core) {
   const r = core.speculativeDecoding({ alpha, gamma });
   const a = fmt(alpha);
   // tokenProbs has γ + 1 entries, one per possible number of tokens a call yields.
-  return `Exercise 5: with α = ${a} and γ = ${fmt(gamma)} a target call yields ` +
+  return (
+    `Exercise 5: with α = ${a} and γ = ${fmt(gamma)} a target call yields ` +
     `(1 − ${a}${superscript(r.tokenProbs.length)})/(1 − ${a}) = ${fmt(r.numerator)}/${fmt(r.denominator)} = ` +
     `${fmt(r.expectedTokens)} tokens on average; as γ grows α^(γ+1) vanishes and the average ` +
     `approaches the ceiling 1/(1 − ${a}) = ${fmt(r.ceiling)}, because the target still stops at the ` +
-    `first rejected token.`;
+    `first rejected token.`
+  );
 }
 
 function alibi(core) {
@@ -134,23 +158,29 @@ function alibi(core) {
   const ln2 = core.alibi({ slope: 1 }).halfDistance; // ln 2 / 1
   const halvedSlope = slope / 2;
   const halved = core.alibi({ slope: halvedSlope });
-  return `Exercise 6: the bias −m·δ on a key at distance δ multiplies its weight by e^(−m·δ) ` +
+  return (
+    `Exercise 6: the bias −m·δ on a key at distance δ multiplies its weight by e^(−m·δ) ` +
     `relative to distance 0, ` +
     `which is ½ at δ = ln 2 / m ≈ ${fmt(ln2)}/${fmt(slope)} ≈ ${fmt(r.halfDistance)} tokens, ` +
     `about ${fmt(r.halfDistance, 1)}. Each time the slope is halved the distance doubles ` +
     `(slope ${fmt(halvedSlope)} gives ≈ ${fmt(halved.halfDistance)} tokens), because it is ` +
-    `inversely proportional to the slope.`;
+    `inversely proportional to the slope.`
+  );
 }
 
 function quantization(core) {
   const { channel, xAbsMax, wAbsMax, alpha } = QUANTIZATION;
   const r = core.smoothQuant([xAbsMax], [wAbsMax], alpha);
-  const x = fmt(xAbsMax), w = fmt(wAbsMax), s = fmt(r.scales[0]);
+  const x = fmt(xAbsMax),
+    w = fmt(wAbsMax),
+    s = fmt(r.scales[0]);
   const factor = alpha === 0.5 ? `√${x}/√${w}` : `${x}^${fmt(alpha)}/${w}^(1 − ${fmt(alpha)})`;
-  return `Exercise 7: with α = ${fmt(alpha)} the smoothing factor is s${sub(channel)} = ${factor} = ` +
+  return (
+    `Exercise 7: with α = ${fmt(alpha)} the smoothing factor is s${sub(channel)} = ${factor} = ` +
     `${s}, so channel ${fmt(channel)}'s activation range becomes ${x}/${s} = ${fmt(r.xAbsMax[0])} ` +
     `and its weight range ${w}·${s} = ${fmt(r.wAbsMax[0])}. The product XW is unchanged, because the ` +
-    `channel of X is divided by exactly what the matching row of W is multiplied by.`;
+    `channel of X is divided by exactly what the matching row of W is multiplied by.`
+  );
 }
 
 const SUBSCRIPTS = ["₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"];
@@ -166,11 +196,13 @@ function moe(core) {
   const alt = core.moeLoadBalance(other, p);
   // Experts without traffic add 0 to the sum; leave them out, as one would by hand.
   const sum = (fs) => fs.flatMap((x, i) => (x > 0 ? [`${fmt(x)}·${fmt(p[i])}`] : [])).join(" + ");
-  return `Exercise 8: with f = ${vec(f)} and even router weights p = ${fmt(p[0])} over N = ${fmt(N)} ` +
+  return (
+    `Exercise 8: with f = ${vec(f)} and even router weights p = ${fmt(p[0])} over N = ${fmt(N)} ` +
     `experts the loss is ${fmt(N)}·(${sum(f)}) = ${fmt(r.loss)}. A different split does not change ` +
     `it (all traffic on expert 1 gives ${fmt(N)}·(${sum(other)}) = ${fmt(alt.loss)}), because with ` +
     `even router weights N·Σ fᵢ·(1/N) = Σ fᵢ = 1 whatever the split, which is why the penalty acts ` +
-    `through both f and p.`;
+    `through both f and p.`
+  );
 }
 
 const SECTIONS = [

@@ -80,7 +80,8 @@ SamplingResult sampling(const V& input, const V& opts) {
   source.logits = R::optional_vector(R::field(input, "logits"));
   source.probs = R::optional_vector(R::field(input, "probs"));
   SamplingOptions options;
-  options.temperature = R::optional_number(R::field(opts, "temperature")).value_or(options.temperature);
+  options.temperature =
+      R::optional_number(R::field(opts, "temperature")).value_or(options.temperature);
   options.top_k = R::optional_number(R::field(opts, "top_k")).value_or(options.top_k);
   options.top_p = R::optional_number(R::field(opts, "top_p")).value_or(options.top_p);
   return llmmath::sampling(source, options);
@@ -116,7 +117,8 @@ RopeOptions rope_options(const V& opts) {
   using R = Read<V>;
   RopeOptions options;
   static constexpr const char* pairings[] = {"interleaved", "half"};  // RopePairing's order
-  if (R::choice(R::field(opts, "pairing"), pairings).value_or(0) == 1) options.pairing = RopePairing::half;
+  if (R::choice(R::field(opts, "pairing"), pairings).value_or(0) == 1)
+    options.pairing = RopePairing::half;
   options.base = R::optional_number(R::field(opts, "base"));
   options.freqs = R::optional_vector(R::field(opts, "freqs"));
   return options;
@@ -146,7 +148,8 @@ AttentionCostConfig cost_config(const V& cfg) {
   c.layers = R::optional_number(R::field(cfg, "layers")).value_or(c.layers);
   c.kv_heads = R::optional_number(R::field(cfg, "kv_heads"));
   c.batch = R::optional_number(R::field(cfg, "batch")).value_or(c.batch);
-  c.bytes_per_value = R::optional_number(R::field(cfg, "bytes_per_value")).value_or(c.bytes_per_value);
+  c.bytes_per_value =
+      R::optional_number(R::field(cfg, "bytes_per_value")).value_or(c.bytes_per_value);
   c.d_model = R::optional_number(R::field(cfg, "d_model"));
   c.ffn_dim = R::optional_number(R::field(cfg, "ffn_dim"));
   c.gated = R::optional_boolean(R::field(cfg, "gated"));
@@ -172,28 +175,32 @@ AttentionCostSweep attention_cost_sweep(const V& cfg) {
 template <class V>
 SpeculativeResult speculative_decoding(const V& cfg) {
   using R = Read<V>;
-  return llmmath::speculative_decoding(R::number(R::field(cfg, "alpha")), R::number(R::field(cfg, "gamma")),
+  return llmmath::speculative_decoding(R::number(R::field(cfg, "alpha")),
+                                       R::number(R::field(cfg, "gamma")),
                                        R::optional_number(R::field(cfg, "cost_ratio")));
 }
 
 template <class V>
 SpeculativeSweep speculative_sweep(const V& cfg) {
   using R = Read<V>;
-  return llmmath::speculative_sweep(R::number(R::field(cfg, "alpha")), R::vector(R::field(cfg, "gamma")),
+  return llmmath::speculative_sweep(R::number(R::field(cfg, "alpha")),
+                                    R::vector(R::field(cfg, "gamma")),
                                     R::optional_number(R::field(cfg, "cost_ratio")));
 }
 
 template <class V>
 SpeculativeAlphaResult speculative_alpha(const V& cfg) {
   using R = Read<V>;
-  return llmmath::speculative_alpha(R::number(R::field(cfg, "mean_tokens")), R::number(R::field(cfg, "gamma")));
+  return llmmath::speculative_alpha(R::number(R::field(cfg, "mean_tokens")),
+                                    R::number(R::field(cfg, "gamma")));
 }
 
 template <class V>
 SpeculativeMeasureResult speculative_measure(const V& cfg) {
   using R = Read<V>;
-  return llmmath::speculative_measure(R::number(R::field(cfg, "alpha")), R::number(R::field(cfg, "gamma")),
-                                      R::number(R::field(cfg, "rounds")), R::number(R::field(cfg, "seed")));
+  return llmmath::speculative_measure(
+      R::number(R::field(cfg, "alpha")), R::number(R::field(cfg, "gamma")),
+      R::number(R::field(cfg, "rounds")), R::number(R::field(cfg, "seed")));
 }
 
 // ---- alibi -----------------------------------------------------------------------------------
@@ -211,7 +218,8 @@ AlibiHeadsResult alibi_heads(const V& heads) {
 template <class V>
 AlibiResult alibi(const V& cfg) {
   using R = Read<V>;
-  return llmmath::alibi(R::number(R::field(cfg, "slope")), R::optional_number(R::field(cfg, "tokens")),
+  return llmmath::alibi(R::number(R::field(cfg, "slope")),
+                        R::optional_number(R::field(cfg, "tokens")),
                         R::optional_number(R::field(cfg, "distances")));
 }
 
@@ -227,7 +235,9 @@ SmoothQuantResult smooth_quant(const V& x_abs_max, const V& w_abs_max, const V& 
 template <class V>
 QuantizeResult quantize(const V& values, const V& opts) {
   using R = Read<V>;
-  return llmmath::quantize(R::vector(values), R::optional_number(R::field(opts, "bits")).value_or(default_quantize_bits));
+  return llmmath::quantize(
+      R::vector(values),
+      R::optional_number(R::field(opts, "bits")).value_or(default_quantize_bits));
 }
 
 template <class V>
@@ -235,9 +245,10 @@ SmoothQuantLayerResult smooth_quant_layer(const V& x, const V& w, const V& opts)
   using R = Read<V>;
   const auto X = R::shape(x), W = R::shape(w);
   require_smooth_quant_layer_shapes(X.rows, X.cols, W.rows, W.cols);
-  return llmmath::smooth_quant_layer(R::matrix(x), R::matrix(w),
-                                     R::optional_number(R::field(opts, "alpha")).value_or(default_smooth_quant_alpha),
-                                     R::optional_number(R::field(opts, "bits")).value_or(default_quantize_bits));
+  return llmmath::smooth_quant_layer(
+      R::matrix(x), R::matrix(w),
+      R::optional_number(R::field(opts, "alpha")).value_or(default_smooth_quant_alpha),
+      R::optional_number(R::field(opts, "bits")).value_or(default_quantize_bits));
 }
 
 template <class V>
@@ -245,34 +256,35 @@ SmoothQuantLayerSweep smooth_quant_layer_sweep(const V& x, const V& w, const V& 
   using R = Read<V>;
   const auto X = R::shape(x), W = R::shape(w);
   require_smooth_quant_layer_shapes(X.rows, X.cols, W.rows, W.cols);
-  return llmmath::smooth_quant_layer_sweep(R::matrix(x), R::matrix(w), R::vector(R::field(opts, "alpha")),
-                                           R::optional_number(R::field(opts, "bits")).value_or(default_quantize_bits));
+  return llmmath::smooth_quant_layer_sweep(
+      R::matrix(x), R::matrix(w), R::vector(R::field(opts, "alpha")),
+      R::optional_number(R::field(opts, "bits")).value_or(default_quantize_bits));
 }
 
 }  // namespace llmmath::api
 
 /// Every function of the API as X(adapter, arity), in the order of bindings/api/index.js: the one
 /// list the bindings register (arity: the adapter's arguments, as the declaration's params).
-#define LLMMATH_API_FUNCTIONS(X)                                                                  \
-  X(attention, 4)                                                                                 \
-  X(context_dilution, 1)                                                                          \
-  X(context_dilution_sweep, 1)                                                                    \
-  X(sampling, 2)                                                                                  \
-  X(sample, 2)                                                                                    \
-  X(moe_load_balance, 2)                                                                          \
-  X(moe_route, 2)                                                                                 \
-  X(rope, 5)                                                                                      \
-  X(rope_scores, 4)                                                                               \
-  X(attention_cost, 1)                                                                            \
-  X(attention_cost_sweep, 1)                                                                      \
-  X(speculative_decoding, 1)                                                                      \
-  X(speculative_sweep, 1)                                                                         \
-  X(speculative_alpha, 1)                                                                         \
-  X(speculative_measure, 1)                                                                       \
-  X(alibi_slopes, 1)                                                                              \
-  X(alibi_heads, 1)                                                                               \
-  X(alibi, 1)                                                                                     \
-  X(smooth_quant, 3)                                                                              \
-  X(quantize, 2)                                                                                  \
-  X(smooth_quant_layer, 3)                                                                        \
+#define LLMMATH_API_FUNCTIONS(X) \
+  X(attention, 4)                \
+  X(context_dilution, 1)         \
+  X(context_dilution_sweep, 1)   \
+  X(sampling, 2)                 \
+  X(sample, 2)                   \
+  X(moe_load_balance, 2)         \
+  X(moe_route, 2)                \
+  X(rope, 5)                     \
+  X(rope_scores, 4)              \
+  X(attention_cost, 1)           \
+  X(attention_cost_sweep, 1)     \
+  X(speculative_decoding, 1)     \
+  X(speculative_sweep, 1)        \
+  X(speculative_alpha, 1)        \
+  X(speculative_measure, 1)      \
+  X(alibi_slopes, 1)             \
+  X(alibi_heads, 1)              \
+  X(alibi, 1)                    \
+  X(smooth_quant, 3)             \
+  X(quantize, 2)                 \
+  X(smooth_quant_layer, 3)       \
   X(smooth_quant_layer_sweep, 3)

@@ -13,13 +13,9 @@ power of two, 2^(−8k/h) for k = 1 … h (8 heads: 1/2 … 1/256); otherwise th
 largest power of two p below h followed by every other slope of 2p, h − p of them.
 @param heads whole number in 1 … 4096 (under a millisecond)
 @returns heads slopes, the first head's (largest) first`,
-      params: [
-        { name: "heads", kind: "number" },
-      ],
+      params: [{ name: "heads", kind: "number" }],
       returns: "number[]",
-      worst: [
-        { what: "4096 heads", args: () => [4096] },
-      ],
+      worst: [{ what: "4096 heads", args: () => [4096] }],
       examples: [[8], [12], [100]],
     },
     {
@@ -29,13 +25,9 @@ head found by comparing all slopes: they are the first and the last head only wh
 power of two (12 heads: steepest head 9, slope 2^−0.5; gentlest head 8, slope 2^−8,
 half-distance ≈ 177.4 tokens). Head numbers are 1-based.
 @param heads whole number in 1 … 4096`,
-      params: [
-        { name: "heads", kind: "number" },
-      ],
+      params: [{ name: "heads", kind: "number" }],
       returns: "AlibiHeadsResult",
-      worst: [
-        { what: "4096 heads", args: () => [4096] },
-      ],
+      worst: [{ what: "4096 heads", args: () => [4096] }],
       examples: [[12], [40], [64]],
     },
     {
@@ -43,18 +35,13 @@ half-distance ≈ 177.4 tokens). Head numbers are 1-based.
       doc: `One ALiBi head of slope m (Press et al. 2022, §3): the distance ln 2 / m at which the bias
 halves a key's softmax weight and, with \`tokens\`, the bias matrix −m·(i − j). Worst case,
 4096 tokens (a 4096 × 4096 bias, 2^24 entries), 0.6 s (median 0.7 s); 2^20 distances 50 ms.`,
-      params: [
-        { name: "cfg", kind: "object", type: "AlibiConfig" },
-      ],
+      params: [{ name: "cfg", kind: "object", type: "AlibiConfig" }],
       returns: "AlibiResult",
       worst: [
         { what: "4096 tokens (a 4096 × 4096 bias)", args: () => [{ slope: 1 / 256, tokens: 4096 }] },
         { what: "2^20 distances", args: () => [{ slope: 1 / 256, distances: 2 ** 20 }] },
       ],
-      examples: [
-        [{ slope: 0.03, distances: 50 }],
-        [{ slope: 0.0625, tokens: 5 }],
-      ],
+      examples: [[{ slope: 0.03, distances: 50 }], [{ slope: 0.0625, tokens: 5 }]],
     },
   ],
   types: [
@@ -71,7 +58,11 @@ halves a key's softmax weight and, with \`tokens\`, the bias matrix −m·(i −
       fields: [
         { name: "slopes", type: "number[]", doc: "alibiSlopes(heads), in head order." },
         { name: "halfDistances", type: "number[]", doc: "ln 2 / slope per head, in tokens." },
-        { name: "steepest", type: "AlibiHead", doc: "The largest slope (shortest half-distance); head 1 only for a power of two." },
+        {
+          name: "steepest",
+          type: "AlibiHead",
+          doc: "The largest slope (shortest half-distance); head 1 only for a power of two.",
+        },
         {
           name: "gentlest",
           type: "AlibiHead",
@@ -82,8 +73,18 @@ halves a key's softmax weight and, with \`tokens\`, the bias matrix −m·(i −
     {
       name: "AlibiConfig",
       fields: [
-        { name: "slope", kind: "number", doc: "The head's slope m, in [1e-300, 1e300] (> 0, bounded so every result is finite)." },
-        { name: "tokens", kind: "number", optional: true, fuzzMax: 40, doc: "Sequence length for the bias matrix, whole number in 1 … 4096." },
+        {
+          name: "slope",
+          kind: "number",
+          doc: "The head's slope m, in [1e-300, 1e300] (> 0, bounded so every result is finite).",
+        },
+        {
+          name: "tokens",
+          kind: "number",
+          optional: true,
+          fuzzMax: 40,
+          doc: "Sequence length for the bias matrix, whole number in 1 … 4096.",
+        },
         {
           name: "distances",
           fuzzMax: 100,
@@ -96,7 +97,11 @@ halves a key's softmax weight and, with \`tokens\`, the bias matrix −m·(i −
     {
       name: "AlibiResult",
       fields: [
-        { name: "halfDistance", type: "number", doc: "ln 2 / slope, in tokens: where the bias halves a key's weight relative to distance 0." },
+        {
+          name: "halfDistance",
+          type: "number",
+          doc: "ln 2 / slope, in tokens: where the bias halves a key's weight relative to distance 0.",
+        },
         {
           name: "bias",
           type: "(number | null)[][]",

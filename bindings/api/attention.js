@@ -2,9 +2,24 @@
 // irrelevant context (core/include/llmmath/attention.hpp). The format is index.js's.
 "use strict";
 
-const q = [[0.3, -1.2, 2.5], [1.7, 0.4, -0.9], [-2.2, 1.1, 0.6], [0.8, 0.8, 0.8]];
-const k = [[1.5, -0.3, 0.2], [-0.7, 2.1, 1.3], [0.9, 0.9, -1.8], [2.4, -1.6, 0.5]];
-const v = [[1, 0], [0, 1], [0.5, -0.5], [-1, 2]];
+const q = [
+  [0.3, -1.2, 2.5],
+  [1.7, 0.4, -0.9],
+  [-2.2, 1.1, 0.6],
+  [0.8, 0.8, 0.8],
+];
+const k = [
+  [1.5, -0.3, 0.2],
+  [-0.7, 2.1, 1.3],
+  [0.9, 0.9, -1.8],
+  [2.4, -1.6, 0.5],
+];
+const v = [
+  [1, 0],
+  [0, 1],
+  [0.5, -0.5],
+  [-1, 2],
+];
 const scores = { relevantScore: 1.25, distractorScore: -0.5 };
 
 module.exports = {
@@ -28,8 +43,20 @@ near the largest double overflows).`,
       ],
       returns: "AttentionResult",
       worst: [
-        { what: "2048 × 2048 scores, d + dv = 256 (2^22 scores, 2^30 multiply-adds)", args: ({ matrix }) => { const q = matrix(2048, 1); return [q, q, matrix(2048, 255)]; } },
-        { what: "2048 × 2048 scores, d = dv = 128, causal", args: ({ matrix }) => { const q = matrix(2048, 128); return [q, q, q, { causal: true }]; } },
+        {
+          what: "2048 × 2048 scores, d + dv = 256 (2^22 scores, 2^30 multiply-adds)",
+          args: ({ matrix }) => {
+            const q = matrix(2048, 1);
+            return [q, q, matrix(2048, 255)];
+          },
+        },
+        {
+          what: "2048 × 2048 scores, d = dv = 128, causal",
+          args: ({ matrix }) => {
+            const q = matrix(2048, 128);
+            return [q, q, q, { causal: true }];
+          },
+        },
       ],
       examples: [false, true].map((causal) => [q, k, v, { causal }]),
     },
@@ -37,13 +64,9 @@ near the largest double overflows).`,
       name: "contextDilution",
       doc: `The softmax weight e^a / (e^a + n·e^b) that one relevant key (score a) keeps among n
 distractors (score b). Errors name \`cfg\`, \`relevantScore\`, \`distractorScore\` or \`distractors\`.`,
-      params: [
-        { name: "cfg", kind: "object", type: "ContextDilutionConfig" },
-      ],
+      params: [{ name: "cfg", kind: "object", type: "ContextDilutionConfig" }],
       returns: "ContextDilutionResult",
-      worst: [
-        { what: "one call", args: () => [{ relevantScore: 1, distractorScore: 0, distractors: 2 ** 53 }] },
-      ],
+      worst: [{ what: "one call", args: () => [{ relevantScore: 1, distractorScore: 0, distractors: 2 ** 53 }] }],
       examples: [0, 7, 12345].map((distractors) => [{ ...scores, distractors }]),
     },
     {
@@ -51,31 +74,46 @@ distractors (score b). Errors name \`cfg\`, \`relevantScore\`, \`distractorScore
       doc: `contextDilution at each count of \`distractors\` (1 to 4096 of them), in one call: the curve
 of figure 1.2. Errors name \`cfg\`, \`relevantScore\`, \`distractorScore\`, \`distractors\` or the
 entry \`distractors[i]\`.`,
-      params: [
-        { name: "cfg", kind: "object", type: "ContextDilutionSweepConfig" },
-      ],
+      params: [{ name: "cfg", kind: "object", type: "ContextDilutionSweepConfig" }],
       returns: "ContextDilutionSweepResult",
       worst: [
-        { what: "4096 counts up to 2^53", args: ({ vector }) => [{ relevantScore: 1, distractorScore: 0, distractors: vector(4096, (i) => 2 ** (i % 54)) }] },
+        {
+          what: "4096 counts up to 2^53",
+          args: ({ vector }) => [
+            { relevantScore: 1, distractorScore: 0, distractors: vector(4096, (i) => 2 ** (i % 54)) },
+          ],
+        },
       ],
-      examples: [
-        [{ ...scores, distractors: [0, 1, 7, 100, 12345, 2 ** 53] }],
-      ],
+      examples: [[{ ...scores, distractors: [0, 1, 7, 100, 12345, 2 ** 53] }]],
     },
   ],
   types: [
     {
       name: "AttentionOptions",
       fields: [
-        { name: "causal", kind: "boolean", optional: true, doc: "Hide keys after each query's position (default false)." },
-        { name: "scale", kind: "number", optional: true, doc: "Multiplier of the dot products, finite (default 1/sqrt(d))." },
+        {
+          name: "causal",
+          kind: "boolean",
+          optional: true,
+          doc: "Hide keys after each query's position (default false).",
+        },
+        {
+          name: "scale",
+          kind: "number",
+          optional: true,
+          doc: "Multiplier of the dot products, finite (default 1/sqrt(d)).",
+        },
       ],
     },
     {
       name: "AttentionResult",
       fields: [
         { name: "scores", type: "number[][]", doc: "nq×nk: scale·(q_i·k_j), before any mask." },
-        { name: "weights", type: "number[][]", doc: "nq×nk: softmax over the visible scores of each row; masked entries exactly 0." },
+        {
+          name: "weights",
+          type: "number[][]",
+          doc: "nq×nk: softmax over the visible scores of each row; masked entries exactly 0.",
+        },
         { name: "output", type: "number[][]", doc: "nq×dv: weights·v." },
         { name: "visible", type: "boolean[][]", doc: "nq×nk: true where key j is visible to query i." },
         { name: "positions", type: "number[]", doc: "Position of each query in the key sequence: nk − nq + i." },

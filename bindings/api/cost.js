@@ -14,17 +14,29 @@ module.exports = {
       doc: `Counts of attention over \`tokens\` tokens and the size of its key-value cache
 (core/include/llmmath/cost.hpp). Every count is exact below 2^53 and the correctly rounded
 double above.`,
-      params: [
-        { name: "cfg", kind: "object", type: "AttentionCostConfig" },
-      ],
+      params: [{ name: "cfg", kind: "object", type: "AttentionCostConfig" }],
       returns: "AttentionCostResult",
       worst: [
-        { what: "one call", args: () => [{ tokens: 2 ** 30, heads: 4096, headDim: 4096, dModel: 65536, ffnDim: 262144 }] },
+        {
+          what: "one call",
+          args: () => [{ tokens: 2 ** 30, heads: 4096, headDim: 4096, dModel: 65536, ffnDim: 262144 }],
+        },
       ],
       examples: [
         [{ tokens: 131072, heads: 64, headDim: 128, layers: 80, kvHeads: 8, batch: 16, bytesPerValue: 0.5 }],
         [{ tokens: 4096, heads: 32, headDim: 128, layers: 32, kvHeads: 32, dModel: 4096, ffnDim: 11008, gated: true }],
-        [{ tokens: 2 ** 30, heads: 32, headDim: 128, layers: 32, kvHeads: 8, dModel: 4096, ffnDim: 11008, gated: false }],
+        [
+          {
+            tokens: 2 ** 30,
+            heads: 32,
+            headDim: 128,
+            layers: 32,
+            kvHeads: 8,
+            dModel: 4096,
+            ffnDim: 11008,
+            gated: false,
+          },
+        ],
       ],
     },
     {
@@ -37,12 +49,14 @@ fixed, in one call: the curves of figure 4.1. Errors as attentionCost's, an entr
       ],
       returns: "AttentionCostSweepResult",
       worst: [
-        { what: "4096 lengths up to 2^30, with the linear layers", args: ({ vector }) => [{ heads: 4096, headDim: 4096, dModel: 65536, ffnDim: 262144, tokens: vector(4096, (i) => 1 + i * 262144) }] },
+        {
+          what: "4096 lengths up to 2^30, with the linear layers",
+          args: ({ vector }) => [
+            { heads: 4096, headDim: 4096, dModel: 65536, ffnDim: 262144, tokens: vector(4096, (i) => 1 + i * 262144) },
+          ],
+        },
       ],
-      examples: [
-        [{ ...sweep, tokens }],
-        [{ ...sweep, tokens, dModel: 4096, ffnDim: 14336, gated: true }],
-      ],
+      examples: [[{ ...sweep, tokens }], [{ ...sweep, tokens, dModel: 4096, ffnDim: 14336, gated: true }]],
     },
   ],
   types: [
@@ -60,7 +74,12 @@ fixed, in one call: the curves of figure 4.1. Errors as attentionCost's, an entr
           doc: `Key-value heads per layer, a divisor of \`heads\` (grouped-query attention, Ainslie et al.
 2023; 1 is multi-query attention); default \`heads\`.`,
         },
-        { name: "batch", kind: "number", optional: true, doc: "Sequences processed together, whole number in 1 … 4096; default 1." },
+        {
+          name: "batch",
+          kind: "number",
+          optional: true,
+          doc: "Sequences processed together, whole number in 1 … 4096; default 1.",
+        },
         {
           name: "bytesPerValue",
           kind: "number",
@@ -74,7 +93,12 @@ fixed, in one call: the curves of figure 4.1. Errors as attentionCost's, an entr
           doc: `Model width d_model, whole number in 1 … 65536. With ffnDim, the result also counts the
 linear layers and the crossover; give both or neither.`,
         },
-        { name: "ffnDim", kind: "number", optional: true, doc: "Feed-forward hidden size d_ff, whole number in 1 … 262144; given with dModel." },
+        {
+          name: "ffnDim",
+          kind: "number",
+          optional: true,
+          doc: "Feed-forward hidden size d_ff, whole number in 1 … 262144; given with dModel.",
+        },
         {
           name: "gated",
           kind: "boolean",
@@ -105,7 +129,11 @@ the two-matrix one (GPT-2: 2·dModel·ffnDim); default false; only with dModel a
       fields: [
         { name: "scoresPerHead", type: "number", doc: "tokens², one score per (query, key) pair." },
         { name: "scoresPerLayer", type: "number", doc: "batch·heads·tokens²." },
-        { name: "kvValuesPerLayer", type: "number", doc: "2·batch·tokens·kvHeads·headDim: one key and one value per KV head and token." },
+        {
+          name: "kvValuesPerLayer",
+          type: "number",
+          doc: "2·batch·tokens·kvHeads·headDim: one key and one value per KV head and token.",
+        },
         { name: "kvValues", type: "number", doc: "kvValuesPerLayer·layers." },
         { name: "kvBytes", type: "number", doc: "kvValues·bytesPerValue." },
         {
@@ -113,9 +141,21 @@ the two-matrix one (GPT-2: 2·dModel·ffnDim); default false; only with dModel a
           type: "number",
           doc: "2·kvHeads·headDim·layers·bytesPerValue: the cache one more token of one sequence adds.",
         },
-        { name: "qkMacsPerLayer", type: "number", doc: "batch·heads·tokens²·headDim multiply-adds of Q·Kᵀ (full square, no causal saving)." },
-        { name: "avMacsPerLayer", type: "number", doc: "batch·heads·tokens²·headDim multiply-adds of weights·V (full square)." },
-        { name: "macsPerLayer", type: "number", doc: "qkMacsPerLayer + avMacsPerLayer: one layer's multiply-adds of attention." },
+        {
+          name: "qkMacsPerLayer",
+          type: "number",
+          doc: "batch·heads·tokens²·headDim multiply-adds of Q·Kᵀ (full square, no causal saving).",
+        },
+        {
+          name: "avMacsPerLayer",
+          type: "number",
+          doc: "batch·heads·tokens²·headDim multiply-adds of weights·V (full square).",
+        },
+        {
+          name: "macsPerLayer",
+          type: "number",
+          doc: "qkMacsPerLayer + avMacsPerLayer: one layer's multiply-adds of attention.",
+        },
         { name: "macs", type: "number", doc: "macsPerLayer·layers." },
         {
           name: "projectionMacsPerLayer",

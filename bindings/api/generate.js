@@ -110,7 +110,8 @@ function typeDeclaration(t) {
   const lines = docComment(t.doc, "");
   if (t.alias !== undefined) return [...lines, `type ${t.name} = ${t.alias};`];
   lines.push(`interface ${t.name} {`);
-  for (const f of t.fields) lines.push(...docComment(f.doc, "  "), `  ${f.name}${f.optional ? "?" : ""}: ${typeOf(f)};`);
+  for (const f of t.fields)
+    lines.push(...docComment(f.doc, "  "), `  ${f.name}${f.optional ? "?" : ""}: ${typeOf(f)};`);
   return [...lines, "}"];
 }
 
@@ -153,15 +154,18 @@ function checkJson(value, where) {
   if (typeof value === "number" && !Number.isFinite(value)) throw new Error(`bindings/api: ${where} is not finite`);
   if (typeof value !== "object" || value === null) return;
   const proto = Object.getPrototypeOf(value);
-  if (proto !== Array.prototype && proto !== Object.prototype) throw new Error(`bindings/api: ${where} is not plain data`);
+  if (proto !== Array.prototype && proto !== Object.prototype)
+    throw new Error(`bindings/api: ${where} is not plain data`);
   for (const [key, v] of Object.entries(value)) checkJson(v, `${where}.${key}`);
 }
 
 function examples() {
-  const calls = functions.flatMap((f) => f.examples.map((args, i) => {
-    checkJson(args, `${f.name}'s example ${i}`);
-    return JSON.stringify({ fn: f.name, args });
-  }));
+  const calls = functions.flatMap((f) =>
+    f.examples.map((args, i) => {
+      checkJson(args, `${f.name}'s example ${i}`);
+      return JSON.stringify({ fn: f.name, args });
+    }),
+  );
   return `[\n${calls.join(",\n")}\n]\n`;
 }
 
@@ -177,7 +181,8 @@ function check() {
   for (const f of functions) {
     if (f.examples.length === 0) throw new Error(`bindings/api: ${f.name} has no example`);
     for (const p of f.params) {
-      if (p.kind === "object" && !types[p.type]) throw new Error(`bindings/api: ${f.name}'s ${p.name} has no declared type`);
+      if (p.kind === "object" && !types[p.type])
+        throw new Error(`bindings/api: ${f.name}'s ${p.name} has no declared type`);
     }
   }
 }
@@ -186,7 +191,8 @@ function main(outDir) {
   check();
   const table = apiTable();
   // The raw string literal ends at the first `)llmmath_api"`; JSON of plain names never holds one.
-  if (table.includes(')llmmath_api"')) throw new Error("bindings/api: the table would end api_table.inc's literal early");
+  if (table.includes(')llmmath_api"'))
+    throw new Error("bindings/api: the table would end api_table.inc's literal early");
   fs.mkdirSync(outDir, { recursive: true });
   writeIfChanged(path.join(outDir, "llmmath.d.ts"), dts());
   writeIfChanged(path.join(outDir, "api-table.js"), `var llmmathApi = ${table};\n`);

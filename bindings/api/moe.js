@@ -27,10 +27,19 @@ eq. 4): N·Σ f_i·p_i over N experts. 1 when either f or p is uniform, N at ful
       ],
       returns: "MoeLoadBalanceResult",
       worst: [
-        { what: "2^20 experts", args: ({ uniform }) => { const f = uniform(2 ** 20); return [f, f]; } },
+        {
+          what: "2^20 experts",
+          args: ({ uniform }) => {
+            const f = uniform(2 ** 20);
+            return [f, f];
+          },
+        },
       ],
       examples: [
-        [[0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4]],
+        [
+          [0.4, 0.3, 0.2, 0.1],
+          [0.1, 0.2, 0.3, 0.4],
+        ],
       ],
     },
     {

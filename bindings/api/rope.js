@@ -24,7 +24,13 @@ worst case 0.5 s (median 0.6 s)); \`m\` and \`n\` are finite positions (integers
       ],
       returns: "RopeResult",
       worst: [
-        { what: "d = 2^20", args: ({ vector }) => { const q = vector(2 ** 20); return [q, q, 3, 1]; } },
+        {
+          what: "d = 2^20",
+          args: ({ vector }) => {
+            const q = vector(2 ** 20);
+            return [q, q, 3, 1];
+          },
+        },
       ],
       examples: ["interleaved", "half"].map((pairing) => [q, k, 37, 12, { pairing, base: 500 }]),
     },
@@ -43,12 +49,22 @@ Errors name \`q\`, \`k\`, \`offsets\` (\`offsets[t]\` when its angles overflow),
       ],
       returns: "RopeScoresResult",
       worst: [
-        { what: "2^17 offsets of d = 128 (2^24 coordinates)", args: ({ vector }) => { const q = vector(128); return [q, q, vector(2 ** 17, (i) => i)]; } },
-        { what: "2^20 offsets of d = 2", args: ({ vector }) => { const q = vector(2); return [q, q, vector(2 ** 20, (i) => i)]; } },
+        {
+          what: "2^17 offsets of d = 128 (2^24 coordinates)",
+          args: ({ vector }) => {
+            const q = vector(128);
+            return [q, q, vector(2 ** 17, (i) => i)];
+          },
+        },
+        {
+          what: "2^20 offsets of d = 2",
+          args: ({ vector }) => {
+            const q = vector(2);
+            return [q, q, vector(2 ** 20, (i) => i)];
+          },
+        },
       ],
-      examples: [
-        [q, k, [-300, -3, 0, 1, 17, 2500]],
-      ],
+      examples: [[q, k, [-300, -3, 0, 1, 17, 2500]]],
     },
   ],
   types: [
@@ -65,7 +81,12 @@ Errors name \`q\`, \`k\`, \`offsets\` (\`offsets[t]\` when its angles overflow),
 default) or (x[i], x[i + d/2]) for "half" (GPT-NeoX and Hugging Face Llama code).`,
         },
         { name: "base", kind: "number", optional: true, doc: "θ_i = base^(−2i/d); finite and > 1; default 10000." },
-        { name: "freqs", kind: "vector", optional: true, doc: "The d/2 frequencies θ_i in radians per position, finite, instead of `base`." },
+        {
+          name: "freqs",
+          kind: "vector",
+          optional: true,
+          doc: "The d/2 frequencies θ_i in radians per position, finite, instead of `base`.",
+        },
       ],
     },
     {
@@ -77,9 +98,17 @@ default) or (x[i], x[i + d/2]) for "half" (GPT-NeoX and Hugging Face Llama code)
         { name: "scaled", type: "number", doc: "raw / sqrt(d)." },
         { name: "offset", type: "number", doc: "m − n: the offset, the one thing raw depends on." },
         { name: "thetas", type: "number[]", doc: "θ_i in radians per position, length d/2." },
-        { name: "angles", type: "number[][]", doc: "d/2 rows [m·θ_i, n·θ_i]: the angles, in radians, by which pair i of q and of k turn." },
+        {
+          name: "angles",
+          type: "number[][]",
+          doc: "d/2 rows [m·θ_i, n·θ_i]: the angles, in radians, by which pair i of q and of k turn.",
+        },
         { name: "pairs", type: "number[][]", doc: "d/2 rows [a, b]: the indices of the two coordinates of pair i." },
-        { name: "pairScores", type: "number[]", doc: "Pair i's part of raw (the dot product of its rotated coordinates); they sum to raw." },
+        {
+          name: "pairScores",
+          type: "number[]",
+          doc: "Pair i's part of raw (the dot product of its rotated coordinates); they sum to raw.",
+        },
       ],
     },
     {

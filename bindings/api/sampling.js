@@ -31,8 +31,14 @@ Errors name \`input\`, \`logits\`, \`probs\`, \`opts\`, \`temperature\`, \`topK\
       ],
       returns: "SamplingResult",
       worst: [
-        { what: "2^20 logits, temperature 0.7, topK 2^20, topP 0.9", args: ({ vector }) => [{ logits: vector(2 ** 20) }, { temperature: 0.7, topK: 2 ** 20, topP: 0.9 }] },
-        { what: "2^20 probs, temperature 0.7", args: ({ uniform }) => [{ probs: uniform(2 ** 20) }, { temperature: 0.7 }] },
+        {
+          what: "2^20 logits, temperature 0.7, topK 2^20, topP 0.9",
+          args: ({ vector }) => [{ logits: vector(2 ** 20) }, { temperature: 0.7, topK: 2 ** 20, topP: 0.9 }],
+        },
+        {
+          what: "2^20 probs, temperature 0.7",
+          args: ({ uniform }) => [{ probs: uniform(2 ** 20) }, { temperature: 0.7 }],
+        },
       ],
       examples: [
         [{ logits }, { temperature: 1, topK: 0, topP: 1 }],
@@ -78,36 +84,70 @@ Errors name \`probs\`, \`opts\`, \`count\` or \`seed\`.`,
 index among tied top logits. That is not the limit T → 0, which splits the mass equally
 among tied top logits (logits [2, 2, 1]: T = 0 gives [1, 0, 0], T = 0.01 about [½, ½, 0]).`,
         },
-        { name: "topK", kind: "number", optional: true, doc: "Integer ≥ 0; default 0 (off). Larger than the vocabulary keeps every token." },
-        { name: "topP", kind: "number", optional: true, doc: "In (0, 1]; default 1 (off). Compared with a tolerance of 1e-9." },
+        {
+          name: "topK",
+          kind: "number",
+          optional: true,
+          doc: "Integer ≥ 0; default 0 (off). Larger than the vocabulary keeps every token.",
+        },
+        {
+          name: "topP",
+          kind: "number",
+          optional: true,
+          doc: "In (0, 1]; default 1 (off). Compared with a tolerance of 1e-9.",
+        },
       ],
     },
     {
       name: "SamplingResult",
       fields: [
-        { name: "probs", type: "number[]", doc: "One entry per token: the final distribution, 0 for removed tokens, summing to 1." },
-        { name: "kept", type: "Index[]", doc: "Kept token indices, most probable first (ties by lower index); at least one." },
+        {
+          name: "probs",
+          type: "number[]",
+          doc: "One entry per token: the final distribution, 0 for removed tokens, summing to 1.",
+        },
+        {
+          name: "kept",
+          type: "Index[]",
+          doc: "Kept token indices, most probable first (ties by lower index); at least one.",
+        },
         {
           name: "tempered",
           type: "number[]",
           doc: "softmax(logits / temperature) before any filter; one-hot on the argmax (lowest tied index) at temperature 0.",
         },
-        { name: "order", type: "Index[]", doc: "Every token index by descending probability, ties by lower index; kept is its prefix." },
+        {
+          name: "order",
+          type: "Index[]",
+          doc: "Every token index by descending probability, ties by lower index; kept is its prefix.",
+        },
         {
           name: "cumulative",
           type: "number[]",
           doc: `Cumulative mass along \`order\` of the distribution top-p cuts (the top-k distribution,
 renormalised); constant after the k-th entry.`,
         },
-        { name: "topKMass", type: "number", doc: "Tempered mass of the k most probable tokens (all of it, 1 up to rounding, with topK off)." },
+        {
+          name: "topKMass",
+          type: "number",
+          doc: "Tempered mass of the k most probable tokens (all of it, 1 up to rounding, with topK off).",
+        },
         {
           name: "topKProbs",
           type: "number[]",
           doc: `One entry per token: the distribution top-p cuts, tempered / topKMass on the top-k tokens
 and 0 elsewhere; \`cumulative\` is its running sum along \`order\`.`,
         },
-        { name: "cutoff", type: "number", doc: "How many tokens top-k and top-p leave: kept = order.slice(0, cutoff)." },
-        { name: "keptMass", type: "number", doc: "Tempered mass of the kept tokens before renormalising: probs[i] = tempered[i] / keptMass." },
+        {
+          name: "cutoff",
+          type: "number",
+          doc: "How many tokens top-k and top-p leave: kept = order.slice(0, cutoff).",
+        },
+        {
+          name: "keptMass",
+          type: "number",
+          doc: "Tempered mass of the kept tokens before renormalising: probs[i] = tempered[i] / keptMass.",
+        },
       ],
     },
     {

@@ -25,9 +25,9 @@
 #include <deque>
 #include <map>
 #include <optional>
-#include <type_traits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -101,9 +101,12 @@ class Parser {
       if (c == '\\') {
         if (i_ >= s_.size()) fail("unfinished escape");
         c = s_[i_++];
-        if (c == 'n') c = '\n';
-        else if (c == 't') c = '\t';
-        else if (c != '"' && c != '\\' && c != '/') fail("unsupported escape");
+        if (c == 'n')
+          c = '\n';
+        else if (c == 't')
+          c = '\t';
+        else if (c != '"' && c != '\\' && c != '/')
+          fail("unsupported escape");
       }
       out += c;
     }
@@ -209,7 +212,8 @@ inline std::string write(const Json& j) {
     case Json::Type::array: {
       std::string s = "[";
       if (j.array.empty())
-        for (std::size_t i = 0; i < j.numbers.size(); ++i) s += (i ? "," : "") + write_number(j.numbers[i]);
+        for (std::size_t i = 0; i < j.numbers.size(); ++i)
+          s += (i ? "," : "") + write_number(j.numbers[i]);
       else
         for (std::size_t i = 0; i < j.array.size(); ++i) s += (i ? "," : "") + write(j.array[i]);
       return s + "]";
@@ -259,7 +263,8 @@ Json to_json(const Eigen::Matrix<Scalar, Eigen::Dynamic, 1>& x) {
 }
 /// A matrix as rows; where `keep` is given and false the entry is null.
 template <class Derived>
-Json rows_json(const Eigen::DenseBase<Derived>& M, const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>* keep = nullptr) {
+Json rows_json(const Eigen::DenseBase<Derived>& M,
+               const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>* keep = nullptr) {
   Json j;
   j.type = Json::Type::array;
   for (Eigen::Index r = 0; r < M.rows(); ++r) {
@@ -280,7 +285,9 @@ Json rows_json(const Eigen::DenseBase<Derived>& M, const Eigen::Array<bool, Eige
 }
 inline Json to_json(const Eigen::MatrixXd& M) { return rows_json(M); }
 inline Json to_json(const Eigen::MatrixXi& M) { return rows_json(M); }
-inline Json to_json(const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>& B) { return rows_json(B); }
+inline Json to_json(const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>& B) {
+  return rows_json(B);
+}
 template <class Struct>
 Json to_json(const Struct& r);
 
@@ -348,17 +355,20 @@ struct Read<native::Json> {
     return j.boolean;
   }
   static Eigen::VectorXd vector(const Json& j) {
-    if (j.type != Json::Type::array || !j.array.empty() || j.numbers.empty()) refuse("a non-empty array of numbers");
+    if (j.type != Json::Type::array || !j.array.empty() || j.numbers.empty())
+      refuse("a non-empty array of numbers");
     return Eigen::Map<const Eigen::VectorXd>(j.numbers.data(), Eigen::Index(j.numbers.size()));
   }
   static std::optional<Eigen::VectorXd> optional_vector(const Json& j) {
     return j.present() ? std::optional<Eigen::VectorXd>(vector(j)) : std::nullopt;
   }
   static Shape shape(const Json& j) {
-    if (j.type != Json::Type::array || !j.numbers.empty() || j.array.empty()) refuse("a non-empty array of rows");
+    if (j.type != Json::Type::array || !j.numbers.empty() || j.array.empty())
+      refuse("a non-empty array of rows");
     const std::size_t cols = j.array[0].numbers.size();
     for (const Json& row : j.array)
-      if (row.type != Json::Type::array || !row.array.empty() || row.numbers.size() != cols || cols == 0)
+      if (row.type != Json::Type::array || !row.array.empty() || row.numbers.size() != cols ||
+          cols == 0)
         refuse("rows of one non-zero length");
     return {Eigen::Index(j.array.size()), Eigen::Index(cols)};
   }
@@ -366,7 +376,8 @@ struct Read<native::Json> {
     const Shape s = shape(j);
     Eigen::MatrixXd M(s.rows, s.cols);
     for (Eigen::Index r = 0; r < s.rows; ++r)
-      for (Eigen::Index c = 0; c < s.cols; ++c) M(r, c) = j.array[std::size_t(r)].numbers[std::size_t(c)];
+      for (Eigen::Index c = 0; c < s.cols; ++c)
+        M(r, c) = j.array[std::size_t(r)].numbers[std::size_t(c)];
     return M;
   }
   template <std::size_t N>
@@ -411,10 +422,14 @@ struct Entry {
 };
 
 inline const std::vector<Entry>& registry() {
-#define LLMMATH_NATIVE_ENTRY(adapter, arity)                                                           \
-  Entry{camel_case(#adapter),                                                                          \
-        [](const std::vector<Json>& a) { return call<&api::adapter<Json>>(a, std::make_index_sequence<arity>()); }, \
-        [](const std::vector<Json>& a) { run<&api::adapter<Json>>(a, std::make_index_sequence<arity>()); }},
+#define LLMMATH_NATIVE_ENTRY(adapter, arity)                                      \
+  Entry{camel_case(#adapter),                                                     \
+        [](const std::vector<Json>& a) {                                          \
+          return call<&api::adapter<Json>>(a, std::make_index_sequence<arity>()); \
+        },                                                                        \
+        [](const std::vector<Json>& a) {                                          \
+          run<&api::adapter<Json>>(a, std::make_index_sequence<arity>());         \
+        }},
   static const std::vector<Entry> entries{LLMMATH_API_FUNCTIONS(LLMMATH_NATIVE_ENTRY)};
 #undef LLMMATH_NATIVE_ENTRY
   return entries;
@@ -429,10 +444,14 @@ inline const Entry& entry(const std::string& fn) {
 }  // namespace detail
 
 /// The API function `fn` on `args`; its result as Json. Throws what the core throws.
-inline Json call(const std::string& fn, const std::vector<Json>& args) { return detail::entry(fn).call(args); }
+inline Json call(const std::string& fn, const std::vector<Json>& args) {
+  return detail::entry(fn).call(args);
+}
 
 /// The same call with its result dropped.
-inline void run(const std::string& fn, const std::vector<Json>& args) { detail::entry(fn).run(args); }
+inline void run(const std::string& fn, const std::vector<Json>& args) {
+  detail::entry(fn).run(args);
+}
 
 /// The names of the API's functions, in registration order.
 inline std::vector<std::string> functions() {

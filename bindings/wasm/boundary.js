@@ -129,8 +129,9 @@
 
   /** The Error for a caller's getter or Proxy trap that threw while `name` was read. */
   function unreadable(name, e) {
-    return new ErrorConstructor(`${name} must be readable, got an exception while reading it: ${describeThrown(e)}`,
-      { cause: e });
+    return new ErrorConstructor(`${name} must be readable, got an exception while reading it: ${describeThrown(e)}`, {
+      cause: e,
+    });
   }
 
   // ---- snapshot buffers --------------------------------------------------------------------
@@ -199,7 +200,8 @@
   function arrayLength(value, name, expected) {
     if (!isArray(value)) fail(name, expected, describe(value));
     const n = read(value, "length", name);
-    if (typeof n !== "number" || !isInteger(n) || n < 0) fail(name, expected, `an array whose length is ${describe(n)}`);
+    if (typeof n !== "number" || !isInteger(n) || n < 0)
+      fail(name, expected, `an array whose length is ${describe(n)}`);
     return n;
   }
 
@@ -296,8 +298,11 @@
       for (let j = 0; j < known.length; j++) found = found || keys[i] === known[j];
       if (!found) {
         const key = keys[i];
-        fail(name, `an object with only the keys ${known.join(", ")}`,
-          `the unknown key ${key.length <= MAX_QUOTED_STRING ? quoted(key) : `of ${key.length} characters`}`);
+        fail(
+          name,
+          `an object with only the keys ${known.join(", ")}`,
+          `the unknown key ${key.length <= MAX_QUOTED_STRING ? quoted(key) : `of ${key.length} characters`}`,
+        );
       }
     }
     for (let i = 0; i < keys.length; i++) snapshot[keys[i]] = read(value, keys[i], keys[i]);
@@ -369,7 +374,8 @@
         const above = i > 0 ? out[i - 1] : undefined;
         for (let j = 0, at = i; j < cols; j++, at += rows) {
           if (keep[at] === 0) continue; // null already
-          if (j > 0 && above !== undefined && keep[at - rows - 1] !== 0 && values[at - rows - 1] === values[at]) row[j] = above[j - 1];
+          if (j > 0 && above !== undefined && keep[at - rows - 1] !== 0 && values[at - rows - 1] === values[at])
+            row[j] = above[j - 1];
           else row[j] = values[at] + 0;
         }
       } else if (tag === "Float64Array") {
@@ -444,7 +450,8 @@
       case "object": {
         const o = options(value, p.name, p.keys, p.optional);
         const out = {};
-        for (let i = 0; i < p.fields.length; i++) out[p.fields[i].name] = readParameter(p.fields[i], o[p.fields[i].name]);
+        for (let i = 0; i < p.fields.length; i++)
+          out[p.fields[i].name] = readParameter(p.fields[i], o[p.fields[i].name]);
         return out;
       }
       default:
@@ -475,8 +482,12 @@
       },
       memoryStats() {
         const s = internal.memoryStats();
-        return { bytesInUse: s.bytesInUse, blocksInUse: s.blocksInUse, heapTop: s.heapTop,
-          memoryBytes: HEAP8.buffer.byteLength };
+        return {
+          bytesInUse: s.bytesInUse,
+          blocksInUse: s.blocksInUse,
+          heapTop: s.heapTop,
+          memoryBytes: HEAP8.buffer.byteLength,
+        };
       },
     };
   }
@@ -500,7 +511,13 @@
     describeNumber = policy.describeNumber;
     requireVectorLength = policy.requireVectorLength;
     requireMatrixShape = policy.requireMatrixShape;
-    for (const name of ["maxVectorLength", "maxMatrixSide", "describeNumber", "requireVectorLength", "requireMatrixShape"]) {
+    for (const name of [
+      "maxVectorLength",
+      "maxMatrixSide",
+      "describeNumber",
+      "requireVectorLength",
+      "requireMatrixShape",
+    ]) {
       delete module[name];
     }
     const internal = {};

@@ -149,7 +149,9 @@ struct Read<emscripten::val> {
   static std::optional<double> optional_number(const val& v) { return js::optional_number(v); }
   static std::optional<bool> optional_boolean(const val& v) { return js::optional_boolean(v); }
   static Eigen::VectorXd vector(const val& v) { return js::vector(v); }
-  static std::optional<Eigen::VectorXd> optional_vector(const val& v) { return js::optional_vector(v); }
+  static std::optional<Eigen::VectorXd> optional_vector(const val& v) {
+    return js::optional_vector(v);
+  }
   static Eigen::MatrixXd matrix(const val& v) { return js::matrix(v); }
   static js::Shape shape(const val& v) { return js::shape(v); }
   /// boundary.js has already turned the string into its index among the choices.

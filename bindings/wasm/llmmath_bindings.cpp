@@ -76,9 +76,7 @@ val require_vector_length(double n, std::string name) {
 }
 
 val require_matrix_shape(double rows, double cols, std::string name) {
-  return js::guarded([&] {
-    llmmath::require_matrix_shape(rows, cols, name);
-  });
+  return js::guarded([&] { llmmath::require_matrix_shape(rows, cols, name); });
 }
 
 }  // namespace
@@ -86,7 +84,8 @@ val require_matrix_shape(double rows, double cols, std::string name) {
 EMSCRIPTEN_BINDINGS(llmmath) {
   using emscripten::function;
 #define LLMMATH_REGISTER(adapter, arity) \
-  function(js_name(#adapter), entry_of_arity<&api::adapter<val>>(std::make_index_sequence<arity>()));
+  function(js_name(#adapter),            \
+           entry_of_arity<&api::adapter<val>>(std::make_index_sequence<arity>()));
   LLMMATH_API_FUNCTIONS(LLMMATH_REGISTER)
 #undef LLMMATH_REGISTER
   function("memoryStats", &memory_stats);

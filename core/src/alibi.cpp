@@ -64,7 +64,8 @@ Eigen::VectorXd alibi_decay(double slope, double count) {
   require_slope(slope);
   require_integer(count, "distances", 1, double(max_vector_length));
   Eigen::VectorXd w(static_cast<Eigen::Index>(count));
-  for (Eigen::Index delta = 0; delta < w.size(); ++delta) w(delta) = std::exp(-slope * double(delta));
+  for (Eigen::Index delta = 0; delta < w.size(); ++delta)
+    w(delta) = std::exp(-slope * double(delta));
   return w;
 }
 

@@ -109,7 +109,8 @@ ContextDilutionResult context_dilution(double a, double b, double n) {
   return r;
 }
 
-ContextDilutionSweep context_dilution_sweep(double a, double b, const Eigen::VectorXd& distractors) {
+ContextDilutionSweep context_dilution_sweep(double a, double b,
+                                            const Eigen::VectorXd& distractors) {
   require_finite(a, "relevantScore");
   require_finite(b, "distractorScore");
   require_sweep_length(distractors, "distractors");

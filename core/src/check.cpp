@@ -92,7 +92,8 @@ void require_sweep_length(const Eigen::VectorXd& xs, std::string_view name) {
 void require_integers(const Eigen::VectorXd& xs, std::string_view name, double lo, double hi) {
   for (Eigen::Index i = 0; i < xs.size(); ++i) {
     const double x = xs(i);
-    if (!(x >= lo && x <= hi && x == std::floor(x))) require_integer(x, entry_name(name, i), lo, hi);
+    if (!(x >= lo && x <= hi && x == std::floor(x)))
+      require_integer(x, entry_name(name, i), lo, hi);
   }
 }
 

@@ -72,8 +72,10 @@ AttentionCostResult attention_cost(const AttentionCostConfig& cfg) {
   const u128 kv = count(cfg.kv_heads.value_or(cfg.heads), "kvHeads", 1, double(h));
   if (h % kv != 0)
     fail("kvHeads",
-         "a divisor of heads (" + describe(double(h)) + "), so that query heads share key-value "
-         "heads in equal groups", describe(double(kv)));
+         "a divisor of heads (" + describe(double(h)) +
+             "), so that query heads share key-value "
+             "heads in equal groups",
+         describe(double(kv)));
   const u128 B = count(cfg.batch, "batch", 1, max_cost_factor);
   const double bytes = cfg.bytes_per_value;
   require_finite(bytes, "bytesPerValue");

@@ -30,8 +30,8 @@ void require_channel_maxima(const Eigen::VectorXd& x, std::string_view name) {
 
 }  // namespace
 
-SmoothQuantResult smooth_quant(const Eigen::VectorXd& x_abs_max,
-                               const Eigen::VectorXd& w_abs_max, double alpha) {
+SmoothQuantResult smooth_quant(const Eigen::VectorXd& x_abs_max, const Eigen::VectorXd& w_abs_max,
+                               double alpha) {
   require_channel_maxima(x_abs_max, "xAbsMax");
   if (w_abs_max.size() != x_abs_max.size())
     fail("wAbsMax",
@@ -61,8 +61,7 @@ namespace {
 
 // quantize() for a tensor of any size (smooth_quant_layer quantises whole matrices, up to 2^20
 // entries each), naming the tensor `name` in its errors.
-QuantizeResult quantize_entries(const Eigen::VectorXd& values, double bits,
-                                std::string_view name) {
+QuantizeResult quantize_entries(const Eigen::VectorXd& values, double bits, std::string_view name) {
   require_finite(values, name);
   require_integer(bits, "bits", 2, 16);
   const double abs_max = values.cwiseAbs().maxCoeff();
@@ -75,7 +74,8 @@ QuantizeResult quantize_entries(const Eigen::VectorXd& values, double bits,
     while (std::fabs(values(i)) <= max_quantize_abs_max) ++i;
     fail(std::string(name) + "[" + std::to_string(i) + "]",
          "a number of magnitude at most 1e300 (so its dequantised value and its error stay "
-         "finite)", describe(values(i)));
+         "finite)",
+         describe(values(i)));
   }
 
   QuantizeResult r;
@@ -120,7 +120,8 @@ Eigen::MatrixXd from_row_major(const Eigen::VectorXd& v, Eigen::Index rows, Eige
 }
 
 // Largest |level| in each column of a row-major (rows, cols) level vector.
-Eigen::VectorXd column_level_max(const Eigen::VectorXd& levels, Eigen::Index rows, Eigen::Index cols) {
+Eigen::VectorXd column_level_max(const Eigen::VectorXd& levels, Eigen::Index rows,
+                                 Eigen::Index cols) {
   return from_row_major(levels, rows, cols).cwiseAbs().colwise().maxCoeff().transpose();
 }
 
@@ -201,9 +202,10 @@ SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen:
 
   // pass 4: the output (t, o) in full precision and from each quantised pair
   r.y = X * W;
-  r.y_quantized = from_row_major(r.quant_x.dequantized, t, c) * from_row_major(r.quant_w.dequantized, c, o);
-  r.y_quantized_smoothed =
-      from_row_major(r.quant_x_smoothed.dequantized, t, c) * from_row_major(r.quant_w_smoothed.dequantized, c, o);
+  r.y_quantized =
+      from_row_major(r.quant_x.dequantized, t, c) * from_row_major(r.quant_w.dequantized, c, o);
+  r.y_quantized_smoothed = from_row_major(r.quant_x_smoothed.dequantized, t, c) *
+                           from_row_major(r.quant_w_smoothed.dequantized, c, o);
   r.error_quantized = (r.y - r.y_quantized).cwiseAbs().maxCoeff();
   r.error_quantized_smoothed = (r.y - r.y_quantized_smoothed).cwiseAbs().maxCoeff();
   r.error_smoothing_alone = (r.y - r.x_smoothed * r.w_smoothed).cwiseAbs().maxCoeff();
@@ -217,9 +219,11 @@ SmoothQuantLayerSweep smooth_quant_layer_sweep(const Eigen::MatrixXd& X, const E
   const Eigen::Index t = X.rows(), c = X.cols(), o = W.cols(), m = alpha.size();
   const double work = double(m) * (double(t) * double(c) + double(c) * double(o));
   if (!(work <= max_smooth_quant_sweep_entries))
-    fail("alpha", "at most " + describe(std::floor(max_smooth_quant_sweep_entries /
-                                                  (double(t) * double(c) + double(c) * double(o)))) +
-                      " values for these x and w (2^24 entries quantised over the sweep)",
+    fail("alpha",
+         "at most " +
+             describe(std::floor(max_smooth_quant_sweep_entries /
+                                 (double(t) * double(c) + double(c) * double(o)))) +
+             " values for these x and w (2^24 entries quantised over the sweep)",
          std::to_string(m) + " values");
   for (Eigen::Index i = 0; i < m; ++i) {
     const double a = alpha(i);
@@ -244,8 +248,10 @@ SmoothQuantLayerSweep smooth_quant_layer_sweep(const Eigen::MatrixXd& X, const E
     const Eigen::VectorXd s = smooth_quant(x_abs_max, w_abs_max, alpha(i)).scales;
     const Eigen::MatrixXd x_smoothed = X * s.cwiseInverse().asDiagonal();
     const Eigen::MatrixXd w_smoothed = s.asDiagonal() * W;
-    r.quant_x_smoothed_max_abs_error(i) = quantize_entries(row_major(x_smoothed), bits, "x").max_abs_error;
-    r.quant_w_smoothed_max_abs_error(i) = quantize_entries(row_major(w_smoothed), bits, "w").max_abs_error;
+    r.quant_x_smoothed_max_abs_error(i) =
+        quantize_entries(row_major(x_smoothed), bits, "x").max_abs_error;
+    r.quant_w_smoothed_max_abs_error(i) =
+        quantize_entries(row_major(w_smoothed), bits, "w").max_abs_error;
   }
   return r;
 }

@@ -100,8 +100,9 @@ RopeResult rope(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, do
   // step 4: the score, raw and with the default attention scale 1/sqrt(d)
   r.raw = r.q_rotated.dot(r.k_rotated);
   require(std::isfinite(r.raw) && r.q_rotated.allFinite() && r.k_rotated.allFinite() &&
-              r.pair_scores.allFinite(), "q",
-          "a vector whose rotated dot product with k is finite", "a score that overflows a double");
+              r.pair_scores.allFinite(),
+          "q", "a vector whose rotated dot product with k is finite",
+          "a score that overflows a double");
   r.scaled = r.raw / std::sqrt(double(d));
   r.offset = m - n;
   return r;

@@ -53,8 +53,8 @@ class InverseCdf {
 }  // namespace
 
 SamplingResult sampling(const SamplingInput& input, const SamplingOptions& options) {
-  require(input.logits.has_value() != input.probs.has_value(), "input",
-          "{ logits } or { probs }", input.logits ? "both" : "neither");
+  require(input.logits.has_value() != input.probs.has_value(), "input", "{ logits } or { probs }",
+          input.logits ? "both" : "neither");
   if (input.logits) {
     require_vector_length(*input.logits, "logits");
     require_finite(*input.logits, "logits");

@@ -15,9 +15,7 @@ export function loadCore() {
     instance =
       typeof factory === "function"
         ? factory()
-        : Promise.reject(
-            new Error("llmmath.js did not load: include <script src=\"llmmath.js\"></script> first"),
-          );
+        : Promise.reject(new Error('llmmath.js did not load: include <script src="llmmath.js"></script> first'));
   }
   return instance;
 }

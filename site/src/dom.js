@@ -14,10 +14,12 @@
  * @returns {K extends SvgTag ? SVGElementTagNameMap[K] : K extends keyof HTMLElementTagNameMap ? HTMLElementTagNameMap[K] : HTMLElement}
  */
 export function h(tag, props = {}, ...children) {
-  const el = /** @type {any} */ (document.createElementNS(
-    tag === "svg" || svgTags.has(tag) ? "http://www.w3.org/2000/svg" : "http://www.w3.org/1999/xhtml",
-    tag,
-  ));
+  const el = /** @type {any} */ (
+    document.createElementNS(
+      tag === "svg" || svgTags.has(tag) ? "http://www.w3.org/2000/svg" : "http://www.w3.org/1999/xhtml",
+      tag,
+    )
+  );
   // for…in rather than Object.entries: a figure's drawing makes thousands of elements an input,
   // and the arrays of pairs were a tenth of its time.
   for (const key in props) {
@@ -85,7 +87,18 @@ export function whenPatched(el, hook) {
 
 // Elements whose state is more than their attributes and children (a control's value, an open
 // <details>, a widget's shadow root): patch() replaces them rather than writing into them.
-const opaque = new Set(["input", "select", "textarea", "option", "details", "dialog", "canvas", "iframe", "video", "audio"]);
+const opaque = new Set([
+  "input",
+  "select",
+  "textarea",
+  "option",
+  "details",
+  "dialog",
+  "canvas",
+  "iframe",
+  "video",
+  "audio",
+]);
 
 /**
  * Makes an element's children `children` (nodes, strings, arrays, fragments, null), as fill()
@@ -165,8 +178,14 @@ function sameKind(a, b) {
   if (a.nodeType !== b.nodeType) return false;
   if (a.nodeType === Node.TEXT_NODE) return true;
   if (a.nodeType !== Node.ELEMENT_NODE) return false;
-  return a.localName === b.localName && a.namespaceURI === b.namespaceURI && !opaque.has(a.localName)
-    && !a.localName.includes("-") && !a.shadowRoot && !b.shadowRoot;
+  return (
+    a.localName === b.localName &&
+    a.namespaceURI === b.namespaceURI &&
+    !opaque.has(a.localName) &&
+    !a.localName.includes("-") &&
+    !a.shadowRoot &&
+    !b.shadowRoot
+  );
 }
 
 // Styles go property by property through the CSSOM, as h() sets them: a strict
@@ -176,7 +195,8 @@ function sameKind(a, b) {
 function patchStyle(old, next) {
   for (let i = old.length - 1; i >= 0; i -= 1) if (!next.getPropertyValue(old[i])) old.removeProperty(old[i]);
   for (let i = 0; i < next.length; i += 1) {
-    const name = next[i], value = next.getPropertyValue(name);
+    const name = next[i],
+      value = next.getPropertyValue(name);
     if (old.getPropertyValue(name) !== value) old.setProperty(name, value, next.getPropertyPriority(name));
   }
 }
@@ -206,13 +226,15 @@ function patchNode(old, node) {
   else shows.delete(old);
   // Nothing differs below (one native comparison), and no listener is to be moved: done.
   if (!listening.has(node) && !listening.has(old) && old.isEqualNode(node)) return false;
-  for (const name of old.getAttributeNames()) if (name !== "style" && !node.hasAttribute(name)) old.removeAttribute(name);
+  for (const name of old.getAttributeNames())
+    if (name !== "style" && !node.hasAttribute(name)) old.removeAttribute(name);
   for (const name of node.getAttributeNames()) {
     const value = node.getAttribute(name);
     if (name !== "style" && old.getAttribute(name) !== value) old.setAttribute(name, value);
   }
   if ((old.getAttribute("style") ?? "") !== (node.getAttribute("style") ?? "")) patchStyle(old.style, node.style);
-  const had = listeners.get(old), has = listeners.get(node);
+  const had = listeners.get(old),
+    has = listeners.get(node);
   if (had || has) {
     for (const [type, fn] of had ?? []) old.removeEventListener(type, fn);
     for (const [type, fn] of has ?? []) old.addEventListener(type, fn);
@@ -235,7 +257,7 @@ function patchNode(old, node) {
 
 /** The key of the part each node shows: the copies part() returns, and the nodes patched with them. */
 const shows = new WeakMap();
-const parts = new Map();  // key → the part as first built, the most recently used last
+const parts = new Map(); // key → the part as first built, the most recently used last
 const PARTS_KEPT = 400;
 
 /** A part of a drawing that depends only on `key` (a string), built by build() when not kept. */
@@ -270,30 +292,67 @@ export function part(key, build) {
  *   corner?: string | null, rowHead: (i: number) => any, cellClass?: string | null,
  *   attrs?: Record<string, any>, captioned?: boolean, fixed?: (i: number, j: number) => Node | null }} spec
  */
-export function cellTable({ className, rows, cols, head = null, corner = null, rowHead, cellClass = null, attrs = {}, captioned = true, fixed = () => null }) {
+export function cellTable({
+  className,
+  rows,
+  cols,
+  head = null,
+  corner = null,
+  rowHead,
+  cellClass = null,
+  attrs = {},
+  captioned = true,
+  fixed = () => null,
+}) {
   const caption = captioned ? h("caption") : null;
   const cells = [];
-  const body = h("tbody", {}, Array.from({ length: rows }, (_, i) => {
-    const own = Array.from({ length: cols }, (_, j) => fixed(i, j));
-    const tds = own.map((node) => (node ? null : h("td", { class: cellClass })));
-    cells.push(tds);
-    return h("tr", {}, h("th", { scope: "row" }, rowHead(i)), own.map((node, j) => node ?? tds[j]));
-  }));
-  const thead = head ? h("thead", {}, h("tr", {}, h("td", { class: corner === null ? null : "corner" }, corner),
-    Array.from({ length: cols }, (_, j) => h("th", { scope: "col" }, head(j))))) : null;
+  const body = h(
+    "tbody",
+    {},
+    Array.from({ length: rows }, (_, i) => {
+      const own = Array.from({ length: cols }, (_, j) => fixed(i, j));
+      const tds = own.map((node) => (node ? null : h("td", { class: cellClass })));
+      cells.push(tds);
+      return h(
+        "tr",
+        {},
+        h("th", { scope: "row" }, rowHead(i)),
+        own.map((node, j) => node ?? tds[j]),
+      );
+    }),
+  );
+  const thead = head
+    ? h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("td", { class: corner === null ? null : "corner" }, corner),
+          Array.from({ length: cols }, (_, j) => h("th", { scope: "col" }, head(j))),
+        ),
+      )
+    : null;
   return { table: h("table", { class: className, ...attrs }, caption, thead, body), caption, cells };
 }
 
 /** Writes `text` into an element, and each style property of `style`, where they differ. */
 export function write(el, text, style) {
   if (el.textContent !== text) el.textContent = text;
-  if (style) for (const name in style) if (el.style.getPropertyValue(name) !== style[name]) el.style.setProperty(name, style[name]);
+  if (style)
+    for (const name in style)
+      if (el.style.getPropertyValue(name) !== style[name]) el.style.setProperty(name, style[name]);
 }
 
 /** A subscripted symbol: sym("w", "1 3") → w₁₃ as <var>w</var><sub>1 3</sub>. */
 export function sym(name, sub, sup) {
-  return h("span", { class: "sym" }, h("var", {}, name), sub !== undefined ? h("sub", {}, sub) : null,
-    sup !== undefined ? h("sup", {}, sup) : null);
+  return h(
+    "span",
+    { class: "sym" },
+    h("var", {}, name),
+    sub !== undefined ? h("sub", {}, sub) : null,
+    sup !== undefined ? h("sup", {}, sup) : null,
+  );
 }
 
 let uid = 0;

@@ -26,9 +26,11 @@ function postHeight() {
 }
 
 if (!figure) {
-  say(name === null
-    ? `No figure named: add ?widget= with one of ${Object.keys(figures).join(", ")}.`
-    : `There is no figure “${name}”. Use ?widget= with one of ${Object.keys(figures).join(", ")}.`);
+  say(
+    name === null
+      ? `No figure named: add ?widget= with one of ${Object.keys(figures).join(", ")}.`
+      : `There is no figure “${name}”. Use ?widget= with one of ${Object.keys(figures).join(", ")}.`,
+  );
   document.documentElement.setAttribute("data-ready", "");
 } else {
   const cls = /** @type {typeof import("./widgets/base.js").LlmWidget | undefined} */ (customElements.get(figure.tag));

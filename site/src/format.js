@@ -78,7 +78,8 @@ const BYTE_UNITS = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "Y
 
 /** Bytes in binary units: 16384 → "16 KiB" (unit conversion for display). */
 export function fmtBytes(bytes) {
-  let v = bytes, u = 0;
+  let v = bytes,
+    u = 0;
   while (v >= 1024 && u < BYTE_UNITS.length - 1) {
     v /= 1024;
     u += 1;
@@ -93,4 +94,3 @@ const SUPERSCRIPTS = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴"
 export function superscript(k) {
   return [...String(k)].map((ch) => SUPERSCRIPTS[ch]).join("");
 }
-

@@ -18,234 +18,274 @@ if (globalThis.LLMMathWidgets) main();
 else addEventListener("llmmath-widgets", main, { once: true });
 
 function main() {
+  const tags = globalThis.LLMMathWidgets?.tags ?? [];
+  const all = [...document.querySelectorAll(tags.join(",") || "llm-none")];
+  // Figures with state: widgets with an id and settings (answers have neither).
+  const stateful = all.filter((el) => el.id && typeof el.settings === "function");
+  const keyOf = (el) => el.id.replace(/-figure$/, "");
 
-const tags = globalThis.LLMMathWidgets?.tags ?? [];
-const all = [...document.querySelectorAll(tags.join(",") || "llm-none")];
-// Figures with state: widgets with an id and settings (answers have neither).
-const stateful = all.filter((el) => el.id && typeof el.settings === "function");
-const keyOf = (el) => el.id.replace(/-figure$/, "");
-
-/** The fragment as { anchor, params }: "#rope?rope.m=3" → { anchor: "rope", params }. */
-function readFragment() {
-  const hash = decodeURIComponent(location.hash.slice(1).split("?")[0]);
-  const query = location.hash.includes("?") ? location.hash.slice(location.hash.indexOf("?") + 1) : "";
-  return { anchor: hash, params: new URLSearchParams(query) };
-}
-
-/** Applies the fragment's settings to their figures; unknown names are reported in the figure. */
-function restore() {
-  const { params } = readFragment();
-  const byKey = new Map(stateful.map((el) => [keyOf(el), el]));
-  const given = new Map();
-  for (const [full, value] of params) {
-    const dot = full.indexOf(".");
-    const el = dot > 0 ? byKey.get(full.slice(0, dot)) : undefined;
-    if (!el) continue;
-    if (!given.has(el)) given.set(el, { settings: new Map(), unknown: [] });
-    const name = full.slice(dot + 1);
-    const known = el.constructor.attributes.some((d) => d.name === name);
-    if (known) given.get(el).settings.set(name, value);
-    else given.get(el).unknown.push(name);
+  /** The fragment as { anchor, params }: "#rope?rope.m=3" → { anchor: "rope", params }. */
+  function readFragment() {
+    const hash = decodeURIComponent(location.hash.slice(1).split("?")[0]);
+    const query = location.hash.includes("?") ? location.hash.slice(location.hash.indexOf("?") + 1) : "";
+    return { anchor: hash, params: new URLSearchParams(query) };
   }
-  for (const [el, { settings, unknown }] of given) el.applySettings(settings, unknown);
-}
 
-// Each figure's part of the fragment, worked out again only for the figures that changed since
-// the last write (a figure's settings() compares its whole state with its attributes).
-const queries = new Map();
-const changed = new Set(stateful);
-
-/** The fragment for the current anchor and every figure's settings that differ from the page's. */
-function fragmentNow(anchor) {
-  for (const el of changed) queries.set(el, toQuery(el.settings("attributes"), keyOf(el)));
-  changed.clear();
-  const parts = stateful.map((el) => queries.get(el)).filter(Boolean);
-  return (anchor ? encodeURIComponent(anchor) : "") + (parts.length ? `?${parts.join("&")}` : "");
-}
-
-// The fragment is written once the reader pauses, WRITE_DELAY ms after the last change, not
-// while a slider moves: in Chromium a write (history.replaceState) takes 1 to 7 ms of the main
-// thread, which, landing between an input and its frame, made that frame late. Leaving the page
-// or printing writes at once.
-const WRITE_DELAY = 250;
-let pending = 0;
-function writeFragment() {
-  clearTimeout(pending);
-  pending = 0;
-  const fragment = fragmentNow(readFragment().anchor);
-  if (location.hash.slice(1) !== fragment) history.replaceState(history.state, "", fragment ? `#${fragment}` : location.pathname + location.search);
-}
-const scheduleWrite = (event) => {
-  if (stateful.includes(event.target)) changed.add(event.target);
-  clearTimeout(pending);
-  pending = setTimeout(writeFragment, WRITE_DELAY);
-};
-const writeNow = () => {
-  if (pending) writeFragment();
-};
-
-function addShareActions() {
-  const base = new URL(".", location.href).href;
-  for (const el of stateful) {
-    const name = Object.keys(figures).find((n) => figures[n].id === el.id);
-    el.addActions([
-      { label: "Copy link", className: "llm-copy-link", run: async () => {
-        const query = toQuery(el.settings("attributes"), keyOf(el));
-        const link = `${location.href.split("#")[0]}#${encodeURIComponent(el.id)}${query ? `?${query}` : ""}`;
-        const copied = await copyText(link);
-        el.showPanel(copied ? "Link copied to the clipboard" : "Link to this figure as it is now (select and copy)", link);
-      } },
-      name ? { label: "Copy embed code", className: "llm-copy-embed", run: async () => {
-        const caption = el.closest("figure")?.querySelector("figcaption strong")?.textContent ?? name;
-        const code = embedCode({ name, tag: el.localName, title: caption.replace(/\.$/, ""), settings: el.settings("defaults"), base });
-        const copied = await copyText(code);
-        el.showPanel(copied ? "Embed code copied to the clipboard" : "Embed code for this figure as it is now (select and copy)", code);
-      } } : null,
-    ].filter(Boolean));
-    // Download SVG and PNG, Copy calculation, Copy as NumPy (takeaway.js).
-    addTakeawayActions(el, { caption: el.closest("figure")?.querySelector("figcaption") });
+  /** Applies the fragment's settings to their figures; unknown names are reported in the figure. */
+  function restore() {
+    const { params } = readFragment();
+    const byKey = new Map(stateful.map((el) => [keyOf(el), el]));
+    const given = new Map();
+    for (const [full, value] of params) {
+      const dot = full.indexOf(".");
+      const el = dot > 0 ? byKey.get(full.slice(0, dot)) : undefined;
+      if (!el) continue;
+      if (!given.has(el)) given.set(el, { settings: new Map(), unknown: [] });
+      const name = full.slice(dot + 1);
+      const known = el.constructor.attributes.some((d) => d.name === name);
+      if (known) given.get(el).settings.set(name, value);
+      else given.get(el).unknown.push(name);
+    }
+    for (const [el, { settings, unknown }] of given) el.applySettings(settings, unknown);
   }
-}
 
-/**
- * Keeps a link's target at the top while the page draws. Figures above it grow as they draw;
- * Chromium anchors the scroll position to what is on screen, but Firefox does not across
- * sections that skip layout (content-visibility), so the target would drift down the screen.
- * Until the reader scrolls, clicks or types, or the page has settled, the target is put back
- * whenever the chapter's height changes.
- */
-function holdAnchor(id) {
-  const target = id ? document.getElementById(id) : null;
-  if (!target || typeof ResizeObserver !== "function") return;
-  const events = ["wheel", "touchstart", "keydown", "pointerdown"];
-  let drawn = false;
-  let quiet = 0;
-  // Once every figure has drawn, the hold ends after a second without a change of height
-  // (sections near the target are laid out for the first time as it comes into view).
-  const releaseWhenQuiet = () => {
-    clearTimeout(quiet);
-    quiet = setTimeout(release, 1000);
+  // Each figure's part of the fragment, worked out again only for the figures that changed since
+  // the last write (a figure's settings() compares its whole state with its attributes).
+  const queries = new Map();
+  const changed = new Set(stateful);
+
+  /** The fragment for the current anchor and every figure's settings that differ from the page's. */
+  function fragmentNow(anchor) {
+    for (const el of changed) queries.set(el, toQuery(el.settings("attributes"), keyOf(el)));
+    changed.clear();
+    const parts = stateful.map((el) => queries.get(el)).filter(Boolean);
+    return (anchor ? encodeURIComponent(anchor) : "") + (parts.length ? `?${parts.join("&")}` : "");
+  }
+
+  // The fragment is written once the reader pauses, WRITE_DELAY ms after the last change, not
+  // while a slider moves: in Chromium a write (history.replaceState) takes 1 to 7 ms of the main
+  // thread, which, landing between an input and its frame, made that frame late. Leaving the page
+  // or printing writes at once.
+  const WRITE_DELAY = 250;
+  let pending = 0;
+  function writeFragment() {
+    clearTimeout(pending);
+    pending = 0;
+    const fragment = fragmentNow(readFragment().anchor);
+    if (location.hash.slice(1) !== fragment)
+      history.replaceState(history.state, "", fragment ? `#${fragment}` : location.pathname + location.search);
+  }
+  const scheduleWrite = (event) => {
+    if (stateful.includes(event.target)) changed.add(event.target);
+    clearTimeout(pending);
+    pending = setTimeout(writeFragment, WRITE_DELAY);
   };
-  const observer = new ResizeObserver(() => {
-    target.scrollIntoView();
-    if (drawn) releaseWhenQuiet();
-  });
-  function release() {
-    clearTimeout(quiet);
-    observer.disconnect();
-    for (const type of events) removeEventListener(type, release, true);
+  const writeNow = () => {
+    if (pending) writeFragment();
+  };
+
+  function addShareActions() {
+    const base = new URL(".", location.href).href;
+    for (const el of stateful) {
+      const name = Object.keys(figures).find((n) => figures[n].id === el.id);
+      el.addActions(
+        [
+          {
+            label: "Copy link",
+            className: "llm-copy-link",
+            run: async () => {
+              const query = toQuery(el.settings("attributes"), keyOf(el));
+              const link = `${location.href.split("#")[0]}#${encodeURIComponent(el.id)}${query ? `?${query}` : ""}`;
+              const copied = await copyText(link);
+              el.showPanel(
+                copied ? "Link copied to the clipboard" : "Link to this figure as it is now (select and copy)",
+                link,
+              );
+            },
+          },
+          name
+            ? {
+                label: "Copy embed code",
+                className: "llm-copy-embed",
+                run: async () => {
+                  const caption = el.closest("figure")?.querySelector("figcaption strong")?.textContent ?? name;
+                  const code = embedCode({
+                    name,
+                    tag: el.localName,
+                    title: caption.replace(/\.$/, ""),
+                    settings: el.settings("defaults"),
+                    base,
+                  });
+                  const copied = await copyText(code);
+                  el.showPanel(
+                    copied
+                      ? "Embed code copied to the clipboard"
+                      : "Embed code for this figure as it is now (select and copy)",
+                    code,
+                  );
+                },
+              }
+            : null,
+        ].filter(Boolean),
+      );
+      // Download SVG and PNG, Copy calculation, Copy as NumPy (takeaway.js).
+      addTakeawayActions(el, { caption: el.closest("figure")?.querySelector("figcaption") });
+    }
   }
-  observer.observe(document.getElementById("main") ?? document.body);
-  for (const type of events) addEventListener(type, release, { capture: true, passive: true });
-  whenAllRendered().then(() => {
-    drawn = true;
-    releaseWhenQuiet();
-  }, release);
-}
 
-function whenAllRendered() {
-  return Promise.all(all.map((el) => customElements.whenDefined(el.localName).then(() => el.ready)));
-}
-
-// --- print ----------------------------------------------------------------------------------
-// reader.css (@media print) lays out the printed copy; around a print these handlers add what
-// CSS cannot, and undo it after, so the screen is as the reader left it:
-//  - #print-state gets the page's address now, which carries every figure's settings: the
-//    reader of the paper can open the page in the same state;
-//  - a figure whose readouts an exercise blurs until it is answered prints them plain, without
-//    the note and buttons that offer to show them (the printed answer gives them away anyway);
-//    they are blurred again after;
-//  - where the browser cannot show a closed <details> by CSS (::details-content), each closed
-//    answer is opened for the print and closed again after.
-const detailsByCss = globalThis.CSS?.supports?.("selector(::details-content)") ?? false;
-let printed = null;
-
-function beforePrint() {
-  writeNow();  // the last change of a figure may still wait for its write
-  const stateEl = document.getElementById("print-state");
-  if (stateEl) {
-    fill(stateEl, "This copy shows each figure as it was at ", h("span", { class: "print-url" }, location.href),
-      ". Open that address to use the figures from there.");
+  /**
+   * Keeps a link's target at the top while the page draws. Figures above it grow as they draw;
+   * Chromium anchors the scroll position to what is on screen, but Firefox does not across
+   * sections that skip layout (content-visibility), so the target would drift down the screen.
+   * Until the reader scrolls, clicks or types, or the page has settled, the target is put back
+   * whenever the chapter's height changes.
+   */
+  function holdAnchor(id) {
+    const target = id ? document.getElementById(id) : null;
+    if (!target || typeof ResizeObserver !== "function") return;
+    const events = ["wheel", "touchstart", "keydown", "pointerdown"];
+    let drawn = false;
+    let quiet = 0;
+    // Once every figure has drawn, the hold ends after a second without a change of height
+    // (sections near the target are laid out for the first time as it comes into view).
+    const releaseWhenQuiet = () => {
+      clearTimeout(quiet);
+      quiet = setTimeout(release, 1000);
+    };
+    const observer = new ResizeObserver(() => {
+      target.scrollIntoView();
+      if (drawn) releaseWhenQuiet();
+    });
+    function release() {
+      clearTimeout(quiet);
+      observer.disconnect();
+      for (const type of events) removeEventListener(type, release, true);
+    }
+    observer.observe(document.getElementById("main") ?? document.body);
+    for (const type of events) addEventListener(type, release, { capture: true, passive: true });
+    whenAllRendered().then(() => {
+      drawn = true;
+      releaseWhenQuiet();
+    }, release);
   }
-  const concealing = all.filter((el) => el.concealed === true && typeof el.reveal === "function");
-  for (const el of concealing) el.reveal();
-  const opened = detailsByCss ? []
-    : [.../** @type {NodeListOf<HTMLDetailsElement>} */ (document.querySelectorAll(".exercise details:not([open])"))];
-  for (const d of opened) d.open = true;
-  printed = { concealing, opened };
-}
 
-function afterPrint() {
-  if (!printed) return;
-  for (const d of printed.opened) d.open = false;
-  for (const el of printed.concealing) if (el.isConnected && !el.details?.open) el.conceal();
-  printed = null;
-}
+  function whenAllRendered() {
+    return Promise.all(all.map((el) => customElements.whenDefined(el.localName).then(() => el.ready)));
+  }
 
-restore();
-addShareActions();
-addEventListener("beforeprint", beforePrint);
-addEventListener("afterprint", afterPrint);
-document.addEventListener("llm-change", scheduleWrite);
-addEventListener("pagehide", writeNow);
-document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "hidden") writeNow();
-});
-// A link inside the page (the contents) replaces the fragment: put the state back behind it.
-addEventListener("hashchange", () => {
-  if (!location.hash.includes("?")) writeFragment();
-});
-const { anchor } = readFragment();
-if (anchor && location.hash.includes("?")) document.getElementById(anchor)?.scrollIntoView();
-holdAnchor(anchor);
-// data-first-screen: the figures in the first viewport (after a deep link's scroll) have drawn;
-// data-ready: every widget on the page has.
-// Each is also a performance mark, for the benchmark.
-const mark = (name) => {
-  performance.mark(name);
-  document.documentElement.setAttribute(name, "");
-};
-// Which figures are on the first screen is asked of an IntersectionObserver, whose first report
-// comes with the browser's own first layout (measuring boxes here would force the whole page's
-// layout before the first paint).
-const firstScreen = new Promise((resolve) => {
-  if (typeof IntersectionObserver !== "function") return resolve(all);
-  const io = new IntersectionObserver((entries) => {
-    io.disconnect();
-    resolve(entries.filter((e) => e.isIntersecting).map((e) => e.target));
+  // --- print ----------------------------------------------------------------------------------
+  // reader.css (@media print) lays out the printed copy; around a print these handlers add what
+  // CSS cannot, and undo it after, so the screen is as the reader left it:
+  //  - #print-state gets the page's address now, which carries every figure's settings: the
+  //    reader of the paper can open the page in the same state;
+  //  - a figure whose readouts an exercise blurs until it is answered prints them plain, without
+  //    the note and buttons that offer to show them (the printed answer gives them away anyway);
+  //    they are blurred again after;
+  //  - where the browser cannot show a closed <details> by CSS (::details-content), each closed
+  //    answer is opened for the print and closed again after.
+  const detailsByCss = globalThis.CSS?.supports?.("selector(::details-content)") ?? false;
+  let printed = null;
+
+  function beforePrint() {
+    writeNow(); // the last change of a figure may still wait for its write
+    const stateEl = document.getElementById("print-state");
+    if (stateEl) {
+      fill(
+        stateEl,
+        "This copy shows each figure as it was at ",
+        h("span", { class: "print-url" }, location.href),
+        ". Open that address to use the figures from there.",
+      );
+    }
+    const concealing = all.filter((el) => el.concealed === true && typeof el.reveal === "function");
+    for (const el of concealing) el.reveal();
+    const opened = detailsByCss
+      ? []
+      : [.../** @type {NodeListOf<HTMLDetailsElement>} */ (document.querySelectorAll(".exercise details:not([open])"))];
+    for (const d of opened) d.open = true;
+    printed = { concealing, opened };
+  }
+
+  function afterPrint() {
+    if (!printed) return;
+    for (const d of printed.opened) d.open = false;
+    for (const el of printed.concealing) if (el.isConnected && !el.details?.open) el.conceal();
+    printed = null;
+  }
+
+  restore();
+  addShareActions();
+  addEventListener("beforeprint", beforePrint);
+  addEventListener("afterprint", afterPrint);
+  document.addEventListener("llm-change", scheduleWrite);
+  addEventListener("pagehide", writeNow);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") writeNow();
   });
-  for (const el of all) io.observe(el);
-});
-firstScreen.then((els) => Promise.all(els.map((el) => el.ready))).then(() => mark("data-first-screen"));
-whenAllRendered().then(
-  () => mark("data-ready"),
-  (error) => engineNotice(error.message),
-);
+  // A link inside the page (the contents) replaces the fragment: put the state back behind it.
+  addEventListener("hashchange", () => {
+    if (!location.hash.includes("?")) writeFragment();
+  });
+  const { anchor } = readFragment();
+  if (anchor && location.hash.includes("?")) document.getElementById(anchor)?.scrollIntoView();
+  holdAnchor(anchor);
+  // data-first-screen: the figures in the first viewport (after a deep link's scroll) have drawn;
+  // data-ready: every widget on the page has.
+  // Each is also a performance mark, for the benchmark.
+  const mark = (name) => {
+    performance.mark(name);
+    document.documentElement.setAttribute(name, "");
+  };
+  // Which figures are on the first screen is asked of an IntersectionObserver, whose first report
+  // comes with the browser's own first layout (measuring boxes here would force the whole page's
+  // layout before the first paint).
+  const firstScreen = new Promise((resolve) => {
+    if (typeof IntersectionObserver !== "function") return resolve(all);
+    const io = new IntersectionObserver((entries) => {
+      io.disconnect();
+      resolve(entries.filter((e) => e.isIntersecting).map((e) => e.target));
+    });
+    for (const el of all) io.observe(el);
+  });
+  firstScreen.then((els) => Promise.all(els.map((el) => el.ready))).then(() => mark("data-first-screen"));
+  whenAllRendered().then(
+    () => mark("data-ready"),
+    (error) => engineNotice(error.message),
+  );
 
-// --- the engine cannot start ----------------------------------------------------------------
-// Without the engine (WebAssembly off, or a policy without 'wasm-unsafe-eval') every figure says
-// so in its own box; the page says it once, under its title, and sets data-error on <html>. The
-// notice carries the exercises' answers as the build computed them: the page's own <noscript>
-// note, which a browser that runs scripts keeps as text (it is the page's markup, never the
-// reader's, that is parsed here).
-document.addEventListener("llm-engine-error", (e) => engineNotice(/** @type {CustomEvent} */ (e).detail.message));
-// A figure may have failed before this script ran: the page's scripts load one after the other.
-const failedEarly = all.find((el) => el.engineError);
-if (failedEarly) engineNotice(failedEarly.engineError);
+  // --- the engine cannot start ----------------------------------------------------------------
+  // Without the engine (WebAssembly off, or a policy without 'wasm-unsafe-eval') every figure says
+  // so in its own box; the page says it once, under its title, and sets data-error on <html>. The
+  // notice carries the exercises' answers as the build computed them: the page's own <noscript>
+  // note, which a browser that runs scripts keeps as text (it is the page's markup, never the
+  // reader's, that is parsed here).
+  document.addEventListener("llm-engine-error", (e) => engineNotice(/** @type {CustomEvent} */ (e).detail.message));
+  // A figure may have failed before this script ran: the page's scripts load one after the other.
+  const failedEarly = all.find((el) => el.engineError);
+  if (failedEarly) engineNotice(failedEarly.engineError);
 
-function engineNotice(reason) {
-  const root = document.documentElement;
-  if (root.hasAttribute("data-error")) return;
-  root.setAttribute("data-error", reason);
-  const note = document.querySelector("noscript")?.textContent ?? "";
-  const answers = note ? new DOMParser().parseFromString(note, "text/html").querySelector("ol") : null;
-  // The answers stay behind a disclosure, as each exercise's do: a prediction comes first.
-  const notice = h("div", { class: "noscript engine-notice", role: "alert" },
-    h("p", {}, h("strong", {}, "The figures cannot run here."), ` The chapter's calculation engine did not start (${reason}). `,
-      "The text and formulas read as usual", answers ? ", and the exercises' answers are below, as computed when the page was built." : "."),
-    answers ? h("details", {}, h("summary", {}, "Show the exercises' answers"), document.adoptNode(answers)) : null);
-  const after = document.querySelector("header.masthead") ?? document.getElementById("main")?.previousElementSibling;
-  if (after) after.after(notice);
-  else document.body.prepend(notice);
-}
+  function engineNotice(reason) {
+    const root = document.documentElement;
+    if (root.hasAttribute("data-error")) return;
+    root.setAttribute("data-error", reason);
+    const note = document.querySelector("noscript")?.textContent ?? "";
+    const answers = note ? new DOMParser().parseFromString(note, "text/html").querySelector("ol") : null;
+    // The answers stay behind a disclosure, as each exercise's do: a prediction comes first.
+    const notice = h(
+      "div",
+      { class: "noscript engine-notice", role: "alert" },
+      h(
+        "p",
+        {},
+        h("strong", {}, "The figures cannot run here."),
+        ` The chapter's calculation engine did not start (${reason}). `,
+        "The text and formulas read as usual",
+        answers ? ", and the exercises' answers are below, as computed when the page was built." : ".",
+      ),
+      answers ? h("details", {}, h("summary", {}, "Show the exercises' answers"), document.adoptNode(answers)) : null,
+    );
+    const after = document.querySelector("header.masthead") ?? document.getElementById("main")?.previousElementSibling;
+    if (after) after.after(notice);
+    else document.body.prepend(notice);
+  }
 }

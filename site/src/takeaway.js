@@ -23,8 +23,8 @@ import { copyText } from "./share.js";
 import { figureOf } from "./widgets/figures.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const PAD = 16;   // px around the picture
-const GAP = 12;   // px between stacked parts
+const PAD = 16; // px around the picture
+const GAP = 12; // px between stacked parts
 const CAPTION_PX = 13;
 
 // Where a figure writes its calculation out.
@@ -39,36 +39,64 @@ const CALCULATION = ".worked, .diagnose-lines";
 export function addTakeawayActions(el, { caption } = {}) {
   const name = (ext) => `${el.id || el.localName}.${ext}`;
   el.addActions([
-    { label: "Download SVG", className: "llm-download-svg", run: () => whenShown(el, async () => {
-      const { svg } = picture(el, caption);
-      download(new Blob([svg], { type: "image/svg+xml" }), name("svg"));
-      notice(el, `Downloaded ${name("svg")}: the figure as it is now, with its caption.`);
-    }) },
-    { label: "Download PNG", className: "llm-download-png", run: () => whenShown(el, async () => {
-      const png = await rasterize(picture(el, caption));
-      download(png, name("png"));
-      notice(el, `Downloaded ${name("png")}: the figure as it is now, with its caption.`);
-    }) },
-    { label: "Copy calculation", className: "llm-copy-calculation", run: () => whenShown(el, async () => {
-      const worked = el.shadowRoot?.querySelector(CALCULATION);
-      if (!worked || !worked.getClientRects().length) {
-        notice(el, "The calculation is not shown yet: it appears once the figure has the answer to write out.");
-        return;
-      }
-      const text = plainText(worked);
-      const copied = await copyText(text);
-      el.showPanel(copied ? "Calculation copied to the clipboard" : "The calculation as text (select and copy)", text);
-    }) },
-    { label: "Copy as NumPy", className: "llm-copy-numpy", run: () => whenShown(el, async () => {
-      const worked = el.shadowRoot?.querySelector(CALCULATION);
-      if (worked && !worked.getClientRects().length) {
-        notice(el, "The calculation is not shown yet: the program would give it away.");
-        return;
-      }
-      const code = numpyProgram(el);
-      const copied = await copyText(code);
-      el.showPanel(copied ? "Python program copied to the clipboard (it needs only NumPy)" : "Python program that recomputes these numbers with NumPy (select and copy)", code);
-    }) },
+    {
+      label: "Download SVG",
+      className: "llm-download-svg",
+      run: () =>
+        whenShown(el, async () => {
+          const { svg } = picture(el, caption);
+          download(new Blob([svg], { type: "image/svg+xml" }), name("svg"));
+          notice(el, `Downloaded ${name("svg")}: the figure as it is now, with its caption.`);
+        }),
+    },
+    {
+      label: "Download PNG",
+      className: "llm-download-png",
+      run: () =>
+        whenShown(el, async () => {
+          const png = await rasterize(picture(el, caption));
+          download(png, name("png"));
+          notice(el, `Downloaded ${name("png")}: the figure as it is now, with its caption.`);
+        }),
+    },
+    {
+      label: "Copy calculation",
+      className: "llm-copy-calculation",
+      run: () =>
+        whenShown(el, async () => {
+          const worked = el.shadowRoot?.querySelector(CALCULATION);
+          if (!worked || !worked.getClientRects().length) {
+            notice(el, "The calculation is not shown yet: it appears once the figure has the answer to write out.");
+            return;
+          }
+          const text = plainText(worked);
+          const copied = await copyText(text);
+          el.showPanel(
+            copied ? "Calculation copied to the clipboard" : "The calculation as text (select and copy)",
+            text,
+          );
+        }),
+    },
+    {
+      label: "Copy as NumPy",
+      className: "llm-copy-numpy",
+      run: () =>
+        whenShown(el, async () => {
+          const worked = el.shadowRoot?.querySelector(CALCULATION);
+          if (worked && !worked.getClientRects().length) {
+            notice(el, "The calculation is not shown yet: the program would give it away.");
+            return;
+          }
+          const code = numpyProgram(el);
+          const copied = await copyText(code);
+          el.showPanel(
+            copied
+              ? "Python program copied to the clipboard (it needs only NumPy)"
+              : "Python program that recomputes these numbers with NumPy (select and copy)",
+            code,
+          );
+        }),
+    },
   ]);
 }
 
@@ -83,10 +111,16 @@ function numpyProgram(el) {
 async function whenShown(el, action) {
   if (!el.result) return notice(el, "The figure has not been drawn yet.");
   if (el.failed) {
-    return notice(el, "The figure still shows its last good numbers, not the inputs now set: correct the input named above first.");
+    return notice(
+      el,
+      "The figure still shows its last good numbers, not the inputs now set: correct the input named above first.",
+    );
   }
   if (el.hasAttribute("data-predict-first")) {
-    return notice(el, "An exercise asks you to predict a number this figure shows: check a prediction, or press Show the numbers, first.");
+    return notice(
+      el,
+      "An exercise asks you to predict a number this figure shows: check a prediction, or press Show the numbers, first.",
+    );
   }
   try {
     await action();
@@ -97,8 +131,14 @@ async function whenShown(el, action) {
 
 /** A message in the figure's panel, with a Close button. */
 function notice(el, text) {
-  el.panel.replaceChildren(h("div", { class: "llm-panel-head" }, h("span", { class: "llm-takeaway-note" }, text),
-    h("button", { type: "button", onclick: () => (el.panel.hidden = true) }, "Close")));
+  el.panel.replaceChildren(
+    h(
+      "div",
+      { class: "llm-panel-head" },
+      h("span", { class: "llm-takeaway-note" }, text),
+      h("button", { type: "button", onclick: () => (el.panel.hidden = true) }, "Close"),
+    ),
+  );
   el.panel.hidden = false;
 }
 
@@ -154,9 +194,20 @@ export function picture(el, caption) {
   set(svg, { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "font-family": "sans-serif" });
   if (text) svg.append(svgEl("title", {}, text));
   svg.append(svgEl("rect", { width, height, ...paint("fill", background(frame)) }), body);
-  lines.forEach((line, i) => svg.append(svgEl("text", {
-    x: PAD, y: y + (i + 0.7) * lineHeight, "font-size": CAPTION_PX,
-    ...paint("fill", captionColor) }, line)));
+  lines.forEach((line, i) =>
+    svg.append(
+      svgEl(
+        "text",
+        {
+          x: PAD,
+          y: y + (i + 0.7) * lineHeight,
+          "font-size": CAPTION_PX,
+          ...paint("fill", captionColor),
+        },
+        line,
+      ),
+    ),
+  );
   return { svg: new XMLSerializer().serializeToString(svg), width, height };
 }
 
@@ -174,8 +225,19 @@ function drawElement(node, ctx) {
     const bg = hatch(cs) ?? parseColor(cs.backgroundColor);
     if (bg.a > 0) {
       const rx = parseFloat(cs.borderTopLeftRadius) || 0;
-      add(ctx, "rect", { x: r.left - ctx.ox, y: r.top - ctx.oy, width: r.width, height: r.height, rx: rx || null,
-        ...paint("fill", bg, opacity) }, r.right);
+      add(
+        ctx,
+        "rect",
+        {
+          x: r.left - ctx.ox,
+          y: r.top - ctx.oy,
+          width: r.width,
+          height: r.height,
+          rx: rx || null,
+          ...paint("fill", bg, opacity),
+        },
+        r.right,
+      );
     }
     drawBorders(cs, r, ctx, opacity);
   }
@@ -183,7 +245,11 @@ function drawElement(node, ctx) {
   // A line through or under text is drawn by the element that declares it, through its descendants' text.
   const line = cs.textDecorationLine;
   const decoration = /line-through|underline/.test(line)
-    ? { through: line.includes("line-through"), under: line.includes("underline"), color: parseColor(cs.textDecorationColor) }
+    ? {
+        through: line.includes("line-through"),
+        under: line.includes("underline"),
+        color: parseColor(cs.textDecorationColor),
+      }
     : ctx.decoration;
   for (const child of node.childNodes) {
     if (child.nodeType === Node.TEXT_NODE) drawText(child, cs, text, { ...ctx, decoration }, opacity);
@@ -204,8 +270,10 @@ function hatch(cs) {
 /** The four borders of a box as lines (dashed and dotted as such). */
 function drawBorders(cs, r, ctx, opacity) {
   const sides = {
-    top: [r.left, r.top, r.right, r.top], bottom: [r.left, r.bottom, r.right, r.bottom],
-    left: [r.left, r.top, r.left, r.bottom], right: [r.right, r.top, r.right, r.bottom],
+    top: [r.left, r.top, r.right, r.top],
+    bottom: [r.left, r.bottom, r.right, r.bottom],
+    left: [r.left, r.top, r.left, r.bottom],
+    right: [r.right, r.top, r.right, r.bottom],
   };
   for (const [side, [x1, y1, x2, y2]] of Object.entries(sides)) {
     const w = parseFloat(cs.getPropertyValue(`border-${side}-width`)) || 0;
@@ -215,9 +283,20 @@ function drawBorders(cs, r, ctx, opacity) {
     // The line runs along the middle of the border's strip, inside the box.
     const dx = side === "left" ? w / 2 : side === "right" ? -w / 2 : 0;
     const dy = side === "top" ? w / 2 : side === "bottom" ? -w / 2 : 0;
-    add(ctx, "line", { x1: x1 + dx - ctx.ox, y1: y1 + dy - ctx.oy, x2: x2 + dx - ctx.ox, y2: y2 + dy - ctx.oy, "stroke-width": w,
-      "stroke-dasharray": style === "dashed" ? `${3 * w} ${2 * w}` : style === "dotted" ? `${w} ${w}` : null,
-      ...paint("stroke", color, opacity) }, Math.max(x1, x2));
+    add(
+      ctx,
+      "line",
+      {
+        x1: x1 + dx - ctx.ox,
+        y1: y1 + dy - ctx.oy,
+        x2: x2 + dx - ctx.ox,
+        y2: y2 + dy - ctx.oy,
+        "stroke-width": w,
+        "stroke-dasharray": style === "dashed" ? `${3 * w} ${2 * w}` : style === "dotted" ? `${w} ${w}` : null,
+        ...paint("stroke", color, opacity),
+      },
+      Math.max(x1, x2),
+    );
   }
 }
 
@@ -239,33 +318,78 @@ function drawText(node, cs, color, ctx, opacity) {
       run.bottom = Math.max(run.bottom, r.bottom);
     } else {
       if (run) runs.push(run);
-      run = { start: word.index, end: word.index + word[0].length, left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      run = {
+        start: word.index,
+        end: word.index + word[0].length,
+        left: r.left,
+        right: r.right,
+        top: r.top,
+        bottom: r.bottom,
+      };
     }
   }
   if (run) runs.push(run);
   const size = parseFloat(cs.fontSize);
-  const transform = { uppercase: (s) => s.toUpperCase(), lowercase: (s) => s.toLowerCase() }[cs.textTransform] ?? ((s) => s);
+  const transform =
+    { uppercase: (s) => s.toUpperCase(), lowercase: (s) => s.toLowerCase() }[cs.textTransform] ?? ((s) => s);
   for (const t of runs) {
     const text = transform(data.slice(t.start, t.end).replace(/\s+/g, " "));
     // The baseline sits about a fifth of the font size above the bottom of the glyphs' box.
-    add(ctx, "text", {
-      x: t.left - ctx.ox, y: t.bottom - 0.22 * size - ctx.oy, "font-size": round(size), "font-family": generic(cs.fontFamily),
-      "font-weight": cs.fontWeight === "400" ? null : cs.fontWeight, "font-style": cs.fontStyle === "normal" ? null : cs.fontStyle,
-      textLength: text.length > 1 ? t.right - t.left : null, lengthAdjust: text.length > 1 ? "spacingAndGlyphs" : null,
-      ...paint("fill", color, opacity),
-    }, t.right, text);
+    add(
+      ctx,
+      "text",
+      {
+        x: t.left - ctx.ox,
+        y: t.bottom - 0.22 * size - ctx.oy,
+        "font-size": round(size),
+        "font-family": generic(cs.fontFamily),
+        "font-weight": cs.fontWeight === "400" ? null : cs.fontWeight,
+        "font-style": cs.fontStyle === "normal" ? null : cs.fontStyle,
+        textLength: text.length > 1 ? t.right - t.left : null,
+        lengthAdjust: text.length > 1 ? "spacingAndGlyphs" : null,
+        ...paint("fill", color, opacity),
+      },
+      t.right,
+      text,
+    );
     const d = ctx.decoration;
-    for (const [on, y] of [[d?.through, (t.top + t.bottom) / 2 + 0.05 * size], [d?.under, t.bottom - 0.1 * size]]) {
+    for (const [on, y] of [
+      [d?.through, (t.top + t.bottom) / 2 + 0.05 * size],
+      [d?.under, t.bottom - 0.1 * size],
+    ]) {
       if (!on) continue;
-      add(ctx, "line", { x1: t.left - ctx.ox, x2: t.right - ctx.ox, y1: y - ctx.oy, y2: y - ctx.oy, "stroke-width": round(Math.max(1, size / 14)),
-        ...paint("stroke", d.color.a > 0 ? d.color : color, opacity) }, t.right);
+      add(
+        ctx,
+        "line",
+        {
+          x1: t.left - ctx.ox,
+          x2: t.right - ctx.ox,
+          y1: y - ctx.oy,
+          y2: y - ctx.oy,
+          "stroke-width": round(Math.max(1, size / 14)),
+          ...paint("stroke", d.color.a > 0 ? d.color : color, opacity),
+        },
+        t.right,
+      );
     }
   }
 }
 
 // What an SVG chart's elements take from their styles, written as presentation attributes.
-const SVG_PROPS = ["fill", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap", "stroke-linejoin",
-  "font-size", "font-weight", "font-style", "font-family", "text-anchor", "dominant-baseline"];
+const SVG_PROPS = [
+  "fill",
+  "stroke",
+  "stroke-width",
+  "stroke-dasharray",
+  "stroke-linecap",
+  "stroke-linejoin",
+  "font-size",
+  "font-weight",
+  "font-style",
+  "font-family",
+  "text-anchor",
+  "dominant-baseline",
+];
 
 /**
  * A copy of an SVG chart at its place, its computed styles inlined: each property where it
@@ -276,7 +400,8 @@ function drawSvg(node, ctx, opacity) {
   const r = node.getBoundingClientRect();
   if (!(r.width > 0 && r.height > 0)) return;
   const copy = node.cloneNode(true);
-  const from = [node, ...node.querySelectorAll("*")], to = [copy, ...copy.querySelectorAll("*")];
+  const from = [node, ...node.querySelectorAll("*")],
+    to = [copy, ...copy.querySelectorAll("*")];
   const styles = new Map(from.map((src) => [src, getComputedStyle(src)]));
   from.forEach((src, i) => {
     const dst = to[i];
@@ -287,7 +412,7 @@ function drawSvg(node, ctx, opacity) {
       dst.remove();
       return;
     }
-    const parent = i === 0 ? null : styles.get(src.parentElement) ?? null;
+    const parent = i === 0 ? null : (styles.get(src.parentElement) ?? null);
     const differs = (p) => !parent || parent.getPropertyValue(p) !== cs.getPropertyValue(p);
     for (const p of SVG_PROPS) {
       if (!differs(p) && !(/^(fill|stroke)$/.test(p) && differs(`${p}-opacity`))) continue;
@@ -305,7 +430,7 @@ function drawSvg(node, ctx, opacity) {
     if (cs.opacity !== "1") dst.setAttribute("opacity", cs.opacity);
   });
   set(copy, { x: r.left - ctx.ox, y: r.top - ctx.oy, width: r.width, height: r.height });
-  if (opacity < 1) copy.setAttribute("opacity", String(round(opacity)));  // its own and its ancestors'
+  if (opacity < 1) copy.setAttribute("opacity", String(round(opacity))); // its own and its ancestors'
   ctx.out.append(copy);
   ctx.extent.right = Math.max(ctx.extent.right, r.right - ctx.ox);
 }
@@ -366,7 +491,9 @@ function generic(family) {
 
 // Text that is there for screen readers only (widget.css .visually-hidden: 1 px, clipped).
 function visuallyHidden(node, cs) {
-  return node.classList.contains("visually-hidden") || (cs.position === "absolute" && /rect\(0(px)?,? 0(px)?/.test(cs.clip));
+  return (
+    node.classList.contains("visually-hidden") || (cs.position === "absolute" && /rect\(0(px)?,? 0(px)?/.test(cs.clip))
+  );
 }
 
 let measure = null;
@@ -400,12 +527,33 @@ async function rasterize({ svg, width, height }) {
   const g = canvas.getContext("2d");
   g.scale(scale, scale);
   g.drawImage(img, 0, 0, width, height);
-  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the PNG could not be made"))), "image/png"));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the PNG could not be made"))), "image/png"),
+  );
 }
 
 // --- the calculation as text -----------------------------------------------------------------
 
-const BLOCKS = new Set(["p", "div", "table", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "dl", "dt", "dd", "figure", "figcaption", "pre", "blockquote", "section"]);
+const BLOCKS = new Set([
+  "p",
+  "div",
+  "table",
+  "tr",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "dl",
+  "dt",
+  "dd",
+  "figure",
+  "figcaption",
+  "pre",
+  "blockquote",
+  "section",
+]);
 
 /**
  * An element's text as plain text: blocks and list items on lines of their own (items numbered
@@ -415,7 +563,7 @@ const BLOCKS = new Set(["p", "div", "table", "tr", "h1", "h2", "h3", "h4", "h5",
 export function plainText(root) {
   const lines = [];
   let line = "";
-  let fresh = true;  // at the start of a line: leading spaces are dropped
+  let fresh = true; // at the start of a line: leading spaces are dropped
   const text = (s) => {
     if (fresh) s = s.replace(/^\s+/, "");
     if (!s) return;
@@ -459,7 +607,9 @@ export function plainText(root) {
         const list = c.parentElement;
         const items = [...list.children].filter((x) => x.localName === "li");
         const start = list.localName === "ol" ? Number(list.getAttribute("start") ?? 1) : 0;
-        newline(`${"  ".repeat(Math.max(depth - 1, 0))}${list.localName === "ol" ? `${start + items.indexOf(c)}. ` : "- "}`);
+        newline(
+          `${"  ".repeat(Math.max(depth - 1, 0))}${list.localName === "ol" ? `${start + items.indexOf(c)}. ` : "- "}`,
+        );
         walk(c, depth);
         newline();
       } else if (BLOCKS.has(tag)) {

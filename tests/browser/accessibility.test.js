@@ -24,8 +24,13 @@ let phone = null;
 const phoneDir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-a11y-phone-"));
 test.before(async () => {
   phone = await chromium.launchPersistentContext(phoneDir, {
-    executablePath: CHROMIUM, headless: true, args: FLAGS,
-    viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 360, height: 740 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
   });
 });
 test.after(async () => {
@@ -49,17 +54,25 @@ async function open(width, colorScheme, file, ready) {
 async function audit(page) {
   // The pages' Content-Security-Policy refuses injected scripts; evaluate axe's source instead.
   await page.evaluate(AXE);
-  const result = await page.evaluate(() => axe.run(document, {
-    runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
-    resultTypes: ["violations"],
-  }));
-  return result.violations.map((v) => `${v.id} (${v.impact}, ${v.nodes.length}×): ${v.help}; first at ${v.nodes[0].target.join(" ")}`);
+  const result = await page.evaluate(() =>
+    axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
+      resultTypes: ["violations"],
+    }),
+  );
+  return result.violations.map(
+    (v) => `${v.id} (${v.impact}, ${v.nodes.length}×): ${v.help}; first at ${v.nodes[0].target.join(" ")}`,
+  );
 }
 
 for (const width of [360, 1280]) {
   for (const scheme of ["light", "dark"]) {
     test(`axe-core finds no accessibility violation in the reader at ${width} px, ${scheme} scheme`, async () => {
-      const { page } = await openReader(contextFor(width), { width, height: width < 600 ? 740 : 900, colorScheme: scheme });
+      const { page } = await openReader(contextFor(width), {
+        width,
+        height: width < 600 ? 740 : 900,
+        colorScheme: scheme,
+      });
       await page.evaluate(async () => {
         for (const s of document.querySelectorAll("main > section")) s.style.contentVisibility = "visible";
         await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
@@ -69,8 +82,9 @@ for (const width of [360, 1280]) {
     });
 
     test(`axe-core finds no accessibility violation in the authors' guide at ${width} px, ${scheme} scheme`, async () => {
-      const page = await open(width, scheme, "embed-guide.html",
-        () => [...document.querySelectorAll("[id^='example-']")].every((el) => el.hasAttribute("data-ready")));
+      const page = await open(width, scheme, "embed-guide.html", () =>
+        [...document.querySelectorAll("[id^='example-']")].every((el) => el.hasAttribute("data-ready")),
+      );
       assert.deepEqual(await audit(page), []);
       await page.close();
     });
@@ -78,7 +92,9 @@ for (const width of [360, 1280]) {
     test(`axe-core finds no accessibility violation in the embed page of any figure at ${width} px, ${scheme} scheme`, async () => {
       const found = [];
       for (const name of FIGURES) {
-        const page = await open(width, scheme, `embed.html?widget=${name}`, () => document.documentElement.hasAttribute("data-ready"));
+        const page = await open(width, scheme, `embed.html?widget=${name}`, () =>
+          document.documentElement.hasAttribute("data-ready"),
+        );
         found.push(...(await audit(page)).map((v) => `${name}: ${v}`));
         await page.close();
       }

@@ -14,8 +14,17 @@ function coreForFigure(page) {
     const m = await createLLMMath();
     const slopes = m.alibiSlopes(heads);
     const slope = slopes[head - 1];
-    return { heads, head, tokens, distance, slopes, slope, map: m.alibi({ slope, tokens }),
-      far: m.alibi({ slope, tokens: distance + 1 }).relativeWeight[distance], halved: m.alibi({ slope: slope / 2 }).halfDistance };
+    return {
+      heads,
+      head,
+      tokens,
+      distance,
+      slopes,
+      slope,
+      map: m.alibi({ slope, tokens }),
+      far: m.alibi({ slope, tokens: distance + 1 }).relativeWeight[distance],
+      halved: m.alibi({ slope: slope / 2 }).halfDistance,
+    };
   });
 }
 
@@ -29,13 +38,24 @@ test("alibi: the figure starts at head 3 of 8 and shows the core's slopes, bias 
   assert.equal(num(await fig.locator(".alibi-slope").textContent()), core.slope);
   assert.equal(await fig.locator(".alibi-half").textContent(), shown(core.map.halfDistance, 3));
   // The bias map: every visible cell is the core's bias (3 decimals), every masked one is empty.
-  const cells = await fig.locator(".alibi-table tbody tr").evaluateAll((rows) =>
-    rows.map((r) => [...r.querySelectorAll("td")].map((td) => (td.classList.contains("masked") ? null : td.textContent))));
+  const cells = await fig
+    .locator(".alibi-table tbody tr")
+    .evaluateAll((rows) =>
+      rows.map((r) =>
+        [...r.querySelectorAll("td")].map((td) => (td.classList.contains("masked") ? null : td.textContent)),
+      ),
+    );
   assert.equal(cells.length, 8);
-  cells.forEach((row, i) => row.forEach((cell, j) => {
-    if (core.map.bias[i][j] === null) assert.equal(cell, null, `masked ${i},${j}`);
-    else assert.ok(Math.abs(num(cell) - core.map.bias[i][j]) <= 5e-4, `bias ${i},${j}: ${cell} vs ${core.map.bias[i][j]}`);
-  }));
+  cells.forEach((row, i) =>
+    row.forEach((cell, j) => {
+      if (core.map.bias[i][j] === null) assert.equal(cell, null, `masked ${i},${j}`);
+      else
+        assert.ok(
+          Math.abs(num(cell) - core.map.bias[i][j]) <= 5e-4,
+          `bias ${i},${j}: ${cell} vs ${core.map.bias[i][j]}`,
+        );
+    }),
+  );
   assert.ok(Math.abs(num(await fig.locator(".alibi-factor").textContent()) - core.far) <= 5e-7);
   const worked = await fig.locator(".worked").textContent();
   assert.match(worked, /0\.693147 \/ 0\.125 = 5\.545177/);
@@ -58,8 +78,10 @@ test("alibi: picking another head, another head count or another distance change
   let core = await coreForFigure(page);
   assert.equal(core.slope, 0.0625);
   assert.equal(await fig.locator(".alibi-half").textContent(), shown(core.map.halfDistance, 3));
-  assert.equal(await fig.locator(".alibi-table tbody tr").nth(7).locator("td").first().textContent(),
-    shown(core.map.bias[7][0], 3));
+  assert.equal(
+    await fig.locator(".alibi-table tbody tr").nth(7).locator("td").first().textContent(),
+    shown(core.map.bias[7][0], 3),
+  );
 
   // A head count that is not a power of two: the reference code's interleaved slopes.
   await fig.getByLabel("Heads h").fill("12");
@@ -141,14 +163,21 @@ test("alibi: every declared attribute set on the live element redraws the figure
   await setAttr("tokens", "5");
   core = await coreForFigure(page);
   assert.equal(await fig.locator(".alibi-table tbody tr").count(), 5);
-  assert.equal(await fig.locator(".alibi-table tbody tr").nth(4).locator("td").first().textContent(), shown(core.map.bias[4][0], 3));
+  assert.equal(
+    await fig.locator(".alibi-table tbody tr").nth(4).locator("td").first().textContent(),
+    shown(core.map.bias[4][0], 3),
+  );
 
   await setAttr("distance", "100");
   core = await coreForFigure(page);
   assert.ok(Math.abs(num(await fig.locator(".alibi-factor").textContent()) - core.far) <= 5e-7);
   assert.match(await fig.locator(".alibi-evidence").textContent(), /Evidence 100 tokens/);
-  assert.deepEqual(await fig.evaluate((el) => el.settings("defaults")),
-    [["heads", "16"], ["head", "12"], ["tokens", "5"], ["distance", "100"]]);
+  assert.deepEqual(await fig.evaluate((el) => el.settings("defaults")), [
+    ["heads", "16"],
+    ["head", "12"],
+    ["tokens", "5"],
+    ["distance", "100"],
+  ]);
 
   // Fewer heads than the selected head: the head follows, and its slider ends at the head count.
   await setAttr("heads", "4");
@@ -199,26 +228,36 @@ test("alibi: an input redraws only the panels it changes: the distance leaves ba
   const { page, errors } = await openFigure(browser.context, "alibi");
   const fig = page.locator("#alibi-figure");
   // Mutations under each panel while one slider moves (drawPart in base.js decides what is drawn).
-  const moved = (label, value) => page.evaluate(({ label, value }) => {
-    const root = document.getElementById("alibi-figure").shadowRoot;
-    const panels = { bars: root.querySelector(".alibi-bars"), map: root.querySelector(".alibi-map"), chart: root.querySelector(".alibi-panels > .chart-box") };
-    const counts = {};
-    const observers = Object.entries(panels).map(([k, el]) => {
-      const o = new MutationObserver(() => {});
-      o.observe(el, { subtree: true, childList: true, attributes: true, characterData: true });
-      return [k, o];
-    });
-    const cells = [...root.querySelectorAll(".alibi-table td.heat")];
-    const input = [...root.querySelectorAll(".slider")].find((row) => row.querySelector("label").textContent.includes(label)).querySelector("input");
-    input.value = String(value);
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-    for (const [k, o] of observers) {
-      counts[k] = o.takeRecords().length;
-      o.disconnect();
-    }
-    const after = [...root.querySelectorAll(".alibi-table td.heat")];
-    return { counts, sameCells: after.length === cells.length && after.every((td, i) => td === cells[i]) };
-  }, { label, value });
+  const moved = (label, value) =>
+    page.evaluate(
+      ({ label, value }) => {
+        const root = document.getElementById("alibi-figure").shadowRoot;
+        const panels = {
+          bars: root.querySelector(".alibi-bars"),
+          map: root.querySelector(".alibi-map"),
+          chart: root.querySelector(".alibi-panels > .chart-box"),
+        };
+        const counts = {};
+        const observers = Object.entries(panels).map(([k, el]) => {
+          const o = new MutationObserver(() => {});
+          o.observe(el, { subtree: true, childList: true, attributes: true, characterData: true });
+          return [k, o];
+        });
+        const cells = [...root.querySelectorAll(".alibi-table td.heat")];
+        const input = [...root.querySelectorAll(".slider")]
+          .find((row) => row.querySelector("label").textContent.includes(label))
+          .querySelector("input");
+        input.value = String(value);
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+        for (const [k, o] of observers) {
+          counts[k] = o.takeRecords().length;
+          o.disconnect();
+        }
+        const after = [...root.querySelectorAll(".alibi-table td.heat")];
+        return { counts, sameCells: after.length === cells.length && after.every((td, i) => td === cells[i]) };
+      },
+      { label, value },
+    );
 
   const distance = await moved("Evidence distance", 41);
   assert.equal(distance.counts.bars, 0, "the bars do not depend on the distance");
@@ -230,11 +269,18 @@ test("alibi: an input redraws only the panels it changes: the distance leaves ba
   assert.ok(head.counts.map > 0 && head.counts.bars > 0, "a new head's numbers and selected bar are shown");
   const core = await coreForFigure(page);
   assert.equal(core.head, 4);
-  const cells = await fig.locator(".alibi-table tbody tr").evaluateAll((rows) =>
-    rows.map((r) => [...r.querySelectorAll("td")].map((td) => (td.classList.contains("masked") ? null : td.textContent))));
-  cells.forEach((row, i) => row.forEach((cell, j) => {
-    if (core.map.bias[i][j] !== null) assert.equal(cell, shown(core.map.bias[i][j], 3), `bias ${i},${j}`);
-  }));
+  const cells = await fig
+    .locator(".alibi-table tbody tr")
+    .evaluateAll((rows) =>
+      rows.map((r) =>
+        [...r.querySelectorAll("td")].map((td) => (td.classList.contains("masked") ? null : td.textContent)),
+      ),
+    );
+  cells.forEach((row, i) =>
+    row.forEach((cell, j) => {
+      if (core.map.bias[i][j] !== null) assert.equal(cell, shown(core.map.bias[i][j], 3), `bias ${i},${j}`);
+    }),
+  );
   assert.equal(await fig.locator("rect.bar.selected").count(), 1);
   assert.equal(await fig.locator("rect.bar").nth(3).getAttribute("class"), "bar selected");
   assert.deepEqual(errors, []);

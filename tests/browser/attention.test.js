@@ -11,8 +11,12 @@ const browser = useBrowser(test);
 test("attention: the figure responds to the mask and to edits, and shows the core's numbers", async () => {
   const { page, errors } = await openFigure(browser.context, "attention");
   const fig = page.locator("#attention-figure");
-  const weights = () => fig.locator(".table-view").nth(1).locator("tbody tr").evaluateAll((rows) =>
-    rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent)));
+  const weights = () =>
+    fig
+      .locator(".table-view")
+      .nth(1)
+      .locator("tbody tr")
+      .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent)));
   const before = await weights();
   assert.deepEqual(before[0], ["1", "0", "0"]);
 
@@ -23,8 +27,14 @@ test("attention: the figure responds to the mask and to edits, and shows the cor
     const { q, k, v, causal } = el.state;
     return m.attention(q, k, v, { causal }).weights;
   });
-  before.forEach((row, i) => row.forEach((cell, j) =>
-    assert.ok(Math.abs(Number(cell.replace("−", "-")) - fromCore[i][j]) <= 5e-4, `weight ${i},${j}: ${cell} vs ${fromCore[i][j]}`)));
+  before.forEach((row, i) =>
+    row.forEach((cell, j) =>
+      assert.ok(
+        Math.abs(Number(cell.replace("−", "-")) - fromCore[i][j]) <= 5e-4,
+        `weight ${i},${j}: ${cell} vs ${fromCore[i][j]}`,
+      ),
+    ),
+  );
 
   await fig.getByLabel("Causal mask").uncheck();
   const unmasked = await weights();
@@ -72,8 +82,10 @@ test("attention: the context-dilution figure follows its sliders with the core's
   const fig = page.locator("#dilution-figure");
   const headline = () => fig.locator(".headline").textContent();
   const before = await headline();
-  const expected = await page.evaluate(async () =>
-    (await createLLMMath()).contextDilution({ relevantScore: 2, distractorScore: 0, distractors: 10 }).relevantWeight);
+  const expected = await page.evaluate(
+    async () =>
+      (await createLLMMath()).contextDilution({ relevantScore: 2, distractorScore: 0, distractors: 10 }).relevantWeight,
+  );
   assert.match(before, new RegExp((expected * 100).toFixed(1).replace(".", "\\.") + "%"));
   await fig.getByLabel("Distractors n").focus();
   await page.keyboard.press("ArrowRight");

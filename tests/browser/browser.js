@@ -13,9 +13,18 @@ const artifacts = path.resolve(__dirname, "..", "..", "build", "test-artifacts")
 
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 // As root Chromium needs --no-sandbox; the rest keep it from reaching for the network.
-const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  "--disable-default-apps", "--disable-extensions", "--metrics-recording-only"];
+const FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-default-apps",
+  "--disable-extensions",
+  "--metrics-recording-only",
+];
 
 async function launch() {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-chromium-"));
@@ -36,13 +45,18 @@ async function launch() {
  * html[data-ready]. Returns { page, errors, requests }: console and page errors, and the URL
  * of every request the page made.
  */
-async function openReader(context, { file = "reader.html", width = 1280, height = 900, colorScheme = "light", hash = "" } = {}) {
+async function openReader(
+  context,
+  { file = "reader.html", width = 1280, height = 900, colorScheme = "light", hash = "" } = {},
+) {
   const page = await context.newPage();
   await page.setViewportSize({ width, height });
   await page.emulateMedia({ colorScheme });
   const errors = [];
   const requests = [];
-  page.on("console", (msg) => { if (msg.type() === "error") errors.push(`console: ${msg.text()}`); });
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
+  });
   page.on("pageerror", (err) => errors.push(`page: ${err.message}`));
   page.on("request", (req) => requests.push(req.url()));
   const url = pathToFileURL(path.join(dist, file)).href + hash;
@@ -101,8 +115,21 @@ function artifact(name) {
  */
 function showNumbers(page) {
   return page.evaluate(() => {
-    for (const el of document.querySelectorAll("*")) if (el.localName.startsWith("llm-answer-") && el.concealed) el.reveal();
+    for (const el of document.querySelectorAll("*"))
+      if (el.localName.startsWith("llm-answer-") && el.concealed) el.reveal();
   });
 }
 
-module.exports = { launch, useBrowser, openReader, openFigure, showNumbers, artifact, dist, shown, num, CHROMIUM, FLAGS };
+module.exports = {
+  launch,
+  useBrowser,
+  openReader,
+  openFigure,
+  showNumbers,
+  artifact,
+  dist,
+  shown,
+  num,
+  CHROMIUM,
+  FLAGS,
+};

@@ -9,8 +9,13 @@ const browser = useBrowser(test);
 
 /** The figure's result cards as { term: value }. */
 function stats(fig) {
-  return fig.locator(".cost-stat").evaluateAll((cards) =>
-    Object.fromEntries(cards.map((c) => [c.querySelector("dt").textContent.trim(), c.querySelector("dd strong").textContent])));
+  return fig
+    .locator(".cost-stat")
+    .evaluateAll((cards) =>
+      Object.fromEntries(
+        cards.map((c) => [c.querySelector("dt").textContent.trim(), c.querySelector("dd strong").textContent]),
+      ),
+    );
 }
 
 /** attentionCost computed in the page by a fresh core, for the figure's current inputs. */
@@ -79,8 +84,15 @@ test("cost: real-model presets load their configuration and list the cache per t
   assert.match(await row("Llama-3-8B").textContent(), /131,072 bytes/);
   await row("Llama-3-8B").getByRole("button").click();
   const value = (label) => fig.getByLabel(label, { exact: true }).inputValue();
-  assert.deepEqual([await value("Query heads h"), await value("Key-value heads hkv"), await value("Head dimension d"), await value("Layers L")],
-    ["32", "8", "128", "32"]);
+  assert.deepEqual(
+    [
+      await value("Query heads h"),
+      await value("Key-value heads hkv"),
+      await value("Head dimension d"),
+      await value("Layers L"),
+    ],
+    ["32", "8", "128", "32"],
+  );
   assert.equal(await fig.getByLabel("Configuration").inputValue(), "llama3_8b");
   const expected = await coreForFigure(page);
   assert.equal(expected.kvBytesPerToken, 131072);
@@ -147,7 +159,7 @@ test("cost: exercise 4's answer gives 256 scores and 8,192 values, and what doub
 
 test("cost: every declared attribute set on the live element re-renders the figure; bad values are named in a note", async () => {
   const { page, errors } = await openReader(browser.context);
-  await showNumbers(page);  // the figure's readouts, not blurred by its exercise
+  await showNumbers(page); // the figure's readouts, not blurred by its exercise
   const fig = page.locator("#cost-figure");
   const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
   const state = () => fig.evaluate((el) => ({ ...el.state }));
@@ -156,7 +168,18 @@ test("cost: every declared attribute set on the live element re-renders the figu
   const worked = () => fig.locator(".worked").textContent();
 
   // The preset loads a real model's context and shape; batch and bytes per value keep their defaults.
-  let cfg = { tokens: 1024, heads: 12, kvHeads: 12, headDim: 64, layers: 12, batch: 1, bytesPerValue: 2, dModel: 768, ffnDim: 3072, gated: false };
+  let cfg = {
+    tokens: 1024,
+    heads: 12,
+    kvHeads: 12,
+    headDim: 64,
+    layers: 12,
+    batch: 1,
+    bytesPerValue: 2,
+    dModel: 768,
+    ffnDim: 3072,
+    gated: false,
+  };
   await setAttr("preset", "gpt2");
   assert.deepEqual(await state(), { preset: "gpt2", ...cfg });
   assert.equal(await fig.getByLabel("Configuration").inputValue(), "gpt2");
@@ -168,15 +191,37 @@ test("cost: every declared attribute set on the live element re-renders the figu
   const steps = [
     ["tokens", "tokens", 64, "Tokens n", (s, e) => assert.equal(s["Scores per head, n²"], count(e.scoresPerHead))],
     ["heads", "heads", 24, "Query heads h", (s, e) => assert.equal(s["Scores per layer"], count(e.scoresPerLayer))],
-    ["kv-heads", "kvHeads", 6, "Key-value heads hkv", async (s, e) =>
-      assert.match(await worked(), new RegExp(`= ${count(e.kvValuesPerLayer)}\\.`))],
+    [
+      "kv-heads",
+      "kvHeads",
+      6,
+      "Key-value heads hkv",
+      async (s, e) => assert.match(await worked(), new RegExp(`= ${count(e.kvValuesPerLayer)}\\.`)),
+    ],
     ["head-dim", "headDim", 32, "Head dimension d", (s, e) => assert.equal(s["QK + AV multiply-adds"], count(e.macs))],
     ["layers", "layers", 3, "Layers L", (s, e) => assert.equal(s["QK + AV multiply-adds"], count(e.macs))],
     ["batch", "batch", 2, "Batch b", (s, e) => assert.equal(s["Scores per layer"], count(e.scoresPerLayer))],
-    ["bytes-per-value", "bytesPerValue", 1, "Bytes per value p", async (s, e) =>
-      assert.match(await worked(), new RegExp(`\\(${count(e.kvBytes)} bytes\\)`))],
-    ["d-model", "dModel", 512, "Model width dmodel", (s, e) => assert.equal(s["Linear-layer multiply-adds"], count(e.linearMacsPerLayer))],
-    ["ffn-dim", "ffnDim", 2048, "Feed-forward size dff", (s, e) => assert.equal(s["Attention overtakes at"], count2(e.crossoverTokens))],
+    [
+      "bytes-per-value",
+      "bytesPerValue",
+      1,
+      "Bytes per value p",
+      async (s, e) => assert.match(await worked(), new RegExp(`\\(${count(e.kvBytes)} bytes\\)`)),
+    ],
+    [
+      "d-model",
+      "dModel",
+      512,
+      "Model width dmodel",
+      (s, e) => assert.equal(s["Linear-layer multiply-adds"], count(e.linearMacsPerLayer)),
+    ],
+    [
+      "ffn-dim",
+      "ffnDim",
+      2048,
+      "Feed-forward size dff",
+      (s, e) => assert.equal(s["Attention overtakes at"], count2(e.crossoverTokens)),
+    ],
   ];
   for (const [attr, key, v, label, check] of steps) {
     const before = await core(cfg);
@@ -204,9 +249,19 @@ test("cost: every declared attribute set on the live element re-renders the figu
   assert.equal(await fig.getByLabel("Precision").inputValue(), "int8");
   assert.equal(await fig.getByLabel("Tokens n, in powers of two").inputValue(), "6");
   // The settings reproduce what the reader sees.
-  assert.deepEqual(await fig.evaluate((el) => el.settings("defaults")),
-    [["preset", "gpt2"], ["tokens", "64"], ["heads", "24"], ["kv-heads", "6"], ["head-dim", "32"], ["layers", "3"],
-      ["batch", "2"], ["bytes-per-value", "1"], ["d-model", "512"], ["ffn-dim", "2048"], ["gated", "true"]]);
+  assert.deepEqual(await fig.evaluate((el) => el.settings("defaults")), [
+    ["preset", "gpt2"],
+    ["tokens", "64"],
+    ["heads", "24"],
+    ["kv-heads", "6"],
+    ["head-dim", "32"],
+    ["layers", "3"],
+    ["batch", "2"],
+    ["bytes-per-value", "1"],
+    ["d-model", "512"],
+    ["ffn-dim", "2048"],
+    ["gated", "true"],
+  ]);
   const notes = fig.locator(".llm-notes");
   assert.equal(await notes.isVisible(), false);
 
@@ -216,7 +271,7 @@ test("cost: every declared attribute set on the live element re-renders the figu
   assert.match(await notes.textContent(), /preset="constructor" ignored/);
   assert.equal((await state()).preset, "exercise");
   const s = await stats(fig);
-  expected = await core((await fig.evaluate((el) => el.inputs)));
+  expected = await core(await fig.evaluate((el) => el.inputs));
   assert.equal(s["Scores per head, n²"], count(expected.scoresPerHead));
   // Two charts: the d-model, ffn-dim and gated attributes still count the linear layers.
   assert.equal(await fig.locator("svg.chart").count(), 2);
@@ -239,7 +294,7 @@ test("cost: every declared attribute set on the live element re-renders the figu
 
 test("cost: with a model's width and feed-forward size the figure shows where attention's arithmetic overtakes the linear layers' (Llama-2-7B ≈ 25,000 tokens)", async () => {
   const { page, errors } = await openReader(browser.context);
-  await showNumbers(page);  // the figure's readouts, not blurred by its exercise
+  await showNumbers(page); // the figure's readouts, not blurred by its exercise
   const fig = page.locator("#cost-figure");
   // Exercise 4's lone layer has no width: the second chart says what to give instead of a crossover.
   assert.match(await fig.locator(".cost-linear-off").textContent(), /Give the model width/);
@@ -259,13 +314,21 @@ test("cost: with a model's width and feed-forward size the figure shows where at
   assert.equal(s["Attention's share"], `${shown(expected.attentionShare * 100, 1)}%`);
   const legend = await fig.locator(".cost-linear-legend").textContent();
   assert.match(legend, /Equal at n = 24,704 tokens; here attention does 14\.2% of the arithmetic/);
-  assert.equal(await fig.locator(".cost-linear-legend .cost-linear-macs").textContent(), count(expected.linearMacsPerLayer));
+  assert.equal(
+    await fig.locator(".cost-linear-legend .cost-linear-macs").textContent(),
+    count(expected.linearMacsPerLayer),
+  );
   // The chart marks the crossover with a labelled guide, and both lines are drawn.
   assert.equal(await fig.locator(".cost-linear svg.chart line.cost-crossover").count(), 1);
   assert.equal(await fig.locator(".cost-linear svg.chart text", { hasText: "n = 24,704" }).count(), 1);
   assert.equal(await fig.locator(".cost-linear svg.chart polyline").count(), 2);
   const worked = await fig.locator(".worked").textContent();
-  assert.match(worked, new RegExp(`= ${count(expected.projectionMacsPerLayer)}, plus 3·b·n·dmodel·dff = 3·1·4,096·4,096·11,008 = ${count(expected.ffnMacsPerLayer)}`));
+  assert.match(
+    worked,
+    new RegExp(
+      `= ${count(expected.projectionMacsPerLayer)}, plus 3·b·n·dmodel·dff = 3·1·4,096·4,096·11,008 = ${count(expected.ffnMacsPerLayer)}`,
+    ),
+  );
   assert.match(worked, /= 24,704 tokens, whatever the batch/);
 
   // Past the crossover attention does most of the arithmetic.
@@ -278,13 +341,29 @@ test("cost: with a model's width and feed-forward size the figure shows where at
   const crossovers = await page.evaluate(async () => {
     const m = await createLLMMath();
     const el = document.getElementById("cost-figure");
-    return el.result.models.map(({ key, preset: p }) => [key, m.attentionCost({ tokens: 1, heads: p.heads, kvHeads: p.kvHeads,
-      headDim: p.headDim, dModel: p.dModel, ffnDim: p.ffnDim, gated: p.gated }).crossoverTokens]);
+    return el.result.models.map(({ key, preset: p }) => [
+      key,
+      m.attentionCost({
+        tokens: 1,
+        heads: p.heads,
+        kvHeads: p.kvHeads,
+        headDim: p.headDim,
+        dModel: p.dModel,
+        ffnDim: p.ffnDim,
+        gated: p.gated,
+      }).crossoverTokens,
+    ]);
   });
   assert.equal(crossovers.length, 5);
   const cells = await fig.locator(".cost-table td.crossover").allTextContents();
-  assert.deepEqual(cells, crossovers.map(([, n]) => count2(n)));
-  assert.deepEqual(crossovers.find(([k]) => k === "llama2_7b"), ["llama2_7b", 24704]);
+  assert.deepEqual(
+    cells,
+    crossovers.map(([, n]) => count2(n)),
+  );
+  assert.deepEqual(
+    crossovers.find(([k]) => k === "llama2_7b"),
+    ["llama2_7b", 24704],
+  );
   await fig.screenshot({ path: artifact("cost-crossover.png") });
   assert.deepEqual(errors, []);
   await page.close();
@@ -306,7 +385,10 @@ test("cost: the context reaches 2^30 tokens (issue 8, item 11), exactly, and 2^3
   // The chart's axis reaches the context: past 2^24 (16M), with a tick at 2^28 (256M).
   assert.match(await fig.locator("svg.chart").first().textContent(), /16M256M/);
   await setAttr("tokens", String(2 ** 30 + 1));
-  assert.match(await fig.locator(".llm-notes").textContent(), /tokens="1073741825" ignored: expected a whole number from 1 to 1073741824/);
+  assert.match(
+    await fig.locator(".llm-notes").textContent(),
+    /tokens="1073741825" ignored: expected a whole number from 1 to 1073741824/,
+  );
   assert.equal(await fig.evaluate((el) => el.state.tokens), 2 ** 30);
   assert.deepEqual(errors, []);
   await page.close();

@@ -9,7 +9,14 @@ const { useBrowser, openReader, openFigure, shown } = require("./browser.js");
 
 const browser = useBrowser(test);
 
-const MECHANISMS = ["Missing context", "Different sampled wording", "Positional relationships", "Memory cost", "Speed", "Numeric precision"];
+const MECHANISMS = [
+  "Missing context",
+  "Different sampled wording",
+  "Positional relationships",
+  "Memory cost",
+  "Speed",
+  "Numeric precision",
+];
 
 // Every scenario as the test expects it, independently of diagnose-scenarios.js: its title, the
 // right mechanism, a phrase of the explanation, one wrong mechanism with a phrase of why it does
@@ -17,38 +24,66 @@ const MECHANISMS = ["Missing context", "Different sampled wording", "Positional 
 // with the story's inputs, computed by the core in the page (rounded as the page writes it).
 const SCENARIOS = {
   "refund-policy": {
-    title: "The refund that was never promised", right: "Missing context", because: "so were 5,000 tokens about everything else",
-    wrong: "Positional relationships", why: "sat right before the question in both prompts", section: "attention",
-    expected: async () => (await createLLMMath()).contextDilution({ relevantScore: 4, distractorScore: 0, distractors: 5000 }).relevantWeight,
+    title: "The refund that was never promised",
+    right: "Missing context",
+    because: "so were 5,000 tokens about everything else",
+    wrong: "Positional relationships",
+    why: "sat right before the question in both prompts",
+    section: "attention",
+    expected: async () =>
+      (await createLLMMath()).contextDilution({ relevantScore: 4, distractorScore: 0, distractors: 5000 })
+        .relevantWeight,
     shows: (w) => `With the whole manual: w = e4 / (e4 + 5,000·e0) = ${shown(w * 100, 2)}%`,
   },
   warranty: {
-    title: "Two chargers", right: "Missing context", because: "39 passages about similar chargers",
-    wrong: "Different sampled wording", why: "says 12 months every time it is asked", section: "attention",
-    expected: async () => (await createLLMMath()).contextDilution({ relevantScore: 8, distractorScore: 2, distractors: 1600 }).relevantWeight,
+    title: "Two chargers",
+    right: "Missing context",
+    because: "39 passages about similar chargers",
+    wrong: "Different sampled wording",
+    why: "says 12 months every time it is asked",
+    section: "attention",
+    expected: async () =>
+      (await createLLMMath()).contextDilution({ relevantScore: 8, distractorScore: 2, distractors: 1600 })
+        .relevantWeight,
     shows: (w) => `With the top 4 passages (1,600 other tokens): ${shown(w * 100, 2)}%`,
   },
   treaty: {
-    title: "Two colleagues, two years", right: "Different sampled wording", because: "the less probable year keeps a real share",
-    wrong: "Missing context", why: "Both had exactly the same prompt", section: "sampling",
+    title: "Two colleagues, two years",
+    right: "Different sampled wording",
+    because: "the less probable year keeps a real share",
+    wrong: "Missing context",
+    why: "Both had exactly the same prompt",
+    section: "sampling",
     expected: async () => (await createLLMMath()).sampling({ logits: [2.2, 1.6, 0.4] }, { temperature: 0.8 }).probs[1],
     shows: (p) => `P(1920) = ${shown(p * 100, 1)}%`,
   },
   eiffel: {
-    title: "Repeatable, and wrong", right: "Different sampled wording", because: "the most probable year is the wrong one",
-    wrong: "Missing context", why: "No source was in the prompt at either temperature", section: "sampling",
+    title: "Repeatable, and wrong",
+    right: "Different sampled wording",
+    because: "the most probable year is the wrong one",
+    wrong: "Missing context",
+    why: "No source was in the prompt at either temperature",
+    section: "sampling",
     expected: async () => (await createLLMMath()).sampling({ logits: [2, 1.7, 0.4] }, { temperature: 1 }).probs[1],
     shows: (p) => `P(1889) = ${shown(p * 100, 1)}%`,
   },
   contract: {
-    title: "Which party must deliver?", right: "Positional relationships", because: "even for the gentlest of the 12 heads",
-    wrong: "Missing context", why: "copying the definition in added text", section: "alibi",
+    title: "Which party must deliver?",
+    right: "Positional relationships",
+    because: "even for the gentlest of the 12 heads",
+    wrong: "Missing context",
+    why: "copying the definition in added text",
+    section: "alibi",
     expected: async () => (await createLLMMath()).alibiHeads(12).gentlest.halfDistance,
     shows: (d) => `The gentlest is head 8 (m = 0.003906): it halves it every ${shown(d, 1)} tokens.`,
   },
   "long-report": {
-    title: "Past the trained length", right: "Positional relationships", because: "no offset exceeded 4,096 tokens",
-    wrong: "Missing context", why: "the failures start at a distance, the trained length", section: "rope",
+    title: "Past the trained length",
+    right: "Positional relationships",
+    because: "no offset exceeded 4,096 tokens",
+    wrong: "Missing context",
+    why: "the failures start at a distance, the trained length",
+    section: "rope",
     expected: async () => {
       const unit = Array.from({ length: 128 }, (_, i) => (i === 0 ? 1 : 0));
       return (await createLLMMath()).rope(unit, unit, 12000, 0, { base: 10000 }).angles[63][0];
@@ -56,38 +91,84 @@ const SCENARIOS = {
     shows: (a) => `At 12,000 tokens back it turns ${shown(a, 3)} radians.`,
   },
   serving: {
-    title: "Sixteen users at 32k", right: "Memory cost", because: "larger than the memory the weights leave free",
-    wrong: "Positional relationships", why: "well within the model's 131,072-token context", section: "cost",
-    expected: async () => (await createLLMMath()).attentionCost({ tokens: 32768, heads: 32, kvHeads: 8, headDim: 128, layers: 32, batch: 16, bytesPerValue: 2 }).kvBytes / 2 ** 30,
+    title: "Sixteen users at 32k",
+    right: "Memory cost",
+    because: "larger than the memory the weights leave free",
+    wrong: "Positional relationships",
+    why: "well within the model's 131,072-token context",
+    section: "cost",
+    expected: async () =>
+      (await createLLMMath()).attentionCost({
+        tokens: 32768,
+        heads: 32,
+        kvHeads: 8,
+        headDim: 128,
+        layers: 32,
+        batch: 16,
+        bytesPerValue: 2,
+      }).kvBytes /
+      2 ** 30,
     shows: (gib) => `KV cache = 2 · 16 · 32,768 · 8 · 128 · 32 layers · 2 bytes = ${gib} GiB`,
   },
   batch: {
-    title: "From demo to batch", right: "Memory cost", because: "Without grouped-query attention",
-    wrong: "Speed", why: "One user runs at normal speed and eight crash", section: "cost",
-    expected: async () => (await createLLMMath()).attentionCost({ tokens: 4096, heads: 32, kvHeads: 32, headDim: 128, layers: 32, batch: 8, bytesPerValue: 2 }).kvBytes / 2 ** 30,
+    title: "From demo to batch",
+    right: "Memory cost",
+    because: "Without grouped-query attention",
+    wrong: "Speed",
+    why: "One user runs at normal speed and eight crash",
+    section: "cost",
+    expected: async () =>
+      (await createLLMMath()).attentionCost({
+        tokens: 4096,
+        heads: 32,
+        kvHeads: 32,
+        headDim: 128,
+        layers: 32,
+        batch: 8,
+        bytesPerValue: 2,
+      }).kvBytes /
+      2 ** 30,
     shows: (gib) => `KV cache = 2 · 8 · 4,096 · 32 · 128 · 32 layers · 2 bytes = ${gib} GiB`,
   },
   "slow-chat": {
-    title: "Twelve tokens a second", right: "Speed", because: "one full large-model call",
-    wrong: "Memory cost", why: "Memory use is well within the GPUs and nothing fails", section: "speculative",
-    expected: async () => (await createLLMMath()).speculativeDecoding({ alpha: 0.6, gamma: 4, costRatio: 0.05 }).speedup,
+    title: "Twelve tokens a second",
+    right: "Speed",
+    because: "one full large-model call",
+    wrong: "Memory cost",
+    why: "Memory use is well within the GPUs and nothing fails",
+    section: "speculative",
+    expected: async () =>
+      (await createLLMMath()).speculativeDecoding({ alpha: 0.6, gamma: 4, costRatio: 0.05 }).speedup,
     shows: (x) => `= ${shown(x, 3)}×`,
   },
   "slow-draft": {
-    title: "Speculation that slowed things down", right: "Speed", because: "At α = 0.3 few drafts survive",
-    wrong: "Numeric precision", why: "the draft's quality shows up in the acceptance rate", section: "speculative",
-    expected: async () => (await createLLMMath()).speculativeDecoding({ alpha: 0.3, gamma: 8, costRatio: 0.25 }).speedup,
+    title: "Speculation that slowed things down",
+    right: "Speed",
+    because: "At α = 0.3 few drafts survive",
+    wrong: "Numeric precision",
+    why: "the draft's quality shows up in the acceptance rate",
+    section: "speculative",
+    expected: async () =>
+      (await createLLMMath()).speculativeDecoding({ alpha: 0.3, gamma: 8, costRatio: 0.25 }).speedup,
     shows: (x) => `= ${shown(x, 3)}×`,
   },
   outlier: {
-    title: "One loud channel", right: "Numeric precision", because: "The outlier makes the step coarse",
-    wrong: "Different sampled wording", why: "the 8-bit one repeats worse answers", section: "quantization",
+    title: "One loud channel",
+    right: "Numeric precision",
+    because: "The outlier makes the step coarse",
+    wrong: "Different sampled wording",
+    why: "the 8-bit one repeats worse answers",
+    section: "quantization",
     expected: async () => (await createLLMMath()).quantize([60, 0.82, -0.37, 0.15, -0.06], { bits: 8 }).scale,
     shows: (step) => `at 8 bits: step ${shown(step, 4)},`,
   },
   "four-bit": {
-    title: "From 8 to 4 bits", right: "Numeric precision", because: "the largest weight sets the step",
-    wrong: "Memory cost", why: "The 4-bit model fits and runs", section: "quantization",
+    title: "From 8 to 4 bits",
+    right: "Numeric precision",
+    because: "the largest weight sets the step",
+    wrong: "Memory cost",
+    why: "The 4-bit model fits and runs",
+    section: "quantization",
     expected: async () => (await createLLMMath()).quantize([0.9, 0.04, -0.03, 0.02, -0.01], { bits: 4 }).scale,
     shows: (step) => `at 4 bits: levels −7 … 7, step ${shown(step, 4)},`,
   },
@@ -123,9 +204,17 @@ test("every scenario: a wrong choice is explained and keeps the calculation clos
       for (const m of MECHANISMS.filter((m) => m !== s.right && m !== s.wrong)) {
         await fig.getByRole("button", { name: m, exact: true }).click();
         const verdict = fig.locator(".diagnose-verdict").last();
-        assert.match(await verdict.textContent(), new RegExp(`^Not ${m.toLowerCase()}\\. \\S.{30,}`), `${id}: why not ${m}`);
+        assert.match(
+          await verdict.textContent(),
+          new RegExp(`^Not ${m.toLowerCase()}\\. \\S.{30,}`),
+          `${id}: why not ${m}`,
+        );
       }
-      assert.equal(new Set(await fig.locator(".diagnose-verdict").allTextContents()).size, 5, `${id}: five different reasons`);
+      assert.equal(
+        new Set(await fig.locator(".diagnose-verdict").allTextContents()).size,
+        5,
+        `${id}: five different reasons`,
+      );
       assert.equal(await analysis.isVisible(), false);
     }
     await fig.getByRole("button", { name: s.right, exact: true }).click();
@@ -133,7 +222,8 @@ test("every scenario: a wrong choice is explained and keeps the calculation clos
     assert.ok((await right.textContent()).startsWith(`Right: ${s.right.toLowerCase()}.`), id);
     assert.ok((await right.textContent()).includes(s.because), `${id}: why it fits`);
     assert.equal(await analysis.isVisible(), true, `${id}: the calculation opens`);
-    for (const m of MECHANISMS) assert.equal(await fig.getByRole("button", { name: m, exact: true }).getAttribute("aria-disabled"), "true");
+    for (const m of MECHANISMS)
+      assert.equal(await fig.getByRole("button", { name: m, exact: true }).getAttribute("aria-disabled"), "true");
     // The reasons not yet read are one click away; none is left when every wrong one was tried.
     const others = fig.locator(".diagnose-others");
     if (k % 2 === 0) assert.equal(await others.isVisible(), false);
@@ -152,7 +242,10 @@ test("every scenario: a wrong choice is explained and keeps the calculation clos
     if (k < order.length - 1) await fig.getByRole("button", { name: "Next scenario" }).click();
   }
   assert.equal(await fig.getByRole("button", { name: "Next scenario" }).isVisible(), false);
-  assert.equal(await fig.locator(".diagnose-final").textContent(), "That was the last of the 12 scenarios: 6 of 12 right first time. Start again in a new order");
+  assert.equal(
+    await fig.locator(".diagnose-final").textContent(),
+    "That was the last of the 12 scenarios: 6 of 12 right first time. Start again in a new order",
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -163,17 +256,35 @@ test("a wrong choice is told wrong and the right one right, for every scenario r
   const { page } = await openFigure(browser.context, "diagnose");
   const fig = page.locator("#diagnose-figure");
   const order = await fig.evaluate((el) => el.order);
-  const ids = { "Missing context": "missing-context", "Different sampled wording": "sampled-wording", "Positional relationships": "position",
-    "Memory cost": "memory", Speed: "speed", "Numeric precision": "precision" };
+  const ids = {
+    "Missing context": "missing-context",
+    "Different sampled wording": "sampled-wording",
+    "Positional relationships": "position",
+    "Memory cost": "memory",
+    Speed: "speed",
+    "Numeric precision": "precision",
+  };
   for (const [k, id] of order.entries()) {
     const s = SCENARIOS[id];
     const picks = [...Array(k).fill(""), `${ids[s.wrong]},${ids[s.right]}`].join("|");
-    await fig.evaluate((el, [pos, p]) => { el.setAttribute("scenario", pos); el.setAttribute("picks", p); }, [String(k + 1), picks]);
+    await fig.evaluate(
+      (el, [pos, p]) => {
+        el.setAttribute("scenario", pos);
+        el.setAttribute("picks", p);
+      },
+      [String(k + 1), picks],
+    );
     assert.equal(await titleOf(fig), s.title);
     const verdicts = await fig.locator(".diagnose-verdict").allTextContents();
     assert.equal(verdicts.length, 2, id);
-    assert.ok(verdicts[0].startsWith(`Not ${s.wrong.toLowerCase()}.`) && verdicts[0].includes(s.why), `${id}: ${verdicts[0]}`);
-    assert.ok(verdicts[1].startsWith(`Right: ${s.right.toLowerCase()}.`) && verdicts[1].includes(s.because), `${id}: ${verdicts[1]}`);
+    assert.ok(
+      verdicts[0].startsWith(`Not ${s.wrong.toLowerCase()}.`) && verdicts[0].includes(s.why),
+      `${id}: ${verdicts[0]}`,
+    );
+    assert.ok(
+      verdicts[1].startsWith(`Right: ${s.right.toLowerCase()}.`) && verdicts[1].includes(s.because),
+      `${id}: ${verdicts[1]}`,
+    );
     assert.equal(await fig.locator(".diagnose-analysis").isVisible(), true);
     assert.match(await fig.locator(".diagnose-progress").textContent(), /0 of 1 right first time\.$/);
   }
@@ -184,21 +295,36 @@ test("item 1: the position scenario's steepest and gentlest alibi heads are alib
   const { page } = await openFigure(browser.context, "diagnose");
   const fig = page.locator("#diagnose-figure");
   const k = (await fig.evaluate((el) => el.order)).indexOf("contract");
-  await fig.evaluate((el, pos) => { el.setAttribute("scenario", pos); el.setAttribute("picks", `${"|".repeat(pos - 1)}position`); }, k + 1);
+  await fig.evaluate((el, pos) => {
+    el.setAttribute("scenario", pos);
+    el.setAttribute("picks", `${"|".repeat(pos - 1)}position`);
+  }, k + 1);
   const lines = fig.locator(".diagnose-lines");
   // 256·ln 2 tokens: the gentlest slope is 2^-8 whatever the head count (Press et al. 2022,
   // reference get_slopes); shown to 0.1 token as the page writes it.
   const gentlest = shown(256 * Math.LN2, 1);
   assert.equal(gentlest, "177.4");
-  for (const [heads, steepHead, gentleHead, steepSlope] of [[12, 9, 8, 2 ** -0.5], [40, 33, 32, 2 ** -0.125], [16, 1, 16, 2 ** -0.5]]) {
+  for (const [heads, steepHead, gentleHead, steepSlope] of [
+    [12, 9, 8, 2 ** -0.5],
+    [40, 33, 32, 2 ** -0.125],
+    [16, 1, 16, 2 ** -0.5],
+  ]) {
     await fig.getByLabel("attention heads").fill(String(heads));
     const core = await page.evaluate((h) => createLLMMath().then((m) => m.alibiHeads(h)), heads);
     assert.equal(core.steepest.head, steepHead);
     assert.equal(core.gentlest.head, gentleHead);
     assert.ok(Math.abs(core.steepest.slope - steepSlope) < 1e-15, `${heads} heads: steepest slope`); // a power of two, exact up to rounding
     const text = await lines.textContent();
-    assert.ok(text.includes(`the steepest is head ${steepHead} (m = ${shown(steepSlope, 4)}): it halves a key's weight every ${shown(Math.LN2 / steepSlope, 2)} tokens.`), `${heads} heads: ${text}`);
-    assert.ok(text.includes(`The gentlest is head ${gentleHead} (m = 0.003906): it halves it every ${gentlest} tokens.`), `${heads} heads: ${text}`);
+    assert.ok(
+      text.includes(
+        `the steepest is head ${steepHead} (m = ${shown(steepSlope, 4)}): it halves a key's weight every ${shown(Math.LN2 / steepSlope, 2)} tokens.`,
+      ),
+      `${heads} heads: ${text}`,
+    );
+    assert.ok(
+      text.includes(`The gentlest is head ${gentleHead} (m = 0.003906): it halves it every ${gentlest} tokens.`),
+      `${heads} heads: ${text}`,
+    );
     // What the page said before the fix: the last head's half-distance (7.8 at 12, 2.5 at 40).
     if (heads !== 16) assert.ok(!/every (7\.8|2\.5) tokens/.test(text), text);
   }
@@ -209,18 +335,41 @@ test("item 5: the memory scenario serves Llama-3.1-8B, whose 131,072-token conte
   const { page } = await openFigure(browser.context, "diagnose");
   const fig = page.locator("#diagnose-figure");
   const k = (await fig.evaluate((el) => el.order)).indexOf("serving");
-  await fig.evaluate((el, pos) => { el.setAttribute("scenario", pos); el.setAttribute("picks", `${"|".repeat(pos - 1)}memory`); }, k + 1);
+  await fig.evaluate((el, pos) => {
+    el.setAttribute("scenario", pos);
+    el.setAttribute("picks", `${"|".repeat(pos - 1)}memory`);
+  }, k + 1);
   const story = await fig.locator(".diagnose-story").textContent();
-  assert.match(story, /Llama-3\.1-8B \(32 layers, 32 query heads sharing 8 key–value heads of dimension 128; a context of up to 131,072 tokens\)/);
+  assert.match(
+    story,
+    /Llama-3\.1-8B \(32 layers, 32 query heads sharing 8 key–value heads of dimension 128; a context of up to 131,072 tokens\)/,
+  );
   assert.match(story, /32,768 tokens/);
   assert.ok(!/Llama-3-8B/.test(story), "not Llama-3-8B, whose context is 8,192 tokens");
   const lines = fig.locator(".diagnose-lines");
-  const full = await page.evaluate(() => createLLMMath().then((m) => m.attentionCost({ tokens: 131072, heads: 32, kvHeads: 8, headDim: 128, layers: 32, batch: 16, bytesPerValue: 2 }).kvBytes / 2 ** 30));
+  const full = await page.evaluate(() =>
+    createLLMMath().then(
+      (m) =>
+        m.attentionCost({
+          tokens: 131072,
+          heads: 32,
+          kvHeads: 8,
+          headDim: 128,
+          layers: 32,
+          batch: 16,
+          bytesPerValue: 2,
+        }).kvBytes /
+        2 ** 30,
+    ),
+  );
   assert.equal(full, 256); // 2·16·131072·8·128·32·2 bytes
   await fig.evaluate((el) => el.setAttribute("serving-tokens", "131072"));
   assert.match(await lines.textContent(), /· 16 · 131,072 · 8 · 128 · 32 layers · 2 bytes = 256 GiB/);
   await fig.evaluate((el) => el.setAttribute("serving-tokens", "131073"));
-  assert.match(await fig.locator(".llm-notes").textContent(), /serving-tokens="131073" ignored: expected a whole number from 1 to 131072/);
+  assert.match(
+    await fig.locator(".llm-notes").textContent(),
+    /serving-tokens="131073" ignored: expected a whole number from 1 to 131072/,
+  );
   assert.match(await lines.textContent(), /= 256 GiB/, "the last good value kept");
   // The other memory scenario stays within Llama-2-7B's 4,096 tokens.
   const limit = await fig.evaluate((el) => el.constructor.attributes.find((d) => d.name === "batch-tokens").max);
@@ -236,7 +385,11 @@ test("restart reshuffles: a new seed, a new order from its first scenario, no ch
   await fig.getByRole("button", { name: "Next scenario" }).click();
   assert.match(await fig.locator(".diagnose-progress").textContent(), /^Scenario 2 of 12\. 1 of 1 right first time\.$/);
   assert.equal(await page.evaluate(() => document.activeElement?.id), "diagnose-figure");
-  assert.equal(await fig.evaluate((el) => el.shadowRoot.activeElement?.className), "diagnose-title", "focus on the new scenario's title");
+  assert.equal(
+    await fig.evaluate((el) => el.shadowRoot.activeElement?.className),
+    "diagnose-title",
+    "focus on the new scenario's title",
+  );
 
   await fig.getByRole("button", { name: "Start again in a new order" }).first().click();
   const second = await fig.evaluate((el) => el.order);
@@ -266,8 +419,13 @@ test("every declared attribute set on the live element redraws the figure; bad v
   const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
   const removeAttr = (name) => fig.evaluate((el, n) => el.removeAttribute(n), name);
   const order = await fig.evaluate((el) => el.order);
-  const decls = await fig.evaluate((el) => el.constructor.attributes.map(({ name, type, min, max, default: d }) => ({ name, type, min, max, d })));
-  assert.deepEqual(decls.slice(0, 3).map((d) => d.name), ["seed", "scenario", "picks"]);
+  const decls = await fig.evaluate((el) =>
+    el.constructor.attributes.map(({ name, type, min, max, default: d }) => ({ name, type, min, max, d })),
+  );
+  assert.deepEqual(
+    decls.slice(0, 3).map((d) => d.name),
+    ["seed", "scenario", "picks"],
+  );
 
   // Every scenario input: "<scenario id>-<input>", a non-default value (half-way to a bound)
   // shows in its field, redraws the calculation, is the embed code's setting, and when removed
@@ -287,9 +445,18 @@ test("every declared attribute set on the live element redraws the figure; bad v
     const text = await lines.textContent();
     assert.notEqual(text, before, `${d.name}="${value}": redrawn`);
     assert.equal(await fig.locator(".llm-status").textContent(), "", `${d.name}="${value}": no error`);
-    const field = await fig.evaluate((el) => [...el.shadowRoot.querySelectorAll(".diagnose-inputs input")].map((i) => i.value));
+    const field = await fig.evaluate((el) =>
+      [...el.shadowRoot.querySelectorAll(".diagnose-inputs input")].map((i) => i.value),
+    );
     assert.ok(field.includes(value), `${d.name}: its field shows ${value} (${field})`);
-    assert.deepEqual(await fig.evaluate((el) => el.settings("defaults")), [["scenario", String(k)], [d.name, value]].filter(([n]) => n !== "scenario" || k !== 1), d.name);
+    assert.deepEqual(
+      await fig.evaluate((el) => el.settings("defaults")),
+      [
+        ["scenario", String(k)],
+        [d.name, value],
+      ].filter(([n]) => n !== "scenario" || k !== 1),
+      d.name,
+    );
     await removeAttr(d.name);
     assert.equal(await lines.textContent(), before, `${d.name} removed: back to the default`);
   }
@@ -298,12 +465,23 @@ test("every declared attribute set on the live element redraws the figure; bad v
   // picks: the verdicts follow; unknown mechanisms, repeats and choices after the right one are
   // dropped with a note naming the attribute.
   const notes = fig.locator(".llm-notes");
-  const firstRight = { "missing-context": ["refund-policy", "warranty"], "sampled-wording": ["treaty", "eiffel"], position: ["contract", "long-report"],
-    memory: ["serving", "batch"], speed: ["slow-chat", "slow-draft"], precision: ["outlier", "four-bit"] };
+  const firstRight = {
+    "missing-context": ["refund-policy", "warranty"],
+    "sampled-wording": ["treaty", "eiffel"],
+    position: ["contract", "long-report"],
+    memory: ["serving", "batch"],
+    speed: ["slow-chat", "slow-draft"],
+    precision: ["outlier", "four-bit"],
+  };
   const rightId = Object.keys(firstRight).find((m) => firstRight[m].includes(order[0]));
   const [wrongId, laterId] = Object.keys(firstRight).filter((m) => m !== rightId);
   await setAttr("picks", `${wrongId},${wrongId},constructor,${rightId},${laterId}`);
-  assert.ok((await notes.textContent()).includes(`picks: “${wrongId}”, “constructor”, “${laterId}” ignored: expected mechanisms among missing-context, `), await notes.textContent());
+  assert.ok(
+    (await notes.textContent()).includes(
+      `picks: “${wrongId}”, “constructor”, “${laterId}” ignored: expected mechanisms among missing-context, `,
+    ),
+    await notes.textContent(),
+  );
   assert.deepEqual(await fig.evaluate((el) => el.state.picks), [`${wrongId},${rightId}`]);
   assert.equal(await fig.locator(".diagnose-verdict").count(), 2);
   assert.equal(await fig.locator(".diagnose-analysis").isVisible(), true);
@@ -313,13 +491,21 @@ test("every declared attribute set on the live element redraws the figure; bad v
 
   // Out-of-range or malformed values: refused with a note; the scenario and numbers stay.
   const title = await titleOf(fig);
-  for (const [name, value, why] of [["seed", "-1", "a whole number from 0 to 4294967295"], ["seed", "1.5", "a whole number"],
-    ["scenario", "13", "a whole number from 1 to 12"], ["scenario", "constructor", "a whole number"],
-    ["picks", "a|b|c|d|e|f|g|h|i|j|k|l|m", "1 to 12 labels"], ["contract-heads", "65", "a whole number from 1 to 64"],
-    ["slow-chat-alpha", "1.5", "a number from 0 to 1"]]) {
+  for (const [name, value, why] of [
+    ["seed", "-1", "a whole number from 0 to 4294967295"],
+    ["seed", "1.5", "a whole number"],
+    ["scenario", "13", "a whole number from 1 to 12"],
+    ["scenario", "constructor", "a whole number"],
+    ["picks", "a|b|c|d|e|f|g|h|i|j|k|l|m", "1 to 12 labels"],
+    ["contract-heads", "65", "a whole number from 1 to 64"],
+    ["slow-chat-alpha", "1.5", "a number from 0 to 1"],
+  ]) {
     await setAttr(name, value);
     assert.equal(await notes.isVisible(), true, name);
-    assert.ok((await notes.textContent()).includes(`${name}="${value}" ignored: expected ${why}`), `${name}="${value}": ${await notes.textContent()}`);
+    assert.ok(
+      (await notes.textContent()).includes(`${name}="${value}" ignored: expected ${why}`),
+      `${name}="${value}": ${await notes.textContent()}`,
+    );
     assert.equal(await titleOf(fig), title);
   }
 
@@ -331,8 +517,12 @@ test("every declared attribute set on the live element redraws the figure; bad v
     document.getElementById("diagnose-figure").after(el);
     await el.ready;
     const root = el.shadowRoot;
-    const out = { notes: root.querySelector(".llm-notes").textContent, hidden: root.querySelector(".llm-notes").hidden,
-      title: root.querySelector(".diagnose-title").textContent, images: root.querySelectorAll("img").length };
+    const out = {
+      notes: root.querySelector(".llm-notes").textContent,
+      hidden: root.querySelector(".llm-notes").hidden,
+      title: root.querySelector(".diagnose-title").textContent,
+      images: root.querySelectorAll("img").length,
+    };
     el.remove();
     return out;
   });
@@ -355,8 +545,10 @@ test("the reader's place, choices and inputs are in the page's address, and open
   await fig.getByRole("button", { name: SCENARIOS[order[1]].right, exact: true }).click();
   await fig.locator(".diagnose-inputs input").first().fill("3");
   const seen = {
-    title: await titleOf(fig), progress: await fig.locator(".diagnose-progress").textContent(),
-    verdicts: await fig.locator(".diagnose-verdict").allTextContents(), lines: await fig.locator(".diagnose-lines").textContent(),
+    title: await titleOf(fig),
+    progress: await fig.locator(".diagnose-progress").textContent(),
+    verdicts: await fig.locator(".diagnose-verdict").allTextContents(),
+    lines: await fig.locator(".diagnose-lines").textContent(),
   };
   // The reader writes the address a moment after the last change: wait for the input's value.
   await page.waitForFunction((id) => new RegExp(`diagnose\\.${id}-[a-z-]+=3(&|$)`).test(location.hash), order[1]);
@@ -385,9 +577,14 @@ test("axe-core finds no accessibility violation in the figure with wrong and rig
   await fig.getByRole("button", { name: SCENARIOS[order[0]].right, exact: true }).click();
   await fig.locator(".diagnose-others summary").click();
   await page.evaluate(fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8"));
-  const violations = await page.evaluate(() => axe.run(document.getElementById("diagnose"),
-    { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "best-practice"] }, resultTypes: ["violations"] })
-    .then((r) => r.violations.map((v) => `${v.id}: ${v.help} at ${v.nodes[0].target.join(" ")}`)));
+  const violations = await page.evaluate(() =>
+    axe
+      .run(document.getElementById("diagnose"), {
+        runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "best-practice"] },
+        resultTypes: ["violations"],
+      })
+      .then((r) => r.violations.map((v) => `${v.id}: ${v.help} at ${v.nodes[0].target.join(" ")}`)),
+  );
   assert.deepEqual(violations, []);
   await page.close();
 });

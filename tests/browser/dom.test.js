@@ -12,17 +12,29 @@ const browser = useBrowser(test);
 
 // dom.js and the line chart, bundled as one script that sets window.kit.
 const kit = buildSync({
-  stdin: { contents: 'export * from "./dom.js"; export { lineChart } from "./widgets/plot.js";', resolveDir: path.join(__dirname, "..", "..", "site", "src"), loader: "js" },
-  bundle: true, format: "iife", globalName: "kit", write: false, logLevel: "silent",
+  stdin: {
+    contents: 'export * from "./dom.js"; export { lineChart } from "./widgets/plot.js";',
+    resolveDir: path.join(__dirname, "..", "..", "site", "src"),
+    loader: "js",
+  },
+  bundle: true,
+  format: "iife",
+  globalName: "kit",
+  write: false,
+  logLevel: "silent",
 }).outputFiles[0].text;
 
 /** A blank page with the kit loaded, its policy forbidding inline styles; returns { page, errors }. */
 async function openKit() {
   const page = await browser.context.newPage();
   const errors = [];
-  page.on("console", (msg) => { if (msg.type() === "error") errors.push(`console: ${msg.text()}`); });
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
+  });
   page.on("pageerror", (err) => errors.push(`page: ${err.message}`));
-  await page.setContent(`<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="style-src 'none'"></head><body><div id="box"></div></body></html>`);
+  await page.setContent(
+    `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="style-src 'none'"></head><body><div id="box"></div></body></html>`,
+  );
   await page.addScriptTag({ content: kit });
   await page.evaluate(() => {
     window.violations = 0;
@@ -36,18 +48,54 @@ test("patch writes into the nodes already there: same nodes, new text, attribute
   const r = await page.evaluate(() => {
     const { h, fill, patch } = window.kit;
     const box = document.getElementById("box");
-    const row = (cells) => h("tr", {}, cells.map(([text, props]) => h("td", props, text)));
-    fill(box, h("table", {}, h("tbody", {}, row([["1", { class: "a", title: "one" }], ["2", { style: { "--w": "0.5" } }]]))));
+    const row = (cells) =>
+      h(
+        "tr",
+        {},
+        cells.map(([text, props]) => h("td", props, text)),
+      );
+    fill(
+      box,
+      h(
+        "table",
+        {},
+        h(
+          "tbody",
+          {},
+          row([
+            ["1", { class: "a", title: "one" }],
+            ["2", { style: { "--w": "0.5" } }],
+          ]),
+        ),
+      ),
+    );
     const cells = [...box.querySelectorAll("td")];
     const table = box.firstChild;
-    patch(box, h("table", {}, h("tbody", {}, row([["10", { class: "b" }], ["2", { style: { "--w": "0.25" }, title: "two" }], ["3", {}]]))));
+    patch(
+      box,
+      h(
+        "table",
+        {},
+        h(
+          "tbody",
+          {},
+          row([
+            ["10", { class: "b" }],
+            ["2", { style: { "--w": "0.25" }, title: "two" }],
+            ["3", {}],
+          ]),
+        ),
+      ),
+    );
     const after = [...box.querySelectorAll("td")];
     return {
       sameTable: box.firstChild === table,
       sameCells: after[0] === cells[0] && after[1] === cells[1],
       texts: after.map((c) => c.textContent),
-      class0: after[0].getAttribute("class"), title0: after[0].hasAttribute("title"),
-      w1: after[1].style.getPropertyValue("--w"), title1: after[1].getAttribute("title"),
+      class0: after[0].getAttribute("class"),
+      title0: after[0].hasAttribute("title"),
+      w1: after[1].style.getPropertyValue("--w"),
+      title1: after[1].getAttribute("title"),
       count: after.length,
     };
   });
@@ -70,16 +118,25 @@ test("patch removes what the new drawing lacks, replaces nodes of another kind a
     const { h, fill, patch } = window.kit;
     const box = document.getElementById("box");
     const clicks = [];
-    fill(box, h("button", { onclick: () => clicks.push(1) }, "go"), h("p", {}, "a"), h("input", { value: "x" }), h("span", {}, "gone"));
+    fill(
+      box,
+      h("button", { onclick: () => clicks.push(1) }, "go"),
+      h("p", {}, "a"),
+      h("input", { value: "x" }),
+      h("span", {}, "gone"),
+    );
     const [button, p, input] = box.children;
     button.focus();
     patch(box, h("button", { onclick: () => clicks.push(2) }, "go"), h("div", {}, "a"), h("input", { value: "y" }));
     box.firstChild.click();
     return {
-      sameButton: box.firstChild === button, focused: document.activeElement === button,
+      sameButton: box.firstChild === button,
+      focused: document.activeElement === button,
       replacedP: box.children[1] !== p && box.children[1].localName === "div",
-      replacedInput: box.children[2] !== input, inputValue: box.children[2].value,
-      count: box.childNodes.length, clicks,
+      replacedInput: box.children[2] !== input,
+      inputValue: box.children[2].value,
+      count: box.childNodes.length,
+      clicks,
     };
   });
   assert.equal(r.sameButton, true);
@@ -100,13 +157,22 @@ test("a listener the new drawing drops is removed, however deep, and one it adds
     const box = document.getElementById("box");
     const clicks = [];
     const row = (onclick) => h("table", {}, h("tbody", {}, h("tr", {}, h("td", {}, h("button", { onclick }, "pick")))));
-    fill(box, row(() => clicks.push("first")));
-    patch(box, row(undefined));  // the same markup without the listener
+    fill(
+      box,
+      row(() => clicks.push("first")),
+    );
+    patch(box, row(undefined)); // the same markup without the listener
     box.querySelector("button").click();
-    patch(box, row(() => clicks.push("third")));
+    patch(
+      box,
+      row(() => clicks.push("third")),
+    );
     patch(box, row(undefined));
     box.querySelector("button").click();
-    patch(box, row(() => clicks.push("fifth")));
+    patch(
+      box,
+      row(() => clicks.push("fifth")),
+    );
     box.querySelector("button").click();
     return clicks;
   });
@@ -124,8 +190,19 @@ test("a chart patched into a narrow box is drawn at the box's width at once, and
     document.adoptedStyleSheets = [sheet];
     document.getElementById("box").style.width = "300px";
   });
-  const spec = (y) => ({ title: "t", x: { min: 0, max: 1, ticks: [0, 1], label: "x" }, y: { min: 0, max: 1, ticks: [0, 1], label: "y" },
-    series: [{ points: [[0, 0], [1, y]] }] });
+  const spec = (y) => ({
+    title: "t",
+    x: { min: 0, max: 1, ticks: [0, 1], label: "x" },
+    y: { min: 0, max: 1, ticks: [0, 1], label: "y" },
+    series: [
+      {
+        points: [
+          [0, 0],
+          [1, y],
+        ],
+      },
+    ],
+  });
   await page.evaluate((s) => window.kit.fill(document.getElementById("box"), window.kit.lineChart(s)), spec(0.5));
   // The first drawing is fitted to the box once it is laid out (a ResizeObserver).
   await page.waitForFunction(() => document.querySelector("#box svg").getAttribute("viewBox").split(" ")[2] === "300");
@@ -134,9 +211,13 @@ test("a chart patched into a narrow box is drawn at the box's width at once, and
     const svg = box.querySelector("svg");
     window.kit.patch(box, window.kit.lineChart(s));
     const now = box.querySelector("svg");
-    return { same: now === svg, width: now.getAttribute("viewBox").split(" ")[2], described: now.getAttribute("aria-describedby"),
+    return {
+      same: now === svg,
+      width: now.getAttribute("viewBox").split(" ")[2],
+      described: now.getAttribute("aria-describedby"),
       description: Boolean(document.getElementById(now.getAttribute("aria-describedby"))),
-      points: now.querySelector("polyline").getAttribute("points") };
+      points: now.querySelector("polyline").getAttribute("points"),
+    };
   }, spec(1));
   assert.equal(r.same, true, "the chart is the one already there");
   assert.equal(r.width, "300", "drawn for its box at once, not at its design width of 520");
@@ -145,7 +226,9 @@ test("a chart patched into a narrow box is drawn at the box's width at once, and
   // y = 1 is the top of the plot: the new spec's point, not the old one's (y = 0.5).
   assert.equal(Number(end.split(",")[1]), 14, `the last point ${end} is the new spec's`);
   // Widening the box redraws the kept chart from the new spec.
-  await page.evaluate(() => { document.getElementById("box").style.width = "400px"; });
+  await page.evaluate(() => {
+    document.getElementById("box").style.width = "400px";
+  });
   await page.waitForFunction(() => document.querySelector("#box svg").getAttribute("viewBox").split(" ")[2] === "400");
   const points = await page.evaluate(() => document.querySelector("#box polyline").getAttribute("points"));
   assert.equal(Number(points.split(" ")[1].split(",")[1]), 14, "refitted from the new spec");
@@ -160,9 +243,16 @@ test("a part is built once for its key, and patch() shows the last drawing, part
     const { h, patch, part } = window.kit;
     const box = document.getElementById("box");
     let builds = 0;
-    const drawing = (key) => part(`dom-test ${key}`, () => { builds += 1; return h("ul", { class: key }, h("li", {}, key)); });
+    const drawing = (key) =>
+      part(`dom-test ${key}`, () => {
+        builds += 1;
+        return h("ul", { class: key }, h("li", {}, key));
+      });
     const shown = [];
-    const show = (d) => { patch(box, d); shown.push(`${box.firstChild.getAttribute("class")}:${box.textContent}`); };
+    const show = (d) => {
+      patch(box, d);
+      shown.push(`${box.firstChild.getAttribute("class")}:${box.textContent}`);
+    };
     show(drawing("a"));
     const list = box.firstChild;
     show(drawing("a"));
@@ -172,8 +262,18 @@ test("a part is built once for its key, and patch() shows the last drawing, part
     show(drawing("a"));
     const copy = drawing("a");
     let refused = "";
-    try { part("dom-test listening", () => h("button", { onclick: () => {} }, "x")); } catch (e) { refused = e.message; }
-    return { shown, builds, same: box.firstChild === list, copy: copy !== box.firstChild && copy.textContent === "a", refused };
+    try {
+      part("dom-test listening", () => h("button", { onclick: () => {} }, "x"));
+    } catch (e) {
+      refused = e.message;
+    }
+    return {
+      shown,
+      builds,
+      same: box.firstChild === list,
+      copy: copy !== box.firstChild && copy.textContent === "a",
+      refused,
+    };
   });
   // A node that showed a part and was then written with something else no longer counts as
   // showing it: the part drawn again is written in full.
@@ -188,24 +288,39 @@ test("a part is built once for its key, and patch() shows the last drawing, part
 
 test("a chart redrawn keeps its axes when only its marker moves, and shows new ticks and rows when they change", async () => {
   const { page, errors } = await openKit();
-  const spec = (ticks, y, marker) => ({ title: "t", x: { min: 0, max: 1, ticks: [0, 1], label: "x" }, y: { min: 0, max: 1, ticks, label: "y" },
-    series: [{ points: [[0, 0], [1, y]] }], markers: [{ x: marker, y: marker, label: String(marker) }] });
-  const r = await page.evaluate((specs) => {
-    const { patch, lineChart } = window.kit;
-    const box = document.getElementById("box");
-    const read = () => ({
-      yLabels: [...box.querySelectorAll("g.axes text[text-anchor='end']")].map((t) => t.textContent),
-      rows: [...box.querySelectorAll("tbody tr")].map((tr) => tr.textContent),
-      marker: box.querySelector("circle").getAttribute("cx"),
-    });
-    patch(box, lineChart(specs[0]));
-    const axes = box.querySelector("g.axes");
-    const first = read();
-    patch(box, lineChart(specs[1]));
-    const moved = { ...read(), sameAxes: box.querySelector("g.axes") === axes };
-    patch(box, lineChart(specs[2]));
-    return { first, moved, changed: read() };
-  }, [spec([0, 1], 0.5, 0.2), spec([0, 1], 0.5, 0.6), spec([0, 0.5, 1], 1, 0.6)]);
+  const spec = (ticks, y, marker) => ({
+    title: "t",
+    x: { min: 0, max: 1, ticks: [0, 1], label: "x" },
+    y: { min: 0, max: 1, ticks, label: "y" },
+    series: [
+      {
+        points: [
+          [0, 0],
+          [1, y],
+        ],
+      },
+    ],
+    markers: [{ x: marker, y: marker, label: String(marker) }],
+  });
+  const r = await page.evaluate(
+    (specs) => {
+      const { patch, lineChart } = window.kit;
+      const box = document.getElementById("box");
+      const read = () => ({
+        yLabels: [...box.querySelectorAll("g.axes text[text-anchor='end']")].map((t) => t.textContent),
+        rows: [...box.querySelectorAll("tbody tr")].map((tr) => tr.textContent),
+        marker: box.querySelector("circle").getAttribute("cx"),
+      });
+      patch(box, lineChart(specs[0]));
+      const axes = box.querySelector("g.axes");
+      const first = read();
+      patch(box, lineChart(specs[1]));
+      const moved = { ...read(), sameAxes: box.querySelector("g.axes") === axes };
+      patch(box, lineChart(specs[2]));
+      return { first, moved, changed: read() };
+    },
+    [spec([0, 1], 0.5, 0.2), spec([0, 1], 0.5, 0.6), spec([0, 0.5, 1], 1, 0.6)],
+  );
   assert.deepEqual(r.first.yLabels, ["0", "1"]);
   assert.equal(r.moved.sameAxes, true, "the axes group is the one already there");
   assert.notEqual(r.moved.marker, r.first.marker, "the marker moved");
@@ -231,7 +346,7 @@ test("a frozen node stays as it is while patch() redraws around it, and shows th
     const during = [pa.className, pa.textContent, pb.textContent];
     patch(box, drawing(3, 3));
     const direct = h("span", {}, "direct");
-    patch(pa, direct);  // a figure writing into the frozen node itself: its children, kept too
+    patch(pa, direct); // a figure writing into the frozen node itself: its children, kept too
     const stillFrozen = pa.textContent;
     thaw(pa);
     const thawed = [box.firstChild.children[0] === pa, pa.className, pa.textContent];
@@ -240,7 +355,11 @@ test("a frozen node stays as it is while patch() redraws around it, and shows th
   });
   assert.deepEqual(r.during, ["a1", "a 1", "b 2"], "the frozen node is left as it was; its sibling follows");
   assert.equal(r.stillFrozen, "a 1", "a patch into the frozen node itself waits too");
-  assert.deepEqual(r.thawed, [true, "a3", "direct"], "thawed: the latest drawing (its attributes, then the children written into it)");
+  assert.deepEqual(
+    r.thawed,
+    [true, "a3", "direct"],
+    "thawed: the latest drawing (its attributes, then the children written into it)",
+  );
   assert.equal(r.after, "a 4", "after thaw, patch() writes into it again");
   assert.equal(r.b, "b 4");
   assert.deepEqual(errors, []);

@@ -20,18 +20,25 @@ const FIGURES = Object.keys(figures);
 // A course folder: the two embed files of dist/ and the fixture pages.
 const course = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-course-"));
 for (const f of ["llmmath-widgets.js", "embed.html"]) fs.copyFileSync(path.join(dist, f), path.join(course, f));
-for (const f of fs.readdirSync(path.join(__dirname, "fixtures"))) fs.copyFileSync(path.join(__dirname, "fixtures", f), path.join(course, f));
+for (const f of fs.readdirSync(path.join(__dirname, "fixtures")))
+  fs.copyFileSync(path.join(__dirname, "fixtures", f), path.join(course, f));
 // The same course page without the figures' script: the host's styles as they are alone.
 fs.writeFileSync(path.join(course, "course-plain.html"), fs.readFileSync(path.join(course, "course.html"), "utf8"));
-fs.writeFileSync(path.join(course, "course.html"),
-  fs.readFileSync(path.join(course, "course.html"), "utf8").replace("<!-- widgets -->", '<script src="llmmath-widgets.js"></script>'));
+fs.writeFileSync(
+  path.join(course, "course.html"),
+  fs
+    .readFileSync(path.join(course, "course.html"), "utf8")
+    .replace("<!-- widgets -->", '<script src="llmmath-widgets.js"></script>'),
+);
 test.after(() => fs.rmSync(course, { recursive: true, force: true }));
 
 async function open(file, { ready = "html[data-ready]", width = 1000 } = {}) {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width, height: 900 });
   const errors = [];
-  page.on("console", (msg) => { if (msg.type() === "error") errors.push(`console: ${msg.text()}`); });
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
+  });
   page.on("pageerror", (err) => errors.push(`page: ${err.message}`));
   const [name, query] = file.split("?");
   await page.goto(pathToFileURL(path.join(course, name)).href + (query === undefined ? "" : `?${query}`));
@@ -39,11 +46,29 @@ async function open(file, { ready = "html[data-ready]", width = 1000 } = {}) {
   return { page, errors };
 }
 
-const HOST_PROPS = ["font-family", "font-size", "line-height", "color", "background-color", "margin-top", "margin-left", "letter-spacing", "text-align", "text-transform"];
-const hostStyles = (page) => page.evaluate((props) => Object.fromEntries(["body", "h1", "p"].map((sel) => {
-  const cs = getComputedStyle(document.querySelector(sel));
-  return [sel, props.map((p) => `${p}: ${cs.getPropertyValue(p)}`)];
-})), HOST_PROPS);
+const HOST_PROPS = [
+  "font-family",
+  "font-size",
+  "line-height",
+  "color",
+  "background-color",
+  "margin-top",
+  "margin-left",
+  "letter-spacing",
+  "text-align",
+  "text-transform",
+];
+const hostStyles = (page) =>
+  page.evaluate(
+    (props) =>
+      Object.fromEntries(
+        ["body", "h1", "p"].map((sel) => {
+          const cs = getComputedStyle(document.querySelector(sel));
+          return [sel, props.map((p) => `${p}: ${cs.getPropertyValue(p)}`)];
+        }),
+      ),
+    HOST_PROPS,
+  );
 
 test("script embed: the course page's own styles are the same with and without the figures' script", async () => {
   const plain = await open("course-plain.html", { ready: "body" });
@@ -97,7 +122,9 @@ test("script embed: two sampling figures stay independent, and a changed attribu
   const specBefore = await headline();
   await page.evaluate(() => document.getElementById("spec").setAttribute("alpha", "0.3"));
   assert.notEqual(await headline(), specBefore);
-  const expected = await page.evaluate(async () => (await createLLMMath()).speculativeDecoding({ alpha: 0.3, gamma: 4, costRatio: 0.1 }).expectedTokens);
+  const expected = await page.evaluate(
+    async () => (await createLLMMath()).speculativeDecoding({ alpha: 0.3, gamma: 4, costRatio: 0.1 }).expectedTokens,
+  );
   assert.match(await headline(), new RegExp(String(Number(expected.toFixed(4))).replace(".", "\\.")));
   assert.deepEqual(errors, []);
   await page.close();
@@ -117,7 +144,9 @@ test("script embed: the same course page works over http, under its strict polic
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const page = await browser.context.newPage();
   const errors = [];
-  page.on("console", (msg) => { if (msg.type() === "error") errors.push(msg.text()); });
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(msg.text());
+  });
   page.on("pageerror", (err) => errors.push(err.message));
   try {
     await page.goto(`http://127.0.0.1:${server.address().port}/course.html`);
@@ -167,29 +196,43 @@ test("embed.html says what is wrong with an unknown figure, an unknown setting o
   await page.close();
   ({ page } = await open("embed.html?widget=speculative&alpha=7&colour=red"));
   assert.match(await page.locator("#embed-message").textContent(), /ignored: colour/);
-  assert.match(await page.locator("llm-speculative .llm-notes").textContent(), /alpha="7" ignored: expected a number from 0 to 1/);
+  assert.match(
+    await page.locator("llm-speculative .llm-notes").textContent(),
+    /alpha="7" ignored: expected a number from 0 to 1/,
+  );
   assert.equal(await page.evaluate(() => document.querySelector("llm-speculative").state.alpha), 0.5);
   await page.close();
 });
 
 // Markup and script in every place a value can come from: none may run or become an element.
-const PAYLOADS = ['<img src=x onerror="window.__pwned=1">', '"><script>window.__pwned=2</script>', "javascript:window.__pwned=3", "<svg onload=window.__pwned=4>"];
+const PAYLOADS = [
+  '<img src=x onerror="window.__pwned=1">',
+  '"><script>window.__pwned=2</script>',
+  "javascript:window.__pwned=3",
+  "<svg onload=window.__pwned=4>",
+];
 
 /** Elements of a kind anywhere in the page, shadow roots included. */
-const countDeep = (page, selector) => page.evaluate((selector) => {
-  let n = 0;
-  const walk = (root) => {
-    n += root.querySelectorAll(selector).length;
-    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
-  };
-  walk(document);
-  return n;
-}, selector);
+const countDeep = (page, selector) =>
+  page.evaluate((selector) => {
+    let n = 0;
+    const walk = (root) => {
+      n += root.querySelectorAll(selector).length;
+      for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+    };
+    walk(document);
+    return n;
+  }, selector);
 
 test("payloads in embed.html's query and in attributes never run or appear as elements", async () => {
   for (const p of PAYLOADS) {
     const q = encodeURIComponent(p);
-    for (const query of [`widget=${q}`, `widget=sampling&prompt=${q}&tokens=${q}|b`, `widget=attention&preset=${q}&tokens=${q}`, `widget=diagnose&picks=${q}`]) {
+    for (const query of [
+      `widget=${q}`,
+      `widget=sampling&prompt=${q}&tokens=${q}|b`,
+      `widget=attention&preset=${q}&tokens=${q}`,
+      `widget=diagnose&picks=${q}`,
+    ]) {
       const { page } = await open(`embed.html?${query}`);
       assert.equal(await page.evaluate(() => window.__pwned), undefined, query);
       assert.equal(await countDeep(page, "img, iframe, object, embed"), 0, query);
@@ -199,9 +242,10 @@ test("payloads in embed.html's query and in attributes never run or appear as el
   }
   const { page } = await open("course.html", { ready: "#spec[data-ready]" });
   await page.evaluate((payloads) => {
-    for (const p of payloads) for (const el of document.querySelectorAll("llm-sampling, llm-speculative")) {
-      for (const d of el.constructor.attributes) el.setAttribute(d.name, p);
-    }
+    for (const p of payloads)
+      for (const el of document.querySelectorAll("llm-sampling, llm-speculative")) {
+        for (const d of el.constructor.attributes) el.setAttribute(d.name, p);
+      }
   }, PAYLOADS);
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
   assert.equal(await countDeep(page, "img, iframe, object, embed"), 0);

@@ -45,7 +45,11 @@ const WRONG = /^Not yet: /;
 // the core's, computed in the page from the figure's state; `expected` is the chapter's answer.
 const EXERCISES = [
   {
-    n: 1, section: "attention", figure: "attention-figure", expected: 1, tolerance: 0.01,
+    n: 1,
+    section: "attention",
+    figure: "attention-figure",
+    expected: 1,
+    tolerance: 0.01,
     value: (m, s) => m.attention(s.q, s.k, s.v, { causal: s.causal }).weights[0][0],
     wrong: [
       // softmax(0.7071, 0, 2.1213)[0] = 0.1783: the masked keys let into the denominator
@@ -57,8 +61,13 @@ const EXERCISES = [
     change: (page) => setAttr(page, "attention-figure", "causal", "false"),
   },
   {
-    n: 2, section: "sampling", figure: "sampling-exercise", expected: 0.5, tolerance: 0.01,
-    value: (m, s) => m.sampling({ probs: s.probs }, { temperature: s.temperature, topK: s.topK, topP: s.topP }).probs[0],
+    n: 2,
+    section: "sampling",
+    figure: "sampling-exercise",
+    expected: 0.5,
+    tolerance: 0.01,
+    value: (m, s) =>
+      m.sampling({ probs: s.probs }, { temperature: s.temperature, topK: s.topK, topP: s.topP }).probs[0],
     wrong: [
       ["0.4", /before the filter\. The nucleus keeps only part of the mass, and the sampler renormalises/],
       ["0.8", /the mass the nucleus retains, not the token's probability/],
@@ -68,7 +77,11 @@ const EXERCISES = [
     change: (page) => setAttr(page, "sampling-exercise", "top-p", "1"),
   },
   {
-    n: 3, section: "rope", figure: "rope-figure", expected: 0.9998999933, tolerance: 0.00005,
+    n: 3,
+    section: "rope",
+    figure: "rope-figure",
+    expected: 0.9998999933,
+    tolerance: 0.00005,
     value: (m, s) => m.rope(s.q, s.k, s.m, s.n, { pairing: s.pairing, freqs: s.freqs }).scaled,
     right: "0.9999",
     wrong: [
@@ -81,8 +94,13 @@ const EXERCISES = [
     change: (page) => setAttr(page, "rope-figure", "m", "100"),
   },
   {
-    n: 4, section: "cost", figure: "cost-figure", expected: 256, tolerance: 0,
-    value: (m, s) => m.attentionCost({ tokens: s.tokens, heads: s.heads, headDim: s.headDim, kvHeads: s.kvHeads }).scoresPerHead,
+    n: 4,
+    section: "cost",
+    figure: "cost-figure",
+    expected: 256,
+    tolerance: 0,
+    value: (m, s) =>
+      m.attentionCost({ tokens: s.tokens, heads: s.heads, headDim: s.headDim, kvHeads: s.kvHeads }).scoresPerHead,
     wrong: [
       ["16", /one score per token\. Each of the n queries is scored against each of the n keys/],
       ["2,048", /counts the scores of every head in the layer/],
@@ -92,7 +110,11 @@ const EXERCISES = [
     change: (page) => setAttr(page, "cost-figure", "tokens", "32"),
   },
   {
-    n: 5, section: "speculative", figure: "speculative-figure", expected: 1.875, tolerance: 0.01,
+    n: 5,
+    section: "speculative",
+    figure: "speculative-figure",
+    expected: 1.875,
+    tolerance: 0.01,
     value: (m, s) => m.speculativeDecoding({ alpha: s.alpha, gamma: s.gamma }).expectedTokens,
     wrong: [
       ["2", /the ceiling 1\/\(1 − α\), the limit as γ grows/],
@@ -106,7 +128,11 @@ const EXERCISES = [
     change: (page) => setAttr(page, "speculative-figure", "alpha", "0.8"),
   },
   {
-    n: 6, section: "alibi", figure: "alibi-figure", expected: 5.545177, tolerance: 0.05,
+    n: 6,
+    section: "alibi",
+    figure: "alibi-figure",
+    expected: 5.545177,
+    tolerance: 0.05,
     value: (m, s) => m.alibi({ slope: m.alibiSlopes(s.heads)[s.head - 1] }).halfDistance,
     right: "5.5",
     wrong: [
@@ -120,7 +146,11 @@ const EXERCISES = [
     change: (page) => setAttr(page, "alibi-figure", "head", "4"),
   },
   {
-    n: 7, section: "quantization", figure: "quantization-figure", expected: 4, tolerance: 0.01,
+    n: 7,
+    section: "quantization",
+    figure: "quantization-figure",
+    expected: 4,
+    tolerance: 0.01,
     // s of the channel with the largest activation range, the one the exercise asks about.
     value: (m, s) => {
       const L = m.smoothQuantLayer(s.x, s.w, { alpha: s.alpha, bits: s.bits });
@@ -136,10 +166,17 @@ const EXERCISES = [
     change: (page) => setAttr(page, "quantization-figure", "alpha", "0.75"),
   },
   {
-    n: 8, section: "moe", figure: "moe-figure", expected: 1, tolerance: 0.01,
+    n: 8,
+    section: "moe",
+    figure: "moe-figure",
+    expected: 1,
+    tolerance: 0.01,
     value: (m, s) => {
       const f = m.moeRoute(s.logits, s.topK).f;
-      return m.moeLoadBalance(f, f.map(() => 1 / f.length)).loss;
+      return m.moeLoadBalance(
+        f,
+        f.map(() => 1 / f.length),
+      ).loss;
     },
     wrong: [
       ["0.25", /without the factor N = 4/],
@@ -163,8 +200,13 @@ test("exercises: each tells a wrong prediction its hint, the core's value right,
     const value = await core(page, ex.figure, ex.value);
     // The core's value at the page's inputs is the chapter's answer (as printed there).
     assert.ok(Math.abs(value - ex.expected) <= 1e-6, `${label}: core value ${value}`);
-    assert.match(await exercise.locator(".predict-tolerance").textContent(),
-      ex.tolerance === 0 ? /Counted right exactly/ : new RegExp(`Counted right within ${String(ex.tolerance).replace(".", "\\.")}`), label);
+    assert.match(
+      await exercise.locator(".predict-tolerance").textContent(),
+      ex.tolerance === 0
+        ? /Counted right exactly/
+        : new RegExp(`Counted right within ${String(ex.tolerance).replace(".", "\\.")}`),
+      label,
+    );
 
     assert.equal(await details.getAttribute("open"), null, `${label}: the answer starts closed`);
     for (const [guess, hint] of ex.wrong) {
@@ -181,7 +223,11 @@ test("exercises: each tells a wrong prediction its hint, the core's value right,
 
     // The figure changes: the verdict is withdrawn, and the expected value is the new inputs'.
     await ex.change(page);
-    assert.match(await exercise.locator(".predict-feedback").textContent(), /The figure has changed since you checked/, label);
+    assert.match(
+      await exercise.locator(".predict-feedback").textContent(),
+      /The figure has changed since you checked/,
+      label,
+    );
     const after = await core(page, ex.figure, ex.value);
     if (ex.n === 8) {
       assert.ok(Math.abs(after - 1) <= 1e-9, `${label}: even router weights still give ${after}`);
@@ -190,7 +236,10 @@ test("exercises: each tells a wrong prediction its hint, the core's value right,
       // Every token now goes to expert 1: the worked sum has one term.
       assert.match(await exercise.locator(".answer-loss").textContent(), /^4·\(1·0\.25\) = 1$/);
     } else {
-      assert.ok(Math.abs(after - value) > 2 * Math.max(ex.tolerance, 1e-9), `${label}: the change moves the value (${value} → ${after})`);
+      assert.ok(
+        Math.abs(after - value) > 2 * Math.max(ex.tolerance, 1e-9),
+        `${label}: the change moves the value (${value} → ${after})`,
+      );
       assert.match(await predict(exercise, right), WRONG, `${label}: the old value ${right} after the change`);
       assert.match(await predict(exercise, String(after)), RIGHT, `${label}: the new value ${after}`);
     }
@@ -212,17 +261,21 @@ test("exercises: the figure's readouts are blurred and hidden from assistive tec
     "alibi-figure": [".headline", ".worked"],
     "quantization-figure": [".quantization-table", ".worked"],
   };
-  const state = (id, sel) => page.evaluate(([id, sel]) => {
-    const el = document.getElementById(id);
-    const targets = [...el.shadowRoot.querySelectorAll(sel)];
-    return {
-      count: targets.length,
-      blurred: targets.every((t) => getComputedStyle(t).filter.includes("blur")),
-      hidden: targets.every((t) => t.getAttribute("aria-hidden") === "true"),
-      clear: targets.every((t) => getComputedStyle(t).filter === "none" && !t.hasAttribute("aria-hidden")),
-      note: !!el.shadowRoot.querySelector(".llm-predict-note"),
-    };
-  }, [id, sel]);
+  const state = (id, sel) =>
+    page.evaluate(
+      ([id, sel]) => {
+        const el = document.getElementById(id);
+        const targets = [...el.shadowRoot.querySelectorAll(sel)];
+        return {
+          count: targets.length,
+          blurred: targets.every((t) => getComputedStyle(t).filter.includes("blur")),
+          hidden: targets.every((t) => t.getAttribute("aria-hidden") === "true"),
+          clear: targets.every((t) => getComputedStyle(t).filter === "none" && !t.hasAttribute("aria-hidden")),
+          note: !!el.shadowRoot.querySelector(".llm-predict-note"),
+        };
+      },
+      [id, sel],
+    );
   for (const [id, sels] of Object.entries(concealed)) {
     for (const sel of sels) {
       const s = await state(id, sel);
@@ -242,27 +295,40 @@ test("exercises: the figure's readouts are blurred and hidden from assistive tec
     assert.ok(s.blurred && s.hidden, `speculative ${sel} after a wrong number and a redraw`);
   }
   // A right number reveals them.
-  const expected = await core(page, "speculative-figure", (m, s) => m.speculativeDecoding({ alpha: s.alpha, gamma: s.gamma }).expectedTokens);
+  const expected = await core(
+    page,
+    "speculative-figure",
+    (m, s) => m.speculativeDecoding({ alpha: s.alpha, gamma: s.gamma }).expectedTokens,
+  );
   assert.match(await predict(ex5, expected.toFixed(3)), RIGHT);
-  for (const sel of concealed["speculative-figure"]) assert.ok((await state("speculative-figure", sel)).clear, `speculative ${sel} after`);
+  for (const sel of concealed["speculative-figure"])
+    assert.ok((await state("speculative-figure", sel)).clear, `speculative ${sel} after`);
   // Blurred, the readouts did not follow the redraw (dom.js freeze); shown, they are the figure's numbers now (γ = 4).
-  assert.equal(await page.locator("#speculative-figure .speculative-headline-expected").textContent(), shown(expected, 4));
+  assert.equal(
+    await page.locator("#speculative-figure .speculative-headline-expected").textContent(),
+    shown(expected, 4),
+  );
   assert.match(await page.locator("#speculative-figure .worked").textContent(), /γ = 4/);
   assert.equal((await state("speculative-figure", ".headline")).note, false);
 
   // Opening the answer reveals them (on its toggle event, which the browser fires in a task of its own after the click).
   await page.locator("#alibi .exercise summary").click();
   await page.waitForFunction(() => !document.getElementById("alibi-figure").hasAttribute("data-predict-first"));
-  for (const sel of concealed["alibi-figure"]) assert.ok((await state("alibi-figure", sel)).clear, `alibi ${sel} after Show the answer`);
+  for (const sel of concealed["alibi-figure"])
+    assert.ok((await state("alibi-figure", sel)).clear, `alibi ${sel} after Show the answer`);
 
   // So does the figure's own "Show the numbers", which leaves the answer closed.
   await page.locator("#cost-figure").getByRole("button", { name: "Show the numbers" }).click();
-  for (const sel of concealed["cost-figure"]) assert.ok((await state("cost-figure", sel)).clear, `cost ${sel} after Show the numbers`);
+  for (const sel of concealed["cost-figure"])
+    assert.ok((await state("cost-figure", sel)).clear, `cost ${sel} after Show the numbers`);
   assert.equal(await page.locator("#cost .exercise details").getAttribute("open"), null);
 
   // "Go to the exercise" puts the focus in its field.
   await page.locator("#rope-figure").getByRole("button", { name: "Go to the exercise" }).click();
-  assert.equal(await page.evaluate(() => document.activeElement.closest(".exercise")?.querySelector("h3").textContent), "Exercise 3");
+  assert.equal(
+    await page.evaluate(() => document.activeElement.closest(".exercise")?.querySelector("h3").textContent),
+    "Exercise 3",
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -287,7 +353,10 @@ test("exercises: the form is labelled, its verdict is a polite status, and typed
   assert.equal(await field.getAttribute("aria-invalid"), "false");
   assert.match(await predict(page.locator("#cost .exercise"), "2 048"), /every head in the layer/);
   // A count is right only exactly, and said so.
-  assert.match(await predict(page.locator("#cost .exercise"), "256"), /^Right: the figure's inputs give 256, exactly your number\./);
+  assert.match(
+    await predict(page.locator("#cost .exercise"), "256"),
+    /^Right: the figure's inputs give 256, exactly your number\./,
+  );
   assert.match(await predict(page.locator("#cost .exercise"), "257"), /^Not yet: 257 is not the answer\./);
   assert.match(await predict(page.locator("#attention .exercise"), "−1"), WRONG);
   assert.deepEqual(errors, []);
@@ -305,7 +374,10 @@ test("exercise 1: with Look-up loaded, the answer no longer calls a tied score t
   assert.ok(row.length === 6 && row.every((x) => x === 0), `query 1's scores ${row}`);
   const text = await answer.textContent();
   assert.doesNotMatch(text, /largest in the row/);
-  assert.match(text, /Future keys 2, 3, 4, 5, 6 have scores 0, 0, 0, 0, 0; none is above the best score query 1 can see, 0\./);
+  assert.match(
+    text,
+    /Future keys 2, 3, 4, 5, 6 have scores 0, 0, 0, 0, 0; none is above the best score query 1 can see, 0\./,
+  );
   assert.match(text, /masked keys are removed before normalisation/);
   assert.deepEqual(errors, []);
   await page.close();

@@ -29,8 +29,11 @@ const SELECTORS = (xs) => Array.isArray(xs) && xs.every((s) => typeof s === "str
 async function facets() {
   const page = await browser.context.newPage();
   await page.goto(pathToFileURL(path.join(dist, "embed-guide.html")).href);
-  await page.waitForFunction((names) => names.every((n) => document.getElementById(`example-${n}`)?.hasAttribute("data-ready")),
-    Object.keys(figures), { timeout: 20000 });
+  await page.waitForFunction(
+    (names) => names.every((n) => document.getElementById(`example-${n}`)?.hasAttribute("data-ready")),
+    Object.keys(figures),
+    { timeout: 20000 },
+  );
   const seen = await page.evaluate((figures) => {
     const out = { figures: {}, exercises: {} };
     for (const [name, f] of Object.entries(figures)) {
@@ -52,8 +55,12 @@ async function facets() {
       out.figures[name] = {
         widget: Boolean(cls?.attributes),
         program,
-        found: Object.fromEntries(["picture", "conceals"].map((facet) =>
-          [facet, Array.isArray(f[facet]) ? f[facet].map((s) => [s, count(s)]) : null])),
+        found: Object.fromEntries(
+          ["picture", "conceals"].map((facet) => [
+            facet,
+            Array.isArray(f[facet]) ? f[facet].map((s) => [s, count(s)]) : null,
+          ]),
+        ),
         mark: el.getAttribute("data-figure"),
       };
     }
@@ -68,7 +75,8 @@ async function facets() {
 
 test("registry: every figure declares its element, id, section, picture and NumPy program, and what an exercise on it conceals", async () => {
   const seen = await facets();
-  const tags = new Set(), ids = new Set();
+  const tags = new Set(),
+    ids = new Set();
   const answered = new Set(Object.values(seen.exercises));
   for (const [name, f] of Object.entries(figures)) {
     assert.match(f.tag ?? "", /^llm-[a-z]+(-[a-z]+)*$/, `${name}: its element`);
@@ -82,17 +90,26 @@ test("registry: every figure declares its element, id, section, picture and NumP
     assert.equal(s.mark, name, `${name}: the kit marks its element data-figure="${name}"`);
     // Download SVG and PNG: the parts of its picture, each drawn.
     assert.ok(SELECTORS(f.picture) && f.picture.length > 0, `${name}: declares its picture (selectors of its parts)`);
-    for (const [selector, n] of s.found.picture) assert.ok(n > 0, `${name}: its picture's part ${selector} is in the figure (${n})`);
+    for (const [selector, n] of s.found.picture)
+      assert.ok(n > 0, `${name}: its picture's part ${selector} is in the figure (${n})`);
     // Copy as NumPy: the widget's program, for the figure as drawn.
     assert.equal(typeof s.program, "string", `${name}: <${f.tag}> has a NumPy program (static numpy)`);
     assert.match(s.program, /^\n*# .*\n[\s\S]*^import numpy as np$/m, `${name}: its NumPy program`);
     // An exercise blurs what states its answer: the figure says what that is, and only a figure
     // an exercise answers for says it.
     if (answered.has(f.tag)) {
-      assert.ok(SELECTORS(f.conceals), `${name}: an exercise answers for <${f.tag}>, so it declares what the exercise conceals`);
-      for (const [selector, n] of s.found.conceals) assert.ok(n > 0, `${name}: the readout ${selector} it conceals is in the figure (${n})`);
+      assert.ok(
+        SELECTORS(f.conceals),
+        `${name}: an exercise answers for <${f.tag}>, so it declares what the exercise conceals`,
+      );
+      for (const [selector, n] of s.found.conceals)
+        assert.ok(n > 0, `${name}: the readout ${selector} it conceals is in the figure (${n})`);
     } else {
-      assert.equal(f.conceals, undefined, `${name}: no exercise answers for <${f.tag}>, yet it declares what one conceals`);
+      assert.equal(
+        f.conceals,
+        undefined,
+        `${name}: no exercise answers for <${f.tag}>, yet it declares what one conceals`,
+      );
     }
   }
   assert.ok(Object.keys(seen.exercises).length >= 8, "the exercises");
@@ -103,9 +120,18 @@ test("registry: every figure declares its element, id, section, picture and NumP
 
 test("registry: the reader's figures are selected by data-figure, and before their script by their place in a figure", async () => {
   const names = new Map(Object.entries(figures).map(([name, f]) => [f.tag, name]));
-  const look = () => [...document.querySelectorAll("*")].filter((el) => el.localName.startsWith("llm-") && !el.localName.startsWith("llm-answer-"))
-    .map((el) => ({ tag: el.localName, id: el.id, mark: el.getAttribute("data-figure"), defined: el.matches(":defined"),
-      minHeight: getComputedStyle(el).minHeight, display: getComputedStyle(el).display, inset: getComputedStyle(el).getPropertyValue("--llm-inset").trim() }));
+  const look = () =>
+    [...document.querySelectorAll("*")]
+      .filter((el) => el.localName.startsWith("llm-") && !el.localName.startsWith("llm-answer-"))
+      .map((el) => ({
+        tag: el.localName,
+        id: el.id,
+        mark: el.getAttribute("data-figure"),
+        defined: el.matches(":defined"),
+        minHeight: getComputedStyle(el).minHeight,
+        display: getComputedStyle(el).display,
+        inset: getComputedStyle(el).getPropertyValue("--llm-inset").trim(),
+      }));
   const { page, errors } = await openReader(browser.context);
   const drawn = await page.evaluate(look);
   assert.ok(drawn.length >= Object.keys(figures).length, `${drawn.length} figures`);
@@ -121,10 +147,17 @@ test("registry: the reader's figures are selected by data-figure, and before the
     const off = await (await b.newContext({ javaScriptEnabled: false })).newPage();
     await off.goto(pathToFileURL(path.join(dist, "reader.html")).href);
     const bare = await off.evaluate(look);
-    assert.deepEqual(bare.map((f) => f.id), drawn.map((f) => f.id));
+    assert.deepEqual(
+      bare.map((f) => f.id),
+      drawn.map((f) => f.id),
+    );
     for (const f of bare) {
       assert.deepEqual([f.defined, f.mark], [false, null], `#${f.id} with scripts off`);
-      assert.deepEqual([f.display, f.minHeight, f.inset], ["block", "64px", "0"], `#${f.id} with scripts off: placed by reader.css`);
+      assert.deepEqual(
+        [f.display, f.minHeight, f.inset],
+        ["block", "64px", "0"],
+        `#${f.id} with scripts off: placed by reader.css`,
+      );
     }
   } finally {
     await b.close();

@@ -15,19 +15,37 @@ const browser = useBrowser(test);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-hostile-"));
 fs.copyFileSync(path.join(dist, "llmmath-widgets.js"), path.join(dir, "llmmath-widgets.js"));
-fs.writeFileSync(path.join(dir, "blank.html"), `<!doctype html><html lang="en"><head><meta charset="utf-8">
+fs.writeFileSync(
+  path.join(dir, "blank.html"),
+  `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'">
-<title>blank</title></head><body><script src="llmmath-widgets.js"></script></body></html>`);
+<title>blank</title></head><body><script src="llmmath-widgets.js"></script></body></html>`,
+);
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const PAYLOADS = ["constructor", "__proto__", "toString", "-1", "1e309", "99999999", "2.5e-400", "NaN", "",
-  '<img src=x onerror="window.__pwned=1">', "x".repeat(5000), "1,2;3", "0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0"];
+const PAYLOADS = [
+  "constructor",
+  "__proto__",
+  "toString",
+  "-1",
+  "1e309",
+  "99999999",
+  "2.5e-400",
+  "NaN",
+  "",
+  '<img src=x onerror="window.__pwned=1">',
+  "x".repeat(5000),
+  "1,2;3",
+  "0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0",
+];
 
 test("every widget given a hostile value in every attribute ends with a message and settles ready", async () => {
   const page = await browser.context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
   await page.goto(pathToFileURL(path.join(dir, "blank.html")).href);
   const outcomes = await page.evaluate(async (payloads) => {
     const results = [];
@@ -38,26 +56,44 @@ test("every widget given a hostile value in every attribute ends with a message 
         const el = document.createElement(tag);
         for (const d of cls.attributes) el.setAttribute(d.name, p);
         document.body.append(el);
-        const settled = await Promise.race([el.ready.then(() => true), new Promise((r) => setTimeout(() => r(false), 8000))]);
+        const settled = await Promise.race([
+          el.ready.then(() => true),
+          new Promise((r) => setTimeout(() => r(false), 8000)),
+        ]);
         const root = el.shadowRoot;
         const notes = root.querySelector(".llm-notes")?.textContent ?? "";
         const status = root.querySelector(".llm-status")?.textContent ?? "";
         // Every attribute whose value did not become the state is named in a note.
         const camel = (n) => n.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-        const refused = cls.attributes.filter((d) => {
-          // The value was taken when the state holds what the string says.
-          const v = el.state[camel(d.name)];
-          const read = { number: Number, integer: Number, boolean: (x) => x === "true" || x === "",
-            labels: (x) => x.split("|"), numbers: (x) => x.split(",").map(Number),
-            matrix: (x) => x.split(";").map((r) => r.split(",").map(Number)) }[d.type] ?? ((x) => x);
-          // (An empty list of labels may be kept as no labels at all.)
-          const taken = JSON.stringify(read(p)) === JSON.stringify(v) || (d.type === "labels" && p === "" && v.length === 0);
-          return !taken;
-        }).map((d) => d.name);
+        const refused = cls.attributes
+          .filter((d) => {
+            // The value was taken when the state holds what the string says.
+            const v = el.state[camel(d.name)];
+            const read =
+              {
+                number: Number,
+                integer: Number,
+                boolean: (x) => x === "true" || x === "",
+                labels: (x) => x.split("|"),
+                numbers: (x) => x.split(",").map(Number),
+                matrix: (x) => x.split(";").map((r) => r.split(",").map(Number)),
+              }[d.type] ?? ((x) => x);
+            // (An empty list of labels may be kept as no labels at all.)
+            const taken =
+              JSON.stringify(read(p)) === JSON.stringify(v) || (d.type === "labels" && p === "" && v.length === 0);
+            return !taken;
+          })
+          .map((d) => d.name);
         // Named as the attribute ("temperature=…") or, for a value the widget fitted, by its word.
         const unnamed = refused.filter((name) => !new RegExp(`(^|[^a-z-])${name}([^a-z-]|$)`, "i").test(notes));
-        results.push({ tag, p: p.slice(0, 20), settled, message: refused.length === 0 || notes !== "" || status !== "", unnamed,
-          drawn: root.querySelectorAll("img, script, iframe").length });
+        results.push({
+          tag,
+          p: p.slice(0, 20),
+          settled,
+          message: refused.length === 0 || notes !== "" || status !== "",
+          unnamed,
+          drawn: root.querySelectorAll("img, script, iframe").length,
+        });
         el.remove();
       }
     }
@@ -89,7 +125,10 @@ test("an answer pointed at a missing figure or another kind of figure says so an
         const el = document.createElement(tag);
         el.setAttribute("for", target);
         document.body.append(el);
-        const settled = await Promise.race([el.ready.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
+        const settled = await Promise.race([
+          el.ready.then(() => true),
+          new Promise((r) => setTimeout(() => r(false), 5000)),
+        ]);
         results.push({ tag, target, settled, text: el.textContent });
         el.remove();
       }

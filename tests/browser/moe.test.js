@@ -7,7 +7,6 @@ const { useBrowser, openReader, openFigure, artifact, num } = require("./browser
 
 const browser = useBrowser(test);
 
-
 /** The core's routing of the figure's current logits and top-k. */
 async function fromCore(page) {
   return page.evaluate(async () => {
@@ -21,15 +20,19 @@ async function fromCore(page) {
 async function shown(fig) {
   return {
     to: await fig.locator(".moe-dispatch td.moe-to").allTextContents(),
-    experts: await fig.locator(".moe-experts tbody tr").evaluateAll((rows) =>
-      rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent))),
+    experts: await fig
+      .locator(".moe-experts tbody tr")
+      .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent))),
     loss: await fig.locator(".moe-loss").textContent(),
   };
 }
 
 /** The figure's numbers equal the core's (4 decimals shown: tolerance 5e-5). */
 function assertMatches(s, core) {
-  assert.deepEqual(s.to, core.assignments.map((a) => a.map((j) => `E${j + 1}`).join(", ")));
+  assert.deepEqual(
+    s.to,
+    core.assignments.map((a) => a.map((j) => `E${j + 1}`).join(", ")),
+  );
   core.counts.forEach((c, j) => {
     assert.equal(num(s.experts[j][0]), c, `count of expert ${j + 1}`);
     assert.ok(Math.abs(num(s.experts[j][1]) - core.f[j]) <= 5e-5, `f_${j + 1}`);
@@ -48,7 +51,10 @@ test("moe: the default routing splits the traffic (0.5, 0.5, 0, 0), with the cor
   assertMatches(s, core);
   assert.equal(await fig.locator(".moe-dispatch td.chosen").count(), 8);
   const worked = await fig.locator(".worked").textContent();
-  assert.ok(worked.includes(`= ${core.terms.map((t) => Number(t.toFixed(4))).join(" + ")} = ${Number(core.loss.toFixed(4))}.`), worked);
+  assert.ok(
+    worked.includes(`= ${core.terms.map((t) => Number(t.toFixed(4))).join(" + ")} = ${Number(core.loss.toFixed(4))}.`),
+    worked,
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -72,7 +78,10 @@ test("moe: top-k, edits, presets and the number of experts change the routing as
 
   await fig.locator("select").first().selectOption("collapsed");
   s = await shown(fig);
-  assert.deepEqual(s.experts.map((r) => num(r[0])), [8, 0, 0, 0]);
+  assert.deepEqual(
+    s.experts.map((r) => num(r[0])),
+    [8, 0, 0, 0],
+  );
   assertMatches(s, await fromCore(page));
 
   await fig.getByRole("button", { name: "more: Experts" }).click();
@@ -90,7 +99,10 @@ test("moe: a bad logit names the parameter and keeps the last good figure", asyn
   const good = await shown(fig);
   await fig.getByLabel("logit of token 2 (cat) for expert 1").fill("");
   await fig.locator(".llm-status.llm-error").waitFor();
-  assert.match(await fig.locator(".llm-status").textContent(), /routerLogits\[1\]\[0\] must be a finite number, got NaN/);
+  assert.match(
+    await fig.locator(".llm-status").textContent(),
+    /routerLogits\[1\]\[0\] must be a finite number, got NaN/,
+  );
   assert.deepEqual(await shown(fig), good);
   await fig.getByLabel("logit of token 2 (cat) for expert 1").fill("1.2");
   assert.equal(await fig.locator(".llm-status").textContent(), "");
@@ -113,7 +125,10 @@ test("moe: exercise 8's answer is 4·(0.5·0.25 + 0.5·0.25) = 1 and follows the
   // A second traffic split from the figure: under even router weights the loss stays 1.
   await page.locator("#moe-figure select").first().selectOption("balanced");
   const core = await fromCore(page);
-  const even = await page.evaluate(async (f) => (await createLLMMath()).moeLoadBalance(f, [0.25, 0.25, 0.25, 0.25]), core.f);
+  const even = await page.evaluate(
+    async (f) => (await createLLMMath()).moeLoadBalance(f, [0.25, 0.25, 0.25, 0.25]),
+    core.f,
+  );
   text = await answer.textContent();
   assert.ok(text.includes(`f = (${core.f.join(", ")})`), text);
   assert.match(text, /4·\(0\.25·0\.25 \+ 0\.25·0\.25 \+ 0\.25·0\.25 \+ 0\.25·0\.25\) = 1\b/);
@@ -137,7 +152,10 @@ test("moe: every declared attribute, set on the live element, redraws the routin
 
   await setAttrs(page, { preset: "collapsed" });
   let s = await shown(fig);
-  assert.deepEqual(s.experts.map((r) => num(r[0])), [8, 0, 0, 0]);
+  assert.deepEqual(
+    s.experts.map((r) => num(r[0])),
+    [8, 0, 0, 0],
+  );
   assert.notEqual(s.loss, first.loss);
   assertMatches(s, await fromCore(page));
 
@@ -160,7 +178,9 @@ test("moe: every declared attribute, set on the live element, redraws the routin
   assert.equal(await fig.getByLabel("logit of token 3 (z) for expert 3").inputValue(), "4");
   assertMatches(await shown(fig), await fromCore(page));
 
-  const settings = await page.evaluate(() => Object.fromEntries(document.getElementById("moe-figure").settings("defaults")));
+  const settings = await page.evaluate(() =>
+    Object.fromEntries(document.getElementById("moe-figure").settings("defaults")),
+  );
   assert.deepEqual(settings, { preset: "collapsed", "top-k": "2", tokens: "x|y|z", logits: "2,0,1;0,3,1;1,1,4" });
   assert.equal(await fig.locator(".llm-notes").isVisible(), false);
   assert.equal(await fig.locator(".llm-status").textContent(), "");

@@ -22,9 +22,40 @@ const FAMILY = "Chapter Math";
 /** The tables of a WOFF2 font (W3C WOFF2 §4–5: header, table directory, one Brotli stream). */
 function woff2Tables(buf) {
   assert.equal(buf.toString("latin1", 0, 4), "wOF2", "a WOFF2 file");
-  const KNOWN = ["cmap", "head", "hhea", "hmtx", "maxp", "name", "OS/2", "post", "cvt ", "fpgm", "glyf", "loca", "prep",
-    "CFF ", "VORG", "EBDT", "EBLC", "gasp", "hdmx", "kern", "LTSH", "PCLT", "VDMX", "vhea", "vmtx", "BASE", "GDEF", "GPOS",
-    "GSUB", "EBSC", "JSTF", "MATH"];
+  const KNOWN = [
+    "cmap",
+    "head",
+    "hhea",
+    "hmtx",
+    "maxp",
+    "name",
+    "OS/2",
+    "post",
+    "cvt ",
+    "fpgm",
+    "glyf",
+    "loca",
+    "prep",
+    "CFF ",
+    "VORG",
+    "EBDT",
+    "EBLC",
+    "gasp",
+    "hdmx",
+    "kern",
+    "LTSH",
+    "PCLT",
+    "VDMX",
+    "vhea",
+    "vmtx",
+    "BASE",
+    "GDEF",
+    "GPOS",
+    "GSUB",
+    "EBSC",
+    "JSTF",
+    "MATH",
+  ];
   const numTables = buf.readUInt16BE(12);
   const compressedSize = buf.readUInt32BE(20);
   let at = 48;
@@ -77,13 +108,18 @@ function cmapCodePoints(cmap) {
       }
     } else if (format === 4) {
       const segs = cmap.readUInt16BE(sub + 6) / 2;
-      const ends = sub + 14, starts = ends + segs * 2 + 2, deltas = starts + segs * 2, ranges = deltas + segs * 2;
+      const ends = sub + 14,
+        starts = ends + segs * 2 + 2,
+        deltas = starts + segs * 2,
+        ranges = deltas + segs * 2;
       for (let s = 0; s < segs; s += 1) {
-        const end = cmap.readUInt16BE(ends + s * 2), start = cmap.readUInt16BE(starts + s * 2);
-        const delta = cmap.readInt16BE(deltas + s * 2), range = cmap.readUInt16BE(ranges + s * 2);
+        const end = cmap.readUInt16BE(ends + s * 2),
+          start = cmap.readUInt16BE(starts + s * 2);
+        const delta = cmap.readInt16BE(deltas + s * 2),
+          range = cmap.readUInt16BE(ranges + s * 2);
         for (let c = start; c <= end && c !== 0xffff; c += 1) {
-          const glyph = range === 0 ? (c + delta) & 0xffff
-            : cmap.readUInt16BE(ranges + s * 2 + range + (c - start) * 2);
+          const glyph =
+            range === 0 ? (c + delta) & 0xffff : cmap.readUInt16BE(ranges + s * 2 + range + (c - start) * 2);
           if (glyph !== 0) points.add(c);
         }
       }
@@ -102,8 +138,18 @@ function pageFont(file) {
 
 // MathML Core draws a one-letter <mi> italic (text-transform: math-auto): the code point that
 // draws, as Chromium maps it (its letters in Unicode's Mathematical Alphanumeric Symbols).
-const ITALIC_MORE = { "\u0131": 0x1d6a4, "\u0237": 0x1d6a5, "\u2207": 0x1d6fb, "\u2202": 0x1d715, "\u03f5": 0x1d716,
-  "\u03d1": 0x1d717, "\u03f0": 0x1d718, "\u03d5": 0x1d719, "\u03f1": 0x1d71a, "\u03d6": 0x1d71b };
+const ITALIC_MORE = {
+  "\u0131": 0x1d6a4,
+  "\u0237": 0x1d6a5,
+  "\u2207": 0x1d6fb,
+  "\u2202": 0x1d715,
+  "\u03f5": 0x1d716,
+  "\u03d1": 0x1d717,
+  "\u03f0": 0x1d718,
+  "\u03d5": 0x1d719,
+  "\u03f1": 0x1d71a,
+  "\u03d6": 0x1d71b,
+};
 function italic(ch) {
   const u = ch.codePointAt(0);
   if (ch === "h") return 0x210e;
@@ -114,8 +160,14 @@ function italic(ch) {
   return ITALIC_MORE[ch] ?? u;
 }
 
-const decode = (s) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#x([0-9a-f]+);/gi, (_, h) => String.fromCodePoint(parseInt(h, 16)))
-  .replace(/&#(\d+);/g, (_, d) => String.fromCodePoint(Number(d))).replace(/&amp;/g, "&");
+const decode = (s) =>
+  s
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x([0-9a-f]+);/gi, (_, h) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&#(\d+);/g, (_, d) => String.fromCodePoint(Number(d)))
+    .replace(/&amp;/g, "&");
 
 /** Every code point the <math> of a built page draws (not the TeX of <annotation>), with where. */
 function drawnCodePoints(html) {
@@ -128,7 +180,7 @@ function drawnCodePoints(html) {
       const chars = [...text];
       const auto = tag === "mi" && chars.length === 1 && !/mathvariant="normal"/.test(attrs ?? "");
       for (const ch of chars) {
-        if (/\s|\p{Cf}/u.test(ch)) continue;  // spaces, and invisible operators (U+2061)
+        if (/\s|\p{Cf}/u.test(ch)) continue; // spaces, and invisible operators (U+2061)
         drawn.set(auto ? italic(ch) : ch.codePointAt(0), text);
       }
     }
@@ -139,16 +191,17 @@ function drawnCodePoints(html) {
 // --- helpers ---------------------------------------------------------------------------------
 
 /** Status of the page's FontFace objects of the formulas' family, once a formula is on screen. */
-const mathFontStatus = (page) => page.evaluate(async (family) => {
-  const math = document.querySelector("math");
-  math?.scrollIntoView();
-  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  await document.fonts.ready;
-  return {
-    faces: [...document.fonts].filter((f) => f.family.replace(/"/g, "") === family).map((f) => f.status),
-    used: math ? getComputedStyle(math).fontFamily : null,
-  };
-}, FAMILY);
+const mathFontStatus = (page) =>
+  page.evaluate(async (family) => {
+    const math = document.querySelector("math");
+    math?.scrollIntoView();
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    await document.fonts.ready;
+    return {
+      faces: [...document.fonts].filter((f) => f.family.replace(/"/g, "") === family).map((f) => f.status),
+      used: math ? getComputedStyle(math).fontFamily : null,
+    };
+  }, FAMILY);
 
 /** A static server of dist/ on 127.0.0.1; resolves to { url, close }. */
 function serveDist() {
@@ -162,21 +215,32 @@ function serveDist() {
     res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" });
     fs.createReadStream(file).pipe(res);
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({
-    url: `http://127.0.0.1:${server.address().port}/`,
-    close: () => new Promise((r) => server.close(r)),
-  })));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}/`,
+        close: () => new Promise((r) => server.close(r)),
+      }),
+    ),
+  );
 }
 
 // --- the font --------------------------------------------------------------------------------
 
 test("font: each edition loads the formulas' font from itself, under its policy, from file:// and over http", async () => {
   const own = pathToFileURL(dist).href + "/";
-  const pages = [{ file: "reader.html" }, { file: "reader-standalone.html" }, { file: "embed.html", query: "?widget=rope" }];
+  const pages = [
+    { file: "reader.html" },
+    { file: "reader-standalone.html" },
+    { file: "embed.html", query: "?widget=rope" },
+  ];
   for (const { file, query = "" } of pages) {
     const page = await browser.context.newPage();
-    const errors = [], requests = [];
-    page.on("console", (msg) => { if (msg.type() === "error") errors.push(`console: ${msg.text()}`); });
+    const errors = [],
+      requests = [];
+    page.on("console", (msg) => {
+      if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
+    });
     page.on("pageerror", (err) => errors.push(`page: ${err.message}`));
     page.on("request", (req) => requests.push(req.url()));
     await page.goto(pathToFileURL(path.join(dist, file)).href + query);
@@ -188,7 +252,11 @@ test("font: each edition loads the formulas' font from itself, under its policy,
     // Nothing outside dist/ (data: URLs are the one-file pages' own bytes); reader.html fetches
     // the font beside it, a one-file page nothing but itself.
     const fetched = requests.filter((u) => !u.startsWith("data:"));
-    assert.deepEqual(fetched.filter((u) => !u.startsWith(own)), [], `${file}: requests outside dist/`);
+    assert.deepEqual(
+      fetched.filter((u) => !u.startsWith(own)),
+      [],
+      `${file}: requests outside dist/`,
+    );
     const names = new Set(fetched.map((u) => u.slice(own.length).split(/[?#]/)[0]));
     if (file === "reader.html") assert.ok(names.has("chapter-math.woff2"), "reader.html fetched chapter-math.woff2");
     else assert.deepEqual([...names], [file], `${file} is one file`);
@@ -201,8 +269,12 @@ test("font: each edition loads the formulas' font from itself, under its policy,
     const page = await browser.context.newPage();
     const errors = [];
     const fonts = [];
-    page.on("console", (msg) => { if (msg.type() === "error") errors.push(msg.text()); });
-    page.on("response", (res) => { if (res.url().endsWith(".woff2")) fonts.push(`${res.status()} ${res.url()}`); });
+    page.on("console", (msg) => {
+      if (msg.type() === "error") errors.push(msg.text());
+    });
+    page.on("response", (res) => {
+      if (res.url().endsWith(".woff2")) fonts.push(`${res.status()} ${res.url()}`);
+    });
     await page.goto(`${server.url}reader.html`);
     await page.waitForSelector("html[data-ready]", { timeout: 15000 });
     assert.deepEqual((await mathFontStatus(page)).faces, ["loaded"], "over http");
@@ -221,8 +293,11 @@ test("font: it has a MATH table and every character the formulas of each page dr
     const has = cmapCodePoints(tables.cmap);
     const drawn = drawnCodePoints(fs.readFileSync(path.join(dist, file), "utf8"));
     assert.ok(drawn.size > (file === "embed.html" ? 10 : 80), `${file}: ${drawn.size} characters drawn`);
-    const missing = [...drawn].filter(([u]) => !has.has(u))
-      .map(([u, where]) => `U+${u.toString(16).toUpperCase().padStart(4, "0")} ${String.fromCodePoint(u)} (in "${where}")`);
+    const missing = [...drawn]
+      .filter(([u]) => !has.has(u))
+      .map(
+        ([u, where]) => `U+${u.toString(16).toUpperCase().padStart(4, "0")} ${String.fromCodePoint(u)} (in "${where}")`,
+      );
     assert.deepEqual(missing, [], `${file}: characters its font lacks`);
   }
 });
@@ -230,7 +305,8 @@ test("font: it has a MATH table and every character the formulas of each page dr
 test("font: brackets stretch to what they enclose, and the rows of the aligned derivation line up at =", async () => {
   const { page } = await openReader(browser.context);
   const m = await page.evaluate(async () => {
-    const mathOf = (tex) => [...document.querySelectorAll("annotation")].find((a) => a.textContent.includes(tex))?.closest("math");
+    const mathOf = (tex) =>
+      [...document.querySelectorAll("annotation")].find((a) => a.textContent.includes(tex))?.closest("math");
     const show = async (el) => {
       el.scrollIntoView({ block: "center" });
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -248,7 +324,9 @@ test("font: brackets stretch to what they enclose, and the rows of the aligned d
     // The two rows of section 3's derivation, each starting with "=".
     const aligned = mathOf("\\begin{aligned}");
     await show(aligned);
-    const eqs = [...aligned.querySelectorAll("mtr")].map((tr) => [...tr.querySelectorAll("mo")].find((mo) => mo.textContent === "=").getBoundingClientRect().left);
+    const eqs = [...aligned.querySelectorAll("mtr")].map(
+      (tr) => [...tr.querySelectorAll("mo")].find((mo) => mo.textContent === "=").getBoundingClientRect().left,
+    );
     return {
       plain: height(parens.find((p) => p.getAttribute("stretchy") === "false")),
       fence: height(parens.find((p) => p.getAttribute("fence") === "true")),
@@ -262,7 +340,10 @@ test("font: brackets stretch to what they enclose, and the rows of the aligned d
   // (measured 57 px against 19; without a MATH font both are 19).
   assert.ok(m.fence >= 2 * m.plain, `softmax's bracket ${m.fence} px, a plain one ${m.plain} px`);
   // The matrix's bracket covers its two rows (to 90 %: the glyph sizes are discrete).
-  assert.ok(m.matrix >= 0.9 * m.matrixRows && m.matrix >= 1.8 * m.rPlain, `matrix bracket ${m.matrix} px, rows ${m.matrixRows} px, R's ${m.rPlain} px`);
+  assert.ok(
+    m.matrix >= 0.9 * m.matrixRows && m.matrix >= 1.8 * m.rPlain,
+    `matrix bracket ${m.matrix} px, rows ${m.matrixRows} px, R's ${m.rPlain} px`,
+  );
   // The = of both rows start at the same x, to half a pixel (measured equal; 11 px apart before).
   assert.equal(m.eqs.length, 2);
   assert.ok(Math.abs(m.eqs[0] - m.eqs[1]) <= 0.5, `= at x ${m.eqs.join(" and ")}`);
@@ -272,45 +353,59 @@ test("font: brackets stretch to what they enclose, and the rows of the aligned d
 // --- print -----------------------------------------------------------------------------------
 
 /** What print shows, measured under print media between a beforeprint and an afterprint. */
-const printView = (page) => page.evaluate(() => {
-  const visible = (el) => el.checkVisibility();
-  const widgets = [...document.querySelectorAll("*")].filter((el) => el.localName.startsWith("llm-") && el.shadowRoot);
-  const deep = (sel) => widgets.flatMap((w) => [...w.shadowRoot.querySelectorAll(sel)]);
-  const stateEl = document.getElementById("print-state");
-  const first = document.querySelector("main");
-  return {
-    pageControls: [...document.querySelectorAll(".skip, .toc, .toc a, .notation-link, .predict input, .predict button, .exercise .note")]
-      .filter(visible).map((el) => el.className || el.localName),
-    figureControls: deep(".llm-actions button, .controls, .sliders, input[type=range], .llm-predict-note button")
-      .filter(visible).map((el) => el.className || el.localName),
-    answers: [...document.querySelectorAll(".exercise details")].map((d) => ({
-      open: d.open,
-      shown: visible(d.querySelector(".answer-body")) && d.querySelector(".answer-body").getBoundingClientRect().height > 10,
-      text: d.querySelector(".answer-body").textContent.trim().length,
-    })),
-    state: stateEl && {
-      shown: visible(stateEl),
-      text: stateEl.textContent,
-      beforeMain: !!(stateEl.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING),
-      top: stateEl.getBoundingClientRect().top + scrollY,
-    },
-    href: location.href,
-    figures: [...document.querySelectorAll("main figure")].map((f) => ({
-      id: f.querySelector("[id]")?.id,
-      breakInside: getComputedStyle(f).breakInside,
-      caption: !!f.querySelector(":scope > figcaption"),
-    })),
-    blurred: [...document.querySelectorAll("[data-predict-first]")].map((el) => el.id),
-  };
-});
+const printView = (page) =>
+  page.evaluate(() => {
+    const visible = (el) => el.checkVisibility();
+    const widgets = [...document.querySelectorAll("*")].filter(
+      (el) => el.localName.startsWith("llm-") && el.shadowRoot,
+    );
+    const deep = (sel) => widgets.flatMap((w) => [...w.shadowRoot.querySelectorAll(sel)]);
+    const stateEl = document.getElementById("print-state");
+    const first = document.querySelector("main");
+    return {
+      pageControls: [
+        ...document.querySelectorAll(
+          ".skip, .toc, .toc a, .notation-link, .predict input, .predict button, .exercise .note",
+        ),
+      ]
+        .filter(visible)
+        .map((el) => el.className || el.localName),
+      figureControls: deep(".llm-actions button, .controls, .sliders, input[type=range], .llm-predict-note button")
+        .filter(visible)
+        .map((el) => el.className || el.localName),
+      answers: [...document.querySelectorAll(".exercise details")].map((d) => ({
+        open: d.open,
+        shown:
+          visible(d.querySelector(".answer-body")) &&
+          d.querySelector(".answer-body").getBoundingClientRect().height > 10,
+        text: d.querySelector(".answer-body").textContent.trim().length,
+      })),
+      state: stateEl && {
+        shown: visible(stateEl),
+        text: stateEl.textContent,
+        beforeMain: !!(stateEl.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING),
+        top: stateEl.getBoundingClientRect().top + scrollY,
+      },
+      href: location.href,
+      figures: [...document.querySelectorAll("main figure")].map((f) => ({
+        id: f.querySelector("[id]")?.id,
+        breakInside: getComputedStyle(f).breakInside,
+        caption: !!f.querySelector(":scope > figcaption"),
+      })),
+      blurred: [...document.querySelectorAll("[data-predict-first]")].map((el) => el.id),
+    };
+  });
 
 const fire = (page, type) => page.evaluate((type) => dispatchEvent(new Event(type)), type);
-const screenView = (page) => page.evaluate(() => ({
-  open: [...document.querySelectorAll(".exercise details")].map((d) => d.open),
-  blurred: [...document.querySelectorAll("[data-predict-first]")].map((el) => el.id),
-  notes: [...document.querySelectorAll("[data-predict-first]")].filter((el) => el.shadowRoot.querySelector(".llm-predict-note")).length,
-  state: getComputedStyle(document.getElementById("print-state")).display,
-}));
+const screenView = (page) =>
+  page.evaluate(() => ({
+    open: [...document.querySelectorAll(".exercise details")].map((d) => d.open),
+    blurred: [...document.querySelectorAll("[data-predict-first]")].map((el) => el.id),
+    notes: [...document.querySelectorAll("[data-predict-first]")].filter((el) =>
+      el.shadowRoot.querySelector(".llm-predict-note"),
+    ).length,
+    state: getComputedStyle(document.getElementById("print-state")).display,
+  }));
 
 test("print: no controls, every exercise's answer, the state's address on the first page, figures whole with their captions", async () => {
   const { page, errors } = await openReader(browser.context);
@@ -358,13 +453,13 @@ test("print: where a browser cannot show a closed <details> by CSS, the answers 
   });
   await page.goto(pathToFileURL(path.join(dist, "reader.html")).href);
   await page.waitForSelector("html[data-ready]", { timeout: 15000 });
-  await page.evaluate(() => (document.querySelector(".exercise details").open = true));  // the reader opened one
+  await page.evaluate(() => (document.querySelector(".exercise details").open = true)); // the reader opened one
   const before = await screenView(page);
   await fire(page, "beforeprint");
   const during = await page.evaluate(() => [...document.querySelectorAll(".exercise details")].map((d) => d.open));
   assert.ok(during.length >= 8 && during.every(Boolean), `every answer open for the print: ${during}`);
   await fire(page, "afterprint");
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));  // toggle events are queued
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 50))); // toggle events are queued
   assert.deepEqual((await screenView(page)).open, before.open, "closed again, but the one the reader opened");
   await page.close();
 });

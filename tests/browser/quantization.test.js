@@ -11,8 +11,9 @@ const browser = useBrowser(test);
 
 /** The per-channel table of the figure: { label: [cells…] } keyed by the row class. */
 async function channelRows(fig) {
-  return fig.locator(".quantization-channels tbody tr").evaluateAll((rows) =>
-    rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent)));
+  return fig
+    .locator(".quantization-channels tbody tr")
+    .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent)));
 }
 
 /** What the core says for the figure's current inputs: smoothing, quantisation and levels. */
@@ -128,7 +129,12 @@ test("quantization: exercise 7's answer is s = √8/√0.5 = 4, ranges 8/4 = 2 a
   const moved = await answer.textContent();
   assert.notEqual(moved, text);
   close(await answer.locator(".answer-s strong").textContent(), expected.scales[0], 5e-5, "s at α = 0.75");
-  close(await answer.locator(".answer-x strong").textContent(), expected.xAbsMax[0], 5e-5, "activation range at α = 0.75");
+  close(
+    await answer.locator(".answer-x strong").textContent(),
+    expected.xAbsMax[0],
+    5e-5,
+    "activation range at α = 0.75",
+  );
   close(await answer.locator(".answer-w strong").textContent(), expected.wAbsMax[0], 5e-5, "weight range at α = 0.75");
   assert.deepEqual(errors, []);
   await page.close();
@@ -172,7 +178,10 @@ test("quantization: every declared attribute, set on the live element, redraws t
   core = await fromCore(page);
   assert.equal(core.bits, 4);
   assert.match(await fig.locator(".headline").textContent(), /levels run from −7 to 7/);
-  assert.deepEqual((await fig.locator(".quantization-level-table").first().locator("tbody td").allTextContents()).map(num), core.quantX.levels);
+  assert.deepEqual(
+    (await fig.locator(".quantization-level-table").first().locator("tbody td").allTextContents()).map(num),
+    core.quantX.levels,
+  );
 
   await setAttrs(page, { alpha: "0.3" });
   core = await fromCore(page);
@@ -204,9 +213,17 @@ test("quantization: every declared attribute, set on the live element, redraws t
   assert.equal(await fig.locator("select").nth(1).inputValue(), "2");
 
   // The settings reproduce all of it, and nothing was reported.
-  const settings = await page.evaluate(() => Object.fromEntries(document.getElementById("quantization-figure").settings("defaults")));
-  assert.deepEqual(settings, { preset: "strong", bits: "4", alpha: "0.3", channel: "3",
-    x: "1,-2,0.5;3,0.25,-1;-0.5,1,2", w: "0.5,-0.25;1,0.1;-0.2,0.3" });
+  const settings = await page.evaluate(() =>
+    Object.fromEntries(document.getElementById("quantization-figure").settings("defaults")),
+  );
+  assert.deepEqual(settings, {
+    preset: "strong",
+    bits: "4",
+    alpha: "0.3",
+    channel: "3",
+    x: "1,-2,0.5;3,0.25,-1;-0.5,1,2",
+    w: "0.5,-0.25;1,0.1;-0.2,0.3",
+  });
   assert.equal(await fig.locator(".llm-notes").isVisible(), false);
   assert.equal(await fig.locator(".llm-status").textContent(), "");
   assert.deepEqual(errors, []);
@@ -251,7 +268,7 @@ test("quantization: an unknown preset or an out-of-range number shows a note nam
 
 test("quantization: an all-zero weight channel is smoothed with the reference code's clamp, and §7 says so", async () => {
   const { page, errors } = await openReader(browser.context);
-  await showNumbers(page);  // the figure's readouts, not blurred by its exercise
+  await showNumbers(page); // the figure's readouts, not blurred by its exercise
   const fig = page.locator("#quantization-figure");
   // Channel 1 of W is all zero: the core used to refuse it; now its max|W| and factor are 1e-5 at least.
   await page.evaluate(() => {
@@ -263,7 +280,10 @@ test("quantization: an all-zero weight channel is smoothed with the reference co
   const expected = await page.evaluate(async () => (await createLLMMath()).smoothQuant([2, 8], [0, 0.5], 0.5).scales);
   // s_1 = sqrt(2) / sqrt(1e-5), from the clamped maximum (within the 4 decimals shown).
   assert.ok(Math.abs(expected[0] - Math.sqrt(2) / Math.sqrt(1e-5)) < 1e-9);
-  assert.match(await fig.locator(".quantization-table").textContent(), new RegExp(expected[0].toFixed(2).replace(".", "\\.")));
+  assert.match(
+    await fig.locator(".quantization-table").textContent(),
+    new RegExp(expected[0].toFixed(2).replace(".", "\\.")),
+  );
   assert.match(await page.locator("#quantization").textContent(), /at least\s*10\s*−\s*5|at least 10−5/);
   assert.deepEqual(errors, []);
   await page.close();
@@ -272,23 +292,54 @@ test("quantization: an all-zero weight channel is smoothed with the reference co
 test("quantization: an edit writes the core's numbers into the cells of the levels and output tables it has, and a new shape builds them anew", async () => {
   const { page, errors } = await openFigure(browser.context, "quantization");
   const fig = page.locator("#quantization-figure");
-  const cells = () => fig.evaluate((el) => {
-    const read = (sel) => [...el.shadowRoot.querySelectorAll(`${sel} tbody tr`)].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent));
-    return { levels: [...el.shadowRoot.querySelectorAll(".quantization-level-table")].map((t) => [...t.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent))),
-      y: read("table.y"), yQuantized: read("table.y-quantized") };
-  });
-  const core = () => page.evaluate(async () => {
-    const { x, w, bits, alpha } = document.getElementById("quantization-figure").state;
-    const L = (await createLLMMath()).smoothQuantLayer(x, w, { alpha, bits });
-    return { y: L.y, yQuantized: L.yQuantized, levels: L.quantX.levels, cols: x[0].length };
-  });
-  const mark = () => fig.evaluate((el) => el.shadowRoot.querySelectorAll(".quantization-level-table td, table.y td").forEach((td) => (td.dataset.kept = "1")));
-  const kept = () => fig.evaluate((el) => [...el.shadowRoot.querySelectorAll(".quantization-level-table td, table.y td")].every((td) => td.dataset.kept === "1"));
+  const cells = () =>
+    fig.evaluate((el) => {
+      const read = (sel) =>
+        [...el.shadowRoot.querySelectorAll(`${sel} tbody tr`)].map((tr) =>
+          [...tr.querySelectorAll("td")].map((td) => td.textContent),
+        );
+      return {
+        levels: [...el.shadowRoot.querySelectorAll(".quantization-level-table")].map((t) =>
+          [...t.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)),
+        ),
+        y: read("table.y"),
+        yQuantized: read("table.y-quantized"),
+      };
+    });
+  const core = () =>
+    page.evaluate(async () => {
+      const { x, w, bits, alpha } = document.getElementById("quantization-figure").state;
+      const L = (await createLLMMath()).smoothQuantLayer(x, w, { alpha, bits });
+      return { y: L.y, yQuantized: L.yQuantized, levels: L.quantX.levels, cols: x[0].length };
+    });
+  const mark = () =>
+    fig.evaluate((el) =>
+      el.shadowRoot
+        .querySelectorAll(".quantization-level-table td, table.y td")
+        .forEach((td) => (td.dataset.kept = "1")),
+    );
+  const kept = () =>
+    fig.evaluate((el) =>
+      [...el.shadowRoot.querySelectorAll(".quantization-level-table td, table.y td")].every(
+        (td) => td.dataset.kept === "1",
+      ),
+    );
   const agrees = async () => {
     const [seen, c] = [await cells(), await core()];
-    assert.deepEqual(seen.y, c.y.map((row) => row.map((v) => shown(v, 3))));
-    assert.deepEqual(seen.yQuantized, c.yQuantized.map((row) => row.map((v) => shown(v, 3))));
-    assert.deepEqual(seen.levels[0], Array.from({ length: c.levels.length / c.cols }, (_, i) => c.levels.slice(i * c.cols, (i + 1) * c.cols).map((l) => shownLevel(l))));
+    assert.deepEqual(
+      seen.y,
+      c.y.map((row) => row.map((v) => shown(v, 3))),
+    );
+    assert.deepEqual(
+      seen.yQuantized,
+      c.yQuantized.map((row) => row.map((v) => shown(v, 3))),
+    );
+    assert.deepEqual(
+      seen.levels[0],
+      Array.from({ length: c.levels.length / c.cols }, (_, i) =>
+        c.levels.slice(i * c.cols, (i + 1) * c.cols).map((l) => shownLevel(l)),
+      ),
+    );
   };
   await agrees();
   await mark();

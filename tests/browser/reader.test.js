@@ -20,7 +20,10 @@ test("the reader loads from file://, becomes ready, logs no error and requests o
   const { page, errors, requests } = await openReader(browser.context);
   assert.deepEqual(errors, []);
   assertOnlyOwnFiles(requests);
-  assert.ok(requests.some((u) => u.endsWith("/llmmath-widgets.js")), "the core and widgets were loaded");
+  assert.ok(
+    requests.some((u) => u.endsWith("/llmmath-widgets.js")),
+    "the core and widgets were loaded",
+  );
   await page.screenshot({ path: artifact("reader-1280.png"), fullPage: true });
   await page.close();
 });
@@ -32,7 +35,9 @@ test("the page keeps its conventions: nine sections, answers behind 'Show the an
   const summaries = await page.$$eval(".exercise details > summary", (s) => s.map((x) => x.textContent.trim()));
   assert.ok(summaries.length >= 1);
   for (const s of summaries) assert.equal(s, "Show the answer");
-  const tags = await page.$$eval("*", (els) => [...new Set(els.map((e) => e.localName).filter((n) => n.includes("-")))]);
+  const tags = await page.$$eval("*", (els) => [
+    ...new Set(els.map((e) => e.localName).filter((n) => n.includes("-"))),
+  ]);
   for (const t of tags) assert.ok(t.startsWith("llm-"), `custom element ${t}`);
   assert.ok(tags.includes("llm-attention") && tags.includes("llm-context-dilution"));
   // Formulas are typeset at build time as MathML: no raw TeX delimiters are left.
@@ -53,25 +58,32 @@ test("on a phone-width screen the page does not scroll sideways", async () => {
 
 /** Each section's height estimate (reader.css) and its real height, laid out, at this width. */
 function sectionHeights(page) {
-  return page.evaluate(() => [...document.querySelectorAll("main > section[id]")].map((section) => {
-    const estimate = parseFloat(getComputedStyle(section).containIntrinsicBlockSize.replace("auto", ""));
-    section.style.contentVisibility = "visible"; // laid out now, whether near the screen or not
-    const real = section.getBoundingClientRect().height;
-    section.style.contentVisibility = "";
-    return { id: section.id, estimate, real };
-  }));
+  return page.evaluate(() =>
+    [...document.querySelectorAll("main > section[id]")].map((section) => {
+      const estimate = parseFloat(getComputedStyle(section).containIntrinsicBlockSize.replace("auto", ""));
+      section.style.contentVisibility = "visible"; // laid out now, whether near the screen or not
+      const real = section.getBoundingClientRect().height;
+      section.style.contentVisibility = "";
+      return { id: section.id, estimate, real };
+    }),
+  );
 }
 
 test("sections off screen skip layout, and each one's height estimate is within a quarter of its real height", async () => {
-  for (const [width, height] of [[1280, 900], [390, 844]]) {
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ]) {
     const { page } = await openReader(browser.context, { width, height });
     assert.equal(await page.evaluate(() => getComputedStyle(document.getElementById("moe")).contentVisibility), "auto");
     for (const { id, estimate, real } of await sectionHeights(page)) {
       assert.ok(Number.isFinite(estimate), `#${id} has an estimate at ${width} px`);
       // a quarter: links into the chapter land on their section, within a screen, before the
       // sections above it are laid out (reader.css says how to measure new estimates)
-      assert.ok(Math.abs(estimate - real) <= 0.25 * real,
-        `#${id} at ${width} px: estimated ${estimate} px, real ${Math.round(real)} px`);
+      assert.ok(
+        Math.abs(estimate - real) <= 0.25 * real,
+        `#${id} at ${width} px: estimated ${estimate} px, real ${Math.round(real)} px`,
+      );
     }
     await page.close();
   }
@@ -99,15 +111,21 @@ test("a link into the chapter lands on its section, and figures reaching out of 
  * figures: { attention: "…", sampling: "…", … }.
  */
 function prose(page) {
-  return page.evaluate((ids) => Object.fromEntries(ids.map((id) => {
-    const copy = document.getElementById(id).cloneNode(true);
-    for (const x of copy.querySelectorAll(".exercise, figure")) x.remove();
-    for (const m of copy.querySelectorAll("math")) {
-      const tex = m.querySelector('annotation[encoding="application/x-tex"]')?.textContent ?? m.textContent;
-      m.replaceWith(`\\(${tex.trim()}\\)`);
-    }
-    return [id, copy.textContent.replace(/\s+/g, " ")];
-  })), SECTIONS);
+  return page.evaluate(
+    (ids) =>
+      Object.fromEntries(
+        ids.map((id) => {
+          const copy = document.getElementById(id).cloneNode(true);
+          for (const x of copy.querySelectorAll(".exercise, figure")) x.remove();
+          for (const m of copy.querySelectorAll("math")) {
+            const tex = m.querySelector('annotation[encoding="application/x-tex"]')?.textContent ?? m.textContent;
+            m.replaceWith(`\\(${tex.trim()}\\)`);
+          }
+          return [id, copy.textContent.replace(/\s+/g, " ")];
+        }),
+      ),
+    SECTIONS,
+  );
 }
 
 test("the chapter's statements (issue 8): each corrected sentence says the right thing and the wrong one is gone", async () => {
@@ -117,7 +135,10 @@ test("the chapter's statements (issue 8): each corrected sentence says the right
   // 2. §5: α is measured by accepted / checked or from the mean tokens per call, not accepted / proposed.
   assert.doesNotMatch(text.speculative, /divide the accepted draft tokens by the proposed ones/);
   assert.match(text.speculative, /the accepted tokens divided by the checked ones/);
-  assert.match(text.speculative, /solving the formula for \\\(E\\\) for the \\\(\\alpha\\\) that gives your mean number of tokens per target call/);
+  assert.match(
+    text.speculative,
+    /solving the formula for \\\(E\\\) for the \\\(\\alpha\\\) that gives your mean number of tokens per target call/,
+  );
   assert.match(text.speculative, /Do not divide the accepted tokens by all the proposed ones/);
   // 3. §3: the causal mask tells which keys came before, not how far back.
   assert.doesNotMatch(text.rope, /has no idea of order/);
@@ -128,7 +149,10 @@ test("the chapter's statements (issue 8): each corrected sentence says the right
   assert.doesNotMatch(text.rope, /GPT-NeoX and Llama code/);
   assert.match(text.rope, /Meta's own Llama code, which treats each pair as one complex number/);
   assert.match(text.rope, /GPT-NeoX pairs the two halves/);
-  assert.match(text.rope, /Hugging Face implementation of Llama, whose weight conversion permutes the rows of the query and key projections/);
+  assert.match(
+    text.rope,
+    /Hugging Face implementation of Llama, whose weight conversion permutes the rows of the query and key projections/,
+  );
   // 6. §1: variance d needs mean 0; with mean 1 it is 3d.
   assert.match(text.attention, /independent random variables with mean 0 and variance 1/);
   assert.match(text.attention, /the raw score would have variance \\\(3d\\\)/);
@@ -140,19 +164,31 @@ test("the chapter's statements (issue 8): each corrected sentence says the right
   // 8. §2: T → 0 splits tied mass; T = 0 is defined as greedy with ties to the lower index.
   assert.doesNotMatch(text.sampling, /all the mass goes to the largest logit/);
   assert.match(text.sampling, /logits tied for largest share it equally/);
-  assert.match(text.sampling, /\\\(T = 0\\\) is defined as greedy decoding: all the mass on the most probable token and, on a tie, on the one with the lower index \(a convention, not the limit/);
+  assert.match(
+    text.sampling,
+    /\\\(T = 0\\\) is defined as greedy decoding: all the mass on the most probable token and, on a tie, on the one with the lower index \(a convention, not the limit/,
+  );
   // 9. §4: long prompts are slow for the linear layers up to the crossover, for attention beyond.
   assert.doesNotMatch(text.cost, /because the \\\(n\^2\\\) arithmetic for the whole prompt/);
   assert.match(text.cost, /Up to the crossover of Figure 4\.1, most of that time goes to the linear layers/);
   assert.match(text.cost, /Below it the linear layers do most of the arithmetic; above it attention does/);
   // 10a. §4: Mistral-7B's two contexts and the engine-dependent rolling cache.
-  assert.match(text.cost, /its context is 8,192 tokens in the paper's Table 1 and 32,768 positions in its published configuration/);
+  assert.match(
+    text.cost,
+    /its context is 8,192 tokens in the paper's Table 1 and 32,768 positions in its published configuration/,
+  );
   assert.match(text.cost, /whether your cache stops growing there depends on the inference engine/);
   // 10c. §1: in Large scores only queries 1 and 2 put nearly all their weight on one key.
-  assert.match(text.attention, /nearly all the weight on one key for queries 1 and 2, while query 3, which scores every key alike, spreads its weight evenly/);
+  assert.match(
+    text.attention,
+    /nearly all the weight on one key for queries 1 and 2, while query 3, which scores every key alike, spreads its weight evenly/,
+  );
   // 10d. "Raw score" is the unscaled dot product everywhere: §1 defines it so, and no longer calls
   // the scaled score raw.
-  assert.match(text.attention, /their dot product \\\(q_i \\cdot k_j\\\), the raw score, scaled by \\\(1\/\\sqrt\{d\}\\\) into the score/);
+  assert.match(
+    text.attention,
+    /their dot product \\\(q_i \\cdot k_j\\\), the raw score, scaled by \\\(1\/\\sqrt\{d\}\\\) into the score/,
+  );
   assert.doesNotMatch(text.attention, /however large its raw score/);
   assert.match(text.alibi, /the raw score divided by \\\(\\sqrt\{d\}\\\)/);
   const caption = await page.locator("#attention figure figcaption").first().textContent();
@@ -169,8 +205,14 @@ test("the chapter's statements (issue 8): each corrected sentence says the right
 test("the sources list names Shazeer 2019 and Dao et al. 2022, both cited in section 4", async () => {
   const { page } = await openReader(browser.context);
   const sources = await page.locator(".colophon .sources").textContent();
-  assert.match(sources, /Shazeer 2019, Fast Transformer Decoding: One Write-Head is All You Need: multi-query attention \(section 4\)/);
-  assert.match(sources, /Dao et al\. 2022, FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness \(section 4\)/);
+  assert.match(
+    sources,
+    /Shazeer 2019, Fast Transformer Decoding: One Write-Head is All You Need: multi-query attention \(section 4\)/,
+  );
+  assert.match(
+    sources,
+    /Dao et al\. 2022, FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness \(section 4\)/,
+  );
   assert.match(sources, /Jiang et al\. 2023, Mistral 7B/);
   const cost = await page.locator("#cost").textContent();
   assert.match(cost, /Shazeer, 2019/);
@@ -187,15 +229,17 @@ test("notation: one table of symbols, in the contents, linked from every section
     const link = page.locator(`#${id} > h2 + p.notation-link a[href="#notation"]`);
     assert.equal(await link.count(), 1, `#${id} links to the notation table`);
   }
-  await page.locator('#rope .notation-link a').click();
+  await page.locator("#rope .notation-link a").click();
   await page.waitForFunction(() => location.hash === "#notation");
 
   // Rows as [symbols (TeX), meaning, [sections]].
-  const rows = await page.locator("table.notation tbody tr").evaluateAll((trs) => trs.map((tr) => {
-    const [sym, meaning, sections] = tr.querySelectorAll("td");
-    const tex = [...sym.querySelectorAll("annotation")].map((a) => a.textContent.trim());
-    return [tex, meaning.textContent, sections.textContent.split(",").map((s) => Number(s.trim()))];
-  }));
+  const rows = await page.locator("table.notation tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => {
+      const [sym, meaning, sections] = tr.querySelectorAll("td");
+      const tex = [...sym.querySelectorAll("annotation")].map((a) => a.textContent.trim());
+      return [tex, meaning.textContent, sections.textContent.split(",").map((s) => Number(s.trim()))];
+    }),
+  );
   const sectionsOf = (tex, meaning) => {
     const row = rows.find(([t, m]) => t.includes(tex) && meaning.test(m));
     assert.ok(row, `a row for ${tex} ${meaning}`);
@@ -218,11 +262,13 @@ test("notation: one table of symbols, in the contents, linked from every section
   assert.deepEqual(sectionsOf("d_{\\text{model}}", /model width/), [4]);
   // No symbol is listed twice for one section: inside a section each letter has one meaning.
   const seen = new Map();
-  for (const [tex, meaning, sections] of rows) for (const t of tex) for (const s of sections) {
-    const key = `${t} in section ${s}`;
-    assert.ok(!seen.has(key), `${key}: "${seen.get(key)}" and "${meaning}"`);
-    seen.set(key, meaning);
-  }
+  for (const [tex, meaning, sections] of rows)
+    for (const t of tex)
+      for (const s of sections) {
+        const key = `${t} in section ${s}`;
+        assert.ok(!seen.has(key), `${key}: "${seen.get(key)}" and "${meaning}"`);
+        seen.set(key, meaning);
+      }
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -11,7 +11,13 @@ const { buildSync } = require("esbuild");
 const SOURCE = path.join(__dirname, "..", "..", "site", "src", "widgets", "figures.js");
 
 function load() {
-  const { outputFiles } = buildSync({ entryPoints: [SOURCE], bundle: true, format: "cjs", write: false, logLevel: "warning" });
+  const { outputFiles } = buildSync({
+    entryPoints: [SOURCE],
+    bundle: true,
+    format: "cjs",
+    write: false,
+    logLevel: "warning",
+  });
   const module = { exports: {} };
   new Function("module", "exports", outputFiles[0].text)(module, module.exports);
   return module.exports;

@@ -7,7 +7,6 @@ const { useBrowser, openReader, showNumbers, openFigure, artifact, shown } = req
 
 const browser = useBrowser(test);
 
-
 /** The core's rope() for the figure's current inputs, called in the page. */
 function coreForFigure(page) {
   return page.evaluate(async () => {
@@ -34,7 +33,9 @@ test("rope: the figure starts at the exercise and shows the core's scores, per-p
     const el = document.getElementById("rope-figure");
     const m = await createLLMMath();
     const s = el.state;
-    return el.result.curve.filter((_, i) => i % 64 === 0).map(([o, y]) => [y, m.rope(s.q, s.k, o, 0, { freqs: s.freqs }).scaled]);
+    return el.result.curve
+      .filter((_, i) => i % 64 === 0)
+      .map(([o, y]) => [y, m.rope(s.q, s.k, o, 0, { freqs: s.freqs }).scaled]);
   });
   assert.ok(checks.length >= 8);
   for (const [shown, expected] of checks) assert.equal(shown, expected);
@@ -159,10 +160,11 @@ test("rope: the figure fits a phone-width screen and renders in dark mode withou
 
 test("rope: every declared attribute, set on the live element, redraws the figure with the core's numbers; bad values show a note", async () => {
   const { page, errors } = await openReader(browser.context);
-  await showNumbers(page);  // the figure's readouts, not blurred by its exercise
+  await showNumbers(page); // the figure's readouts, not blurred by its exercise
   const fig = page.locator("#rope-figure");
   const raw = () => fig.locator(".headline .rope-raw").textContent();
-  const setAttr = (name, value) => page.evaluate(([n, v]) => document.getElementById("rope-figure").setAttribute(n, v), [name, value]);
+  const setAttr = (name, value) =>
+    page.evaluate(([n, v]) => document.getElementById("rope-figure").setAttribute(n, v), [name, value]);
   const state = () => page.evaluate(() => document.getElementById("rope-figure").state);
   /** Sets one attribute and checks the headline's raw score changed to the core's for the new state. */
   async function setAndCheck(name, value, check) {
@@ -216,7 +218,10 @@ test("rope: every declared attribute, set on the live element, redraws the figur
       return { curve: [el.result.curve[0], el.result.curve.at(-1)], scaled, n: el.result.curve.length };
     });
     assert.equal(ends.n, 33);
-    assert.deepEqual(ends.curve, [[-16, ends.scaled[0]], [16, ends.scaled[1]]]);
+    assert.deepEqual(ends.curve, [
+      [-16, ends.scaled[0]],
+      [16, ends.scaled[1]],
+    ]);
     const ticks = await fig.locator("svg.chart").textContent();
     assert.ok(ticks.includes("−16") && ticks.includes("16") && !ticks.includes("256"), ticks);
   });
@@ -228,8 +233,18 @@ test("rope: every declared attribute, set on the live element, redraws the figur
     assert.equal(await fig.locator(".rope-dial.selected figcaption strong").textContent(), "pair 2");
   });
   const s = await state();
-  assert.deepEqual([s.preset, s.m, s.n, s.d, s.base, s.pairing, s.useFreqs, s.range, s.pair], ["mixed", 20, 5, 6, 1000, "half", true, "16", 2]);
-  assert.deepEqual([s.q, s.k, s.freqs], [[1, 2, 0, 1, -1, 0.5], [0.5, -1, 1, 0, 2, 1], [0.3, 0.02, 0.001]]);
+  assert.deepEqual(
+    [s.preset, s.m, s.n, s.d, s.base, s.pairing, s.useFreqs, s.range, s.pair],
+    ["mixed", 20, 5, 6, 1000, "half", true, "16", 2],
+  );
+  assert.deepEqual(
+    [s.q, s.k, s.freqs],
+    [
+      [1, 2, 0, 1, -1, 0.5],
+      [0.5, -1, 1, 0, 2, 1],
+      [0.3, 0.02, 0.001],
+    ],
+  );
   // The settings reproduce the figure: a new element given them reaches the same state.
   const same = await page.evaluate(async () => {
     const el = document.getElementById("rope-figure");
@@ -253,13 +268,18 @@ test("rope: every declared attribute, set on the live element, redraws the figur
   assert.equal(await fig.locator(".rope-dial").count(), 3);
   assert.equal(await raw(), shown((await coreForFigure(page)).raw, 10));
   // Numbers out of range: each is named in the note, and the figure keeps its last state.
-  for (const [name, value] of [["d", "40"], ["m", "-3"], ["base", "1"], ["pair", "9"]]) {
+  for (const [name, value] of [
+    ["d", "40"],
+    ["m", "-3"],
+    ["base", "1"],
+    ["pair", "9"],
+  ]) {
     const before = await raw();
     await setAttr(name, value);
     assert.ok(await notes.isVisible(), `${name}="${value}" shows a note`);
     assert.match(await notes.textContent(), new RegExp(`\\b${name}="[^"]*" ignored`));
     assert.equal(await raw(), before);
-    assert.ok(await fig.locator(".rope-dial").count() > 0);
+    assert.ok((await fig.locator(".rope-dial").count()) > 0);
     assert.ok(await fig.locator("svg.chart polyline").isVisible());
   }
   assert.deepEqual(errors, []);
@@ -269,7 +289,10 @@ test("rope: every declared attribute, set on the live element, redraws the figur
 test("rope: the pairing names say whose code pairs how (issue 8, item 4): halves are GPT-NeoX's and Hugging Face Llama's, neighbours RoFormer's and Meta's Llama's", async () => {
   const { page, errors } = await openFigure(browser.context, "rope");
   const fig = page.locator("#rope-figure");
-  const options = await fig.getByLabel("Pairs").locator("option").evaluateAll((os) => Object.fromEntries(os.map((o) => [o.value, o.textContent])));
+  const options = await fig
+    .getByLabel("Pairs")
+    .locator("option")
+    .evaluateAll((os) => Object.fromEntries(os.map((o) => [o.value, o.textContent])));
   assert.equal(options.half, "halves, (x[i], x[i+d/2]): GPT-NeoX, Hugging Face Llama");
   assert.equal(options.interleaved, "interleaved, (x[2i], x[2i+1]): RoFormer, Meta's Llama");
   for (const text of Object.values(options)) assert.doesNotMatch(text, /Llama code/);
@@ -278,8 +301,14 @@ test("rope: the pairing names say whose code pairs how (issue 8, item 4): halves
   assert.match(doc, /half \(x\[i\], x\[i\+d\/2\]\) as in GPT-NeoX and the Hugging Face Llama code/);
   assert.match(doc, /interleaved \(x\[2i\], x\[2i\+1\]\) as in RoFormer and Meta's Llama code/);
   // The example with Llama 3's base is named for the layout it uses, and still pairs halves.
-  const examples = await fig.getByLabel("Example").locator("option").evaluateAll((os) => os.map((o) => [o.value, o.textContent]));
-  assert.deepEqual(examples.find(([v]) => v === "hf_llama3"), ["hf_llama3", "Llama 3 base 500,000, d = 16, halves as in Hugging Face and GPT-NeoX"]);
+  const examples = await fig
+    .getByLabel("Example")
+    .locator("option")
+    .evaluateAll((os) => os.map((o) => [o.value, o.textContent]));
+  assert.deepEqual(
+    examples.find(([v]) => v === "hf_llama3"),
+    ["hf_llama3", "Llama 3 base 500,000, d = 16, halves as in Hugging Face and GPT-NeoX"],
+  );
   assert.ok(!examples.some(([, t]) => /Llama 3 layout/.test(t)));
   await fig.getByLabel("Example").selectOption("hf_llama3");
   const s = await fig.evaluate((el) => el.state);

@@ -8,11 +8,16 @@ const { useBrowser, openReader, showNumbers, openFigure, artifact, num } = requi
 
 const browser = useBrowser(test);
 
-
 /** The chart's token rows, most probable first: [label, after T, cumulative, final]. */
 function rows(fig) {
-  return fig.locator(".sampling-table tbody tr:not(.sampling-cut)").evaluateAll((trs) =>
-    trs.map((tr) => [tr.querySelector("th").textContent, ...[...tr.querySelectorAll("td.num")].map((td) => td.textContent)]));
+  return fig
+    .locator(".sampling-table tbody tr:not(.sampling-cut)")
+    .evaluateAll((trs) =>
+      trs.map((tr) => [
+        tr.querySelector("th").textContent,
+        ...[...tr.querySelectorAll("td.num")].map((td) => td.textContent),
+      ]),
+    );
 }
 
 /** What the core returns for the figure's current inputs, computed afresh in the page. */
@@ -35,13 +40,20 @@ function assertRowsMatch(shown, core) {
   full.order.forEach((t, rank) => {
     const [label, tempered, cumulative, final] = shown[rank];
     assert.equal(label, tokens[t], `row ${rank}`);
-    assert.ok(Math.abs(num(tempered) - full.tempered[t]) <= 5e-4, `${label} after T: ${tempered} vs ${full.tempered[t]}`);
-    assert.ok(Math.abs(num(cumulative) - full.cumulative[rank]) <= 5e-4, `${label} cumulative: ${cumulative} vs ${full.cumulative[rank]}`);
+    assert.ok(
+      Math.abs(num(tempered) - full.tempered[t]) <= 5e-4,
+      `${label} after T: ${tempered} vs ${full.tempered[t]}`,
+    );
+    assert.ok(
+      Math.abs(num(cumulative) - full.cumulative[rank]) <= 5e-4,
+      `${label} cumulative: ${cumulative} vs ${full.cumulative[rank]}`,
+    );
     assert.ok(Math.abs(num(final) - full.probs[t]) <= 5e-4, `${label} final: ${final} vs ${full.probs[t]}`);
   });
 }
 
-const drawnTokens = (fig) => fig.locator(".sampling-drawlist .sampling-drawn").evaluateAll((els) => els.map((e) => e.textContent.trim()));
+const drawnTokens = (fig) =>
+  fig.locator(".sampling-drawlist .sampling-drawn").evaluateAll((els) => els.map((e) => e.textContent.trim()));
 
 /** Sets a range or number input the way typing or dragging would, with an input event. */
 async function setInput(locator, value) {
@@ -56,7 +68,10 @@ test("sampling: the figure shows the core's probabilities and follows the temper
   const fig = page.locator("#sampling-figure");
   const before = await rows(fig);
   assertRowsMatch(before, await fromCore(page, "sampling-figure"));
-  assert.deepEqual(before.map((r) => r[0]), ["Sydney", "Canberra", "Melbourne", "Perth", "Brisbane", "Adelaide"]);
+  assert.deepEqual(
+    before.map((r) => r[0]),
+    ["Sydney", "Canberra", "Melbourne", "Perth", "Brisbane", "Adelaide"],
+  );
   assert.equal(await fig.locator(".sampling-table tr.kept").count(), 3, "top-p 0.9 keeps three tokens at T = 1");
 
   const T = fig.getByLabel("Temperature T");
@@ -97,7 +112,10 @@ test("sampling: the draws are the core's for the seed, vary in wording and repla
   const fig = page.locator("#sampling-figure");
   const at42 = await drawnTokens(fig);
   const core42 = await fromCore(page, "sampling-figure");
-  assert.deepEqual(at42, core42.draws.map((t) => core42.tokens[t]));
+  assert.deepEqual(
+    at42,
+    core42.draws.map((t) => core42.tokens[t]),
+  );
   assert.ok(new Set(at42).size > 1, `seed 42 at T = 1 gives different continuations: ${at42}`);
   const first = await fig.locator(".sampling-drawlist li").first().textContent();
   assert.equal(first, `The capital of Australia is ${at42[0]}`);
@@ -106,7 +124,10 @@ test("sampling: the draws are the core's for the seed, vary in wording and repla
   await seed.fill("7");
   const at7 = await drawnTokens(fig);
   const core7 = await fromCore(page, "sampling-figure");
-  assert.deepEqual(at7, core7.draws.map((t) => core7.tokens[t]));
+  assert.deepEqual(
+    at7,
+    core7.draws.map((t) => core7.tokens[t]),
+  );
   assert.notDeepEqual(at7, at42);
   await seed.fill("42");
   assert.deepEqual(await drawnTokens(fig), at42, "the same seed replays the same draws");
@@ -128,7 +149,13 @@ test("sampling: top-k and top-p cut the rows, and the cuts are the core's", asyn
   assert.equal(core.full.cutoff, 2);
   assertRowsMatch(await rows(fig), core);
   assert.equal(await fig.locator(".sampling-table tr.kept").count(), core.full.cutoff);
-  assert.match(await fig.locator(".sampling-cut").allTextContents().then((t) => t.join(" | ")), /top-k = 2/);
+  assert.match(
+    await fig
+      .locator(".sampling-cut")
+      .allTextContents()
+      .then((t) => t.join(" | ")),
+    /top-k = 2/,
+  );
   // top-p 0.6 on the top-2 distribution needs both tokens; the nucleus reaches 1.
   assert.match(await fig.locator(".worked").textContent(), /≥ 0\.6: stop/);
 
@@ -215,15 +242,17 @@ test("sampling: exercise 2's answer is 0.4/0.8 = 0.5 at the default and follows 
   const core = await fromCore(page, "sampling-exercise");
   assert.deepEqual(core.full.kept, [0, 1, 2]);
   const value = await answer.locator(".answer-value").textContent();
-  assert.equal(value, `0.4/${(core.full.keptMass).toFixed(1)} = ${core.full.probs[0].toFixed(4)}`);
+  assert.equal(value, `0.4/${core.full.keptMass.toFixed(1)} = ${core.full.probs[0].toFixed(4)}`);
   assert.match(await answer.textContent(), /“blue”, “grey” and “clear”/);
 
   // Two edits keep the sum at 1: (0.5, 0.3, 0.1, 0.1) at top-p 0.9.
   await ex.getByLabel("Probability of token 1").fill("0.5");
   await ex.getByLabel("Probability of token 2").fill("0.3");
   const edited = await fromCore(page, "sampling-exercise");
-  assert.equal(await answer.locator(".answer-value").textContent(),
-    `0.5/${edited.full.keptMass.toFixed(1)} = ${edited.full.probs[0].toFixed(4)}`);
+  assert.equal(
+    await answer.locator(".answer-value").textContent(),
+    `0.5/${edited.full.keptMass.toFixed(1)} = ${edited.full.probs[0].toFixed(4)}`,
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -233,7 +262,11 @@ test("sampling: on a phone-width screen both figures fit without sideways scroll
   for (const id of ["sampling-figure", "sampling-exercise"]) {
     const overflow = await page.evaluate((id) => {
       const el = document.getElementById(id);
-      return Math.max(...[el, ...el.shadowRoot.querySelectorAll(".sampling-chart, .worked")].map((e) => e.scrollWidth - e.clientWidth));
+      return Math.max(
+        ...[el, ...el.shadowRoot.querySelectorAll(".sampling-chart, .worked")].map(
+          (e) => e.scrollWidth - e.clientWidth,
+        ),
+      );
     }, id);
     assert.ok(overflow <= 0, `#${id} overflows by ${overflow}px`);
   }
@@ -244,24 +277,31 @@ test("sampling: on a phone-width screen both figures fit without sideways scroll
 
 /** The core's sampling() and sample() for explicit inputs, computed afresh in the page. */
 function coreFor(page, input, opts, draw = null) {
-  return page.evaluate(async ({ input, opts, draw }) => {
-    const m = await createLLMMath();
-    const full = m.sampling(input, opts);
-    return { full, draws: draw ? m.sample(full.probs, draw) : [] };
-  }, { input, opts, draw });
+  return page.evaluate(
+    async ({ input, opts, draw }) => {
+      const m = await createLLMMath();
+      const full = m.sampling(input, opts);
+      return { full, draws: draw ? m.sample(full.probs, draw) : [] };
+    },
+    { input, opts, draw },
+  );
 }
 
 /** Sets (or, with null, removes) an attribute on the live element. */
 function setAttr(page, id, name, value) {
-  return page.evaluate(({ id, name, value }) => {
-    const el = document.getElementById(id);
-    if (value === null) el.removeAttribute(name);
-    else el.setAttribute(name, value);
-  }, { id, name, value });
+  return page.evaluate(
+    ({ id, name, value }) => {
+      const el = document.getElementById(id);
+      if (value === null) el.removeAttribute(name);
+      else el.setAttribute(name, value);
+    },
+    { id, name, value },
+  );
 }
 
 const finals = async (fig) => (await rows(fig)).map((r) => num(r[3]));
-const near = (shown, want, what) => shown.forEach((x, i) => assert.ok(Math.abs(x - want[i]) <= 5e-4, `${what} [${i}]: ${x} vs ${want[i]}`));
+const near = (shown, want, what) =>
+  shown.forEach((x, i) => assert.ok(Math.abs(x - want[i]) <= 5e-4, `${what} [${i}]: ${x} vs ${want[i]}`));
 
 test("sampling: every declared attribute set on the live element re-renders the figure with the core's numbers", async () => {
   const { page, errors } = await openReader(browser.context);
@@ -274,13 +314,23 @@ test("sampling: every declared attribute set on the live element re-renders the 
 
   await setAttr(page, id, "temperature", "0.5");
   assert.equal(await fig.locator("output").first().textContent(), "0.5");
-  near(await finals(fig), byOrder(await coreFor(page, { logits: sydney }, { temperature: 0.5, topK: 0, topP: 0.9 })), "temperature 0.5");
+  near(
+    await finals(fig),
+    byOrder(await coreFor(page, { logits: sydney }, { temperature: 0.5, topK: 0, topP: 0.9 })),
+    "temperature 0.5",
+  );
 
   await setAttr(page, id, "top-k", "2");
   const k2 = await coreFor(page, { logits: sydney }, { temperature: 0.5, topK: 2, topP: 0.9 });
   near(await finals(fig), byOrder(k2), "top-k 2");
   assert.equal(await fig.locator(".sampling-table tr.kept").count(), k2.full.cutoff);
-  assert.match(await fig.locator(".sampling-cut").allTextContents().then((t) => t.join(" | ")), /top-k = 2/);
+  assert.match(
+    await fig
+      .locator(".sampling-cut")
+      .allTextContents()
+      .then((t) => t.join(" | ")),
+    /top-k = 2/,
+  );
 
   await setAttr(page, id, "top-p", "0.3");
   const p3 = await coreFor(page, { logits: sydney }, { temperature: 0.5, topK: 2, topP: 0.3 });
@@ -293,30 +343,63 @@ test("sampling: every declared attribute set on the live element re-renders the 
   await setAttr(page, id, "temperature", "1");
   await setAttr(page, id, "logits", "1,2,3");
   assert.equal((await rows(fig)).length, 3, "three logits, three rows");
-  const three = await coreFor(page, { logits: [1, 2, 3] }, { temperature: 1, topK: 0, topP: 1 }, { seed: 42, count: 10 });
+  const three = await coreFor(
+    page,
+    { logits: [1, 2, 3] },
+    { temperature: 1, topK: 0, topP: 1 },
+    { seed: 42, count: 10 },
+  );
   near(await finals(fig), byOrder(three), "logits 1,2,3");
   // The example's first three tokens stay; the tokens attribute renames them.
-  assert.deepEqual((await rows(fig)).map((r) => r[0]), ["Melbourne", "Canberra", "Sydney"]);
+  assert.deepEqual(
+    (await rows(fig)).map((r) => r[0]),
+    ["Melbourne", "Canberra", "Sydney"],
+  );
   await setAttr(page, id, "tokens", " one| two| three");
-  assert.deepEqual((await rows(fig)).map((r) => r[0]), ["three", "two", "one"]);
+  assert.deepEqual(
+    (await rows(fig)).map((r) => r[0]),
+    ["three", "two", "one"],
+  );
   assert.equal(await fig.locator("select").first().inputValue(), "custom");
 
   await setAttr(page, id, "prompt", "Count:");
-  assert.equal(await fig.locator(".sampling-drawlist li").first().textContent(),
-    `Count: ${["one", "two", "three"][three.draws[0]]}`);
+  assert.equal(
+    await fig.locator(".sampling-drawlist li").first().textContent(),
+    `Count: ${["one", "two", "three"][three.draws[0]]}`,
+  );
 
   await setAttr(page, id, "seed", "7");
-  const seed7 = await coreFor(page, { logits: [1, 2, 3] }, { temperature: 1, topK: 0, topP: 1 }, { seed: 7, count: 10 });
-  assert.deepEqual(await drawnTokens(fig), seed7.draws.map((t) => ["one", "two", "three"][t]));
+  const seed7 = await coreFor(
+    page,
+    { logits: [1, 2, 3] },
+    { temperature: 1, topK: 0, topP: 1 },
+    { seed: 7, count: 10 },
+  );
+  assert.deepEqual(
+    await drawnTokens(fig),
+    seed7.draws.map((t) => ["one", "two", "three"][t]),
+  );
   assert.equal(await fig.getByLabel("Seed").inputValue(), "7");
   await setAttr(page, id, "count", "25");
-  const count25 = await coreFor(page, { logits: [1, 2, 3] }, { temperature: 1, topK: 0, topP: 1 }, { seed: 7, count: 25 });
-  assert.deepEqual(await drawnTokens(fig), count25.draws.map((t) => ["one", "two", "three"][t]));
+  const count25 = await coreFor(
+    page,
+    { logits: [1, 2, 3] },
+    { temperature: 1, topK: 0, topP: 1 },
+    { seed: 7, count: 25 },
+  );
+  assert.deepEqual(
+    await drawnTokens(fig),
+    count25.draws.map((t) => ["one", "two", "three"][t]),
+  );
 
   await setAttr(page, id, "probs", "0.5,0.3,0.2");
   assert.match(await fig.locator(".sampling-edit-table thead").textContent(), /Probability p/);
   near(await finals(fig), [0.5, 0.3, 0.2], "probs");
-  near(await finals(fig), byOrder(await coreFor(page, { probs: [0.5, 0.3, 0.2] }, { temperature: 1, topK: 0, topP: 1 })), "probs (core)");
+  near(
+    await finals(fig),
+    byOrder(await coreFor(page, { probs: [0.5, 0.3, 0.2] }, { temperature: 1, topK: 0, topP: 1 })),
+    "probs (core)",
+  );
 
   await setAttr(page, id, "draws", "off");
   assert.equal(await fig.locator(".sampling-draws").isVisible(), false);
@@ -326,10 +409,18 @@ test("sampling: every declared attribute set on the live element re-renders the 
   assert.equal((await drawnTokens(fig)).length, 25);
 
   // A new preset starts again from the attributes: the preset's numbers, then every other attribute.
-  for (const name of ["temperature", "top-k", "top-p", "logits", "probs", "tokens", "prompt"]) await setAttr(page, id, name, null);
+  for (const name of ["temperature", "top-k", "top-p", "logits", "probs", "tokens", "prompt"])
+    await setAttr(page, id, name, null);
   await setAttr(page, id, "preset", "peaked");
-  assert.deepEqual((await rows(fig)).map((r) => r[0]), ["cold", "warm", "cool", "freezing", "not", "icy"]);
-  near(await finals(fig), byOrder(await coreFor(page, { logits: [6, 2.5, 2, 1, 0.5, 0] }, { temperature: 1, topK: 0, topP: 0.9 })), "preset peaked");
+  assert.deepEqual(
+    (await rows(fig)).map((r) => r[0]),
+    ["cold", "warm", "cool", "freezing", "not", "icy"],
+  );
+  near(
+    await finals(fig),
+    byOrder(await coreFor(page, { logits: [6, 2.5, 2, 1, 0.5, 0] }, { temperature: 1, topK: 0, topP: 0.9 })),
+    "preset peaked",
+  );
   assert.equal(await fig.locator("select").first().inputValue(), "peaked");
   assert.equal(await fig.locator(".llm-notes").isVisible(), false);
 
@@ -340,9 +431,9 @@ test("sampling: every declared attribute set on the live element re-renders the 
   await page.close();
 });
 
-test("sampling: preset=\"constructor\" and out-of-range numbers are refused with a note naming the attribute", async () => {
+test('sampling: preset="constructor" and out-of-range numbers are refused with a note naming the attribute', async () => {
   const { page, errors } = await openReader(browser.context);
-  await showNumbers(page);  // the figure's readouts, not blurred by its exercise
+  await showNumbers(page); // the figure's readouts, not blurred by its exercise
   const id = "sampling-exercise";
   const ex = page.locator(`#${id}`);
   const good = await rows(ex);
@@ -356,7 +447,11 @@ test("sampling: preset=\"constructor\" and out-of-range numbers are refused with
   assert.equal(await ex.locator(".sampling-table").isVisible(), true);
   assert.equal((await rows(ex)).length, 6, "the default example is shown");
   const byOrder = (r) => r.full.order.map((t) => r.full.probs[t]);
-  near(await finals(ex), byOrder(await coreFor(page, { logits: [3.2, 2.9, 1.5, 0.6, 0.4, 0] }, { temperature: 1, topK: 0, topP: 0.9 })), "default");
+  near(
+    await finals(ex),
+    byOrder(await coreFor(page, { logits: [3.2, 2.9, 1.5, 0.6, 0.4, 0] }, { temperature: 1, topK: 0, topP: 0.9 })),
+    "default",
+  );
 
   await setAttr(page, id, "preset", "exercise");
   assert.equal(await notes.isVisible(), false);

@@ -37,24 +37,39 @@ function widgetsLive(page) {
       const role = el.getAttribute("role") ?? (el.localName === "output" ? "status" : null);
       return { status: "polite", log: "polite", alert: "assertive" }[role] ?? null;
     };
-    return [...document.querySelectorAll("*")].filter((e) => e.shadowRoot?.querySelector(".llm-frame")).map((w) => {
-      const all = [...w.shadowRoot.querySelectorAll("*")];
-      const live = all.filter(politeness);
-      return {
-        id: w.id,
-        regions: live.map((el) => ({ politeness: politeness(el), text: el.textContent, cls: el.getAttribute("class") ?? el.localName })),
-        workedInLive: all.filter((el) => el.matches(".worked, .diagnose-lines, .sampling-drawlist") && live.some((l) => l.contains(el))).length,
-      };
-    });
+    return [...document.querySelectorAll("*")]
+      .filter((e) => e.shadowRoot?.querySelector(".llm-frame"))
+      .map((w) => {
+        const all = [...w.shadowRoot.querySelectorAll("*")];
+        const live = all.filter(politeness);
+        return {
+          id: w.id,
+          regions: live.map((el) => ({
+            politeness: politeness(el),
+            text: el.textContent,
+            cls: el.getAttribute("class") ?? el.localName,
+          })),
+          workedInLive: all.filter(
+            (el) => el.matches(".worked, .diagnose-lines, .sampling-drawlist") && live.some((l) => l.contains(el)),
+          ).length,
+        };
+      });
   });
 }
 
 function assertLiveRegions(figures, when) {
   assert.ok(figures.length >= 10, `${when}: ${figures.length} figures`);
   for (const f of figures) {
-    assert.equal(f.regions.length, 1, `${when}: ${f.id} has ${f.regions.length} live regions: ${f.regions.map((r) => `${r.cls} (${r.text.length} characters)`).join(", ")}`);
+    assert.equal(
+      f.regions.length,
+      1,
+      `${when}: ${f.id} has ${f.regions.length} live regions: ${f.regions.map((r) => `${r.cls} (${r.text.length} characters)`).join(", ")}`,
+    );
     assert.equal(f.regions[0].politeness, "polite", `${when}: ${f.id}'s live region is polite`);
-    assert.ok(f.regions[0].text.length <= MAX_LIVE, `${when}: ${f.id} says ${f.regions[0].text.length} characters: ${f.regions[0].text}`);
+    assert.ok(
+      f.regions[0].text.length <= MAX_LIVE,
+      `${when}: ${f.id} says ${f.regions[0].text.length} characters: ${f.regions[0].text}`,
+    );
     assert.equal(f.workedInLive, 0, `${when}: ${f.id} has a worked calculation inside a live region`);
   }
 }
@@ -69,9 +84,11 @@ function recordSpeech(page, id) {
     const live = el.shadowRoot.querySelector(".llm-live");
     const record = { said: [], lastInput: 0, before: live.textContent };
     window.__speech = record;
-    for (const type of ["keydown", "input", "click"]) el.addEventListener(type, () => (record.lastInput = performance.now()), true);
+    for (const type of ["keydown", "input", "click"])
+      el.addEventListener(type, () => (record.lastInput = performance.now()), true);
     new MutationObserver(() => {
-      if (record.said.at(-1)?.text !== live.textContent) record.said.push({ text: live.textContent, at: performance.now() });
+      if (record.said.at(-1)?.text !== live.textContent)
+        record.said.push({ text: live.textContent, at: performance.now() });
     }).observe(live, { childList: true, characterData: true, subtree: true });
   }, id);
 }
@@ -89,7 +106,10 @@ test("every figure has one polite live region of at most 200 characters, no work
   // At most the figure on screen may have said it was computing (on a loaded machine); the others
   // said nothing when they first drew.
   const speaking = figures.filter((f) => f.regions[0].text);
-  assert.ok(speaking.length <= 1, `spoke at the first drawing: ${speaking.map((f) => `${f.id}: ${f.regions[0].text}`).join("; ")}`);
+  assert.ok(
+    speaking.length <= 1,
+    `spoke at the first drawing: ${speaking.map((f) => `${f.id}: ${f.regions[0].text}`).join("; ")}`,
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -107,8 +127,12 @@ const CHANGES = [
   { id: "quantization-figure", slider: "Migration strength α", shown: ".error-quantized-smoothed" },
   { id: "moe-figure", cell: "logit of token 1 (The) for expert 1", type: "3.25", shown: ".moe-loss" },
   // Query 1's row of weights, written as the summary writes a vector.
-  { id: "attention-figure", cell: "Q row 1 (The), column 1", type: "2.5",
-    shown: { vector: ".attention-results .table-view:nth-child(2) tbody tr:first-child td" } },
+  {
+    id: "attention-figure",
+    cell: "Q row 1 (The), column 1",
+    type: "2.5",
+    shown: { vector: ".attention-results .table-view:nth-child(2) tbody tr:first-child td" },
+  },
   // The right mechanism, then the calculation's first bold number.
   { id: "diagnose-figure", choose: true, shown: ".diagnose-lines strong" },
 ];
@@ -136,12 +160,19 @@ for (const change of CHANGES) {
     const { said, lastInput, before } = await page.evaluate(() => window.__speech);
     assert.equal(said.length, 1, `said ${said.length} times: ${JSON.stringify(said.map((s) => s.text))}`);
     const [{ text, at }] = said;
-    assert.ok(at - lastInput >= 650, `said ${Math.round(at - lastInput)} ms after the last input, before the reader paused`);
+    assert.ok(
+      at - lastInput >= 650,
+      `said ${Math.round(at - lastInput)} ms after the last input, before the reader paused`,
+    );
     assert.notEqual(text, before);
     assert.ok(text.length > 0 && text.length <= MAX_LIVE, `${text.length} characters: ${text}`);
-    const shown = await fig.evaluate((el, shown) => (shown.vector
-      ? `(${[...el.shadowRoot.querySelectorAll(shown.vector)].map((td) => td.textContent).join(", ")})`
-      : el.shadowRoot.querySelector(shown).textContent), change.shown);
+    const shown = await fig.evaluate(
+      (el, shown) =>
+        shown.vector
+          ? `(${[...el.shadowRoot.querySelectorAll(shown.vector)].map((td) => td.textContent).join(", ")})`
+          : el.shadowRoot.querySelector(shown).textContent,
+      change.shown,
+    );
     assert.ok(shown && text.includes(shown), `the summary “${text}” names the figure's ${shown}`);
     assertLiveRegions(await widgetsLive(page), `after changing ${change.id}`);
     assert.deepEqual(errors, []);
@@ -175,7 +206,9 @@ test("while an exercise hides a figure's numbers, its summary names the new sett
       assert.ok(!text.includes(written), `${id}: “${text}” gives away the answer ${answer} as ${written}`);
     }
     // The new setting as the slider's output shows it.
-    const value = await fig.getByLabel(slider, { exact: true }).evaluate((input) => input.parentElement.querySelector("output").textContent);
+    const value = await fig
+      .getByLabel(slider, { exact: true })
+      .evaluate((input) => input.parentElement.querySelector("output").textContent);
     assert.ok(text.includes(`${setting}${value}`), `${id}: “${text}” names the new setting, ${setting}${value}`);
     assert.match(text, /hidden until you answer/);
   }
@@ -229,7 +262,10 @@ test("every chart is an image with a name, a description with numbers the figure
     assert.ok(c.name, `${where} has a name`);
     assert.ok(c.description, `${where} has a description`);
     assert.equal(c.descriptionHidden, true, `${where}: the description is read, not shown`);
-    assert.ok(c.shownInDescription.length > 0, `${where}: the description “${c.description}” states a number the figure shows`);
+    assert.ok(
+      c.shownInDescription.length > 0,
+      `${where}: the description “${c.description}” states a number the figure shows`,
+    );
     assert.ok(c.caption, `${where}: the table has a caption`);
     assert.ok(c.headers.length >= 2 && c.headers.every(Boolean), `${where}: column headers ${c.headers}`);
     assert.ok(c.rows >= 2, `${where}: ${c.rows} rows`);
@@ -238,10 +274,11 @@ test("every chart is an image with a name, a description with numbers the figure
   }
   // The description follows the figure: a new count of distractors is the marked point.
   const fig = page.locator("#dilution-figure");
-  const description = () => fig.evaluate((el) => {
-    const svg = el.shadowRoot.querySelector("svg.chart");
-    return el.shadowRoot.getElementById(svg.getAttribute("aria-describedby")).textContent;
-  });
+  const description = () =>
+    fig.evaluate((el) => {
+      const svg = el.shadowRoot.querySelector("svg.chart");
+      return el.shadowRoot.getElementById(svg.getAttribute("aria-describedby")).textContent;
+    });
   assert.match(await description(), /The marked point, n = 10, gives/);
   await fig.getByLabel("Distractors n", { exact: true }).focus();
   await page.keyboard.press("ArrowRight");
@@ -263,22 +300,32 @@ async function openFile(file, { ready }) {
   await page.setViewportSize({ width: 1280, height: 900 });
   const errors = [];
   page.on("pageerror", (err) => errors.push(`page: ${err.message}`));
-  page.on("console", (msg) => { if (msg.type() === "error") errors.push(`console: ${msg.text()}`); });
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
+  });
   await page.goto(pathToFileURL(file).href);
   await ready(page);
   return { page, errors };
 }
 
-const CANNOT_RUN = "This figure cannot run: the engine did not start (the page's Content-Security-Policy does not allow WebAssembly). The text and the answers still read.";
+const CANNOT_RUN =
+  "This figure cannot run: the engine did not start (the page's Content-Security-Policy does not allow WebAssembly). The text and the answers still read.";
 
 /** Each widget's placeholder text (visible or not) and live region, once every one has settled. */
 function settled(page) {
   return page.evaluate(async () => {
-    const widgets = [...document.querySelectorAll("*")].filter((e) => e.localName.startsWith("llm-") && !e.localName.startsWith("llm-answer-"));
+    const widgets = [...document.querySelectorAll("*")].filter(
+      (e) => e.localName.startsWith("llm-") && !e.localName.startsWith("llm-answer-"),
+    );
     await Promise.all(widgets.map((el) => customElements.whenDefined(el.localName).then(() => el.ready)));
     return widgets.map((el) => {
       const p = el.shadowRoot.querySelector(".llm-pending");
-      return { id: el.id, pending: p?.textContent ?? null, visible: p?.checkVisibility() ?? false, live: el.shadowRoot.querySelector(".llm-live")?.textContent ?? null };
+      return {
+        id: el.id,
+        pending: p?.textContent ?? null,
+        visible: p?.checkVisibility() ?? false,
+        live: el.shadowRoot.querySelector(".llm-live")?.textContent ?? null,
+      };
     });
   });
 }
@@ -298,7 +345,10 @@ test("on a course page whose policy forbids WebAssembly, every figure says in wo
   const answer = page.locator("llm-answer-attention");
   await answer.locator("input").fill("1");
   await answer.getByRole("button", { name: "Check" }).click();
-  assert.match(await answer.getByRole("status").textContent(), /cannot check a prediction here: its engine did not start/);
+  assert.match(
+    await answer.getByRole("status").textContent(),
+    /cannot check a prediction here: its engine did not start/,
+  );
   assert.match(await answer.locator(".answer-body").textContent(), /its engine did not start here/);
   assert.deepEqual(errors, []);
   await page.close();
@@ -309,12 +359,20 @@ test("the reader without its engine shows one notice under its title, with the e
   const html = fs.readFileSync(path.join(dir, "reader.html"), "utf8");
   assert.ok(html.includes(" 'wasm-unsafe-eval'"), "the reader's policy allows WebAssembly: remove it for this test");
   fs.writeFileSync(path.join(dir, "reader.html"), html.replace(" 'wasm-unsafe-eval'", ""));
-  const { page, errors } = await openFile(path.join(dir, "reader.html"), { ready: (p) => p.waitForSelector("html[data-ready]", { timeout: 20000 }) });
-  assert.equal(await page.getAttribute("html", "data-error"), "the page's Content-Security-Policy does not allow WebAssembly");
+  const { page, errors } = await openFile(path.join(dir, "reader.html"), {
+    ready: (p) => p.waitForSelector("html[data-ready]", { timeout: 20000 }),
+  });
+  assert.equal(
+    await page.getAttribute("html", "data-error"),
+    "the page's Content-Security-Policy does not allow WebAssembly",
+  );
   const notice = page.locator(".engine-notice");
   assert.equal(await notice.count(), 1);
   assert.equal(await notice.getAttribute("role"), "alert");
-  assert.match(await notice.locator("p").first().textContent(), /The figures cannot run here\. The chapter's calculation engine did not start \(the page's Content-Security-Policy does not allow WebAssembly\)/);
+  assert.match(
+    await notice.locator("p").first().textContent(),
+    /The figures cannot run here\. The chapter's calculation engine did not start \(the page's Content-Security-Policy does not allow WebAssembly\)/,
+  );
   const box = await notice.boundingBox();
   assert.ok(box && box.y < 900, `the notice is on the first screen (at ${box?.y} px)`);
   assert.equal(await notice.locator("details").getAttribute("open"), null, "the answers wait behind a disclosure");
@@ -335,39 +393,49 @@ async function slowLoad(id, { rate, engineDelay = 0 }) {
   await page.setViewportSize({ width: 1280, height: 900 });
   const errors = [];
   page.on("pageerror", (err) => errors.push(err.message));
-  await page.addInitScript(({ id, engineDelay, COMPUTING }) => {
-    if (engineDelay) {
-      for (const name of ["instantiate", "instantiateStreaming"]) {
-        const original = WebAssembly[name];
-        WebAssembly[name] = (...args) => new Promise((resolve) => setTimeout(resolve, engineDelay)).then(() => original.apply(WebAssembly, args));
-      }
-    }
-    const record = { frames: [], speakers: [] };
-    window.__slow = record;
-    const frame = () => {
-      const el = document.getElementById(id);
-      const root = el?.shadowRoot;
-      if (root?.querySelector(".llm-frame")) {
-        const p = root.querySelector(".llm-pending");
-        record.frames.push({ built: !!root.querySelector(".llm-status"), ready: el.hasAttribute("data-ready"),
-          computing: !!p?.isConnected && p.textContent === COMPUTING && p.checkVisibility() });
-        for (const w of document.querySelectorAll("*")) {
-          if (w.shadowRoot?.querySelector(".llm-live")?.textContent === COMPUTING && !record.speakers.includes(w.id)) record.speakers.push(w.id);
+  await page.addInitScript(
+    ({ id, engineDelay, COMPUTING }) => {
+      if (engineDelay) {
+        for (const name of ["instantiate", "instantiateStreaming"]) {
+          const original = WebAssembly[name];
+          WebAssembly[name] = (...args) =>
+            new Promise((resolve) => setTimeout(resolve, engineDelay)).then(() => original.apply(WebAssembly, args));
         }
-        if (el.hasAttribute("data-ready")) return;
       }
+      const record = { frames: [], speakers: [] };
+      window.__slow = record;
+      const frame = () => {
+        const el = document.getElementById(id);
+        const root = el?.shadowRoot;
+        if (root?.querySelector(".llm-frame")) {
+          const p = root.querySelector(".llm-pending");
+          record.frames.push({
+            built: !!root.querySelector(".llm-status"),
+            ready: el.hasAttribute("data-ready"),
+            computing: !!p?.isConnected && p.textContent === COMPUTING && p.checkVisibility(),
+          });
+          for (const w of document.querySelectorAll("*")) {
+            if (w.shadowRoot?.querySelector(".llm-live")?.textContent === COMPUTING && !record.speakers.includes(w.id))
+              record.speakers.push(w.id);
+          }
+          if (el.hasAttribute("data-ready")) return;
+        }
+        requestAnimationFrame(frame);
+      };
       requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-  }, { id, engineDelay, COMPUTING });
+    },
+    { id, engineDelay, COMPUTING },
+  );
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Emulation.setCPUThrottlingRate", { rate });
   await page.goto(pathToFileURL(path.join(dist, "reader.html")).href + `#${id}`);
   await page.waitForSelector(`#${id}[data-ready]`, { timeout: 90000 });
-  await page.waitForTimeout(PAUSE);  // what a figure that said "computing" says once drawn
+  await page.waitForTimeout(PAUSE); // what a figure that said "computing" says once drawn
   const record = await page.evaluate(() => window.__slow);
   const after = await page.locator(`#${id}`).evaluate((el) => ({
-    pending: !!el.shadowRoot.querySelector(".llm-pending"), live: el.shadowRoot.querySelector(".llm-live")?.textContent ?? null }));
+    pending: !!el.shadowRoot.querySelector(".llm-pending"),
+    live: el.shadowRoot.querySelector(".llm-live")?.textContent ?? null,
+  }));
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
   await page.close();
   return { ...record, after, errors };
@@ -377,7 +445,11 @@ test("with the CPU slowed 6 times, the figure on screen shows “Computing the f
   const { frames, after, errors } = await slowLoad("attention-figure", { rate: 6 });
   const waiting = frames.filter((f) => !f.ready);
   assert.ok(waiting.length > 0, "frames painted before the figure drew");
-  assert.equal(waiting.filter((f) => !f.computing).length, 0, `of ${waiting.length} frames before the figure drew, these do not say Computing`);
+  assert.equal(
+    waiting.filter((f) => !f.computing).length,
+    0,
+    `of ${waiting.length} frames before the figure drew, these do not say Computing`,
+  );
   assert.equal(after.pending, false, "the placeholder is gone once the figure has drawn");
   assert.deepEqual(errors, []);
 });
@@ -386,7 +458,11 @@ test("while the engine is slow to start, the figure on screen keeps “Computing
   const { frames, speakers, after, errors } = await slowLoad("attention-figure", { rate: 2, engineDelay: 3000 });
   const built = frames.filter((f) => f.built && !f.ready);
   assert.ok(built.length > 0, "frames with the controls built and the engine not yet started");
-  assert.equal(built.filter((f) => !f.computing).length, 0, `of ${built.length} frames with the controls built but not drawn, these do not say Computing`);
+  assert.equal(
+    built.filter((f) => !f.computing).length,
+    0,
+    `of ${built.length} frames with the controls built but not drawn, these do not say Computing`,
+  );
   assert.deepEqual(speakers, ["attention-figure"], "only the figure on screen says it is computing");
   assert.equal(after.pending, false);
   assert.notEqual(after.live, COMPUTING, "once drawn it no longer says Computing");

@@ -13,7 +13,10 @@ const { launch, openReader, artifact } = require("./browser.js");
     const { page, errors } = await openReader(context, { width, colorScheme: dark ? "dark" : "light" });
     const name = `shot-${width}${section ? "-" + section.replace(/[^a-z0-9-]/gi, "") : ""}${dark ? "-dark" : ""}.png`;
     if (section) {
-      await page.locator(section.startsWith("#") || section.startsWith(".") ? section : `#${section}`).first().screenshot({ path: artifact(name) });
+      await page
+        .locator(section.startsWith("#") || section.startsWith(".") ? section : `#${section}`)
+        .first()
+        .screenshot({ path: artifact(name) });
     } else {
       await page.screenshot({ path: artifact(name), fullPage: true });
     }

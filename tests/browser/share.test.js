@@ -15,39 +15,63 @@ const { useBrowser, openReader, openFigure, showNumbers, dist, artifact } = requ
 const browser = useBrowser(test);
 
 /** Every figure's state, by id. */
-const states = (page) => page.evaluate(() => Object.fromEntries(
-  [...document.querySelectorAll("[id]")].filter((el) => el.localName.startsWith("llm-") && el.state)
-    .map((el) => [el.id, JSON.stringify(el.state)])));
+const states = (page) =>
+  page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll("[id]")]
+        .filter((el) => el.localName.startsWith("llm-") && el.state)
+        .map((el) => [el.id, JSON.stringify(el.state)]),
+    ),
+  );
 
 /**
  * Changes every declared setting of every figure to another legal value, as its controls
  * would (through set()), and returns the number of settings changed.
  */
-const changeEverything = (page) => page.evaluate(() => {
-  let changed = 0;
-  const camel = (n) => n.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-  for (const el of document.querySelectorAll("[id]")) {
-    if (!el.localName.startsWith("llm-") || !el.constructor.attributes) continue;
-    for (const d of el.constructor.attributes) {
-      const k = camel(d.name), v = el.state[k];
-      let next;
-      switch (d.type) {
-        case "number": next = v === d.max ? d.min : Math.min(d.max, Math.max(d.min, v + (d.max - d.min) / 7)); break;
-        case "integer": next = v === d.max ? d.min : Math.min(d.max, v + 1); break;
-        case "boolean": next = !v; break;
-        case "choice": next = d.choices.find((c) => c !== v) ?? v; break;
-        case "text": next = `${v} changed`.slice(0, d.maxLength ?? 4096); break;
-        case "numbers": next = v.map((x, i) => (i === 0 ? Math.min(d.max ?? Infinity, Math.max(d.min ?? -Infinity, x / 2)) : x)); break;
-        case "labels": next = v.map((x, i) => (i === 0 ? "zz" : x)); break;
-        case "matrix": next = v.map((row, i) => row.map((x, j) => (i === 0 && j === 0 ? x + 1 : x))); break;
-        default: continue;
+const changeEverything = (page) =>
+  page.evaluate(() => {
+    let changed = 0;
+    const camel = (n) => n.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+    for (const el of document.querySelectorAll("[id]")) {
+      if (!el.localName.startsWith("llm-") || !el.constructor.attributes) continue;
+      for (const d of el.constructor.attributes) {
+        const k = camel(d.name),
+          v = el.state[k];
+        let next;
+        switch (d.type) {
+          case "number":
+            next = v === d.max ? d.min : Math.min(d.max, Math.max(d.min, v + (d.max - d.min) / 7));
+            break;
+          case "integer":
+            next = v === d.max ? d.min : Math.min(d.max, v + 1);
+            break;
+          case "boolean":
+            next = !v;
+            break;
+          case "choice":
+            next = d.choices.find((c) => c !== v) ?? v;
+            break;
+          case "text":
+            next = `${v} changed`.slice(0, d.maxLength ?? 4096);
+            break;
+          case "numbers":
+            next = v.map((x, i) => (i === 0 ? Math.min(d.max ?? Infinity, Math.max(d.min ?? -Infinity, x / 2)) : x));
+            break;
+          case "labels":
+            next = v.map((x, i) => (i === 0 ? "zz" : x));
+            break;
+          case "matrix":
+            next = v.map((row, i) => row.map((x, j) => (i === 0 && j === 0 ? x + 1 : x)));
+            break;
+          default:
+            continue;
+        }
+        el.set({ [k]: next }, { sync: true });
+        changed += 1;
       }
-      el.set({ [k]: next }, { sync: true });
-      changed += 1;
     }
-  }
-  return changed;
-});
+    return changed;
+  });
 
 test("URL state: every figure's settings, changed, come back when the page is opened from its URL", async () => {
   const { page, errors } = await openReader(browser.context);
@@ -70,13 +94,18 @@ test("URL state: every figure's settings, changed, come back when the page is op
 
 test("URL state: a slider moved by the reader is in the URL, and a deep link opens at its figure", async () => {
   const { page } = await openReader(browser.context);
-  await page.locator("#speculative-figure").getByLabel(/Draft length/).focus();
+  await page
+    .locator("#speculative-figure")
+    .getByLabel(/Draft length/)
+    .focus();
   await page.keyboard.press("ArrowRight");
   await page.waitForFunction(() => location.hash.includes("speculative.gamma=4"));
   await page.close();
   const again = await openReader(browser.context, { hash: "#speculative-figure?speculative.gamma=4", height: 700 });
   assert.equal(await again.page.evaluate(() => document.getElementById("speculative-figure").state.gamma), 4);
-  const top = await again.page.evaluate(() => document.getElementById("speculative-figure").getBoundingClientRect().top);
+  const top = await again.page.evaluate(
+    () => document.getElementById("speculative-figure").getBoundingClientRect().top,
+  );
   assert.ok(top >= -5 && top < 700, `the figure is on screen (top ${top})`);
   await again.page.close();
 });
@@ -119,7 +148,9 @@ test("URL state: a slider dragged is written to the URL once the reader pauses, 
 });
 
 test("URL state: unknown and out-of-range values fall back to defaults with a visible note", async () => {
-  const { page, errors } = await openReader(browser.context, { hash: "#sampling?sampling.temperature=99&sampling.colour=red&sampling.preset=__proto__&nosuch.x=1" });
+  const { page, errors } = await openReader(browser.context, {
+    hash: "#sampling?sampling.temperature=99&sampling.colour=red&sampling.preset=__proto__&nosuch.x=1",
+  });
   const notes = await page.locator("#sampling-figure .llm-notes").textContent();
   assert.match(notes, /temperature="99" ignored/);
   assert.match(notes, /colour is not a setting/);
@@ -131,7 +162,7 @@ test("URL state: unknown and out-of-range values fall back to defaults with a vi
 
 test("Copy link, Copy embed code and Reset act on the figure as it is now", async () => {
   const { page } = await openReader(browser.context);
-  await showNumbers(page);  // the figure's readouts, not blurred by its exercise
+  await showNumbers(page); // the figure's readouts, not blurred by its exercise
   const fig = page.locator("#speculative-figure");
   await page.evaluate(() => document.getElementById("speculative-figure").set({ alpha: 0.8 }, { sync: true }));
   // Each action writes its panel once the clipboard has answered (a promise): wait for its label.
@@ -145,7 +176,10 @@ test("Copy link, Copy embed code and Reset act on the figure as it is now", asyn
   // Only what differs from the figure's defaults is written: here α.
   assert.match(code, /embed\.html\?widget=speculative&amp;alpha=0\.8" title="Figure 5\.1/);
   assert.match(code, /sandbox="allow-scripts allow-downloads"/);
-  assert.match(code, /<script src="[^"]*llmmath-widgets\.js"><\/script>\n<llm-speculative alpha="0\.8"><\/llm-speculative>/);
+  assert.match(
+    code,
+    /<script src="[^"]*llmmath-widgets\.js"><\/script>\n<llm-speculative alpha="0\.8"><\/llm-speculative>/,
+  );
   await fig.getByRole("button", { name: "Reset" }).click();
   assert.equal(await page.evaluate(() => document.getElementById("speculative-figure").state.alpha), 0.5);
   await page.waitForFunction(() => !location.hash.includes("speculative."));
@@ -174,8 +208,12 @@ test("payloads in the URL fragment never run or appear as elements", async () =>
 test("'Save page as' keeps one copy of every widget: the live page serialised and reopened", async () => {
   const { page } = await openReader(browser.context);
   const count = () => ({
-    frames: [...document.querySelectorAll("*")].filter((el) => el.shadowRoot).map((el) => el.shadowRoot.querySelectorAll(".llm-frame").length),
-    answers: [...document.querySelectorAll("[for]")].filter((el) => el.localName.startsWith("llm-answer")).map((el) => el.childElementCount),
+    frames: [...document.querySelectorAll("*")]
+      .filter((el) => el.shadowRoot)
+      .map((el) => el.shadowRoot.querySelectorAll(".llm-frame").length),
+    answers: [...document.querySelectorAll("[for]")]
+      .filter((el) => el.localName.startsWith("llm-answer"))
+      .map((el) => el.childElementCount),
   });
   const before = await page.evaluate(count);
   const html = await page.evaluate(() => `<!doctype html>\n${document.documentElement.outerHTML}`);
@@ -234,7 +272,10 @@ test("a saved copy of a figure's frame page (embed.html) shows the figure once",
   const saved = path.join(dist, "saved-embed.html");
   fs.writeFileSync(saved, html);
   try {
-    const { page: reopened, errors } = await openReader(browser.context, { file: "saved-embed.html", hash: "?widget=sampling" });
+    const { page: reopened, errors } = await openReader(browser.context, {
+      file: "saved-embed.html",
+      hash: "?widget=sampling",
+    });
     await reopened.waitForSelector("llm-sampling[data-ready]");
     assert.equal(await reopened.locator("#embed > figure").count(), 1);
     assert.equal(await reopened.locator("llm-sampling").count(), 1);
@@ -255,7 +296,9 @@ test("the one-file edition reaches data-ready from file:// offline and requests 
   const requests = [];
   const errors = [];
   page.on("request", (r) => requests.push(r.url()));
-  page.on("console", (msg) => { if (msg.type() === "error") errors.push(msg.text()); });
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(msg.text());
+  });
   page.on("pageerror", (e) => errors.push(e.message));
   try {
     const url = pathToFileURL(file).href;
@@ -272,7 +315,10 @@ test("the one-file edition reaches data-ready from file:// offline and requests 
 });
 
 test("with scripts off, every page says what needs them and gives the eight answers", async () => {
-  const b = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const b = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
   try {
     const context = await b.newContext({ javaScriptEnabled: false });
     for (const file of ["reader.html", "embed.html", "embed-guide.html", "reader-standalone.html"]) {

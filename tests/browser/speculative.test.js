@@ -41,13 +41,21 @@ test("speculative: the figure starts at α = 0.5, γ = 3 and shows the core's to
   assert.equal(await fig.locator(".speculative-headline-speedup").textContent(), `${shown(now.speedup, 3)}×`);
   assert.equal(await fig.locator(".speculative-headline-best").textContent(), `γ = ${best.gamma}`);
   // One bar per possible number of tokens, labelled with the core's probabilities.
-  const bars = await fig.locator(".speculative-bars li").evaluateAll((li) => li.map((x) => x.getAttribute("aria-label")));
-  assert.deepEqual(bars, now.tokenProbs.map((p, j) => `${j + 1} token${j ? "s" : ""}: ${shown(p * 100, 2)}%`));
+  const bars = await fig
+    .locator(".speculative-bars li")
+    .evaluateAll((li) => li.map((x) => x.getAttribute("aria-label")));
+  assert.deepEqual(
+    bars,
+    now.tokenProbs.map((p, j) => `${j + 1} token${j ? "s" : ""}: ${shown(p * 100, 2)}%`),
+  );
   const worked = await fig.locator(".worked").textContent();
   assert.match(worked, /= \(1 − 0\.0625\) \/ 0\.5 = 0\.9375 \/ 0\.5 = 1\.875\./);
   assert.match(worked, /= 1\.875 \/ 1\.3 = 1\.442×/);
   assert.match(worked, /1 \/ \(1 − α\) = 1 \/ 0\.5 = 2\./);
-  assert.match(worked, new RegExp(`= 1\\.875 / \\(3·0\\.1 \\+ 1\\) = 1\\.875 / 1\\.3 = ${shown(now.speedup, 3).replace(".", "\\.")}×`));
+  assert.match(
+    worked,
+    new RegExp(`= 1\\.875 / \\(3·0\\.1 \\+ 1\\) = 1\\.875 / 1\\.3 = ${shown(now.speedup, 3).replace(".", "\\.")}×`),
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -72,7 +80,10 @@ test("speculative: moving the sliders changes the numbers, the chart and the bar
   let best;
   ({ now, best } = await coreForFigure(page));
   assert.equal(await fig.locator(".speculative-headline-expected").textContent(), shown(now.expectedTokens, 4));
-  assert.match(await fig.locator(".headline").textContent(), new RegExp(`never more than ${shown(now.ceiling, 4)} however`));
+  assert.match(
+    await fig.locator(".headline").textContent(),
+    new RegExp(`never more than ${shown(now.ceiling, 4)} however`),
+  );
   assert.equal(await fig.locator(".speculative-headline-speedup").textContent(), `${shown(now.speedup, 3)}×`);
   assert.equal(await fig.locator(".speculative-headline-best").textContent(), `γ = ${best.gamma}`);
 
@@ -112,7 +123,7 @@ test("speculative: exercise 5's answer gives 1.875 tokens and the ceiling 2, and
 
 test("speculative: every declared attribute set on the live element redraws the figure with the core's numbers; bad values show a note", async () => {
   const { page, errors } = await openReader(browser.context);
-  await showNumbers(page);  // the figure's readouts, not blurred by its exercise
+  await showNumbers(page); // the figure's readouts, not blurred by its exercise
   const fig = page.locator("#speculative-figure");
   const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
   const expected = () => fig.locator(".speculative-headline-expected").textContent();
@@ -138,8 +149,15 @@ test("speculative: every declared attribute set on the live element redraws the 
   assert.deepEqual(cfg, { alpha: 0.8, gamma: 5, costRatio: 0.3 });
   assert.equal(await speedup(), `${shown(now.speedup, 3)}×`);
   assert.notEqual(await speedup(), speedupBefore);
-  assert.match(await fig.locator(".worked").textContent(), new RegExp(`\\(5·0\\.3 \\+ 1\\) = ${shown(now.expectedTokens, 4).replace(".", "\\.")} / 2\\.5 = `));
-  assert.deepEqual(await fig.evaluate((el) => el.settings("defaults")), [["alpha", "0.8"], ["gamma", "5"], ["cost-ratio", "0.3"]]);
+  assert.match(
+    await fig.locator(".worked").textContent(),
+    new RegExp(`\\(5·0\\.3 \\+ 1\\) = ${shown(now.expectedTokens, 4).replace(".", "\\.")} / 2\\.5 = `),
+  );
+  assert.deepEqual(await fig.evaluate((el) => el.settings("defaults")), [
+    ["alpha", "0.8"],
+    ["gamma", "5"],
+    ["cost-ratio", "0.3"],
+  ]);
 
   // Out of range: refused with a note that names the attribute; the figure keeps its numbers.
   const notes = fig.locator(".llm-notes");
@@ -163,9 +181,19 @@ test("speculative: every declared attribute set on the live element redraws the 
 /** The measuring panel: the log's counts by row class, and each estimate's [α, predicted tokens] by key. */
 function panel(fig) {
   return fig.locator(".speculative-measure").evaluate((el) => ({
-    counts: Object.fromEntries([...el.querySelectorAll(".speculative-log td[class]")].map((td) => [td.className, td.textContent])),
-    estimates: Object.fromEntries([...el.querySelectorAll(".speculative-estimates tr[data-estimate]")].map((tr) =>
-      [tr.dataset.estimate, [tr.querySelector(".speculative-estimate").textContent, tr.querySelector(".speculative-predicted").textContent, tr.className]])),
+    counts: Object.fromEntries(
+      [...el.querySelectorAll(".speculative-log td[class]")].map((td) => [td.className, td.textContent]),
+    ),
+    estimates: Object.fromEntries(
+      [...el.querySelectorAll(".speculative-estimates tr[data-estimate]")].map((tr) => [
+        tr.dataset.estimate,
+        [
+          tr.querySelector(".speculative-estimate").textContent,
+          tr.querySelector(".speculative-predicted").textContent,
+          tr.className,
+        ],
+      ]),
+    ),
     text: el.textContent,
   }));
 }
@@ -173,23 +201,37 @@ function panel(fig) {
 test("speculative: the measuring panel (issue 8, item 2) measures α back from the core's simulated log; accepted / proposed visibly does not", async () => {
   const { page, errors } = await openReader(browser.context);
   const fig = page.locator("#speculative-figure");
-  const core = (cfg) => page.evaluate(async (cfg) => {
-    const m = await createLLMMath();
-    const log = m.speculativeMeasure(cfg);
-    const predict = (a) => m.speculativeDecoding({ alpha: a, gamma: cfg.gamma }).expectedTokens;
-    return { log, predicted: [log.acceptedPerProposed, log.acceptedPerChecked, log.alphaFromMeanTokens].map(predict) };
-  }, cfg);
+  const core = (cfg) =>
+    page.evaluate(async (cfg) => {
+      const m = await createLLMMath();
+      const log = m.speculativeMeasure(cfg);
+      const predict = (a) => m.speculativeDecoding({ alpha: a, gamma: cfg.gamma }).expectedTokens;
+      return {
+        log,
+        predicted: [log.acceptedPerProposed, log.acceptedPerChecked, log.alphaFromMeanTokens].map(predict),
+      };
+    }, cfg);
 
   // The figure starts at α = 0.5, γ = 3, with 10,000 logged calls from seed 1.
   assert.deepEqual(await fig.evaluate((el) => [el.state.rounds, el.state.seed]), [10000, 1]);
   const { log, predicted } = await core({ alpha: 0.5, gamma: 3, rounds: 10000, seed: 1 });
   let p = await panel(fig);
   assert.deepEqual(p.counts, {
-    "speculative-proposed": "30,000", "speculative-checked": log.checked.toLocaleString("en"),
-    "speculative-accepted": log.accepted.toLocaleString("en"), "speculative-mean": shown(log.meanTokens, 4),
+    "speculative-proposed": "30,000",
+    "speculative-checked": log.checked.toLocaleString("en"),
+    "speculative-accepted": log.accepted.toLocaleString("en"),
+    "speculative-mean": shown(log.meanTokens, 4),
   });
-  assert.deepEqual(p.estimates.proposed, [shown(log.acceptedPerProposed, 4), shown(predicted[0], 4), "speculative-wrong"]);
-  assert.deepEqual(p.estimates.checked, [shown(log.acceptedPerChecked, 4), shown(predicted[1], 4), "speculative-right"]);
+  assert.deepEqual(p.estimates.proposed, [
+    shown(log.acceptedPerProposed, 4),
+    shown(predicted[0], 4),
+    "speculative-wrong",
+  ]);
+  assert.deepEqual(p.estimates.checked, [
+    shown(log.acceptedPerChecked, 4),
+    shown(predicted[1], 4),
+    "speculative-right",
+  ]);
   assert.deepEqual(p.estimates.mean, [shown(log.alphaFromMeanTokens, 4), shown(predicted[2], 4), "speculative-right"]);
   // What the issue computed in expectation: accepted / proposed → (α + α² + α³)/3 = 0.2917, which
   // fed back into the figure predicts ≈ 1.40 tokens per call instead of 1.875. Over 10^4 calls
@@ -224,9 +266,16 @@ test("speculative: the measuring panel (issue 8, item 2) measures α back from t
   assert.notDeepEqual((await panel(fig)).counts, p.counts);
   await fig.getByLabel("Seed").fill("7");
   assert.deepEqual((await panel(fig)).counts, p.counts);
-  assert.deepEqual(await fig.evaluate((el) => el.settings("defaults")), [["gamma", "8"], ["rounds", "500"], ["seed", "7"]]);
+  assert.deepEqual(await fig.evaluate((el) => el.settings("defaults")), [
+    ["gamma", "8"],
+    ["rounds", "500"],
+    ["seed", "7"],
+  ]);
   await fig.evaluate((el) => el.setAttribute("rounds", "200000"));
-  assert.match(await fig.locator(".llm-notes").textContent(), /rounds="200000" ignored: expected a whole number from 1 to 100000/);
+  assert.match(
+    await fig.locator(".llm-notes").textContent(),
+    /rounds="200000" ignored: expected a whole number from 1 to 100000/,
+  );
 
   // Without drafts there is nothing to measure, and the panel says so.
   await fig.evaluate((el) => el.setAttribute("gamma", "0"));

@@ -35,8 +35,18 @@ const CHANGES = {
   dilution: { relevantScore: 3.5, distractorScore: -0.5, distractors: 1000 },
   sampling: { temperature: 0.7, topK: 3, topP: 0.95, seed: 7, count: 25 },
   rope: { m: 300, n: 17, useFreqs: false, base: 500000, pairing: "half" },
-  cost: { tokens: 100000, heads: 32, kvHeads: 8, headDim: 128, layers: 32, batch: 3, bytesPerValue: 0.5,
-    dModel: 4096, ffnDim: 14336, gated: true },
+  cost: {
+    tokens: 100000,
+    heads: 32,
+    kvHeads: 8,
+    headDim: 128,
+    layers: 32,
+    batch: 3,
+    bytesPerValue: 0.5,
+    dModel: 4096,
+    ffnDim: 14336,
+    gated: true,
+  },
   speculative: { alpha: 0.83, gamma: 7, costRatio: 0.05, rounds: 2000, seed: 99 },
   alibi: { heads: 12, head: 10, tokens: 5, distance: 200 },
   quantization: { bits: 4, alpha: 0.8, channel: 3 },
@@ -44,45 +54,105 @@ const CHANGES = {
 };
 // The reader's figures by id, each with its change: every figure of the registry at its id, and
 // after the first sampling figure the second (Figure 2.2, exercise 2's), with a change of its own.
-const ON_READER = Object.entries(figures).filter(([name]) => CHANGES[name]).flatMap(([name, { id }]) =>
-  [[id, CHANGES[name]], ...(name === "sampling" ? [["sampling-exercise", { temperature: 1.5, topP: 0.95 }]] : [])]);
+const ON_READER = Object.entries(figures)
+  .filter(([name]) => CHANGES[name])
+  .flatMap(([name, { id }]) => [
+    [id, CHANGES[name]],
+    ...(name === "sampling" ? [["sampling-exercise", { temperature: 1.5, topP: 0.95 }]] : []),
+  ]);
 
 // --- what each figure's program must print, from the figure's result -------------------------
 const rows = (flat, cols) => Array.from({ length: flat.length / cols }, (_, i) => flat.slice(i * cols, (i + 1) * cols));
 /** A result's fields by the reference's names (the core's, snake_case), with `prefix`. */
 const snakeFields = (r, prefix = "") =>
-  Object.fromEntries(Object.entries(r).map(([k, v]) => [prefix + k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+  Object.fromEntries(
+    Object.entries(r).map(([k, v]) => [prefix + k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]),
+  );
 const EXPECTED = {
   attention: (r) => ({ scale: r.scale, scores: r.scores, weights: r.weights, output: r.output }),
-  dilution: ({ now }) => ({ relevant_weight: now.relevantWeight, distractor_mass: now.distractorMass, distractor_weight: now.distractorWeight }),
-  sampling: ({ full, draw, draws }) => ({
-    tempered: full.tempered, order: full.order, top_k_mass: full.topKMass, cumulative: full.cumulative, cutoff: full.cutoff,
-    kept_mass: full.keptMass, probs: full.probs, ...(draw ? { draws } : {}),
+  dilution: ({ now }) => ({
+    relevant_weight: now.relevantWeight,
+    distractor_mass: now.distractorMass,
+    distractor_weight: now.distractorWeight,
   }),
-  rope: ({ now, shifted }) => ({ thetas: now.thetas, angles: now.angles, q_rotated: now.qRotated, k_rotated: now.kRotated,
-    pair_scores: now.pairScores, raw: now.raw, scaled: now.scaled, raw_at_offset: shifted.raw }),
+  sampling: ({ full, draw, draws }) => ({
+    tempered: full.tempered,
+    order: full.order,
+    top_k_mass: full.topKMass,
+    cumulative: full.cumulative,
+    cutoff: full.cutoff,
+    kept_mass: full.keptMass,
+    probs: full.probs,
+    ...(draw ? { draws } : {}),
+  }),
+  rope: ({ now, shifted }) => ({
+    thetas: now.thetas,
+    angles: now.angles,
+    q_rotated: now.qRotated,
+    k_rotated: now.kRotated,
+    pair_scores: now.pairScores,
+    raw: now.raw,
+    scaled: now.scaled,
+    raw_at_offset: shifted.raw,
+  }),
   cost: ({ now }) => snakeFields(now),
   speculative: ({ now, best, measure }) => ({
-    token_probs: now.tokenProbs, expected_tokens: now.expectedTokens, ceiling: now.ceiling, round_cost: now.roundCost,
-    speedup: now.speedup, best_gamma: best.gamma, best_speedup: best.speedup,
+    token_probs: now.tokenProbs,
+    expected_tokens: now.expectedTokens,
+    ceiling: now.ceiling,
+    round_cost: now.roundCost,
+    speedup: now.speedup,
+    best_gamma: best.gamma,
+    best_speedup: best.speedup,
     ...(measure ? snakeFields(measure.log, "log_") : {}),
   }),
-  alibi: (r) => ({ slopes: r.slopes, half_distances: r.halfDistances, slope: r.slope, half_distance: r.halfDistance,
-    bias: r.map.bias.map((row) => row.map((x) => (x === null ? -Infinity : x))), weight_factor: r.curve[r.inputs.distance],
-    half_distance_halved: r.halved.halfDistance }),
+  alibi: (r) => ({
+    slopes: r.slopes,
+    half_distances: r.halfDistances,
+    slope: r.slope,
+    half_distance: r.halfDistance,
+    bias: r.map.bias.map((row) => row.map((x) => (x === null ? -Infinity : x))),
+    weight_factor: r.curve[r.inputs.distance],
+    half_distance_halved: r.halved.halfDistance,
+  }),
   quantization: (r) => {
     const c = r.xAbsMax.length;
-    const tensors = { quant_x: r.quantX, quant_w: r.quantW, quant_x_smoothed: r.now.quantXSmoothed, quant_w_smoothed: r.now.quantWSmoothed };
+    const tensors = {
+      quant_x: r.quantX,
+      quant_w: r.quantW,
+      quant_x_smoothed: r.now.quantXSmoothed,
+      quant_w_smoothed: r.now.quantWSmoothed,
+    };
     return {
-      x_abs_max: r.xAbsMax, w_abs_max: r.wAbsMax, scales: r.now.scales, x_abs_max_smoothed: r.now.xAbsMax, w_abs_max_smoothed: r.now.wAbsMax,
-      x_levels: r.xLevels, x_levels_smoothed: r.xLevelsSmoothed, error_quantized: r.check.errorQuantized,
-      error_quantized_smoothed: r.check.errorQuantizedSmoothed, error_smoothing_alone: r.check.errorSmoothingAlone,
-      ...Object.fromEntries(Object.entries(tensors).flatMap(([name, q]) => [[`${name}_scale`, q.scale], [`${name}_max_abs_error`, q.maxAbsError]])),
-      quant_x_levels: rows(r.quantX.levels, c), quant_x_smoothed_levels: rows(r.now.quantXSmoothed.levels, c),
+      x_abs_max: r.xAbsMax,
+      w_abs_max: r.wAbsMax,
+      scales: r.now.scales,
+      x_abs_max_smoothed: r.now.xAbsMax,
+      w_abs_max_smoothed: r.now.wAbsMax,
+      x_levels: r.xLevels,
+      x_levels_smoothed: r.xLevelsSmoothed,
+      error_quantized: r.check.errorQuantized,
+      error_quantized_smoothed: r.check.errorQuantizedSmoothed,
+      error_smoothing_alone: r.check.errorSmoothingAlone,
+      ...Object.fromEntries(
+        Object.entries(tensors).flatMap(([name, q]) => [
+          [`${name}_scale`, q.scale],
+          [`${name}_max_abs_error`, q.maxAbsError],
+        ]),
+      ),
+      quant_x_levels: rows(r.quantX.levels, c),
+      quant_x_smoothed_levels: rows(r.now.quantXSmoothed.levels, c),
     };
   },
-  moe: ({ route }) => ({ probs: route.probs, assignments: route.assignments, counts: route.counts, f: route.f, p: route.p,
-    terms: route.terms, loss: route.loss }),
+  moe: ({ route }) => ({
+    probs: route.probs,
+    assignments: route.assignments,
+    counts: route.counts,
+    f: route.f,
+    p: route.p,
+    terms: route.terms,
+    loss: route.loss,
+  }),
 };
 
 // A readout of each figure as the reader sees it, and the printed quantity it shows (in the
@@ -92,26 +162,51 @@ const READOUTS = {
   dilution: { selector: ".worked strong", values: (p) => [p.relevant_weight] },
   sampling: { selector: ".sampling-table td.final-col", values: (p) => p.order.map((t) => p.probs[t]) },
   rope: { selector: ".headline .rope-scaled", values: (p) => [p.scaled] },
-  cost: { selector: ".cost-stats dd strong", values: (p) => [p.scores_per_head, p.scores_per_layer, p.kv_bytes, p.kv_bytes_per_token, p.macs,
-    ...(p.linear_macs_per_layer === undefined ? [] : [p.linear_macs_per_layer, p.attention_share, p.crossover_tokens])] },
-  speculative: { selector: ".speculative-headline-expected, .speculative-headline-speedup", values: (p) => [p.expected_tokens, p.speedup] },
+  cost: {
+    selector: ".cost-stats dd strong",
+    values: (p) => [
+      p.scores_per_head,
+      p.scores_per_layer,
+      p.kv_bytes,
+      p.kv_bytes_per_token,
+      p.macs,
+      ...(p.linear_macs_per_layer === undefined
+        ? []
+        : [p.linear_macs_per_layer, p.attention_share, p.crossover_tokens]),
+    ],
+  },
+  speculative: {
+    selector: ".speculative-headline-expected, .speculative-headline-speedup",
+    values: (p) => [p.expected_tokens, p.speedup],
+  },
   alibi: { selector: ".alibi-slope, .alibi-half", values: (p) => [p.slope, p.half_distance] },
-  quantization: { selector: ".error-quantized, .error-quantized-smoothed", values: (p) => [p.error_quantized, p.error_quantized_smoothed] },
+  quantization: {
+    selector: ".error-quantized, .error-quantized-smoothed",
+    values: (p) => [p.error_quantized, p.error_quantized_smoothed],
+  },
   moe: { selector: ".moe-loss", values: (p) => [p.loss] },
 };
 
 // Numbers the picture must carry: readouts inside the parts the SVG draws.
 const PICTURED = {
-  attention: ".attention-results tbody td", dilution: ".headline strong", sampling: ".sampling-table td.final-col",
-  rope: ".headline .rope-scaled", cost: ".cost-stats dd strong", speculative: ".speculative-headline-expected, .speculative-headline-speedup",
-  alibi: ".alibi-slope, .alibi-half", quantization: ".headline strong", moe: ".moe-loss", diagnose: ".diagnose-title",
+  attention: ".attention-results tbody td",
+  dilution: ".headline strong",
+  sampling: ".sampling-table td.final-col",
+  rope: ".headline .rope-scaled",
+  cost: ".cost-stats dd strong",
+  speculative: ".speculative-headline-expected, .speculative-headline-speedup",
+  alibi: ".alibi-slope, .alibi-half",
+  quantization: ".headline strong",
+  moe: ".moe-loss",
+  diagnose: ".diagnose-title",
 };
 
 test("the take-away tables cover every figure of the registry: its change, its program's numbers, its readouts and its picture's", () => {
   for (const name of Object.keys(figures)) {
     assert.ok(PICTURED[name], `${name}: the numbers its picture must carry`);
-    if (name === "diagnose") continue;  // its programs and changes: SCENARIOS, below
-    for (const [table, rows] of Object.entries({ CHANGES, EXPECTED, READOUTS })) assert.ok(rows[name], `${name}: its row of ${table}`);
+    if (name === "diagnose") continue; // its programs and changes: SCENARIOS, below
+    for (const [table, rows] of Object.entries({ CHANGES, EXPECTED, READOUTS }))
+      assert.ok(rows[name], `${name}: its row of ${table}`);
   }
 });
 
@@ -121,9 +216,13 @@ test("the take-away tables cover every figure of the registry: its change, its p
 // constants): a program must hold these definitions verbatim and define no function of its own
 // but show(), so that what a reader copies cannot drift from what the core is tested against.
 const REFERENCE = path.join(__dirname, "..", "..", "reference");
-const referenceSources = fs.readdirSync(REFERENCE).filter((f) => f.endsWith(".py"))
+const referenceSources = fs
+  .readdirSync(REFERENCE)
+  .filter((f) => f.endsWith(".py"))
   .map((f) => `\n${fs.readFileSync(path.join(REFERENCE, f), "utf8")}`);
-const referenceConstants = new Set(referenceSources.flatMap((src) => [...src.matchAll(/\n([A-Z][A-Z0-9_]*) = /g)].map((m) => m[1])));
+const referenceConstants = new Set(
+  referenceSources.flatMap((src) => [...src.matchAll(/\n([A-Z][A-Z0-9_]*) = /g)].map((m) => m[1])),
+);
 
 /**
  * The program's top-level functions, and its assignments of the reference's constants: each with
@@ -156,8 +255,15 @@ function assertInlinesReference(program, where) {
     const verbatim = referenceSources.some((src) => src.includes(`\n${d.text}\n\n`) || src.endsWith(`\n${d.text}\n`));
     assert.ok(verbatim, `${where}: ${d.name} in the program is not reference/'s, verbatim:\n${d.text}`);
   }
-  const driver = program.split("\n").slice(Math.max(...inlined.map((d) => d.end))).join("\n");
-  assert.match(driver, new RegExp(`\\b(${inlined.map((d) => d.name).join("|")})\\(`), `${where}: the driver calls the reference`);
+  const driver = program
+    .split("\n")
+    .slice(Math.max(...inlined.map((d) => d.end)))
+    .join("\n");
+  assert.match(
+    driver,
+    new RegExp(`\\b(${inlined.map((d) => d.name).join("|")})\\(`),
+    `${where}: the driver calls the reference`,
+  );
 }
 
 // --- running and reading a program ----------------------------------------------------------
@@ -174,7 +280,9 @@ function runPython(code) {
 /** A Python literal as printed (numbers, inf, nan, True/False/None, quoted strings, nested lists). */
 function parsePython(text) {
   let i = 0;
-  const space = () => { while (/\s/.test(text[i] ?? "")) i += 1; };
+  const space = () => {
+    while (/\s/.test(text[i] ?? "")) i += 1;
+  };
   const value = () => {
     space();
     const c = text[i];
@@ -238,8 +346,10 @@ function printed(stdout) {
 /** Asserts that `actual` (printed) equals `expected` (the figure's) within RELATIVE, entry by entry. */
 function assertClose(actual, expected, where) {
   if (Array.isArray(expected)) {
-    assert.ok(Array.isArray(actual) && actual.length === expected.length,
-      `${where}: printed ${JSON.stringify(actual)?.slice(0, 200)}, the figure has ${expected.length} entries`);
+    assert.ok(
+      Array.isArray(actual) && actual.length === expected.length,
+      `${where}: printed ${JSON.stringify(actual)?.slice(0, 200)}, the figure has ${expected.length} entries`,
+    );
     expected.forEach((e, i) => assertClose(actual[i], e, `${where}[${i}]`));
     return;
   }
@@ -257,7 +367,10 @@ function assertClose(actual, expected, where) {
   // the last bit; quantities that are rounding noise (the smoothing check's 4e-16) fall under the
   // absolute part.
   const tolerance = RELATIVE * Math.max(1, Math.abs(expected));
-  assert.ok(Math.abs(actual - expected) <= tolerance, `${where}: printed ${actual}, the figure's ${expected} (tolerance ${tolerance})`);
+  assert.ok(
+    Math.abs(actual - expected) <= tolerance,
+    `${where}: printed ${actual}, the figure's ${expected} (tolerance ${tolerance})`,
+  );
 }
 
 /**
@@ -265,9 +378,24 @@ function assertClose(actual, expected, where) {
  * "−1.5", "16,384", "6.7e−3", "16 KiB", "1.41 tokens", "1.442×". Returns { value, tolerance } or null.
  */
 function shownValue(text) {
-  const sup = { "⁻": "-", "⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9" };
-  const t = text.replace(/\s*×\s*10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)/, (_, k) => `e${[...k].map((c) => sup[c]).join("")}`)
-    .replace(/−/g, "-").replace(/[×≈±]/g, "").trim();
+  const sup = {
+    "⁻": "-",
+    "⁰": "0",
+    "¹": "1",
+    "²": "2",
+    "³": "3",
+    "⁴": "4",
+    "⁵": "5",
+    "⁶": "6",
+    "⁷": "7",
+    "⁸": "8",
+    "⁹": "9",
+  };
+  const t = text
+    .replace(/\s*×\s*10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)/, (_, k) => `e${[...k].map((c) => sup[c]).join("")}`)
+    .replace(/−/g, "-")
+    .replace(/[×≈±]/g, "")
+    .trim();
   const m = /^(-?[\d,]*\.?\d+)(?:e(-?\d+))?\s*(%|bytes?|KiB|MiB|GiB|TiB|PiB)?/.exec(t);
   if (!m) return null;
   const mantissa = m[1].replace(/,/g, "");
@@ -281,28 +409,41 @@ function shownValue(text) {
 // --- driving the page -----------------------------------------------------------------------
 
 /** Shows every figure's numbers: the exercises blur some until they are answered. */
-const revealAll = (page) => page.evaluate(() => {
-  for (const a of document.querySelectorAll("[for]")) a.reveal?.();
-});
+const revealAll = (page) =>
+  page.evaluate(() => {
+    for (const a of document.querySelectorAll("[for]")) a.reveal?.();
+  });
 
 /** Applies `patch` to figure `id` as its controls would, and waits for it to redraw. */
-const change = (page, id, patch) => page.evaluate(async ({ id, patch }) => {
-  const el = document.getElementById(id);
-  const drawn = new Promise((resolve) => el.addEventListener("llm-change", resolve, { once: true }));
-  el.set(patch, { sync: true });
-  await drawn;
-}, { id, patch });
+const change = (page, id, patch) =>
+  page.evaluate(
+    async ({ id, patch }) => {
+      const el = document.getElementById(id);
+      const drawn = new Promise((resolve) => el.addEventListener("llm-change", resolve, { once: true }));
+      el.set(patch, { sync: true });
+      await drawn;
+    },
+    { id, patch },
+  );
 
 /** The figure's state and result (as JSON: infinities kept, DOM nodes left out) and readouts. */
-const figureData = (page, id, selector) => page.evaluate(({ id, selector }) => {
-  const el = document.getElementById(id);
-  const json = JSON.stringify({ state: el.state, result: el.result }, (k, v) =>
-    (v instanceof Node ? undefined : typeof v === "number" && !Number.isFinite(v) ? `${v}` : v));
-  const readouts = selector ? [...el.shadowRoot.querySelectorAll(selector)].map((x) => x.textContent) : [];
-  return { json, readouts };
-}, { id, selector }).then(({ json, readouts }) => ({
-  ...JSON.parse(json, (k, v) => (v === "Infinity" ? Infinity : v === "-Infinity" ? -Infinity : v)), readouts,
-}));
+const figureData = (page, id, selector) =>
+  page
+    .evaluate(
+      ({ id, selector }) => {
+        const el = document.getElementById(id);
+        const json = JSON.stringify({ state: el.state, result: el.result }, (k, v) =>
+          v instanceof Node ? undefined : typeof v === "number" && !Number.isFinite(v) ? `${v}` : v,
+        );
+        const readouts = selector ? [...el.shadowRoot.querySelectorAll(selector)].map((x) => x.textContent) : [];
+        return { json, readouts };
+      },
+      { id, selector },
+    )
+    .then(({ json, readouts }) => ({
+      ...JSON.parse(json, (k, v) => (v === "Infinity" ? Infinity : v === "-Infinity" ? -Infinity : v)),
+      readouts,
+    }));
 
 /** Presses one of the figure's actions and returns the panel's text (textarea) or its note. */
 async function press(page, id, className) {
@@ -338,7 +479,11 @@ async function checkNumpy(page, id, label) {
   const { text, note } = await press(page, id, "llm-copy-numpy");
   assert.ok(text, `${id} (${label}): no program, the panel says: ${note}`);
   // (a program's imports are top-level: an indented "from" is a docstring's word)
-  assert.doesNotMatch(text, /^(import|from)\s+(?!numpy\b|fractions\b)/m, `${id}: the program imports only NumPy and Python's fractions`);
+  assert.doesNotMatch(
+    text,
+    /^(import|from)\s+(?!numpy\b|fractions\b)/m,
+    `${id}: the program imports only NumPy and Python's fractions`,
+  );
   assertInlinesReference(text, `${id} (${label})`);
   const out = printed(await runPython(text));
   const expected = EXPECTED[name](result);
@@ -349,8 +494,10 @@ async function checkNumpy(page, id, label) {
   readouts.forEach((text, i) => {
     const shown = shownValue(text);
     assert.ok(shown, `${id}: readout “${text}” is a number`);
-    assert.ok(Math.abs(values[i] - shown.value) <= shown.tolerance,
-      `${id} (${label}): the figure shows “${text}”, the program printed ${values[i]}`);
+    assert.ok(
+      Math.abs(values[i] - shown.value) <= shown.tolerance,
+      `${id} (${label}): the figure shows “${text}”, the program printed ${values[i]}`,
+    );
   });
   return out;
 }
@@ -372,89 +519,161 @@ test("Copy as NumPy: every figure's program, run with python3 and NumPy, prints 
 // the calculation's lines: each printed quantity is compared with the core's (called here as the
 // scenario calls it), and every emphasised number in the lines with a printed one.
 const SCENARIOS = {
-  "refund-policy": "dilution", warranty: "dilution", treaty: "years", eiffel: "years", contract: "contract",
-  "long-report": "rope", serving: "cache", batch: "cache", "slow-chat": "speculation", "slow-draft": "speculation",
-  outlier: "outlier", "four-bit": "four-bit",
+  "refund-policy": "dilution",
+  warranty: "dilution",
+  treaty: "years",
+  eiffel: "years",
+  contract: "contract",
+  "long-report": "rope",
+  serving: "cache",
+  batch: "cache",
+  "slow-chat": "speculation",
+  "slow-draft": "speculation",
+  outlier: "outlier",
+  "four-bit": "four-bit",
 };
 
-const diagnoseExpected = (page) => page.evaluate((kinds) => {
-  const el = document.getElementById("diagnose-figure");
-  const { s } = el.current();
-  const camel = (n) => n.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-  const v = Object.fromEntries(s.inputs.map((i) => [i.key, el.state[camel(`${s.id}-${i.name}`)]]));
-  const core = el.core;
-  const years = { treaty: [["1919", "1920", "1918"], 7], eiffel: [["1887", "1889", "1888"], 11] };
-  const shapes = { serving: { heads: 32, kvHeads: 8, headDim: 128, layers: 32 }, batch: { heads: 32, kvHeads: 32, headDim: 128, layers: 32 } };
-  let out;
-  switch (kinds[s.id]) {
-    case "dilution":
-      out = { relevant_weight: core.contextDilution({ relevantScore: v.a, distractorScore: v.b, distractors: v.n }).relevantWeight,
-        relevant_weight_trimmed: core.contextDilution({ relevantScore: v.a, distractorScore: v.b, distractors: v.trimmed }).relevantWeight };
-      break;
-    case "years": {
-      const [tokens, seed] = years[s.id];
-      const r = core.sampling({ logits: [v.z1, v.z2, v.z3] }, { temperature: v.T });
-      const draws = core.sample(r.probs, { count: 10, seed });
-      const greedy = core.sampling({ logits: [v.z1, v.z2, v.z3] }, { temperature: 0 });
-      out = { probs: r.probs, draws, drawn: draws.map((t) => tokens[t]), greedy_token: tokens[greedy.kept[0]] };
-      break;
-    }
-    case "contract": {
-      const { steepest, gentlest } = core.alibiHeads(v.heads);
-      out = { steepest_head: steepest.head, steepest_slope: steepest.slope, steepest_half_distance: steepest.halfDistance,
-        gentlest_head: gentlest.head, gentlest_slope: gentlest.slope, gentlest_half_distance: gentlest.halfDistance,
-        far_weight_factor: core.alibi({ slope: gentlest.slope, distances: v.distance + 1 }).relativeWeight[v.distance] };
-      break;
-    }
-    case "rope": {
-      const unit = Array.from({ length: 128 }, (_, i) => (i === 0 ? 1 : 0));
-      const trained = core.rope(unit, unit, v.trained, 0, { base: v.base });
-      const used = core.rope(unit, unit, v.offset, 0, { base: v.base });
-      out = { slowest_theta: trained.thetas[63], angle_at_trained_length: trained.angles[63][0], angle_at_offset: used.angles[63][0] };
-      break;
-    }
-    case "cache": {
-      const r = core.attentionCost({ ...shapes[s.id], tokens: v.tokens, batch: v.batch, bytesPerValue: v.bytesPerValue });
-      out = { kv_bytes: r.kvBytes, kv_bytes_per_token: r.kvBytesPerToken };
-      break;
-    }
-    case "speculation": {
-      const r = core.speculativeDecoding({ alpha: v.alpha, gamma: v.gamma, costRatio: v.c });
-      out = { expected_tokens: r.expectedTokens, ceiling: r.ceiling === Infinity ? "Infinity" : r.ceiling, speedup: r.speedup };
-      break;
-    }
-    case "outlier": {
-      const values = [v.outlier, 0.82, -0.37, 0.15, -0.06];
-      const q = core.quantize(values, { bits: v.bits }), small = core.quantize(values.slice(1), { bits: v.bits });
-      out = { step: q.scale, levels: q.levels, max_error: q.maxAbsError, step_without_outlier: small.scale, max_error_without_outlier: small.maxAbsError };
-      break;
-    }
-    case "four-bit": {
-      const values = [v.largest, 0.04, -0.03, 0.02, -0.01];
-      const q = core.quantize(values, { bits: v.bits }), before = core.quantize(values, { bits: v.before });
-      out = { qmax: q.qmax, step: q.scale, levels: q.levels, max_error: q.maxAbsError,
-        before_qmax: before.qmax, before_step: before.scale, before_levels: before.levels, before_max_error: before.maxAbsError };
-      break;
-    }
-    default: throw new Error(`no expectation for the scenario ${s.id}`);
-  }
-  const strong = [...el.shadowRoot.querySelectorAll(".diagnose-lines strong")].map((x) => x.textContent);
-  return { id: s.id, out, strong, inputs: s.inputs.map((i) => ({ key: camel(`${s.id}-${i.name}`), min: i.min, max: i.max, step: i.step ?? 1, value: el.state[camel(`${s.id}-${i.name}`)] })) };
-}, SCENARIOS).then((x) => ({ ...x, out: JSON.parse(JSON.stringify(x.out), (k, v) => (v === "Infinity" ? Infinity : v)) }));
+const diagnoseExpected = (page) =>
+  page
+    .evaluate((kinds) => {
+      const el = document.getElementById("diagnose-figure");
+      const { s } = el.current();
+      const camel = (n) => n.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+      const v = Object.fromEntries(s.inputs.map((i) => [i.key, el.state[camel(`${s.id}-${i.name}`)]]));
+      const core = el.core;
+      const years = { treaty: [["1919", "1920", "1918"], 7], eiffel: [["1887", "1889", "1888"], 11] };
+      const shapes = {
+        serving: { heads: 32, kvHeads: 8, headDim: 128, layers: 32 },
+        batch: { heads: 32, kvHeads: 32, headDim: 128, layers: 32 },
+      };
+      let out;
+      switch (kinds[s.id]) {
+        case "dilution":
+          out = {
+            relevant_weight: core.contextDilution({ relevantScore: v.a, distractorScore: v.b, distractors: v.n })
+              .relevantWeight,
+            relevant_weight_trimmed: core.contextDilution({
+              relevantScore: v.a,
+              distractorScore: v.b,
+              distractors: v.trimmed,
+            }).relevantWeight,
+          };
+          break;
+        case "years": {
+          const [tokens, seed] = years[s.id];
+          const r = core.sampling({ logits: [v.z1, v.z2, v.z3] }, { temperature: v.T });
+          const draws = core.sample(r.probs, { count: 10, seed });
+          const greedy = core.sampling({ logits: [v.z1, v.z2, v.z3] }, { temperature: 0 });
+          out = { probs: r.probs, draws, drawn: draws.map((t) => tokens[t]), greedy_token: tokens[greedy.kept[0]] };
+          break;
+        }
+        case "contract": {
+          const { steepest, gentlest } = core.alibiHeads(v.heads);
+          out = {
+            steepest_head: steepest.head,
+            steepest_slope: steepest.slope,
+            steepest_half_distance: steepest.halfDistance,
+            gentlest_head: gentlest.head,
+            gentlest_slope: gentlest.slope,
+            gentlest_half_distance: gentlest.halfDistance,
+            far_weight_factor: core.alibi({ slope: gentlest.slope, distances: v.distance + 1 }).relativeWeight[
+              v.distance
+            ],
+          };
+          break;
+        }
+        case "rope": {
+          const unit = Array.from({ length: 128 }, (_, i) => (i === 0 ? 1 : 0));
+          const trained = core.rope(unit, unit, v.trained, 0, { base: v.base });
+          const used = core.rope(unit, unit, v.offset, 0, { base: v.base });
+          out = {
+            slowest_theta: trained.thetas[63],
+            angle_at_trained_length: trained.angles[63][0],
+            angle_at_offset: used.angles[63][0],
+          };
+          break;
+        }
+        case "cache": {
+          const r = core.attentionCost({
+            ...shapes[s.id],
+            tokens: v.tokens,
+            batch: v.batch,
+            bytesPerValue: v.bytesPerValue,
+          });
+          out = { kv_bytes: r.kvBytes, kv_bytes_per_token: r.kvBytesPerToken };
+          break;
+        }
+        case "speculation": {
+          const r = core.speculativeDecoding({ alpha: v.alpha, gamma: v.gamma, costRatio: v.c });
+          out = {
+            expected_tokens: r.expectedTokens,
+            ceiling: r.ceiling === Infinity ? "Infinity" : r.ceiling,
+            speedup: r.speedup,
+          };
+          break;
+        }
+        case "outlier": {
+          const values = [v.outlier, 0.82, -0.37, 0.15, -0.06];
+          const q = core.quantize(values, { bits: v.bits }),
+            small = core.quantize(values.slice(1), { bits: v.bits });
+          out = {
+            step: q.scale,
+            levels: q.levels,
+            max_error: q.maxAbsError,
+            step_without_outlier: small.scale,
+            max_error_without_outlier: small.maxAbsError,
+          };
+          break;
+        }
+        case "four-bit": {
+          const values = [v.largest, 0.04, -0.03, 0.02, -0.01];
+          const q = core.quantize(values, { bits: v.bits }),
+            before = core.quantize(values, { bits: v.before });
+          out = {
+            qmax: q.qmax,
+            step: q.scale,
+            levels: q.levels,
+            max_error: q.maxAbsError,
+            before_qmax: before.qmax,
+            before_step: before.scale,
+            before_levels: before.levels,
+            before_max_error: before.maxAbsError,
+          };
+          break;
+        }
+        default:
+          throw new Error(`no expectation for the scenario ${s.id}`);
+      }
+      const strong = [...el.shadowRoot.querySelectorAll(".diagnose-lines strong")].map((x) => x.textContent);
+      return {
+        id: s.id,
+        out,
+        strong,
+        inputs: s.inputs.map((i) => ({
+          key: camel(`${s.id}-${i.name}`),
+          min: i.min,
+          max: i.max,
+          step: i.step ?? 1,
+          value: el.state[camel(`${s.id}-${i.name}`)],
+        })),
+      };
+    }, SCENARIOS)
+    .then((x) => ({ ...x, out: JSON.parse(JSON.stringify(x.out), (k, v) => (v === "Infinity" ? Infinity : v)) }));
 
 /** Shows scenario k (1-based) of the figure's order with its mechanism found. */
-const solve = (page, k) => page.evaluate(async (k) => {
-  const el = document.getElementById("diagnose-figure");
-  const drawn = () => new Promise((resolve) => el.addEventListener("llm-change", resolve, { once: true }));
-  let done = drawn();
-  el.set({ scenario: k, picks: [] }, { sync: true });
-  await done;
-  const picks = Array.from({ length: k }, () => "");
-  picks[k - 1] = el.current().s.mechanism;
-  done = drawn();
-  el.set({ picks }, { sync: true });
-  await done;
-}, k);
+const solve = (page, k) =>
+  page.evaluate(async (k) => {
+    const el = document.getElementById("diagnose-figure");
+    const drawn = () => new Promise((resolve) => el.addEventListener("llm-change", resolve, { once: true }));
+    let done = drawn();
+    el.set({ scenario: k, picks: [] }, { sync: true });
+    await done;
+    const picks = Array.from({ length: k }, () => "");
+    picks[k - 1] = el.current().s.mechanism;
+    done = drawn();
+    el.set({ picks }, { sync: true });
+    await done;
+  }, k);
 
 async function checkScenario(page, label) {
   const { id, out: expected, strong } = await diagnoseExpected(page);
@@ -469,9 +688,13 @@ async function checkScenario(page, label) {
   const values = Object.values(out).flat(2);
   for (const s of strong) {
     const shown = shownValue(s);
-    const number = shown !== null && values.some((x) => typeof x === "number" && Math.abs(x - shown.value) <= shown.tolerance);
+    const number =
+      shown !== null && values.some((x) => typeof x === "number" && Math.abs(x - shown.value) <= shown.tolerance);
     const tokens = s === out.greedy_token || (out.drawn && s === out.drawn.join(", "));
-    assert.ok(number || tokens, `${id} (${label}): “${s}” in the calculation is not among the printed ${JSON.stringify(out)}`);
+    assert.ok(
+      number || tokens,
+      `${id} (${label}): “${s}” in the calculation is not among the printed ${JSON.stringify(out)}`,
+    );
   }
   return id;
 }
@@ -500,38 +723,46 @@ test("Copy as NumPy: each of the diagnosis figure's scenarios, once found, print
 // --- pictures ---------------------------------------------------------------------------------
 
 /** Parses an SVG in the page and reports what the checks need. */
-const inspectSvg = (page, svg) => page.evaluate((svg) => {
-  const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
-  const root = doc.documentElement;
-  const paints = [...doc.querySelectorAll("*")].flatMap((el) => ["fill", "stroke"].map((a) => el.getAttribute(a)).filter(Boolean));
-  const styled = [...doc.querySelectorAll("[class], [style], style")].length;
-  return {
-    error: doc.querySelector("parsererror")?.textContent ?? null,
-    tag: root.localName,
-    title: root.querySelector(":scope > title")?.textContent ?? null,
-    text: [...doc.querySelectorAll("text")].map((t) => t.textContent).join(" "),
-    background: root.querySelector(":scope > rect")?.getAttribute("fill"),
-    fills: [...new Set(paints)],
-    styled,
-    width: Number(root.getAttribute("width")), height: Number(root.getAttribute("height")),
-  };
-}, svg.toString("utf8"));
+const inspectSvg = (page, svg) =>
+  page.evaluate((svg) => {
+    const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
+    const root = doc.documentElement;
+    const paints = [...doc.querySelectorAll("*")].flatMap((el) =>
+      ["fill", "stroke"].map((a) => el.getAttribute(a)).filter(Boolean),
+    );
+    const styled = [...doc.querySelectorAll("[class], [style], style")].length;
+    return {
+      error: doc.querySelector("parsererror")?.textContent ?? null,
+      tag: root.localName,
+      title: root.querySelector(":scope > title")?.textContent ?? null,
+      text: [...doc.querySelectorAll("text")].map((t) => t.textContent).join(" "),
+      background: root.querySelector(":scope > rect")?.getAttribute("fill"),
+      fills: [...new Set(paints)],
+      styled,
+      width: Number(root.getAttribute("width")),
+      height: Number(root.getAttribute("height")),
+    };
+  }, svg.toString("utf8"));
 
 /** The figure's caption text without the formulas' TeX, and its readouts' text, and its background. */
-const figureLook = (page, id, selector) => page.evaluate(({ id, selector }) => {
-  const el = document.getElementById(id);
-  const cap = el.closest("figure").querySelector("figcaption").cloneNode(true);
-  for (const a of cap.querySelectorAll("annotation")) a.remove();
-  return {
-    caption: cap.textContent.replace(/\s+/g, " ").trim(),
-    readouts: [...el.shadowRoot.querySelectorAll(selector)].map((x) => {
-      const copy = x.cloneNode(true);
-      for (const v of copy.querySelectorAll(".visually-hidden")) v.remove();
-      return copy.textContent;
-    }),
-    background: getComputedStyle(el.shadowRoot.querySelector(".llm-frame")).backgroundColor,
-  };
-}, { id, selector });
+const figureLook = (page, id, selector) =>
+  page.evaluate(
+    ({ id, selector }) => {
+      const el = document.getElementById(id);
+      const cap = el.closest("figure").querySelector("figcaption").cloneNode(true);
+      for (const a of cap.querySelectorAll("annotation")) a.remove();
+      return {
+        caption: cap.textContent.replace(/\s+/g, " ").trim(),
+        readouts: [...el.shadowRoot.querySelectorAll(selector)].map((x) => {
+          const copy = x.cloneNode(true);
+          for (const v of copy.querySelectorAll(".visually-hidden")) v.remove();
+          return copy.textContent;
+        }),
+        background: getComputedStyle(el.shadowRoot.querySelector(".llm-frame")).backgroundColor,
+      };
+    },
+    { id, selector },
+  );
 
 const squash = (s) => s.replace(/\s+/g, "");
 
@@ -543,7 +774,8 @@ async function checkSvg(page, id, name, label) {
   assert.equal(s.tag, "svg");
   assert.equal(s.title, look.caption, `${id}: the caption is the SVG's title`);
   assert.ok(squash(s.text).includes(squash(look.caption).slice(0, 60)), `${id}: the caption is written in the picture`);
-  for (const r of look.readouts) assert.ok(squash(s.text).includes(squash(r)), `${id} (${label}): the figure's “${r}” is in the SVG`);
+  for (const r of look.readouts)
+    assert.ok(squash(s.text).includes(squash(r)), `${id} (${label}): the figure's “${r}” is in the SVG`);
   assert.equal(s.background, look.background, `${id}: the background is the figure's panel, resolved`);
   const unresolved = s.fills.filter((f) => /var\(|currentcolor|inherit/i.test(f));
   assert.deepEqual(unresolved, [], `${id}: every fill and stroke is a colour`);
@@ -555,34 +787,50 @@ async function checkSvg(page, id, name, label) {
 /** Checks a PNG: its signature, that it decodes, is not blank, and is the SVG drawn at 2×. */
 async function checkPng(page, id, svg, label) {
   const png = await downloaded(page, id, "llm-download-png");
-  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${id}: the PNG signature`);
-  const r = await page.evaluate(async ({ png, svg }) => {
-    const load = async (src) => {
-      const img = new Image();
-      img.src = src;
-      await img.decode();
-      return img;
-    };
-    const pixels = (img, w, h) => {
-      const c = document.createElement("canvas");
-      c.width = w;
-      c.height = h;
-      const g = c.getContext("2d");
-      g.drawImage(img, 0, 0, w, h);
-      return g.getImageData(0, 0, w, h).data;
-    };
-    const a = await load(`data:image/png;base64,${png}`);
-    const b = await load(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`);
-    const w = a.naturalWidth, h = a.naturalHeight;
-    const p = pixels(a, w, h), q = pixels(b, w, h);
-    const colours = new Set();
-    let diff = 0;
-    for (let i = 0; i < p.length; i += 4) {
-      if (colours.size < 64) colours.add(`${p[i]},${p[i + 1]},${p[i + 2]},${p[i + 3]}`);
-      diff += Math.abs(p[i] - q[i]) + Math.abs(p[i + 1] - q[i + 1]) + Math.abs(p[i + 2] - q[i + 2]);
-    }
-    return { w, h, svgW: b.naturalWidth, svgH: b.naturalHeight, colours: colours.size, diff: diff / (p.length / 4) / 3 };
-  }, { png: png.toString("base64"), svg: svg.toString("utf8") });
+  assert.deepEqual(
+    [...png.subarray(0, 8)],
+    [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+    `${id}: the PNG signature`,
+  );
+  const r = await page.evaluate(
+    async ({ png, svg }) => {
+      const load = async (src) => {
+        const img = new Image();
+        img.src = src;
+        await img.decode();
+        return img;
+      };
+      const pixels = (img, w, h) => {
+        const c = document.createElement("canvas");
+        c.width = w;
+        c.height = h;
+        const g = c.getContext("2d");
+        g.drawImage(img, 0, 0, w, h);
+        return g.getImageData(0, 0, w, h).data;
+      };
+      const a = await load(`data:image/png;base64,${png}`);
+      const b = await load(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`);
+      const w = a.naturalWidth,
+        h = a.naturalHeight;
+      const p = pixels(a, w, h),
+        q = pixels(b, w, h);
+      const colours = new Set();
+      let diff = 0;
+      for (let i = 0; i < p.length; i += 4) {
+        if (colours.size < 64) colours.add(`${p[i]},${p[i + 1]},${p[i + 2]},${p[i + 3]}`);
+        diff += Math.abs(p[i] - q[i]) + Math.abs(p[i + 1] - q[i + 1]) + Math.abs(p[i + 2] - q[i + 2]);
+      }
+      return {
+        w,
+        h,
+        svgW: b.naturalWidth,
+        svgH: b.naturalHeight,
+        colours: colours.size,
+        diff: diff / (p.length / 4) / 3,
+      };
+    },
+    { png: png.toString("base64"), svg: svg.toString("utf8") },
+  );
   assert.ok(r.w > 0 && r.h > 0, `${id}: the PNG decodes`);
   assert.equal(r.w, 2 * r.svgW, `${id}: twice the SVG's width`);
   assert.equal(r.h, 2 * r.svgH, `${id}: twice the SVG's height`);
@@ -610,7 +858,9 @@ test("Download SVG and PNG: every figure's picture parses, has its caption, its 
 test("Download SVG: the picture takes the colours of the scheme the reader sees (dark), and works in embed.html", async () => {
   const { page } = await openFigure(browser.context, "alibi", { colorScheme: "dark" });
   const s = await checkSvg(page, "alibi-figure", "alibi", "dark");
-  const dark = await page.evaluate(() => getComputedStyle(document.getElementById("alibi-figure").shadowRoot.querySelector(".llm-frame")).color);
+  const dark = await page.evaluate(
+    () => getComputedStyle(document.getElementById("alibi-figure").shadowRoot.querySelector(".llm-frame")).color,
+  );
   assert.equal(s.background, "rgb(31, 33, 37)", "the dark panel");
   assert.ok(s.fills.includes(dark), `the dark scheme's text colour ${dark} is used`);
   await page.close();
@@ -631,7 +881,11 @@ async function checkCalculation(page, id, label) {
     return { expected: worked.textContent, numbers };
   }, id);
   // Modulo whitespace and what the copy adds: list numbers and dashes, ^ and _ with their braces.
-  const bare = (s) => s.replace(/^\s*(\d+\.|-)\s/gm, "").replace(/[\^_{}]/g, "").replace(/\s+/g, "");
+  const bare = (s) =>
+    s
+      .replace(/^\s*(\d+\.|-)\s/gm, "")
+      .replace(/[\^_{}]/g, "")
+      .replace(/\s+/g, "");
   assert.equal(bare(text), bare(expected), `${id} (${label}): the copy is the calculation`);
   for (const n of numbers) assert.ok(text.includes(n), `${id}: ${n} is in the copy`);
   return text;
@@ -673,7 +927,14 @@ test("Take-away waits for the exercise: a figure whose numbers are blurred, or w
     assert.doesNotMatch(open.note ?? "", /predict/, action);
   }
   await revealAll(page);
-  await page.evaluate(() => document.getElementById("moe-figure").set({ logits: [[NaN, 0], [0, 1]] }));
+  await page.evaluate(() =>
+    document.getElementById("moe-figure").set({
+      logits: [
+        [NaN, 0],
+        [0, 1],
+      ],
+    }),
+  );
   const bad = await press(page, "moe-figure", "llm-copy-numpy");
   assert.match(bad.note ?? "", /last good numbers/);
   await page.close();
@@ -683,8 +944,13 @@ test("Take-away waits for the exercise: a figure whose numbers are blurred, or w
 
 test("every section heading has a permalink to its own id, and at 1400 px the contents stay on screen beside the text", async () => {
   const { page, errors } = await openReader(browser.context, { width: 1400, height: 900 });
-  const headings = await page.$$eval("main h2", (hs) => hs.map((h) => ({ id: h.id, href: h.querySelector("a.permalink")?.getAttribute("href"),
-    label: h.querySelector("a.permalink")?.getAttribute("aria-label") })));
+  const headings = await page.$$eval("main h2", (hs) =>
+    hs.map((h) => ({
+      id: h.id,
+      href: h.querySelector("a.permalink")?.getAttribute("href"),
+      label: h.querySelector("a.permalink")?.getAttribute("aria-label"),
+    })),
+  );
   assert.ok(headings.length >= 10, `${headings.length} headings`);
   for (const h of headings) {
     assert.ok(h.id, "the heading has an id");
@@ -692,11 +958,23 @@ test("every section heading has a permalink to its own id, and at 1400 px the co
     assert.equal(h.label, "Link to this section");
   }
   // Each section is named by its title alone (the words of its heading, without the link's label).
-  const sections = await page.$$eval("main section[aria-labelledby]", (ss) => ss.map((sec) => ({
-    id: sec.id, title: sec.querySelector("h2").textContent.replace(/\s*#\s*$/, "").replace(/\s+/g, " ").trim() })));
+  const sections = await page.$$eval("main section[aria-labelledby]", (ss) =>
+    ss.map((sec) => ({
+      id: sec.id,
+      title: sec
+        .querySelector("h2")
+        .textContent.replace(/\s*#\s*$/, "")
+        .replace(/\s+/g, " ")
+        .trim(),
+    })),
+  );
   assert.ok(sections.length >= 10, `${sections.length} sections`);
   for (const { id, title } of sections) {
-    assert.equal(await page.getByRole("region", { name: title, exact: true }).count(), 1, `section ${id} is named "${title}"`);
+    assert.equal(
+      await page.getByRole("region", { name: title, exact: true }).count(),
+      1,
+      `section ${id} is named "${title}"`,
+    );
   }
   // The link is shown when it has the focus, and goes to its heading.
   const link = page.locator("#rope-title a.permalink");
@@ -707,19 +985,32 @@ test("every section heading has a permalink to its own id, and at 1400 px the co
   const top = await page.evaluate(() => document.getElementById("rope-title").getBoundingClientRect().top);
   assert.ok(Math.abs(top) < 40, `the heading is at the top (${top})`);
 
-  const place = () => page.evaluate(() => {
-    const toc = document.querySelector(".toc").getBoundingClientRect();
-    const figures = [...document.querySelectorAll(".figure")].map((f) => f.getBoundingClientRect().left);
-    const text = document.querySelector("main p").getBoundingClientRect().left;
-    return { top: toc.top, bottom: toc.bottom, right: toc.right, width: toc.width, text, figure: Math.min(...figures), height: innerHeight, scroll: scrollY };
-  });
+  const place = () =>
+    page.evaluate(() => {
+      const toc = document.querySelector(".toc").getBoundingClientRect();
+      const figures = [...document.querySelectorAll(".figure")].map((f) => f.getBoundingClientRect().left);
+      const text = document.querySelector("main p").getBoundingClientRect().left;
+      return {
+        top: toc.top,
+        bottom: toc.bottom,
+        right: toc.right,
+        width: toc.width,
+        text,
+        figure: Math.min(...figures),
+        height: innerHeight,
+        scroll: scrollY,
+      };
+    });
   for (const y of [0.3, 0.7, 0.98]) {
     await page.evaluate((y) => scrollTo(0, y * (document.documentElement.scrollHeight - innerHeight)), y);
     await page.waitForTimeout(50);
     const p = await place();
     assert.ok(p.scroll > 1000, `scrolled (${p.scroll})`);
     assert.ok(p.top >= 0 && p.bottom <= p.height, `the contents are on screen at ${y} (${p.top} … ${p.bottom})`);
-    assert.ok(p.right <= p.figure && p.right < p.text, `the contents (right ${p.right}) leave the figures (${p.figure}) and the text (${p.text}) uncovered`);
+    assert.ok(
+      p.right <= p.figure && p.right < p.text,
+      `the contents (right ${p.right}) leave the figures (${p.figure}) and the text (${p.text}) uncovered`,
+    );
   }
   const sideways = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
   assert.ok(sideways <= 0, `no sideways scroll (${sideways} px)`);

@@ -11,8 +11,8 @@
 //
 // Numbers are written with 17 significant digits (they read back to the same double);
 // ±Infinity, which JSON lacks, as the strings "Infinity" and "-Infinity".
-#include <cmath>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -41,7 +41,8 @@ std::string golden(const Json& examples, std::size_t& calls) {
   for (const Json& example : examples.array) {
     const std::string& fn = example["fn"].string;
     const Json result = llmmath::native::call(fn, llmmath::native::entries(example["args"]));
-    s += std::string(calls++ ? ",\n" : "") + "{\"fn\":\"" + fn + "\",\"args\":" + llmmath::native::write(example["args"]) +
+    s += std::string(calls++ ? ",\n" : "") + "{\"fn\":\"" + fn +
+         "\",\"args\":" + llmmath::native::write(example["args"]) +
          ",\"result\":" + llmmath::native::write(result) + "}";
   }
   return s + "\n]\n";
@@ -70,7 +71,8 @@ std::string first_difference(const std::string& committed, const std::string& wr
       const bool whole = e == std::floor(e) && std::fabs(e) < 9007199254740992.0;
       const double tolerance = whole ? 0 : golden_relative_tolerance * std::fmax(1, std::fabs(e));
       if (!(std::fabs(a - e) <= tolerance))
-        return "at character " + std::to_string(i) + ": " + num(e) + " committed, " + num(a) + " now";
+        return "at character " + std::to_string(i) + ": " + num(e) + " committed, " + num(a) +
+               " now";
       i = std::size_t(end_c - committed.c_str());
       j = std::size_t(end_w - written.c_str());
       continue;
@@ -102,7 +104,8 @@ int main(int argc, char** argv) {
   if (check) {
     if (const std::string where = first_difference(read_file(file), text); !where.empty()) {
       std::cerr << file << " is not what this build writes (" << where << "): regenerate it with "
-                << "build/native/tests/core/llmmath_golden build/native/api/examples.json " << file << "\n";
+                << "build/native/tests/core/llmmath_golden build/native/api/examples.json " << file
+                << "\n";
       return 1;
     }
     std::cout << file << " matches the native build (" << calls << " calls)\n";

@@ -16,7 +16,7 @@ TEST_CASE("exercise 6: slope 0.125 halves a key's weight about 5.5 tokens away",
           "[alibi][exercise]") {
   const auto r = alibi(0.125);
   CHECK(r.half_distance == Approx(5.545177444479562).epsilon(1e-15));  // ln 2 / 0.125 = 8 ln 2
-  CHECK_FALSE(r.bias.has_value());  // no tokens, no matrix
+  CHECK_FALSE(r.bias.has_value());                                     // no tokens, no matrix
   // each factor-of-two drop in slope doubles the half-distance (exactly: a power-of-two ratio)
   CHECK(alibi(0.0625).half_distance == 2 * r.half_distance);
   CHECK(alibi(0.25).half_distance == r.half_distance / 2);
@@ -66,7 +66,7 @@ TEST_CASE("slopes of the paper: 8 heads 1/2 … 1/256, 16 heads from 1/sqrt(2)",
   const Eigen::VectorXd s16 = alibi_slopes(16);
   CHECK(s16(0) == Approx(1 / std::sqrt(2.0)).epsilon(1e-15));
   for (Eigen::Index k = 0; k < 8; ++k) CHECK(s16(2 * k + 1) == s8(k));  // every other is 8's
-  CHECK(alibi_slopes(1)(0) == 1.0 / 256);  // 2^(−8/1)
+  CHECK(alibi_slopes(1)(0) == 1.0 / 256);                               // 2^(−8/1)
 }
 
 TEST_CASE("slopes for a head count that is not a power of two", "[alibi]") {
@@ -225,8 +225,8 @@ TEST_CASE("alibi_heads picks the largest and smallest slope for every head count
     // the gentlest slope is always 2^(−8), at head p, the largest power of two ≤ h
     int p = 1;
     while (2 * p <= h) p *= 2;
-    const bool ok_gentle = r.gentlest.head == p && r.gentlest.slope == 1.0 / 256 &&
-                           r.gentlest.slope == s.minCoeff();
+    const bool ok_gentle =
+        r.gentlest.head == p && r.gentlest.slope == 1.0 / 256 && r.gentlest.slope == s.minCoeff();
     // the steepest is head 1 for a power of two, else head p + 1 (2^(−4/p))
     const int steep = h == p ? 1 : p + 1;
     const bool ok_steep = r.steepest.head == steep && r.steepest.slope == s.maxCoeff() &&
@@ -250,7 +250,8 @@ TEST_CASE("alibi_heads matches the extremes of the reference slopes", "[alibi][h
     if (c.values.count("steepest") == 0) continue;
     INFO("case " << c.name);
     const auto r = llmmath::alibi_heads(c.scalar("heads"));
-    for (const auto& [mine, name] : {std::pair{r.steepest, "steepest"}, std::pair{r.gentlest, "gentlest"}}) {
+    for (const auto& [mine, name] :
+         {std::pair{r.steepest, "steepest"}, std::pair{r.gentlest, "gentlest"}}) {
       INFO(name);
       const Eigen::MatrixXd& ref = c[name];
       CHECK(mine.head == int(ref(0, 0)));  // the same head

@@ -9,9 +9,9 @@
 #include "llmmath/attention.hpp"
 
 using Eigen::MatrixXd;
+using literals::mat;
 using llmmath::attention;
 using llmmath::AttentionOptions;
-using literals::mat;
 
 namespace {
 
@@ -158,10 +158,10 @@ TEST_CASE("contextDilution: one relevant key among n distractors", "[attention][
     for (const auto& c : fixtures::load("attention.txt")) {
       if (c.values.count("relevantWeight") == 0) continue;
       INFO("case " << c.name);
-      const double w = llmmath::context_dilution(c.scalar("relevantScore"),
-                                                 c.scalar("distractorScore"),
-                                                 c.scalar("distractors"))
-                           .relevant_weight;
+      const double w =
+          llmmath::context_dilution(c.scalar("relevantScore"), c.scalar("distractorScore"),
+                                    c.scalar("distractors"))
+              .relevant_weight;
       CHECK(w == Approx(c.scalar("relevantWeight")).epsilon(1e-13));
     }
   }
@@ -185,11 +185,12 @@ TEST_CASE("attention refuses bad input with a message naming the parameter",
   CHECK_THROWS_WITH(attention(M, M, M, o), "scale must be a finite number, got Infinity");
   o.scale = 1e300;
   CHECK_THROWS_WITH(attention(M * 1e10, M * 1e10, M, o), Catch::StartsWith("q must be vectors"));
-  CHECK_THROWS_WITH(attention(MatrixXd::Ones(4096, 1), MatrixXd::Ones(4096, 1),
-                              MatrixXd::Ones(4096, 100)),
-                    Catch::Contains("2^30"));
+  CHECK_THROWS_WITH(
+      attention(MatrixXd::Ones(4096, 1), MatrixXd::Ones(4096, 1), MatrixXd::Ones(4096, 100)),
+      Catch::Contains("2^30"));
   CHECK_THROWS_WITH(llmmath::context_dilution(1, 0, -1), Catch::StartsWith("distractors"));
-  CHECK_THROWS_WITH(llmmath::context_dilution(1, 0, 2.5), "distractors must be an integer, got 2.5");
+  CHECK_THROWS_WITH(llmmath::context_dilution(1, 0, 2.5),
+                    "distractors must be an integer, got 2.5");
   CHECK_THROWS_WITH(llmmath::context_dilution(NAN, 0, 2),
                     "relevantScore must be a finite number, got NaN");
 }
@@ -255,9 +256,11 @@ TEST_CASE("the column-by-column softmax gives each row what a row-by-row loop gi
 TEST_CASE("contextDilutionSweep gives context_dilution at every count, bit for bit",
           "[attention][dilution][sweep]") {
   // the counts: none, a few, the page's range, 2^53 − 1 and the largest, 2^53, in no order
-  const Eigen::VectorXd n = literals::vec({0, 1, 2, 7, 100, 4096, 1e6, 9007199254740991.0,
-                                           9007199254740992.0, 3, 0});
-  struct Scores { double a, b; };
+  const Eigen::VectorXd n =
+      literals::vec({0, 1, 2, 7, 100, 4096, 1e6, 9007199254740991.0, 9007199254740992.0, 3, 0});
+  struct Scores {
+    double a, b;
+  };
   // equal scores, the chapter's gap, a distractor above the relevant key, ±1000 (e^a alone
   // overflows), and the extremes, whose difference b − a overflows to infinity
   for (const Scores s : {Scores{0, 0}, Scores{4, 0}, Scores{-3, 5}, Scores{1000, 999},
@@ -307,12 +310,13 @@ TEST_CASE("contextDilutionSweep: the relevant weight falls at every step as dist
 
 TEST_CASE("contextDilutionSweep refuses bad input, naming the array or its entry",
           "[attention][dilution][sweep][errors]") {
-  using llmmath::context_dilution_sweep;
   using literals::vec;
+  using llmmath::context_dilution_sweep;
   CHECK_THROWS_WITH(context_dilution_sweep(1, 0, Eigen::VectorXd(0)),
                     "distractors must be a non-empty array, got an empty one");
-  CHECK_THROWS_WITH(context_dilution_sweep(1, 0, Eigen::VectorXd::Zero(4097)),
-                    "distractors must be at most 4096 entries (points of a sweep), got 4097 entries");
+  CHECK_THROWS_WITH(
+      context_dilution_sweep(1, 0, Eigen::VectorXd::Zero(4097)),
+      "distractors must be at most 4096 entries (points of a sweep), got 4097 entries");
   CHECK_NOTHROW(context_dilution_sweep(1, 0, Eigen::VectorXd::Zero(4096)));  // the limit itself
   CHECK_THROWS_WITH(context_dilution_sweep(1, 0, vec({0, 3, 2.5})),
                     "distractors[2] must be an integer, got 2.5");
@@ -322,10 +326,12 @@ TEST_CASE("contextDilutionSweep refuses bad input, naming the array or its entry
                     "distractors[0] must be a finite number, got NaN");
   CHECK_THROWS_WITH(context_dilution_sweep(1, 0, vec({1, 2, INFINITY})),
                     "distractors[2] must be a finite number, got Infinity");
-  CHECK_THROWS_WITH(context_dilution_sweep(1, 0, vec({9007199254740994.0})),
-                    "distractors[0] must be an integer in [0, 9007199254740992], got 9007199254740994");
+  CHECK_THROWS_WITH(
+      context_dilution_sweep(1, 0, vec({9007199254740994.0})),
+      "distractors[0] must be an integer in [0, 9007199254740992], got 9007199254740994");
   // the first bad entry is the one named
-  CHECK_THROWS_WITH(context_dilution_sweep(1, 0, vec({1, 1.5, -1})), Catch::StartsWith("distractors[1] "));
+  CHECK_THROWS_WITH(context_dilution_sweep(1, 0, vec({1, 1.5, -1})),
+                    Catch::StartsWith("distractors[1] "));
   // the scores, as context_dilution() names them, before any count is looked at
   CHECK_THROWS_WITH(context_dilution_sweep(NAN, 0, vec({1})),
                     "relevantScore must be a finite number, got NaN");

@@ -26,7 +26,8 @@ TEST_CASE("require throws invalid_argument naming the parameter, expectation and
                     "topP must be in (0, 1], got 1.5");
   CHECK_NOTHROW(llmmath::require(true, "topP", "in (0, 1]", "0.5"));
   CHECK_THROWS_AS(llmmath::require_finite(NAN, "x"), std::invalid_argument);
-  CHECK_THROWS_WITH(llmmath::require_integer(2.5, "topK", 0, 10), "topK must be an integer, got 2.5");
+  CHECK_THROWS_WITH(llmmath::require_integer(2.5, "topK", 0, 10),
+                    "topK must be an integer, got 2.5");
   CHECK_THROWS_WITH(llmmath::require_integer(11, "topK", 0, 10),
                     "topK must be an integer in [0, 10], got 11");
 }

@@ -53,8 +53,8 @@ TEST_CASE("KV cache per token of public models (fp16, from their model cards)",
     AttentionCostConfig c = config(4096, 32, 128);
     c.layers = 32;
     const auto r = attention_cost(c);
-    CHECK(r.kv_bytes_per_token == 524288);        // 2·32·128·32·2
-    CHECK(r.kv_bytes == 524288.0 * 4096);         // 2 GiB for a full 4k context
+    CHECK(r.kv_bytes_per_token == 524288);  // 2·32·128·32·2
+    CHECK(r.kv_bytes == 524288.0 * 4096);   // 2 GiB for a full 4k context
     CHECK(r.kv_bytes == r.kv_bytes_per_token * 4096);
   }
   SECTION("Llama-3-8B: 8 KV heads shared by 32 query heads: a quarter, 128 KiB per token") {
@@ -73,8 +73,7 @@ TEST_CASE("KV cache per token of public models (fp16, from their model cards)",
   }
 }
 
-TEST_CASE("scores grow with the square of the context, the cache linearly",
-          "[cost][invariant]") {
+TEST_CASE("scores grow with the square of the context, the cache linearly", "[cost][invariant]") {
   AttentionCostConfig c = config(1000, 12, 64);
   c.layers = 12;
   c.batch = 3;
@@ -133,8 +132,7 @@ TEST_CASE("counts match exact integer arithmetic, correctly rounded above 2^53",
   }
 }
 
-TEST_CASE("counts above 2^53 are rounded once, to nearest with ties to even",
-          "[cost][invariant]") {
+TEST_CASE("counts above 2^53 are rounded once, to nearest with ties to even", "[cost][invariant]") {
   // kvValuesPerLayer = 2·batch·n·kvHeads·d with batch = kvHeads = d = 4095 and n odd is twice
   // an odd number between 2^53 and 2^54: exactly halfway between two doubles, 4 apart.
   AttentionCostConfig c = config(131169, 4095, 4095);
@@ -146,8 +144,7 @@ TEST_CASE("counts above 2^53 are rounded once, to nearest with ties to even",
   CHECK(attention_cost(c).kv_values_per_layer == 18014804084072248.0);
 }
 
-TEST_CASE("attentionCost refuses bad input with a message naming the parameter",
-          "[cost][errors]") {
+TEST_CASE("attentionCost refuses bad input with a message naming the parameter", "[cost][errors]") {
   const auto with = [](auto change) {
     AttentionCostConfig c = config(16, 8, 32);
     change(c);
@@ -185,17 +182,18 @@ TEST_CASE("2^30 tokens are accepted with exact counts, 2^30 + 1 refused", "[cost
   c.kv_heads = 8;
   const auto r = attention_cost(c);
   // all powers of two: exact, compared with ==
-  CHECK(r.scores_per_head == std::ldexp(1.0, 60));         // (2^30)²
-  CHECK(r.scores_per_layer == std::ldexp(1.0, 65));        // 32·2^60
-  CHECK(r.kv_values_per_layer == std::ldexp(1.0, 41));     // 2·2^30·8·128
-  CHECK(r.kv_bytes == std::ldexp(1.0, 47));                // 128 TiB of cache
-  CHECK(r.qk_macs_per_layer == std::ldexp(1.0, 72));       // 32·2^60·128
-  CHECK(r.macs == std::ldexp(1.0, 78));                    // 2·2^72·32
+  CHECK(r.scores_per_head == std::ldexp(1.0, 60));      // (2^30)²
+  CHECK(r.scores_per_layer == std::ldexp(1.0, 65));     // 32·2^60
+  CHECK(r.kv_values_per_layer == std::ldexp(1.0, 41));  // 2·2^30·8·128
+  CHECK(r.kv_bytes == std::ldexp(1.0, 47));             // 128 TiB of cache
+  CHECK(r.qk_macs_per_layer == std::ldexp(1.0, 72));    // 32·2^60·128
+  CHECK(r.macs == std::ldexp(1.0, 78));                 // 2·2^72·32
   // and an odd count that needs every bit: (2^30 − 1)² = 2^60 − 2^31 + 1 rounds to 2^60 − 2^31
   c.tokens = 1073741823;
   CHECK(attention_cost(c).scores_per_head == std::ldexp(1.0, 60) - std::ldexp(1.0, 31));
   c.tokens = 1073741825;
-  CHECK_THROWS_WITH(attention_cost(c), "tokens must be an integer in [1, 1073741824], got 1073741825");
+  CHECK_THROWS_WITH(attention_cost(c),
+                    "tokens must be an integer in [1, 1073741824], got 1073741825");
   c.tokens = 16777217;  // 2^24 + 1, the old limit, is now accepted
   CHECK(attention_cost(c).scores_per_head == 281475010265089.0);  // (2^24 + 1)², exact
 }
@@ -377,8 +375,8 @@ TEST_CASE("attentionCostSweep gives attention_cost's counts at every context len
           "[cost][sweep]") {
   // one token, small and page-sized contexts, a tie above 2^53 (131169), the largest two,
   // a repeat, out of order
-  const Eigen::VectorXd n = literals::vec({1, 2, 16, 1000, 4096, 131169, 1073741823.0,
-                                           1073741824.0, 16, 7});
+  const Eigen::VectorXd n =
+      literals::vec({1, 2, 16, 1000, 4096, 131169, 1073741823.0, 1073741824.0, 16, 7});
   for (auto [name, c] : sweep_configs()) {
     INFO(name);
     const auto r = llmmath::attention_cost_sweep(c, n);
@@ -403,8 +401,9 @@ TEST_CASE("attentionCostSweep gives attention_cost's counts at every context len
   }
 }
 
-TEST_CASE("attentionCostSweep: scores and multiply-adds grow as n², the cache and linear layers as n",
-          "[cost][sweep][invariant]") {
+TEST_CASE(
+    "attentionCostSweep: scores and multiply-adds grow as n², the cache and linear layers as n",
+    "[cost][sweep][invariant]") {
   // doubling n multiplies the exact counts by 4 (n²) or 2 (n), and rounding to nearest commutes
   // with multiplying by a power of two: the ratios are exact, also for counts above 2^53
   for (const auto& [name, c] : sweep_configs()) {
@@ -427,29 +426,31 @@ TEST_CASE("attentionCostSweep: scores and multiply-adds grow as n², the cache a
 TEST_CASE("attentionCostSweep by hand: the exercise's model at 16, 32 and 64 tokens",
           "[cost][sweep][exercise]") {
   const auto r = llmmath::attention_cost_sweep(config(16, 8, 32), literals::vec({16, 32, 64}));
-  CHECK(r.scores_per_layer == literals::vec({2048, 8192, 32768}));         // 8·n²
-  CHECK(r.kv_values_per_layer == literals::vec({8192, 16384, 32768}));     // 2·n·8·32
-  CHECK(r.kv_bytes == literals::vec({16384, 32768, 65536}));               // fp16
-  CHECK(r.macs_per_layer == literals::vec({131072, 524288, 2097152}));     // 2·8·n²·32
+  CHECK(r.scores_per_layer == literals::vec({2048, 8192, 32768}));      // 8·n²
+  CHECK(r.kv_values_per_layer == literals::vec({8192, 16384, 32768}));  // 2·n·8·32
+  CHECK(r.kv_bytes == literals::vec({16384, 32768, 65536}));            // fp16
+  CHECK(r.macs_per_layer == literals::vec({131072, 524288, 2097152}));  // 2·8·n²·32
   CHECK_FALSE(r.linear_macs_per_layer.has_value());
 }
 
 TEST_CASE("attentionCostSweep refuses bad input, naming the array, its entry or a field of cfg",
           "[cost][sweep][errors]") {
-  using llmmath::attention_cost_sweep;
   using literals::vec;
+  using llmmath::attention_cost_sweep;
   const AttentionCostConfig ok = config(16, 8, 32);
   CHECK_THROWS_WITH(attention_cost_sweep(ok, Eigen::VectorXd(0)),
                     "tokens must be a non-empty array, got an empty one");
   CHECK_THROWS_WITH(attention_cost_sweep(ok, Eigen::VectorXd::Ones(4097)),
                     "tokens must be at most 4096 entries (points of a sweep), got 4097 entries");
   CHECK_NOTHROW(attention_cost_sweep(ok, Eigen::VectorXd::Ones(4096)));  // the limit itself
-  CHECK_THROWS_WITH(attention_cost_sweep(ok, vec({16, 2.5})), "tokens[1] must be an integer, got 2.5");
+  CHECK_THROWS_WITH(attention_cost_sweep(ok, vec({16, 2.5})),
+                    "tokens[1] must be an integer, got 2.5");
   CHECK_THROWS_WITH(attention_cost_sweep(ok, vec({0})),
                     "tokens[0] must be an integer in [1, 1073741824], got 0");
   CHECK_THROWS_WITH(attention_cost_sweep(ok, vec({1, 2, 1073741825})),
                     "tokens[2] must be an integer in [1, 1073741824], got 1073741825");
-  CHECK_THROWS_WITH(attention_cost_sweep(ok, vec({NAN})), "tokens[0] must be a finite number, got NaN");
+  CHECK_THROWS_WITH(attention_cost_sweep(ok, vec({NAN})),
+                    "tokens[0] must be a finite number, got NaN");
   CHECK_THROWS_WITH(attention_cost_sweep(ok, vec({1, -INFINITY})),
                     "tokens[1] must be a finite number, got -Infinity");
   // cfg.tokens is not read: 0 there (the default, invalid on its own) is no error

@@ -17,8 +17,8 @@ using llmmath::moe_route;
 namespace {
 
 using Ints = std::vector<int>;
-using literals::vec;
 using literals::mat;
+using literals::vec;
 
 Ints row_of(const Eigen::MatrixXi& A, Eigen::Index t) {
   Ints out;
@@ -56,8 +56,7 @@ TEST_CASE("full collapse onto one expert gives loss N, the maximum", "[moe][inva
     CHECK(moe_load_balance(one_hot, one_hot).loss == double(N));  // exact
   }
   // collapse of traffic alone, with some spread router mass, is between 1 and N
-  const double partial =
-      moe_load_balance(vec({1, 0, 0, 0}), vec({0.7, 0.1, 0.1, 0.1})).loss;
+  const double partial = moe_load_balance(vec({1, 0, 0, 0}), vec({0.7, 0.1, 0.1, 0.1})).loss;
   CHECK(partial == Approx(2.8).epsilon(1e-15));
 }
 
@@ -87,8 +86,9 @@ TEST_CASE("hand-computed routing: two tokens, three experts, top-1 and top-2", "
   }
 }
 
-TEST_CASE("routing invariants: probs rows, f and p each sum to 1 and experts are listed by probability",
-          "[moe][invariant]") {
+TEST_CASE(
+    "routing invariants: probs rows, f and p each sum to 1 and experts are listed by probability",
+    "[moe][invariant]") {
   const MatrixXd L = MatrixXd::Random(40, 6) * 3;
   for (int k = 1; k <= 6; ++k) {
     const auto r = moe_route(L, k);
@@ -118,8 +118,7 @@ TEST_CASE("router logits of ±1000 give no overflow", "[moe][invariant]") {
   CHECK(r.probs(0, 0) == Approx(1 / (1 + std::exp(-1.0))).epsilon(1e-15));
 }
 
-TEST_CASE("moeRoute and moeLoadBalance match the NumPy reference values",
-          "[moe][reference]") {
+TEST_CASE("moeRoute and moeLoadBalance match the NumPy reference values", "[moe][reference]") {
   int routed = 0, balanced = 0;
   for (const auto& c : fixtures::load("moe.txt")) {
     INFO("case " << c.name);
@@ -134,8 +133,7 @@ TEST_CASE("moeRoute and moeLoadBalance match the NumPy reference values",
       CHECK(r.loss == Approx(c.scalar("loss")).epsilon(1e-14));
       ++routed;
     } else {
-      const auto r =
-          moe_load_balance(c["f"].row(0).transpose(), c["p"].row(0).transpose());
+      const auto r = moe_load_balance(c["f"].row(0).transpose(), c["p"].row(0).transpose());
       CHECK(r.loss == Approx(c.scalar("loss")).epsilon(1e-14));
       ++balanced;
     }
@@ -148,7 +146,8 @@ TEST_CASE("moeLoadBalance and moeRoute refuse bad input with a message naming th
           "[moe][errors]") {
   const VectorXd even = VectorXd::Constant(4, 0.25);
   SECTION("moeLoadBalance") {
-    CHECK_THROWS_WITH(moe_load_balance(VectorXd(0), even), "f must be a non-empty array, got an empty one");
+    CHECK_THROWS_WITH(moe_load_balance(VectorXd(0), even),
+                      "f must be a non-empty array, got an empty one");
     CHECK_THROWS_WITH(moe_load_balance(even, vec({0.5, 0.5})),
                       "p must be an array of 4 entries (one per expert, like f), got 2 entries");
     CHECK_THROWS_WITH(moe_load_balance(vec({0.5, 0.6, -0.1, 0}), even),
@@ -165,7 +164,8 @@ TEST_CASE("moeLoadBalance and moeRoute refuse bad input with a message naming th
   }
   SECTION("moeRoute") {
     const MatrixXd L = MatrixXd::Zero(3, 4);
-    CHECK_THROWS_WITH(moe_route(MatrixXd(0, 4)), Catch::StartsWith("routerLogits must be a non-empty"));
+    CHECK_THROWS_WITH(moe_route(MatrixXd(0, 4)),
+                      Catch::StartsWith("routerLogits must be a non-empty"));
     CHECK_THROWS_WITH(moe_route(MatrixXd::Zero(5000, 2)), Catch::Contains("4096"));
     MatrixXd bad = L;
     bad(2, 1) = -INFINITY;

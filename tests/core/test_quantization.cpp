@@ -10,9 +10,9 @@
 #include "llmmath/quantization.hpp"
 
 using Eigen::VectorXd;
+using literals::vec;
 using llmmath::quantize;
 using llmmath::smooth_quant;
-using literals::vec;
 
 namespace {
 
@@ -53,8 +53,7 @@ TEST_CASE("SmoothQuant keeps X·W and moves range from activations to weights",
   CHECK((smooth_quant(x, w, 1).x_abs_max.array() - 1).abs().maxCoeff() < 1e-15);
 }
 
-TEST_CASE("quantize by hand: 8 bits, largest magnitude 127, so the scale is 1",
-          "[quantization]") {
+TEST_CASE("quantize by hand: 8 bits, largest magnitude 127, so the scale is 1", "[quantization]") {
   const auto r = quantize(vec({127, 10.2, -3.7, 0, 0.4}));  // bits default to 8
   CHECK(r.scale == 1.0);
   CHECK(r.qmax == 127);
@@ -68,7 +67,7 @@ TEST_CASE("ties round to even, and levels are never −0", "[quantization][invar
   const auto r = quantize(vec({127, 0.5, 1.5, 2.5, -2.5, -0.5, 3.5, -126.5}), 8);
   CHECK(r.levels == vec({127, 0, 2, 2, -2, 0, 4, -126}));
   CHECK_FALSE(std::signbit(r.levels(5)));  // −0.5 rounds to +0
-  CHECK(r.max_abs_error == 0.5);            // every tie is exactly half a step away
+  CHECK(r.max_abs_error == 0.5);           // every tie is exactly half a step away
   // 2 bits: levels −1, 0, 1; with largest magnitude 2 the scale is 2, so ±1 is half a step
   const auto tie = quantize(vec({2, 1, -1}), 2);
   CHECK(tie.scale == 2.0);
@@ -104,7 +103,8 @@ TEST_CASE("quantize of all-zero values gives scale 1 and no error", "[quantizati
   CHECK(r.max_abs_error == 0.0);
 }
 
-TEST_CASE("quantize and smoothQuant match the NumPy reference values", "[quantization][reference]") {
+TEST_CASE("quantize and smoothQuant match the NumPy reference values",
+          "[quantization][reference]") {
   for (const auto& c : fixtures::load("quantization.txt")) {
     INFO("case " << c.name);
     if (c.values.count("values")) {
@@ -165,7 +165,7 @@ TEST_CASE("smoothQuantLayer by hand: the exercise's channel on a 1x2 · 2x1 laye
   CHECK(r.scales(1) == Approx(1).epsilon(1e-15));
   CHECK(r.x_smoothed(0, 0) == Approx(2).epsilon(1e-15));  // 8 / 4
   CHECK(r.w_smoothed(0, 0) == Approx(2).epsilon(1e-15));  // 0.5 · 4
-  CHECK(r.y(0, 0) == 0.0);                                  // 8·0.5 − 2·2
+  CHECK(r.y(0, 0) == 0.0);                                // 8·0.5 − 2·2
   CHECK(r.largest_channel == 0);
   CHECK(r.smallest_channel == 1);
   // as it is, the largest magnitude 8 gets level 127; after smoothing both channels reach 127
@@ -175,8 +175,10 @@ TEST_CASE("smoothQuantLayer by hand: the exercise's channel on a 1x2 · 2x1 laye
   CHECK(r.error_smoothing_alone < 1e-15);  // rounding of two products of size ~4
 }
 
-TEST_CASE("smoothQuantLayer: smoothing keeps X·W, each side matches quantize(), the largest channel is tamed",
-          "[quantization][layer][invariant]") {
+TEST_CASE(
+    "smoothQuantLayer: smoothing keeps X·W, each side matches quantize(), the largest channel is "
+    "tamed",
+    "[quantization][layer][invariant]") {
   Eigen::MatrixXd X(4, 3), W(3, 2);
   X << 0.4, -30, 0.2, -0.7, 25, -0.3, 0.1, -28, 0.5, 0.9, 31, -0.1;
   W << 0.3, -0.2, 0.05, 0.04, -0.6, 0.9;
@@ -207,15 +209,16 @@ TEST_CASE("smoothQuantLayer refuses bad input with a message naming the paramete
                     "w must be a matrix with 3 rows (one per channel of x), got 2 rows");
   Eigen::MatrixXd Z = X;
   Z.col(1).setConstant(1e-200);  // not zero, and too small to smooth without subnormals
-  CHECK_THROWS_WITH(llmmath::smooth_quant_layer(Z, W), Catch::StartsWith("x must be channels") &&
-                                                          Catch::Contains("column 1"));
+  CHECK_THROWS_WITH(llmmath::smooth_quant_layer(Z, W),
+                    Catch::StartsWith("x must be channels") && Catch::Contains("column 1"));
   CHECK_THROWS_WITH(llmmath::smooth_quant_layer(X, W, 1.5), Catch::StartsWith("alpha"));
   CHECK_THROWS_WITH(llmmath::smooth_quant_layer(X, W, 0.5, 1), Catch::StartsWith("bits"));
   Z = X;
   Z(0, 0) = NAN;
   CHECK_THROWS_WITH(llmmath::smooth_quant_layer(Z, W), "x[0][0] must be a finite number, got NaN");
-  CHECK_THROWS_WITH(llmmath::smooth_quant_layer(Eigen::MatrixXd::Ones(4096, 64), Eigen::MatrixXd::Ones(64, 128)),
-                    Catch::Contains("2^24"));
+  CHECK_THROWS_WITH(
+      llmmath::smooth_quant_layer(Eigen::MatrixXd::Ones(4096, 64), Eigen::MatrixXd::Ones(64, 128)),
+      Catch::Contains("2^24"));
 }
 
 TEST_CASE("SmoothQuant clamps as the reference code: an all-zero weight channel is smoothed",
@@ -260,7 +263,7 @@ TEST_CASE("smoothQuantLayer smooths a layer with all-zero channels on both sides
   X << 4, 0, -1, -2, 0, 0.5;
   W << 0.5, -0.25, 0.3, 0.2, 0, 0;
   const auto r = llmmath::smooth_quant_layer(X, W, 0.5, 8);
-  CHECK(r.scales(1) == 1e-5);  // 0^0.5 / 0.3^0.5 = 0, clamped
+  CHECK(r.scales(1) == 1e-5);                                        // 0^0.5 / 0.3^0.5 = 0, clamped
   CHECK(r.scales(2) == Approx(1 / std::sqrt(1e-5)).epsilon(1e-15));  // √1 / √1e-5
   CHECK(r.x_smoothed.col(1).isZero(0));
   CHECK(r.w_smoothed.row(2).isZero(0));
@@ -274,9 +277,10 @@ TEST_CASE("smoothQuantLayer smooths a layer with all-zero channels on both sides
 TEST_CASE("quantize refuses magnitudes above 1e300, naming the entry, so every result is finite",
           "[quantization][limits]") {
   // quantize([1.8e308]) gave an infinite dequantised value and error
-  CHECK_THROWS_WITH(quantize(vec({std::numeric_limits<double>::max()})),
-                    "values[0] must be a number of magnitude at most 1e300 (so its dequantised value "
-                    "and its error stay finite), got 1.7976931348623157e+308");
+  CHECK_THROWS_WITH(
+      quantize(vec({std::numeric_limits<double>::max()})),
+      "values[0] must be a number of magnitude at most 1e300 (so its dequantised value "
+      "and its error stay finite), got 1.7976931348623157e+308");
   CHECK_THROWS_WITH(quantize(vec({1, -2, -1e301})),
                     Catch::StartsWith("values[2] must be a number of magnitude"));
   for (const int bits : {2, 8, 16}) {
@@ -319,11 +323,16 @@ namespace {
 // channels of activations, column 1 (the chapter's channel 2) carrying the outlier with
 // max|X| = 8 and max|W| = 0.5, as in exercise 7; four channels × three outputs of weights.
 Eigen::MatrixXd outlier_x() {
-  return literals::mat({{0.42, -8, 0.25, -0.9}, {-0.81, 6.3, -0.33, 0.64}, {0.27, -7.1, 0.5, -0.47},
-                        {1.0, 5.2, -0.18, 0.3}, {-0.55, 7.6, 0.12, -1.1}, {0.73, -4.4, -0.41, 0.86}});
+  return literals::mat({{0.42, -8, 0.25, -0.9},
+                        {-0.81, 6.3, -0.33, 0.64},
+                        {0.27, -7.1, 0.5, -0.47},
+                        {1.0, 5.2, -0.18, 0.3},
+                        {-0.55, 7.6, 0.12, -1.1},
+                        {0.73, -4.4, -0.41, 0.86}});
 }
 Eigen::MatrixXd outlier_w() {
-  return literals::mat({{0.31, -0.12, 0.22}, {-0.5, 0.38, 0.07}, {0.9, 0.55, -0.8}, {0.14, -0.26, 0.35}});
+  return literals::mat(
+      {{0.31, -0.12, 0.22}, {-0.5, 0.38, 0.07}, {0.9, 0.55, -0.8}, {0.14, -0.26, 0.35}});
 }
 
 }  // namespace
@@ -332,7 +341,10 @@ TEST_CASE("smoothQuantLayerSweep gives smooth_quant_layer's errors at every alph
           "[quantization][layer][sweep]") {
   // α from 0 to 1 in tenths, with the ends, 0.85, a repeat, out of order
   const VectorXd alpha = vec({0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 1, 0.5, 0.05});
-  struct Layer { const char* name; Eigen::MatrixXd X, W; };
+  struct Layer {
+    const char* name;
+    Eigen::MatrixXd X, W;
+  };
   Eigen::MatrixXd X2(2, 3), W2(3, 2);  // all-zero channels on both sides: the clamps
   X2 << 4, 0, -1, -2, 0, 0.5;
   W2 << 0.5, -0.25, 0.3, 0.2, 0, 0;
@@ -359,11 +371,14 @@ TEST_CASE("smoothQuantLayerSweep gives smooth_quant_layer's errors at every alph
   }
   // bits default to 8, as smooth_quant_layer()'s
   const auto d = llmmath::smooth_quant_layer_sweep(outlier_x(), outlier_w(), vec({0.5}));
-  CHECK(d.quant_x_smoothed_max_abs_error(0) == llmmath::smooth_quant_layer(outlier_x(), outlier_w()).quant_x_smoothed.max_abs_error);
+  CHECK(d.quant_x_smoothed_max_abs_error(0) ==
+        llmmath::smooth_quant_layer(outlier_x(), outlier_w()).quant_x_smoothed.max_abs_error);
 }
 
-TEST_CASE("smoothQuantLayerSweep on the chapter's outlier preset: the x error falls and the w error rises with alpha",
-          "[quantization][layer][sweep][invariant]") {
+TEST_CASE(
+    "smoothQuantLayerSweep on the chapter's outlier preset: the x error falls and the w error "
+    "rises with alpha",
+    "[quantization][layer][sweep][invariant]") {
   const VectorXd alpha = VectorXd::LinSpaced(11, 0, 1);  // 0, 0.1, …, 1
   const auto r = llmmath::smooth_quant_layer_sweep(outlier_x(), outlier_w(), alpha, 8);
   // after smoothing, channel j's ranges are (max|X_j|·max|W_j|)^(1−α) and ^α; the outlier
@@ -400,24 +415,31 @@ TEST_CASE("smoothQuantLayerSweep refuses bad input, naming x, w, the array, its 
   CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, VectorXd::Zero(4097)),
                     "alpha must be at most 4096 entries (points of a sweep), got 4097 entries");
   CHECK_NOTHROW(smooth_quant_layer_sweep(X, W, VectorXd::Zero(4096)));  // the limit itself
-  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, vec({0, 1.5})), "alpha[1] must be in [0, 1], got 1.5");
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, vec({0, 1.5})),
+                    "alpha[1] must be in [0, 1], got 1.5");
   CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, vec({0.5, 0.2, -0.1})),
                     "alpha[2] must be in [0, 1], got -0.1");
-  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, vec({NAN})), "alpha[0] must be a finite number, got NaN");
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, vec({NAN})),
+                    "alpha[0] must be a finite number, got NaN");
   CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, vec({0.5, INFINITY})),
                     "alpha[1] must be a finite number, got Infinity");
-  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, vec({0.5, 2, NAN})), Catch::StartsWith("alpha[1] "));
-  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, half, 1), "bits must be an integer in [2, 16], got 1");
-  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, half, 17), "bits must be an integer in [2, 16], got 17");
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, vec({0.5, 2, NAN})),
+                    Catch::StartsWith("alpha[1] "));
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, half, 1),
+                    "bits must be an integer in [2, 16], got 1");
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, half, 17),
+                    "bits must be an integer in [2, 16], got 17");
   CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, W, half, 7.5), "bits must be an integer, got 7.5");
   CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, Eigen::MatrixXd::Ones(2, 2), half),
                     "w must be a matrix with 3 rows (one per channel of x), got 2 rows");
   Eigen::MatrixXd Z = X;
   Z(1, 2) = NAN;
-  CHECK_THROWS_WITH(smooth_quant_layer_sweep(Z, W, half), "x[1][2] must be a finite number, got NaN");
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(Z, W, half),
+                    "x[1][2] must be a finite number, got NaN");
   Z = W;
   Z(0, 1) = -INFINITY;
-  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, Z, half), "w[0][1] must be a finite number, got -Infinity");
+  CHECK_THROWS_WITH(smooth_quant_layer_sweep(X, Z, half),
+                    "w[0][1] must be a finite number, got -Infinity");
   Z = X;
   Z.col(1).setConstant(1e-200);  // too small to smooth without subnormals, as smooth_quant_layer
   CHECK_THROWS_WITH(smooth_quant_layer_sweep(Z, W, half),
@@ -437,11 +459,13 @@ TEST_CASE("smoothQuantLayerSweep quantizes at most 2^24 entries over the sweep, 
   // and 16 (16,793,600 > 2^24 = 16,777,216) do not
   const Eigen::MatrixXd X = Eigen::MatrixXd::Constant(1024, 1024, 0.5);
   const Eigen::MatrixXd W = Eigen::MatrixXd::Constant(1024, 1, 0.25);
-  CHECK_THROWS_WITH(llmmath::smooth_quant_layer_sweep(X, W, VectorXd::Constant(16, 0.5)),
-                    "alpha must be at most 15 values for these x and w (2^24 entries quantised over "
-                    "the sweep), got 16 values");
+  CHECK_THROWS_WITH(
+      llmmath::smooth_quant_layer_sweep(X, W, VectorXd::Constant(16, 0.5)),
+      "alpha must be at most 15 values for these x and w (2^24 entries quantised over "
+      "the sweep), got 16 values");
   const auto r = llmmath::smooth_quant_layer_sweep(X, W, VectorXd::LinSpaced(15, 0, 1));
   CHECK(r.quant_x_smoothed_max_abs_error.size() == 15);
   // the small layer of the figure can take the full 4096 points: 4096·(24 + 12) entries
-  CHECK_NOTHROW(llmmath::smooth_quant_layer_sweep(outlier_x(), outlier_w(), VectorXd::LinSpaced(4096, 0, 1)));
+  CHECK_NOTHROW(
+      llmmath::smooth_quant_layer_sweep(outlier_x(), outlier_w(), VectorXd::LinSpaced(4096, 0, 1)));
 }

@@ -9,10 +9,10 @@
 #include "llmmath/rope.hpp"
 
 using Eigen::VectorXd;
+using literals::vec;
 using llmmath::rope;
 using llmmath::RopeOptions;
 using llmmath::RopePairing;
-using literals::vec;
 
 namespace {
 
@@ -50,8 +50,7 @@ TEST_CASE("exercise 3: d = 4, frequencies 0.01 and 0.0001, two positions apart",
   CHECK(r.k_rotated == q);  // cos 0 = 1 and sin 0 = 0 exactly
 }
 
-TEST_CASE("hand-computed: a quarter turn of (1, 0) is (0, 1), and the pairings differ",
-          "[rope]") {
+TEST_CASE("hand-computed: a quarter turn of (1, 0) is (0, 1), and the pairings differ", "[rope]") {
   const double quarter = std::acos(0.0);  // π/2
   const auto r = rope(vec({1, 0}), vec({0, 1}), 1, 0, with_freqs({quarter}));
   CHECK(r.q_rotated(0) == Approx(0).margin(1e-16));  // cos(π/2) ≈ 6e-17 in doubles
@@ -239,5 +238,6 @@ TEST_CASE("rope_scores names the offset whose angles overflow, and limits its wo
   CHECK_THROWS_WITH(llmmath::rope_scores(VectorXd::Ones(32), VectorXd::Ones(32), offsets),
                     "offsets must be at most 2^24 / d offsets (2^24 rotated coordinates), got "
                     "1048576 offsets of d = 32");
-  CHECK(llmmath::rope_scores(VectorXd::Ones(16), VectorXd::Ones(16), offsets).raw.size() == 1 << 20);
+  CHECK(llmmath::rope_scores(VectorXd::Ones(16), VectorXd::Ones(16), offsets).raw.size() ==
+        1 << 20);
 }

@@ -100,8 +100,7 @@ TEST_CASE("a top-p boundary exact in decimal counts as reached though binary sum
           "[sampling][invariant]") {
   // the three 0.3 tokens sum to 0.8999999999999999 in doubles, below 0.9; the 1e-9 tolerance
   // keeps three tokens, as a reader adding decimals expects, not four
-  const auto r =
-      llmmath::sampling(from_probs(vec({0.3, 0.3, 0.3, 0, 0.1})), options(1, 0, 0.9));
+  const auto r = llmmath::sampling(from_probs(vec({0.3, 0.3, 0.3, 0, 0.1})), options(1, 0, 0.9));
   CHECK(r.cumulative(2) < 0.9);  // the case really exercises the tolerance in this build
   CHECK(ints(r.kept) == Ints{0, 1, 2});
   CHECK(r.probs(0) == Approx(1.0 / 3).epsilon(1e-15));
@@ -276,9 +275,9 @@ TEST_CASE("sampling matches the NumPy reference values", "[sampling][reference]"
     INFO("case " << c.name);
     const bool is_probs = c.values.count("inputProbs") > 0;
     const VectorXd x = (is_probs ? c["inputProbs"] : c["logits"]).row(0).transpose();
-    const auto r = llmmath::sampling(is_probs ? from_probs(x) : from_logits(x),
-                                     options(c.scalar("temperature"), c.scalar("topK"),
-                                             c.scalar("topP")));
+    const auto r =
+        llmmath::sampling(is_probs ? from_probs(x) : from_logits(x),
+                          options(c.scalar("temperature"), c.scalar("topK"), c.scalar("topP")));
     // the reference works in long double; 1e-14 allows double rounding of sums of up to
     // 200 terms and of exp at arguments up to ~20
     CHECK((r.tempered - c["tempered"].row(0).transpose()).cwiseAbs().maxCoeff() < 1e-14);
@@ -451,8 +450,10 @@ void check_top_k_fields(const llmmath::SamplingResult& r, double top_k) {
 
 }  // namespace
 
-TEST_CASE("topKProbs is tempered / topKMass on the top-k tokens and 0 elsewhere, and cumulative is its running sum",
-          "[sampling][invariant]") {
+TEST_CASE(
+    "topKProbs is tempered / topKMass on the top-k tokens and 0 elsewhere, and cumulative is its "
+    "running sum",
+    "[sampling][invariant]") {
   const VectorXd z = vec({2.0, 1.5, 0.3, -0.7, 1.5, -2.0, 0.9});  // the golden file's logits, a tie
   const VectorXd wide = VectorXd::Random(200) * 5;
   for (double T : {0.0, 0.3, 1.0, 1.6}) {
@@ -461,7 +462,8 @@ TEST_CASE("topKProbs is tempered / topKMass on the top-k tokens and 0 elsewhere,
         INFO("T " << T << ", topK " << k << ", topP " << p);
         check_top_k_fields(llmmath::sampling(from_logits(z), options(T, k, p)), k);
         check_top_k_fields(llmmath::sampling(from_logits(wide), options(T, k, p)), k);
-        check_top_k_fields(llmmath::sampling(from_probs(vec({0.4, 0, 0.1, 0.4, 0.1})), options(T, k, p)), k);
+        check_top_k_fields(
+            llmmath::sampling(from_probs(vec({0.4, 0, 0.1, 0.4, 0.1})), options(T, k, p)), k);
       }
     }
   }

@@ -15,8 +15,8 @@ using llmmath::speculative_decoding;
 TEST_CASE("exercise 5: alpha 0.5, gamma 3 gives 1.875 tokens per call, ceiling 2",
           "[speculative][exercise]") {
   const auto r = speculative_decoding(0.5, 3);
-  CHECK(r.expected_tokens == 1.875);  // (1 − 0.5⁴)/(1 − 0.5) = 0.9375/0.5, exact in binary
-  CHECK(r.ceiling == 2.0);            // 1/(1 − 0.5)
+  CHECK(r.expected_tokens == 1.875);   // (1 − 0.5⁴)/(1 − 0.5) = 0.9375/0.5, exact in binary
+  CHECK(r.ceiling == 2.0);             // 1/(1 − 0.5)
   CHECK_FALSE(r.speedup.has_value());  // no cost ratio, no speedup
   // 1, 2, 3 or 4 tokens with probabilities 1/2, 1/4, 1/8 and 1/8
   REQUIRE(r.token_probs.size() == 4);
@@ -96,8 +96,8 @@ TEST_CASE("token counts per call form a capped geometric distribution whose mean
       CHECK((r.token_probs.array() >= 0).all());
       // sums of up to 201 terms below 1: rounding stays below 1e-13
       CHECK(r.token_probs.sum() == Approx(1).margin(1e-13));
-      const Eigen::VectorXd tokens = Eigen::VectorXd::LinSpaced(r.token_probs.size(), 1,
-                                                                double(r.token_probs.size()));
+      const Eigen::VectorXd tokens =
+          Eigen::VectorXd::LinSpaced(r.token_probs.size(), 1, double(r.token_probs.size()));
       CHECK(r.token_probs.dot(tokens) == Approx(r.expected_tokens).epsilon(1e-13));
     }
 }
@@ -107,9 +107,9 @@ TEST_CASE("speculativeDecoding matches exact sums, also next to alpha = 1",
   for (const auto& c : fixtures::load("speculative.txt")) {
     INFO("case " << c.name);
     const double cost = c.scalar("costRatio");
-    const auto r = std::isnan(cost) ? speculative_decoding(c.scalar("alpha"), c.scalar("gamma"))
-                                    : speculative_decoding(c.scalar("alpha"), c.scalar("gamma"),
-                                                           cost);
+    const auto r = std::isnan(cost)
+                       ? speculative_decoding(c.scalar("alpha"), c.scalar("gamma"))
+                       : speculative_decoding(c.scalar("alpha"), c.scalar("gamma"), cost);
     // the reference is the exact sum rounded once; the closed form with expm1 and log keeps
     // a few units in the last place (1e-15 relative), where the plain closed form would lose
     // about 8 digits at alpha = 1 − 1e-9
@@ -282,8 +282,8 @@ TEST_CASE("speculative_measure's counts are consistent for every seed",
         CHECK(r.tokens == r.accepted + r.rounds);
         REQUIRE(r.token_counts.size() == Eigen::Index(gamma) + 1);
         CHECK(r.token_counts.sum() == r.rounds);
-        const Eigen::VectorXd tokens = Eigen::VectorXd::LinSpaced(r.token_counts.size(), 1,
-                                                                  gamma + 1);
+        const Eigen::VectorXd tokens =
+            Eigen::VectorXd::LinSpaced(r.token_counts.size(), 1, gamma + 1);
         CHECK(r.token_counts.dot(tokens) == r.tokens);
         // every round that stopped at a rejection checked one draft more than it accepted
         CHECK(r.checked == r.accepted + r.rounds - r.token_counts(Eigen::Index(gamma)));
@@ -302,10 +302,13 @@ TEST_CASE("the same seed gives the same counts, and different seeds differ",
   CHECK(c.token_counts != a.token_counts);
 }
 
-TEST_CASE("over many rounds accepted/checked and alpha from tokens per call measure alpha, "
-          "accepted/proposed does not",
-          "[speculative][measure][invariant]") {
-  struct Case { double alpha, gamma, seed; };
+TEST_CASE(
+    "over many rounds accepted/checked and alpha from tokens per call measure alpha, "
+    "accepted/proposed does not",
+    "[speculative][measure][invariant]") {
+  struct Case {
+    double alpha, gamma, seed;
+  };
   for (const Case k : {Case{0.5, 3, 1}, Case{0.8, 5, 2}, Case{0.2, 8, 3}, Case{0.95, 2, 4}}) {
     INFO("alpha " << k.alpha << ", gamma " << k.gamma);
     const double R = 200000;
@@ -357,12 +360,14 @@ TEST_CASE("speculative_measure matches the reference simulation of make_speculat
 
 TEST_CASE("speculative_measure refuses bad input with a message naming the parameter",
           "[speculative][measure][errors]") {
-  CHECK_THROWS_WITH(llmmath::speculative_measure(1.5, 3, 10, 0), "alpha must be in [0, 1], got 1.5");
+  CHECK_THROWS_WITH(llmmath::speculative_measure(1.5, 3, 10, 0),
+                    "alpha must be in [0, 1], got 1.5");
   CHECK_THROWS_WITH(llmmath::speculative_measure(0.5, 0, 10, 0),
                     "gamma must be an integer in [1, 1024], got 0");
   CHECK_THROWS_WITH(llmmath::speculative_measure(0.5, 3, 0, 0),
                     "rounds must be an integer in [1, 1000000], got 0");
-  CHECK_THROWS_WITH(llmmath::speculative_measure(0.5, 3, 2.5, 0), "rounds must be an integer, got 2.5");
+  CHECK_THROWS_WITH(llmmath::speculative_measure(0.5, 3, 2.5, 0),
+                    "rounds must be an integer, got 2.5");
   CHECK_THROWS_WITH(llmmath::speculative_measure(0.5, 20, 1e6, 0),
                     "rounds must be at most 10^7 / gamma = 500000 (rounds·gamma ≤ 10^7 draft "
                     "tokens), got 1000000");
@@ -375,9 +380,10 @@ TEST_CASE("speculative_measure refuses bad input with a message naming the param
 TEST_CASE("costRatio is at most 1e300, so the round cost stays finite, and alpha −0 gives no −0",
           "[speculative][limits]") {
   // costRatio 1e308 gave an infinite round cost and a speedup of 0
-  CHECK_THROWS_WITH(speculative_decoding(0.5, 1024, 1e308),
-                    "costRatio must be a number in [0, 1e300] (so the round cost gamma·costRatio + 1 "
-                    "stays finite), got 1e+308");
+  CHECK_THROWS_WITH(
+      speculative_decoding(0.5, 1024, 1e308),
+      "costRatio must be a number in [0, 1e300] (so the round cost gamma·costRatio + 1 "
+      "stays finite), got 1e+308");
   const auto r = speculative_decoding(0.5, 1024, 1e300);
   CHECK(std::isfinite(*r.round_cost));
   CHECK(*r.speedup > 0);
@@ -409,9 +415,9 @@ TEST_CASE("speculativeSweep gives speculative_decoding at every draft length, bi
   // the draft lengths: 0 (ordinary decoding), small ones, the largest, a repeat, out of order
   const Eigen::VectorXd gamma = literals::vec({0, 1, 2, 3, 5, 10, 100, 1024, 3, 7, 0});
   for (double alpha : {0.0, -0.0, 1e-9, 0.3, 0.5, 0.8, 0.999999, 1 - 1e-12, 1.0}) {
-    for (const std::optional<double> c : {std::optional<double>{}, std::optional<double>{0.0},
-                                          std::optional<double>{0.05}, std::optional<double>{1.0},
-                                          std::optional<double>{1e300}}) {
+    for (const std::optional<double> c :
+         {std::optional<double>{}, std::optional<double>{0.0}, std::optional<double>{0.05},
+          std::optional<double>{1.0}, std::optional<double>{1e300}}) {
       INFO("alpha " << alpha << ", costRatio " << (c ? std::to_string(*c) : "none"));
       const auto r = llmmath::speculative_sweep(alpha, gamma, c);
       CHECK(r.gamma == gamma);  // the draft lengths, as given
@@ -505,8 +511,8 @@ TEST_CASE("speculativeSweep: expected tokens rise with gamma, up to the ceiling"
 
 TEST_CASE("speculativeSweep refuses bad input, naming the array, its entry or the other parameter",
           "[speculative][sweep][errors]") {
-  using llmmath::speculative_sweep;
   using literals::vec;
+  using llmmath::speculative_sweep;
   CHECK_THROWS_WITH(speculative_sweep(0.5, Eigen::VectorXd(0)),
                     "gamma must be a non-empty array, got an empty one");
   CHECK_THROWS_WITH(speculative_sweep(0.5, Eigen::VectorXd::Zero(4097), 0.1),
@@ -517,14 +523,16 @@ TEST_CASE("speculativeSweep refuses bad input, naming the array, its entry or th
                     "gamma[2] must be an integer in [0, 1024], got -1");
   CHECK_THROWS_WITH(speculative_sweep(0.5, vec({1025})),
                     "gamma[0] must be an integer in [0, 1024], got 1025");
-  CHECK_THROWS_WITH(speculative_sweep(0.5, vec({3, NAN})), "gamma[1] must be a finite number, got NaN");
+  CHECK_THROWS_WITH(speculative_sweep(0.5, vec({3, NAN})),
+                    "gamma[1] must be a finite number, got NaN");
   CHECK_THROWS_WITH(speculative_sweep(0.5, vec({INFINITY})),
                     "gamma[0] must be a finite number, got Infinity");
   CHECK_THROWS_WITH(speculative_sweep(0.5, vec({0, 0.5, 2000})), Catch::StartsWith("gamma[1] "));
   CHECK_THROWS_WITH(speculative_sweep(1.5, vec({3})), "alpha must be in [0, 1], got 1.5");
   CHECK_THROWS_WITH(speculative_sweep(-0.1, vec({3})), "alpha must be in [0, 1], got -0.1");
   CHECK_THROWS_WITH(speculative_sweep(NAN, vec({3})), "alpha must be a finite number, got NaN");
-  CHECK_THROWS_WITH(speculative_sweep(0.5, vec({3, 4}), -0.5), "costRatio must be a number ≥ 0, got -0.5");
+  CHECK_THROWS_WITH(speculative_sweep(0.5, vec({3, 4}), -0.5),
+                    "costRatio must be a number ≥ 0, got -0.5");
   CHECK_THROWS_WITH(speculative_sweep(0.5, vec({3}), INFINITY),
                     "costRatio must be a finite number, got Infinity");
   CHECK_THROWS_WITH(speculative_sweep(0.5, vec({1024}), 1e308),
@@ -544,10 +552,13 @@ TEST_CASE("speculative_measure predicts tokens per call from each estimate with 
     CHECK(r.expected_tokens_from_mean_tokens == Approx(2.25).epsilon(1e-15));
   }
   SECTION("each equals speculative_decoding at its estimate, for every seed") {
-    struct Case { double alpha, gamma, rounds, seed; };
-    for (const Case k : {Case{0.5, 3, 4, 0}, Case{0.5, 3, 10000, 1}, Case{0.8, 5, 2000, 4294967295.0},
-                         Case{0.3, 1, 777, 42}, Case{0.95, 2, 500, 4}, Case{0, 4, 100, 7},
-                         Case{1, 4, 100, 7}, Case{0.999, 1024, 2000, 3}, Case{0.2, 40, 1000, 9}}) {
+    struct Case {
+      double alpha, gamma, rounds, seed;
+    };
+    for (const Case k :
+         {Case{0.5, 3, 4, 0}, Case{0.5, 3, 10000, 1}, Case{0.8, 5, 2000, 4294967295.0},
+          Case{0.3, 1, 777, 42}, Case{0.95, 2, 500, 4}, Case{0, 4, 100, 7}, Case{1, 4, 100, 7},
+          Case{0.999, 1024, 2000, 3}, Case{0.2, 40, 1000, 9}}) {
       INFO("alpha " << k.alpha << ", gamma " << k.gamma << ", rounds " << k.rounds);
       const auto r = llmmath::speculative_measure(k.alpha, k.gamma, k.rounds, k.seed);
       // tolerance 0: both evaluate eq. 1 by the same code at the same α and γ

@@ -61,7 +61,9 @@ function useFirefox(test, { width = 1280, height = 900, start } = {}) {
     session.browser = firefox.browser;
     session.page = await firefox.browser.newPage();
     await session.page.setViewport({ width, height });
-    session.page.on("console", (msg) => { if (msg.type() === "error") session.errors.push(`console: ${msg.text()}`); });
+    session.page.on("console", (msg) => {
+      if (msg.type() === "error") session.errors.push(`console: ${msg.text()}`);
+    });
     session.page.on("pageerror", (err) => session.errors.push(`page: ${err.message}`));
     // Firefox reports no request for file:// itself; anything else it reports is a fetch.
     session.page.on("request", (req) => session.requests.push(req.url()));
@@ -118,16 +120,26 @@ async function settle(page, ms = 300) {
  * diagnosis has neither, it draws a scenario and six choices).
  */
 function figures(page) {
-  return page.evaluate(() => [...document.querySelectorAll("*")]
-    .filter((el) => el.localName.startsWith("llm-") && el.shadowRoot && el.constructor.attributes)
-    .map((el) => {
-      const root = el.shadowRoot;
-      const error = root.querySelector(".llm-status.llm-error");
-      const drawn = el.localName === "llm-diagnose"
-        ? root.querySelector(".diagnose-title")?.textContent.trim().length > 0 && root.querySelectorAll(".diagnose-choice").length === 6
-        : root.querySelector("svg, table") !== null;
-      return { id: el.id, tag: el.localName, ready: el.hasAttribute("data-ready"), error: error ? error.textContent : null, drawn };
-    }));
+  return page.evaluate(() =>
+    [...document.querySelectorAll("*")]
+      .filter((el) => el.localName.startsWith("llm-") && el.shadowRoot && el.constructor.attributes)
+      .map((el) => {
+        const root = el.shadowRoot;
+        const error = root.querySelector(".llm-status.llm-error");
+        const drawn =
+          el.localName === "llm-diagnose"
+            ? root.querySelector(".diagnose-title")?.textContent.trim().length > 0 &&
+              root.querySelectorAll(".diagnose-choice").length === 6
+            : root.querySelector("svg, table") !== null;
+        return {
+          id: el.id,
+          tag: el.localName,
+          ready: el.hasAttribute("data-ready"),
+          error: error ? error.textContent : null,
+          drawn,
+        };
+      }),
+  );
 }
 
 /** Fails unless every figure is ready, shows no error and drew its figure; returns them. */
@@ -152,4 +164,17 @@ function artifact(name) {
   return path.join(artifacts, name);
 }
 
-module.exports = { launch, useFirefox, open, readThrough, settle, figures, assertFiguresDrawn, outside, artifact, dist, FIREFOX, PREFS };
+module.exports = {
+  launch,
+  useFirefox,
+  open,
+  readThrough,
+  settle,
+  figures,
+  assertFiguresDrawn,
+  outside,
+  artifact,
+  dist,
+  FIREFOX,
+  PREFS,
+};

@@ -13,7 +13,9 @@ const firefox = useFirefox(test, {
     // Counts each figure's llm-change events from here on.
     await session.page.evaluate(() => {
       window.changes = {};
-      document.addEventListener("llm-change", (e) => { window.changes[e.target.id] = (window.changes[e.target.id] ?? 0) + 1; });
+      document.addEventListener("llm-change", (e) => {
+        window.changes[e.target.id] = (window.changes[e.target.id] ?? 0) + 1;
+      });
     });
   },
 });
@@ -40,8 +42,11 @@ test("firefox: the suite has a control to move for every figure of the registry"
 });
 
 /** The figure's last result from the core, as text, and its llm-change count so far. */
-const snapshot = (id) => firefox.page.evaluate((id) =>
-  ({ result: JSON.stringify(document.getElementById(id).result), changes: window.changes[id] ?? 0 }), id);
+const snapshot = (id) =>
+  firefox.page.evaluate(
+    (id) => ({ result: JSON.stringify(document.getElementById(id).result), changes: window.changes[id] ?? 0 }),
+    id,
+  );
 
 /** Focuses a control inside a figure and presses a key; returns the control's value after it. */
 async function press(control, key) {
@@ -83,7 +88,10 @@ for (const [name, { id }] of Object.entries(figures)) {
     const after = await snapshot(id);
     assert.ok(after.changes > before.changes, `#${id} sent llm-change`);
     assert.notEqual(after.result, before.result, `#${id}'s result changed`);
-    const error = await firefox.page.evaluate((id) => document.getElementById(id).shadowRoot.querySelector(".llm-status.llm-error")?.textContent ?? null, id);
+    const error = await firefox.page.evaluate(
+      (id) => document.getElementById(id).shadowRoot.querySelector(".llm-status.llm-error")?.textContent ?? null,
+      id,
+    );
     assert.equal(error, null, `#${id} shows an error`);
     assert.deepEqual(firefox.errors, []);
   });
@@ -100,8 +108,11 @@ test("firefox: the attention figure's own numbers are the core's after the edit"
       fromCore: m.attention(q, k, v, { causal }).weights,
     };
   });
-  shown.forEach((row, i) => row.forEach((cell, j) =>
-    assert.ok(Math.abs(cell - fromCore[i][j]) <= 5e-4, `weight ${i},${j}: ${cell} vs ${fromCore[i][j]}`)));
+  shown.forEach((row, i) =>
+    row.forEach((cell, j) =>
+      assert.ok(Math.abs(cell - fromCore[i][j]) <= 5e-4, `weight ${i},${j}: ${cell} vs ${fromCore[i][j]}`),
+    ),
+  );
 });
 
 test("firefox: exercise 1 takes a typed prediction, says it is right and opens its answer", async () => {
@@ -126,8 +137,11 @@ test("firefox: the quantization exercise's answer opens on 'Show the answer' and
   await summary.scrollIntoView();
   assert.equal(await summary.evaluate((s) => s.parentElement.open), false, "the answer starts closed");
   await summary.click();
-  const answer = await firefox.page.$eval("#quantization .exercise details", (d) =>
-    ({ open: d.open, text: d.textContent, height: d.getBoundingClientRect().height }));
+  const answer = await firefox.page.$eval("#quantization .exercise details", (d) => ({
+    open: d.open,
+    text: d.textContent,
+    height: d.getBoundingClientRect().height,
+  }));
   assert.equal(answer.open, true);
   assert.ok(answer.height > 100, `the open answer is ${answer.height} px high`);
   assert.match(answer.text, /Channel \d has activation range [\d.]+ and weight range [\d.]+/);

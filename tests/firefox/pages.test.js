@@ -16,8 +16,12 @@ const { figures: FIGURES } = require("../browser/registry.js");
 test("firefox: the reader becomes ready from file://, draws every figure and logs no error when read to its end", async () => {
   await open(firefox, "reader.html");
   const drawn = await assertFiguresDrawn(assert, firefox.page, "reader.html");
-  for (const { id } of Object.values(FIGURES)) assert.ok(drawn.some((f) => f.id === id), `#${id} is on the page`);
-  assert.ok(await firefox.page.$$eval("main math", (m) => m.length) >= 8, "the formulas are MathML");
+  for (const { id } of Object.values(FIGURES))
+    assert.ok(
+      drawn.some((f) => f.id === id),
+      `#${id} is on the page`,
+    );
+  assert.ok((await firefox.page.$$eval("main math", (m) => m.length)) >= 8, "the formulas are MathML");
   await firefox.page.screenshot({ path: artifact("firefox-reader-top.png") });
   const figure = await firefox.page.$("#quantization-figure");
   await figure.scrollIntoView();
@@ -63,7 +67,8 @@ for (const [name, { tag }] of Object.entries(FIGURES)) {
 
 test("firefox: the course authors' guide shows every figure live and logs no error", async () => {
   await open(firefox, "embed-guide.html", { ready: null });
-  for (const name of Object.keys(FIGURES)) await firefox.page.waitForSelector(`#example-${name}[data-ready]`, { timeout: 15000 });
+  for (const name of Object.keys(FIGURES))
+    await firefox.page.waitForSelector(`#example-${name}[data-ready]`, { timeout: 15000 });
   const drawn = await assertFiguresDrawn(assert, firefox.page, "embed-guide.html");
   assert.equal(drawn.length, Object.keys(FIGURES).length);
   await readThrough(firefox.page);

@@ -28,10 +28,26 @@ namespace {
 using Limits = std::numeric_limits<double>;
 
 double value(FuzzedDataProvider& in) {
-  static constexpr double special[] = {0.0, -0.0, 1.0, -1.0, 0.5, Limits::infinity(), -Limits::infinity(),
-                                       Limits::quiet_NaN(), Limits::max(), Limits::lowest(), Limits::min(),
-                                       Limits::denorm_min(), 1e-300, 1e300, 4096.0, 4097.0, 1048576.0,
-                                       1073741824.0, 1073741825.0, 4294967296.0};
+  static constexpr double special[] = {0.0,
+                                       -0.0,
+                                       1.0,
+                                       -1.0,
+                                       0.5,
+                                       Limits::infinity(),
+                                       -Limits::infinity(),
+                                       Limits::quiet_NaN(),
+                                       Limits::max(),
+                                       Limits::lowest(),
+                                       Limits::min(),
+                                       Limits::denorm_min(),
+                                       1e-300,
+                                       1e300,
+                                       4096.0,
+                                       4097.0,
+                                       1048576.0,
+                                       1073741824.0,
+                                       1073741825.0,
+                                       4294967296.0};
   switch (in.ConsumeIntegralInRange<int>(0, 4)) {
     case 0: return in.ConsumeIntegralInRange<int>(-2, 24);
     case 1: return in.ConsumeFloatingPointInRange<double>(-20.0, 20.0);
@@ -43,7 +59,6 @@ double value(FuzzedDataProvider& in) {
 
 // Shapes stay small (at most 12 a side; Sizes below): the limits of large inputs are tested by
 // the Catch2 and Node suites; here every iteration must be fast.
-
 
 using llmmath::native::Json;
 
@@ -62,7 +77,8 @@ Json number(double x) { return llmmath::native::number_json(x); }
 struct Sizes {
   std::vector<Eigen::Index> seen;
   Eigen::Index next(FuzzedDataProvider& in, int max = 12) {
-    if (!seen.empty() && in.ConsumeBool()) return seen[in.ConsumeIntegralInRange<std::size_t>(0, seen.size() - 1)];
+    if (!seen.empty() && in.ConsumeBool())
+      return seen[in.ConsumeIntegralInRange<std::size_t>(0, seen.size() - 1)];
     seen.push_back(in.ConsumeIntegralInRange<int>(1, max));
     return seen.back();
   }
@@ -114,7 +130,8 @@ Json argument(FuzzedDataProvider& in, const Json& p, Sizes& sizes) {
   if (p["optional"].boolean && in.ConsumeIntegralInRange<int>(0, 3) == 0) return Json{};
   const std::string& kind = p["kind"].string;
   if (kind == "number") {
-    if (p["fuzzMax"].present()) return number(in.ConsumeIntegralInRange<int>(-1, int(p["fuzzMax"].number)));
+    if (p["fuzzMax"].present())
+      return number(in.ConsumeIntegralInRange<int>(-1, int(p["fuzzMax"].number)));
     return number(value(in));
   }
   if (kind == "vector") return vector(in, sizes);

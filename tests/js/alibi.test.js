@@ -74,7 +74,10 @@ test("alibi: invalid calls throw an Error naming the parameter, and the module k
   const m = await core();
   const good = () => {
     assert.equal(m.alibiSlopes(8)[7], 1 / 256);
-    assert.deepEqual(m.alibi({ slope: 0.5, tokens: 2 }).bias, [[0, null], [-0.5, 0]]);
+    assert.deepEqual(m.alibi({ slope: 0.5, tokens: 2 }).bias, [
+      [0, null],
+      [-0.5, 0],
+    ]);
   };
   const cases = [
     [() => m.alibiSlopes(), "heads", /a number, got undefined/],

@@ -39,7 +39,8 @@ const throwingEntry = (array, index) => Object.defineProperty([...array], index,
 /** A copy of `object` whose property `key` is read through an enumerable getter that throws. */
 const throwingKey = (object, key) => Object.defineProperty({ ...object }, key, { get: boom, enumerable: true });
 /** An object whose every Proxy trap that reads throws. */
-const throwingProxy = (target) => new Proxy(target, { get: boom, ownKeys: boom, getOwnPropertyDescriptor: boom, has: boom });
+const throwingProxy = (target) =>
+  new Proxy(target, { get: boom, ownKeys: boom, getOwnPropertyDescriptor: boom, has: boom });
 
 /**
  * Values of a parameter's kind that boundary.js or the core must refuse whatever the function:
@@ -87,4 +88,14 @@ function refusedCalls(f) {
   return out;
 }
 
-module.exports = { functions, fieldsOf, diagnostics, examples, typed, refusedCalls, throwingEntry, throwingKey, throwingProxy };
+module.exports = {
+  functions,
+  fieldsOf,
+  diagnostics,
+  examples,
+  typed,
+  refusedCalls,
+  throwingEntry,
+  throwingKey,
+  throwingProxy,
+};

@@ -6,7 +6,9 @@ const assert = require("node:assert/strict");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 
-const attributes = import(pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "widgets", "attributes.js")).href);
+const attributes = import(
+  pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "widgets", "attributes.js")).href
+);
 
 const T = { name: "temperature", type: "number", min: 0, max: 2.5, default: 1 };
 const K = { name: "top-k", type: "integer", min: 0, max: 10, default: 0 };
@@ -38,7 +40,20 @@ test("a choice accepts only its own names: prototype names are refused", async (
 
 test("lists, labels, matrices and booleans round-trip through formatValue", async () => {
   const { parseValue, formatValue } = await attributes;
-  const cases = [[M, [[1, -0.5], [2.25, 0]]], [L, ["The", "cat", "<b>"]], [N, [0.25, 0.75]], [B, false], [B, true], [T, 0.05]];
+  const cases = [
+    [
+      M,
+      [
+        [1, -0.5],
+        [2.25, 0],
+      ],
+    ],
+    [L, ["The", "cat", "<b>"]],
+    [N, [0.25, 0.75]],
+    [B, false],
+    [B, true],
+    [T, 0.05],
+  ];
   for (const [d, v] of cases) assert.deepEqual(parseValue(d, formatValue(d, v)), { value: v }, d.name);
   assert.ok("error" in parseValue(M, "1,2;3"), "ragged rows");
   assert.ok("error" in parseValue(M, "1;2;3;4"), "too many rows");
@@ -63,11 +78,24 @@ test("settingsToState: the preset applies first, later sources win, bad values b
   const fields = (name) => presets[name];
   let r = settingsToState(decls, [new Map([["preset", "b"]])], fields);
   assert.deepEqual(r.state, { preset: "b", temperature: 2, topK: 0 });
-  r = settingsToState(decls, [new Map([["preset", "b"], ["temperature", "0.1"]]), new Map([["top-k", "4"]])], fields);
+  r = settingsToState(
+    decls,
+    [
+      new Map([
+        ["preset", "b"],
+        ["temperature", "0.1"],
+      ]),
+      new Map([["top-k", "4"]]),
+    ],
+    fields,
+  );
   assert.deepEqual(r.state, { preset: "b", temperature: 0.1, topK: 4 });
   r = settingsToState(decls, [{ temperature: "9", "top-k": "2", preset: "__proto__" }], fields);
   assert.deepEqual(r.state, { preset: "a", temperature: 0.5, topK: 2 });
-  assert.deepEqual(r.notes, ['preset="__proto__" ignored: expected one of a, b.', 'temperature="9" ignored: expected a number from 0 to 2.5.']);
+  assert.deepEqual(r.notes, [
+    'preset="__proto__" ignored: expected one of a, b.',
+    'temperature="9" ignored: expected a number from 0 to 2.5.',
+  ]);
   // Inherited properties of a plain object are not settings.
   const inherited = Object.create({ temperature: "2" });
   assert.equal(settingsToState(decls, [inherited], fields).state.temperature, 0.5);
@@ -78,6 +106,9 @@ test("stateDiff writes only what differs, the preset first, and never a value it
   const decls = [T, K, P];
   const base = { preset: "a", temperature: 1, topK: 0 };
   assert.deepEqual(stateDiff(decls, base, base), []);
-  assert.deepEqual(stateDiff(decls, { preset: "b", temperature: 1, topK: 3 }, base), [["preset", "b"], ["top-k", "3"]]);
+  assert.deepEqual(stateDiff(decls, { preset: "b", temperature: 1, topK: 3 }, base), [
+    ["preset", "b"],
+    ["top-k", "3"],
+  ]);
   assert.deepEqual(stateDiff(decls, { preset: "a", temperature: NaN, topK: 0 }, base), []);
 });

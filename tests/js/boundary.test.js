@@ -16,9 +16,21 @@ const MiB = 2 ** 20;
 
 // ---- a fixed set of valid calls, one or more per function -------------------------------------
 
-const Q = [[1, 0], [0, 1], [1, 1]];
-const K = [[1, 0], [0, 1], [3, 0]];
-const V = [[1, 0], [0, 1], [0.5, 0.5]];
+const Q = [
+  [1, 0],
+  [0, 1],
+  [1, 1],
+];
+const K = [
+  [1, 0],
+  [0, 1],
+  [3, 0],
+];
+const V = [
+  [1, 0],
+  [0, 1],
+  [0.5, 0.5],
+];
 // Three calls the tests below compare with by name, and every example of the API's declarations.
 const reference = (m) => ({
   attention: m.attention(Q, K, V, { causal: true }),
@@ -48,8 +60,10 @@ function throwsNaming(bad, param, pattern) {
     error = e;
   }
   assert.ok(error instanceof Error, `expected an Error naming ${param}, got ${error}`);
-  assert.ok(error.message.startsWith(param + " ") || error.message.startsWith(param + "["),
-    `message should name ${param}: "${error.message}"`);
+  assert.ok(
+    error.message.startsWith(param + " ") || error.message.startsWith(param + "["),
+    `message should name ${param}: "${error.message}"`,
+  );
   if (pattern) assert.match(error.message, pattern);
   return error;
 }
@@ -72,7 +86,11 @@ test("1. a huge string where a number belongs is refused in JavaScript: no heap 
   try {
     const grew = growth(m, () => {
       const t0 = performance.now();
-      throwsNaming(() => m.alibiSlopes("€".repeat(2 ** 25)), "heads", /^heads must be a number, got a string of 33554432 characters$/);
+      throwsNaming(
+        () => m.alibiSlopes("€".repeat(2 ** 25)),
+        "heads",
+        /^heads must be a number, got a string of 33554432 characters$/,
+      );
       // the string is not even read: quoting its start would flatten all of it (seconds)
       assert.ok(performance.now() - t0 < 500, "refused without reading the string");
       throwsNaming(() => m.alibiSlopes("x".repeat(1e8)), "heads", /a string of 100000000 characters/);
@@ -89,11 +107,27 @@ test("1. strings anywhere (an entry, an option, a key, a thrown message) never r
   const huge = "€".repeat(2 ** 24);
   const grew = growth(m, () => {
     throwsNaming(() => m.quantize([1, huge]), "values[1]", /got a string of 16777216 characters/);
-    throwsNaming(() => m.rope([1, 0], [1, 0], 0, 0, { pairing: huge }), "pairing", /"interleaved" or "half", got a string of/);
-    throwsNaming(() => m.rope([1, 0], [1, 0], 0, 0, { pairing: "interleaved".repeat(3) }), "pairing",
-      /got "interleavedinterleavedinterleaved" \(a string\)$/); // short strings are still quoted
+    throwsNaming(
+      () => m.rope([1, 0], [1, 0], 0, 0, { pairing: huge }),
+      "pairing",
+      /"interleaved" or "half", got a string of/,
+    );
+    throwsNaming(
+      () => m.rope([1, 0], [1, 0], 0, 0, { pairing: "interleaved".repeat(3) }),
+      "pairing",
+      /got "interleavedinterleavedinterleaved" \(a string\)$/,
+    ); // short strings are still quoted
     throwsNaming(() => m.quantize([1], { ["k".repeat(5000)]: 1 }), "opts", /the unknown key of 5000 characters/);
-    throwsNaming(() => m.quantize([1, 2], { get bits() { throw new Error(huge); } }), "bits", /a message of 16777216 characters/);
+    throwsNaming(
+      () =>
+        m.quantize([1, 2], {
+          get bits() {
+            throw new Error(huge);
+          },
+        }),
+      "bits",
+      /a message of 16777216 characters/,
+    );
   });
   assert.ok(grew <= MiB, `wasm memory grew by ${grew} bytes`);
   stillIdentical(m);
@@ -160,9 +194,22 @@ test("2. an array grown to 2^26 while it is read neither passes the 2^20 limit n
   const grew = growth(m, () => assert.deepEqual(m.quantize(values), m.quantize(plain), "the 1000 entries it had"));
   assert.ok(grew <= MiB, `wasm memory grew by ${grew} bytes`);
   // a matrix whose rows change length under a getter: each row's length is read once, in turn
-  const rows = [[1, 2], [3, 4], [5, 6]];
-  Object.defineProperty(rows, 1, { get() { rows[2].push(7); return [3, 4]; } });
-  throwsNaming(() => m.attention(rows, rows, rows), "q[2]", /a row of 2 numbers like q\[0\] \(a matrix cannot be ragged\), got 3 entries/);
+  const rows = [
+    [1, 2],
+    [3, 4],
+    [5, 6],
+  ];
+  Object.defineProperty(rows, 1, {
+    get() {
+      rows[2].push(7);
+      return [3, 4];
+    },
+  });
+  throwsNaming(
+    () => m.attention(rows, rows, rows),
+    "q[2]",
+    /a row of 2 numbers like q\[0\] \(a matrix cannot be ragged\), got 3 entries/,
+  );
   stillIdentical(m);
 });
 
@@ -174,12 +221,15 @@ test("2. a call made from a caller's getter in the middle of another leaves the 
   const inner = m.quantize(b);
   m.sampling({ logits: b }); // leaves a reusable snapshot buffer of this size behind
   let seen;
-  const outer = m.sampling({ logits: a }, {
-    get topP() {
-      seen = m.quantize(b); // snapshots b while a's snapshot waits for the outer call
-      return 0.9;
+  const outer = m.sampling(
+    { logits: a },
+    {
+      get topP() {
+        seen = m.quantize(b); // snapshots b while a's snapshot waits for the outer call
+        return 0.9;
+      },
     },
-  });
+  );
   assert.deepEqual(seen, inner, "the inner call");
   assert.deepEqual(outer, expected, "the outer call, with the snapshot of a it took before the getter ran");
   stillIdentical(m);
@@ -190,23 +240,32 @@ test("2. a call made from a caller's getter in the middle of another leaves the 
 test("3. a length of 2^32 + 1 (or any non-integer) is refused at once, before any entry is read", async () => {
   const m = await module();
   let entriesRead = [];
-  const lying = (length) => new Proxy([[1]], {
-    get(target, key) {
-      if (key === "length") return length;
-      entriesRead.push(key);
-      return target[key];
-    },
-  });
+  const lying = (length) =>
+    new Proxy([[1]], {
+      get(target, key) {
+        if (key === "length") return length;
+        entriesRead.push(key);
+        return target[key];
+      },
+    });
   const t0 = performance.now();
   const grew = growth(m, () => {
-    throwsNaming(() => m.quantize(lying(2 ** 32 + 1)), "values", /at most 2\^20 = 1048576 entries, got 4294967297 entries/);
+    throwsNaming(
+      () => m.quantize(lying(2 ** 32 + 1)),
+      "values",
+      /at most 2\^20 = 1048576 entries, got 4294967297 entries/,
+    );
     throwsNaming(() => m.quantize(lying(2 ** 53)), "values", /at most 2\^20/);
     throwsNaming(() => m.quantize(lying(-1)), "values", /an array of numbers, got an array whose length is -1/);
     throwsNaming(() => m.quantize(lying(1.5)), "values", /length is 1.5/);
     throwsNaming(() => m.quantize(lying(NaN)), "values", /length is NaN/);
     throwsNaming(() => m.quantize(lying("3")), "values", /length is "3" \(a string\)/);
     assert.deepEqual(entriesRead, [], "no entry of a vector is read after its length fails");
-    throwsNaming(() => m.attention([lying(2 ** 32 + 1)], Q, V), "q", /at most 4096 rows and columns, got 1x4294967297$/);
+    throwsNaming(
+      () => m.attention([lying(2 ** 32 + 1)], Q, V),
+      "q",
+      /at most 4096 rows and columns, got 1x4294967297$/,
+    );
     assert.deepEqual(entriesRead, [], "nor of a row");
     // too many rows: refused before any row is copied; the first row's length only completes
     // the message ("5000x1", as before the boundary existed)
@@ -244,10 +303,23 @@ test("4. arrays, Float64Arrays and options from another realm are accepted like 
   const other = vm.createContext({});
   const foreign = (source) => vm.runInContext(source, other);
   assert.ok(!(foreign("[]") instanceof Array), "a vm context is another realm");
-  assert.deepEqual(m.attention(foreign("[[1, 0], [0, 1], [1, 1]]"), foreign("[[1, 0], [0, 1], [3, 0]]"),
-    foreign("[new Float64Array([1, 0]), [0, 1], [0.5, 0.5]]"), foreign("({ causal: true })")), baseline.attention);
-  assert.deepEqual(m.quantize(foreign("new Float64Array([127, 0.5, 1.5, -2.5, 3.25])"), foreign("({ bits: 6 })")), baseline.quantize);
-  assert.deepEqual(m.sampling(foreign("({ probs: [0.4, 0.4, 0.1, 0.1] })"), foreign("({ topP: 0.8 })")), baseline.samplingProbs);
+  assert.deepEqual(
+    m.attention(
+      foreign("[[1, 0], [0, 1], [1, 1]]"),
+      foreign("[[1, 0], [0, 1], [3, 0]]"),
+      foreign("[new Float64Array([1, 0]), [0, 1], [0.5, 0.5]]"),
+      foreign("({ causal: true })"),
+    ),
+    baseline.attention,
+  );
+  assert.deepEqual(
+    m.quantize(foreign("new Float64Array([127, 0.5, 1.5, -2.5, 3.25])"), foreign("({ bits: 6 })")),
+    baseline.quantize,
+  );
+  assert.deepEqual(
+    m.sampling(foreign("({ probs: [0.4, 0.4, 0.1, 0.1] })"), foreign("({ topP: 0.8 })")),
+    baseline.samplingProbs,
+  );
   throwsNaming(() => m.quantize(foreign("['1']")), "values[0]", /a string/);
   stillIdentical(m);
 });
@@ -257,11 +329,40 @@ test("4. arrays, Float64Arrays and options from another realm are accepted like 
 test("5. a polluted Object.prototype changes no option and no result", async () => {
   const m = await module();
   const pollution = {
-    temperature: 0, topK: 1, topP: 0.1, causal: true, scale: 100, bits: 2, alpha: 0, count: 1, seed: 9,
-    costRatio: 1, tokens: 2, distances: 3, pairing: "half", base: 2, freqs: [1, 1], gated: true, dModel: 1,
-    ffnDim: 1, layers: 7, kvHeads: 1, batch: 9, bytesPerValue: 1, logits: [9, 9], probs: [1, 0],
-    rows: 1, cols: 1, keep: [], values: [], gamma: [1], distractors: [1], relevantScore: 0, distractorScore: 0,
-    heads: 1, headDim: 1,
+    temperature: 0,
+    topK: 1,
+    topP: 0.1,
+    causal: true,
+    scale: 100,
+    bits: 2,
+    alpha: 0,
+    count: 1,
+    seed: 9,
+    costRatio: 1,
+    tokens: 2,
+    distances: 3,
+    pairing: "half",
+    base: 2,
+    freqs: [1, 1],
+    gated: true,
+    dModel: 1,
+    ffnDim: 1,
+    layers: 7,
+    kvHeads: 1,
+    batch: 9,
+    bytesPerValue: 1,
+    logits: [9, 9],
+    probs: [1, 0],
+    rows: 1,
+    cols: 1,
+    keep: [],
+    values: [],
+    gamma: [1],
+    distractors: [1],
+    relevantScore: 0,
+    distractorScore: 0,
+    heads: 1,
+    headDim: 1,
   };
   for (const [key, value] of Object.entries(pollution)) Object.prototype[key] = value; // eslint-disable-line no-extend-native
   let after;
@@ -273,8 +374,10 @@ test("5. a polluted Object.prototype changes no option and no result", async () 
   }
   assert.deepEqual(after, baseline);
   // an option inherited from a prototype of one's own is ignored too, as core-api.md says
-  assert.deepEqual(m.quantize([127, 0.5, 1.5, -2.5, 3.25], Object.create({ bits: 2 })),
-    m.quantize([127, 0.5, 1.5, -2.5, 3.25]));
+  assert.deepEqual(
+    m.quantize([127, 0.5, 1.5, -2.5, 3.25], Object.create({ bits: 2 })),
+    m.quantize([127, 0.5, 1.5, -2.5, 3.25]),
+  );
   stillIdentical(m);
 });
 
@@ -284,16 +387,72 @@ test("6. a getter or Proxy trap that throws gives an Error naming the parameter,
   const m = await module();
   const boom = new Error("boom");
   const entry = [1, 2, 3];
-  Object.defineProperty(entry, 2, { get() { throw boom; } });
+  Object.defineProperty(entry, 2, {
+    get() {
+      throw boom;
+    },
+  });
   const row = [1, 0];
-  Object.defineProperty(row, 1, { get() { throw boom; } });
+  Object.defineProperty(row, 1, {
+    get() {
+      throw boom;
+    },
+  });
   const cases = [
     [() => m.quantize(entry), "values[2]"],
-    [() => m.quantize(new Proxy([1], { get() { throw boom; } })), "values"],
+    [
+      () =>
+        m.quantize(
+          new Proxy([1], {
+            get() {
+              throw boom;
+            },
+          }),
+        ),
+      "values",
+    ],
     [() => m.attention([[1, 0], row, [1, 1]], K, V), "q[1][1]"],
-    [() => m.sampling({ logits: [1, 2] }, { get topP() { throw boom; } }), "topP"],
-    [() => m.sampling({ logits: [1, 2] }, new Proxy({}, { ownKeys() { throw boom; } })), "opts"],
-    [() => m.attentionCost(new Proxy({ tokens: 1 }, { get() { throw "a thrown string"; } })), "tokens"],
+    [
+      () =>
+        m.sampling(
+          { logits: [1, 2] },
+          {
+            get topP() {
+              throw boom;
+            },
+          },
+        ),
+      "topP",
+    ],
+    [
+      () =>
+        m.sampling(
+          { logits: [1, 2] },
+          new Proxy(
+            {},
+            {
+              ownKeys() {
+                throw boom;
+              },
+            },
+          ),
+        ),
+      "opts",
+    ],
+    [
+      () =>
+        m.attentionCost(
+          new Proxy(
+            { tokens: 1 },
+            {
+              get() {
+                throw "a thrown string";
+              },
+            },
+          ),
+        ),
+      "tokens",
+    ],
   ];
   for (const [bad, param] of cases) {
     const error = throwsNaming(bad, param, /must be readable, got an exception while reading it: /);
@@ -317,22 +476,46 @@ test("7. the issue's slow calls are refused at once, naming the public parameter
   const t0 = performance.now();
   const grew = growth(m, () => {
     // attention at 4096 × 1 took 6 s and left 542 MB
-    throwsNaming(() => m.attention(column(4096), column(4096), column(4096)), "k",
-      /^k must be at most 1024 rows for 4096 queries \(nq·nk at most 2\^22 = 4194304 scores\), got 4096 rows$/);
+    throwsNaming(
+      () => m.attention(column(4096), column(4096), column(4096)),
+      "k",
+      /^k must be at most 1024 rows for 4096 queries \(nq·nk at most 2\^22 = 4194304 scores\), got 4096 rows$/,
+    );
     // moeRoute at 4096 × 4096 took 7.9 s (scaled: 4096 × 1024, twice the limit)
     const logits = Array.from({ length: 4096 }, () => new Float64Array(1024));
-    throwsNaming(() => m.moeRoute(logits), "routerLogits", /^routerLogits must be at most 2\^21 = 2097152 entries \(tokens·experts\), got 4096x1024$/);
+    throwsNaming(
+      () => m.moeRoute(logits),
+      "routerLogits",
+      /^routerLogits must be at most 2\^21 = 2097152 entries \(tokens·experts\), got 4096x1024$/,
+    );
     // ropeScores with 2^20 offsets took 5.3 s (scaled: 2^20 offsets of d = 32, twice the limit)
-    throwsNaming(() => m.ropeScores(new Float64Array(32), new Float64Array(32), new Float64Array(2 ** 20)), "offsets",
-      /at most 2\^24 \/ d offsets \(2\^24 rotated coordinates\), got 1048576 offsets of d = 32/);
+    throwsNaming(
+      () => m.ropeScores(new Float64Array(32), new Float64Array(32), new Float64Array(2 ** 20)),
+      "offsets",
+      /at most 2\^24 \/ d offsets \(2\^24 rotated coordinates\), got 1048576 offsets of d = 32/,
+    );
     // smoothQuantLayer with x 1025 × 1024 named an internal "values"
     const x = Array.from({ length: 1025 }, () => new Float64Array(1024).fill(1));
     const w = Array.from({ length: 1024 }, () => [0.5]);
-    throwsNaming(() => m.smoothQuantLayer(x, w), "x", /^x must be at most 2\^20 = 1048576 entries \(tokens·channels\), got 1025x1024$/);
-    throwsNaming(() => m.smoothQuantLayer([new Float64Array(512).fill(1)], Array.from({ length: 512 }, () => new Float64Array(4096).fill(1))),
-      "w", /^w must be at most 2\^20 = 1048576 entries \(channels·outputs\), got 512x4096$/);
-    throwsNaming(() => m.smoothQuantLayer(column(2048), [new Float64Array(1024).fill(1)]), "w",
-      /^w must be at most 512 columns for 2048 tokens \(x·w has at most 2\^20 = 1048576 entries\), got 1024 columns$/);
+    throwsNaming(
+      () => m.smoothQuantLayer(x, w),
+      "x",
+      /^x must be at most 2\^20 = 1048576 entries \(tokens·channels\), got 1025x1024$/,
+    );
+    throwsNaming(
+      () =>
+        m.smoothQuantLayer(
+          [new Float64Array(512).fill(1)],
+          Array.from({ length: 512 }, () => new Float64Array(4096).fill(1)),
+        ),
+      "w",
+      /^w must be at most 2\^20 = 1048576 entries \(channels·outputs\), got 512x4096$/,
+    );
+    throwsNaming(
+      () => m.smoothQuantLayer(column(2048), [new Float64Array(1024).fill(1)]),
+      "w",
+      /^w must be at most 512 columns for 2048 tokens \(x·w has at most 2\^20 = 1048576 entries\), got 1024 columns$/,
+    );
   });
   assert.ok(grew <= MiB, `wasm memory grew by ${grew} bytes: refused calls ask the heap for nothing`);
   assert.ok(performance.now() - t0 < 5000, "each refused at once");
@@ -372,12 +555,18 @@ function allFinite(value, where, except = []) {
 test("8. finite input gives finite results, or an Error saying which value overflowed; no −0", async () => {
   const m = await module();
   const max = Number.MAX_VALUE;
-  throwsNaming(() => m.quantize([max]), "values[0]",
-    /^values\[0\] must be a number of magnitude at most 1e300 \(so its dequantised value and its error stay finite\), got 1\.7976931348623157e\+308$/);
+  throwsNaming(
+    () => m.quantize([max]),
+    "values[0]",
+    /^values\[0\] must be a number of magnitude at most 1e300 \(so its dequantised value and its error stay finite\), got 1\.7976931348623157e\+308$/,
+  );
   throwsNaming(() => m.quantize([1, -2, -1e301]), "values[2]", /got -1e\+301/);
   allFinite(m.quantize([1e300, -1e300, 3]), "quantize");
-  throwsNaming(() => m.speculativeDecoding({ alpha: 0.5, gamma: 1024, costRatio: 1e308 }), "costRatio",
-    /^costRatio must be a number in \[0, 1e300\] \(so the round cost gamma·costRatio \+ 1 stays finite\), got 1e\+308$/);
+  throwsNaming(
+    () => m.speculativeDecoding({ alpha: 0.5, gamma: 1024, costRatio: 1e308 }),
+    "costRatio",
+    /^costRatio must be a number in \[0, 1e300\] \(so the round cost gamma·costRatio \+ 1 stays finite\), got 1e\+308$/,
+  );
   allFinite(m.speculativeDecoding({ alpha: 0.5, gamma: 1024, costRatio: 1e300 }), "speculativeDecoding");
   // alpha −0 is alpha 0: the result has no −0 (α^(γ+1) and α^j·(1 − α) were −0 for odd powers)
   const zero = m.speculativeDecoding({ alpha: -0, gamma: 3, costRatio: 0.5 });
@@ -389,22 +578,88 @@ test("8. finite input gives finite results, or an Error saying which value overf
   allFinite(m.rope([-0, 0], [0, -0], -0, 0), "rope");
   allFinite(m.smoothQuantLayer([[-0, 1]], [[-0], [1]]), "smoothQuantLayer");
   // the extremes each function accepts
-  allFinite(m.attention([[1e150, -1e150]], [[1e150, 1e150], [-1e150, 1e-300]], [[1e308, -1e308], [1e308, 1e308]], { scale: 1e-300 }), "attention");
+  allFinite(
+    m.attention(
+      [[1e150, -1e150]],
+      [
+        [1e150, 1e150],
+        [-1e150, 1e-300],
+      ],
+      [
+        [1e308, -1e308],
+        [1e308, 1e308],
+      ],
+      { scale: 1e-300 },
+    ),
+    "attention",
+  );
   allFinite(m.rope([1e150, -1e150], [1e-300, 1e150], 1e5, -1e5, { freqs: [1e-300] }), "rope");
   allFinite(m.alibi({ slope: 1e300, tokens: 64 }), "alibi");
   allFinite(m.alibi({ slope: 1e-300, distances: 10 }), "alibi");
-  allFinite(m.contextDilution({ relevantScore: -1e308, distractorScore: 1e308, distractors: 2 ** 53 }), "contextDilution");
+  allFinite(
+    m.contextDilution({ relevantScore: -1e308, distractorScore: 1e308, distractors: 2 ** 53 }),
+    "contextDilution",
+  );
   allFinite(m.sampling({ logits: [1e308, -1e308, 0] }, { temperature: 1e-300 }), "sampling");
-  allFinite(m.moeRoute([[1e308, -1e308], [0, 1e-300]], 2), "moeRoute");
+  allFinite(
+    m.moeRoute(
+      [
+        [1e308, -1e308],
+        [0, 1e-300],
+      ],
+      2,
+    ),
+    "moeRoute",
+  );
   allFinite(m.smoothQuant([1e150, 0, 1e-150], [1e-150, 1e150, 0], 0.5), "smoothQuant");
-  allFinite(m.smoothQuantLayer([[1e150, -1e-150], [0, 3]], [[1e150, 1], [1e-150, 0]]), "smoothQuantLayer");
+  allFinite(
+    m.smoothQuantLayer(
+      [
+        [1e150, -1e-150],
+        [0, 3],
+      ],
+      [
+        [1e150, 1],
+        [1e-150, 0],
+      ],
+    ),
+    "smoothQuantLayer",
+  );
   allFinite(m.speculativeDecoding({ alpha: 1 - 1e-16, gamma: 1024 }), "speculativeDecoding");
-  allFinite(m.contextDilutionSweep({ relevantScore: -1e308, distractorScore: 1e308, distractors: [0, 1, 2 ** 53] }), "contextDilutionSweep");
+  allFinite(
+    m.contextDilutionSweep({ relevantScore: -1e308, distractorScore: 1e308, distractors: [0, 1, 2 ** 53] }),
+    "contextDilutionSweep",
+  );
   allFinite(m.speculativeSweep({ alpha: 1 - 1e-16, gamma: [0, 1, 1024], costRatio: 1e300 }), "speculativeSweep");
   allFinite(m.speculativeSweep({ alpha: -0, gamma: [0, 3], costRatio: 0.5 }), "speculativeSweep at alpha -0");
-  allFinite(m.attentionCostSweep({ heads: 4096, headDim: 4096, layers: 4096, batch: 4096, bytesPerValue: 1024, dModel: 65536, ffnDim: 262144,
-    gated: true, tokens: [1, 2 ** 30] }), "attentionCostSweep");
-  allFinite(m.smoothQuantLayerSweep([[1e150, -1e-150], [0, 3]], [[1e150, 1], [1e-150, 0]], { alpha: [0, 0.5, 1], bits: 16 }), "smoothQuantLayerSweep");
+  allFinite(
+    m.attentionCostSweep({
+      heads: 4096,
+      headDim: 4096,
+      layers: 4096,
+      batch: 4096,
+      bytesPerValue: 1024,
+      dModel: 65536,
+      ffnDim: 262144,
+      gated: true,
+      tokens: [1, 2 ** 30],
+    }),
+    "attentionCostSweep",
+  );
+  allFinite(
+    m.smoothQuantLayerSweep(
+      [
+        [1e150, -1e-150],
+        [0, 3],
+      ],
+      [
+        [1e150, 1],
+        [1e-150, 0],
+      ],
+      { alpha: [0, 0.5, 1], bits: 16 },
+    ),
+    "smoothQuantLayerSweep",
+  );
   stillIdentical(m);
 });
 
@@ -415,17 +670,28 @@ const rowsOf = (M) => M.map(f64);
 
 test("every function takes Float64Array vectors and matrices of Float64Array rows, with the same results", async () => {
   const m = await module();
-  const X = [[8, -2], [1, 0.5]];
+  const X = [
+    [8, -2],
+    [1, 0.5],
+  ];
   const W = [[0.5], [2]];
   // every example of every declared function, with each vector and each row a Float64Array
   for (const f of functions) {
-    for (const args of f.examples) assert.deepEqual(m[f.name](...typed(f, args)), m[f.name](...args), `${f.name}(${JSON.stringify(args)})`);
+    for (const args of f.examples)
+      assert.deepEqual(m[f.name](...typed(f, args)), m[f.name](...args), `${f.name}(${JSON.stringify(args)})`);
   }
   // rows of both kinds in one matrix
   const table = [
-    ["attention (mixed rows)", () => m.attention(Q, K, V), () => m.attention([Q[0], f64(Q[1]), Q[2]], rowsOf(K), [f64(V[0]), V[1], f64(V[2])])],
-    ["smoothQuantLayerSweep (mixed rows)", () => m.smoothQuantLayerSweep(X, W, { alpha: [0.5] }),
-      () => m.smoothQuantLayerSweep([X[0], f64(X[1])], [f64(W[0]), W[1]], { alpha: f64([0.5]) })],
+    [
+      "attention (mixed rows)",
+      () => m.attention(Q, K, V),
+      () => m.attention([Q[0], f64(Q[1]), Q[2]], rowsOf(K), [f64(V[0]), V[1], f64(V[2])]),
+    ],
+    [
+      "smoothQuantLayerSweep (mixed rows)",
+      () => m.smoothQuantLayerSweep(X, W, { alpha: [0.5] }),
+      () => m.smoothQuantLayerSweep([X[0], f64(X[1])], [f64(W[0]), W[1]], { alpha: f64([0.5]) }),
+    ],
   ];
   for (const [name, plain, withTyped] of table) assert.deepEqual(withTyped(), plain(), name);
   // errors name typed-array entries as they name array entries
@@ -433,7 +699,11 @@ test("every function takes Float64Array vectors and matrices of Float64Array row
   throwsNaming(() => m.attention([f64([1, 0]), f64([0])], K, V), "q[1]", /a row of 2 numbers like q\[0\]/);
   throwsNaming(() => m.quantize(new Float64Array(0)), "values", /non-empty/);
   throwsNaming(() => m.quantize(new Float32Array(2)), "values", /an array of numbers, got a Float32Array of length 2/);
-  throwsNaming(() => m.attention(f64([1, 2]), K, V), "q", /a matrix \(an array of rows, each an array of numbers\), got a Float64Array of length 2/);
+  throwsNaming(
+    () => m.attention(f64([1, 2]), K, V),
+    "q",
+    /a matrix \(an array of rows, each an array of numbers\), got a Float64Array of length 2/,
+  );
   // the snapshot is a copy: the caller's array is neither kept nor changed
   const values = f64([127, 0.5, 1.5, -2.5, 3.25]);
   assert.deepEqual(m.quantize(values, { bits: 6 }), baseline.quantize);
@@ -470,23 +740,69 @@ test("numbers in the boundary's messages read exactly as the core writes them", 
   };
   // Literals that are not exact doubles are the point here: the core describes what they became.
   /* eslint-disable no-loss-of-precision */
-  const xs = [0.5, 1.5, 4.5, -0.1, 1e-9, 1e-5, 1.5e-7, 0.0001, 123456.789, 1e16 + 0.5, 1.5e20, 2 ** 70 + 1,
-    1e21, 1e300, -1e-300, 5e-324, Number.MAX_VALUE, Number.MIN_VALUE, Math.PI, -Math.E, 1 / 3, 0.1 + 0.2,
-    NaN, Infinity, -Infinity, 1e-7, 12345678901234567, 9007199254740993,
+  const xs = [
+    0.5,
+    1.5,
+    4.5,
+    -0.1,
+    1e-9,
+    1e-5,
+    1.5e-7,
+    0.0001,
+    123456.789,
+    1e16 + 0.5,
+    1.5e20,
+    2 ** 70 + 1,
+    1e21,
+    1e300,
+    -1e-300,
+    5e-324,
+    Number.MAX_VALUE,
+    Number.MIN_VALUE,
+    Math.PI,
+    -Math.E,
+    1 / 3,
+    0.1 + 0.2,
+    NaN,
+    Infinity,
+    -Infinity,
+    1e-7,
+    12345678901234567,
+    9007199254740993,
     // ties at the last digit, which C rounds to even and JavaScript up
-    1e15 + 0.25, 1e15 + 0.75, -(1e15 + 0.25), 2.5e-5, 0.125, 1.5e-10];
+    1e15 + 0.25,
+    1e15 + 0.75,
+    -(1e15 + 0.25),
+    2.5e-5,
+    0.125,
+    1.5e-10,
+  ];
   /* eslint-enable no-loss-of-precision */
   let seed = 1;
   for (let i = 0; i < 300; i++) {
     seed = (seed * 48271) % 2147483647;
     const mantissa = seed / 2147483647 - 0.5;
-    xs.push(mantissa * 10 ** ((seed % 640) - 320), mantissa * 10 ** ((seed % 40) - 20), Math.round(mantissa * 1e6) / 1e3);
+    xs.push(
+      mantissa * 10 ** ((seed % 640) - 320),
+      mantissa * 10 ** ((seed % 40) - 20),
+      Math.round(mantissa * 1e6) / 1e3,
+    );
   }
   for (const x of xs) {
     if (Number.isInteger(x) && x >= 2 && x <= 16) continue; // valid bits: no message
-    assert.equal(got(() => m.rope([1, 0], [1, 0], 0, 0, { pairing: x })), got(() => m.quantize([1], { bits: x })), `describe(${x})`);
+    assert.equal(
+      got(() => m.rope([1, 0], [1, 0], 0, 0, { pairing: x })),
+      got(() => m.quantize([1], { bits: x })),
+      `describe(${x})`,
+    );
   }
   // and for whole numbers the core writes in full: −0, 3, 4096
-  assert.equal(got(() => m.rope([1, 0], [1, 0], 0, 0, { pairing: -0 })), "-0");
-  assert.equal(got(() => m.attention(Q, K, V, { causal: 4096 })), "4096");
+  assert.equal(
+    got(() => m.rope([1, 0], [1, 0], 0, 0, { pairing: -0 })),
+    "-0",
+  );
+  assert.equal(
+    got(() => m.attention(Q, K, V, { causal: 4096 })),
+    "4096",
+  );
 });

@@ -23,10 +23,7 @@ function close(actual, expected, tol, what = "value") {
     expected.forEach((e, i) => close(actual[i], e, tol, `${what}[${i}]`));
     return;
   }
-  assert.ok(
-    Math.abs(actual - expected) <= tol,
-    `${what}: expected ${expected} ± ${tol}, got ${actual}`,
-  );
+  assert.ok(Math.abs(actual - expected) <= tol, `${what}: expected ${expected} ± ${tol}, got ${actual}`);
 }
 
 /**

@@ -59,8 +59,13 @@ test("counts match exact integer arithmetic, correctly rounded above 2^53", asyn
   for (const c of fixtures.load("cost.txt")) {
     const v = Object.fromEntries(Object.entries(c.values).map(([k, M]) => [k, M[0][0]]));
     const cfg = {
-      tokens: v.tokens, heads: v.heads, headDim: v.headDim, layers: v.layers,
-      kvHeads: v.kvHeads, batch: v.batch, bytesPerValue: v.bytesPerValue,
+      tokens: v.tokens,
+      heads: v.heads,
+      headDim: v.headDim,
+      layers: v.layers,
+      kvHeads: v.kvHeads,
+      batch: v.batch,
+      bytesPerValue: v.bytesPerValue,
     };
     if ("dModel" in v) Object.assign(cfg, { dModel: v.dModel, ffnDim: v.ffnDim, gated: v.gated === 1 });
     const r = m.attentionCost(cfg);
@@ -135,7 +140,10 @@ test("2^30 tokens are accepted with exact counts; 2^30 + 1 is refused", async ()
   assert.equal(o.scoresPerLayer, exact(4087, 4095, n - 1, n - 1));
   assert.equal(o.kvValues, exact(2, 4087, n - 1, 35, 4093, 4091));
   assert.equal(o.macs, exact(2, 4087, 4095, n - 1, n - 1, 4093, 4091));
-  assert.throws(() => m.attentionCost({ ...cfg, tokens: n + 1 }), /tokens must be an integer in \[1, 1073741824\], got 1073741825/);
+  assert.throws(
+    () => m.attentionCost({ ...cfg, tokens: n + 1 }),
+    /tokens must be an integer in \[1, 1073741824\], got 1073741825/,
+  );
   // the old limit, 2^24, is no longer one
   assert.equal(m.attentionCost({ ...cfg, tokens: 2 ** 24 + 1 }).scoresPerHead, exact(2 ** 24 + 1, 2 ** 24 + 1));
 });
@@ -190,8 +198,16 @@ test("attentionCostSweep: arrays per context length; linearMacsPerLayer only wit
   [4096, 24704, 2 ** 30].forEach((n, i) => {
     const p = m.attentionCost({ ...llama2, tokens: n });
     assert.deepEqual(
-      [linear.scoresPerLayer[i], linear.kvValuesPerLayer[i], linear.kvBytes[i], linear.macsPerLayer[i], linear.linearMacsPerLayer[i]],
-      [p.scoresPerLayer, p.kvValuesPerLayer, p.kvBytes, p.macsPerLayer, p.linearMacsPerLayer], `tokens ${n}`);
+      [
+        linear.scoresPerLayer[i],
+        linear.kvValuesPerLayer[i],
+        linear.kvBytes[i],
+        linear.macsPerLayer[i],
+        linear.linearMacsPerLayer[i],
+      ],
+      [p.scoresPerLayer, p.kvValuesPerLayer, p.kvBytes, p.macsPerLayer, p.linearMacsPerLayer],
+      `tokens ${n}`,
+    );
   });
   // doubling n: scores and multiply-adds ×4, the cache ×2 (exact, also past 2^53)
   const d = m.attentionCostSweep({ ...llama2, kvHeads: 8, tokens: [2 ** 29, 2 ** 30] });
@@ -211,7 +227,10 @@ test("attentionCostSweep takes a Float64Array of lengths, with the same result",
   const m = await core();
   const cfg = { heads: 32, headDim: 128, layers: 32, kvHeads: 8, dModel: 4096, ffnDim: 14336, gated: true };
   const tokens = [1, 512, 131169, 2 ** 30];
-  assert.deepEqual(m.attentionCostSweep({ ...cfg, tokens: Float64Array.from(tokens) }), m.attentionCostSweep({ ...cfg, tokens }));
+  assert.deepEqual(
+    m.attentionCostSweep({ ...cfg, tokens: Float64Array.from(tokens) }),
+    m.attentionCostSweep({ ...cfg, tokens }),
+  );
 });
 
 test("attentionCostSweep refuses bad input by name, an entry as tokens[i], and keeps working", async () => {
@@ -219,14 +238,22 @@ test("attentionCostSweep refuses bad input by name, an entry as tokens[i], and k
   const ok = { heads: 8, headDim: 32 };
   const good = () => assert.deepEqual(m.attentionCostSweep({ ...ok, tokens: [16] }).macsPerLayer, [131072]);
   const cases = [
-    [() => m.attentionCostSweep({ ...ok, tokens: [16, 2.5] }), "tokens[1]", /^tokens\[1\] must be an integer, got 2.5$/],
+    [
+      () => m.attentionCostSweep({ ...ok, tokens: [16, 2.5] }),
+      "tokens[1]",
+      /^tokens\[1\] must be an integer, got 2.5$/,
+    ],
     [() => m.attentionCostSweep({ ...ok, tokens: [0] }), "tokens[0]", /\[1, 1073741824\], got 0$/],
     [() => m.attentionCostSweep({ ...ok, tokens: [1, 2, 2 ** 30 + 1] }), "tokens[2]", /got 1073741825$/],
     [() => m.attentionCostSweep({ ...ok, tokens: [16, "32"] }), "tokens[1]", /"32" \(a string\)/],
     [() => m.attentionCostSweep({ ...ok, tokens: 16 }), "tokens", /an array of numbers, got 16/],
     [() => m.attentionCostSweep({ ...ok, tokens: { length: 1, 0: 16 } }), "tokens", /got an object/],
     [() => m.attentionCostSweep({ ...ok, tokens: [] }), "tokens", /non-empty/],
-    [() => m.attentionCostSweep({ ...ok, tokens: new Array(4097).fill(16) }), "tokens", /at most 4096 entries \(points of a sweep\), got 4097/],
+    [
+      () => m.attentionCostSweep({ ...ok, tokens: new Array(4097).fill(16) }),
+      "tokens",
+      /at most 4096 entries \(points of a sweep\), got 4097/,
+    ],
     [() => m.attentionCostSweep({ ...ok }), "tokens", /got undefined/],
     [() => m.attentionCostSweep({ ...ok, tokens: [16], heads: 2.5 }), "heads", /an integer, got 2.5/],
     [() => m.attentionCostSweep({ ...ok, tokens: [16], kvHeads: 3 }), "kvHeads", /divisor of heads \(8\)/],

@@ -35,7 +35,13 @@ test("llmmath.d.ts declares exactly the declared functions and the diagnostics, 
 
 test("the core's limits and checks that boundary.js reads are not left on the module object", async () => {
   const m = await core();
-  for (const name of ["maxVectorLength", "maxMatrixSide", "describeNumber", "requireVectorLength", "requireMatrixShape"]) {
+  for (const name of [
+    "maxVectorLength",
+    "maxMatrixSide",
+    "describeNumber",
+    "requireVectorLength",
+    "requireMatrixShape",
+  ]) {
     assert.equal(m[name], undefined, `${name} is the boundary's, not the API's`);
   }
 });

@@ -59,7 +59,12 @@ test("niceScale rounds an axis out to steps of 1, 2, 2.5 or 5 times a power of t
   assert.ok(flat.min < 2 && flat.max > 2, JSON.stringify(flat));
   assert.deepEqual(niceScale(0, 0).ticks.includes(0), true);
   // ticks are exact decimals (no 0.30000000000000004), first and last at the limits
-  for (const [lo, hi] of [[0, 0.3], [0.1, 0.7], [-1e-6, 3e-6], [0, 12345]]) {
+  for (const [lo, hi] of [
+    [0, 0.3],
+    [0.1, 0.7],
+    [-1e-6, 3e-6],
+    [0, 12345],
+  ]) {
     const { min, max, ticks } = niceScale(lo, hi);
     assert.ok(min <= lo && max >= hi, `[${lo}, ${hi}] → [${min}, ${max}]`);
     assert.equal(ticks[0], Number(min.toPrecision(12)));
@@ -78,17 +83,44 @@ test("niceTicks covers [0, max] with 1, 2 or 5 times a power of ten, and falls b
   assert.deepEqual(niceTicks(Infinity), { max: 1, ticks: [0, 0.5, 1] });
 });
 
-test("grouped writes what toLocaleString(\"en\") writes, without Intl, over 150,000 numbers", async () => {
+test('grouped writes what toLocaleString("en") writes, without Intl, over 150,000 numbers', async () => {
   const { grouped, fmtCount } = await format;
   // A fixed list of edge cases, then seeded numbers from 1e-9 to 1e22 (a 32-bit LCG, reproducible).
-  const xs = [0, -0, 1, -1, 12, 999, 1000, 1234.567, -1234.5, 0.005, 1.005, 9.9995, 0.9999, 99999.999, 1e-7, -0.004,
-    2 ** 30, 2 ** 53, 1e15 - 1, 1e21, 2 ** 70, 0.1 + 0.2];
+  const xs = [
+    0,
+    -0,
+    1,
+    -1,
+    12,
+    999,
+    1000,
+    1234.567,
+    -1234.5,
+    0.005,
+    1.005,
+    9.9995,
+    0.9999,
+    99999.999,
+    1e-7,
+    -0.004,
+    2 ** 30,
+    2 ** 53,
+    1e15 - 1,
+    1e21,
+    2 ** 70,
+    0.1 + 0.2,
+  ];
   let seed = 12345;
-  const next = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-  for (let i = 0; i < 50000; i += 1) xs.push((next() - 0.5) * 10 ** (next() * 22), Math.round(next() * 1e9), next() * 10 ** (next() * 8 - 9));
+  const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  for (let i = 0; i < 50000; i += 1)
+    xs.push((next() - 0.5) * 10 ** (next() * 22), Math.round(next() * 1e9), next() * 10 ** (next() * 8 - 9));
   for (const x of xs) {
     for (const digits of [0, 2, 3]) {
-      assert.equal(grouped(x, digits), x.toLocaleString("en", { maximumFractionDigits: digits }), `${x} at ${digits} decimals`);
+      assert.equal(
+        grouped(x, digits),
+        x.toLocaleString("en", { maximumFractionDigits: digits }),
+        `${x} at ${digits} decimals`,
+      );
     }
   }
   assert.equal(grouped(1234567), "1,234,567");

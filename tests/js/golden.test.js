@@ -49,5 +49,9 @@ test("the golden file calls every function of llmmath.d.ts but the diagnostics",
   const called = new Set(golden.map((g) => g.fn));
   const diagnostics = ["memoryInUse", "memoryStats", "count_emval_handles"];
   const missing = apiFunctions().filter((fn) => !diagnostics.includes(fn) && !called.has(fn));
-  assert.deepEqual(missing, [], "functions without a golden call (give each an example in its declaration, bindings/api/)");
+  assert.deepEqual(
+    missing,
+    [],
+    "functions without a golden call (give each an example in its declaration, bindings/api/)",
+  );
 });

@@ -30,9 +30,11 @@ let leakyInstance;
 /** The leaky build's module object, shared by the tests that use it; fails when it is not built. */
 function leaky() {
   if (!leakyPath) {
-    assert.fail("llmmath-leaky.js is not built, so the leak test cannot be seen to fail: ./build.sh test " +
-      "builds it, or by hand after ./build.sh core: cmake --build build/wasm --target llmmath_wasm_leaky " +
-      `(looked for ${leakyCandidates.join(", ")})`);
+    assert.fail(
+      "llmmath-leaky.js is not built, so the leak test cannot be seen to fail: ./build.sh test " +
+        "builds it, or by hand after ./build.sh core: cmake --build build/wasm --target llmmath_wasm_leaky " +
+        `(looked for ${leakyCandidates.join(", ")})`,
+    );
   }
   leakyInstance ??= require(leakyPath)();
   return leakyInstance;
@@ -67,7 +69,8 @@ const WARM_UP = 20;
 function runRow(m, row, i) {
   for (const call of row.valid) {
     const result = call(m, i);
-    if (typeof result !== "object" || result === null) assert.fail(`${row.name}: ${call} at i = ${i} returned ${result}`);
+    if (typeof result !== "object" || result === null)
+      assert.fail(`${row.name}: ${call} at i = ${i} returned ${result}`);
   }
   for (const call of row.invalid) {
     let error;
@@ -77,7 +80,9 @@ function runRow(m, row, i) {
       error = e;
     }
     if (!(error instanceof Error) || !/^\S+ must /.test(error.message)) {
-      assert.fail(`${row.name}: ${call} at i = ${i} should throw an Error naming a parameter, ${error === undefined ? "it returned" : `it threw ${error}`}`);
+      assert.fail(
+        `${row.name}: ${call} at i = ${i} should throw an Error naming a parameter, ${error === undefined ? "it returned" : `it threw ${error}`}`,
+      );
     }
   }
 }
@@ -154,8 +159,11 @@ test("on the leaky build the table attributes the leak to quantize alone", async
   const iterations = 50;
   const seen = Object.fromEntries(table.map((row) => [row.name, leakLoop(m, row, iterations)]));
   const { quantize, ...others } = seen;
-  assert.deepEqual(others, Object.fromEntries(Object.keys(others).map((name) => [name, nothing])),
-    "every row but quantize leaves nothing behind");
+  assert.deepEqual(
+    others,
+    Object.fromEntries(Object.keys(others).map((name) => [name, nothing])),
+    "every row but quantize leaves nothing behind",
+  );
   const calls = iterations * table.find((r) => r.name === "quantize").valid.length;
   assert.ok(quantize.bytes >= calls * 64, `quantize: ${quantize.bytes} bytes after ${calls} valid calls`);
   assert.deepEqual([quantize.blocks, quantize.handles], [calls, 0], "quantize: one block per valid call, no handle");

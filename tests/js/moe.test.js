@@ -17,7 +17,11 @@ test("exercise 8: traffic (0.5, 0.5, 0, 0) with even router weights gives loss 1
 
 test("even router weights give 1 for any traffic; full collapse gives N", async () => {
   const m = await core();
-  for (const f of [[1, 0, 0, 0], [0.7, 0.1, 0.1, 0.1], [0.4, 0.3, 0.2, 0.1]]) {
+  for (const f of [
+    [1, 0, 0, 0],
+    [0.7, 0.1, 0.1, 0.1],
+    [0.4, 0.3, 0.2, 0.1],
+  ]) {
     close(m.moeLoadBalance(f, even).loss, 1, 1e-15, `f = ${f}`);
   }
   assert.equal(m.moeLoadBalance([1, 0, 0, 0], [1, 0, 0, 0]).loss, 4);
@@ -26,7 +30,10 @@ test("even router weights give 1 for any traffic; full collapse gives N", async 
 
 test("moeRoute: hand-computed top-1 and top-2 routing, ties to the lower index", async () => {
   const m = await core();
-  const L = [[1, 0, 2], [Math.log(4), Math.log(2), Math.log(2)]];
+  const L = [
+    [1, 0, 2],
+    [Math.log(4), Math.log(2), Math.log(2)],
+  ];
   const one = m.moeRoute(L);
   assert.deepEqual(one.assignments, [[2], [0]]);
   assert.deepEqual(one.f, [0.5, 0, 0.5]);
@@ -34,7 +41,10 @@ test("moeRoute: hand-computed top-1 and top-2 routing, ties to the lower index",
   close(one.loss, 3 * (0.5 * one.p[0] + 0.5 * one.p[2]), 1e-15, "loss");
   assert.deepEqual(m.moeRoute(L, undefined), one);
   const two = m.moeRoute(L, 2);
-  assert.deepEqual(two.assignments, [[2, 0], [0, 1]]); // experts 1 and 2 tie for token 1
+  assert.deepEqual(two.assignments, [
+    [2, 0],
+    [0, 1],
+  ]); // experts 1 and 2 tie for token 1
   assert.deepEqual(two.counts, [2, 1, 1]);
   assert.deepEqual(two.f, [0.5, 0.25, 0.25]);
   // topK = experts sends every token everywhere: f is even, the loss is 1
@@ -66,7 +76,10 @@ test("moeRoute and moeLoadBalance match the NumPy reference values", async () =>
 test("moe: invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
   const m = await core();
   const good = () => assert.equal(m.moeLoadBalance([0.5, 0.5, 0, 0], even).loss, 1);
-  const L = [[1, 0, 2], [0, 3, 1]];
+  const L = [
+    [1, 0, 2],
+    [0, 3, 1],
+  ];
   const goodRoute = () => assert.deepEqual(m.moeRoute(L).assignments, [[2], [1]]);
   const balanceCases = [
     [() => m.moeLoadBalance(), "f", /got undefined/],
@@ -86,7 +99,15 @@ test("moe: invalid calls throw an Error naming the parameter, and the module kee
     [() => m.moeRoute(), "routerLogits", /got undefined/],
     [() => m.moeRoute([]), "routerLogits", /non-empty/],
     [() => m.moeRoute([[1, 2], [3]]), "routerLogits[1]", /ragged/],
-    [() => m.moeRoute([[1, 2], [3, "4"]]), "routerLogits[1][1]", /a number, got "4"/],
+    [
+      () =>
+        m.moeRoute([
+          [1, 2],
+          [3, "4"],
+        ]),
+      "routerLogits[1][1]",
+      /a number, got "4"/,
+    ],
     [() => m.moeRoute([[1, -Infinity]]), "routerLogits[0][1]", /finite number, got -Infinity/],
     [() => m.moeRoute([[1, false]]), "routerLogits[0][1]", /got false/],
     [() => m.moeRoute(Array(5000).fill([1, 2])), "routerLogits", /4096/],

@@ -36,8 +36,16 @@ test("eight answers, in the chapter's order, as plain text", async () => {
   assert.ok(Array.isArray(all));
   assert.deepEqual(
     all.map((a) => [a.exercise, a.section]),
-    [[1, "attention"], [2, "sampling"], [3, "rope"], [4, "cost"], [5, "speculative"], [6, "alibi"],
-      [7, "quantization"], [8, "moe"]],
+    [
+      [1, "attention"],
+      [2, "sampling"],
+      [3, "rope"],
+      [4, "cost"],
+      [5, "speculative"],
+      [6, "alibi"],
+      [7, "quantization"],
+      [8, "moe"],
+    ],
   );
   for (const a of all) {
     assert.deepEqual(Object.keys(a).sort(), ["exercise", "section", "text"]);

@@ -23,7 +23,12 @@ test("SmoothQuant: the product of the two ranges is kept; alpha 0 and 1 are the 
   const w = [0.3, 0.05, 0.2, 0.1];
   for (const alpha of [0, 0.25, 0.75, 1]) {
     const r = m.smoothQuant(x, w, alpha);
-    close(r.xAbsMax.map((xs, j) => xs * r.wAbsMax[j]), x.map((xj, j) => xj * w[j]), 1e-13, `alpha ${alpha}`);
+    close(
+      r.xAbsMax.map((xs, j) => xs * r.wAbsMax[j]),
+      x.map((xj, j) => xj * w[j]),
+      1e-13,
+      `alpha ${alpha}`,
+    );
   }
   close(m.smoothQuant(x, w, 0).wAbsMax, [1, 1, 1, 1], 1e-15, "alpha 0: weights end at 1");
   close(m.smoothQuant(x, w, 1).xAbsMax, [1, 1, 1, 1], 1e-15, "alpha 1: activations end at 1");
@@ -40,7 +45,12 @@ test("quantize: ties to even, never −0, default 8 bits", async () => {
   assert.equal(tie.scale, 2);
   assert.deepEqual(tie.levels, [1, 0, 0]);
   assert.deepEqual(m.quantize([0, 0, 0]), {
-    scale: 1, levels: [0, 0, 0], dequantized: [0, 0, 0], maxAbsError: 0, qmax: 127, errors: [0, 0, 0],
+    scale: 1,
+    levels: [0, 0, 0],
+    dequantized: [0, 0, 0],
+    maxAbsError: 0,
+    qmax: 127,
+    errors: [0, 0, 0],
   });
   assert.deepEqual(m.quantize([1, 2], null), m.quantize([1, 2], { bits: 8 }));
 });
@@ -169,7 +179,17 @@ test("smoothQuant clamps as the reference code: all-zero channels are smoothed, 
   // at alpha 0, 0^0 = 1 (as torch.pow): s = 1 / w
   assert.equal(m.smoothQuant([0], [0.5], 0).scales[0], 2);
   // a layer with a zero weight row and a zero activation column
-  const layer = m.smoothQuantLayer([[4, 0, -1], [-2, 0, 0.5]], [[0.5, -0.25], [0.3, 0.2], [0, 0]]);
+  const layer = m.smoothQuantLayer(
+    [
+      [4, 0, -1],
+      [-2, 0, 0.5],
+    ],
+    [
+      [0.5, -0.25],
+      [0.3, 0.2],
+      [0, 0],
+    ],
+  );
   assert.equal(layer.scales[1], 1e-5);
   close(layer.scales[2], 1 / Math.sqrt(1e-5), 1e-15 * 316.3, "√1 / √1e-5");
   assert.ok(layer.errorSmoothingAlone < 1e-15, "smoothing keeps x·w");
@@ -194,9 +214,20 @@ test("smoothQuant matches the NumPy reference with the clamps, zero channels inc
 
 // The chapter's "outlier" example (site/src/widgets/quantization-presets.js): column 1 carries
 // the outlier, with ranges 8 and 0.5 as in exercise 7.
-const Xo = [[0.42, -8, 0.25, -0.9], [-0.81, 6.3, -0.33, 0.64], [0.27, -7.1, 0.5, -0.47],
-  [1.0, 5.2, -0.18, 0.3], [-0.55, 7.6, 0.12, -1.1], [0.73, -4.4, -0.41, 0.86]];
-const Wo = [[0.31, -0.12, 0.22], [-0.5, 0.38, 0.07], [0.9, 0.55, -0.8], [0.14, -0.26, 0.35]];
+const Xo = [
+  [0.42, -8, 0.25, -0.9],
+  [-0.81, 6.3, -0.33, 0.64],
+  [0.27, -7.1, 0.5, -0.47],
+  [1.0, 5.2, -0.18, 0.3],
+  [-0.55, 7.6, 0.12, -1.1],
+  [0.73, -4.4, -0.41, 0.86],
+];
+const Wo = [
+  [0.31, -0.12, 0.22],
+  [-0.5, 0.38, 0.07],
+  [0.9, 0.55, -0.8],
+  [0.14, -0.26, 0.35],
+];
 
 test("smoothQuantLayerSweep: one error per alpha on each side, each smoothQuantLayer's, to the bit", async () => {
   const m = await core();
@@ -204,40 +235,62 @@ test("smoothQuantLayerSweep: one error per alpha on each side, each smoothQuantL
   const r = m.smoothQuantLayerSweep(Xo, Wo, { alpha });
   assert.deepEqual(Object.keys(r).sort(), ["alpha", "quantWSmoothedMaxAbsError", "quantXSmoothedMaxAbsError"]);
   assert.deepEqual(r.alpha, alpha);
-  for (const key of ["quantXSmoothedMaxAbsError", "quantWSmoothedMaxAbsError"]) assert.equal(r[key].length, alpha.length, key);
+  for (const key of ["quantXSmoothedMaxAbsError", "quantWSmoothedMaxAbsError"])
+    assert.equal(r[key].length, alpha.length, key);
   alpha.forEach((a, i) => {
     const p = m.smoothQuantLayer(Xo, Wo, { alpha: a }); // bits 8 in both by default
     assert.equal(r.quantXSmoothedMaxAbsError[i], p.quantXSmoothed.maxAbsError, `x at alpha ${a}`);
     assert.equal(r.quantWSmoothedMaxAbsError[i], p.quantWSmoothed.maxAbsError, `w at alpha ${a}`);
   });
   // the figure's curves: moving range to the weights lowers the x error and raises the w error
-  r.quantXSmoothedMaxAbsError.slice(1).forEach((e, i) => assert.ok(e < r.quantXSmoothedMaxAbsError[i], `x falls after alpha ${alpha[i]}`));
-  r.quantWSmoothedMaxAbsError.slice(1).forEach((e, i) => assert.ok(e > r.quantWSmoothedMaxAbsError[i], `w rises after alpha ${alpha[i]}`));
+  r.quantXSmoothedMaxAbsError
+    .slice(1)
+    .forEach((e, i) => assert.ok(e < r.quantXSmoothedMaxAbsError[i], `x falls after alpha ${alpha[i]}`));
+  r.quantWSmoothedMaxAbsError
+    .slice(1)
+    .forEach((e, i) => assert.ok(e > r.quantWSmoothedMaxAbsError[i], `w rises after alpha ${alpha[i]}`));
   // at alpha 1 every x channel's range is 1: the step is 1/127, the error at most half of it
   assert.ok(r.quantXSmoothedMaxAbsError[4] <= (1 / 254) * (1 + 1e-15));
   // bits are passed on: 4 bits, steps 127/7 times coarser
   const four = m.smoothQuantLayerSweep(Xo, Wo, { alpha: [0.5], bits: 4 });
-  assert.equal(four.quantXSmoothedMaxAbsError[0], m.smoothQuantLayer(Xo, Wo, { alpha: 0.5, bits: 4 }).quantXSmoothed.maxAbsError);
+  assert.equal(
+    four.quantXSmoothedMaxAbsError[0],
+    m.smoothQuantLayer(Xo, Wo, { alpha: 0.5, bits: 4 }).quantXSmoothed.maxAbsError,
+  );
 });
 
 test("smoothQuantLayerSweep takes Float64Array rows and alphas, with the same result", async () => {
   const m = await core();
   const alpha = [0, 0.5, 0.85, 1];
-  assert.deepEqual(m.smoothQuantLayerSweep(Xo.map((r) => Float64Array.from(r)), Wo.map((r) => Float64Array.from(r)), { alpha: Float64Array.from(alpha), bits: 6 }),
-    m.smoothQuantLayerSweep(Xo, Wo, { alpha, bits: 6 }));
+  assert.deepEqual(
+    m.smoothQuantLayerSweep(
+      Xo.map((r) => Float64Array.from(r)),
+      Wo.map((r) => Float64Array.from(r)),
+      { alpha: Float64Array.from(alpha), bits: 6 },
+    ),
+    m.smoothQuantLayerSweep(Xo, Wo, { alpha, bits: 6 }),
+  );
 });
 
 test("smoothQuantLayerSweep refuses bad input by name, an entry as alpha[i], and keeps working", async () => {
   const m = await core();
   const good = () => assert.equal(m.smoothQuantLayerSweep(X1, W1, { alpha: [1] }).quantXSmoothedMaxAbsError.length, 1);
   const cases = [
-    [() => m.smoothQuantLayerSweep(X1, W1, { alpha: [0.5, 1.5] }), "alpha[1]", /^alpha\[1\] must be in \[0, 1\], got 1.5$/],
+    [
+      () => m.smoothQuantLayerSweep(X1, W1, { alpha: [0.5, 1.5] }),
+      "alpha[1]",
+      /^alpha\[1\] must be in \[0, 1\], got 1.5$/,
+    ],
     [() => m.smoothQuantLayerSweep(X1, W1, { alpha: [NaN] }), "alpha[0]", /finite number, got NaN/],
     [() => m.smoothQuantLayerSweep(X1, W1, { alpha: [0.5, "1"] }), "alpha[1]", /"1" \(a string\)/],
     [() => m.smoothQuantLayerSweep(X1, W1, { alpha: 0.5 }), "alpha", /an array of numbers, got 0.5/],
     [() => m.smoothQuantLayerSweep(X1, W1, { alpha: { 0: 0.5 } }), "alpha", /got an object/],
     [() => m.smoothQuantLayerSweep(X1, W1, { alpha: [] }), "alpha", /non-empty/],
-    [() => m.smoothQuantLayerSweep(X1, W1, { alpha: new Array(4097).fill(0.5) }), "alpha", /at most 4096 entries \(points of a sweep\), got 4097/],
+    [
+      () => m.smoothQuantLayerSweep(X1, W1, { alpha: new Array(4097).fill(0.5) }),
+      "alpha",
+      /at most 4096 entries \(points of a sweep\), got 4097/,
+    ],
     [() => m.smoothQuantLayerSweep(X1, W1, {}), "alpha", /got undefined/],
     [() => m.smoothQuantLayerSweep(X1, W1), "opts", /an object, got undefined/],
     [() => m.smoothQuantLayerSweep(X1, W1, { alpha: [0.5], bits: 1 }), "bits", /\[2, 16\], got 1/],
@@ -247,8 +300,16 @@ test("smoothQuantLayerSweep refuses bad input by name, an entry as alpha[i], and
     [() => m.smoothQuantLayerSweep([[8, 1e-200]], W1, { alpha: [0.5] }), "x", /column 1/],
     [() => m.smoothQuantLayerSweep(X1, [[NaN], [2]], { alpha: [0.5] }), "w[0][0]", /finite/],
     // x 1024 × 1024, w 1024 × 1: 15 points fit in 2^24 quantised entries, 16 do not
-    [() => m.smoothQuantLayerSweep(Array.from({ length: 1024 }, () => new Float64Array(1024).fill(1)), Array.from({ length: 1024 }, () => [1]),
-      { alpha: new Array(16).fill(0.5) }), "alpha", /^alpha must be at most 15 values for these x and w \(2\^24 entries quantised over the sweep\), got 16 values$/],
+    [
+      () =>
+        m.smoothQuantLayerSweep(
+          Array.from({ length: 1024 }, () => new Float64Array(1024).fill(1)),
+          Array.from({ length: 1024 }, () => [1]),
+          { alpha: new Array(16).fill(0.5) },
+        ),
+      "alpha",
+      /^alpha must be at most 15 values for these x and w \(2\^24 entries quantised over the sweep\), got 16 values$/,
+    ],
   ];
   for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
 });

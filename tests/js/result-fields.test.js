@@ -24,7 +24,8 @@ function withoutComments(text) {
 function returnTypes(text) {
   const body = text.split("interface LLMMath {")[1].split("\n}\n")[0];
   const out = {};
-  for (const [, name, type] of withoutComments(body).matchAll(/^ {2}(\w+)\([^)]*(?:\([^)]*\)[^)]*)*\): ([^;]+);/gm)) out[name] = type.trim();
+  for (const [, name, type] of withoutComments(body).matchAll(/^ {2}(\w+)\([^)]*(?:\([^)]*\)[^)]*)*\): ([^;]+);/gm))
+    out[name] = type.trim();
   return out;
 }
 
@@ -50,7 +51,8 @@ function mismatches(value, type, where) {
   if (type.endsWith("[]")) return Array.isArray(value) ? [] : [`${where} should be an array`];
   const fields = declared[type];
   if (!fields) return []; // number, Index and other plain types: the golden test checks values
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return [`${where} should be an object (${type})`];
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return [`${where} should be an object (${type})`];
   const problems = [];
   for (const [field, { optional, type: fieldType }] of Object.entries(fields)) {
     if (!(field in value)) {
@@ -69,7 +71,10 @@ test("the declarations parse: every function has a return type and every result 
   assert.ok(Object.keys(returns).length >= 20, `return types found: ${Object.keys(returns).join(", ")}`);
   for (const [fn, type] of Object.entries(returns)) {
     const base = type.replace(/\[\]$/, "");
-    assert.ok(type.endsWith("[]") || declared[base] || ["number", "Index"].includes(base), `${fn} returns ${type}, which is declared`);
+    assert.ok(
+      type.endsWith("[]") || declared[base] || ["number", "Index"].includes(base),
+      `${fn} returns ${type}, which is declared`,
+    );
   }
 });
 
@@ -94,7 +99,11 @@ test("every golden case returns exactly the fields its declared result type has"
   }
   // every function with a result type of its own is covered
   const withInterface = Object.keys(returns).filter((fn) => declared[returns[fn]]);
-  assert.deepEqual(withInterface.filter((fn) => !checked.has(fn)), [], "functions without a golden case");
+  assert.deepEqual(
+    withInterface.filter((fn) => !checked.has(fn)),
+    [],
+    "functions without a golden case",
+  );
 });
 
 test("an undeclared or missing field is seen (the check itself can fail)", () => {

@@ -18,10 +18,16 @@ test("exercise 3: raw cos(0.02) + cos(0.0002) ≈ 1.9997999867, scaled ≈ 0.999
   close(r.scaled, 0.9998999933, 5e-11, "scaled");
   assert.equal(r.scaled, r.raw / 2); // sqrt(4) = 2 exactly
   close(r.pairScores, [Math.cos(0.02), Math.cos(0.0002)], 2e-16, "one cosine per pair");
-  assert.deepEqual(r.angles, [[0.02, 0], [0.0002, 0]]);
+  assert.deepEqual(r.angles, [
+    [0.02, 0],
+    [0.0002, 0],
+  ]);
   assert.deepEqual(r.thetas, [0.01, 0.0001]);
   assert.deepEqual(r.kRotated, x); // position 0 does not turn
-  assert.deepEqual(r.pairs, [[0, 1], [2, 3]]);
+  assert.deepEqual(r.pairs, [
+    [0, 1],
+    [2, 3],
+  ]);
 });
 
 test("the same offset anywhere gives the same score; rotation keeps the norm", async () => {
@@ -46,8 +52,16 @@ test("pairings, default base and options that may be omitted", async () => {
   const quarter = Math.PI / 2;
   const v = [1, 2, 3, 4];
   close(m.rope(v, v, 1, 0, { freqs: [quarter, 0] }).qRotated, [-2, 1, 3, 4], 1e-15, "interleaved turns (1, 2)");
-  close(m.rope(v, v, 1, 0, { freqs: [quarter, 0], pairing: "half" }).qRotated, [-3, 2, 1, 4], 1e-15, "half turns (1, 3)");
-  assert.deepEqual(m.rope(v, v, 1, 0, { pairing: "half" }).pairs, [[0, 2], [1, 3]]);
+  close(
+    m.rope(v, v, 1, 0, { freqs: [quarter, 0], pairing: "half" }).qRotated,
+    [-3, 2, 1, 4],
+    1e-15,
+    "half turns (1, 3)",
+  );
+  assert.deepEqual(m.rope(v, v, 1, 0, { pairing: "half" }).pairs, [
+    [0, 2],
+    [1, 3],
+  ]);
   const d = m.rope(v, v, 3, 1);
   close(d.thetas, [1, 0.01], 1e-17, "10000^(−2i/4)");
   assert.deepEqual(m.rope(v, v, 3, 1, undefined), d);

@@ -121,7 +121,10 @@ test("the same seed gives the same draws, different seeds differ, zeros are neve
   assert.deepEqual(m.sample(p, { count: 1000, seed: 123 }), a);
   assert.notDeepEqual(m.sample(p, { count: 1000, seed: 124 }), a);
   assert.deepEqual(m.sample(p, { count: 10, seed: 123 }), a.slice(0, 10)); // one stream
-  assert.ok(a.every((t) => t === 1 || t === 3), "only tokens of positive probability");
+  assert.ok(
+    a.every((t) => t === 1 || t === 3),
+    "only tokens of positive probability",
+  );
   assert.ok(a.every(Number.isInteger));
   assert.equal(m.sample([1], { count: 1, seed: 4294967295 })[0], 0);
 });
@@ -142,7 +145,8 @@ test("100,000 draws match the probabilities within 5 standard deviations", async
 
 test("sampling: invalid calls throw an Error naming the parameter, and the module keeps working", async () => {
   const m = await core();
-  const good = () => assert.deepEqual(m.sampling({ probs: [0.4, 0.4, 0.1, 0.1] }, { topP: 0.8 }).probs, [0.5, 0.5, 0, 0]);
+  const good = () =>
+    assert.deepEqual(m.sampling({ probs: [0.4, 0.4, 0.1, 0.1] }, { topP: 0.8 }).probs, [0.5, 0.5, 0, 0]);
   const goodDraws = () => assert.deepEqual(m.sample([0, 1], { count: 3, seed: 5 }), [1, 1, 1]);
   const z = [1, 2, 3];
   const big = new Array(2 ** 20 + 1).fill(0);
@@ -152,7 +156,11 @@ test("sampling: invalid calls throw an Error naming the parameter, and the modul
     [() => m.sampling({}), "input", /got neither/],
     [() => m.sampling({ logits: z, probs: [1, 0, 0] }), "input", /got both/],
     [() => m.sampling({ logit: z }), "input", /unknown key "logit"/],
-    [() => m.sampling({ logits: [1, 2, Infinity] }), "logits[2]", /^logits\[2\] must be a finite number, got Infinity$/],
+    [
+      () => m.sampling({ logits: [1, 2, Infinity] }),
+      "logits[2]",
+      /^logits\[2\] must be a finite number, got Infinity$/,
+    ],
     [() => m.sampling({ logits: [1, NaN] }), "logits[1]", /finite number, got NaN/],
     [() => m.sampling({ logits: [1, "2"] }), "logits[1]", /a number, got "2" \(a string\)/],
     [() => m.sampling({ logits: [true, 2] }), "logits[0]", /got true/],
@@ -206,7 +214,12 @@ test("topKMass and topKProbs: the top-k distribution top-p cuts, cumulative its 
   assert.equal(r.topKProbs[2], 0, "outside the top k: exactly 0");
   // the definitions, on a larger case: tempered / topKMass on the top k, cumulative along order
   const logits = Array.from({ length: 40 }, (_, i) => Math.sin(1.7 * i) * 3);
-  for (const [temperature, topK] of [[1, 0], [0.7, 5], [1.6, 39], [0, 3]]) {
+  for (const [temperature, topK] of [
+    [1, 0],
+    [0.7, 5],
+    [1.6, 39],
+    [0, 3],
+  ]) {
     const s = m.sampling({ logits }, { temperature, topK, topP: 0.9 });
     const k = topK === 0 ? logits.length : topK;
     let running = 0;

@@ -44,8 +44,17 @@ test("walltime improvement as in Leviathan et al. 2023", async () => {
   // Theorem 3.8: (1 − 0.8⁶) / ((1 − 0.8)(5·0.05 + 1)) = 2.951424
   close(m.speculativeDecoding({ alpha: 0.8, gamma: 5, costRatio: 0.05 }).speedup, 2.951424, 3e-15, "speedup");
   // Corollary 3.9: with gamma 1 the improvement is (1 + alpha) / (1 + c)
-  for (const [alpha, c] of [[0.5, 0.1], [0.75, 0.2], [0.9, 0.05]]) {
-    close(m.speculativeDecoding({ alpha, gamma: 1, costRatio: c }).speedup, (1 + alpha) / (1 + c), 3e-15, `alpha ${alpha}, c ${c}`);
+  for (const [alpha, c] of [
+    [0.5, 0.1],
+    [0.75, 0.2],
+    [0.9, 0.05],
+  ]) {
+    close(
+      m.speculativeDecoding({ alpha, gamma: 1, costRatio: c }).speedup,
+      (1 + alpha) / (1 + c),
+      3e-15,
+      `alpha ${alpha}, c ${c}`,
+    );
   }
 });
 
@@ -117,7 +126,12 @@ test("speculativeMeasure by hand: seed 0, alpha 0.5, gamma 3, four rounds", asyn
   assert.deepEqual(r.tokenCounts, [2, 0, 1, 1]);
   assert.equal(r.acceptedPerProposed, 5 / 12);
   assert.equal(r.acceptedPerChecked, 0.625);
-  close(m.speculativeDecoding({ alpha: r.alphaFromMeanTokens, gamma: 3 }).expectedTokens, 2.25, 1e-15, "eq. 1 at the estimate");
+  close(
+    m.speculativeDecoding({ alpha: r.alphaFromMeanTokens, gamma: 3 }).expectedTokens,
+    2.25,
+    1e-15,
+    "eq. 1 at the estimate",
+  );
   assert.equal(r.expectedTokens, 1.875);
 });
 
@@ -137,16 +151,22 @@ test("over 200,000 rounds at alpha 0.5, gamma 3: accepted/proposed ≈ 0.29, the
   close(r.acceptedPerChecked, 0.5, (5 * Math.sqrt(varRatio / R)) / 1.75, "accepted / checked");
   close(r.alphaFromMeanTokens, 0.5, (5 * sdMean) / 2.75, "alpha from tokens per call (dE/dα = 2.75)");
   // eq. 1 fed with the naive ratio predicts 1.40 tokens per call instead of 1.875
-  close(m.speculativeDecoding({ alpha: r.acceptedPerProposed, gamma: 3 }).expectedTokens, 1.40, 0.01, "1.40");
+  close(m.speculativeDecoding({ alpha: r.acceptedPerProposed, gamma: 3 }).expectedTokens, 1.4, 0.01, "1.40");
 });
 
 test("speculativeMeasure: the same seed gives the same counts; counts agree with each other", async () => {
   const m = await core();
   const a = m.speculativeMeasure({ alpha: 0.6, gamma: 4, rounds: 10000, seed: 42 });
   assert.deepEqual(m.speculativeMeasure({ alpha: 0.6, gamma: 4, rounds: 10000, seed: 42 }), a);
-  assert.notDeepEqual(m.speculativeMeasure({ alpha: 0.6, gamma: 4, rounds: 10000, seed: 43 }).tokenCounts, a.tokenCounts);
+  assert.notDeepEqual(
+    m.speculativeMeasure({ alpha: 0.6, gamma: 4, rounds: 10000, seed: 43 }).tokenCounts,
+    a.tokenCounts,
+  );
   assert.equal(a.tokens, a.accepted + a.rounds);
-  assert.equal(a.tokenCounts.reduce((x, y) => x + y, 0), a.rounds);
+  assert.equal(
+    a.tokenCounts.reduce((x, y) => x + y, 0),
+    a.rounds,
+  );
   assert.equal(a.checked, a.accepted + a.rounds - a.tokenCounts[4]);
   assert.ok(a.accepted <= a.checked && a.checked <= a.proposed);
   const all = m.speculativeMeasure({ alpha: 1, gamma: 4, rounds: 100, seed: 9 });
@@ -158,7 +178,9 @@ test("speculativeMeasure reproduces the Python reference simulation exactly", as
   const cases = fixtures.load("speculative_measure.txt");
   assert.ok(cases.length >= 4);
   for (const c of cases) {
-    const v = Object.fromEntries(Object.entries(c.values).map(([k, M]) => [k, M.length === 1 && M[0].length === 1 ? M[0][0] : M[0]]));
+    const v = Object.fromEntries(
+      Object.entries(c.values).map(([k, M]) => [k, M.length === 1 && M[0].length === 1 ? M[0][0] : M[0]]),
+    );
     const r = m.speculativeMeasure({ alpha: v.alpha, gamma: v.gamma, rounds: v.rounds, seed: v.seed });
     for (const key of ["checked", "accepted", "tokens", "acceptedPerProposed", "acceptedPerChecked"]) {
       assert.equal(r[key], v[key], `${c.name} ${key}`); // integers and quotients rounded once
@@ -200,7 +222,14 @@ test("speculativeSweep: arrays per draft length; roundCost, speedup and the best
   // eq. 1 at alpha 0.5: 1, 1.5, 1.75, 1.875, 1.9375, each exact in binary
   assert.deepEqual(withoutCostRatio.expectedTokens, [1, 1.5, 1.75, 1.875, 1.9375]);
   const r = m.speculativeSweep({ alpha: 0.5, gamma, costRatio: 0.1 });
-  assert.deepEqual(Object.keys(r).sort(), ["bestGamma", "bestSpeedup", "expectedTokens", "gamma", "roundCost", "speedup"]);
+  assert.deepEqual(Object.keys(r).sort(), [
+    "bestGamma",
+    "bestSpeedup",
+    "expectedTokens",
+    "gamma",
+    "roundCost",
+    "speedup",
+  ]);
   for (const key of ["roundCost", "speedup"]) assert.equal(r[key].length, gamma.length, `${key}: one entry per gamma`);
   assert.equal(typeof r.bestGamma, "number");
   // the exercise's alpha with c = 0.1: 1.75 / 1.2 at gamma 2 beats 1.875 / 1.3 at gamma 3
@@ -209,7 +238,11 @@ test("speculativeSweep: arrays per draft length; roundCost, speedup and the best
   gamma.forEach((g, i) => {
     const p = m.speculativeDecoding({ alpha: 0.5, gamma: g, costRatio: 0.1 });
     // exact: the core's sweep calls speculativeDecoding's code at each point
-    assert.deepEqual([r.expectedTokens[i], r.roundCost[i], r.speedup[i]], [p.expectedTokens, p.roundCost, p.speedup], `gamma ${g}`);
+    assert.deepEqual(
+      [r.expectedTokens[i], r.roundCost[i], r.speedup[i]],
+      [p.expectedTokens, p.roundCost, p.speedup],
+      `gamma ${g}`,
+    );
   });
   assert.equal(r.bestSpeedup, Math.max(...r.speedup));
 });
@@ -223,14 +256,19 @@ test("speculativeSweep's best gamma is the first of the given order on a tie", a
   // alpha 1 and c 1: (gamma + 1) / (gamma + 1), again all exactly 1
   assert.equal(m.speculativeSweep({ alpha: 1, gamma: [3, 1, 8], costRatio: 1 }).bestGamma, 3);
   // the paper's alpha 0.8, c 0.05 over 0 … 20: best at 8
-  assert.equal(m.speculativeSweep({ alpha: 0.8, gamma: Array.from({ length: 21 }, (_, g) => g), costRatio: 0.05 }).bestGamma, 8);
+  assert.equal(
+    m.speculativeSweep({ alpha: 0.8, gamma: Array.from({ length: 21 }, (_, g) => g), costRatio: 0.05 }).bestGamma,
+    8,
+  );
 });
 
 test("speculativeSweep takes a Float64Array of draft lengths, with the same result", async () => {
   const m = await core();
   const gamma = [0, 1, 5, 1024];
-  assert.deepEqual(m.speculativeSweep({ alpha: 0.8, gamma: Float64Array.from(gamma), costRatio: 0.05 }),
-    m.speculativeSweep({ alpha: 0.8, gamma, costRatio: 0.05 }));
+  assert.deepEqual(
+    m.speculativeSweep({ alpha: 0.8, gamma: Float64Array.from(gamma), costRatio: 0.05 }),
+    m.speculativeSweep({ alpha: 0.8, gamma, costRatio: 0.05 }),
+  );
 });
 
 test("speculativeSweep refuses bad input by name, an entry as gamma[i], and keeps working", async () => {
@@ -244,7 +282,11 @@ test("speculativeSweep refuses bad input by name, an entry as gamma[i], and keep
     [() => m.speculativeSweep({ alpha: 0.5, gamma: 3 }), "gamma", /an array of numbers, got 3/],
     [() => m.speculativeSweep({ alpha: 0.5, gamma: { 0: 3 } }), "gamma", /got an object/],
     [() => m.speculativeSweep({ alpha: 0.5, gamma: [] }), "gamma", /non-empty/],
-    [() => m.speculativeSweep({ alpha: 0.5, gamma: new Array(4097).fill(1) }), "gamma", /at most 4096 entries \(points of a sweep\), got 4097/],
+    [
+      () => m.speculativeSweep({ alpha: 0.5, gamma: new Array(4097).fill(1) }),
+      "gamma",
+      /at most 4096 entries \(points of a sweep\), got 4097/,
+    ],
     [() => m.speculativeSweep({ alpha: 1.5, gamma: [3] }), "alpha", /\[0, 1\], got 1.5/],
     [() => m.speculativeSweep({ gamma: [3] }), "alpha", /got undefined/],
     [() => m.speculativeSweep({ alpha: 0.5, gamma: [3], costRatio: -1 }), "costRatio", /≥ 0/],
@@ -262,7 +304,11 @@ test("speculativeMeasure predicts tokens per call from each estimate: the naive 
   assert.equal(r.expectedTokensPerChecked, 2.259765625);
   close(r.expectedTokensPerProposed, 2873 / 1728, 1e-15, "eq. 1 at 5/12"); // 1 + 5/12 + 25/144 + 125/1728
   close(r.expectedTokensFromMeanTokens, 2.25, 1e-15, "the mean again"); // bisection to neighbouring doubles
-  for (const [alpha, gamma, rounds, seed] of [[0.5, 3, 10000, 0], [0.8, 5, 2000, 2 ** 32 - 1], [0.999, 1024, 2000, 3]]) {
+  for (const [alpha, gamma, rounds, seed] of [
+    [0.5, 3, 10000, 0],
+    [0.8, 5, 2000, 2 ** 32 - 1],
+    [0.999, 1024, 2000, 3],
+  ]) {
     const s = m.speculativeMeasure({ alpha, gamma, rounds, seed });
     const at = (a) => m.speculativeDecoding({ alpha: a, gamma }).expectedTokens;
     // exact: the same code at the same alpha and gamma

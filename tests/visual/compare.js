@@ -44,14 +44,27 @@ for (const dir of [before, after]) {
 }
 
 // Every shot: a name, the file and query, what "drawn" means there, and the context's options.
-const everyExampleReady = () => [...document.querySelectorAll("[id^='example-']")].every((el) => el.hasAttribute("data-ready"));
+const everyExampleReady = () =>
+  [...document.querySelectorAll("[id^='example-']")].every((el) => el.hasAttribute("data-ready"));
 const htmlReady = () => document.documentElement.hasAttribute("data-ready");
 const SHOTS = [
   { name: "reader", file: "reader.html", ready: htmlReady },
   { name: "embed-guide", file: "embed-guide.html", ready: everyExampleReady },
-  ...Object.keys(figures).map((name) => ({ name: `embed-${name}`, file: "embed.html", query: `?widget=${name}`, ready: htmlReady })),
+  ...Object.keys(figures).map((name) => ({
+    name: `embed-${name}`,
+    file: "embed.html",
+    query: `?widget=${name}`,
+    ready: htmlReady,
+  })),
   { name: "reader-noscript", file: "reader.html", ready: null, context: { javaScriptEnabled: false } },
-  { name: "reader-print-dark", file: "reader.html", ready: htmlReady, context: { colorScheme: "dark" }, media: "print", widths: [1280] },
+  {
+    name: "reader-print-dark",
+    file: "reader.html",
+    ready: htmlReady,
+    context: { colorScheme: "dark" },
+    media: "print",
+    widths: [1280],
+  },
 ];
 const unknown = only.filter((name) => !SHOTS.some((s) => s.name === name));
 if (unknown.length) {
@@ -108,55 +121,65 @@ async function shoot(page, width) {
  * only one covers, and a PNG of the differences (null when there are none).
  */
 function compareImages(page, a, b) {
-  return page.evaluate(async ({ a, b }) => {
-    const load = async (data) => {
-      const img = new Image();
-      img.src = `data:image/png;base64,${data}`;
-      await img.decode();
-      return img;
-    };
-    const pixels = (img, w, h) => {
-      const c = new OffscreenCanvas(w, h);
-      const g = c.getContext("2d");
-      g.drawImage(img, 0, 0);
-      return g.getImageData(0, 0, w, h).data;
-    };
-    const [ia, ib] = [await load(a), await load(b)];
-    const w = Math.max(ia.naturalWidth, ib.naturalWidth), h = Math.max(ia.naturalHeight, ib.naturalHeight);
-    const p = pixels(ia, w, h), q = pixels(ib, w, h);
-    const inA = (x, y) => x < ia.naturalWidth && y < ia.naturalHeight;
-    const inB = (x, y) => x < ib.naturalWidth && y < ib.naturalHeight;
-    const canvas = new OffscreenCanvas(w, h);
-    const g = canvas.getContext("2d");
-    const shown = g.createImageData(w, h);
-    let differing = 0;
-    for (let y = 0; y < h; y += 1) {
-      for (let x = 0; x < w; x += 1) {
-        const i = 4 * (y * w + x);
-        const same = inA(x, y) === inB(x, y) && p[i] === q[i] && p[i + 1] === q[i + 1] && p[i + 2] === q[i + 2] && p[i + 3] === q[i + 3];
-        if (same) {
-          // The "after" shot, faded towards white.
-          for (let k = 0; k < 3; k += 1) shown.data[i + k] = 255 - (255 - q[i + k]) * 0.25;
-        } else {
-          differing += 1;
-          shown.data[i] = 230;
-          shown.data[i + 1] = 0;
-          shown.data[i + 2] = 0;
+  return page.evaluate(
+    async ({ a, b }) => {
+      const load = async (data) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${data}`;
+        await img.decode();
+        return img;
+      };
+      const pixels = (img, w, h) => {
+        const c = new OffscreenCanvas(w, h);
+        const g = c.getContext("2d");
+        g.drawImage(img, 0, 0);
+        return g.getImageData(0, 0, w, h).data;
+      };
+      const [ia, ib] = [await load(a), await load(b)];
+      const w = Math.max(ia.naturalWidth, ib.naturalWidth),
+        h = Math.max(ia.naturalHeight, ib.naturalHeight);
+      const p = pixels(ia, w, h),
+        q = pixels(ib, w, h);
+      const inA = (x, y) => x < ia.naturalWidth && y < ia.naturalHeight;
+      const inB = (x, y) => x < ib.naturalWidth && y < ib.naturalHeight;
+      const canvas = new OffscreenCanvas(w, h);
+      const g = canvas.getContext("2d");
+      const shown = g.createImageData(w, h);
+      let differing = 0;
+      for (let y = 0; y < h; y += 1) {
+        for (let x = 0; x < w; x += 1) {
+          const i = 4 * (y * w + x);
+          const same =
+            inA(x, y) === inB(x, y) &&
+            p[i] === q[i] &&
+            p[i + 1] === q[i + 1] &&
+            p[i + 2] === q[i + 2] &&
+            p[i + 3] === q[i + 3];
+          if (same) {
+            // The "after" shot, faded towards white.
+            for (let k = 0; k < 3; k += 1) shown.data[i + k] = 255 - (255 - q[i + k]) * 0.25;
+          } else {
+            differing += 1;
+            shown.data[i] = 230;
+            shown.data[i + 1] = 0;
+            shown.data[i + 2] = 0;
+          }
+          shown.data[i + 3] = 255;
         }
-        shown.data[i + 3] = 255;
       }
-    }
-    let diff = null;
-    if (differing) {
-      g.putImageData(shown, 0, 0);
-      const blob = await canvas.convertToBlob({ type: "image/png" });
-      const bytes = new Uint8Array(await blob.arrayBuffer());
-      let s = "";
-      for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      diff = btoa(s);
-    }
-    return { a: [ia.naturalWidth, ia.naturalHeight], b: [ib.naturalWidth, ib.naturalHeight], differing, diff };
-  }, { a: a.toString("base64"), b: b.toString("base64") });
+      let diff = null;
+      if (differing) {
+        g.putImageData(shown, 0, 0);
+        const blob = await canvas.convertToBlob({ type: "image/png" });
+        const bytes = new Uint8Array(await blob.arrayBuffer());
+        let s = "";
+        for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+        diff = btoa(s);
+      }
+      return { a: [ia.naturalWidth, ia.naturalHeight], b: [ib.naturalWidth, ib.naturalHeight], differing, diff };
+    },
+    { a: a.toString("base64"), b: b.toString("base64") },
+  );
 }
 
 (async () => {
@@ -171,7 +194,10 @@ function compareImages(page, a, b) {
       for (const width of shot.widths ?? WIDTHS) {
         const context = await browser.newContext({ colorScheme: "light", ...shot.context });
         const taken = {};
-        for (const [side, dir] of [["before", before], ["after", after]]) {
+        for (const [side, dir] of [
+          ["before", before],
+          ["after", after],
+        ]) {
           const page = await open(context, dir, shot, width);
           taken[side] = await shoot(page, width);
           await page.close();
@@ -182,35 +208,52 @@ function compareImages(page, a, b) {
         const tiles = Math.max(taken.before.tiles.length, taken.after.tiles.length);
         for (let t = 0; t < tiles; t += 1) {
           const file = `${label}${tiles > 1 ? `-${String(t).padStart(2, "0")}` : ""}.png`;
-          const a = taken.before.tiles[t], b = taken.after.tiles[t];
+          const a = taken.before.tiles[t],
+            b = taken.after.tiles[t];
           if (a) fs.writeFileSync(path.join(out, "before", file), a);
           if (b) fs.writeFileSync(path.join(out, "after", file), b);
           if (!a || !b) {
             // A tile only one side has: every one of its pixels differs.
-            differing += await comparer.evaluate(async (data) => {
-              const img = new Image();
-              img.src = `data:image/png;base64,${data}`;
-              await img.decode();
-              return img.naturalWidth * img.naturalHeight;
-            }, (a ?? b).toString("base64"));
+            differing += await comparer.evaluate(
+              async (data) => {
+                const img = new Image();
+                img.src = `data:image/png;base64,${data}`;
+                await img.decode();
+                return img.naturalWidth * img.naturalHeight;
+              },
+              (a ?? b).toString("base64"),
+            );
             continue;
           }
           const c = await compareImages(comparer, a, b);
           differing += c.differing;
           if (c.diff) fs.writeFileSync(path.join(out, "diff", file), Buffer.from(c.diff, "base64"));
         }
-        const entry = { page: shot.name, width, heights: [taken.before.height, taken.after.height], identical: differing === 0, differing };
+        const entry = {
+          page: shot.name,
+          width,
+          heights: [taken.before.height, taken.after.height],
+          identical: differing === 0,
+          differing,
+        };
         report.push(entry);
         anyDiffer ||= differing > 0;
-        const size = entry.heights[0] === entry.heights[1] ? `${width}×${entry.heights[0]}` : `${width}×${entry.heights[0]} → ${width}×${entry.heights[1]}`;
-        console.log(`${differing === 0 ? "identical" : "DIFFERENT"}  ${label.padEnd(28)} ${size.padEnd(22)} ${differing} pixels differ`);
+        const size =
+          entry.heights[0] === entry.heights[1]
+            ? `${width}×${entry.heights[0]}`
+            : `${width}×${entry.heights[0]} → ${width}×${entry.heights[1]}`;
+        console.log(
+          `${differing === 0 ? "identical" : "DIFFERENT"}  ${label.padEnd(28)} ${size.padEnd(22)} ${differing} pixels differ`,
+        );
       }
     }
   } finally {
     await browser.close();
   }
   fs.writeFileSync(path.join(out, "report.json"), `${JSON.stringify({ before, after, report }, null, 2)}\n`);
-  console.log(`${report.filter((r) => r.identical).length} of ${report.length} identical; screenshots and report.json in ${out}`);
+  console.log(
+    `${report.filter((r) => r.identical).length} of ${report.length} identical; screenshots and report.json in ${out}`,
+  );
   process.exit(anyDiffer ? 1 : 0);
 })().catch((error) => {
   console.error(error);

@@ -25,9 +25,9 @@ struct AttentionResult {
   /// (nq, nk) true where key j is visible to query i (all true without the causal mask)
   Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic> visible;
   Eigen::VectorXi positions;  ///< (nq) position of query i in the key sequence: nk − nq + i
-  Eigen::MatrixXd weights;   ///< (nq, nk) softmax over the visible scores; hidden entries are 0
-  Eigen::MatrixXd output;    ///< (nq, dv) weights · V
-  double scale = 0;          ///< the scale actually used
+  Eigen::MatrixXd weights;    ///< (nq, nk) softmax over the visible scores; hidden entries are 0
+  Eigen::MatrixXd output;     ///< (nq, dv) weights · V
+  double scale = 0;           ///< the scale actually used
 };
 
 /// The fields of AttentionResult, in the order the API returns them (fields.hpp).

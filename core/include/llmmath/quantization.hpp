@@ -64,8 +64,7 @@ void for_each_field(const SmoothQuantResult& r, Visit&& visit) {
 /// (bounded so that no result overflows or underflows);
 /// alpha: migration strength in [0, 1].
 /// Preconditions (std::invalid_argument naming xAbsMax, wAbsMax or alpha otherwise): as above.
-SmoothQuantResult smooth_quant(const Eigen::VectorXd& x_abs_max,
-                               const Eigen::VectorXd& w_abs_max,
+SmoothQuantResult smooth_quant(const Eigen::VectorXd& x_abs_max, const Eigen::VectorXd& w_abs_max,
                                double alpha = default_smooth_quant_alpha);
 
 /// Smallest nonzero largest magnitude quantize() accepts: below it the scale would be a
@@ -126,26 +125,26 @@ constexpr double max_smooth_quant_layer_entries = 1048576.0;  // 2^20
 /// and error the section's figure shows. Quantised tensors are flattened row by row, so entry
 /// i·cols + j of `levels` is element (i, j).
 struct SmoothQuantLayerResult {
-  Eigen::VectorXd x_abs_max;  ///< (c) max over tokens of |X_tj|: activation channel ranges
-  Eigen::VectorXd w_abs_max;  ///< (c) max over outputs of |W_jk|: weight channel ranges
+  Eigen::VectorXd x_abs_max;           ///< (c) max over tokens of |X_tj|: activation channel ranges
+  Eigen::VectorXd w_abs_max;           ///< (c) max over outputs of |W_jk|: weight channel ranges
   Eigen::VectorXd scales;              ///< (c) s_j, as smooth_quant() gives them
   Eigen::VectorXd x_abs_max_smoothed;  ///< (c) x_abs_max / s: the activation ranges after smoothing
   Eigen::VectorXd w_abs_max_smoothed;  ///< (c) w_abs_max · s: the weight ranges after smoothing
-  Eigen::MatrixXd x_smoothed;   ///< (t, c) X·diag(s)⁻¹
-  Eigen::MatrixXd w_smoothed;   ///< (c, o) diag(s)·W
-  QuantizeResult quant_x;       ///< X quantised as it is (t·c entries)
-  QuantizeResult quant_w;       ///< W quantised as it is (c·o entries)
-  QuantizeResult quant_x_smoothed;      ///< X·diag(s)⁻¹ quantised
-  QuantizeResult quant_w_smoothed;      ///< diag(s)·W quantised
-  Eigen::VectorXd x_levels;   ///< (c) largest |level| of each channel of X as it is
-  Eigen::VectorXd x_levels_smoothed;  ///< (c) largest |level| of each channel after smoothing
-  int largest_channel = 0;   ///< the channel with the largest activation range (lowest on ties)
-  int smallest_channel = 0;  ///< the channel with the smallest activation range
-  Eigen::MatrixXd y;           ///< (t, o) X·W in full precision
-  Eigen::MatrixXd y_quantized;     ///< (t, o) the product of the dequantised X and W
-  Eigen::MatrixXd y_quantized_smoothed;    ///< (t, o) the product of the dequantised smoothed X and W
-  double error_quantized = 0;      ///< max |y − y_quantized|
-  double error_quantized_smoothed = 0;     ///< max |y − y_quantized_smoothed|
+  Eigen::MatrixXd x_smoothed;          ///< (t, c) X·diag(s)⁻¹
+  Eigen::MatrixXd w_smoothed;          ///< (c, o) diag(s)·W
+  QuantizeResult quant_x;              ///< X quantised as it is (t·c entries)
+  QuantizeResult quant_w;              ///< W quantised as it is (c·o entries)
+  QuantizeResult quant_x_smoothed;     ///< X·diag(s)⁻¹ quantised
+  QuantizeResult quant_w_smoothed;     ///< diag(s)·W quantised
+  Eigen::VectorXd x_levels;            ///< (c) largest |level| of each channel of X as it is
+  Eigen::VectorXd x_levels_smoothed;   ///< (c) largest |level| of each channel after smoothing
+  int largest_channel = 0;      ///< the channel with the largest activation range (lowest on ties)
+  int smallest_channel = 0;     ///< the channel with the smallest activation range
+  Eigen::MatrixXd y;            ///< (t, o) X·W in full precision
+  Eigen::MatrixXd y_quantized;  ///< (t, o) the product of the dequantised X and W
+  Eigen::MatrixXd y_quantized_smoothed;  ///< (t, o) the product of the dequantised smoothed X and W
+  double error_quantized = 0;            ///< max |y − y_quantized|
+  double error_quantized_smoothed = 0;   ///< max |y − y_quantized_smoothed|
   /// max |X·W − (X·diag(s)⁻¹)(diag(s)·W)|: smoothing alone changes the product only by rounding
   double error_smoothing_alone = 0;
 };

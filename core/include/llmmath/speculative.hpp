@@ -158,8 +158,8 @@ struct SpeculativeMeasureResult {
   double expected_tokens = 0;
   /// eq. 1 at each estimate: the tokens per call a practitioner would predict from it (the
   /// naive estimate predicts too few; the other two reproduce the log's mean)
-  double expected_tokens_per_proposed = 0;   ///< at accepted_per_proposed
-  double expected_tokens_per_checked = 0;    ///< at accepted_per_checked
+  double expected_tokens_per_proposed = 0;      ///< at accepted_per_proposed
+  double expected_tokens_per_checked = 0;       ///< at accepted_per_checked
   double expected_tokens_from_mean_tokens = 0;  ///< at alpha_from_mean_tokens
 };
 

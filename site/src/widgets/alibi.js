@@ -43,10 +43,38 @@ export class LlmAlibi extends LlmWidget {
   static styles = css;
   static numpy = numpyProgram;
   static attributes = [
-    { name: "heads", type: "integer", min: 1, max: MAX_HEADS, default: 8, doc: "The number of heads h, whose slopes are shown as bars." },
-    { name: "head", type: "integer", min: 1, max: MAX_HEADS, default: 3, doc: "The selected head k (1-based; at most heads) whose bias and weight factor are shown." },
-    { name: "tokens", type: "integer", min: 2, max: MAX_MAP, default: 8, doc: "The number of tokens in the bias map (its rows and columns)." },
-    { name: "distance", type: "integer", min: 0, max: MAX_DISTANCE, default: 40, doc: "The distance δ in tokens of the evidence whose weight factor is shown." },
+    {
+      name: "heads",
+      type: "integer",
+      min: 1,
+      max: MAX_HEADS,
+      default: 8,
+      doc: "The number of heads h, whose slopes are shown as bars.",
+    },
+    {
+      name: "head",
+      type: "integer",
+      min: 1,
+      max: MAX_HEADS,
+      default: 3,
+      doc: "The selected head k (1-based; at most heads) whose bias and weight factor are shown.",
+    },
+    {
+      name: "tokens",
+      type: "integer",
+      min: 2,
+      max: MAX_MAP,
+      default: 8,
+      doc: "The number of tokens in the bias map (its rows and columns).",
+    },
+    {
+      name: "distance",
+      type: "integer",
+      min: 0,
+      max: MAX_DISTANCE,
+      default: 40,
+      doc: "The distance δ in tokens of the evidence whose weight factor is shown.",
+    },
   ];
 
   /** The selected head is one of the heads. */
@@ -59,10 +87,25 @@ export class LlmAlibi extends LlmWidget {
 
   build() {
     this.ids = uniqueId("alibi");
-    this.headsCtl = slider({ label: "Heads h", min: 1, max: MAX_HEADS, oninput: (v) => this.set({ heads: v }, { sync: true }) });
+    this.headsCtl = slider({
+      label: "Heads h",
+      min: 1,
+      max: MAX_HEADS,
+      oninput: (v) => this.set({ heads: v }, { sync: true }),
+    });
     this.headCtl = slider({ label: "Head k", min: 1, max: MAX_HEADS, oninput: (v) => this.set({ head: v }) });
-    this.tokensCtl = slider({ label: "Tokens in the bias map", min: 2, max: MAX_MAP, oninput: (v) => this.set({ tokens: v }) });
-    this.distanceCtl = slider({ label: "Evidence distance δ", min: 0, max: MAX_DISTANCE, oninput: (v) => this.set({ distance: v }) });
+    this.tokensCtl = slider({
+      label: "Tokens in the bias map",
+      min: 2,
+      max: MAX_MAP,
+      oninput: (v) => this.set({ tokens: v }),
+    });
+    this.distanceCtl = slider({
+      label: "Evidence distance δ",
+      min: 0,
+      max: MAX_DISTANCE,
+      oninput: (v) => this.set({ distance: v }),
+    });
 
     this.bars = h("div", { class: "chart-box alibi-bars" });
     this.headline = h("p", { class: "headline" });
@@ -128,11 +171,22 @@ export class LlmAlibi extends LlmWidget {
     this.drawPart("bars", [inputs.heads], () => this.renderBars(r));
     this.bars.querySelectorAll("rect.bar").forEach((bar, k) => bar.classList.toggle("selected", k + 1 === inputs.head));
 
-    patch(this.headline, `Head ${inputs.head} of ${inputs.heads}: slope m = `, h("strong", { class: "alibi-slope" }, fmt(slope, 6)),
-      ". A key's weight halves every ", h("strong", { class: "alibi-half" }, fmt(halfDistance, 3)), " tokens of distance.");
+    patch(
+      this.headline,
+      `Head ${inputs.head} of ${inputs.heads}: slope m = `,
+      h("strong", { class: "alibi-slope" }, fmt(slope, 6)),
+      ". A key's weight halves every ",
+      h("strong", { class: "alibi-half" }, fmt(halfDistance, 3)),
+      " tokens of distance.",
+    );
     const w = curve[inputs.distance];
-    patch(this.evidence, `Evidence ${inputs.distance} token${inputs.distance === 1 ? "" : "s"} before the query (δ) is weighted `,
-      h("strong", { class: "alibi-factor" }, `×${fmt(w, 6)}`), w >= 1e-4 ? ` (${pct(w, 2)})` : "", " compared with the same key at distance 0, other things equal.");
+    patch(
+      this.evidence,
+      `Evidence ${inputs.distance} token${inputs.distance === 1 ? "" : "s"} before the query (δ) is weighted `,
+      h("strong", { class: "alibi-factor" }, `×${fmt(w, 6)}`),
+      w >= 1e-4 ? ` (${pct(w, 2)})` : "",
+      " compared with the same key at distance 0, other things equal.",
+    );
 
     this.drawPart("map", [slope, inputs.tokens], () => this.renderMap(r));
     this.drawPart("chart", [slope, r.span, inputs.distance], () => patch(this.chart, this.chartFor(r)));
@@ -142,18 +196,22 @@ export class LlmAlibi extends LlmWidget {
   /** The bar chart of every head's slope (render() marks the selected head's bar). */
   renderBars({ inputs, slopes, halfDistances }) {
     const y = niceScale(0, Math.max(...slopes), 4);
-    patch(this.bars, barChart({
-      title: `Slopes of the ${inputs.heads} heads; the selected head's bar is marked`,
-      height: 190,
-      y: { min: 0, max: y.max, ticks: y.ticks, format: (t) => fmt(t, 4), label: "slope m" },
-      x: { label: "head k (click a bar to pick it)", name: "head k" },
-      valueFormat: (v) => fmt(v, 4),
-      bars: slopes.map((s, k) => ({
-        label: String(k + 1), value: s,
-        title: `head ${k + 1}: slope ${fmt(s, 6)}, half-distance ${fmt(halfDistances[k], 2)} tokens`,
-        onclick: () => this.selectHead(k + 1),
-      })),
-    }));
+    patch(
+      this.bars,
+      barChart({
+        title: `Slopes of the ${inputs.heads} heads; the selected head's bar is marked`,
+        height: 190,
+        y: { min: 0, max: y.max, ticks: y.ticks, format: (t) => fmt(t, 4), label: "slope m" },
+        x: { label: "head k (click a bar to pick it)", name: "head k" },
+        valueFormat: (v) => fmt(v, 4),
+        bars: slopes.map((s, k) => ({
+          label: String(k + 1),
+          value: s,
+          title: `head ${k + 1}: slope ${fmt(s, 6)}, half-distance ${fmt(halfDistances[k], 2)} tokens`,
+          onclick: () => this.selectHead(k + 1),
+        })),
+      }),
+    );
   }
 
   /**
@@ -163,7 +221,9 @@ export class LlmAlibi extends LlmWidget {
   summary({ inputs, slope, halfDistance, curve }, { concealed }) {
     const head = `Head ${inputs.head} of ${inputs.heads}, slope ${fmt(slope, 6)}`;
     const evidence = `evidence ${inputs.distance} token${inputs.distance === 1 ? "" : "s"} back is weighted ×${fmt(curve[inputs.distance], 6)}`;
-    return concealed ? `${head}: ${evidence}.` : `${head}: a key's weight halves every ${fmt(halfDistance, 3)} tokens; ${evidence}.`;
+    return concealed
+      ? `${head}: ${evidence}.`
+      : `${head}: a key's weight halves every ${fmt(halfDistance, 3)} tokens; ${evidence}.`;
   }
 
   /**
@@ -174,32 +234,70 @@ export class LlmAlibi extends LlmWidget {
     const n = inputs.tokens;
     const masked = map.bias.map((row) => row.map((b) => b === null));
     this.drawPart("map-shape", masked, () => {
-      this.mapTable = cellTable({ className: "alibi-table", rows: n, cols: n, head: (j) => String(j + 1), corner: "i \\ j",
-        rowHead: (i) => String(i + 1), cellClass: "heat", attrs: { "aria-labelledby": `${this.ids}-map` }, captioned: false,
-        fixed: (i, j) => (masked[i][j] ? h("td", { class: "masked", title: "masked: key after the query" }, h("span", { class: "visually-hidden" }, "masked")) : null) });
-      fill(this.map, h("p", { class: "alibi-map-title", id: `${this.ids}-map` },
-        "Bias −m·(i − j) added to the score of query i (row) for key j (column); shade: the weight factor it causes"),
-      scrollBox("Bias table", "alibi-scroll", this.mapTable.table));
+      this.mapTable = cellTable({
+        className: "alibi-table",
+        rows: n,
+        cols: n,
+        head: (j) => String(j + 1),
+        corner: "i \\ j",
+        rowHead: (i) => String(i + 1),
+        cellClass: "heat",
+        attrs: { "aria-labelledby": `${this.ids}-map` },
+        captioned: false,
+        fixed: (i, j) =>
+          masked[i][j]
+            ? h(
+                "td",
+                { class: "masked", title: "masked: key after the query" },
+                h("span", { class: "visually-hidden" }, "masked"),
+              )
+            : null,
+      });
+      fill(
+        this.map,
+        h(
+          "p",
+          { class: "alibi-map-title", id: `${this.ids}-map` },
+          "Bias −m·(i − j) added to the score of query i (row) for key j (column); shade: the weight factor it causes",
+        ),
+        scrollBox("Bias table", "alibi-scroll", this.mapTable.table),
+      );
     });
-    this.mapTable.cells.forEach((row, i) => row.forEach((td, j) => {
-      if (!td) return;
-      const w = map.relativeWeight[i - j], title = `distance ${i - j}: weight ×${fmt(w, 4)}`;
-      write(td, fmt(map.bias[i][j], 3), { "--w": String(w) });
-      if (td.title !== title) td.title = title;
-    }));
+    this.mapTable.cells.forEach((row, i) =>
+      row.forEach((td, j) => {
+        if (!td) return;
+        const w = map.relativeWeight[i - j],
+          title = `distance ${i - j}: weight ×${fmt(w, 4)}`;
+        write(td, fmt(map.bias[i][j], 3), { "--w": String(w) });
+        if (td.title !== title) td.title = title;
+      }),
+    );
   }
 
   chartFor({ inputs, halfDistance, span, curve }) {
     const ticks = [0, span / 4, span / 2, (3 * span) / 4, span];
     return lineChart({
       title: "Weight factor e^(−m·δ) against the distance δ, with the half-distance ln 2 / m marked",
-      x: { min: 0, max: span, ticks, format: (t) => fmt(t, 0), label: "distance δ = i − j (tokens)", name: "distance δ" },
+      x: {
+        min: 0,
+        max: span,
+        ticks,
+        format: (t) => fmt(t, 0),
+        label: "distance δ = i − j (tokens)",
+        name: "distance δ",
+      },
       y: { min: 0, max: 1, ticks: [0, 0.25, 0.5, 0.75, 1], format: (t) => fmt(t, 2), label: "weight factor" },
       series: [{ points: curve.map((v, d) => [d, v]), label: "weight factor" }],
       describe: `The evidence, at δ = ${inputs.distance}, is weighted ×${fmt(curve[inputs.distance], 4)}; the factor is ½ at δ = ln 2 / m = ${fmt(halfDistance, 2)}.`,
       vlines: [{ x: halfDistance, label: `ln 2 / m = ${fmt(halfDistance, 2)}` }],
       hlines: [{ y: 0.5, class: "guide faint" }],
-      markers: [{ x: inputs.distance, y: curve[inputs.distance], label: `δ = ${inputs.distance}: ×${fmt(curve[inputs.distance], 4)}` }],
+      markers: [
+        {
+          x: inputs.distance,
+          y: curve[inputs.distance],
+          label: `δ = ${inputs.distance}: ×${fmt(curve[inputs.distance], 4)}`,
+        },
+      ],
     });
   }
 
@@ -212,23 +310,83 @@ export class LlmAlibi extends LlmWidget {
       slopeStep = [`h = ${hh} is a power of two, so head k has slope `, two("−8k/h"), ": ", two(`−8·${k}/${hh}`)];
     } else {
       const p = powerBelow(hh);
-      slopeStep = k <= p
-        ? [`h = ${hh} is not a power of two; the first ${p} heads take the slopes of ${p} heads, `, two(`−8k/${p}`), ": ", two(`−8·${k}/${p}`)]
-        : [`h = ${hh} is not a power of two; heads after the first ${p} take every other slope of ${2 * p} heads, `,
-            two(`−8k′/${2 * p}`), ` with k′ = 1, 3, 5, …: here k′ = ${2 * (k - p) - 1}, `, two(`−8·${2 * (k - p) - 1}/${2 * p}`)];
+      slopeStep =
+        k <= p
+          ? [
+              `h = ${hh} is not a power of two; the first ${p} heads take the slopes of ${p} heads, `,
+              two(`−8k/${p}`),
+              ": ",
+              two(`−8·${k}/${p}`),
+            ]
+          : [
+              `h = ${hh} is not a power of two; heads after the first ${p} take every other slope of ${2 * p} heads, `,
+              two(`−8k′/${2 * p}`),
+              ` with k′ = 1, 3, 5, …: here k′ = ${2 * (k - p) - 1}, `,
+              two(`−8·${2 * (k - p) - 1}/${2 * p}`),
+            ];
     }
     const e = (exp) => h("span", {}, "e", h("sup", {}, exp));
-    patch(this.worked, h("ol", {},
-      h("li", {}, h("strong", {}, "Slope. "), slopeStep, " = ", h("strong", {}, fmt(slope, 10)), "."),
-      h("li", {}, h("strong", {}, "Bias. "), "Query i adds −m·(i − j) to its score for key j ≤ i. In the map, query ", String(n),
-        " and key 1: −", fmt(slope, 10), ` × (${n} − 1) = `, h("strong", {}, fmt(map.bias[n - 1][0], 10)), "."),
-      h("li", {}, h("strong", {}, "Weight factor. "), "Adding b to a score multiplies its exponential, and so the key's weight before normalisation, by ",
-        e("b"), `. A key δ = ${dist} tokens back, against one at distance 0: `, e("−m·δ"), " = ", e(`−${fmt(slope, 10)} × ${dist}`), " = ",
-        h("strong", {}, fmt(curve[dist], 10)), "."),
-      h("li", {}, h("strong", {}, "Half-distance. "), e("−m·δ"), " = ½ when δ = ln 2 / m = ", fmt(ln2, 6), " / ", fmt(slope, 10), " = ",
-        h("strong", {}, fmt(halfDistance, 6)), " tokens; every further ", fmt(halfDistance, 3), " tokens halve the weight again."),
-      h("li", {}, h("strong", {}, "Half the slope. "), "ln 2 / (m/2) = ", fmt(ln2, 6), " / ", fmt(slope / 2, 10), " = ",
-        h("strong", {}, fmt(halved.halfDistance, 6)), " tokens, twice as far.")));
+    patch(
+      this.worked,
+      h(
+        "ol",
+        {},
+        h("li", {}, h("strong", {}, "Slope. "), slopeStep, " = ", h("strong", {}, fmt(slope, 10)), "."),
+        h(
+          "li",
+          {},
+          h("strong", {}, "Bias. "),
+          "Query i adds −m·(i − j) to its score for key j ≤ i. In the map, query ",
+          String(n),
+          " and key 1: −",
+          fmt(slope, 10),
+          ` × (${n} − 1) = `,
+          h("strong", {}, fmt(map.bias[n - 1][0], 10)),
+          ".",
+        ),
+        h(
+          "li",
+          {},
+          h("strong", {}, "Weight factor. "),
+          "Adding b to a score multiplies its exponential, and so the key's weight before normalisation, by ",
+          e("b"),
+          `. A key δ = ${dist} tokens back, against one at distance 0: `,
+          e("−m·δ"),
+          " = ",
+          e(`−${fmt(slope, 10)} × ${dist}`),
+          " = ",
+          h("strong", {}, fmt(curve[dist], 10)),
+          ".",
+        ),
+        h(
+          "li",
+          {},
+          h("strong", {}, "Half-distance. "),
+          e("−m·δ"),
+          " = ½ when δ = ln 2 / m = ",
+          fmt(ln2, 6),
+          " / ",
+          fmt(slope, 10),
+          " = ",
+          h("strong", {}, fmt(halfDistance, 6)),
+          " tokens; every further ",
+          fmt(halfDistance, 3),
+          " tokens halve the weight again.",
+        ),
+        h(
+          "li",
+          {},
+          h("strong", {}, "Half the slope. "),
+          "ln 2 / (m/2) = ",
+          fmt(ln2, 6),
+          " / ",
+          fmt(slope / 2, 10),
+          " = ",
+          h("strong", {}, fmt(halved.halfDistance, 6)),
+          " tokens, twice as far.",
+        ),
+      ),
+    );
   }
 }
 
@@ -243,32 +401,75 @@ export class LlmAnswerAlibi extends FigureAnswer {
   prediction(r) {
     const { slope, halfDistance, halved, ln2 } = r;
     return {
-      label: ["Distance at which the bias halves a key's weight, for head ", String(r.inputs.head), " (m = ", fmt(slope, 10), "):"],
+      label: [
+        "Distance at which the bias halves a key's weight, for head ",
+        String(r.inputs.head),
+        " (m = ",
+        fmt(slope, 10),
+        "):",
+      ],
       value: halfDistance,
       tolerance: 0.05,
       digits: 3,
       unit: "tokens",
       hints: [
         // 1/m and m·ln 2: the two slips of "the distance where −m·δ reaches ln 2".
-        { value: 1 / slope, text: "That is 1/m, the distance at which the bias reaches −1: that multiplies the weight by e^(−1) ≈ 0.37, not ½. Halving needs m·δ = ln 2, so δ = ln 2 / m." },
-        { value: ln2 * slope, text: "You multiplied ln 2 by m: the bias −m·δ reaches −ln 2 at δ = ln 2 / m, so divide by the slope." },
-        { value: halved.halfDistance, text: "That is the half-distance of a slope half as steep, m/2; this head's slope is m." },
-        { value: Math.log10(2) / slope, text: "That used log₁₀ 2 ≈ 0.301; the weight is e^(−m·δ), so the logarithm is the natural one, ln 2 ≈ 0.693." },
+        {
+          value: 1 / slope,
+          text: "That is 1/m, the distance at which the bias reaches −1: that multiplies the weight by e^(−1) ≈ 0.37, not ½. Halving needs m·δ = ln 2, so δ = ln 2 / m.",
+        },
+        {
+          value: ln2 * slope,
+          text: "You multiplied ln 2 by m: the bias −m·δ reaches −ln 2 at δ = ln 2 / m, so divide by the slope.",
+        },
+        {
+          value: halved.halfDistance,
+          text: "That is the half-distance of a slope half as steep, m/2; this head's slope is m.",
+        },
+        {
+          value: Math.log10(2) / slope,
+          text: "That used log₁₀ 2 ≈ 0.301; the weight is e^(−m·δ), so the logarithm is the natural one, ln 2 ≈ 0.693.",
+        },
       ],
-      otherwise: "The bias −m·δ multiplies a key's weight by e^(−m·δ) relative to distance 0: solve e^(−m·δ) = ½ for δ.",
+      otherwise:
+        "The bias −m·δ multiplies a key's weight by e^(−m·δ) relative to distance 0: solve e^(−m·δ) = ½ for δ.",
     };
   }
 
   answer(r) {
     const { slope, halfDistance, halved, ln2 } = r;
     return [
-      h("p", {}, "The bias multiplies a key's weight by ", h("span", {}, "e", h("sup", {}, "−m·δ")),
-        " relative to distance 0, which is ½ when δ = ln 2 / m. With m = ", fmt(slope, 10), ": ln 2 / ", fmt(slope, 10), " ≈ ",
-        fmt(ln2, 3), " / ", fmt(slope, 10), " ≈ ", h("span", { class: "answer-half" }, fmt(halfDistance, 3)), " tokens, about ",
-        h("strong", { class: "answer-about" }, `${fmt(halfDistance, 1)} tokens`), "."),
-      h("p", {}, "Halving the slope to ", fmt(slope / 2, 10), " gives ln 2 / ", fmt(slope / 2, 10), " = ",
-        h("strong", { class: "answer-halved" }, fmt(halved.halfDistance, 3)), " tokens: each factor-of-two drop in slope doubles the half-distance, ",
-        "because the half-distance is inversely proportional to the slope."),
+      h(
+        "p",
+        {},
+        "The bias multiplies a key's weight by ",
+        h("span", {}, "e", h("sup", {}, "−m·δ")),
+        " relative to distance 0, which is ½ when δ = ln 2 / m. With m = ",
+        fmt(slope, 10),
+        ": ln 2 / ",
+        fmt(slope, 10),
+        " ≈ ",
+        fmt(ln2, 3),
+        " / ",
+        fmt(slope, 10),
+        " ≈ ",
+        h("span", { class: "answer-half" }, fmt(halfDistance, 3)),
+        " tokens, about ",
+        h("strong", { class: "answer-about" }, `${fmt(halfDistance, 1)} tokens`),
+        ".",
+      ),
+      h(
+        "p",
+        {},
+        "Halving the slope to ",
+        fmt(slope / 2, 10),
+        " gives ln 2 / ",
+        fmt(slope / 2, 10),
+        " = ",
+        h("strong", { class: "answer-halved" }, fmt(halved.halfDistance, 3)),
+        " tokens: each factor-of-two drop in slope doubles the half-distance, ",
+        "because the half-distance is inversely proportional to the slope.",
+      ),
     ];
   }
 }

@@ -53,7 +53,10 @@ function sheet() {
  * number or null. Reading the reader's own number is not mathematics the figure explains.
  */
 export function parsePrediction(text) {
-  let s = String(text).trim().replace(/[\u2212\u2012\u2013]/g, "-").replace(/[\s\u00a0\u202f_']/g, "");
+  let s = String(text)
+    .trim()
+    .replace(/[\u2212\u2012\u2013]/g, "-")
+    .replace(/[\s\u00a0\u202f_']/g, "");
   if (/^[-+]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(s)) s = s.replace(/,/g, "");
   else if (/^[-+]?\d*,\d+$/.test(s)) s = s.replace(",", ".");
   if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(s)) return null;
@@ -84,7 +87,9 @@ export class FigureAnswer extends HTMLElement {
     const cls = /** @type {typeof FigureAnswer} */ (this.constructor);
     // A saved copy of a page carries the data-ready its exercises had: it is set again when drawn.
     this.removeAttribute("data-ready");
-    const figure = /** @type {import("./base.js").LlmWidget | null} */ (document.getElementById(this.getAttribute("for") ?? ""));
+    const figure = /** @type {import("./base.js").LlmWidget | null} */ (
+      document.getElementById(this.getAttribute("for") ?? "")
+    );
     if (!figure || figure.localName !== cls.figure || !figure.ready) {
       fill(this, `This answer belongs to a ${cls.figure} figure, and none with the id given in for= is on this page.`);
       this.keepDrawing();
@@ -111,23 +116,40 @@ export class FigureAnswer extends HTMLElement {
     const { followUp } = /** @type {typeof FigureAnswer} */ (this.constructor);
     const id = uniqueId("predict");
     this.labelEl = h("label", { for: id });
-    this.input = h("input", { id, type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false",
-      class: "predict-input", "aria-describedby": `${id}-tolerance` });
+    this.input = h("input", {
+      id,
+      type: "text",
+      inputmode: "decimal",
+      autocomplete: "off",
+      spellcheck: "false",
+      class: "predict-input",
+      "aria-describedby": `${id}-tolerance`,
+    });
     this.unitEl = h("span", { class: "predict-unit" });
     this.toleranceEl = h("span", { id: `${id}-tolerance`, class: "predict-tolerance" });
     this.feedback = h("p", { class: "predict-feedback", role: "status", "aria-live": "polite" });
     this.body = h("div", { class: "answer-body" });
-    this.details = h("details", { class: "answer", ontoggle: () => this.details.open && this.reveal() },
+    this.details = h(
+      "details",
+      { class: "answer", ontoggle: () => this.details.open && this.reveal() },
       h("summary", {}, "Show the answer"),
       followUp ? h("p", { class: "follow-up" }, h("strong", {}, "Then: "), followUp) : null,
-      this.body);
-    this.form = h("form", { class: "predict", novalidate: true, onsubmit: (e) => {
-      e.preventDefault();
-      this.check();
-    } },
-    h("span", { class: "predict-field" }, this.labelEl, " ", this.input, this.unitEl),
-    h("button", { type: "submit" }, "Check"),
-    this.toleranceEl);
+      this.body,
+    );
+    this.form = h(
+      "form",
+      {
+        class: "predict",
+        novalidate: true,
+        onsubmit: (e) => {
+          e.preventDefault();
+          this.check();
+        },
+      },
+      h("span", { class: "predict-field" }, this.labelEl, " ", this.input, this.unitEl),
+      h("button", { type: "submit" }, "Check"),
+      this.toleranceEl,
+    );
     fill(this, this.form, this.feedback, this.details);
   }
 
@@ -140,9 +162,13 @@ export class FigureAnswer extends HTMLElement {
   keepDrawing() {
     if (document.readyState !== "loading") return;
     const ours = [...this.childNodes];
-    document.addEventListener("DOMContentLoaded", () => {
-      for (const node of [...this.childNodes]) if (!ours.includes(node)) node.remove();
-    }, { once: true });
+    document.addEventListener(
+      "DOMContentLoaded",
+      () => {
+        for (const node of [...this.childNodes]) if (!ours.includes(node)) node.remove();
+      },
+      { once: true },
+    );
   }
 
   /** Selectors, in the figure's shadow root, of the readouts that state the answer: the figure's own. */
@@ -163,10 +189,17 @@ export class FigureAnswer extends HTMLElement {
       root.append(h("style", { "data-predict": "" }, css));
     }
     const exercise = this.closest(".exercise")?.querySelector("h3")?.textContent.trim() || "The exercise below";
-    this.note = h("p", { class: "llm-predict-note" },
-      h("span", {}, `${exercise} asks you to predict a number this figure shows: it is blurred until you check a prediction there or open its answer.`),
+    this.note = h(
+      "p",
+      { class: "llm-predict-note" },
+      h(
+        "span",
+        {},
+        `${exercise} asks you to predict a number this figure shows: it is blurred until you check a prediction there or open its answer.`,
+      ),
       h("button", { type: "button", onclick: () => this.input.focus() }, "Go to the exercise"),
-      h("button", { type: "button", onclick: () => this.reveal() }, "Show the numbers"));
+      h("button", { type: "button", onclick: () => this.reveal() }, "Show the numbers"),
+    );
     figure.frame.prepend(this.note);
     figure.setAttribute("data-predict-first", "");
     this.concealed = true;
@@ -244,14 +277,17 @@ export class FigureAnswer extends HTMLElement {
       if (this.checked) {
         // The number was checked against other inputs: say so instead of keeping a stale verdict.
         this.checked = false;
-        this.showFeedback("stale", "The figure has changed since you checked: press Check to test your number against its new inputs.");
+        this.showFeedback(
+          "stale",
+          "The figure has changed since you checked: press Check to test your number against its new inputs.",
+        );
       }
       this.markConcealed();
     } else if (figure?.engineError) {
       // The figure computes the answer, and it cannot run here: say so where the answer would be.
       fill(this.labelEl, "Your prediction:");
       fill(this.body, "The figure above computes this answer, and its engine did not start here.");
-      this.reveal();  // nothing to blur: the figure shows no numbers
+      this.reveal(); // nothing to blur: the figure shows no numbers
     }
     this.setAttribute("data-ready", "");
     this._resolveReady();
@@ -261,9 +297,12 @@ export class FigureAnswer extends HTMLElement {
   check() {
     const p = this.expected;
     if (!p) {
-      this.showFeedback("wrong", this.figure?.engineError
-        ? "The figure cannot check a prediction here: its engine did not start."
-        : "The figure has no result to check against yet: fix its inputs first.");
+      this.showFeedback(
+        "wrong",
+        this.figure?.engineError
+          ? "The figure cannot check a prediction here: its engine did not start."
+          : "The figure has no result to check against yet: fix its inputs first.",
+      );
       return;
     }
     const guess = parsePrediction(this.input.value);
@@ -277,13 +316,21 @@ export class FigureAnswer extends HTMLElement {
     const g = fmt(guess, 10);
     const exact = p.tolerance === 0;
     if (near(p.value, p.tolerance)) {
-      this.showFeedback("right", `Right: the figure's inputs give ${fmt(p.value, p.digits)}, ${exact ? "exactly your number" : `and ${g} is ${toleranceText(p.tolerance)} of it`}. The worked answer is open below.`);
+      this.showFeedback(
+        "right",
+        `Right: the figure's inputs give ${fmt(p.value, p.digits)}, ${exact ? "exactly your number" : `and ${g} is ${toleranceText(p.tolerance)} of it`}. The worked answer is open below.`,
+      );
       this.details.open = true;
       this.reveal();
       return;
     }
-    const hint = p.hints.find((x) => Number.isFinite(x.value) && near(x.value, p.tolerance) && !(Math.abs(x.value - p.value) <= p.tolerance));
-    this.showFeedback("wrong", `Not yet: ${g} is not ${exact ? "" : `${toleranceText(p.tolerance)} of `}the answer. ${hint ? hint.text : p.otherwise} Try again, or open the answer.`);
+    const hint = p.hints.find(
+      (x) => Number.isFinite(x.value) && near(x.value, p.tolerance) && !(Math.abs(x.value - p.value) <= p.tolerance),
+    );
+    this.showFeedback(
+      "wrong",
+      `Not yet: ${g} is not ${exact ? "" : `${toleranceText(p.tolerance)} of `}the answer. ${hint ? hint.text : p.otherwise} Try again, or open the answer.`,
+    );
   }
 
   /** Writes the verdict into the status line: kind is "right", "wrong" or "stale" (styled by reader.css). */

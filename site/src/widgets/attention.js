@@ -22,11 +22,32 @@ export class LlmAttention extends LlmWidget {
   static styles = css;
   static numpy = numpyProgram;
   static attributes = [
-    { name: "preset", type: "choice", choices: Object.keys(attentionPresets), default: "exercise", preset: true,
-      doc: "The example to start from; its tokens, Q, K, V and mask apply unless given below." },
+    {
+      name: "preset",
+      type: "choice",
+      choices: Object.keys(attentionPresets),
+      default: "exercise",
+      preset: true,
+      doc: "The example to start from; its tokens, Q, K, V and mask apply unless given below.",
+    },
     { name: "causal", type: "boolean", default: true, doc: "Whether the causal mask hides each query's future keys." },
-    { name: "query", type: "integer", min: 1, max: MAX_TOKENS, default: 1, doc: "The query (1-based row) whose calculation is written out." },
-    { name: "tokens", type: "labels", minLength: 1, maxLength: MAX_TOKENS, maxChars: 20, default: ["t1"], doc: "The token labels of the rows." },
+    {
+      name: "query",
+      type: "integer",
+      min: 1,
+      max: MAX_TOKENS,
+      default: 1,
+      doc: "The query (1-based row) whose calculation is written out.",
+    },
+    {
+      name: "tokens",
+      type: "labels",
+      minLength: 1,
+      maxLength: MAX_TOKENS,
+      maxChars: 20,
+      default: ["t1"],
+      doc: "The token labels of the rows.",
+    },
     matrix("q", "Queries Q, one row per token (d ≤ 4 columns)."),
     matrix("k", "Keys K, one row per token, as many columns as Q."),
     matrix("v", "Values V, one row per token (at most 4 columns)."),
@@ -39,8 +60,11 @@ export class LlmAttention extends LlmWidget {
 
   /** Q, K and V take as many rows as there are tokens (new entries 0); K as many columns as Q. */
   normalize(s, notes) {
-    const n = s.tokens.length, d = s.q[0].length, dv = s.v[0].length;
-    const fit = (M, cols) => Array.from({ length: n }, (_, i) => Array.from({ length: cols }, (_, j) => M[i]?.[j] ?? 0));
+    const n = s.tokens.length,
+      d = s.q[0].length,
+      dv = s.v[0].length;
+    const fit = (M, cols) =>
+      Array.from({ length: n }, (_, i) => Array.from({ length: cols }, (_, j) => M[i]?.[j] ?? 0));
     if (s.q.length !== n || s.k.length !== n || s.v.length !== n || s.k[0].length !== d) {
       notes.push(`Q, K and V were fitted to ${n} token${n === 1 ? "" : "s"} and d = ${d} (missing entries 0).`);
       s.q = fit(s.q, d);
@@ -52,10 +76,16 @@ export class LlmAttention extends LlmWidget {
 
   build() {
     const id = uniqueId("att");
-    this.presetSelect = h("select", { id: `${id}-preset`, onchange: () => this.onPreset(this.presetSelect.value) },
-      Object.entries(attentionPresets).map(([key, p]) => h("option", { value: key }, p.label)));
+    this.presetSelect = h(
+      "select",
+      { id: `${id}-preset`, onchange: () => this.onPreset(this.presetSelect.value) },
+      Object.entries(attentionPresets).map(([key, p]) => h("option", { value: key }, p.label)),
+    );
     this.causal = checkbox({ label: "Causal mask", checked: true, onchange: (causal) => this.set({ causal }) });
-    this.querySelect = h("select", { id: `${id}-query`, onchange: () => this.set({ query: Number(this.querySelect.value) }) });
+    this.querySelect = h("select", {
+      id: `${id}-query`,
+      onchange: () => this.set({ query: Number(this.querySelect.value) }),
+    });
     this.editors = h("div", { class: "attention-editors" });
     this.scoresView = scrollBox("Scores", "table-view");
     this.weightsView = scrollBox("Weights", "table-view");
@@ -63,16 +93,37 @@ export class LlmAttention extends LlmWidget {
     this.worked = h("div", { class: "worked" });
 
     this.frame.append(
-      h("div", { class: "controls" },
-        h("label", { for: `${id}-preset` }, "Example "), this.presetSelect,
+      h(
+        "div",
+        { class: "controls" },
+        h("label", { for: `${id}-preset` }, "Example "),
+        this.presetSelect,
         this.causal.row,
-        stepper("Tokens", () => this.resize(-1, 0, 0), () => this.resize(1, 0, 0)),
-        stepper("Key dimension d", () => this.resize(0, -1, 0), () => this.resize(0, 1, 0)),
-        stepper("Value dimension", () => this.resize(0, 0, -1), () => this.resize(0, 0, 1))),
+        stepper(
+          "Tokens",
+          () => this.resize(-1, 0, 0),
+          () => this.resize(1, 0, 0),
+        ),
+        stepper(
+          "Key dimension d",
+          () => this.resize(0, -1, 0),
+          () => this.resize(0, 1, 0),
+        ),
+        stepper(
+          "Value dimension",
+          () => this.resize(0, 0, -1),
+          () => this.resize(0, 0, 1),
+        ),
+      ),
       h("p", { class: "hint" }, "Edit any number of Q, K or V. Rows are tokens."),
       this.editors,
       h("div", { class: "attention-results" }, this.scoresView, this.weightsView, this.outputView),
-      h("div", { class: "controls" }, h("label", { for: `${id}-query` }, "Explain the calculation for query "), this.querySelect),
+      h(
+        "div",
+        { class: "controls" },
+        h("label", { for: `${id}-query` }, "Explain the calculation for query "),
+        this.querySelect,
+      ),
       this.worked,
     );
   }
@@ -85,13 +136,21 @@ export class LlmAttention extends LlmWidget {
   /** Adds or removes a token row, a key dimension or a value dimension (new entries are 0). */
   resize(dTokens, dKey, dValue) {
     const s = this.state;
-    const n = s.tokens.length + dTokens, d = s.q[0].length + dKey, dv = s.v[0].length + dValue;
+    const n = s.tokens.length + dTokens,
+      d = s.q[0].length + dKey,
+      dv = s.v[0].length + dValue;
     if (n < 1 || n > MAX_TOKENS || d < 1 || d > MAX_DIM || dv < 1 || dv > MAX_DIM) return;
-    const fit = (M, cols) => Array.from({ length: n }, (_, i) => Array.from({ length: cols }, (_, j) => M[i]?.[j] ?? 0));
-    this.set({
-      tokens: Array.from({ length: n }, (_, i) => s.tokens[i] ?? `t${i + 1}`),
-      q: fit(s.q, d), k: fit(s.k, d), v: fit(s.v, dv),
-    }, { sync: true });
+    const fit = (M, cols) =>
+      Array.from({ length: n }, (_, i) => Array.from({ length: cols }, (_, j) => M[i]?.[j] ?? 0));
+    this.set(
+      {
+        tokens: Array.from({ length: n }, (_, i) => s.tokens[i] ?? `t${i + 1}`),
+        q: fit(s.q, d),
+        k: fit(s.k, d),
+        v: fit(s.v, dv),
+      },
+      { sync: true },
+    );
   }
 
   /** Sets every control from the state: the example list, the mask, the query list, the editors. */
@@ -101,10 +160,19 @@ export class LlmAttention extends LlmWidget {
     const unchanged = JSON.stringify([p.tokens, p.q, p.k, p.v]) === JSON.stringify([s.tokens, s.q, s.k, s.v]);
     this.presetSelect.value = unchanged ? s.preset : "";
     this.causal.input.checked = s.causal;
-    fill(this.querySelect, s.tokens.map((t, i) => h("option", { value: i + 1 }, `${i + 1} (${t})`)));
+    fill(
+      this.querySelect,
+      s.tokens.map((t, i) => h("option", { value: i + 1 }, `${i + 1} (${t})`)),
+    );
     this.querySelect.value = String(s.query);
-    const editor = (name, key, caption) => matrixEditor({ name, caption: [h("var", {}, name), ` (${caption})`], M: s[key], rowLabels: s.tokens,
-      oncell: (i, j, x, input) => this.onCell(key, i, j, x, input) });
+    const editor = (name, key, caption) =>
+      matrixEditor({
+        name,
+        caption: [h("var", {}, name), ` (${caption})`],
+        M: s[key],
+        rowLabels: s.tokens,
+        oncell: (i, j, x, input) => this.onCell(key, i, j, x, input),
+      });
     fill(this.editors, editor("Q", "q", "queries"), editor("K", "k", "keys"), editor("V", "v", "values"));
   }
 
@@ -125,21 +193,63 @@ export class LlmAttention extends LlmWidget {
   render(r) {
     const tokens = this.state.tokens;
     const table = (caption, M, cell, headers = tokens) =>
-      h("table", { class: "data-table" }, h("caption", {}, caption),
-        h("thead", {}, h("tr", {}, h("td", {}), headers.map((t) => h("th", { scope: "col" }, t)))),
-        h("tbody", {}, M.map((row, i) => h("tr", { class: i === this.state.query - 1 ? "selected" : null },
-          h("th", { scope: "row" }, tokens[i]), row.map((x, j) => cell(x, i, j))))));
+      h(
+        "table",
+        { class: "data-table" },
+        h("caption", {}, caption),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("td", {}),
+            headers.map((t) => h("th", { scope: "col" }, t)),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          M.map((row, i) =>
+            h(
+              "tr",
+              { class: i === this.state.query - 1 ? "selected" : null },
+              h("th", { scope: "row" }, tokens[i]),
+              row.map((x, j) => cell(x, i, j)),
+            ),
+          ),
+        ),
+      );
 
-    patch(this.scoresView, table("Scores q·k/√d (before the mask)", r.scores, (x, i, j) =>
-      r.visible[i][j]
-        ? h("td", {}, fmt(x, 3))
-        : h("td", { class: "masked", title: "masked: this key is in the query's future" },
-            h("span", { class: "visually-hidden" }, "masked, raw "), fmt(x, 3))));
-    patch(this.weightsView, table("Weights after the mask and softmax", r.weights, (w, i, j) =>
-      h("td", { class: r.visible[i][j] ? "heat" : "heat masked", style: { "--w": String(w) } }, fmt(w, 3))));
+    patch(
+      this.scoresView,
+      table("Scores q·k/√d (before the mask)", r.scores, (x, i, j) =>
+        r.visible[i][j]
+          ? h("td", {}, fmt(x, 3))
+          : h(
+              "td",
+              { class: "masked", title: "masked: this key is in the query's future" },
+              h("span", { class: "visually-hidden" }, "masked, raw "),
+              fmt(x, 3),
+            ),
+      ),
+    );
+    patch(
+      this.weightsView,
+      table("Weights after the mask and softmax", r.weights, (w, i, j) =>
+        h("td", { class: r.visible[i][j] ? "heat" : "heat masked", style: { "--w": String(w) } }, fmt(w, 3)),
+      ),
+    );
     const dv = r.output[0].length;
-    patch(this.outputView, table("Outputs (weights · V)", r.output, (x) => h("td", {}, fmt(x, 3)),
-      Array.from({ length: dv }, (_, j) => `dim ${j + 1}`)));
+    patch(
+      this.outputView,
+      table(
+        "Outputs (weights · V)",
+        r.output,
+        (x) => h("td", {}, fmt(x, 3)),
+        Array.from({ length: dv }, (_, j) => `dim ${j + 1}`),
+      ),
+    );
     this.renderWorked(r);
   }
 
@@ -165,29 +275,87 @@ export class LlmAttention extends LlmWidget {
     const dot = (j) => Q[i].map((x, c) => `${fmt(x)}·${fmt(K[j][c])}`).join(" + ");
 
     const steps = h("ol", {});
-    steps.append(h("li", {},
-      h("strong", {}, "Scores. "), "Each key j gets ", sym("s", `${i + 1},j`), " = ", qi(), " · ", sym("k", "j"),
-      ` / √${d}, and 1/√${d} = ${fmt(r.scale, 6)}:`,
-      h("ul", {}, [...Array(n).keys()].map((j) => h("li", {},
-        sym("s", `${i + 1},${j + 1}`), ` = (${dot(j)}) × ${fmt(r.scale, 4)} = ${fmt(r.scores[i][j], 4)}`,
-        r.visible[i][j] ? "" : h("em", {}, " (masked)"))))));
+    steps.append(
+      h(
+        "li",
+        {},
+        h("strong", {}, "Scores. "),
+        "Each key j gets ",
+        sym("s", `${i + 1},j`),
+        " = ",
+        qi(),
+        " · ",
+        sym("k", "j"),
+        ` / √${d}, and 1/√${d} = ${fmt(r.scale, 6)}:`,
+        h(
+          "ul",
+          {},
+          [...Array(n).keys()].map((j) =>
+            h(
+              "li",
+              {},
+              sym("s", `${i + 1},${j + 1}`),
+              ` = (${dot(j)}) × ${fmt(r.scale, 4)} = ${fmt(r.scores[i][j], 4)}`,
+              r.visible[i][j] ? "" : h("em", {}, " (masked)"),
+            ),
+          ),
+        ),
+      ),
+    );
 
-    steps.append(h("li", {}, h("strong", {}, "Mask. "),
-      causal
-        ? [`Query ${i + 1} sits at position ${r.positions[i] + 1}, so it sees ${r.positions[i] === 0 ? "only key 1" : `keys 1 to ${r.positions[i] + 1}`}. `,
-            hidden.length
-              ? `Key${hidden.length > 1 ? "s" : ""} ${hidden.map((j) => j + 1).join(", ")} ${hidden.length > 1 ? "are" : "is"} in its future and ${hidden.length > 1 ? "are" : "is"} removed before the softmax, so ${hidden.length > 1 ? "their weights are" : "its weight is"} exactly 0, whatever its score.`
-              : "No key is in its future."]
-        : "No causal mask: every key is visible."));
+    steps.append(
+      h(
+        "li",
+        {},
+        h("strong", {}, "Mask. "),
+        causal
+          ? [
+              `Query ${i + 1} sits at position ${r.positions[i] + 1}, so it sees ${r.positions[i] === 0 ? "only key 1" : `keys 1 to ${r.positions[i] + 1}`}. `,
+              hidden.length
+                ? `Key${hidden.length > 1 ? "s" : ""} ${hidden.map((j) => j + 1).join(", ")} ${hidden.length > 1 ? "are" : "is"} in its future and ${hidden.length > 1 ? "are" : "is"} removed before the softmax, so ${hidden.length > 1 ? "their weights are" : "its weight is"} exactly 0, whatever its score.`
+                : "No key is in its future.",
+            ]
+          : "No causal mask: every key is visible.",
+      ),
+    );
 
     const expTerms = () => visible.flatMap((j, k) => (k ? [" + ", exp(r.scores[i][j])] : [exp(r.scores[i][j])]));
-    steps.append(h("li", {}, h("strong", {}, "Softmax over the visible scores. "),
-      h("ul", {}, visible.map((j) => h("li", {},
-        sym("w", `${i + 1},${j + 1}`), " = ", exp(r.scores[i][j]), " / (", expTerms(), `) = ${fmt(r.weights[i][j], 4)}`)))));
+    steps.append(
+      h(
+        "li",
+        {},
+        h("strong", {}, "Softmax over the visible scores. "),
+        h(
+          "ul",
+          {},
+          visible.map((j) =>
+            h(
+              "li",
+              {},
+              sym("w", `${i + 1},${j + 1}`),
+              " = ",
+              exp(r.scores[i][j]),
+              " / (",
+              expTerms(),
+              `) = ${fmt(r.weights[i][j], 4)}`,
+            ),
+          ),
+        ),
+      ),
+    );
 
-    steps.append(h("li", {}, h("strong", {}, "Output. "), sym("o", i + 1), " = ",
-      visible.map((j) => `${fmt(r.weights[i][j], 4)}·${fmtVec(V[j])}`).join(" + "),
-      " = ", h("strong", {}, fmtVec(r.output[i], 4))));
+    steps.append(
+      h(
+        "li",
+        {},
+        h("strong", {}, "Output. "),
+        sym("o", i + 1),
+        " = ",
+        visible.map((j) => `${fmt(r.weights[i][j], 4)}·${fmtVec(V[j])}`).join(" + "),
+        " = ",
+        h("strong", {}, fmtVec(r.output[i], 4)),
+      ),
+    );
 
     patch(this.worked, h("p", {}, `Query ${i + 1} (“${tokens[i]}”), `, qi(), ` = ${fmtVec(Q[i])}:`), steps);
   }
@@ -215,13 +383,29 @@ export class LlmAnswerAttention extends FigureAnswer {
       tolerance: 0.01,
       digits: 4,
       hints: [
-        { value: unmasked, text: "That is key 1's share of a softmax over every key in row 1: you divided by the sum over all the keys, the future ones too. The mask removes query 1's future keys before the softmax, so its weights are shared only among the keys it can see." },
-        { value: unscaledUnmasked, text: "That is a softmax over all of row 1's dot products q·k, without the mask and without dividing by √d. The scores are q·k/√d, and the masked keys are removed before the softmax." },
-        { value: unscaled, text: "That softmax used the dot products q·k without dividing by √d: the scores are q·k/√d." },
-        { value: r.scores[0][0], text: "That is key 1's score q₁·k₁/√d, before the softmax turns the visible scores into weights." },
-        { value: 0, text: "0 is the weight of a masked key, but key 1 is at query 1's own position, which it always sees." },
+        {
+          value: unmasked,
+          text: "That is key 1's share of a softmax over every key in row 1: you divided by the sum over all the keys, the future ones too. The mask removes query 1's future keys before the softmax, so its weights are shared only among the keys it can see.",
+        },
+        {
+          value: unscaledUnmasked,
+          text: "That is a softmax over all of row 1's dot products q·k, without the mask and without dividing by √d. The scores are q·k/√d, and the masked keys are removed before the softmax.",
+        },
+        {
+          value: unscaled,
+          text: "That softmax used the dot products q·k without dividing by √d: the scores are q·k/√d.",
+        },
+        {
+          value: r.scores[0][0],
+          text: "That is key 1's score q₁·k₁/√d, before the softmax turns the visible scores into weights.",
+        },
+        {
+          value: 0,
+          text: "0 is the weight of a masked key, but key 1 is at query 1's own position, which it always sees.",
+        },
       ],
-      otherwise: "Look at row 1 of the scores: which keys can query 1 see under the mask? The softmax shares the weight among those keys only.",
+      otherwise:
+        "Look at row 1 of the scores: which keys can query 1 see under the mask? The softmax shares the weight among those keys only.",
     };
   }
 
@@ -241,25 +425,39 @@ export class LlmAnswerAttention extends FigureAnswer {
       const best = Math.max(...seen.map((j) => row[j]));
       const top = Math.max(...hidden.map((j) => row[j]));
       const topKeys = hidden.filter((j) => row[j] === top);
-      const scores = hidden.length === 1
-        ? `Future key ${hidden[0] + 1} has a score of ${fmt(row[hidden[0]], 4)}`
-        : `Future ${keys(hidden)} have scores ${hidden.map((j) => fmt(row[j], 4)).join(", ")}`;
-      const compare = top > best
-        ? (topKeys.length === 1
+      const scores =
+        hidden.length === 1
+          ? `Future key ${hidden[0] + 1} has a score of ${fmt(row[hidden[0]], 4)}`
+          : `Future ${keys(hidden)} have scores ${hidden.map((j) => fmt(row[j], 4)).join(", ")}`;
+      const compare =
+        top > best
+          ? topKeys.length === 1
             ? `; key ${topKeys[0] + 1}'s is the largest in the row, above every score query 1 can see`
-            : `; ${keys(topKeys)} share the largest score in the row, above every score query 1 can see`)
-        : `; none is above the best score query 1 can see, ${fmt(best, 4)}`;
-      future = h("p", {}, scores, compare, ". Whatever their scores, masked keys are removed before normalisation, so ",
-        hidden.length === 1 ? "its weight is" : "their weights are", " exactly 0 and they contribute nothing to the output.");
+            : `; ${keys(topKeys)} share the largest score in the row, above every score query 1 can see`
+          : `; none is above the best score query 1 can see, ${fmt(best, 4)}`;
+      future = h(
+        "p",
+        {},
+        scores,
+        compare,
+        ". Whatever their scores, masked keys are removed before normalisation, so ",
+        hidden.length === 1 ? "its weight is" : "their weights are",
+        " exactly 0 and they contribute nothing to the output.",
+      );
     }
     return [
-      h("p", {},
+      h(
+        "p",
+        {},
         causal
           ? `Query 1 sits at position 1, so under the causal mask it sees ${only ? "only key 1" : keys(seen)}. `
           : "Without the causal mask, query 1 sees every key. ",
-        "Its weights are ", h("strong", { class: "answer-weights" }, fmtVec(w, 4)), only ? `, so the output is V1 = ` : ", so the output is ",
+        "Its weights are ",
+        h("strong", { class: "answer-weights" }, fmtVec(w, 4)),
+        only ? `, so the output is V1 = ` : ", so the output is ",
         h("strong", { class: "answer-output" }, fmtVec(r.output[0], 4)),
-        only ? ` (the value of key 1, ${fmtVec(V[0])}, copied unchanged).` : "."),
+        only ? ` (the value of key 1, ${fmtVec(V[0])}, copied unchanged).` : ".",
+      ),
       future,
     ];
   }

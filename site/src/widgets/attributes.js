@@ -58,7 +58,9 @@ export function parseValue(decl, raw) {
     case "matrix": {
       const rows = raw.split(";").map((r) => r.split(",").map(parseNumber));
       const cols = rows[0].length;
-      const ok = rows.length <= (decl.maxRows ?? 16) && cols <= (decl.maxCols ?? 16) &&
+      const ok =
+        rows.length <= (decl.maxRows ?? 16) &&
+        cols <= (decl.maxCols ?? 16) &&
         rows.every((r) => r.length === cols && r.every((v) => v !== null));
       return ok ? { value: rows } : fail;
     }
@@ -87,16 +89,24 @@ export function formatValue(decl, value) {
 export function describeType(decl) {
   const range = decl.min !== undefined && decl.max !== undefined ? ` from ${decl.min} to ${decl.max}` : "";
   switch (decl.type) {
-    case "number": return `a number${range}`;
-    case "integer": return `a whole number${range}`;
-    case "boolean": return "true or false";
-    case "choice": return `one of ${decl.choices.join(", ")}`;
-    case "text": return `text of at most ${decl.maxLength ?? MAX_RAW} characters`;
+    case "number":
+      return `a number${range}`;
+    case "integer":
+      return `a whole number${range}`;
+    case "boolean":
+      return "true or false";
+    case "choice":
+      return `one of ${decl.choices.join(", ")}`;
+    case "text":
+      return `text of at most ${decl.maxLength ?? MAX_RAW} characters`;
     case "numbers":
       return `${decl.minLength ?? 1} to ${decl.maxLength ?? 64} comma-separated numbers${range ? ` each${range}` : ""}`;
-    case "labels": return `${decl.minLength ?? 1} to ${decl.maxLength ?? 64} labels separated by |, each at most ${decl.maxChars ?? 40} characters`;
-    case "matrix": return `a matrix of at most ${decl.maxRows ?? 16} rows (separated by ;) of at most ${decl.maxCols ?? 16} comma-separated numbers`;
-    default: return decl.type;
+    case "labels":
+      return `${decl.minLength ?? 1} to ${decl.maxLength ?? 64} labels separated by |, each at most ${decl.maxChars ?? 40} characters`;
+    case "matrix":
+      return `a matrix of at most ${decl.maxRows ?? 16} rows (separated by ;) of at most ${decl.maxCols ?? 16} comma-separated numbers`;
+    default:
+      return decl.type;
   }
 }
 

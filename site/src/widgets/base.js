@@ -88,9 +88,12 @@ let idleQueued = false;
 
 function whenNeeded(widget) {
   if (typeof IntersectionObserver !== "function") return queueMicrotask(() => widget.start());
-  observer ??= new IntersectionObserver((entries) => {
-    for (const e of entries) if (e.isIntersecting) startNow(e.target);
-  }, { rootMargin: "100% 0px" });
+  observer ??= new IntersectionObserver(
+    (entries) => {
+      for (const e of entries) if (e.isIntersecting) startNow(e.target);
+    },
+    { rootMargin: "100% 0px" },
+  );
   waiting.add(widget);
   observer.observe(widget);
   queueIdle();
@@ -103,21 +106,27 @@ function startNow(widget) {
 }
 
 const idle =
-  globalThis.requestIdleCallback ?? ((cb) => setTimeout(() => cb(/** @type {IdleDeadline} */ ({ timeRemaining: () => 8 })), 16));
+  globalThis.requestIdleCallback ??
+  ((cb) => setTimeout(() => cb(/** @type {IdleDeadline} */ ({ timeRemaining: () => 8 })), 16));
 function queueIdle() {
   if (idleQueued) return;
   idleQueued = true;
-  idle((deadline) => {
-    idleQueued = false;
-    // The first figure still waiting, in document order, then more while the slice lasts.
-    do {
-      const next = [...waiting].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))[0];
-      if (!next) return;
-      if (next.isConnected) startNow(next);
-      else waiting.delete(next);
-    } while (deadline.timeRemaining() > 4);
-    if (waiting.size) queueIdle();
-  }, { timeout: 1000 });
+  idle(
+    (deadline) => {
+      idleQueued = false;
+      // The first figure still waiting, in document order, then more while the slice lasts.
+      do {
+        const next = [...waiting].sort((a, b) =>
+          a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
+        )[0];
+        if (!next) return;
+        if (next.isConnected) startNow(next);
+        else waiting.delete(next);
+      } while (deadline.timeRemaining() > 4);
+      if (waiting.size) queueIdle();
+    },
+    { timeout: 1000 },
+  );
 }
 
 /**
@@ -127,8 +136,12 @@ function queueIdle() {
 function engineReason(error) {
   const text = String(error?.message ?? error);
   if (typeof WebAssembly !== "object") return "this browser has WebAssembly turned off";
-  if (/Content.Security.Policy|unsafe-eval/i.test(text)) return "the page's Content-Security-Policy does not allow WebAssembly";
-  const bare = text.replace(/\s*Build with -s\w+.*$/s, "").replace(/^Aborted\((.*)\)[.\s]*$/s, "$1").trim();
+  if (/Content.Security.Policy|unsafe-eval/i.test(text))
+    return "the page's Content-Security-Policy does not allow WebAssembly";
+  const bare = text
+    .replace(/\s*Build with -s\w+.*$/s, "")
+    .replace(/^Aborted\((.*)\)[.\s]*$/s, "$1")
+    .trim();
   return bare.length > 120 ? `${bare.slice(0, 119)}…` : bare || "no reason given";
 }
 
@@ -163,12 +176,12 @@ export class LlmWidget extends HTMLElement {
     /** @type {Promise<void>} */
     this.ready = new Promise((resolve) => (this._resolveReady = resolve));
     this._pageSettings = [];
-    this._parts = new Map();  // drawPart(): each part's name → the JSON of the inputs it was last drawn from
+    this._parts = new Map(); // drawPart(): each part's name → the JSON of the inputs it was last drawn from
   }
 
   connectedCallback() {
     if (this._connected) {
-      if (!this._started) whenNeeded(this);  // moved before it started
+      if (!this._started) whenNeeded(this); // moved before it started
       return;
     }
     this._connected = true;
@@ -180,13 +193,21 @@ export class LlmWidget extends HTMLElement {
     this.frame = h("div", { class: "llm-frame", part: "frame" });
     this.root.append(this.frame);
     this.state = this._stateFrom([]).state;
-    this.actions = h("div", { class: "llm-actions" },
-      h("button", { type: "button", class: "llm-reset", onclick: () => this.reset() }, "Reset"));
+    this.actions = h(
+      "div",
+      { class: "llm-actions" },
+      h("button", { type: "button", class: "llm-reset", onclick: () => this.reset() }, "Reset"),
+    );
     this.panel = h("div", { class: "llm-panel", hidden: true });
     this.notesEl = h("p", { class: "llm-notes", hidden: true });
     // The status line shows errors; they are spoken through the live region, the figure's only one.
     this.status = h("p", { class: "llm-status" });
-    this.live = h("p", { class: "llm-live visually-hidden", role: "status", "aria-live": "polite", "aria-atomic": "true" });
+    this.live = h("p", {
+      class: "llm-live visually-hidden",
+      role: "status",
+      "aria-live": "polite",
+      "aria-atomic": "true",
+    });
     this._pending = h("p", { class: "llm-pending" }, COMPUTING);
     this.frame.append(this._pending, this.live);
     // The state is known at once (attributes, links and the API read and write it); building
@@ -235,8 +256,12 @@ export class LlmWidget extends HTMLElement {
       },
       (error) => {
         this.engineError = engineReason(error);
-        this._settle(`This figure cannot run: the engine did not start (${this.engineError}). The text and the answers still read.`);
-        this.dispatchEvent(new CustomEvent("llm-engine-error", { bubbles: true, detail: { message: this.engineError } }));
+        this._settle(
+          `This figure cannot run: the engine did not start (${this.engineError}). The text and the answers still read.`,
+        );
+        this.dispatchEvent(
+          new CustomEvent("llm-engine-error", { bubbles: true, detail: { message: this.engineError } }),
+        );
         this._resolveReady();
       },
     );
@@ -303,7 +328,8 @@ export class LlmWidget extends HTMLElement {
   /** The widget's attributes as a Map from name to string. */
   attributeSettings() {
     const out = new Map();
-    for (const d of /** @type {typeof LlmWidget} */ (this.constructor).attributes) if (this.hasAttribute(d.name)) out.set(d.name, this.getAttribute(d.name));
+    for (const d of /** @type {typeof LlmWidget} */ (this.constructor).attributes)
+      if (this.hasAttribute(d.name)) out.set(d.name, this.getAttribute(d.name));
     return out;
   }
 
@@ -313,7 +339,9 @@ export class LlmWidget extends HTMLElement {
    */
   _stateFrom(sources) {
     const cls = /** @type {typeof LlmWidget} */ (this.constructor);
-    const { state, notes } = settingsToState(cls.attributes, [this.attributeSettings(), ...sources], (p) => cls.presetFields(p));
+    const { state, notes } = settingsToState(cls.attributes, [this.attributeSettings(), ...sources], (p) =>
+      cls.presetFields(p),
+    );
     this.normalize(state, notes);
     this.notes = notes;
     return { state, notes };
@@ -353,7 +381,11 @@ export class LlmWidget extends HTMLElement {
     // The preset names the starting point of every other setting: keep it whenever it differs
     // from where the comparison started.
     if (presetDecl && !diff.some(([n]) => n === presetDecl.name)) {
-      const start = settingsToState(cls.attributes, relativeTo === "attributes" ? [this.attributeSettings()] : [], (p) => cls.presetFields(p)).state;
+      const start = settingsToState(
+        cls.attributes,
+        relativeTo === "attributes" ? [this.attributeSettings()] : [],
+        (p) => cls.presetFields(p),
+      ).state;
       const name = stateKey(presetDecl.name);
       if (start[name] !== this.state[name]) diff.unshift([presetDecl.name, String(this.state[name])]);
     }
@@ -405,9 +437,14 @@ export class LlmWidget extends HTMLElement {
     const area = h("textarea", { readonly: true, rows: Math.min(8, text.split("\n").length + 1), "aria-label": label });
     area.value = text;
     this.panel.replaceChildren(
-      h("div", { class: "llm-panel-head" }, h("strong", {}, label),
-        h("button", { type: "button", onclick: () => (this.panel.hidden = true) }, "Close")),
-      area);
+      h(
+        "div",
+        { class: "llm-panel-head" },
+        h("strong", {}, label),
+        h("button", { type: "button", onclick: () => (this.panel.hidden = true) }, "Close"),
+      ),
+      area,
+    );
     this.panel.hidden = false;
     area.focus();
     area.select();
@@ -499,7 +536,7 @@ export class LlmWidget extends HTMLElement {
         try {
           said = this.result ? this.summary(this.result, { concealed: this.hasAttribute("data-predict-first") }) : "";
         } catch {
-          said = "";  // a summary that cannot be written says nothing rather than break the figure
+          said = ""; // a summary that cannot be written says nothing rather than break the figure
         }
       }
       this._said = said;

@@ -9,17 +9,28 @@ import { h, uniqueId } from "../dom.js";
  * `label` may be text or nodes. The widget writes the shown value into `out.value`.
  */
 export function slider({ label, min, max, step = 1, value = min, oninput, id = uniqueId("slider") }) {
-  const input = h("input", { type: "range", id, min, max, step, value: String(value),
-    oninput: () => oninput(input.valueAsNumber) });
+  const input = h("input", {
+    type: "range",
+    id,
+    min,
+    max,
+    step,
+    value: String(value),
+    oninput: () => oninput(input.valueAsNumber),
+  });
   const out = h("output", { for: id });
   return { input, out, row: h("div", { class: "slider" }, h("label", { for: id }, label), input, out) };
 }
 
 /** Two buttons, − and +, under one group label: stepper("Tokens", onMinus, onPlus). */
 export function stepper(label, onMinus, onPlus) {
-  return h("span", { class: "stepper", role: "group", "aria-label": label }, label + " ",
+  return h(
+    "span",
+    { class: "stepper", role: "group", "aria-label": label },
+    label + " ",
     h("button", { type: "button", onclick: onMinus, "aria-label": `fewer: ${label}` }, "−"),
-    h("button", { type: "button", onclick: onPlus, "aria-label": `more: ${label}` }, "+"));
+    h("button", { type: "button", onclick: onPlus, "aria-label": `more: ${label}` }, "+"),
+  );
 }
 
 /**
@@ -29,16 +40,37 @@ export function stepper(label, onMinus, onPlus) {
  * @param {{ label: any, value: number | string, min?: number, max?: number, step?: number | string,
  *   oninput: (value: number, input: HTMLInputElement) => void, id?: string, className?: string }} spec
  */
-export function numberField({ label, value, min, max, step = "any", oninput, id = uniqueId("num"), className = "num-field" }) {
-  const input = h("input", { type: "number", id, min, max, step, value: String(value), inputmode: "decimal", class: className,
-    oninput: () => oninput(input.valueAsNumber, input) });
+export function numberField({
+  label,
+  value,
+  min,
+  max,
+  step = "any",
+  oninput,
+  id = uniqueId("num"),
+  className = "num-field",
+}) {
+  const input = h("input", {
+    type: "number",
+    id,
+    min,
+    max,
+    step,
+    value: String(value),
+    inputmode: "decimal",
+    class: className,
+    oninput: () => oninput(input.valueAsNumber, input),
+  });
   return { input, row: h("span", { class: "control" }, h("label", { for: id }, label), " ", input) };
 }
 
 /** A labelled drop-down list: choice({ label, options: [[value, text]], value, onchange(value) }). */
 export function choice({ label, options, value, onchange, id = uniqueId("choice") }) {
-  const select = h("select", { id, onchange: () => onchange(select.value) },
-    options.map(([v, text]) => h("option", { value: v }, text)));
+  const select = h(
+    "select",
+    { id, onchange: () => onchange(select.value) },
+    options.map(([v, text]) => h("option", { value: v }, text)),
+  );
   select.value = value;
   return { select, row: h("span", { class: "control" }, h("label", { for: id }, label), " ", select) };
 }
@@ -60,17 +92,60 @@ export function checkbox({ label, checked, onchange, id = uniqueId("check") }) {
  *   colLabels?: any[], cellLabel?: (i: number, j: number) => string, step?: string, className?: string,
  *   oncell: (i: number, j: number, value: number, input: HTMLInputElement) => void }} spec
  */
-export function matrixEditor({ name, caption, M, rowLabels, colLabels, cellLabel, step = "0.1", className = "", oncell }) {
+export function matrixEditor({
+  name,
+  caption,
+  M,
+  rowLabels,
+  colLabels,
+  cellLabel,
+  step = "0.1",
+  className = "",
+  oncell,
+}) {
   const label = cellLabel ?? ((i, j) => `${name} row ${i + 1} (${rowLabels[i]}), column ${j + 1}`);
-  return h("table", { class: `matrix-editor ${className}`.trim() },
+  return h(
+    "table",
+    { class: `matrix-editor ${className}`.trim() },
     h("caption", {}, caption ?? h("var", {}, name)),
-    colLabels ? h("thead", {}, h("tr", {}, h("td", {}), colLabels.map((c) => h("th", { scope: "col" }, c)))) : null,
-    h("tbody", {}, M.map((row, i) => h("tr", {},
-      h("th", { scope: "row" }, rowLabels[i]),
-      row.map((x, j) => h("td", {}, h("input", {
-        type: "number", step, value: String(x), inputmode: "decimal", "aria-label": label(i, j),
-        oninput: (e) => oncell(i, j, e.target.valueAsNumber, e.target),
-      })))))));
+    colLabels
+      ? h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("td", {}),
+            colLabels.map((c) => h("th", { scope: "col" }, c)),
+          ),
+        )
+      : null,
+    h(
+      "tbody",
+      {},
+      M.map((row, i) =>
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, rowLabels[i]),
+          row.map((x, j) =>
+            h(
+              "td",
+              {},
+              h("input", {
+                type: "number",
+                step,
+                value: String(x),
+                inputmode: "decimal",
+                "aria-label": label(i, j),
+                oninput: (e) => oncell(i, j, e.target.valueAsNumber, e.target),
+              }),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 /** Marks a field as invalid (or valid) for the eye and for assistive technology. */
@@ -87,7 +162,11 @@ export function markInvalid(input, invalid) {
  * until it is answered) it leaves the tab order too.
  */
 export function scrollBox(label, className, ...children) {
-  const box = h("div", { class: `llm-scroll ${className}`, tabindex: "0", role: "group", "aria-label": label }, ...children);
+  const box = h(
+    "div",
+    { class: `llm-scroll ${className}`, tabindex: "0", role: "group", "aria-label": label },
+    ...children,
+  );
   new MutationObserver(() => {
     if (box.getAttribute("aria-hidden") === "true") box.removeAttribute("tabindex");
     else box.setAttribute("tabindex", "0");

@@ -61,40 +61,118 @@ export class LlmCost extends LlmWidget {
   static styles = css;
   static numpy = numpyProgram;
   static attributes = [
-    { name: "preset", type: "choice", choices: Object.keys(costPresets), default: "exercise", preset: true,
-      doc: "The configuration to start from (exercise 4's layer or a real model); its context and shape apply unless given below." },
-    { name: "tokens", type: "integer", min: 1, max: MAX_TOKENS, default: ex.tokens, doc: "The context n: tokens in each sequence." },
-    { name: "heads", type: "integer", min: 1, max: MAX_FACTOR, default: ex.heads, doc: "The query heads h of each layer." },
-    { name: "kv-heads", type: "integer", min: 1, max: MAX_FACTOR, default: ex.kvHeads,
-      doc: "The key-value heads h_kv of each layer, a divisor of the query heads (equal to them for multi-head attention)." },
-    { name: "head-dim", type: "integer", min: 1, max: MAX_FACTOR, default: ex.headDim, doc: "The head dimension d: the length of one head's query, key and value." },
+    {
+      name: "preset",
+      type: "choice",
+      choices: Object.keys(costPresets),
+      default: "exercise",
+      preset: true,
+      doc: "The configuration to start from (exercise 4's layer or a real model); its context and shape apply unless given below.",
+    },
+    {
+      name: "tokens",
+      type: "integer",
+      min: 1,
+      max: MAX_TOKENS,
+      default: ex.tokens,
+      doc: "The context n: tokens in each sequence.",
+    },
+    {
+      name: "heads",
+      type: "integer",
+      min: 1,
+      max: MAX_FACTOR,
+      default: ex.heads,
+      doc: "The query heads h of each layer.",
+    },
+    {
+      name: "kv-heads",
+      type: "integer",
+      min: 1,
+      max: MAX_FACTOR,
+      default: ex.kvHeads,
+      doc: "The key-value heads h_kv of each layer, a divisor of the query heads (equal to them for multi-head attention).",
+    },
+    {
+      name: "head-dim",
+      type: "integer",
+      min: 1,
+      max: MAX_FACTOR,
+      default: ex.headDim,
+      doc: "The head dimension d: the length of one head's query, key and value.",
+    },
     { name: "layers", type: "integer", min: 1, max: MAX_FACTOR, default: ex.layers, doc: "The number of layers L." },
-    { name: "batch", type: "integer", min: 1, max: MAX_FACTOR, default: 1, doc: "The batch b: sequences processed together." },
-    { name: "bytes-per-value", type: "number", min: 0, max: MAX_BYTES, default: 2,
-      doc: "The bytes p that store one cached value, more than 0 (fp32 4, fp16 2, int8 1, int4 0.5); the precision list shows it." },
-    { name: "d-model", type: "integer", min: 0, max: MAX_D_MODEL, default: ex.dModel,
-      doc: "The model width d_model (hidden size). With ffn-dim, the linear layers are counted and compared with attention; 0 leaves them out." },
-    { name: "ffn-dim", type: "integer", min: 0, max: MAX_FFN, default: ex.ffnDim,
-      doc: "The feed-forward size d_ff (intermediate size), given with d-model; 0 leaves the linear layers out." },
-    { name: "gated", type: "boolean", default: ex.gated,
-      doc: "Whether the feed-forward is gated, three matrices as in Llama's SwiGLU, rather than two as in GPT-2." },
+    {
+      name: "batch",
+      type: "integer",
+      min: 1,
+      max: MAX_FACTOR,
+      default: 1,
+      doc: "The batch b: sequences processed together.",
+    },
+    {
+      name: "bytes-per-value",
+      type: "number",
+      min: 0,
+      max: MAX_BYTES,
+      default: 2,
+      doc: "The bytes p that store one cached value, more than 0 (fp32 4, fp16 2, int8 1, int4 0.5); the precision list shows it.",
+    },
+    {
+      name: "d-model",
+      type: "integer",
+      min: 0,
+      max: MAX_D_MODEL,
+      default: ex.dModel,
+      doc: "The model width d_model (hidden size). With ffn-dim, the linear layers are counted and compared with attention; 0 leaves them out.",
+    },
+    {
+      name: "ffn-dim",
+      type: "integer",
+      min: 0,
+      max: MAX_FFN,
+      default: ex.ffnDim,
+      doc: "The feed-forward size d_ff (intermediate size), given with d-model; 0 leaves the linear layers out.",
+    },
+    {
+      name: "gated",
+      type: "boolean",
+      default: ex.gated,
+      doc: "Whether the feed-forward is gated, three matrices as in Llama's SwiGLU, rather than two as in GPT-2.",
+    },
   ];
 
   /** A model's context and shape; batch and bytes per value stay as they were. */
   static presetFields(name) {
     if (!Object.hasOwn(costPresets, name)) return {};
     const p = costPresets[name];
-    return { tokens: p.tokens, heads: p.heads, kvHeads: p.kvHeads, headDim: p.headDim, layers: p.layers,
-      dModel: p.dModel, ffnDim: p.ffnDim, gated: p.gated };
+    return {
+      tokens: p.tokens,
+      heads: p.heads,
+      kvHeads: p.kvHeads,
+      headDim: p.headDim,
+      layers: p.layers,
+      dModel: p.dModel,
+      ffnDim: p.ffnDim,
+      gated: p.gated,
+    };
   }
 
   build() {
     const id = uniqueId("cost");
     this.tableTitleId = `${id}-models`;
-    this.preset = choice({ label: "Configuration", value: "exercise", onchange: (key) => this.loadPreset(key),
-      options: [...Object.entries(costPresets).map(([key, p]) => [key, p.label]), ["", "Your own configuration"]] });
-    this.precision = choice({ label: "Precision", value: "fp16", onchange: (key) => this.onPrecision(key),
-      options: [...precisions.map((p) => [p.key, p.label]), ["", "Other (set bytes per value)"]] });
+    this.preset = choice({
+      label: "Configuration",
+      value: "exercise",
+      onchange: (key) => this.loadPreset(key),
+      options: [...Object.entries(costPresets).map(([key, p]) => [key, p.label]), ["", "Your own configuration"]],
+    });
+    this.precision = choice({
+      label: "Precision",
+      value: "fp16",
+      onchange: (key) => this.onPrecision(key),
+      options: [...precisions.map((p) => [p.key, p.label]), ["", "Other (set bytes per value)"]],
+    });
     // The last option of each list says what the fields show; it is not a choice.
     /** @type {HTMLOptionElement} */ (this.preset.select.lastElementChild).disabled = true;
     /** @type {HTMLOptionElement} */ (this.precision.select.lastElementChild).disabled = true;
@@ -102,18 +180,33 @@ export class LlmCost extends LlmWidget {
     this.fields = {};
     const grid = h("div", { class: "cost-fields" });
     for (const f of FIELDS) {
-      const field = numberField({ label: f.label(), value: "", min: f.min, max: f.max, step: f.decimal ? "any" : "1",
-        className: "cost-num", oninput: (v, input) => this.onField(f.key, v, input) });
+      const field = numberField({
+        label: f.label(),
+        value: "",
+        min: f.min,
+        max: f.max,
+        step: f.decimal ? "any" : "1",
+        className: "cost-num",
+        oninput: (v, input) => this.onField(f.key, v, input),
+      });
       if (!f.decimal) field.input.setAttribute("inputmode", "numeric");
       field.row.classList.add("cost-field");
       this.fields[f.key] = field.input;
       grid.append(field.row);
     }
-    this.tokenSlider = slider({ label: ["Context ", sym("n")], min: 0, max: TOKEN_STEPS.length - 1, step: 1,
-      oninput: (k) => this.set({ tokens: TOKEN_STEPS[k] }, { sync: true }) });
+    this.tokenSlider = slider({
+      label: ["Context ", sym("n")],
+      min: 0,
+      max: TOKEN_STEPS.length - 1,
+      step: 1,
+      oninput: (k) => this.set({ tokens: TOKEN_STEPS[k] }, { sync: true }),
+    });
     this.tokenSlider.input.setAttribute("aria-label", "Tokens n, in powers of two");
-    this.gatedBox = checkbox({ label: "Gated feed-forward (three matrices, as in Llama)", checked: false,
-      onchange: (gated) => this.set({ gated }, { sync: true }) });
+    this.gatedBox = checkbox({
+      label: "Gated feed-forward (three matrices, as in Llama)",
+      checked: false,
+      onchange: (gated) => this.set({ gated }, { sync: true }),
+    });
 
     this.stats = h("dl", { class: "cost-stats" });
     this.chart = h("div", { class: "chart-box" });
@@ -126,7 +219,11 @@ export class LlmCost extends LlmWidget {
     this.frame.append(
       h("div", { class: "controls" }, this.preset.row, this.precision.row),
       h("div", { class: "sliders cost-tokens llm-bar" }, this.tokenSlider.row),
-      h("p", { class: "hint" }, "Slide the context in powers of two, or type any number below. The model width and feed-forward size count the linear layers (0 leaves them out)."),
+      h(
+        "p",
+        { class: "hint" },
+        "Slide the context in powers of two, or type any number below. The model width and feed-forward size count the linear layers (0 leaves them out).",
+      ),
       grid,
       h("div", { class: "controls cost-gated" }, this.gatedBox.row),
       this.stats,
@@ -142,8 +239,16 @@ export class LlmCost extends LlmWidget {
   /** The configuration passed to attentionCost, from the state. */
   get inputs() {
     const s = this.state;
-    return { tokens: s.tokens, heads: s.heads, kvHeads: s.kvHeads, headDim: s.headDim, layers: s.layers,
-      batch: s.batch, bytesPerValue: s.bytesPerValue, ...linearInputs(s) };
+    return {
+      tokens: s.tokens,
+      heads: s.heads,
+      kvHeads: s.kvHeads,
+      headDim: s.headDim,
+      layers: s.layers,
+      batch: s.batch,
+      bytesPerValue: s.bytesPerValue,
+      ...linearInputs(s),
+    };
   }
 
   /** The preset whose shape the state has, or "" once the reader has changed the shape. */
@@ -203,7 +308,8 @@ export class LlmCost extends LlmWidget {
     const core = this.core;
     const now = core.attentionCost(cfg);
     // The exercise's question: the same configuration with the head dimension doubled.
-    let doubled = null, doubledError = null;
+    let doubled = null,
+      doubledError = null;
     try {
       doubled = core.attentionCost({ ...cfg, headDim: 2 * cfg.headDim });
     } catch (error) {
@@ -211,13 +317,19 @@ export class LlmCost extends LlmWidget {
     }
     // The axis reaches the reader's context and, when the linear layers are counted, the
     // crossover (screen mapping).
-    const xMax = TOKEN_STEPS.find((t) => t >= Math.max(cfg.tokens, MIN_X_MAX, now.crossoverTokens ?? 0)) ?? TOKEN_STEPS.at(-1);
+    const xMax =
+      TOKEN_STEPS.find((t) => t >= Math.max(cfg.tokens, MIN_X_MAX, now.crossoverTokens ?? 0)) ?? TOKEN_STEPS.at(-1);
     // Every context of the axis in one call: the curves' counts per layer.
     const sweep = core.attentionCostSweep({ ...cfg, tokens: TOKEN_STEPS.filter((t) => t <= xMax) });
-    const curve = sweep.tokens.map((n, i) => [n, {
-      scoresPerLayer: sweep.scoresPerLayer[i], kvValuesPerLayer: sweep.kvValuesPerLayer[i],
-      macsPerLayer: sweep.macsPerLayer[i], linearMacsPerLayer: sweep.linearMacsPerLayer?.[i],
-    }]);
+    const curve = sweep.tokens.map((n, i) => [
+      n,
+      {
+        scoresPerLayer: sweep.scoresPerLayer[i],
+        kvValuesPerLayer: sweep.kvValuesPerLayer[i],
+        macsPerLayer: sweep.macsPerLayer[i],
+        linearMacsPerLayer: sweep.linearMacsPerLayer?.[i],
+      },
+    ]);
     const models = this.modelCosts(cfg.bytesPerValue);
     return { cfg, now, doubled, doubledError, curve, xMax, models };
   }
@@ -228,11 +340,22 @@ export class LlmCost extends LlmWidget {
    */
   modelCosts(bytesPerValue) {
     if (this.modelCache?.bytesPerValue === bytesPerValue) return this.modelCache.models;
-    const models = Object.entries(costPresets).filter(([, p]) => p.source).map(([key, p]) => ({
-      key, preset: p,
-      cost: this.core.attentionCost({ tokens: p.tokens, heads: p.heads, kvHeads: p.kvHeads, headDim: p.headDim,
-        layers: p.layers, batch: 1, bytesPerValue, ...linearInputs(p) }),
-    }));
+    const models = Object.entries(costPresets)
+      .filter(([, p]) => p.source)
+      .map(([key, p]) => ({
+        key,
+        preset: p,
+        cost: this.core.attentionCost({
+          tokens: p.tokens,
+          heads: p.heads,
+          kvHeads: p.kvHeads,
+          headDim: p.headDim,
+          layers: p.layers,
+          batch: 1,
+          bytesPerValue,
+          ...linearInputs(p),
+        }),
+      }));
     this.modelCache = { bytesPerValue, models };
     return models;
   }
@@ -252,32 +375,69 @@ export class LlmCost extends LlmWidget {
    */
   summary({ cfg, now }, { concealed }) {
     const n = `${fmtCount(cfg.tokens, CARD_DIGITS)} tokens`;
-    const share = now.linearMacsPerLayer === undefined ? "" : `; attention does ${pct(now.attentionShare, 1)} of a layer's multiply-adds`;
+    const share =
+      now.linearMacsPerLayer === undefined
+        ? ""
+        : `; attention does ${pct(now.attentionShare, 1)} of a layer's multiply-adds`;
     if (concealed) return `Context ${n}${share}; the counts are hidden until you answer the exercise.`;
     return `At ${n}: ${fmtCount(now.scoresPerHead, CARD_DIGITS)} scores per head and a key-value cache of ${fmtBytes(now.kvBytes)}${share}.`;
   }
 
   renderStats({ now }) {
     const stat = (term, value, note, cls) =>
-      h("div", { class: `cost-stat ${cls ?? ""}` }, h("dt", {}, term), h("dd", {}, h("strong", {}, value), note ? h("span", {}, note) : null));
-    patch(this.stats,
+      h(
+        "div",
+        { class: `cost-stat ${cls ?? ""}` },
+        h("dt", {}, term),
+        h("dd", {}, h("strong", {}, value), note ? h("span", {}, note) : null),
+      );
+    patch(
+      this.stats,
       stat(["Scores per head, ", sym("n"), "²"], fmtCount(now.scoresPerHead, CARD_DIGITS), null, "scores"),
-      stat("Scores per layer", fmtCount(now.scoresPerLayer, CARD_DIGITS), "one layer, all heads and sequences", "scores"),
+      stat(
+        "Scores per layer",
+        fmtCount(now.scoresPerLayer, CARD_DIGITS),
+        "one layer, all heads and sequences",
+        "scores",
+      ),
       stat("Key-value cache", fmtBytes(now.kvBytes), `${fmtCount(now.kvValues, CARD_DIGITS)} values`, "kv"),
       stat("Cache added per token", fmtBytes(now.kvBytesPerToken), "each sequence, all layers", "kv"),
       stat("QK + AV multiply-adds", fmtCount(now.macs, CARD_DIGITS), "all layers, full square"),
-      now.linearMacsPerLayer === undefined ? null : [
-        stat("Linear-layer multiply-adds", fmtCount(now.linearMacsPerLayer, CARD_DIGITS), "per layer: projections and feed-forward", "linear"),
-        stat("Attention's share", pct(now.attentionShare, 1), "of one layer's multiply-adds", "scores"),
-        stat("Attention overtakes at", fmtCount(now.crossoverTokens, CARD_DIGITS), "tokens: QK + AV = linear layers", "linear"),
-      ]);
+      now.linearMacsPerLayer === undefined
+        ? null
+        : [
+            stat(
+              "Linear-layer multiply-adds",
+              fmtCount(now.linearMacsPerLayer, CARD_DIGITS),
+              "per layer: projections and feed-forward",
+              "linear",
+            ),
+            stat("Attention's share", pct(now.attentionShare, 1), "of one layer's multiply-adds", "scores"),
+            stat(
+              "Attention overtakes at",
+              fmtCount(now.crossoverTokens, CARD_DIGITS),
+              "tokens: QK + AV = linear layers",
+              "linear",
+            ),
+          ],
+    );
   }
 
   /** Attention's multiply-adds per layer (∝ n²) against the linear layers' (∝ n), with the crossover. */
   renderLinear({ cfg, now, curve, xMax }) {
     if (now.linearMacsPerLayer === undefined) {
-      patch(this.linearChart, h("p", { class: "cost-linear-off" }, "Give the model width ", sym("d", "model"), " and the feed-forward size ",
-        sym("d", "ff"), ", or load a real model, to compare attention's arithmetic with the linear layers' and see where it takes over."));
+      patch(
+        this.linearChart,
+        h(
+          "p",
+          { class: "cost-linear-off" },
+          "Give the model width ",
+          sym("d", "model"),
+          " and the feed-forward size ",
+          sym("d", "ff"),
+          ", or load a real model, to compare attention's arithmetic with the linear layers' and see where it takes over.",
+        ),
+      );
       patch(this.linearLegend);
       return;
     }
@@ -286,31 +446,77 @@ export class LlmCost extends LlmWidget {
     const all = [...att, ...lin].map(([, y]) => y);
     const y = logAxis(Math.min(...all), Math.max(...all));
     const crossover = now.crossoverTokens;
-    patch(this.linearChart, lineChart({
-      title: "Multiply-adds per layer against the number of tokens: attention's QK and AV against the linear layers (both axes logarithmic)",
-      x: { min: 1, max: xMax, log: true, ticks: TOKEN_STEPS.filter((t, k) => k % 4 === 0 && t <= xMax), format: fmtTokens, label: "tokens n (log scale)",
-        name: "tokens n", valueFormat: (t) => fmtCount(t) },
-      y: { ...y, label: "multiply-adds per layer (log scale)" },
-      series: [{ points: lin, class: "series cost-linear", label: "linear layers' multiply-adds" }, { points: att, class: "series cost-scores", label: "attention's multiply-adds" }],
-      describe: `At the marked n = ${fmtCount(cfg.tokens)}: attention ${fmtCount(now.macsPerLayer, CARD_DIGITS)} multiply-adds per layer, the linear layers ${fmtCount(now.linearMacsPerLayer, CARD_DIGITS)}; they are equal at n = ${fmtCount(crossover, CARD_DIGITS)}.`,
-      markers: [
-        { x: cfg.tokens, y: now.macsPerLayer, class: "marker cost-scores" },
-        { x: cfg.tokens, y: now.linearMacsPerLayer, class: "marker cost-linear" },
-      ],
-      vlines: [
-        { x: crossover, label: `n = ${fmtCount(crossover, CARD_DIGITS)}`, class: "guide cost-crossover" },
-        { x: cfg.tokens, class: "guide cost-now" },
-      ],
-    }));
-    patch(this.linearLegend,
-      h("li", {}, h("span", { class: "swatch cost-scores", "aria-hidden": "true" }),
-        "Attention, QK + AV: 2·", sym("b"), "·", sym("h"), "·", sym("n"), "²·", sym("d"), ": ", h("strong", { class: "cost-attention-macs" }, fmtCount(now.macsPerLayer)),
-        " at ", sym("n"), ` = ${grouped(cfg.tokens)}`),
-      h("li", {}, h("span", { class: "swatch cost-linear", "aria-hidden": "true" }),
-        "Linear layers, Q, K, V, O and feed-forward: ", h("strong", { class: "cost-linear-macs" }, fmtCount(now.linearMacsPerLayer))),
-      h("li", {}, h("span", { class: "swatch cost-crossover", "aria-hidden": "true" }),
-        "Equal at ", sym("n"), " = ", h("strong", { class: "cost-crossover-tokens" }, fmtCount(now.crossoverTokens)),
-        " tokens; here attention does ", h("strong", { class: "cost-attention-share" }, pct(now.attentionShare, 1)), " of the arithmetic"));
+    patch(
+      this.linearChart,
+      lineChart({
+        title:
+          "Multiply-adds per layer against the number of tokens: attention's QK and AV against the linear layers (both axes logarithmic)",
+        x: {
+          min: 1,
+          max: xMax,
+          log: true,
+          ticks: TOKEN_STEPS.filter((t, k) => k % 4 === 0 && t <= xMax),
+          format: fmtTokens,
+          label: "tokens n (log scale)",
+          name: "tokens n",
+          valueFormat: (t) => fmtCount(t),
+        },
+        y: { ...y, label: "multiply-adds per layer (log scale)" },
+        series: [
+          { points: lin, class: "series cost-linear", label: "linear layers' multiply-adds" },
+          { points: att, class: "series cost-scores", label: "attention's multiply-adds" },
+        ],
+        describe: `At the marked n = ${fmtCount(cfg.tokens)}: attention ${fmtCount(now.macsPerLayer, CARD_DIGITS)} multiply-adds per layer, the linear layers ${fmtCount(now.linearMacsPerLayer, CARD_DIGITS)}; they are equal at n = ${fmtCount(crossover, CARD_DIGITS)}.`,
+        markers: [
+          { x: cfg.tokens, y: now.macsPerLayer, class: "marker cost-scores" },
+          { x: cfg.tokens, y: now.linearMacsPerLayer, class: "marker cost-linear" },
+        ],
+        vlines: [
+          { x: crossover, label: `n = ${fmtCount(crossover, CARD_DIGITS)}`, class: "guide cost-crossover" },
+          { x: cfg.tokens, class: "guide cost-now" },
+        ],
+      }),
+    );
+    patch(
+      this.linearLegend,
+      h(
+        "li",
+        {},
+        h("span", { class: "swatch cost-scores", "aria-hidden": "true" }),
+        "Attention, QK + AV: 2·",
+        sym("b"),
+        "·",
+        sym("h"),
+        "·",
+        sym("n"),
+        "²·",
+        sym("d"),
+        ": ",
+        h("strong", { class: "cost-attention-macs" }, fmtCount(now.macsPerLayer)),
+        " at ",
+        sym("n"),
+        ` = ${grouped(cfg.tokens)}`,
+      ),
+      h(
+        "li",
+        {},
+        h("span", { class: "swatch cost-linear", "aria-hidden": "true" }),
+        "Linear layers, Q, K, V, O and feed-forward: ",
+        h("strong", { class: "cost-linear-macs" }, fmtCount(now.linearMacsPerLayer)),
+      ),
+      h(
+        "li",
+        {},
+        h("span", { class: "swatch cost-crossover", "aria-hidden": "true" }),
+        "Equal at ",
+        sym("n"),
+        " = ",
+        h("strong", { class: "cost-crossover-tokens" }, fmtCount(now.crossoverTokens)),
+        " tokens; here attention does ",
+        h("strong", { class: "cost-attention-share" }, pct(now.attentionShare, 1)),
+        " of the arithmetic",
+      ),
+    );
   }
 
   renderChart({ cfg, now, curve, xMax }) {
@@ -319,25 +525,68 @@ export class LlmCost extends LlmWidget {
     const all = [...scores, ...kv].map(([, y]) => y);
     const y = logAxis(Math.min(...all), Math.max(...all));
     const xTicks = TOKEN_STEPS.filter((t, k) => k % 4 === 0 && t <= xMax);
-    patch(this.chart, lineChart({
-      title: "Attention scores and cached key-value entries per layer against the number of tokens (both axes logarithmic)",
-      x: { min: 1, max: xMax, log: true, ticks: xTicks, format: fmtTokens, label: "tokens n (log scale)", name: "tokens n", valueFormat: (t) => fmtCount(t) },
-      y: { ...y, label: "count per layer (log scale)" },
-      series: [{ points: scores, class: "series cost-scores", label: "scores per layer" }, { points: kv, class: "series cost-kv", label: "cached values per layer" }],
-      describe: `At the marked n = ${fmtCount(cfg.tokens)}: ${fmtCount(now.scoresPerLayer, CARD_DIGITS)} scores and ${fmtCount(now.kvValuesPerLayer, CARD_DIGITS)} cached values per layer.`,
-      markers: [
-        { x: cfg.tokens, y: now.scoresPerLayer, class: "marker cost-scores" },
-        { x: cfg.tokens, y: now.kvValuesPerLayer, class: "marker cost-kv" },
-      ],
-      vlines: [{ x: cfg.tokens, class: "guide cost-now" }],
-    }));
-    patch(this.legend,
-      h("li", {}, h("span", { class: "swatch cost-scores", "aria-hidden": "true" }),
-        "Scores, ", sym("b"), "·", sym("h"), "·", sym("n"), "²: ", h("strong", {}, fmtCount(now.scoresPerLayer)),
-        " at ", sym("n"), ` = ${grouped(cfg.tokens)}`),
-      h("li", {}, h("span", { class: "swatch cost-kv", "aria-hidden": "true" }),
-        "Cached keys and values, 2·", sym("b"), "·", sym("n"), "·", sym("h", "kv"), "·", sym("d"), ": ",
-        h("strong", {}, fmtCount(now.kvValuesPerLayer))));
+    patch(
+      this.chart,
+      lineChart({
+        title:
+          "Attention scores and cached key-value entries per layer against the number of tokens (both axes logarithmic)",
+        x: {
+          min: 1,
+          max: xMax,
+          log: true,
+          ticks: xTicks,
+          format: fmtTokens,
+          label: "tokens n (log scale)",
+          name: "tokens n",
+          valueFormat: (t) => fmtCount(t),
+        },
+        y: { ...y, label: "count per layer (log scale)" },
+        series: [
+          { points: scores, class: "series cost-scores", label: "scores per layer" },
+          { points: kv, class: "series cost-kv", label: "cached values per layer" },
+        ],
+        describe: `At the marked n = ${fmtCount(cfg.tokens)}: ${fmtCount(now.scoresPerLayer, CARD_DIGITS)} scores and ${fmtCount(now.kvValuesPerLayer, CARD_DIGITS)} cached values per layer.`,
+        markers: [
+          { x: cfg.tokens, y: now.scoresPerLayer, class: "marker cost-scores" },
+          { x: cfg.tokens, y: now.kvValuesPerLayer, class: "marker cost-kv" },
+        ],
+        vlines: [{ x: cfg.tokens, class: "guide cost-now" }],
+      }),
+    );
+    patch(
+      this.legend,
+      h(
+        "li",
+        {},
+        h("span", { class: "swatch cost-scores", "aria-hidden": "true" }),
+        "Scores, ",
+        sym("b"),
+        "·",
+        sym("h"),
+        "·",
+        sym("n"),
+        "²: ",
+        h("strong", {}, fmtCount(now.scoresPerLayer)),
+        " at ",
+        sym("n"),
+        ` = ${grouped(cfg.tokens)}`,
+      ),
+      h(
+        "li",
+        {},
+        h("span", { class: "swatch cost-kv", "aria-hidden": "true" }),
+        "Cached keys and values, 2·",
+        sym("b"),
+        "·",
+        sym("n"),
+        "·",
+        sym("h", "kv"),
+        "·",
+        sym("d"),
+        ": ",
+        h("strong", {}, fmtCount(now.kvValuesPerLayer)),
+      ),
+    );
   }
 
   /** The calculation with the reader's numbers substituted. */
@@ -345,58 +594,232 @@ export class LlmCost extends LlmWidget {
     const { tokens: n, heads, kvHeads, headDim: d, layers: L, batch: b, bytesPerValue: p, dModel, ffnDim, gated } = cfg;
     const c = (x) => fmtCount(x);
     const eq = (...parts) => h("li", {}, ...parts);
-    patch(this.worked, h("ol", {},
-      eq(h("strong", {}, "Scores per head. "), "Every query meets every key: ", sym("n"), `² = ${c(n)}² = `,
-        h("strong", {}, c(now.scoresPerHead)), "."),
-      eq(h("strong", {}, "Scores per layer. "), sym("b"), "·", sym("h"), "·", sym("n"), `² = ${c(b)}·${c(heads)}·${c(now.scoresPerHead)} = `,
-        h("strong", {}, c(now.scoresPerLayer)), "."),
-      eq(h("strong", {}, "Cached values per layer. "), "One key and one value of length ", sym("d"), " per token and key-value head: 2·",
-        sym("b"), "·", sym("n"), "·", sym("h", "kv"), "·", sym("d"), ` = 2·${c(b)}·${c(n)}·${c(kvHeads)}·${c(d)} = `,
-        h("strong", {}, c(now.kvValuesPerLayer)), "."),
-      eq(h("strong", {}, "Whole cache. "), `Over ${c(L)} layer${L === 1 ? "" : "s"}: ${c(now.kvValuesPerLayer)}·${c(L)} = ${c(now.kvValues)} values; at `,
-        sym("p"), ` = ${fmt(p)} byte${p === 1 ? "" : "s"} each, ${c(now.kvValues)}·${fmt(p)} = `, h("strong", {}, fmtBytes(now.kvBytes)),
-        now.kvBytes >= 1024 ? ` (${c(now.kvBytes)} bytes)` : "", "."),
-      eq(h("strong", {}, "Per token. "), "Each new token of each sequence adds 2·", sym("h", "kv"), "·", sym("d"), "·", sym("L"), "·", sym("p"),
-        ` = 2·${c(kvHeads)}·${c(d)}·${c(L)}·${fmt(p)} = `, h("strong", {}, fmtBytes(now.kvBytesPerToken)),
-        now.kvBytesPerToken >= 1024 ? ` (${c(now.kvBytesPerToken)} bytes)` : "", "."),
-      eq(h("strong", {}, "Multiply-adds. "), "Scores ", sym("Q"), sym("K", undefined, "⊤"), ": ", sym("b"), "·", sym("h"), "·", sym("n"), "²·", sym("d"),
-        ` = ${c(b)}·${c(heads)}·${c(now.scoresPerHead)}·${c(d)} = ${c(now.qkMacsPerLayer)} per layer; weights times values, the same ${c(now.avMacsPerLayer)}; together ${c(now.macsPerLayer)} per layer and `,
-        h("strong", {}, c(now.macs)), ` over ${c(L)} layer${L === 1 ? "" : "s"}.`),
-      now.linearMacsPerLayer === undefined ? null : [
-        eq(h("strong", {}, "Linear layers. "), "Every token goes through the query and output projections (", sym("d", "model"), " × ", sym("h"), sym("d"),
-          " each), the key and value projections (", sym("d", "model"), " × ", sym("h", "kv"), sym("d"), " each) and the feed-forward block (",
-          gated ? "three" : "two", " matrices of ", sym("d", "model"), " × ", sym("d", "ff"), "): ",
-          sym("b"), "·", sym("n"), "·", sym("d", "model"), "·", sym("d"), "·(2", sym("h"), " + 2", sym("h", "kv"), `) = ${c(b)}·${c(n)}·${c(dModel)}·${c(d)}·(2·${c(heads)} + 2·${c(kvHeads)}) = ${c(now.projectionMacsPerLayer)}, plus `,
-          gated ? "3" : "2", "·", sym("b"), "·", sym("n"), "·", sym("d", "model"), "·", sym("d", "ff"), ` = ${gated ? 3 : 2}·${c(b)}·${c(n)}·${c(dModel)}·${c(ffnDim)} = ${c(now.ffnMacsPerLayer)}; together `,
-          h("strong", {}, c(now.linearMacsPerLayer)), " per layer, growing as ", sym("n"), "."),
-        eq(h("strong", {}, "Crossover. "), "Attention's 2·", sym("b"), "·", sym("h"), "·", sym("n"), "²·", sym("d"),
-          " grows as ", sym("n"), "² and equals the linear layers' at ", sym("n"), " = (linear multiply-adds per token) / (2·", sym("h"), "·", sym("d"), ") = ",
-          h("strong", {}, c(now.crossoverTokens)), " tokens, whatever the batch. At ", sym("n"), ` = ${c(n)} attention does `,
-          h("strong", {}, pct(now.attentionShare, 1)), ` of the layer's multiply-adds (${c(now.macsPerLayer)} of ${c(now.macsPerLayer)} + ${c(now.linearMacsPerLayer)}).`),
-      ]));
+    patch(
+      this.worked,
+      h(
+        "ol",
+        {},
+        eq(
+          h("strong", {}, "Scores per head. "),
+          "Every query meets every key: ",
+          sym("n"),
+          `² = ${c(n)}² = `,
+          h("strong", {}, c(now.scoresPerHead)),
+          ".",
+        ),
+        eq(
+          h("strong", {}, "Scores per layer. "),
+          sym("b"),
+          "·",
+          sym("h"),
+          "·",
+          sym("n"),
+          `² = ${c(b)}·${c(heads)}·${c(now.scoresPerHead)} = `,
+          h("strong", {}, c(now.scoresPerLayer)),
+          ".",
+        ),
+        eq(
+          h("strong", {}, "Cached values per layer. "),
+          "One key and one value of length ",
+          sym("d"),
+          " per token and key-value head: 2·",
+          sym("b"),
+          "·",
+          sym("n"),
+          "·",
+          sym("h", "kv"),
+          "·",
+          sym("d"),
+          ` = 2·${c(b)}·${c(n)}·${c(kvHeads)}·${c(d)} = `,
+          h("strong", {}, c(now.kvValuesPerLayer)),
+          ".",
+        ),
+        eq(
+          h("strong", {}, "Whole cache. "),
+          `Over ${c(L)} layer${L === 1 ? "" : "s"}: ${c(now.kvValuesPerLayer)}·${c(L)} = ${c(now.kvValues)} values; at `,
+          sym("p"),
+          ` = ${fmt(p)} byte${p === 1 ? "" : "s"} each, ${c(now.kvValues)}·${fmt(p)} = `,
+          h("strong", {}, fmtBytes(now.kvBytes)),
+          now.kvBytes >= 1024 ? ` (${c(now.kvBytes)} bytes)` : "",
+          ".",
+        ),
+        eq(
+          h("strong", {}, "Per token. "),
+          "Each new token of each sequence adds 2·",
+          sym("h", "kv"),
+          "·",
+          sym("d"),
+          "·",
+          sym("L"),
+          "·",
+          sym("p"),
+          ` = 2·${c(kvHeads)}·${c(d)}·${c(L)}·${fmt(p)} = `,
+          h("strong", {}, fmtBytes(now.kvBytesPerToken)),
+          now.kvBytesPerToken >= 1024 ? ` (${c(now.kvBytesPerToken)} bytes)` : "",
+          ".",
+        ),
+        eq(
+          h("strong", {}, "Multiply-adds. "),
+          "Scores ",
+          sym("Q"),
+          sym("K", undefined, "⊤"),
+          ": ",
+          sym("b"),
+          "·",
+          sym("h"),
+          "·",
+          sym("n"),
+          "²·",
+          sym("d"),
+          ` = ${c(b)}·${c(heads)}·${c(now.scoresPerHead)}·${c(d)} = ${c(now.qkMacsPerLayer)} per layer; weights times values, the same ${c(now.avMacsPerLayer)}; together ${c(now.macsPerLayer)} per layer and `,
+          h("strong", {}, c(now.macs)),
+          ` over ${c(L)} layer${L === 1 ? "" : "s"}.`,
+        ),
+        now.linearMacsPerLayer === undefined
+          ? null
+          : [
+              eq(
+                h("strong", {}, "Linear layers. "),
+                "Every token goes through the query and output projections (",
+                sym("d", "model"),
+                " × ",
+                sym("h"),
+                sym("d"),
+                " each), the key and value projections (",
+                sym("d", "model"),
+                " × ",
+                sym("h", "kv"),
+                sym("d"),
+                " each) and the feed-forward block (",
+                gated ? "three" : "two",
+                " matrices of ",
+                sym("d", "model"),
+                " × ",
+                sym("d", "ff"),
+                "): ",
+                sym("b"),
+                "·",
+                sym("n"),
+                "·",
+                sym("d", "model"),
+                "·",
+                sym("d"),
+                "·(2",
+                sym("h"),
+                " + 2",
+                sym("h", "kv"),
+                `) = ${c(b)}·${c(n)}·${c(dModel)}·${c(d)}·(2·${c(heads)} + 2·${c(kvHeads)}) = ${c(now.projectionMacsPerLayer)}, plus `,
+                gated ? "3" : "2",
+                "·",
+                sym("b"),
+                "·",
+                sym("n"),
+                "·",
+                sym("d", "model"),
+                "·",
+                sym("d", "ff"),
+                ` = ${gated ? 3 : 2}·${c(b)}·${c(n)}·${c(dModel)}·${c(ffnDim)} = ${c(now.ffnMacsPerLayer)}; together `,
+                h("strong", {}, c(now.linearMacsPerLayer)),
+                " per layer, growing as ",
+                sym("n"),
+                ".",
+              ),
+              eq(
+                h("strong", {}, "Crossover. "),
+                "Attention's 2·",
+                sym("b"),
+                "·",
+                sym("h"),
+                "·",
+                sym("n"),
+                "²·",
+                sym("d"),
+                " grows as ",
+                sym("n"),
+                "² and equals the linear layers' at ",
+                sym("n"),
+                " = (linear multiply-adds per token) / (2·",
+                sym("h"),
+                "·",
+                sym("d"),
+                ") = ",
+                h("strong", {}, c(now.crossoverTokens)),
+                " tokens, whatever the batch. At ",
+                sym("n"),
+                ` = ${c(n)} attention does `,
+                h("strong", {}, pct(now.attentionShare, 1)),
+                ` of the layer's multiply-adds (${c(now.macsPerLayer)} of ${c(now.macsPerLayer)} + ${c(now.linearMacsPerLayer)}).`,
+              ),
+            ],
+      ),
+    );
   }
 
   renderModels({ cfg, models }) {
     const active = this.activePreset();
     const c0 = (x) => `${fmtCount(x)} bytes`;
-    const row = ({ key, preset: p, cost }) => h("tr", { class: key === active ? "selected" : null },
-      h("th", { scope: "row" }, h("button", { type: "button", "aria-pressed": key === active ? "true" : "false",
-        onclick: () => this.loadPreset(key) }, p.label)),
-      h("td", {}, String(p.layers)), h("td", {}, String(p.heads)), h("td", {}, String(p.kvHeads)), h("td", {}, String(p.headDim)),
-      h("td", { class: "bytes" }, c0(cost.kvBytesPerToken), h("span", {}, fmtBytes(cost.kvBytesPerToken))),
-      h("td", { class: "bytes" }, fmtBytes(cost.kvBytes), h("span", {}, `${grouped(p.tokens)} tokens`)),
-      h("td", { class: "crossover" }, fmtCount(cost.crossoverTokens)));
+    const row = ({ key, preset: p, cost }) =>
+      h(
+        "tr",
+        { class: key === active ? "selected" : null },
+        h(
+          "th",
+          { scope: "row" },
+          h(
+            "button",
+            { type: "button", "aria-pressed": key === active ? "true" : "false", onclick: () => this.loadPreset(key) },
+            p.label,
+          ),
+        ),
+        h("td", {}, String(p.layers)),
+        h("td", {}, String(p.heads)),
+        h("td", {}, String(p.kvHeads)),
+        h("td", {}, String(p.headDim)),
+        h("td", { class: "bytes" }, c0(cost.kvBytesPerToken), h("span", {}, fmtBytes(cost.kvBytesPerToken))),
+        h("td", { class: "bytes" }, fmtBytes(cost.kvBytes), h("span", {}, `${grouped(p.tokens)} tokens`)),
+        h("td", { class: "crossover" }, fmtCount(cost.crossoverTokens)),
+      );
     // The title sits outside the scrolling box so that it stays readable on a narrow screen.
-    patch(this.models,
-      h("p", { class: "cost-table-title", id: this.tableTitleId },
-        `Real models, at ${fmt(cfg.bytesPerValue)} byte${cfg.bytesPerValue === 1 ? "" : "s"} per value (choose one to load it)`),
-      scrollBox("Real models", "cost-table-scroll", h("table", { class: "cost-table", "aria-labelledby": this.tableTitleId },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Model"), h("th", { scope: "col" }, sym("L")), h("th", { scope: "col" }, sym("h")),
-          h("th", { scope: "col" }, sym("h", "kv")), h("th", { scope: "col" }, sym("d")), h("th", { scope: "col" }, "Cache per token"),
-          h("th", { scope: "col" }, "Cache at its context"), h("th", { scope: "col" }, "Attention = linear layers at n"))),
-        h("tbody", {}, models.map(row)))),
-      h("ul", { class: "cost-sources" }, models.map(({ preset: p }) => h("li", {},
-        h("strong", {}, p.label), ": ", h("cite", {}, p.source), ".", p.note ? ` ${p.note}` : ""))));
+    patch(
+      this.models,
+      h(
+        "p",
+        { class: "cost-table-title", id: this.tableTitleId },
+        `Real models, at ${fmt(cfg.bytesPerValue)} byte${cfg.bytesPerValue === 1 ? "" : "s"} per value (choose one to load it)`,
+      ),
+      scrollBox(
+        "Real models",
+        "cost-table-scroll",
+        h(
+          "table",
+          { class: "cost-table", "aria-labelledby": this.tableTitleId },
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              h("th", { scope: "col" }, "Model"),
+              h("th", { scope: "col" }, sym("L")),
+              h("th", { scope: "col" }, sym("h")),
+              h("th", { scope: "col" }, sym("h", "kv")),
+              h("th", { scope: "col" }, sym("d")),
+              h("th", { scope: "col" }, "Cache per token"),
+              h("th", { scope: "col" }, "Cache at its context"),
+              h("th", { scope: "col" }, "Attention = linear layers at n"),
+            ),
+          ),
+          h("tbody", {}, models.map(row)),
+        ),
+      ),
+      h(
+        "ul",
+        { class: "cost-sources" },
+        models.map(({ preset: p }) =>
+          h("li", {}, h("strong", {}, p.label), ": ", h("cite", {}, p.source), ".", p.note ? ` ${p.note}` : ""),
+        ),
+      ),
+    );
   }
 }
 
@@ -406,7 +829,8 @@ export class LlmCost extends LlmWidget {
  */
 export class LlmAnswerCost extends FigureAnswer {
   static figure = "llm-cost";
-  static followUp = "how many values does the layer's KV cache hold, and if the head dimension doubles, what happens to the number of scores, to the cache, and to the QK plus AV arithmetic?";
+  static followUp =
+    "how many values does the layer's KV cache hold, and if the head dimension doubles, what happens to the number of scores, to the cache, and to the QK plus AV arithmetic?";
 
   prediction(r) {
     const { cfg, now } = r;
@@ -417,11 +841,21 @@ export class LlmAnswerCost extends FigureAnswer {
       digits: 0,
       hints: [
         // The token count itself, as typed into the figure: one score per token.
-        { value: cfg.tokens, text: "That is one score per token. Each of the n queries is scored against each of the n keys, so a head computes n·n scores." },
-        { value: now.scoresPerLayer, text: "That counts the scores of every head in the layer (and every sequence of the batch); the question asks for one head." },
-        { value: now.kvValuesPerLayer, text: "That is the number of values the layer's KV cache holds, not the number of scores." },
+        {
+          value: cfg.tokens,
+          text: "That is one score per token. Each of the n queries is scored against each of the n keys, so a head computes n·n scores.",
+        },
+        {
+          value: now.scoresPerLayer,
+          text: "That counts the scores of every head in the layer (and every sequence of the batch); the question asks for one head.",
+        },
+        {
+          value: now.kvValuesPerLayer,
+          text: "That is the number of values the layer's KV cache holds, not the number of scores.",
+        },
       ],
-      otherwise: "A score is one number for one query and one key, however long the vectors: count the (query, key) pairs of one sequence.",
+      otherwise:
+        "A score is one number for one query and one key, however long the vectors: count the (query, key) pairs of one sequence.",
     };
   }
 
@@ -431,19 +865,49 @@ export class LlmAnswerCost extends FigureAnswer {
     const c = fmtCount;
     const bTerm = b === 1 ? "" : `${c(b)}·`;
     return [
-      h("p", {}, `With ${c(n)} tokens, each head scores every query against every key: ${c(n)}² = `,
-        h("strong", { class: "answer-scores" }, c(now.scoresPerHead)), " scores per head."),
-      h("p", {}, `With ${c(kvHeads)} key-value head${kvHeads === 1 ? "" : "s"} of dimension ${c(d)}${b === 1 ? "" : ` and a batch of ${c(b)}`}, the layer caches one key and one value per token and head: 2·${bTerm}${c(n)}·${c(kvHeads)}·${c(d)} = `,
-        h("strong", { class: "answer-kv" }, c(now.kvValuesPerLayer)), " values for the full layer."),
+      h(
+        "p",
+        {},
+        `With ${c(n)} tokens, each head scores every query against every key: ${c(n)}² = `,
+        h("strong", { class: "answer-scores" }, c(now.scoresPerHead)),
+        " scores per head.",
+      ),
+      h(
+        "p",
+        {},
+        `With ${c(kvHeads)} key-value head${kvHeads === 1 ? "" : "s"} of dimension ${c(d)}${b === 1 ? "" : ` and a batch of ${c(b)}`}, the layer caches one key and one value per token and head: 2·${bTerm}${c(n)}·${c(kvHeads)}·${c(d)} = `,
+        h("strong", { class: "answer-kv" }, c(now.kvValuesPerLayer)),
+        " values for the full layer.",
+      ),
       doubled
-        ? [h("p", {}, `Doubling the head dimension to ${c(2 * d)}:`),
-            h("ul", { class: "answer-doubled" },
-              h("li", {}, `scores per head: ${c(now.scoresPerHead)} → `, h("strong", {}, c(doubled.scoresPerHead)),
-                ", unchanged, because a score is one number however long the vectors it compares;"),
-              h("li", {}, `cached values per layer: ${c(now.kvValuesPerLayer)} → `, h("strong", {}, c(doubled.kvValuesPerLayer)),
-                ", doubled, because every cached key and value is twice as long;"),
-              h("li", {}, `QK plus AV multiply-adds per layer: ${c(now.macsPerLayer)} → `, h("strong", {}, c(doubled.macsPerLayer)),
-                ", doubled, because every score is a dot product twice as long and every output has twice as many components."))]
+        ? [
+            h("p", {}, `Doubling the head dimension to ${c(2 * d)}:`),
+            h(
+              "ul",
+              { class: "answer-doubled" },
+              h(
+                "li",
+                {},
+                `scores per head: ${c(now.scoresPerHead)} → `,
+                h("strong", {}, c(doubled.scoresPerHead)),
+                ", unchanged, because a score is one number however long the vectors it compares;",
+              ),
+              h(
+                "li",
+                {},
+                `cached values per layer: ${c(now.kvValuesPerLayer)} → `,
+                h("strong", {}, c(doubled.kvValuesPerLayer)),
+                ", doubled, because every cached key and value is twice as long;",
+              ),
+              h(
+                "li",
+                {},
+                `QK plus AV multiply-adds per layer: ${c(now.macsPerLayer)} → `,
+                h("strong", {}, c(doubled.macsPerLayer)),
+                ", doubled, because every score is a dot product twice as long and every output has twice as many components.",
+              ),
+            ),
+          ]
         : h("p", {}, `Doubling the head dimension is outside what the core accepts here: ${doubledError}.`),
     ];
   }
@@ -471,14 +935,21 @@ function fmtTokens(t) {
 // A logarithmic axis over whole decades from lo to hi with at most six labelled ticks (screen
 // mapping: where to draw, not what the figure computes).
 function logAxis(lo, hi) {
-  const a = Math.floor(Math.log10(lo)), b = Math.max(Math.ceil(Math.log10(hi)), a + 1);
+  const a = Math.floor(Math.log10(lo)),
+    b = Math.max(Math.ceil(Math.log10(hi)), a + 1);
   const every = Math.max(1, Math.ceil((b - a) / 6));
   const ticks = [];
   for (let k = a; k <= b; k += every) ticks.push(10 ** k);
-  return { min: 10 ** a, max: 10 ** b, log: true, ticks, format: (t) => {
-    const k = Math.round(Math.log10(t));
-    return k <= 3 ? String(t) : `10${superscript(k)}`;
-  } };
+  return {
+    min: 10 ** a,
+    max: 10 ** b,
+    log: true,
+    ticks,
+    format: (t) => {
+      const k = Math.round(Math.log10(t));
+      return k <= 3 ? String(t) : `10${superscript(k)}`;
+    },
+  };
 }
 
 export const widgets = { "llm-cost": LlmCost, "llm-answer-cost": LlmAnswerCost };

@@ -70,15 +70,41 @@ export class LlmDiagnose extends LlmWidget {
   // picks: the six mechanisms of one scenario take 63 characters; 128 leaves room for stray
   // entries, which normalize() then names in its note instead of refusing the whole value.
   static attributes = [
-    { name: "seed", type: "integer", min: 0, max: MAX_SEED, default: 1,
-      doc: "The shuffled order of the scenarios: the same seed gives the same order; “Start again” takes the next seed." },
-    { name: "scenario", type: "integer", min: 1, max: scenarios.length, default: 1,
-      doc: "The position, in that order, of the scenario shown (1 is the first)." },
-    { name: "picks", type: "labels", minLength: 1, maxLength: scenarios.length, maxChars: 128, default: [],
-      doc: `The mechanisms chosen so far, scenario by scenario in the shuffled order: “|” between scenarios, “,” between the choices of one, which end at the right one (e.g. memory|speed,position). Mechanisms: ${MECHANISM_IDS.join(", ")}.` },
-    ...scenarios.flatMap((s) => s.inputs.map((i) => ({
-      name: inputAttribute(s, i), type: i.type ?? "number", min: i.min, max: i.max, default: i.value, doc: i.doc,
-    }))),
+    {
+      name: "seed",
+      type: "integer",
+      min: 0,
+      max: MAX_SEED,
+      default: 1,
+      doc: "The shuffled order of the scenarios: the same seed gives the same order; “Start again” takes the next seed.",
+    },
+    {
+      name: "scenario",
+      type: "integer",
+      min: 1,
+      max: scenarios.length,
+      default: 1,
+      doc: "The position, in that order, of the scenario shown (1 is the first).",
+    },
+    {
+      name: "picks",
+      type: "labels",
+      minLength: 1,
+      maxLength: scenarios.length,
+      maxChars: 128,
+      default: [],
+      doc: `The mechanisms chosen so far, scenario by scenario in the shuffled order: “|” between scenarios, “,” between the choices of one, which end at the right one (e.g. memory|speed,position). Mechanisms: ${MECHANISM_IDS.join(", ")}.`,
+    },
+    ...scenarios.flatMap((s) =>
+      s.inputs.map((i) => ({
+        name: inputAttribute(s, i),
+        type: i.type ?? "number",
+        min: i.min,
+        max: i.max,
+        default: i.value,
+        doc: i.doc,
+      })),
+    ),
   ];
 
   /**
@@ -99,7 +125,9 @@ export class LlmDiagnose extends LlmWidget {
     while (picks.length && picks.at(-1) === "") picks.pop();
     state.picks = picks;
     if (ignored.length) {
-      notes.push(`picks: ${ignored.map((id) => `“${id.length > 20 ? `${id.slice(0, 20)}…` : id}”`).join(", ")} ignored: expected mechanisms among ${MECHANISM_IDS.join(", ")}, each once per scenario and none after the right one.`);
+      notes.push(
+        `picks: ${ignored.map((id) => `“${id.length > 20 ? `${id.slice(0, 20)}…` : id}”`).join(", ")} ignored: expected mechanisms among ${MECHANISM_IDS.join(", ")}, each once per scenario and none after the right one.`,
+      );
     }
   }
 
@@ -110,7 +138,11 @@ export class LlmDiagnose extends LlmWidget {
 
   build() {
     this.progress = h("p", { class: "diagnose-progress" });
-    this.restartButton = h("button", { type: "button", class: "diagnose-restart", onclick: () => this.restart() }, "Start again in a new order");
+    this.restartButton = h(
+      "button",
+      { type: "button", class: "diagnose-restart", onclick: () => this.restart() },
+      "Start again in a new order",
+    );
     this.card = h("div", { class: "diagnose-card" });
     this.shown = null;
     this.fields = [];
@@ -131,8 +163,13 @@ export class LlmDiagnose extends LlmWidget {
     const order = shuffled(this.state.seed);
     const answered = this.state.picks.flatMap((entry, k) => (entry ? [picksOf(entry)[0] === order[k].mechanism] : []));
     const right = answered.filter(Boolean).length;
-    fill(this.progress, `Scenario ${this.state.scenario} of ${scenarios.length}. `,
-      answered.length ? h("span", { class: "diagnose-score" }, `${right} of ${answered.length} right first time.`) : "No answers yet.");
+    fill(
+      this.progress,
+      `Scenario ${this.state.scenario} of ${scenarios.length}. `,
+      answered.length
+        ? h("span", { class: "diagnose-score" }, `${right} of ${answered.length} right first time.`)
+        : "No answers yet.",
+    );
 
     for (const [id, button] of this.buttons) {
       const tried = picks.includes(id);
@@ -149,13 +186,20 @@ export class LlmDiagnose extends LlmWidget {
 
     this.analysis.hidden = !solved;
     const others = MECHANISM_IDS.filter((id) => id !== s.mechanism && !picks.includes(id));
-    fill(this.othersList, others.map((id) => h("li", {}, h("strong", {}, `${labelOf(id)}: `), s.not[id])));
+    fill(
+      this.othersList,
+      others.map((id) => h("li", {}, h("strong", {}, `${labelOf(id)}: `), s.not[id])),
+    );
     this.others.hidden = !others.length;
     const last = this.state.scenario === scenarios.length;
     this.nextButton.hidden = !solved || last;
     this.final.hidden = !solved || !last;
-    fill(this.finalText, `That was the last of the ${scenarios.length} scenarios: `,
-      h("strong", {}, `${right} of ${answered.length} right first time`), ".");
+    fill(
+      this.finalText,
+      `That was the last of the ${scenarios.length} scenarios: `,
+      h("strong", {}, `${right} of ${answered.length} right first time`),
+      ".",
+    );
     for (const { key, input } of this.fields) {
       input.value = String(this.state[key]);
       markInvalid(input, false);
@@ -165,20 +209,40 @@ export class LlmDiagnose extends LlmWidget {
   /** The feedback for choosing mechanism `id` in scenario `s`. */
   verdict(s, id) {
     return id === s.mechanism
-      ? h("p", { class: "diagnose-verdict diagnose-yes" }, h("strong", {}, `Right: ${labelOf(id).toLowerCase()}. `), s.because)
-      : h("p", { class: "diagnose-verdict diagnose-no" }, h("strong", {}, `Not ${labelOf(id).toLowerCase()}. `), s.not[id]);
+      ? h(
+          "p",
+          { class: "diagnose-verdict diagnose-yes" },
+          h("strong", {}, `Right: ${labelOf(id).toLowerCase()}. `),
+          s.because,
+        )
+      : h(
+          "p",
+          { class: "diagnose-verdict diagnose-no" },
+          h("strong", {}, `Not ${labelOf(id).toLowerCase()}. `),
+          s.not[id],
+        );
   }
 
   /** The scenario's story, the six choices and the calculation (hidden until the right choice). */
   renderCard(s) {
     this.shown = s;
     this.shownPicks = [];
-    this.buttons = new Map(mechanisms.map((m) => [m.id,
-      h("button", { type: "button", class: "diagnose-choice", onclick: () => this.choose(m.id) }, m.label)]));
+    this.buttons = new Map(
+      mechanisms.map((m) => [
+        m.id,
+        h("button", { type: "button", class: "diagnose-choice", onclick: () => this.choose(m.id) }, m.label),
+      ]),
+    );
     this.fields = s.inputs.map((i) => {
       const key = inputKey(s, i);
-      const field = numberField({ label: i.label, min: i.min, max: i.max, step: i.step, value: this.state[key],
-        oninput: (x, input) => this.onInput(key, x, input) });
+      const field = numberField({
+        label: i.label,
+        min: i.min,
+        max: i.max,
+        step: i.step,
+        value: this.state[key],
+        oninput: (x, input) => this.onInput(key, x, input),
+      });
       return { key, input: field.input, row: field.row };
     });
     this.heading = h("h3", { class: "diagnose-title", tabindex: "-1" }, s.title);
@@ -186,30 +250,57 @@ export class LlmDiagnose extends LlmWidget {
     this.lines = h("ul", { class: "diagnose-lines" });
     this.othersList = h("ul", {});
     this.others = h("details", { class: "diagnose-others" }, h("summary", {}, "Why not the others?"), this.othersList);
-    this.nextButton = h("button", { type: "button", class: "diagnose-next", onclick: () => this.next() }, "Next scenario");
+    this.nextButton = h(
+      "button",
+      { type: "button", class: "diagnose-next", onclick: () => this.next() },
+      "Next scenario",
+    );
     this.finalText = h("span", {});
-    this.final = h("p", { class: "diagnose-final" }, this.finalText, " ",
-      h("button", { type: "button", onclick: () => this.restart() }, "Start again in a new order"));
-    this.analysis = h("div", { class: "diagnose-analysis" },
+    this.final = h(
+      "p",
+      { class: "diagnose-final" },
+      this.finalText,
+      " ",
+      h("button", { type: "button", onclick: () => this.restart() }, "Start again in a new order"),
+    );
+    this.analysis = h(
+      "div",
+      { class: "diagnose-analysis" },
       this.others,
-      h("div", { class: "diagnose-calc" },
+      h(
+        "div",
+        { class: "diagnose-calc" },
         h("p", { class: "diagnose-calc-title" }, h("strong", {}, "The small calculation"), " (change the numbers):"),
-        h("div", { class: "diagnose-inputs" }, this.fields.map((f) => f.row)),
-        this.lines),
+        h(
+          "div",
+          { class: "diagnose-inputs" },
+          this.fields.map((f) => f.row),
+        ),
+        this.lines,
+      ),
       h("p", {}, h("strong", {}, "Assumptions. "), s.assumptions),
       h("p", { class: "check" }, h("strong", {}, "The check. "), s.check),
       // The link works where the section is on the page (the reader); embedded, it names it.
-      h("p", {}, document.getElementById(s.section)
-        ? h("a", { href: `#${s.section}` }, `Go to section ${SECTION_TITLES[s.section]} for the full figure →`)
-        : `The full figure is in section ${SECTION_TITLES[s.section]} of the chapter.`));
-    fill(this.card,
+      h(
+        "p",
+        {},
+        document.getElementById(s.section)
+          ? h("a", { href: `#${s.section}` }, `Go to section ${SECTION_TITLES[s.section]} for the full figure →`)
+          : `The full figure is in section ${SECTION_TITLES[s.section]} of the chapter.`,
+      ),
+    );
+    fill(
+      this.card,
       this.heading,
       h("p", { class: "diagnose-story" }, s.story),
-      h("fieldset", { class: "diagnose-choices" }, h("legend", {}, "Which mechanism explains it?"), [...this.buttons.values()]),
+      h("fieldset", { class: "diagnose-choices" }, h("legend", {}, "Which mechanism explains it?"), [
+        ...this.buttons.values(),
+      ]),
       this.feedback,
       this.analysis,
       this.nextButton,
-      this.final);
+      this.final,
+    );
   }
 
   /** The reader chooses mechanism `id` for the scenario shown (once; none after the right one). */
@@ -248,7 +339,10 @@ export class LlmDiagnose extends LlmWidget {
   }
 
   render(r) {
-    fill(this.lines, r.lines.map((line) => h("li", {}, line)));
+    fill(
+      this.lines,
+      r.lines.map((line) => h("li", {}, line)),
+    );
   }
 
   /**
@@ -258,7 +352,8 @@ export class LlmDiagnose extends LlmWidget {
   summary(r) {
     const { s, picks, solved } = this.current();
     const where = `scenario ${this.state.scenario} of ${scenarios.length}`;
-    if (!picks.length) return `${where[0].toUpperCase()}${where.slice(1)}: ${s.title}${/[.?!]$/.test(s.title) ? "" : "."} Which mechanism explains it?`;
+    if (!picks.length)
+      return `${where[0].toUpperCase()}${where.slice(1)}: ${s.title}${/[.?!]$/.test(s.title) ? "" : "."} Which mechanism explains it?`;
     if (!solved) return `Not ${labelOf(picks.at(-1)).toLowerCase()}: try another mechanism (${where}).`;
     const first = r.lines.flat(Infinity).find((x) => x instanceof Element && x.localName === "strong");
     return `Right: ${labelOf(s.mechanism).toLowerCase()} (${where}).${first ? ` The calculation gives ${first.textContent}.` : ""}`;

@@ -11,7 +11,18 @@ import { widgets as quantization } from "./quantization.js";
 import { widgets as moe } from "./moe.js";
 import { widgets as diagnose } from "./diagnose.js";
 
-export const widgets = { ...attention, ...dilution, ...sampling, ...rope, ...cost, ...speculative, ...alibi, ...quantization, ...moe, ...diagnose };
+export const widgets = {
+  ...attention,
+  ...dilution,
+  ...sampling,
+  ...rope,
+  ...cost,
+  ...speculative,
+  ...alibi,
+  ...quantization,
+  ...moe,
+  ...diagnose,
+};
 
 /** Defines every widget's custom element (once: a second copy of the script changes nothing). */
 export function registerWidgets() {

@@ -27,14 +27,39 @@ export class LlmMoe extends LlmWidget {
   static styles = css;
   static numpy = numpyProgram;
   static attributes = [
-    { name: "preset", type: "choice", choices: Object.keys(moePresets), default: "between", preset: true,
-      doc: "The example to start from; its tokens and router logits apply unless given below." },
-    { name: "top-k", type: "integer", min: 1, max: MAX_EXPERTS, default: 1,
-      doc: "How many experts each token is dispatched to (at most the number of experts)." },
-    { name: "tokens", type: "labels", minLength: 1, maxLength: MAX_TOKENS, maxChars: 20, default: MOE_TOKENS,
-      doc: "The token labels of the rows; they follow the number of rows of the logits." },
-    { name: "logits", type: "matrix", maxRows: MAX_TOKENS, maxCols: MAX_EXPERTS, default: [[0, 0]],
-      doc: "The router logits, one row per token (at most 12), one column per expert (2 to 8)." },
+    {
+      name: "preset",
+      type: "choice",
+      choices: Object.keys(moePresets),
+      default: "between",
+      preset: true,
+      doc: "The example to start from; its tokens and router logits apply unless given below.",
+    },
+    {
+      name: "top-k",
+      type: "integer",
+      min: 1,
+      max: MAX_EXPERTS,
+      default: 1,
+      doc: "How many experts each token is dispatched to (at most the number of experts).",
+    },
+    {
+      name: "tokens",
+      type: "labels",
+      minLength: 1,
+      maxLength: MAX_TOKENS,
+      maxChars: 20,
+      default: MOE_TOKENS,
+      doc: "The token labels of the rows; they follow the number of rows of the logits.",
+    },
+    {
+      name: "logits",
+      type: "matrix",
+      maxRows: MAX_TOKENS,
+      maxCols: MAX_EXPERTS,
+      default: [[0, 0]],
+      doc: "The router logits, one row per token (at most 12), one column per expert (2 to 8).",
+    },
   ];
 
   static presetFields(name) {
@@ -65,10 +90,18 @@ export class LlmMoe extends LlmWidget {
 
   build() {
     const id = uniqueId("moe");
-    this.presetSelect = h("select", { id: `${id}-preset`, onchange: () => this.onPreset(this.presetSelect.value) },
+    this.presetSelect = h(
+      "select",
+      { id: `${id}-preset`, onchange: () => this.onPreset(this.presetSelect.value) },
       Object.entries(moePresets).map(([key, p]) => h("option", { value: key }, p.label)),
-      h("option", { value: "", disabled: true }, "Your numbers"));
-    this.topK = choice({ label: "Experts per token, top-k", options: [], value: "", onchange: (k) => this.set({ topK: Number(k) }) });
+      h("option", { value: "", disabled: true }, "Your numbers"),
+    );
+    this.topK = choice({
+      label: "Experts per token, top-k",
+      options: [],
+      value: "",
+      onchange: (k) => this.set({ topK: Number(k) }),
+    });
 
     this.editor = h("div", { class: "table-view llm-scroll" });
     this.dispatch = scrollBox("Router probabilities and dispatch", "table-view");
@@ -77,11 +110,23 @@ export class LlmMoe extends LlmWidget {
     this.experts = scrollBox("Per expert", "table-view");
     this.worked = h("div", { class: "worked" });
     this.frame.append(
-      h("div", { class: "controls" },
-        h("label", { for: `${id}-preset` }, "Example "), this.presetSelect,
+      h(
+        "div",
+        { class: "controls" },
+        h("label", { for: `${id}-preset` }, "Example "),
+        this.presetSelect,
         this.topK.row,
-        stepper("Tokens", () => this.resize(-1, 0), () => this.resize(1, 0)),
-        stepper("Experts", () => this.resize(0, -1), () => this.resize(0, 1))),
+        stepper(
+          "Tokens",
+          () => this.resize(-1, 0),
+          () => this.resize(1, 0),
+        ),
+        stepper(
+          "Experts",
+          () => this.resize(0, -1),
+          () => this.resize(0, 1),
+        ),
+      ),
       h("p", { class: "hint" }, "Edit any router logit: rows are tokens, columns are experts."),
       h("div", { class: "moe-tables" }, this.editor, this.dispatch),
       this.headline,
@@ -98,13 +143,17 @@ export class LlmMoe extends LlmWidget {
   /** Adds or removes a token or an expert (new logits are 0). */
   resize(dTokens, dExperts) {
     const s = this.state;
-    const n = s.logits.length + dTokens, e = s.logits[0].length + dExperts;
+    const n = s.logits.length + dTokens,
+      e = s.logits[0].length + dExperts;
     if (n < 1 || n > MAX_TOKENS || e < MIN_EXPERTS || e > MAX_EXPERTS) return;
-    this.set({
-      logits: Array.from({ length: n }, (_, i) => Array.from({ length: e }, (_, j) => s.logits[i]?.[j] ?? 0)),
-      tokens: Array.from({ length: n }, (_, i) => tokenLabel(s.tokens, i)),
-      topK: Math.min(s.topK, e),
-    }, { sync: true });
+    this.set(
+      {
+        logits: Array.from({ length: n }, (_, i) => Array.from({ length: e }, (_, j) => s.logits[i]?.[j] ?? 0)),
+        tokens: Array.from({ length: n }, (_, i) => tokenLabel(s.tokens, i)),
+        topK: Math.min(s.topK, e),
+      },
+      { sync: true },
+    );
   }
 
   /** Sets every control from the state: the example list, the top-k list, the logit editor. */
@@ -113,12 +162,24 @@ export class LlmMoe extends LlmWidget {
     const e = s.logits[0].length;
     const p = LlmMoe.presetFields(s.preset);
     this.presetSelect.value = same(p.logits, s.logits) && same(p.tokens, s.tokens) ? s.preset : "";
-    fill(this.topK.select, Array.from({ length: e }, (_, k) => h("option", { value: k + 1 }, String(k + 1))));
+    fill(
+      this.topK.select,
+      Array.from({ length: e }, (_, k) => h("option", { value: k + 1 }, String(k + 1))),
+    );
     this.topK.select.value = String(s.topK);
-    fill(this.editor, matrixEditor({ name: "logits", caption: "Router logits", M: s.logits, rowLabels: s.tokens,
-      colLabels: s.logits[0].map((_, j) => `E${j + 1}`), className: "moe-logits",
-      cellLabel: (i, j) => `logit of token ${i + 1} (${s.tokens[i]}) for expert ${j + 1}`,
-      oncell: (i, j, v, input) => this.onCell(i, j, v, input) }));
+    fill(
+      this.editor,
+      matrixEditor({
+        name: "logits",
+        caption: "Router logits",
+        M: s.logits,
+        rowLabels: s.tokens,
+        colLabels: s.logits[0].map((_, j) => `E${j + 1}`),
+        className: "moe-logits",
+        cellLabel: (i, j) => `logit of token ${i + 1} (${s.tokens[i]}) for expert ${j + 1}`,
+        oncell: (i, j, v, input) => this.onCell(i, j, v, input),
+      }),
+    );
   }
 
   onCell(i, j, v, input) {
@@ -142,7 +203,9 @@ export class LlmMoe extends LlmWidget {
     const even = this.core.moeRoute([Array(N).fill(0)], 1).p;
     const oneExpert = Array.from({ length: N }, (_, i) => (i === 0 ? 1 : 0));
     return {
-      route, even, oneExpert,
+      route,
+      even,
+      oneExpert,
       withEven: this.core.moeLoadBalance(route.f, even),
       oneExpertWithEven: this.core.moeLoadBalance(oneExpert, even),
       collapse: this.core.moeLoadBalance(oneExpert, oneExpert),
@@ -154,42 +217,121 @@ export class LlmMoe extends LlmWidget {
     const tokens = this.state.tokens;
     const N = route.f.length;
     const experts = route.f.map((_, j) => `E${j + 1}`);
-    patch(this.dispatch, h("table", { class: "data-table moe-dispatch" },
-      h("caption", {}, "Router probabilities and dispatch"),
-      h("thead", {}, h("tr", {}, h("td", {}), experts.map((e) => h("th", { scope: "col" }, e)), h("th", { scope: "col" }, "→"))),
-      h("tbody", {}, route.probs.map((row, i) => {
-        const chosen = route.assignments[i];
-        return h("tr", {}, h("th", { scope: "row" }, tokens[i]),
-          row.map((p, j) => {
-            const rank = chosen.indexOf(j);
-            return h("td", { class: rank >= 0 ? "heat chosen" : "heat", style: { "--w": String(p) },
-              title: rank >= 0 ? `dispatched to expert ${j + 1}` : null }, fmt(p, 3),
-            rank >= 0 ? h("span", { class: "visually-hidden" }, " (dispatched)") : null);
+    patch(
+      this.dispatch,
+      h(
+        "table",
+        { class: "data-table moe-dispatch" },
+        h("caption", {}, "Router probabilities and dispatch"),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("td", {}),
+            experts.map((e) => h("th", { scope: "col" }, e)),
+            h("th", { scope: "col" }, "→"),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          route.probs.map((row, i) => {
+            const chosen = route.assignments[i];
+            return h(
+              "tr",
+              {},
+              h("th", { scope: "row" }, tokens[i]),
+              row.map((p, j) => {
+                const rank = chosen.indexOf(j);
+                return h(
+                  "td",
+                  {
+                    class: rank >= 0 ? "heat chosen" : "heat",
+                    style: { "--w": String(p) },
+                    title: rank >= 0 ? `dispatched to expert ${j + 1}` : null,
+                  },
+                  fmt(p, 3),
+                  rank >= 0 ? h("span", { class: "visually-hidden" }, " (dispatched)") : null,
+                );
+              }),
+              h("td", { class: "moe-to" }, chosen.map((j) => `E${j + 1}`).join(", ")),
+            );
           }),
-          h("td", { class: "moe-to" }, chosen.map((j) => `E${j + 1}`).join(", ")));
-      }))));
+        ),
+      ),
+    );
 
-    patch(this.headline, "Load-balancing loss ", h("var", {}, "N"), "·Σ ", sym("f", "i"), "·", sym("p", "i"), " = ",
+    patch(
+      this.headline,
+      "Load-balancing loss ",
+      h("var", {}, "N"),
+      "·Σ ",
+      sym("f", "i"),
+      "·",
+      sym("p", "i"),
+      " = ",
       h("strong", { class: "moe-loss" }, fmt(route.loss, 4)),
-      `: ${fmt(r.withEven.loss)} when the traffic or the router is even, ${fmt(r.collapse.loss)} (N) when everything goes to one expert.`);
+      `: ${fmt(r.withEven.loss)} when the traffic or the router is even, ${fmt(r.collapse.loss)} (N) when everything goes to one expert.`,
+    );
 
     const top = Math.max(...route.f, ...route.p);
     const { max, ticks } = niceTicks(top, 4);
-    patch(this.bars, groupedBarChart({
-      title: "Fraction of traffic f and mean router probability p per expert",
-      categories: experts, width: 360, height: 220, x: { name: "expert" },
-      y: { min: 0, max, ticks, format: (t) => fmt(t, 2), label: "share" },
-      series: [{ values: route.f, label: "f, traffic", class: "bar" }, { values: route.p, label: "p, router probability", class: "bar alt" }],
-      hlines: [{ y: r.even[0], label: `even: ${fmt(r.even[0], 4)}`, class: "guide" }],
-    }), legend([{ label: "f: fraction of traffic", class: "bar" }, { label: "p: mean router probability", class: "bar alt" }]));
+    patch(
+      this.bars,
+      groupedBarChart({
+        title: "Fraction of traffic f and mean router probability p per expert",
+        categories: experts,
+        width: 360,
+        height: 220,
+        x: { name: "expert" },
+        y: { min: 0, max, ticks, format: (t) => fmt(t, 2), label: "share" },
+        series: [
+          { values: route.f, label: "f, traffic", class: "bar" },
+          { values: route.p, label: "p, router probability", class: "bar alt" },
+        ],
+        hlines: [{ y: r.even[0], label: `even: ${fmt(r.even[0], 4)}`, class: "guide" }],
+      }),
+      legend([
+        { label: "f: fraction of traffic", class: "bar" },
+        { label: "p: mean router probability", class: "bar alt" },
+      ]),
+    );
 
-    patch(this.experts, h("table", { class: "data-table moe-experts" },
-      h("caption", {}, "Per expert"),
-      h("thead", {}, h("tr", {}, h("td", {}), ["tokens", "f", "p", "N·f·p"].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, experts.map((e, j) => h("tr", { class: route.counts[j] === 0 ? "idle" : null },
-        h("th", { scope: "row" }, e),
-        h("td", {}, String(route.counts[j])), h("td", {}, fmt(route.f[j], 4)),
-        h("td", {}, fmt(route.p[j], 4)), h("td", {}, fmt(route.terms[j], 4)))))));
+    patch(
+      this.experts,
+      h(
+        "table",
+        { class: "data-table moe-experts" },
+        h("caption", {}, "Per expert"),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("td", {}),
+            ["tokens", "f", "p", "N·f·p"].map((t) => h("th", { scope: "col" }, t)),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          experts.map((e, j) =>
+            h(
+              "tr",
+              { class: route.counts[j] === 0 ? "idle" : null },
+              h("th", { scope: "row" }, e),
+              h("td", {}, String(route.counts[j])),
+              h("td", {}, fmt(route.f[j], 4)),
+              h("td", {}, fmt(route.p[j], 4)),
+              h("td", {}, fmt(route.terms[j], 4)),
+            ),
+          ),
+        ),
+      ),
+    );
     this.renderWorked(r, N);
   }
 
@@ -202,16 +344,60 @@ export class LlmMoe extends LlmWidget {
   /** f, p and the loss written out with the current numbers. */
   renderWorked(r, N) {
     const { route } = r;
-    const T = route.probs.length, k = this.state.topK;
-    const steps = h("ol", {},
-      h("li", {}, h("strong", {}, "Traffic. "), `Each of the ${T} tokens goes to its top ${k} expert${k > 1 ? "s" : ""}, ${T}·${k} assignments in all; `,
-        sym("f", "i"), " = count / (", `${T}·${k}`, "):",
-        h("ul", {}, route.counts.map((c, j) => h("li", {}, sym("f", j + 1), ` = ${c} / (${T}·${k}) = ${fmt(route.f[j], 4)}`)))),
-      h("li", {}, h("strong", {}, "Router probability. "), sym("p", "i"), ` = the mean of column i of the router probabilities over the ${T} tokens:`,
-        h("ul", {}, route.p.map((p, j) => h("li", {}, sym("p", j + 1), " = (", route.probs.map((row) => fmt(row[j], 3)).join(" + "),
-          `) / ${T} = ${fmt(p, 4)}`)))),
-      h("li", {}, h("strong", {}, "Loss. "), `${N}·(`, route.f.map((f, j) => `${fmt(f, 4)}·${fmt(route.p[j], 4)}`).join(" + "), ") = ",
-        route.terms.map((t) => fmt(t, 4)).join(" + "), " = ", h("strong", {}, fmt(route.loss, 4)), "."));
+    const T = route.probs.length,
+      k = this.state.topK;
+    const steps = h(
+      "ol",
+      {},
+      h(
+        "li",
+        {},
+        h("strong", {}, "Traffic. "),
+        `Each of the ${T} tokens goes to its top ${k} expert${k > 1 ? "s" : ""}, ${T}·${k} assignments in all; `,
+        sym("f", "i"),
+        " = count / (",
+        `${T}·${k}`,
+        "):",
+        h(
+          "ul",
+          {},
+          route.counts.map((c, j) => h("li", {}, sym("f", j + 1), ` = ${c} / (${T}·${k}) = ${fmt(route.f[j], 4)}`)),
+        ),
+      ),
+      h(
+        "li",
+        {},
+        h("strong", {}, "Router probability. "),
+        sym("p", "i"),
+        ` = the mean of column i of the router probabilities over the ${T} tokens:`,
+        h(
+          "ul",
+          {},
+          route.p.map((p, j) =>
+            h(
+              "li",
+              {},
+              sym("p", j + 1),
+              " = (",
+              route.probs.map((row) => fmt(row[j], 3)).join(" + "),
+              `) / ${T} = ${fmt(p, 4)}`,
+            ),
+          ),
+        ),
+      ),
+      h(
+        "li",
+        {},
+        h("strong", {}, "Loss. "),
+        `${N}·(`,
+        route.f.map((f, j) => `${fmt(f, 4)}·${fmt(route.p[j], 4)}`).join(" + "),
+        ") = ",
+        route.terms.map((t) => fmt(t, 4)).join(" + "),
+        " = ",
+        h("strong", {}, fmt(route.loss, 4)),
+        ".",
+      ),
+    );
     patch(this.worked, h("p", {}, `${T} tokens, ${N} experts, top-${k} routing:`), steps);
   }
 }
@@ -235,11 +421,18 @@ export class LlmAnswerMoe extends FigureAnswer {
       hints: [
         // The sum without its factor N.
         { value: loss / N, text: `That is Σ fᵢ·pᵢ without the factor N = ${N} in front.` },
-        { value: r.route.loss, text: "That is the loss with the figure's own router probabilities p; the exercise supposes even weights, pᵢ = 1/N for every expert." },
-        { value: r.collapse.loss, text: "That is the loss of a full collapse, where the router also puts all its probability on the one expert that gets all the traffic; here the router's weights are even." },
+        {
+          value: r.route.loss,
+          text: "That is the loss with the figure's own router probabilities p; the exercise supposes even weights, pᵢ = 1/N for every expert.",
+        },
+        {
+          value: r.collapse.loss,
+          text: "That is the loss of a full collapse, where the router also puts all its probability on the one expert that gets all the traffic; here the router's weights are even.",
+        },
         { value: terms[0], text: "That is expert 1's term alone, N·f₁·p₁: the loss sums the terms of every expert." },
       ],
-      otherwise: "Multiply each expert's share of the traffic fᵢ by its router weight pᵢ = 1/N, add them up, and multiply by N.",
+      otherwise:
+        "Multiply each expert's share of the traffic fᵢ by its router weight pᵢ = 1/N, add them up, and multiply by N.",
     };
   }
 
@@ -247,16 +440,52 @@ export class LlmAnswerMoe extends FigureAnswer {
     const N = r.route.f.length;
     const e = fmt(r.even[0], 4);
     // Experts without traffic contribute 0 to the sum; leave them out, as one would by hand.
-    const sum = (f, p) => f.map((x, i) => [x, p[i]]).filter(([x]) => x > 0).map(([x, y]) => `${fmt(x, 4)}·${fmt(y, 4)}`).join(" + ");
+    const sum = (f, p) =>
+      f
+        .map((x, i) => [x, p[i]])
+        .filter(([x]) => x > 0)
+        .map(([x, y]) => `${fmt(x, 4)}·${fmt(y, 4)}`)
+        .join(" + ");
     return [
-      h("p", {}, `With the figure's traffic split f = ${fmtVec(r.route.f, 4)} over N = ${N} experts and even router weights, p = ${e} each: `,
-        h("span", { class: "answer-loss" }, `${N}·(${sum(r.route.f, r.even)}) = `, h("strong", {}, fmt(r.withEven.loss, 4))), "."),
-      h("p", {}, `Another split gives the same: all traffic on expert 1, f = ${fmtVec(r.oneExpert)}, gives `,
-        h("span", { class: "answer-second" }, `${N}·(${sum(r.oneExpert, r.even)}) = `, h("strong", {}, fmt(r.oneExpertWithEven.loss, 4))),
-        ". With even router weights the loss is ", h("var", {}, "N"), "·Σ ", sym("f", "i"), "·(1/", h("var", {}, "N"), ") = Σ ", sym("f", "i"),
+      h(
+        "p",
+        {},
+        `With the figure's traffic split f = ${fmtVec(r.route.f, 4)} over N = ${N} experts and even router weights, p = ${e} each: `,
+        h(
+          "span",
+          { class: "answer-loss" },
+          `${N}·(${sum(r.route.f, r.even)}) = `,
+          h("strong", {}, fmt(r.withEven.loss, 4)),
+        ),
+        ".",
+      ),
+      h(
+        "p",
+        {},
+        `Another split gives the same: all traffic on expert 1, f = ${fmtVec(r.oneExpert)}, gives `,
+        h(
+          "span",
+          { class: "answer-second" },
+          `${N}·(${sum(r.oneExpert, r.even)}) = `,
+          h("strong", {}, fmt(r.oneExpertWithEven.loss, 4)),
+        ),
+        ". With even router weights the loss is ",
+        h("var", {}, "N"),
+        "·Σ ",
+        sym("f", "i"),
+        "·(1/",
+        h("var", {}, "N"),
+        ") = Σ ",
+        sym("f", "i"),
         " = 1 whatever the split, so the penalty cannot see imbalance through f alone. It rises above 1 only when the router's probability p ",
-        "piles up on the same experts that receive the traffic: in the figure, p = ", fmtVec(r.route.p, 4), " gives ", fmt(r.route.loss, 4),
-        `, and a full collapse, f = p = ${fmtVec(r.oneExpert)}, gives ${N}·(${sum(r.oneExpert, r.oneExpert)}) = `, h("strong", { class: "answer-collapse" }, fmt(r.collapse.loss, 4)), " = N."),
+        "piles up on the same experts that receive the traffic: in the figure, p = ",
+        fmtVec(r.route.p, 4),
+        " gives ",
+        fmt(r.route.loss, 4),
+        `, and a full collapse, f = p = ${fmtVec(r.oneExpert)}, gives ${N}·(${sum(r.oneExpert, r.oneExpert)}) = `,
+        h("strong", { class: "answer-collapse" }, fmt(r.collapse.loss, 4)),
+        " = N.",
+      ),
     ];
   }
 }

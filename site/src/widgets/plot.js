@@ -18,25 +18,40 @@ export function lineChart(spec, box) {
   const xTicks = (spec.x.ticks ?? []).map((t) => [sx(t), (spec.x.format ?? String)(t)]);
   const shown = everyFitting(xTicks);
   const yTicks = (spec.y.ticks ?? []).map((t) => [sy(t), (spec.y.format ?? String)(t)]);
-  svg.append(part(JSON.stringify(["line-axes", W, H, m, xTicks, shown, yTicks]), () => {
-    const axes = axesGroup(W, H, m, yTicks);
-    xTicks.forEach(([x, label], i) => {
-      axes.append(h("line", { x1: x, x2: x, y1: H - m.bottom, y2: H - m.bottom + 4 }));
-      if (i % shown === 0) axes.append(h("text", { x, y: H - m.bottom + 16, "text-anchor": "middle" }, label));
-    });
-    return axes;
-  }));
+  svg.append(
+    part(JSON.stringify(["line-axes", W, H, m, xTicks, shown, yTicks]), () => {
+      const axes = axesGroup(W, H, m, yTicks);
+      xTicks.forEach(([x, label], i) => {
+        axes.append(h("line", { x1: x, x2: x, y1: H - m.bottom, y2: H - m.bottom + 4 }));
+        if (i % shown === 0) axes.append(h("text", { x, y: H - m.bottom + 16, "text-anchor": "middle" }, label));
+      });
+      return axes;
+    }),
+  );
   hlines(svg, spec.hlines, W, m, sy);
   for (const l of spec.vlines ?? []) {
     svg.append(h("line", { x1: sx(l.x), x2: sx(l.x), y1: m.top, y2: H - m.bottom, class: l.class ?? "guide" }));
-    if (l.label) svg.append(h("text", { ...beside(sx(l.x), 4, l.label, 11, W), y: m.top + 12, class: "guide-label" }, l.label));
+    if (l.label)
+      svg.append(h("text", { ...beside(sx(l.x), 4, l.label, 11, W), y: m.top + 12, class: "guide-label" }, l.label));
   }
   for (const s of spec.series ?? []) {
-    svg.append(h("polyline", { class: s.class ?? "series", points: s.points.map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join(" ") }));
+    svg.append(
+      h("polyline", {
+        class: s.class ?? "series",
+        points: s.points.map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join(" "),
+      }),
+    );
   }
   for (const p of spec.markers ?? []) {
     svg.append(h("circle", { cx: sx(p.x), cy: sy(p.y), r: 5, class: p.class ?? "marker" }));
-    if (p.label) svg.append(h("text", { ...beside(sx(p.x), 9, p.label, 12, W, sx(p.x) < W * 0.7), y: sy(p.y) - 8, class: "marker-label" }, p.label));
+    if (p.label)
+      svg.append(
+        h(
+          "text",
+          { ...beside(sx(p.x), 9, p.label, 12, W, sx(p.x) < W * 0.7), y: sy(p.y) - 8, class: "marker-label" },
+          p.label,
+        ),
+      );
   }
   return described(fitted(svg, spec, lineChart, box), spec, box, lineText);
 }
@@ -65,11 +80,36 @@ function axesGroup(W, H, m, yTicks) {
     axes.append(h("text", { x: m.left - 7, y: y + 4, "text-anchor": "end" }, label));
   }
   // Axis titles, on the lines layout() gave them.
-  m.xTitle.forEach((line, i) => axes.append(h("text", { x: (m.left + W - m.right) / 2, y: H - 6 - LINE * (m.xTitle.length - 1 - i),
-    "text-anchor": "middle", class: "label" }, line)));
+  m.xTitle.forEach((line, i) =>
+    axes.append(
+      h(
+        "text",
+        {
+          x: (m.left + W - m.right) / 2,
+          y: H - 6 - LINE * (m.xTitle.length - 1 - i),
+          "text-anchor": "middle",
+          class: "label",
+        },
+        line,
+      ),
+    ),
+  );
   const mid = (m.top + H - m.bottom) / 2;
-  m.yTitle.forEach((line, i) => axes.append(h("text", { x: 12 + LINE * i, y: mid, "text-anchor": "middle", class: "label",
-    transform: `rotate(-90 ${12 + LINE * i} ${mid})` }, line)));
+  m.yTitle.forEach((line, i) =>
+    axes.append(
+      h(
+        "text",
+        {
+          x: 12 + LINE * i,
+          y: mid,
+          "text-anchor": "middle",
+          class: "label",
+          transform: `rotate(-90 ${12 + LINE * i} ${mid})`,
+        },
+        line,
+      ),
+    ),
+  );
   return axes;
 }
 
@@ -77,14 +117,18 @@ function axesGroup(W, H, m, yTicks) {
 function hlines(svg, lines, W, m, sy) {
   for (const l of lines ?? []) {
     svg.append(h("line", { x1: m.left, x2: W - m.right, y1: sy(l.y), y2: sy(l.y), class: l.class ?? "guide" }));
-    if (l.label) svg.append(h("text", { x: W - m.right - 4, y: sy(l.y) - 5, "text-anchor": "end", class: "guide-label" }, l.label));
+    if (l.label)
+      svg.append(
+        h("text", { x: W - m.right - 4, y: sy(l.y) - 5, "text-anchor": "end", class: "guide-label" }, l.label),
+      );
   }
 }
 
 // Maps data coordinates to pixels (screen mapping, not the chapter's mathematics).
 function scale(axis, p0, p1) {
   const f = axis.log ? Math.log10 : (v) => v;
-  const a = f(axis.min), b = f(axis.max);
+  const a = f(axis.min),
+    b = f(axis.max);
   // A degenerate axis (min = max) puts every value at its start instead of dividing by zero.
   const span = b - a || 1;
   return (v) => p0 + ((f(Math.min(Math.max(v, axis.min), axis.max)) - a) / span) * (p1 - p0);
@@ -97,15 +141,16 @@ function scale(axis, p0, p1) {
 // as before. Each chart is fitted when it is first laid out and again when its box's width
 // changes (a phone turned, a window resized); only the drawing is redone, from the spec it was
 // given: the core is not called again.
-const LINE = 14;  // px from one line of a two-line axis title (12 px text) to the next
-const MIN_WIDTH = 160;  // px: narrower than this a chart scales down rather than lose its plot
+const LINE = 14; // px from one line of a two-line axis title (12 px text) to the next
+const MIN_WIDTH = 160; // px: narrower than this a chart scales down rather than lose its plot
 
 /**
  * The drawing's width W and height H for a box `box` px wide (undefined: not yet laid out), and
  * its margins m, with the axis titles' lines as m.xTitle and m.yTitle.
  */
 function layout(spec, box, W0, H0, margins) {
-  const design = spec.width ?? W0, tall = spec.height ?? H0;
+  const design = spec.width ?? W0,
+    tall = spec.height ?? H0;
   const narrow = box > 0 && box < design;
   const W = narrow ? Math.max(Math.floor(box), MIN_WIDTH) : design;
   // A narrower chart gives up at most a fifth of its height, so its plot keeps some room.
@@ -129,7 +174,8 @@ function titleLines(text, room) {
   if (!text) return [];
   if (textWidth(text, 12) <= room) return [text];
   const words = text.split(" ");
-  let best = [text], widest = Infinity;
+  let best = [text],
+    widest = Infinity;
   for (let k = 1; k < words.length; k += 1) {
     const lines = [words.slice(0, k).join(" "), words.slice(k).join(" ")];
     const w = Math.max(...lines.map((l) => textWidth(l, 12)));
@@ -146,7 +192,8 @@ function everyFitting(items) {
   const w = items.map(([, text]) => textWidth(text, 11));
   for (let k = 1; k < items.length; k += 1) {
     let clear = true;
-    for (let i = 0; i + k < items.length && clear; i += k) clear = Math.abs(items[i + k][0] - items[i][0]) >= (w[i] + w[i + k]) / 2 + 6;
+    for (let i = 0; i + k < items.length && clear; i += k)
+      clear = Math.abs(items[i + k][0] - items[i][0]) >= (w[i] + w[i + k]) / 2 + 6;
     if (clear) return k;
   }
   return Math.max(items.length, 1);
@@ -176,7 +223,7 @@ function textWidth(text, px, weight = 400) {
   measure ??= globalThis.document?.createElement("canvas").getContext("2d") ?? null;
   if (!measure) return String(text).length * px * 0.6;
   const font = `${weight} ${px}px system-ui, sans-serif`;
-  if (font !== measureFont) measure.font = measureFont = font;  // parsed again at each write
+  if (font !== measureFont) measure.font = measureFont = font; // parsed again at each write
   // 5% over the measured width: the page's own sans-serif may run a little wider.
   const width = measure.measureText(String(text)).width * 1.05;
   if (widths.size >= WIDTHS_KEPT) widths.clear();
@@ -184,7 +231,7 @@ function textWidth(text, px, weight = 400) {
   return width;
 }
 
-const fits = new WeakMap();  // a chart's <svg> → { spec, draw, box, timer }
+const fits = new WeakMap(); // a chart's <svg> → { spec, draw, box, timer }
 let resizes = null;
 
 /** Registers a chart drawn for no box yet, so that it is fitted to its box once laid out. */
@@ -224,7 +271,8 @@ function adopt(kept, svg) {
   const design = Number(svg.getAttribute("viewBox").split(" ")[2]);
   if (!(before.box > 0) || before.box >= design) return svg;
   const next = fit.draw(fit.spec, before.box);
-  for (const name of ["aria-describedby", "aria-details"]) if (svg.hasAttribute(name)) next.setAttribute(name, svg.getAttribute(name));
+  for (const name of ["aria-describedby", "aria-details"])
+    if (svg.hasAttribute(name)) next.setAttribute(name, svg.getAttribute(name));
   return next;
 }
 
@@ -249,7 +297,7 @@ function refit(entries) {
 function redraw(svg, fit, box) {
   fit.box = box;
   const next = fit.draw(fit.spec, box);
-  if (next.getAttribute("viewBox") === svg.getAttribute("viewBox")) return;  // the same layout
+  if (next.getAttribute("viewBox") === svg.getAttribute("viewBox")) return; // the same layout
   for (const { name, value } of next.attributes) svg.setAttribute(name, value);
   patch(svg, [...next.childNodes]);
 }
@@ -272,11 +320,27 @@ export function barChart(spec, box) {
   bars.forEach((b, i) => {
     const x = m.left + i * slot + gap / 2;
     const top = sy(b.value);
-    const rect = h("rect", { x, y: top, width: Math.max(slot - gap, 1), height: Math.max(H - m.bottom - top, 0),
-      class: b.class ? `bar ${b.class}` : "bar", onclick: b.onclick }, b.title ? h("title", {}, b.title) : null);
+    const rect = h(
+      "rect",
+      {
+        x,
+        y: top,
+        width: Math.max(slot - gap, 1),
+        height: Math.max(H - m.bottom - top, 0),
+        class: b.class ? `bar ${b.class}` : "bar",
+        onclick: b.onclick,
+      },
+      b.title ? h("title", {}, b.title) : null,
+    );
     svg.append(rect);
     if (spec.valueFormat && slot >= 34) {
-      svg.append(h("text", { x: x + (slot - gap) / 2, y: top - 4, "text-anchor": "middle", class: "bar-value" }, spec.valueFormat(b.value)));
+      svg.append(
+        h(
+          "text",
+          { x: x + (slot - gap) / 2, y: top - 4, "text-anchor": "middle", class: "bar-value" },
+          spec.valueFormat(b.value),
+        ),
+      );
     }
     if (i % every === 0 || i === bars.length - 1) {
       axes.append(h("text", { x: x + (slot - gap) / 2, y: H - m.bottom + 16, "text-anchor": "middle" }, b.label));
@@ -318,20 +382,33 @@ export function groupedBarChart(spec, box) {
   const sy = scale(spec.y, H - m.bottom, m.top);
   const fmtY = spec.y.format ?? String;
   const { svg, axes } = frame(spec, W, H, m, sy, "chart bar-chart");
-  const groups = spec.categories.length, perGroup = Math.max(1, spec.series.length);
+  const groups = spec.categories.length,
+    perGroup = Math.max(1, spec.series.length);
   const band = (W - m.left - m.right) / groups;
   const barW = (band * 0.76) / perGroup;
   const bars = h("g", { class: "bars" });
   const every = everyFitting(spec.categories.map((cat, c) => [band * c, cat]));
   spec.categories.forEach((cat, c) => {
     const x0 = m.left + band * c + band * 0.12;
-    if (c % every === 0) axes.append(h("text", { x: m.left + band * (c + 0.5), y: H - m.bottom + 16, "text-anchor": "middle" }, cat));
+    if (c % every === 0)
+      axes.append(h("text", { x: m.left + band * (c + 0.5), y: H - m.bottom + 16, "text-anchor": "middle" }, cat));
     spec.series.forEach((s, k) => {
       const v = s.values[c];
-      const top = sy(v), base = sy(spec.y.min);
-      bars.append(h("rect", { x: (x0 + barW * k).toFixed(1), y: Math.min(top, base).toFixed(1), width: Math.max(barW - 1.5, 1).toFixed(1),
-        height: Math.abs(base - top).toFixed(1), class: s.class ?? "bar" },
-        h("title", {}, `${s.label ? s.label + ", " : ""}${cat}: ${fmtY(v)}`)));
+      const top = sy(v),
+        base = sy(spec.y.min);
+      bars.append(
+        h(
+          "rect",
+          {
+            x: (x0 + barW * k).toFixed(1),
+            y: Math.min(top, base).toFixed(1),
+            width: Math.max(barW - 1.5, 1).toFixed(1),
+            height: Math.abs(base - top).toFixed(1),
+            class: s.class ?? "bar",
+          },
+          h("title", {}, `${s.label ? s.label + ", " : ""}${cat}: ${fmtY(v)}`),
+        ),
+      );
     });
   });
   svg.append(axes, bars);
@@ -341,8 +418,11 @@ export function groupedBarChart(spec, box) {
 
 /** A legend for a chart: legend([{ label, class }]) → a list of swatches whose class matches the series'. */
 export function legend(items) {
-  return h("ul", { class: "chart-legend" }, items.map((it) =>
-    h("li", {}, h("span", { class: `swatch ${it.class ?? ""}`, "aria-hidden": "true" }), it.label)));
+  return h(
+    "ul",
+    { class: "chart-legend" },
+    items.map((it) => h("li", {}, h("span", { class: `swatch ${it.class ?? ""}`, "aria-hidden": "true" }), it.label)),
+  );
 }
 
 /**
@@ -372,7 +452,7 @@ export function niceTicks(max, count = 4) {
 // y.name (short column headers, else the axis labels); x.valueFormat, y.valueFormat (how a value
 // is written in the description and table; else x.format for x, and two significant digits, as
 // the eye reads a chart, for y); series[i].label (a line's or a group's name).
-const MAX_ROWS = 41;  // table rows of a line chart: every k-th point beyond, as a reader can take in
+const MAX_ROWS = 41; // table rows of a line chart: every k-th point beyond, as a reader can take in
 
 /**
  * The chart `svg` as the widgets receive it: with its description and data table after it (a
@@ -389,14 +469,45 @@ function described(svg, spec, box, text) {
   const data = spec.data ?? { caption, columns, rows };
   const fragment = document.createDocumentFragment();
   fragment.append(
-    h("p", { id: `${id}-description`, class: "chart-description", hidden: true },
-      [...sentences, spec.describe].filter(Boolean).map(capitalised).join(" ")),
-    h("div", { class: "chart-data visually-hidden" }, h("table", { id: `${id}-data` },
-      h("caption", {}, data.caption ?? spec.title ?? ""),
-      h("thead", {}, h("tr", {}, data.columns.map((c) => h("th", { scope: "col" }, c)))),
-      // The rows, as the curve, change less often than what is marked on it.
-      part(JSON.stringify(["chart-rows", data.rows]), () =>
-        h("tbody", {}, data.rows.map(([head, ...cells]) => h("tr", {}, h("th", { scope: "row" }, head), cells.map((c) => h("td", {}, c)))))))));
+    h(
+      "p",
+      { id: `${id}-description`, class: "chart-description", hidden: true },
+      [...sentences, spec.describe].filter(Boolean).map(capitalised).join(" "),
+    ),
+    h(
+      "div",
+      { class: "chart-data visually-hidden" },
+      h(
+        "table",
+        { id: `${id}-data` },
+        h("caption", {}, data.caption ?? spec.title ?? ""),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            data.columns.map((c) => h("th", { scope: "col" }, c)),
+          ),
+        ),
+        // The rows, as the curve, change less often than what is marked on it.
+        part(JSON.stringify(["chart-rows", data.rows]), () =>
+          h(
+            "tbody",
+            {},
+            data.rows.map(([head, ...cells]) =>
+              h(
+                "tr",
+                {},
+                h("th", { scope: "row" }, head),
+                cells.map((c) => h("td", {}, c)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
   fragment.prepend(svg);
   return fragment;
 }
@@ -411,13 +522,15 @@ function approx(v) {
   return Math.abs(r) >= 1000 ? fmtCount(r, 6) : fmt(r, 12);
 }
 
-const ordinal = (k) => `${k}${[11, 12, 13].includes(k % 100) ? "th" : ["th", "st", "nd", "rd"][k % 10] ?? "th"}`;
+const ordinal = (k) => `${k}${[11, 12, 13].includes(k % 100) ? "th" : (["th", "st", "nd", "rd"][k % 10] ?? "th")}`;
 const axisName = (axis, otherwise = "") => axis?.name ?? axis?.label ?? otherwise;
-const marked = (spec) => [...(spec.markers ?? []), ...(spec.vlines ?? []), ...(spec.hlines ?? [])].map((m) => m.label).filter(Boolean);
+const marked = (spec) =>
+  [...(spec.markers ?? []), ...(spec.vlines ?? []), ...(spec.hlines ?? [])].map((m) => m.label).filter(Boolean);
 
 /** A line chart in words (each series at the x ticks) and as a table (its points, thinned to MAX_ROWS). */
 function lineText(spec) {
-  const fx = spec.x.valueFormat ?? spec.x.format ?? approx, fy = spec.y.valueFormat ?? approx;
+  const fx = spec.x.valueFormat ?? spec.x.format ?? approx,
+    fy = spec.y.valueFormat ?? approx;
   const series = (spec.series ?? []).filter((s) => s.points.length);
   const named = (s) => s.label ?? spec.y.name ?? spec.y.label ?? "value";
   const ticks = new Set(spec.x.ticks ?? []);
@@ -456,7 +569,10 @@ function barText(spec) {
 /** A grouped bar chart in words (each series over the categories) and as a table (a row per category). */
 function groupedText(spec) {
   const fy = spec.y.valueFormat ?? approx;
-  const sentences = spec.series.map((s) => `${s.label ?? axisName(spec.y, "value")}: ${spec.categories.map((c, i) => `${fy(s.values[i])} for ${c}`).join(", ")}.`);
+  const sentences = spec.series.map(
+    (s) =>
+      `${s.label ?? axisName(spec.y, "value")}: ${spec.categories.map((c, i) => `${fy(s.values[i])} for ${c}`).join(", ")}.`,
+  );
   if (!spec.describe && marked(spec).length) sentences.push(`Marked: ${marked(spec).join("; ")}.`);
   return {
     sentences,

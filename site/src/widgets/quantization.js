@@ -38,16 +38,54 @@ export class LlmQuantization extends LlmWidget {
   static styles = css;
   static numpy = numpyProgram;
   static attributes = [
-    { name: "preset", type: "choice", choices: Object.keys(quantizationPresets), default: "outlier", preset: true,
-      doc: "The example to start from; its activations X and weights W apply unless given below." },
-    { name: "bits", type: "integer", min: 2, max: 16, default: 8, doc: "The bit width b of the symmetric integer quantisation of X and W." },
-    { name: "alpha", type: "number", min: 0, max: 1, default: 0.5, doc: "SmoothQuant's migration strength α (the slider steps by 0.05)." },
-    { name: "channel", type: "integer", min: 0, max: MAX_CHANNELS, default: 0,
-      doc: "The channel (1-based) whose calculation is written out; 0 picks the channel with the largest activation range." },
-    { name: "x", type: "matrix", maxRows: MAX_TOKENS, maxCols: MAX_CHANNELS, default: [[1]],
-      doc: "Activations X, one row per token, one column per channel (at most 8 × 8)." },
-    { name: "w", type: "matrix", maxRows: MAX_CHANNELS, maxCols: MAX_OUTPUTS, default: [[1]],
-      doc: "Weights W, one row per channel of X, one column per output (at most 8 outputs)." },
+    {
+      name: "preset",
+      type: "choice",
+      choices: Object.keys(quantizationPresets),
+      default: "outlier",
+      preset: true,
+      doc: "The example to start from; its activations X and weights W apply unless given below.",
+    },
+    {
+      name: "bits",
+      type: "integer",
+      min: 2,
+      max: 16,
+      default: 8,
+      doc: "The bit width b of the symmetric integer quantisation of X and W.",
+    },
+    {
+      name: "alpha",
+      type: "number",
+      min: 0,
+      max: 1,
+      default: 0.5,
+      doc: "SmoothQuant's migration strength α (the slider steps by 0.05).",
+    },
+    {
+      name: "channel",
+      type: "integer",
+      min: 0,
+      max: MAX_CHANNELS,
+      default: 0,
+      doc: "The channel (1-based) whose calculation is written out; 0 picks the channel with the largest activation range.",
+    },
+    {
+      name: "x",
+      type: "matrix",
+      maxRows: MAX_TOKENS,
+      maxCols: MAX_CHANNELS,
+      default: [[1]],
+      doc: "Activations X, one row per token, one column per channel (at most 8 × 8).",
+    },
+    {
+      name: "w",
+      type: "matrix",
+      maxRows: MAX_CHANNELS,
+      maxCols: MAX_OUTPUTS,
+      default: [[1]],
+      doc: "Weights W, one row per channel of X, one column per output (at most 8 outputs).",
+    },
   ];
 
   static presetFields(name) {
@@ -57,7 +95,8 @@ export class LlmQuantization extends LlmWidget {
 
   /** W takes one row per channel of X (new entries 0); the explained channel exists. */
   normalize(s, notes) {
-    const c = s.x[0].length, o = s.w[0].length;
+    const c = s.x[0].length,
+      o = s.w[0].length;
     if (s.w.length !== c) {
       notes.push(`W was fitted to the ${c} channel${c === 1 ? "" : "s"} of X, one row each (missing entries 0).`);
       s.w = Array.from({ length: c }, (_, i) => Array.from({ length: o }, (_, j) => s.w[i]?.[j] ?? 0));
@@ -70,13 +109,25 @@ export class LlmQuantization extends LlmWidget {
 
   build() {
     const id = uniqueId("quant");
-    this.presetSelect = h("select", { id: `${id}-preset`, onchange: () => this.onPreset(this.presetSelect.value) },
+    this.presetSelect = h(
+      "select",
+      { id: `${id}-preset`, onchange: () => this.onPreset(this.presetSelect.value) },
       Object.entries(quantizationPresets).map(([key, p]) => h("option", { value: key }, p.label)),
-      h("option", { value: "", disabled: true }, "Your numbers"));
+      h("option", { value: "", disabled: true }, "Your numbers"),
+    );
     this.bits = slider({ label: "Bits b", min: 2, max: 16, step: 1, oninput: (bits) => this.set({ bits }) });
-    this.alpha = slider({ label: "Migration strength α", min: 0, max: 1, step: 0.05, oninput: (alpha) => this.set({ alpha }) });
+    this.alpha = slider({
+      label: "Migration strength α",
+      min: 0,
+      max: 1,
+      step: 0.05,
+      oninput: (alpha) => this.set({ alpha }),
+    });
     // Options are channel indices (0-based); the state's channel is 1-based.
-    this.channelSelect = h("select", { id: `${id}-channel`, onchange: () => this.set({ channel: Number(this.channelSelect.value) + 1 }) });
+    this.channelSelect = h("select", {
+      id: `${id}-channel`,
+      onchange: () => this.set({ channel: Number(this.channelSelect.value) + 1 }),
+    });
 
     this.editors = h("div", { class: "quantization-editors" });
     this.headline = h("p", { class: "headline" });
@@ -89,7 +140,11 @@ export class LlmQuantization extends LlmWidget {
 
     this.frame.append(
       h("div", { class: "controls" }, h("label", { for: `${id}-preset` }, "Example "), this.presetSelect),
-      h("p", { class: "hint" }, "Edit any number of X (rows are tokens, columns are channels) or W (rows are the same channels, columns are outputs)."),
+      h(
+        "p",
+        { class: "hint" },
+        "Edit any number of X (rows are tokens, columns are channels) or W (rows are the same channels, columns are outputs).",
+      ),
       this.editors,
       h("div", { class: "sliders llm-bar" }, this.bits.row, this.alpha.row),
       this.headline,
@@ -102,7 +157,12 @@ export class LlmQuantization extends LlmWidget {
       this.levels,
       h("p", { class: "figure-sub" }, "The check: the output XW"),
       this.check,
-      h("div", { class: "controls" }, h("label", { for: `${id}-channel` }, "Explain the calculation for channel "), this.channelSelect),
+      h(
+        "div",
+        { class: "controls" },
+        h("label", { for: `${id}-channel` }, "Explain the calculation for channel "),
+        this.channelSelect,
+      ),
       this.worked,
     );
   }
@@ -121,21 +181,48 @@ export class LlmQuantization extends LlmWidget {
     this.alpha.input.value = String(s.alpha);
     // Fields are named "X t1, ch 2": the row and column headers the reader sees.
     const editor = (name, key, caption, rowName, colName) => {
-      const rows = s[key].map((_, i) => rowName(i)), cols = s[key][0].map((_, j) => colName(j));
-      return matrixEditor({ name, caption: [h("var", {}, name), ` (${caption})`], M: s[key], rowLabels: rows, colLabels: cols,
-        step: "0.01", cellLabel: (i, j) => `${name} ${rows[i]}, ${cols[j]}`, oncell: (i, j, v, input) => this.onCell(key, i, j, v, input) });
+      const rows = s[key].map((_, i) => rowName(i)),
+        cols = s[key][0].map((_, j) => colName(j));
+      return matrixEditor({
+        name,
+        caption: [h("var", {}, name), ` (${caption})`],
+        M: s[key],
+        rowLabels: rows,
+        colLabels: cols,
+        step: "0.01",
+        cellLabel: (i, j) => `${name} ${rows[i]}, ${cols[j]}`,
+        oncell: (i, j, v, input) => this.onCell(key, i, j, v, input),
+      });
     };
-    fill(this.editors,
-      editor("X", "x", "activations", (i) => `t${i + 1}`, (j) => `ch ${j + 1}`),
-      editor("W", "w", "weights", (i) => `ch ${i + 1}`, (j) => `out ${j + 1}`));
+    fill(
+      this.editors,
+      editor(
+        "X",
+        "x",
+        "activations",
+        (i) => `t${i + 1}`,
+        (j) => `ch ${j + 1}`,
+      ),
+      editor(
+        "W",
+        "w",
+        "weights",
+        (i) => `ch ${i + 1}`,
+        (j) => `out ${j + 1}`,
+      ),
+    );
     this.syncChannel(this.result?.largestChannel);
   }
 
   /** The channel list, the largest-range channel marked (from the core's last result). */
   syncChannel(largest) {
     const c = this.state.x[0].length;
-    fill(this.channelSelect, Array.from({ length: c }, (_, j) =>
-      h("option", { value: j }, `${j + 1}${j === largest ? " (largest activation range)" : ""}`)));
+    fill(
+      this.channelSelect,
+      Array.from({ length: c }, (_, j) =>
+        h("option", { value: j }, `${j + 1}${j === largest ? " (largest activation range)" : ""}`),
+      ),
+    );
     this.channelSelect.value = String(this.channelIndex(largest));
   }
 
@@ -163,17 +250,41 @@ export class LlmQuantization extends LlmWidget {
     const L = this.core.smoothQuantLayer(x, w, { alpha, bits });
     // The errors of both smoothed tensors at every α of the chart, in one call.
     const sweep = this.core.smoothQuantLayerSweep(x, w, { alpha: ALPHAS, bits });
-    const curve = sweep.alpha.map((a, i) => ({ alpha: a, quantXSmoothedMaxAbsError: sweep.quantXSmoothedMaxAbsError[i], quantWSmoothedMaxAbsError: sweep.quantWSmoothedMaxAbsError[i] }));
+    const curve = sweep.alpha.map((a, i) => ({
+      alpha: a,
+      quantXSmoothedMaxAbsError: sweep.quantXSmoothedMaxAbsError[i],
+      quantWSmoothedMaxAbsError: sweep.quantWSmoothedMaxAbsError[i],
+    }));
     return {
-      bits, alpha, curve,
-      xAbsMax: L.xAbsMax, wAbsMax: L.wAbsMax,
-      quantX: L.quantX, quantW: L.quantW,
-      now: { alpha, scales: L.scales, xAbsMax: L.xAbsMaxSmoothed, wAbsMax: L.wAbsMaxSmoothed,
-        xSmoothed: L.xSmoothed, wSmoothed: L.wSmoothed, quantXSmoothed: L.quantXSmoothed, quantWSmoothed: L.quantWSmoothed },
-      check: { y: L.y, yQuantized: L.yQuantized, yQuantizedSmoothed: L.yQuantizedSmoothed,
-        errorQuantized: L.errorQuantized, errorQuantizedSmoothed: L.errorQuantizedSmoothed, errorSmoothingAlone: L.errorSmoothingAlone },
-      largestChannel: L.largestChannel, smallestChannel: L.smallestChannel,
-      xLevels: L.xLevels, xLevelsSmoothed: L.xLevelsSmoothed,
+      bits,
+      alpha,
+      curve,
+      xAbsMax: L.xAbsMax,
+      wAbsMax: L.wAbsMax,
+      quantX: L.quantX,
+      quantW: L.quantW,
+      now: {
+        alpha,
+        scales: L.scales,
+        xAbsMax: L.xAbsMaxSmoothed,
+        wAbsMax: L.wAbsMaxSmoothed,
+        xSmoothed: L.xSmoothed,
+        wSmoothed: L.wSmoothed,
+        quantXSmoothed: L.quantXSmoothed,
+        quantWSmoothed: L.quantWSmoothed,
+      },
+      check: {
+        y: L.y,
+        yQuantized: L.yQuantized,
+        yQuantizedSmoothed: L.yQuantizedSmoothed,
+        errorQuantized: L.errorQuantized,
+        errorQuantizedSmoothed: L.errorQuantizedSmoothed,
+        errorSmoothingAlone: L.errorSmoothingAlone,
+      },
+      largestChannel: L.largestChannel,
+      smallestChannel: L.smallestChannel,
+      xLevels: L.xLevels,
+      xLevelsSmoothed: L.xLevelsSmoothed,
     };
   }
 
@@ -183,20 +294,41 @@ export class LlmQuantization extends LlmWidget {
     this.bits.input.setAttribute("aria-valuetext", `${r.bits} bits, levels −${r.quantX.qmax} to ${r.quantX.qmax}`);
     this.alpha.out.value = fmt(r.alpha, 2);
     const w = r.smallestChannel + 1;
-    patch(this.headline, `With ${r.bits} bits the levels run from −${r.quantX.qmax} to ${r.quantX.qmax}. `,
-      `Channel ${w}, the smallest, uses levels up to ±`, h("strong", { class: "x-levels" }, r.xLevels[r.smallestChannel]),
-      ` of X as it is, and up to ±`, h("strong", { class: "x-levels-smoothed" }, r.xLevelsSmoothed[r.smallestChannel]),
-      ` after smoothing with α = ${fmt(r.alpha, 2)}.`);
+    patch(
+      this.headline,
+      `With ${r.bits} bits the levels run from −${r.quantX.qmax} to ${r.quantX.qmax}. `,
+      `Channel ${w}, the smallest, uses levels up to ±`,
+      h("strong", { class: "x-levels" }, r.xLevels[r.smallestChannel]),
+      ` of X as it is, and up to ±`,
+      h("strong", { class: "x-levels-smoothed" }, r.xLevelsSmoothed[r.smallestChannel]),
+      ` after smoothing with α = ${fmt(r.alpha, 2)}.`,
+    );
     // Each panel is drawn again only when what it reads changed: a number typed into X that is
     // not its channel's largest leaves the ranges, the table and often the levels as they are.
     const n = r.now;
-    this.drawPart("table", [r.alpha, r.xAbsMax, r.wAbsMax, n.scales, n.xAbsMax, n.wAbsMax, r.xLevels, r.xLevelsSmoothed, r.largestChannel],
-      () => this.renderTable(r));
+    this.drawPart(
+      "table",
+      [r.alpha, r.xAbsMax, r.wAbsMax, n.scales, n.xAbsMax, n.wAbsMax, r.xLevels, r.xLevelsSmoothed, r.largestChannel],
+      () => this.renderTable(r),
+    );
     this.drawPart("ranges", [r.alpha, r.xAbsMax, r.wAbsMax, n.xAbsMax, n.wAbsMax], () => this.renderRanges(r));
-    this.drawPart("errors", [r.alpha, r.curve, r.quantX.maxAbsError, r.quantW.maxAbsError, n.quantXSmoothed.maxAbsError, n.quantWSmoothed.maxAbsError],
-      () => this.renderErrors(r));
-    this.drawPart("levels", [r.alpha, r.quantX.qmax, r.quantX.scale, r.quantX.levels, n.quantXSmoothed.scale, n.quantXSmoothed.levels],
-      () => this.renderLevels(r));
+    this.drawPart(
+      "errors",
+      [
+        r.alpha,
+        r.curve,
+        r.quantX.maxAbsError,
+        r.quantW.maxAbsError,
+        n.quantXSmoothed.maxAbsError,
+        n.quantWSmoothed.maxAbsError,
+      ],
+      () => this.renderErrors(r),
+    );
+    this.drawPart(
+      "levels",
+      [r.alpha, r.quantX.qmax, r.quantX.scale, r.quantX.levels, n.quantXSmoothed.scale, n.quantXSmoothed.levels],
+      () => this.renderLevels(r),
+    );
     this.drawPart("check", [r.alpha, r.bits, r.check], () => this.renderCheck(r));
     this.renderWorked(r);
   }
@@ -204,27 +336,59 @@ export class LlmQuantization extends LlmWidget {
   /** The output's largest error with and without smoothing, and the levels of the smallest channel. */
   summary(r) {
     const k = r.smallestChannel;
-    return `${r.bits} bits, α = ${fmt(r.alpha, 2)}: the output's largest error is ${fmt(r.check.errorQuantizedSmoothed, 4)} smoothed, ${fmt(r.check.errorQuantized, 4)} not; `
-      + `channel ${k + 1}, the smallest, uses levels up to ±${r.xLevelsSmoothed[k]} (±${r.xLevels[k]} not smoothed).`;
+    return (
+      `${r.bits} bits, α = ${fmt(r.alpha, 2)}: the output's largest error is ${fmt(r.check.errorQuantizedSmoothed, 4)} smoothed, ${fmt(r.check.errorQuantized, 4)} not; ` +
+      `channel ${k + 1}, the smallest, uses levels up to ±${r.xLevelsSmoothed[k]} (±${r.xLevels[k]} not smoothed).`
+    );
   }
 
   /** Per channel: both ranges, s_j, the ranges after smoothing and the levels X uses. */
   renderTable(r) {
     const n = r.now;
-    const row = (label, values, digits = 4, cls) => h("tr", { class: cls },
-      h("th", { scope: "row" }, label), values.map((v) => h("td", {}, typeof v === "number" ? fmt(v, digits) : v)));
-    patch(this.table, h("table", { class: "data-table quantization-channels" },
-      h("caption", {}, `Per channel, with α = ${fmt(r.alpha, 2)}`),
-      h("thead", {}, h("tr", {}, h("td", {}), r.xAbsMax.map((_, j) =>
-        h("th", { scope: "col", class: j === r.largestChannel ? "largest" : null }, `ch ${j + 1}`)))),
-      h("tbody", {},
-        row(["max|", sym("X", "j"), "|"], r.xAbsMax),
-        row(["max|", sym("W", "j"), "|"], r.wAbsMax),
-        row([sym("s", "j")], n.scales, 4, "scales"),
-        row(["max|", sym("X", "j"), "| / ", sym("s", "j")], n.xAbsMax, 4, "x-after"),
-        row(["max|", sym("W", "j"), "| · ", sym("s", "j")], n.wAbsMax, 4, "w-after"),
-        row("levels of X", r.xLevels.map((l) => `±${l}`)),
-        row("levels of X/s", r.xLevelsSmoothed.map((l) => `±${l}`)))));
+    const row = (label, values, digits = 4, cls) =>
+      h(
+        "tr",
+        { class: cls },
+        h("th", { scope: "row" }, label),
+        values.map((v) => h("td", {}, typeof v === "number" ? fmt(v, digits) : v)),
+      );
+    patch(
+      this.table,
+      h(
+        "table",
+        { class: "data-table quantization-channels" },
+        h("caption", {}, `Per channel, with α = ${fmt(r.alpha, 2)}`),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("td", {}),
+            r.xAbsMax.map((_, j) =>
+              h("th", { scope: "col", class: j === r.largestChannel ? "largest" : null }, `ch ${j + 1}`),
+            ),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          row(["max|", sym("X", "j"), "|"], r.xAbsMax),
+          row(["max|", sym("W", "j"), "|"], r.wAbsMax),
+          row([sym("s", "j")], n.scales, 4, "scales"),
+          row(["max|", sym("X", "j"), "| / ", sym("s", "j")], n.xAbsMax, 4, "x-after"),
+          row(["max|", sym("W", "j"), "| · ", sym("s", "j")], n.wAbsMax, 4, "w-after"),
+          row(
+            "levels of X",
+            r.xLevels.map((l) => `±${l}`),
+          ),
+          row(
+            "levels of X/s",
+            r.xLevelsSmoothed.map((l) => `±${l}`),
+          ),
+        ),
+      ),
+    );
   }
 
   /** Bars of max|X_j| and max|W_j| per channel, before and after, on one log scale. */
@@ -235,41 +399,100 @@ export class LlmQuantization extends LlmWidget {
     const lo = all.length ? Math.floor(Math.log10(Math.min(...all))) : 0;
     const hi = Math.max(lo + 1, all.length ? Math.ceil(Math.log10(Math.max(...all))) : 1);
     const ticks = Array.from({ length: hi - lo + 1 }, (_, k) => 10 ** (lo + k));
-    const y = { min: ticks[0], max: ticks[ticks.length - 1], log: true, ticks, format: (t) => fmt(t, 6), label: "max |·| (log scale)" };
+    const y = {
+      min: ticks[0],
+      max: ticks[ticks.length - 1],
+      log: true,
+      ticks,
+      format: (t) => fmt(t, 6),
+      label: "max |·| (log scale)",
+    };
     const categories = r.xAbsMax.map((_, j) => `ch ${j + 1}`);
-    const chart = (title, xs, ws) => h("div", { class: "chart-box" }, h("p", { class: "chart-title" }, title),
-      groupedBarChart({ title, categories, y, width: 360, height: 220, x: { name: "channel" },
-        series: [{ values: xs, label: "activations", class: "bar" }, { values: ws, label: "weights", class: "bar alt" }] }));
-    patch(this.ranges,
-      h("div", { class: "quantization-pair" },
+    const chart = (title, xs, ws) =>
+      h(
+        "div",
+        { class: "chart-box" },
+        h("p", { class: "chart-title" }, title),
+        groupedBarChart({
+          title,
+          categories,
+          y,
+          width: 360,
+          height: 220,
+          x: { name: "channel" },
+          series: [
+            { values: xs, label: "activations", class: "bar" },
+            { values: ws, label: "weights", class: "bar alt" },
+          ],
+        }),
+      );
+    patch(
+      this.ranges,
+      h(
+        "div",
+        { class: "quantization-pair" },
         chart("X and W as they are", r.xAbsMax, r.wAbsMax),
-        chart(`Smoothed, α = ${fmt(r.alpha, 2)}`, r.now.xAbsMax, r.now.wAbsMax)),
-      legend([{ label: "activations max|Xⱼ|", class: "bar" }, { label: "weights max|Wⱼ|", class: "bar alt" }]));
+        chart(`Smoothed, α = ${fmt(r.alpha, 2)}`, r.now.xAbsMax, r.now.wAbsMax),
+      ),
+      legend([
+        { label: "activations max|Xⱼ|", class: "bar" },
+        { label: "weights max|Wⱼ|", class: "bar alt" },
+      ]),
+    );
   }
 
   /** Max error of the quantised smoothed X and W against α, with their unsmoothed errors as lines. */
   renderErrors(r) {
-    const top = Math.max(r.quantX.maxAbsError, r.quantW.maxAbsError, ...r.curve.flatMap((p) => [p.quantXSmoothedMaxAbsError, p.quantWSmoothedMaxAbsError]));
+    const top = Math.max(
+      r.quantX.maxAbsError,
+      r.quantW.maxAbsError,
+      ...r.curve.flatMap((p) => [p.quantXSmoothedMaxAbsError, p.quantWSmoothedMaxAbsError]),
+    );
     const { max, ticks } = niceTicks(top);
-    patch(this.errorChart, lineChart({
-      title: "Largest quantisation error of the smoothed activations and weights against α",
-      width: 440, height: 240,
-      x: { min: 0, max: 1, ticks: [0, 0.25, 0.5, 0.75, 1], format: (t) => fmt(t, 2), label: "migration strength α", name: "α" },
-      y: { min: 0, max, ticks, format: (t) => fmt(t, 4), label: "max |error|" },
-      series: [
-        { points: r.curve.map((p) => [p.alpha, p.quantXSmoothedMaxAbsError]), class: "series", label: "activations X/s" },
-        { points: r.curve.map((p) => [p.alpha, p.quantWSmoothedMaxAbsError]), class: "series alt", label: "weights s·W" },
-      ],
-      describe: `Marked: α = ${fmt(r.alpha, 2)}, the figure's. As they are, X's largest error is ${fmt(r.quantX.maxAbsError, 4)} and W's ${fmt(r.quantW.maxAbsError, 4)} (the dashed lines).`,
-      hlines: [
-        { y: r.quantX.maxAbsError, class: "guide accent" },
-        { y: r.quantW.maxAbsError, class: "guide" },
-      ],
-      markers: [{ x: r.alpha, y: r.now.quantXSmoothed.maxAbsError, class: "marker accent" }, { x: r.alpha, y: r.now.quantWSmoothed.maxAbsError }],
-    }), legend([
-      { label: "activations X/s", class: "line" }, { label: "weights s·W", class: "line alt" },
-      { label: "X as it is", class: "dashed" }, { label: "W as it is", class: "dashed alt" },
-    ]));
+    patch(
+      this.errorChart,
+      lineChart({
+        title: "Largest quantisation error of the smoothed activations and weights against α",
+        width: 440,
+        height: 240,
+        x: {
+          min: 0,
+          max: 1,
+          ticks: [0, 0.25, 0.5, 0.75, 1],
+          format: (t) => fmt(t, 2),
+          label: "migration strength α",
+          name: "α",
+        },
+        y: { min: 0, max, ticks, format: (t) => fmt(t, 4), label: "max |error|" },
+        series: [
+          {
+            points: r.curve.map((p) => [p.alpha, p.quantXSmoothedMaxAbsError]),
+            class: "series",
+            label: "activations X/s",
+          },
+          {
+            points: r.curve.map((p) => [p.alpha, p.quantWSmoothedMaxAbsError]),
+            class: "series alt",
+            label: "weights s·W",
+          },
+        ],
+        describe: `Marked: α = ${fmt(r.alpha, 2)}, the figure's. As they are, X's largest error is ${fmt(r.quantX.maxAbsError, 4)} and W's ${fmt(r.quantW.maxAbsError, 4)} (the dashed lines).`,
+        hlines: [
+          { y: r.quantX.maxAbsError, class: "guide accent" },
+          { y: r.quantW.maxAbsError, class: "guide" },
+        ],
+        markers: [
+          { x: r.alpha, y: r.now.quantXSmoothed.maxAbsError, class: "marker accent" },
+          { x: r.alpha, y: r.now.quantWSmoothed.maxAbsError },
+        ],
+      }),
+      legend([
+        { label: "activations X/s", class: "line" },
+        { label: "weights s·W", class: "line alt" },
+        { label: "X as it is", class: "dashed" },
+        { label: "W as it is", class: "dashed alt" },
+      ]),
+    );
   }
 
   /**
@@ -277,23 +500,44 @@ export class LlmQuantization extends LlmWidget {
    * are built once per shape (tokens × channels), and each input writes its numbers into them.
    */
   renderLevels(r) {
-    const c = r.xAbsMax.length, t = r.quantX.levels.length / c;
+    const c = r.xAbsMax.length,
+      t = r.quantX.levels.length / c;
     const q = r.quantX.qmax;
     this.drawPart("levels-shape", [t, c], () => {
-      const table = () => cellTable({ className: "data-table quantization-level-table", rows: t, cols: c, head: (j) => `ch ${j + 1}`,
-        rowHead: (i) => `t${i + 1}`, cellClass: "heat" });
+      const table = () =>
+        cellTable({
+          className: "data-table quantization-level-table",
+          rows: t,
+          cols: c,
+          head: (j) => `ch ${j + 1}`,
+          rowHead: (i) => `t${i + 1}`,
+          cellClass: "heat",
+        });
       this.levelTables = [table(), table()];
-      fill(this.levels, h("div", { class: "quantization-pair" }, this.levelTables.map((x) => x.table)));
+      fill(
+        this.levels,
+        h(
+          "div",
+          { class: "quantization-pair" },
+          this.levelTables.map((x) => x.table),
+        ),
+      );
     });
     const show = ({ caption, cells }, text, levels) => {
       write(caption, text);
-      cells.forEach((row, i) => row.forEach((td, j) => {
-        const l = levels[i * c + j];
-        write(td, fmt(l), { "--w": String(Math.abs(l) / q) });
-      }));
+      cells.forEach((row, i) =>
+        row.forEach((td, j) => {
+          const l = levels[i * c + j];
+          write(td, fmt(l), { "--w": String(Math.abs(l) / q) });
+        }),
+      );
     };
     show(this.levelTables[0], `X as it is: step ${fmt(r.quantX.scale, 4)}`, r.quantX.levels);
-    show(this.levelTables[1], `X/s, α = ${fmt(r.alpha, 2)}: step ${fmt(r.now.quantXSmoothed.scale, 4)}`, r.now.quantXSmoothed.levels);
+    show(
+      this.levelTables[1],
+      `X/s, α = ${fmt(r.alpha, 2)}: step ${fmt(r.now.quantXSmoothed.scale, 4)}`,
+      r.now.quantXSmoothed.levels,
+    );
   }
 
   /**
@@ -302,12 +546,22 @@ export class LlmQuantization extends LlmWidget {
    */
   renderCheck(r) {
     const k = r.check;
-    const t = k.y.length, o = k.y[0].length;
+    const t = k.y.length,
+      o = k.y[0].length;
     this.drawPart("check-shape", [t, o], () => {
-      const outTable = (cls) => cellTable({ className: `data-table ${cls}`, rows: t, cols: o, rowHead: (i) => `t${i + 1}` });
+      const outTable = (cls) =>
+        cellTable({ className: `data-table ${cls}`, rows: t, cols: o, rowHead: (i) => `t${i + 1}` });
       this.outTables = [outTable("y"), outTable("y-quantized"), outTable("y-quantized-smoothed")];
       this.checkErrors = h("p");
-      fill(this.check, scrollBox("Outputs XW", "quantization-outputs", this.outTables.map((x) => x.table)), this.checkErrors);
+      fill(
+        this.check,
+        scrollBox(
+          "Outputs XW",
+          "quantization-outputs",
+          this.outTables.map((x) => x.table),
+        ),
+        this.checkErrors,
+      );
     });
     const show = ({ caption, cells }, text, Y) => {
       write(caption, text);
@@ -316,41 +570,168 @@ export class LlmQuantization extends LlmWidget {
     show(this.outTables[0], "XW, full precision", k.y);
     show(this.outTables[1], `Quantised X and W, ${r.bits} bits`, k.yQuantized);
     show(this.outTables[2], `Quantised X/s and s·W, α = ${fmt(r.alpha, 2)}`, k.yQuantizedSmoothed);
-    patch(this.checkErrors, "Largest error of the output: ", h("strong", { class: "error-quantized" }, fmt(k.errorQuantized, 4)), " quantising X and W as they are, ",
-      h("strong", { class: "error-quantized-smoothed" }, fmt(k.errorQuantizedSmoothed, 4)), ` quantising them after smoothing with α = ${fmt(r.alpha, 2)}. `,
-      "Smoothing alone changes nothing: (X/s)(s·W) differs from XW by at most ", h("span", { class: "error-smoothing-alone" }, fmt(k.errorSmoothingAlone, 4)),
-      ", rounding in the last digits.");
+    patch(
+      this.checkErrors,
+      "Largest error of the output: ",
+      h("strong", { class: "error-quantized" }, fmt(k.errorQuantized, 4)),
+      " quantising X and W as they are, ",
+      h("strong", { class: "error-quantized-smoothed" }, fmt(k.errorQuantizedSmoothed, 4)),
+      ` quantising them after smoothing with α = ${fmt(r.alpha, 2)}. `,
+      "Smoothing alone changes nothing: (X/s)(s·W) differs from XW by at most ",
+      h("span", { class: "error-smoothing-alone" }, fmt(k.errorSmoothingAlone, 4)),
+      ", rounding in the last digits.",
+    );
   }
 
   /** The calculation for the chosen channel and for one value of the smallest channel. */
   renderWorked(r) {
-    const j = this.channelIndex(r.largestChannel), J = j + 1, a = fmt(r.alpha, 2);
+    const j = this.channelIndex(r.largestChannel),
+      J = j + 1,
+      a = fmt(r.alpha, 2);
     const n = r.now;
-    const x = fmt(r.xAbsMax[j]), wv = fmt(r.wAbsMax[j]), s = fmt(n.scales[j], 4);
-    const c = r.xAbsMax.length, o = r.check.y[0].length;
-    const k = r.smallestChannel, K = k + 1;
+    const x = fmt(r.xAbsMax[j]),
+      wv = fmt(r.wAbsMax[j]),
+      s = fmt(n.scales[j], 4);
+    const c = r.xAbsMax.length,
+      o = r.check.y[0].length;
+    const k = r.smallestChannel,
+      K = k + 1;
     const idx = k; // token 1's entry of channel k: X is flattened row by row
-    const steps = h("ol", {},
-      h("li", {}, h("strong", {}, "Ranges. "), "max|", sym("X", J), "| = ", x, ", the largest magnitude in column ", J,
-        " of X; max|", sym("W", J), "| = ", wv, ", the largest in row ", J, " of W."),
-      h("li", {}, h("strong", {}, "Smoothing factor. "), sym("s", J), " = ", power(x, a), " / ", power(wv, `1 − ${a}`),
-        " = ", h("strong", {}, s), "."),
-      h("li", {}, h("strong", {}, "New ranges. "), "Activations ", x, " / ", s, " = ", h("strong", {}, fmt(n.xAbsMax[j], 4)),
-        "; weights ", wv, " · ", s, " = ", h("strong", {}, fmt(n.wAbsMax[j], 4)),
-        ". The product is unchanged: channel ", J, " of X is divided by what row ", J, " of W is multiplied by."),
-      h("li", {}, h("strong", {}, "Steps. "), `With ${r.bits} bits, qmax = ${r.quantX.qmax}, and Δ = max|·| / qmax over the whole tensor:`,
-        h("ul", {},
-          h("li", {}, "activations: ", fmt(absMax(r.xAbsMax)), ` / ${r.quantX.qmax} = `, fmt(r.quantX.scale, 5), " as they are, ",
-            fmt(absMax(n.xAbsMax), 4), ` / ${r.quantX.qmax} = `, fmt(n.quantXSmoothed.scale, 5), " after smoothing;"),
-          h("li", {}, "weights: ", fmt(absMax(r.wAbsMax)), ` / ${r.quantX.qmax} = `, fmt(r.quantW.scale, 5), " as they are, ",
-            fmt(absMax(n.wAbsMax), 4), ` / ${r.quantX.qmax} = `, fmt(n.quantWSmoothed.scale, 5), " after smoothing."))),
-      h("li", {}, h("strong", {}, "One value. "), `Token 1 in channel ${K} (the smallest range), x = ${fmt(this.state.x[0][k])}. `,
-        "As it is: round(", fmt(this.state.x[0][k]), " / ", fmt(r.quantX.scale, 5), ") = level ", fmt(r.quantX.levels[idx]),
-        ", back to ", fmt(r.quantX.dequantized[idx], 5), ", error ", fmt(r.quantX.errors[idx], 5), ". ",
-        "Smoothed: x / ", sym("s", K), " = ", fmt(n.xSmoothed[0][k], 5), ", round(", fmt(n.xSmoothed[0][k], 5), " / ", fmt(n.quantXSmoothed.scale, 5), ") = level ",
-        fmt(n.quantXSmoothed.levels[idx]), ", back to ", fmt(n.quantXSmoothed.dequantized[idx], 5), ", error ", fmt(n.quantXSmoothed.errors[idx], 5), ". ",
-        "Every error is at most half a step."));
-    patch(this.worked, h("p", {}, `Channel ${J}, α = ${a}, ${r.bits} bits (${c} channel${c === 1 ? "" : "s"}, ${o} output${o === 1 ? "" : "s"}):`), steps);
+    const steps = h(
+      "ol",
+      {},
+      h(
+        "li",
+        {},
+        h("strong", {}, "Ranges. "),
+        "max|",
+        sym("X", J),
+        "| = ",
+        x,
+        ", the largest magnitude in column ",
+        J,
+        " of X; max|",
+        sym("W", J),
+        "| = ",
+        wv,
+        ", the largest in row ",
+        J,
+        " of W.",
+      ),
+      h(
+        "li",
+        {},
+        h("strong", {}, "Smoothing factor. "),
+        sym("s", J),
+        " = ",
+        power(x, a),
+        " / ",
+        power(wv, `1 − ${a}`),
+        " = ",
+        h("strong", {}, s),
+        ".",
+      ),
+      h(
+        "li",
+        {},
+        h("strong", {}, "New ranges. "),
+        "Activations ",
+        x,
+        " / ",
+        s,
+        " = ",
+        h("strong", {}, fmt(n.xAbsMax[j], 4)),
+        "; weights ",
+        wv,
+        " · ",
+        s,
+        " = ",
+        h("strong", {}, fmt(n.wAbsMax[j], 4)),
+        ". The product is unchanged: channel ",
+        J,
+        " of X is divided by what row ",
+        J,
+        " of W is multiplied by.",
+      ),
+      h(
+        "li",
+        {},
+        h("strong", {}, "Steps. "),
+        `With ${r.bits} bits, qmax = ${r.quantX.qmax}, and Δ = max|·| / qmax over the whole tensor:`,
+        h(
+          "ul",
+          {},
+          h(
+            "li",
+            {},
+            "activations: ",
+            fmt(absMax(r.xAbsMax)),
+            ` / ${r.quantX.qmax} = `,
+            fmt(r.quantX.scale, 5),
+            " as they are, ",
+            fmt(absMax(n.xAbsMax), 4),
+            ` / ${r.quantX.qmax} = `,
+            fmt(n.quantXSmoothed.scale, 5),
+            " after smoothing;",
+          ),
+          h(
+            "li",
+            {},
+            "weights: ",
+            fmt(absMax(r.wAbsMax)),
+            ` / ${r.quantX.qmax} = `,
+            fmt(r.quantW.scale, 5),
+            " as they are, ",
+            fmt(absMax(n.wAbsMax), 4),
+            ` / ${r.quantX.qmax} = `,
+            fmt(n.quantWSmoothed.scale, 5),
+            " after smoothing.",
+          ),
+        ),
+      ),
+      h(
+        "li",
+        {},
+        h("strong", {}, "One value. "),
+        `Token 1 in channel ${K} (the smallest range), x = ${fmt(this.state.x[0][k])}. `,
+        "As it is: round(",
+        fmt(this.state.x[0][k]),
+        " / ",
+        fmt(r.quantX.scale, 5),
+        ") = level ",
+        fmt(r.quantX.levels[idx]),
+        ", back to ",
+        fmt(r.quantX.dequantized[idx], 5),
+        ", error ",
+        fmt(r.quantX.errors[idx], 5),
+        ". ",
+        "Smoothed: x / ",
+        sym("s", K),
+        " = ",
+        fmt(n.xSmoothed[0][k], 5),
+        ", round(",
+        fmt(n.xSmoothed[0][k], 5),
+        " / ",
+        fmt(n.quantXSmoothed.scale, 5),
+        ") = level ",
+        fmt(n.quantXSmoothed.levels[idx]),
+        ", back to ",
+        fmt(n.quantXSmoothed.dequantized[idx], 5),
+        ", error ",
+        fmt(n.quantXSmoothed.errors[idx], 5),
+        ". ",
+        "Every error is at most half a step.",
+      ),
+    );
+    patch(
+      this.worked,
+      h(
+        "p",
+        {},
+        `Channel ${J}, α = ${a}, ${r.bits} bits (${c} channel${c === 1 ? "" : "s"}, ${o} output${o === 1 ? "" : "s"}):`,
+      ),
+      steps,
+    );
   }
 }
 
@@ -363,8 +744,10 @@ export class LlmAnswerQuantization extends FigureAnswer {
   static followUp = "what are the channel's activation and weight ranges after smoothing?";
 
   prediction(r, figure) {
-    const j = r.largestChannel, J = j + 1;
-    const x = r.xAbsMax[j], w = r.wAbsMax[j];
+    const j = r.largestChannel,
+      J = j + 1;
+    const x = r.xAbsMax[j],
+      w = r.wAbsMax[j];
     const s = r.now.scales[j];
     // s with all of the range moved (α = 1) or none of it (α = 0).
     const sAt = (a) => figure.core.smoothQuant([x], [w], a).scales[0];
@@ -374,32 +757,71 @@ export class LlmAnswerQuantization extends FigureAnswer {
       tolerance: 0.01,
       digits: 4,
       hints: [
-        { value: r.now.xAbsMax[j], text: `That is channel ${J}'s activation range after smoothing, max|X|/s; the question asks for s itself.` },
-        { value: r.now.wAbsMax[j], text: `That is channel ${J}'s weight range after smoothing, max|W|·s; the question asks for s itself.` },
+        {
+          value: r.now.xAbsMax[j],
+          text: `That is channel ${J}'s activation range after smoothing, max|X|/s; the question asks for s itself.`,
+        },
+        {
+          value: r.now.wAbsMax[j],
+          text: `That is channel ${J}'s weight range after smoothing, max|W|·s; the question asks for s itself.`,
+        },
         // The plain ratio of the ranges, and s upside down: slips of the formula's shape.
-        { value: x / w, text: "That is max|X| / max|W| without the powers: s raises the activation range to α and the weight range to 1 − α." },
-        { value: 1 / s, text: "That is 1/s: s is the factor the activations are divided by (and the weights multiplied by), so it is above 1 when the activation range is the larger." },
-        { value: r.alpha === 1 ? null : sAt(1), text: "That leaves the weight range out, as α = 1 would: with α below 1 the weight range divides s, raised to 1 − α." },
+        {
+          value: x / w,
+          text: "That is max|X| / max|W| without the powers: s raises the activation range to α and the weight range to 1 − α.",
+        },
+        {
+          value: 1 / s,
+          text: "That is 1/s: s is the factor the activations are divided by (and the weights multiplied by), so it is above 1 when the activation range is the larger.",
+        },
+        {
+          value: r.alpha === 1 ? null : sAt(1),
+          text: "That leaves the weight range out, as α = 1 would: with α below 1 the weight range divides s, raised to 1 − α.",
+        },
       ],
-      otherwise: "Take the channel's activation range to the power α and divide by its weight range to the power 1 − α.",
+      otherwise:
+        "Take the channel's activation range to the power α and divide by its weight range to the power 1 − α.",
     };
   }
 
   answer(r) {
-    const j = r.largestChannel, J = j + 1;
-    const x = fmt(r.xAbsMax[j]), w = fmt(r.wAbsMax[j]), a = fmt(r.alpha, 2);
+    const j = r.largestChannel,
+      J = j + 1;
+    const x = fmt(r.xAbsMax[j]),
+      w = fmt(r.wAbsMax[j]),
+      a = fmt(r.alpha, 2);
     const s = fmt(r.now.scales[j], 4);
     const half = r.alpha === 0.5;
     return [
-      h("p", {}, `Channel ${J} has activation range ${x} and weight range ${w}; with α = ${a}, `,
-        h("span", { class: "answer-s" }, "s = ",
-          half ? [`√${x}/√${w}`, " = "] : null, power(x, a), " / ", power(w, `1 − ${a}`), " = ", h("strong", {}, s)),
-        ". The activation range becomes ", h("span", { class: "answer-x" }, `${x}/${s} = `, h("strong", {}, fmt(r.now.xAbsMax[j], 4))),
-        " and the weight range ", h("span", { class: "answer-w" }, `${w}·${s} = `, h("strong", {}, fmt(r.now.wAbsMax[j], 4))), "."),
-      h("p", {}, half
-        ? "With α = 0.5 the two ranges meet at the geometric mean of the old ones, so the channel is as hard to quantise on either side. "
-        : `With α = ${a} the split is uneven: larger α moves more of the range to the weights. `,
-      `The product XW is unchanged, because channel ${J} of X is divided by exactly what row ${J} of W is multiplied by.`),
+      h(
+        "p",
+        {},
+        `Channel ${J} has activation range ${x} and weight range ${w}; with α = ${a}, `,
+        h(
+          "span",
+          { class: "answer-s" },
+          "s = ",
+          half ? [`√${x}/√${w}`, " = "] : null,
+          power(x, a),
+          " / ",
+          power(w, `1 − ${a}`),
+          " = ",
+          h("strong", {}, s),
+        ),
+        ". The activation range becomes ",
+        h("span", { class: "answer-x" }, `${x}/${s} = `, h("strong", {}, fmt(r.now.xAbsMax[j], 4))),
+        " and the weight range ",
+        h("span", { class: "answer-w" }, `${w}·${s} = `, h("strong", {}, fmt(r.now.wAbsMax[j], 4))),
+        ".",
+      ),
+      h(
+        "p",
+        {},
+        half
+          ? "With α = 0.5 the two ranges meet at the geometric mean of the old ones, so the channel is as hard to quantise on either side. "
+          : `With α = ${a} the split is uneven: larger α moves more of the range to the weights. `,
+        `The product XW is unchanged, because channel ${J} of X is divided by exactly what row ${J} of W is multiplied by.`,
+      ),
     ];
   }
 }

@@ -39,33 +39,84 @@ const EXAMPLE_FIELDS = ["d", "useFreqs", "base", "freqs", "pairing", "q", "k", "
 
 const nearestBase = (b) => BASES.reduce((best, x, i) => (Math.abs(x - b) < Math.abs(BASES[best] - b) ? i : best), 0);
 const signed = (x) => (x >= 0 ? `+${grouped(x)}` : `−${grouped(-x)}`);
-const position = (name, doc) => ({ name, type: "integer", min: 0, max: MAX_POSITION, default: name === "m" ? 2 : 0, doc });
+const position = (name, doc) => ({
+  name,
+  type: "integer",
+  min: 0,
+  max: MAX_POSITION,
+  default: name === "m" ? 2 : 0,
+  doc,
+});
 const vector = (name, doc) => ({ name, type: "numbers", minLength: 2, maxLength: MAX_D, default: [1, 0, 1, 0], doc });
 
 export class LlmRope extends LlmWidget {
   static styles = css;
   static numpy = numpyProgram;
   static attributes = [
-    { name: "preset", type: "choice", choices: Object.keys(ropePresets), default: "exercise", preset: true,
-      doc: "The example to start from; its vectors, frequencies, pairing, positions and chart range apply unless given below." },
+    {
+      name: "preset",
+      type: "choice",
+      choices: Object.keys(ropePresets),
+      default: "exercise",
+      preset: true,
+      doc: "The example to start from; its vectors, frequencies, pairing, positions and chart range apply unless given below.",
+    },
     position("m", "The position m of the query."),
     position("n", "The position n of the key; only the offset m − n changes the score."),
-    { name: "d", type: "integer", min: 2, max: MAX_D, default: 4,
-      doc: "The dimension d of q and k, even (an odd d is raised by 1); q, k and given frequencies are fitted to it." },
-    { name: "base", type: "number", min: BASES[0], max: BASES[BASES.length - 1], default: 10000,
-      doc: "The base b of the frequencies θᵢ = b^(−2i/d), used when use-freqs is false." },
-    { name: "use-freqs", type: "boolean", default: true,
-      doc: "Whether the frequencies are the given freqs (true) or come from the base (false)." },
-    { name: "freqs", type: "numbers", minLength: 0, maxLength: MAX_D / 2, default: [0.01, 0.0001],
-      doc: "The given frequencies θᵢ in radians per position, one per pair (d/2 numbers; fitted to d/2 when use-freqs is true)." },
-    { name: "pairing", type: "choice", choices: ["interleaved", "half"], default: "interleaved",
-      doc: "Which coordinates form a pair: interleaved (x[2i], x[2i+1]) as in RoFormer and Meta's Llama code, or half (x[i], x[i+d/2]) as in GPT-NeoX and the Hugging Face Llama code." },
+    {
+      name: "d",
+      type: "integer",
+      min: 2,
+      max: MAX_D,
+      default: 4,
+      doc: "The dimension d of q and k, even (an odd d is raised by 1); q, k and given frequencies are fitted to it.",
+    },
+    {
+      name: "base",
+      type: "number",
+      min: BASES[0],
+      max: BASES[BASES.length - 1],
+      default: 10000,
+      doc: "The base b of the frequencies θᵢ = b^(−2i/d), used when use-freqs is false.",
+    },
+    {
+      name: "use-freqs",
+      type: "boolean",
+      default: true,
+      doc: "Whether the frequencies are the given freqs (true) or come from the base (false).",
+    },
+    {
+      name: "freqs",
+      type: "numbers",
+      minLength: 0,
+      maxLength: MAX_D / 2,
+      default: [0.01, 0.0001],
+      doc: "The given frequencies θᵢ in radians per position, one per pair (d/2 numbers; fitted to d/2 when use-freqs is true).",
+    },
+    {
+      name: "pairing",
+      type: "choice",
+      choices: ["interleaved", "half"],
+      default: "interleaved",
+      doc: "Which coordinates form a pair: interleaved (x[2i], x[2i+1]) as in RoFormer and Meta's Llama code, or half (x[i], x[i+d/2]) as in GPT-NeoX and the Hugging Face Llama code.",
+    },
     vector("q", "The query vector q, d numbers (fitted to d: extra numbers dropped, missing pairs (1, 0))."),
     vector("k", "The key vector k, d numbers (fitted to d like q)."),
-    { name: "range", type: "choice", choices: RANGES, default: "256",
-      doc: "The half-width of the chart's offset axis: offsets m − n from −range to range are drawn." },
-    { name: "pair", type: "integer", min: 0, max: MAX_D / 2 - 1, default: 0,
-      doc: "The pair (0-based, below d/2) whose calculation is written out." },
+    {
+      name: "range",
+      type: "choice",
+      choices: RANGES,
+      default: "256",
+      doc: "The half-width of the chart's offset axis: offsets m − n from −range to range are drawn.",
+    },
+    {
+      name: "pair",
+      type: "integer",
+      min: 0,
+      max: MAX_D / 2 - 1,
+      default: 0,
+      doc: "The pair (0-based, below d/2) whose calculation is written out.",
+    },
   ];
 
   static presetFields(name) {
@@ -105,43 +156,90 @@ export class LlmRope extends LlmWidget {
     this.curveCache = { key: "", curve: null };
     this.ids = uniqueId("rope");
 
-    this.presetChoice = choice({ label: "Example", value: "exercise", onchange: (name) => this.onPreset(name),
-      options: [...Object.entries(ropePresets).map(([key, p]) => [key, p.label]), ["", "(your own)"]] });
-    this.pairingChoice = choice({ label: "Pairs", value: "interleaved", onchange: (pairing) => this.set({ pairing }), options: [
-      ["interleaved", "interleaved, (x[2i], x[2i+1]): RoFormer, Meta's Llama"],
-      ["half", "halves, (x[i], x[i+d/2]): GPT-NeoX, Hugging Face Llama"]] });
-    this.modeChoice = choice({ label: "Frequencies θ", value: "freqs", onchange: (mode) => this.onMode(mode), options: [
-      ["base", "from a base: θᵢ = base^(−2i/d)"],
-      ["freqs", "given, one per pair"]] });
+    this.presetChoice = choice({
+      label: "Example",
+      value: "exercise",
+      onchange: (name) => this.onPreset(name),
+      options: [...Object.entries(ropePresets).map(([key, p]) => [key, p.label]), ["", "(your own)"]],
+    });
+    this.pairingChoice = choice({
+      label: "Pairs",
+      value: "interleaved",
+      onchange: (pairing) => this.set({ pairing }),
+      options: [
+        ["interleaved", "interleaved, (x[2i], x[2i+1]): RoFormer, Meta's Llama"],
+        ["half", "halves, (x[i], x[i+d/2]): GPT-NeoX, Hugging Face Llama"],
+      ],
+    });
+    this.modeChoice = choice({
+      label: "Frequencies θ",
+      value: "freqs",
+      onchange: (mode) => this.onMode(mode),
+      options: [
+        ["base", "from a base: θᵢ = base^(−2i/d)"],
+        ["freqs", "given, one per pair"],
+      ],
+    });
 
     this.mCtl = this.positionControl("m", "Query position m");
     this.nCtl = this.positionControl("n", "Key position n");
-    this.dCtl = slider({ label: "Dimension d", min: 2, max: MAX_D, step: 2, id: `${this.ids}-d`,
-      oninput: (d) => this.set({ d }, { sync: true }) });
-    this.baseCtl = slider({ label: "Base", min: 0, max: BASES.length - 1, step: 1, id: `${this.ids}-base`,
-      oninput: (i) => this.set({ base: BASES[i] }) });
+    this.dCtl = slider({
+      label: "Dimension d",
+      min: 2,
+      max: MAX_D,
+      step: 2,
+      id: `${this.ids}-d`,
+      oninput: (d) => this.set({ d }, { sync: true }),
+    });
+    this.baseCtl = slider({
+      label: "Base",
+      min: 0,
+      max: BASES.length - 1,
+      step: 1,
+      id: `${this.ids}-base`,
+      oninput: (i) => this.set({ base: BASES[i] }),
+    });
 
     // The number fields of q, k and the frequencies, kept from one sync to the next (a new
     // example or d writes values into them, and adds or removes fields at the end).
     this.rows = {
-      freqs: this.editorRow(h("span", { class: "rope-row-label" }, "θ per pair (radians per position)"), (i) => [sym("θ", i), " "],
-        (i) => ({ step: "any", "aria-label": `θ ${i}, frequency of pair ${i}` })),
-      q: this.editorRow(h("span", { class: "rope-row-label" }, h("var", {}, "q"), " (query)"), (i) => h("span", { class: "rope-index" }, String(i)),
-        (i) => ({ step: "0.1", "aria-label": `q coordinate ${i}` })),
-      k: this.editorRow(h("span", { class: "rope-row-label" }, h("var", {}, "k"), " (key)"), (i) => h("span", { class: "rope-index" }, String(i)),
-        (i) => ({ step: "0.1", "aria-label": `k coordinate ${i}` })),
+      freqs: this.editorRow(
+        h("span", { class: "rope-row-label" }, "θ per pair (radians per position)"),
+        (i) => [sym("θ", i), " "],
+        (i) => ({ step: "any", "aria-label": `θ ${i}, frequency of pair ${i}` }),
+      ),
+      q: this.editorRow(
+        h("span", { class: "rope-row-label" }, h("var", {}, "q"), " (query)"),
+        (i) => h("span", { class: "rope-index" }, String(i)),
+        (i) => ({ step: "0.1", "aria-label": `q coordinate ${i}` }),
+      ),
+      k: this.editorRow(
+        h("span", { class: "rope-row-label" }, h("var", {}, "k"), " (key)"),
+        (i) => h("span", { class: "rope-index" }, String(i)),
+        (i) => ({ step: "0.1", "aria-label": `k coordinate ${i}` }),
+      ),
     };
     this.freqEditor = h("div", { class: "rope-freqs" }, this.rows.freqs.row);
     this.vectorEditor = h("div", { class: "rope-vectors" }, this.rows.q.row, this.rows.k.row);
-    this.moveButtons = SHIFTS.map((shift) => h("button", { type: "button", "data-shift": shift, onclick: () => this.moveBoth(shift) }, signed(shift)));
+    this.moveButtons = SHIFTS.map((shift) =>
+      h("button", { type: "button", "data-shift": shift, onclick: () => this.moveBoth(shift) }, signed(shift)),
+    );
     this.moveReadout = h("p", { class: "rope-moved" });
     this.headline = h("p", { class: "headline" });
     this.dials = h("div", { class: "rope-dials" });
-    this.rangeChoice = choice({ label: "Offsets m − n shown", value: "256", onchange: (range) => this.set({ range }),
-      options: RANGES.map((r) => [r, `−${r} … ${r}`]) });
+    this.rangeChoice = choice({
+      label: "Offsets m − n shown",
+      value: "256",
+      onchange: (range) => this.set({ range }),
+      options: RANGES.map((r) => [r, `−${r} … ${r}`]),
+    });
     this.chart = h("div", { class: "chart-box" });
-    this.pairChoice = choice({ label: "Explain the calculation for pair", value: "0", options: [["0", "0"]],
-      onchange: (i) => this.set({ pair: Number(i) }) });
+    this.pairChoice = choice({
+      label: "Explain the calculation for pair",
+      value: "0",
+      options: [["0", "0"]],
+      onchange: (i) => this.set({ pair: Number(i) }),
+    });
     this.worked = h("div", { class: "worked" });
 
     this.frame.append(
@@ -150,14 +248,24 @@ export class LlmRope extends LlmWidget {
       h("div", { class: "controls" }, this.modeChoice.row, this.pairingChoice.row),
       this.freqEditor,
       this.vectorEditor,
-      h("div", { class: "controls rope-move", role: "group", "aria-label": "Move both m and n" },
-        h("span", {}, "Move both m and n by "), this.moveButtons),
+      h(
+        "div",
+        { class: "controls rope-move", role: "group", "aria-label": "Move both m and n" },
+        h("span", {}, "Move both m and n by "),
+        this.moveButtons,
+      ),
       this.moveReadout,
       this.headline,
-      h("p", { class: "rope-legend", "aria-hidden": "true" },
-        h("span", { class: "swatch q" }), " query pair, turned by m·θ  ",
-        h("span", { class: "swatch k" }), " key pair, turned by n·θ  ",
-        h("span", { class: "swatch before" }), " before turning"),
+      h(
+        "p",
+        { class: "rope-legend", "aria-hidden": "true" },
+        h("span", { class: "swatch q" }),
+        " query pair, turned by m·θ  ",
+        h("span", { class: "swatch k" }),
+        " key pair, turned by n·θ  ",
+        h("span", { class: "swatch before" }),
+        " before turning",
+      ),
       this.dials,
       h("div", { class: "controls" }, this.rangeChoice.row),
       this.chart,
@@ -174,12 +282,27 @@ export class LlmRope extends LlmWidget {
   positionControl(key, label) {
     const id = `${this.ids}-${key}`;
     const decl = LlmRope.attributes.find((a) => a.name === key);
-    const input = h("input", { type: "range", id, min: 0, max: SLIDER_MAX, step: 1, oninput: () => {
-      this.set({ [key]: input.valueAsNumber });
-      this.syncPositions(input);
-    } });
-    const number = h("input", { type: "number", id: `${id}-exact`, min: 0, max: MAX_POSITION, step: 1, inputmode: "numeric", class: "rope-pos",
-      "aria-label": `${label}, exact`, oninput: () => {
+    const input = h("input", {
+      type: "range",
+      id,
+      min: 0,
+      max: SLIDER_MAX,
+      step: 1,
+      oninput: () => {
+        this.set({ [key]: input.valueAsNumber });
+        this.syncPositions(input);
+      },
+    });
+    const number = h("input", {
+      type: "number",
+      id: `${id}-exact`,
+      min: 0,
+      max: MAX_POSITION,
+      step: 1,
+      inputmode: "numeric",
+      class: "rope-pos",
+      "aria-label": `${label}, exact`,
+      oninput: () => {
         const parsed = parseValue(decl, number.value);
         markInvalid(number, !("value" in parsed));
         if (!("value" in parsed)) {
@@ -188,7 +311,8 @@ export class LlmRope extends LlmWidget {
         }
         this.set({ [key]: parsed.value });
         this.syncPositions(number);
-      } });
+      },
+    });
     return { input, number, row: h("div", { class: "slider" }, h("label", { for: id }, label), input, number) };
   }
 
@@ -201,14 +325,18 @@ export class LlmRope extends LlmWidget {
     const s = this.state;
     const patch = { useFreqs: mode === "freqs" };
     // Start the given frequencies from the ones the base produced (the core's thetas).
-    if (patch.useFreqs && s.freqs.length !== s.d / 2 && this.result?.now.thetas.length === s.d / 2) patch.freqs = this.result.now.thetas.slice();
+    if (patch.useFreqs && s.freqs.length !== s.d / 2 && this.result?.now.thetas.length === s.d / 2)
+      patch.freqs = this.result.now.thetas.slice();
     this.set(patch, { sync: true });
   }
 
   moveBoth(shift) {
     const s = this.state;
     if (!this.canMove(shift) || !this.result) return;
-    this.set({ m: s.m + shift, n: s.n + shift }, { moved: { shift, before: { m: s.m, n: s.n, raw: this.result.now.raw } } });
+    this.set(
+      { m: s.m + shift, n: s.n + shift },
+      { moved: { shift, before: { m: s.m, n: s.n, raw: this.result.now.raw } } },
+    );
     this.syncPositions(null);
   }
 
@@ -228,7 +356,10 @@ export class LlmRope extends LlmWidget {
   syncPositions(source) {
     const s = this.state;
     /** @type {Array<[string, { input: HTMLInputElement, number: HTMLInputElement }]>} */
-    const controls = [["m", this.mCtl], ["n", this.nCtl]];
+    const controls = [
+      ["m", this.mCtl],
+      ["n", this.nCtl],
+    ];
     for (const [key, ctl] of controls) {
       const v = s[key];
       if (ctl.input !== source) ctl.input.value = String(Math.min(v, SLIDER_MAX));
@@ -263,7 +394,10 @@ export class LlmRope extends LlmWidget {
     this.modeChoice.select.value = s.useFreqs ? "freqs" : "base";
     this.pairingChoice.select.value = s.pairing;
     this.rangeChoice.select.value = s.range;
-    fill(this.pairChoice.select, Array.from({ length: s.d / 2 }, (_, i) => h("option", { value: i }, String(i))));
+    fill(
+      this.pairChoice.select,
+      Array.from({ length: s.d / 2 }, (_, i) => h("option", { value: i }, String(i))),
+    );
     this.pairChoice.select.value = String(s.pair);
 
     this.freqEditor.hidden = !s.useFreqs;
@@ -288,7 +422,12 @@ export class LlmRope extends LlmWidget {
     while (row.cells.length > values.length) row.cells.pop().label.remove();
     while (row.cells.length < values.length) {
       const i = row.cells.length;
-      const input = h("input", { type: "number", inputmode: "decimal", ...row.props(i), oninput: (e) => this.onCell(key, i, e.target) });
+      const input = h("input", {
+        type: "number",
+        inputmode: "decimal",
+        ...row.props(i),
+        oninput: (e) => this.onCell(key, i, e.target),
+      });
       const label = h("label", { class: "rope-cell" }, row.lead(i), input);
       row.row.append(label);
       row.cells.push({ label, input });
@@ -336,12 +475,31 @@ export class LlmRope extends LlmWidget {
 
   render(r) {
     const { state: s, now } = r;
-    patch(this.headline, "Score ", sym("q̃"), "·", sym("k̃"), "/√", h("var", {}, "d"), ` at m = ${s.m}, n = ${s.n}: `,
-      h("strong", { class: "rope-scaled" }, fmt(now.scaled, DIGITS)), " (raw ", sym("q̃"), "·", sym("k̃"), " = ",
-      h("span", { class: "rope-raw" }, fmt(now.raw, DIGITS)), `), offset m − n = ${String(now.offset)}.`);
+    patch(
+      this.headline,
+      "Score ",
+      sym("q̃"),
+      "·",
+      sym("k̃"),
+      "/√",
+      h("var", {}, "d"),
+      ` at m = ${s.m}, n = ${s.n}: `,
+      h("strong", { class: "rope-scaled" }, fmt(now.scaled, DIGITS)),
+      " (raw ",
+      sym("q̃"),
+      "·",
+      sym("k̃"),
+      " = ",
+      h("span", { class: "rope-raw" }, fmt(now.raw, DIGITS)),
+      `), offset m − n = ${String(now.offset)}.`,
+    );
     // The dials and the chart are drawn again only when what each shows changed (the chart's
     // curve with q, k, the frequencies or the range; its marker with the offset).
-    this.drawPart("dials", [s.q, s.k, s.pair, now.pairs, now.thetas, now.angles, now.qRotated, now.kRotated, now.pairScores], () => this.renderDials(r));
+    this.drawPart(
+      "dials",
+      [s.q, s.k, s.pair, now.pairs, now.thetas, now.angles, now.qRotated, now.kRotated, now.pairScores],
+      () => this.renderDials(r),
+    );
     this.drawPart("chart", [r.curveKey, now.scaled, now.offset], () => patch(this.chart, this.chartFor(r)));
     this.renderWorked(r);
     this.renderMoved();
@@ -368,45 +526,82 @@ export class LlmRope extends LlmWidget {
       return;
     }
     const { shift, before } = this.moved;
-    const a = fmt(before.raw, DIGITS), b = fmt(r.now.raw, DIGITS);
-    patch(this.moveReadout, `Moved both by ${signed(shift)}: (m, n) = (${before.m}, ${before.n}) → (${r.state.m}, ${r.state.n}); raw score `,
-      h("span", { class: "rope-before" }, a), " → ", h("span", { class: "rope-after" }, b), ", ",
+    const a = fmt(before.raw, DIGITS),
+      b = fmt(r.now.raw, DIGITS);
+    patch(
+      this.moveReadout,
+      `Moved both by ${signed(shift)}: (m, n) = (${before.m}, ${before.n}) → (${r.state.m}, ${r.state.n}); raw score `,
+      h("span", { class: "rope-before" }, a),
+      " → ",
+      h("span", { class: "rope-after" }, b),
+      ", ",
       a === b
         ? h("strong", {}, `unchanged to ${DIGITS} decimals.`)
-        : "equal in exact arithmetic; the last digits differ by floating-point rounding, which grows with the positions.");
+        : "equal in exact arithmetic; the last digits differ by floating-point rounding, which grows with the positions.",
+    );
   }
 
   renderDials(r) {
     const { state: s, now } = r;
-    const R = 46, c = 58, S = 116;
+    const R = 46,
+      c = 58,
+      S = 116;
     // Pixel scale: |x| + |y| bounds the length of a pair before and after turning.
     let bound = 0;
-    for (const [a, b] of now.pairs) for (const v of [s.q, s.k]) bound = Math.max(bound, Math.abs(v[a]) + Math.abs(v[b]));
+    for (const [a, b] of now.pairs)
+      for (const v of [s.q, s.k]) bound = Math.max(bound, Math.abs(v[a]) + Math.abs(v[b]));
     const px = bound > 0 ? R / bound : 1;
     const arrow = (x, y, cls) => [
       h("line", { x1: c, y1: c, x2: c + x * px, y2: c - y * px, class: cls }),
       h("circle", { cx: c + x * px, cy: c - y * px, r: cls === "before" ? 2 : cls === "k" ? 5 : 3.5, class: cls }),
     ];
-    patch(this.dials, now.pairs.map(([a, b], i) => h("figure", { class: i === s.pair ? "rope-dial selected" : "rope-dial" },
-      h("svg", { viewBox: `0 0 ${S} ${S}`, class: "dial", role: "img",
-        "aria-label": `Pair ${i}, coordinates ${a} and ${b}: the query turned ${fmt(now.angles[i][0], 4)} radians, the key ${fmt(now.angles[i][1], 4)} radians` },
-        h("circle", { cx: c, cy: c, r: R, class: "rim" }),
-        h("line", { x1: c - R, x2: c + R, y1: c, y2: c, class: "axis" }),
-        h("line", { x1: c, x2: c, y1: c - R, y2: c + R, class: "axis" }),
-        arrow(s.k[a], s.k[b], "before"), arrow(s.q[a], s.q[b], "before"),
-        // The key is drawn wider underneath, so it still shows where the query covers it.
-        arrow(now.kRotated[a], now.kRotated[b], "k"), arrow(now.qRotated[a], now.qRotated[b], "q")),
-      h("figcaption", {},
-        h("strong", {}, `pair ${i}`), ` (x${a}, x${b})`, h("br"),
-        sym("θ", i), ` = ${fmt(now.thetas[i], 6)}`, h("br"),
-        h("span", { class: "q" }, `q: ${fmt(now.angles[i][0], 4)} rad`), h("br"),
-        h("span", { class: "k" }, `k: ${fmt(now.angles[i][1], 4)} rad`), h("br"),
-        `part: ${fmt(now.pairScores[i], 4)}`))));
+    patch(
+      this.dials,
+      now.pairs.map(([a, b], i) =>
+        h(
+          "figure",
+          { class: i === s.pair ? "rope-dial selected" : "rope-dial" },
+          h(
+            "svg",
+            {
+              viewBox: `0 0 ${S} ${S}`,
+              class: "dial",
+              role: "img",
+              "aria-label": `Pair ${i}, coordinates ${a} and ${b}: the query turned ${fmt(now.angles[i][0], 4)} radians, the key ${fmt(now.angles[i][1], 4)} radians`,
+            },
+            h("circle", { cx: c, cy: c, r: R, class: "rim" }),
+            h("line", { x1: c - R, x2: c + R, y1: c, y2: c, class: "axis" }),
+            h("line", { x1: c, x2: c, y1: c - R, y2: c + R, class: "axis" }),
+            arrow(s.k[a], s.k[b], "before"),
+            arrow(s.q[a], s.q[b], "before"),
+            // The key is drawn wider underneath, so it still shows where the query covers it.
+            arrow(now.kRotated[a], now.kRotated[b], "k"),
+            arrow(now.qRotated[a], now.qRotated[b], "q"),
+          ),
+          h(
+            "figcaption",
+            {},
+            h("strong", {}, `pair ${i}`),
+            ` (x${a}, x${b})`,
+            h("br"),
+            sym("θ", i),
+            ` = ${fmt(now.thetas[i], 6)}`,
+            h("br"),
+            h("span", { class: "q" }, `q: ${fmt(now.angles[i][0], 4)} rad`),
+            h("br"),
+            h("span", { class: "k" }, `k: ${fmt(now.angles[i][1], 4)} rad`),
+            h("br"),
+            `part: ${fmt(now.pairScores[i], 4)}`,
+          ),
+        ),
+      ),
+    );
   }
 
   chartFor({ state: s, now, curve }) {
     const ys = curve.map(([, y]) => y);
-    const lo = Math.min(...ys, now.scaled), hi = Math.max(...ys, now.scaled);
+    const lo = Math.min(...ys, now.scaled),
+      hi = Math.max(...ys, now.scaled);
     // Headroom above the curve for the marker's label.
     const yAxis = niceScale(lo, hi + 0.08 * (hi - lo), 5);
     const range = Number(s.range);
@@ -415,7 +610,14 @@ export class LlmRope extends LlmWidget {
     const inside = Math.abs(offset) <= range;
     return lineChart({
       title: "Score q̃·k̃/√d against the offset m − n",
-      x: { min: -range, max: range, ticks: xTicks, format: (t) => fmt(t, 0), label: "offset m − n (query position minus key position)", name: "offset m − n" },
+      x: {
+        min: -range,
+        max: range,
+        ticks: xTicks,
+        format: (t) => fmt(t, 0),
+        label: "offset m − n (query position minus key position)",
+        name: "offset m − n",
+      },
       y: { ...yAxis, format: (t) => fmt(t, 3), label: "score q̃·k̃/√d" },
       series: [{ points: curve, label: "score" }],
       markers: inside ? [{ x: offset, y: now.scaled, label: `m − n = ${offset}: ${fmt(now.scaled, 4)}` }] : [],
@@ -432,32 +634,88 @@ export class LlmRope extends LlmWidget {
     const [a, b] = now.pairs[i];
     const theta = now.thetas[i];
     const [am, an] = now.angles[i];
-    const cos = (t) => `cos ${fmt(t, 6)}`, sin = (t) => `sin ${fmt(t, 6)}`;
-    const turn = (name, v, rot, t) => h("li", {}, sym(name), ` pair (${fmt(v[a])}, ${fmt(v[b])}) → `,
-      `(${fmt(v[a])}·${cos(t)} − ${fmt(v[b])}·${sin(t)}, ${fmt(v[a])}·${sin(t)} + ${fmt(v[b])}·${cos(t)}) = `,
-      h("strong", {}, `(${fmt(rot[a], DIGITS)}, ${fmt(rot[b], DIGITS)})`));
+    const cos = (t) => `cos ${fmt(t, 6)}`,
+      sin = (t) => `sin ${fmt(t, 6)}`;
+    const turn = (name, v, rot, t) =>
+      h(
+        "li",
+        {},
+        sym(name),
+        ` pair (${fmt(v[a])}, ${fmt(v[b])}) → `,
+        `(${fmt(v[a])}·${cos(t)} − ${fmt(v[b])}·${sin(t)}, ${fmt(v[a])}·${sin(t)} + ${fmt(v[b])}·${cos(t)}) = `,
+        h("strong", {}, `(${fmt(rot[a], DIGITS)}, ${fmt(rot[b], DIGITS)})`),
+      );
     const d = s.d;
 
-    const steps = h("ol", {},
-      h("li", {}, h("strong", {}, "Frequency. "),
+    const steps = h(
+      "ol",
+      {},
+      h(
+        "li",
+        {},
+        h("strong", {}, "Frequency. "),
         s.useFreqs
           ? ["Given: ", sym("θ", i), ` = ${fmt(theta, 10)} rad per position.`]
-          : [sym("θ", i), " = base", h("sup", {}, "−2i/d"), ` = ${grouped(s.base)}`, h("sup", {}, `−2·${i}/${d}`),
-              ` = ${fmt(theta, 10)} rad per position.`]),
-      h("li", {}, h("strong", {}, "Angles. "), `The query at m = ${s.m} turns by m·`, sym("θ", i), ` = ${s.m} × ${fmt(theta, 10)} = `,
-        h("strong", {}, `${fmt(am, 10)} rad`), `; the key at n = ${s.n} by n·`, sym("θ", i), ` = ${s.n} × ${fmt(theta, 10)} = `,
-        h("strong", {}, `${fmt(an, 10)} rad`), "."),
-      h("li", {}, h("strong", {}, "Rotation. "), `Pair ${i} is coordinates ${a} and ${b}; (x, y) turned by α is (x cos α − y sin α, x sin α + y cos α):`,
-        h("ul", {}, turn("q", s.q, now.qRotated, am), turn("k", s.k, now.kRotated, an))),
-      h("li", {}, h("strong", {}, "This pair's part. "),
+          : [
+              sym("θ", i),
+              " = base",
+              h("sup", {}, "−2i/d"),
+              ` = ${grouped(s.base)}`,
+              h("sup", {}, `−2·${i}/${d}`),
+              ` = ${fmt(theta, 10)} rad per position.`,
+            ],
+      ),
+      h(
+        "li",
+        {},
+        h("strong", {}, "Angles. "),
+        `The query at m = ${s.m} turns by m·`,
+        sym("θ", i),
+        ` = ${s.m} × ${fmt(theta, 10)} = `,
+        h("strong", {}, `${fmt(am, 10)} rad`),
+        `; the key at n = ${s.n} by n·`,
+        sym("θ", i),
+        ` = ${s.n} × ${fmt(theta, 10)} = `,
+        h("strong", {}, `${fmt(an, 10)} rad`),
+        ".",
+      ),
+      h(
+        "li",
+        {},
+        h("strong", {}, "Rotation. "),
+        `Pair ${i} is coordinates ${a} and ${b}; (x, y) turned by α is (x cos α − y sin α, x sin α + y cos α):`,
+        h("ul", {}, turn("q", s.q, now.qRotated, am), turn("k", s.k, now.kRotated, an)),
+      ),
+      h(
+        "li",
+        {},
+        h("strong", {}, "This pair's part. "),
         `${fmt(now.qRotated[a], DIGITS)}·${fmt(now.kRotated[a], DIGITS)} + ${fmt(now.qRotated[b], DIGITS)}·${fmt(now.kRotated[b], DIGITS)} = `,
-        h("strong", {}, fmt(now.pairScores[i], DIGITS))),
-      h("li", {}, h("strong", {}, "Sum over the pairs. "), "raw = ",
-        now.pairScores.map((p) => fmt(p, DIGITS)).join(" + "), " = ", h("strong", { class: "rope-raw" }, fmt(now.raw, DIGITS)),
-        "; divided by √", h("var", {}, "d"), ` = √${d}: `, h("strong", { class: "rope-scaled" }, fmt(now.scaled, DIGITS)), "."),
-      h("li", {}, h("strong", {}, "Only the offset counts. "), `The same q and k with the query at m − n = ${String(now.offset)} and the key at 0 give raw = `,
+        h("strong", {}, fmt(now.pairScores[i], DIGITS)),
+      ),
+      h(
+        "li",
+        {},
+        h("strong", {}, "Sum over the pairs. "),
+        "raw = ",
+        now.pairScores.map((p) => fmt(p, DIGITS)).join(" + "),
+        " = ",
+        h("strong", { class: "rope-raw" }, fmt(now.raw, DIGITS)),
+        "; divided by √",
+        h("var", {}, "d"),
+        ` = √${d}: `,
+        h("strong", { class: "rope-scaled" }, fmt(now.scaled, DIGITS)),
+        ".",
+      ),
+      h(
+        "li",
+        {},
+        h("strong", {}, "Only the offset counts. "),
+        `The same q and k with the query at m − n = ${String(now.offset)} and the key at 0 give raw = `,
         h("span", { class: "rope-shifted" }, fmt(shifted.raw, DIGITS)),
-        `: the pair-${i} angles are then ${fmt(shifted.angles[i][0], 10)} and 0 rad, the same gap between query and key.`));
+        `: the pair-${i} angles are then ${fmt(shifted.angles[i][0], 10)} and 0 rad, the same gap between query and key.`,
+      ),
+    );
     patch(this.worked, h("p", {}, `Pair ${i} of q = ${fmtVec(s.q)} and k = ${fmtVec(s.k)}:`), steps);
   }
 }
@@ -468,7 +726,8 @@ export class LlmRope extends LlmWidget {
  */
 export class LlmAnswerRope extends FigureAnswer {
   static figure = "llm-rope";
-  static followUp = "what is the raw score q̃·k̃ before the division, and why do the positions matter only through their difference?";
+  static followUp =
+    "what is the raw score q̃·k̃ before the division, and why do the positions matter only through their difference?";
 
   prediction(r, figure) {
     const { state: s, now } = r;
@@ -482,10 +741,17 @@ export class LlmAnswerRope extends FigureAnswer {
       digits: 10,
       hints: [
         { value: now.raw, text: `That is the raw score q̃·k̃; the score divides it by √d = √${s.d}.` },
-        { value: still.scaled, text: "That is the score with no rotation at all: pair i of the query turns (m − n)·θᵢ further than the key's, and that angle gap lowers the pair's part a little." },
-        { value: still.raw, text: "That is the dot product of q and k with no rotation, and without dividing by √d: each pair is scaled by the cosine of its angle gap (m − n)·θᵢ, and the sum is divided by √d." },
+        {
+          value: still.scaled,
+          text: "That is the score with no rotation at all: pair i of the query turns (m − n)·θᵢ further than the key's, and that angle gap lowers the pair's part a little.",
+        },
+        {
+          value: still.raw,
+          text: "That is the dot product of q and k with no rotation, and without dividing by √d: each pair is scaled by the cosine of its angle gap (m − n)·θᵢ, and the sum is divided by √d.",
+        },
       ],
-      otherwise: "Each pair contributes the dot product of its two rotated halves: for pairs equal to (1, 0) in both vectors, the cosine of (m − n)·θᵢ. Add the pairs' parts, then divide by √d.",
+      otherwise:
+        "Each pair contributes the dot product of its two rotated halves: for pairs equal to (1, 0) in both vectors, the cosine of (m − n)·θᵢ. Add the pairs' parts, then divide by √d.",
     };
   }
 
@@ -497,17 +763,39 @@ export class LlmAnswerRope extends FigureAnswer {
     const unitPairs = now.pairs.every(([a, b]) => s.q[a] === 1 && s.q[b] === 0 && s.k[a] === 1 && s.k[b] === 0);
     const parts = now.pairScores.map((p) => fmt(p, DIGITS));
     return [
-      h("p", {}, `With the query at m = ${s.m} and the key at n = ${s.n} (offset ${offset}), pair i of the query turns `,
-        h("var", {}, "(m − n)"), "·", sym("θ", "i"), " further than the key's: ",
-        gaps.map((t, i) => `${fmt(t, 10)} rad (pair ${i})`).join(", "), "."),
-      h("p", {},
+      h(
+        "p",
+        {},
+        `With the query at m = ${s.m} and the key at n = ${s.n} (offset ${offset}), pair i of the query turns `,
+        h("var", {}, "(m − n)"),
+        "·",
+        sym("θ", "i"),
+        " further than the key's: ",
+        gaps.map((t, i) => `${fmt(t, 10)} rad (pair ${i})`).join(", "),
+        ".",
+      ),
+      h(
+        "p",
+        {},
         unitPairs
-          ? [`Every pair of q and k is (1, 0), so each contributes the cosine of its angle: raw = `,
-              gaps.map((t) => `cos(${fmt(t, 10)})`).join(" + "), " = ", parts.join(" + "), " = "]
+          ? [
+              `Every pair of q and k is (1, 0), so each contributes the cosine of its angle: raw = `,
+              gaps.map((t) => `cos(${fmt(t, 10)})`).join(" + "),
+              " = ",
+              parts.join(" + "),
+              " = ",
+            ]
           : ["The pairs contribute ", parts.join(", "), ", so raw = "],
-        h("strong", { class: "answer-raw" }, fmt(now.raw, DIGITS)), `. Divided by √${s.d}: `,
-        h("strong", { class: "answer-scaled" }, fmt(now.scaled, DIGITS)), "."),
-      h("p", {}, "The positions enter only through their difference: moving both keeps every angle gap, and so the score."),
+        h("strong", { class: "answer-raw" }, fmt(now.raw, DIGITS)),
+        `. Divided by √${s.d}: `,
+        h("strong", { class: "answer-scaled" }, fmt(now.scaled, DIGITS)),
+        ".",
+      ),
+      h(
+        "p",
+        {},
+        "The positions enter only through their difference: moving both keeps every angle gap, and so the score.",
+      ),
     ];
   }
 }

@@ -41,34 +41,102 @@ export class LlmSampling extends LlmWidget {
   static styles = css;
   static numpy = numpyProgram;
   static attributes = [
-    { name: "preset", type: "choice", choices: Object.keys(samplingPresets), default: "australia", preset: true,
-      doc: "The example to start from; its prompt, tokens, values, temperature, top-k and top-p apply unless given below." },
-    { name: "temperature", type: "number", min: 0, max: 2.5, default: australia.temperature,
-      doc: "The temperature T that divides the logits before the softmax (0 is greedy decoding)." },
-    { name: "top-k", type: "integer", min: 0, max: MAX_TOKENS, default: australia.topK,
-      doc: "How many of the most probable tokens top-k keeps (0 = off; at least the number of tokens keeps all)." },
-    { name: "top-p", type: "number", min: 0.01, max: 1, default: australia.topP,
-      doc: "The cumulative mass the nucleus must reach (1 = off)." },
-    { name: "prompt", type: "text", maxLength: MAX_PROMPT, default: australia.prompt,
-      doc: "The text the draws continue." },
-    { name: "tokens", type: "labels", minLength: 1, maxLength: MAX_TOKENS, maxChars: MAX_TOKEN_CHARS, default: australia.tokens,
-      doc: "The candidate next tokens, separated by | (keep a leading space where the token starts a word)." },
-    { name: "logits", type: "numbers", minLength: 0, maxLength: MAX_TOKENS, min: -1000, max: 1000, default: australia.values,
-      doc: "One logit per token, comma-separated; replaces the example's values." },
-    { name: "probs", type: "numbers", minLength: 0, maxLength: MAX_TOKENS, min: 0, max: 1, default: [],
-      doc: "One probability per token instead of logits, comma-separated and summing to 1; used over logits when both are given." },
-    { name: "seed", type: "integer", min: 0, max: SEED_RANGE - 1, default: 42,
-      doc: "The seed of the draws: the same seed replays the same draws." },
+    {
+      name: "preset",
+      type: "choice",
+      choices: Object.keys(samplingPresets),
+      default: "australia",
+      preset: true,
+      doc: "The example to start from; its prompt, tokens, values, temperature, top-k and top-p apply unless given below.",
+    },
+    {
+      name: "temperature",
+      type: "number",
+      min: 0,
+      max: 2.5,
+      default: australia.temperature,
+      doc: "The temperature T that divides the logits before the softmax (0 is greedy decoding).",
+    },
+    {
+      name: "top-k",
+      type: "integer",
+      min: 0,
+      max: MAX_TOKENS,
+      default: australia.topK,
+      doc: "How many of the most probable tokens top-k keeps (0 = off; at least the number of tokens keeps all).",
+    },
+    {
+      name: "top-p",
+      type: "number",
+      min: 0.01,
+      max: 1,
+      default: australia.topP,
+      doc: "The cumulative mass the nucleus must reach (1 = off).",
+    },
+    {
+      name: "prompt",
+      type: "text",
+      maxLength: MAX_PROMPT,
+      default: australia.prompt,
+      doc: "The text the draws continue.",
+    },
+    {
+      name: "tokens",
+      type: "labels",
+      minLength: 1,
+      maxLength: MAX_TOKENS,
+      maxChars: MAX_TOKEN_CHARS,
+      default: australia.tokens,
+      doc: "The candidate next tokens, separated by | (keep a leading space where the token starts a word).",
+    },
+    {
+      name: "logits",
+      type: "numbers",
+      minLength: 0,
+      maxLength: MAX_TOKENS,
+      min: -1000,
+      max: 1000,
+      default: australia.values,
+      doc: "One logit per token, comma-separated; replaces the example's values.",
+    },
+    {
+      name: "probs",
+      type: "numbers",
+      minLength: 0,
+      maxLength: MAX_TOKENS,
+      min: 0,
+      max: 1,
+      default: [],
+      doc: "One probability per token instead of logits, comma-separated and summing to 1; used over logits when both are given.",
+    },
+    {
+      name: "seed",
+      type: "integer",
+      min: 0,
+      max: SEED_RANGE - 1,
+      default: 42,
+      doc: "The seed of the draws: the same seed replays the same draws.",
+    },
     { name: "count", type: "integer", min: 1, max: MAX_DRAWS, default: 10, doc: "How many draws are written out." },
-    { name: "draws", type: "choice", choices: ["on", "off"], default: "on", doc: "Whether the seeded draws are shown (off hides them)." },
+    {
+      name: "draws",
+      type: "choice",
+      choices: ["on", "off"],
+      default: "on",
+      doc: "Whether the seeded draws are shown (off hides them).",
+    },
   ];
 
   static presetFields(name) {
     const p = samplingPresets[name];
     return {
-      prompt: p.prompt, tokens: p.tokens,
-      logits: p.kind === "logits" ? p.values : [], probs: p.kind === "probs" ? p.values : [],
-      temperature: p.temperature, topK: p.topK, topP: p.topP,
+      prompt: p.prompt,
+      tokens: p.tokens,
+      logits: p.kind === "logits" ? p.values : [],
+      probs: p.kind === "probs" ? p.values : [],
+      temperature: p.temperature,
+      topK: p.topK,
+      topP: p.topP,
     };
   }
 
@@ -80,7 +148,8 @@ export class LlmSampling extends LlmWidget {
   normalize(s, notes) {
     const p = LlmSampling.presetFields(s.preset);
     if (s.logits.length && s.probs.length) {
-      const logitsGiven = !sameList(s.logits, p.logits), probsGiven = !sameList(s.probs, p.probs);
+      const logitsGiven = !sameList(s.logits, p.logits),
+        probsGiven = !sameList(s.probs, p.probs);
       if (logitsGiven && !probsGiven) s.probs = [];
       else {
         if (logitsGiven) notes.push("logits ignored: probs were given too.");
@@ -101,14 +170,39 @@ export class LlmSampling extends LlmWidget {
 
   build() {
     const id = uniqueId("sampling");
-    this.preset = choice({ label: "Example", value: this.state.preset, onchange: (name) => this.onPreset(name),
-      options: [...Object.entries(samplingPresets).map(([key, p]) => [key, p.label]), ["custom", "Your own numbers"]] });
+    this.preset = choice({
+      label: "Example",
+      value: this.state.preset,
+      onchange: (name) => this.onPreset(name),
+      options: [...Object.entries(samplingPresets).map(([key, p]) => [key, p.label]), ["custom", "Your own numbers"]],
+    });
     /** @type {HTMLOptionElement} */ (this.preset.select.lastElementChild).disabled = true;
     this.presetNote = h("p", { class: "hint sampling-note" });
 
-    this.T = slider({ label: "Temperature T", min: 0, max: 2.5, step: 0.05, id: `${id}-t`, oninput: (temperature) => this.set({ temperature }) });
-    this.k = slider({ label: "Top-k (0 = off)", min: 0, max: MAX_TOKENS, step: 1, id: `${id}-k`, oninput: (topK) => this.set({ topK }) });
-    this.p = slider({ label: "Top-p (1 = off)", min: 0.01, max: 1, step: 0.01, id: `${id}-p`, oninput: (topP) => this.set({ topP }) });
+    this.T = slider({
+      label: "Temperature T",
+      min: 0,
+      max: 2.5,
+      step: 0.05,
+      id: `${id}-t`,
+      oninput: (temperature) => this.set({ temperature }),
+    });
+    this.k = slider({
+      label: "Top-k (0 = off)",
+      min: 0,
+      max: MAX_TOKENS,
+      step: 1,
+      id: `${id}-k`,
+      oninput: (topK) => this.set({ topK }),
+    });
+    this.p = slider({
+      label: "Top-p (1 = off)",
+      min: 0.01,
+      max: 1,
+      step: 0.01,
+      id: `${id}-p`,
+      oninput: (topP) => this.set({ topP }),
+    });
 
     this.headline = h("p", { class: "headline" });
     this.chart = h("div", { class: "sampling-chart" });
@@ -128,41 +222,90 @@ export class LlmSampling extends LlmWidget {
   }
 
   legend() {
-    const key = (cls, text) => h("span", { class: "sampling-key" }, h("span", { class: `sampling-swatch ${cls}`, "aria-hidden": "true" }), text);
-    return h("p", { class: "sampling-legend" },
-      key("tempered", "after temperature"), key("final", "final: kept and renormalised"),
-      key("cum", "cumulative mass, most probable first"), key("pline", "top-p"));
+    const key = (cls, text) =>
+      h("span", { class: "sampling-key" }, h("span", { class: `sampling-swatch ${cls}`, "aria-hidden": "true" }), text);
+    return h(
+      "p",
+      { class: "sampling-legend" },
+      key("tempered", "after temperature"),
+      key("final", "final: kept and renormalised"),
+      key("cum", "cumulative mass, most probable first"),
+      key("pline", "top-p"),
+    );
   }
 
   buildEditor(id) {
-    this.promptInput = h("input", { type: "text", id: `${id}-prompt`, class: "sampling-prompt", maxlength: MAX_PROMPT,
-      oninput: () => this.set({ prompt: this.promptInput.value }) });
+    this.promptInput = h("input", {
+      type: "text",
+      id: `${id}-prompt`,
+      class: "sampling-prompt",
+      maxlength: MAX_PROMPT,
+      oninput: () => this.set({ prompt: this.promptInput.value }),
+    });
     this.valueHeader = h("th", { scope: "col" });
     this.editorBody = h("tbody");
-    fill(this.editor,
+    fill(
+      this.editor,
       h("p", { class: "sampling-sub" }, "Your example"),
       h("div", { class: "sampling-field" }, h("label", { for: `${id}-prompt` }, "Prompt "), this.promptInput),
-      h("table", { class: "sampling-edit-table" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Token"), this.valueHeader)),
-        this.editorBody),
-      h("div", { class: "controls" }, stepper("Tokens", () => this.resize(-1), () => this.resize(1))));
+      h(
+        "table",
+        { class: "sampling-edit-table" },
+        h(
+          "thead",
+          {},
+          h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Token"), this.valueHeader),
+        ),
+        this.editorBody,
+      ),
+      h(
+        "div",
+        { class: "controls" },
+        stepper(
+          "Tokens",
+          () => this.resize(-1),
+          () => this.resize(1),
+        ),
+      ),
+    );
     return this.editor;
   }
 
   buildDraws(id) {
-    this.seed = numberField({ label: "Seed", id: `${id}-seed`, min: 0, max: SEED_RANGE - 1, step: 1, value: this.state.seed,
-      oninput: (seed) => this.set({ seed }) });
-    this.count = numberField({ label: "Draws", id: `${id}-count`, min: 1, max: MAX_DRAWS, step: 1, value: this.state.count,
-      oninput: (count, input) => this.setChecked("count", count, input) });
+    this.seed = numberField({
+      label: "Seed",
+      id: `${id}-seed`,
+      min: 0,
+      max: SEED_RANGE - 1,
+      step: 1,
+      value: this.state.seed,
+      oninput: (seed) => this.set({ seed }),
+    });
+    this.count = numberField({
+      label: "Draws",
+      id: `${id}-count`,
+      min: 1,
+      max: MAX_DRAWS,
+      step: 1,
+      value: this.state.count,
+      oninput: (count, input) => this.setChecked("count", count, input),
+    });
     this.drawList = h("ol", { class: "sampling-drawlist" });
     this.drawNote = h("p", { class: "hint" });
-    this.drawsPanel = h("div", { class: "sampling-draws" },
+    this.drawsPanel = h(
+      "div",
+      { class: "sampling-draws" },
       h("p", { class: "sampling-sub" }, "Draws"),
-      h("div", { class: "controls" },
+      h(
+        "div",
+        { class: "controls" },
         this.seed.row,
         h("button", { type: "button", class: "sampling-newseed", onclick: () => this.newSeed() }, "New seed"),
-        this.count.row),
-      this.drawList, this.drawNote);
+        this.count.row,
+      ),
+      this.drawList,
+      this.drawNote,
+    );
     return this.drawsPanel;
   }
 
@@ -215,13 +358,40 @@ export class LlmSampling extends LlmWidget {
     const { kind, values } = valuesOf(s);
     this.valueHeader.textContent = kind === "probs" ? "Probability p (sum 1)" : "Logit z";
     const what = kind === "probs" ? "Probability" : "Logit";
-    fill(this.editorBody, s.tokens.map((t, i) => h("tr", {},
-      h("th", { scope: "row" }, String(i + 1)),
-      h("td", {}, h("input", { type: "text", class: "sampling-token", value: t, maxlength: MAX_TOKEN_CHARS, "aria-label": `Token ${i + 1}`,
-        oninput: (e) => this.onToken(i, e.target) })),
-      h("td", {}, h("input", { type: "number", step: kind === "probs" ? "0.05" : "0.1", value: String(values[i]),
-        inputmode: "decimal", "aria-label": `${what} of token ${i + 1}`,
-        oninput: (e) => this.onValue(i, e.target) })))));
+    fill(
+      this.editorBody,
+      s.tokens.map((t, i) =>
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, String(i + 1)),
+          h(
+            "td",
+            {},
+            h("input", {
+              type: "text",
+              class: "sampling-token",
+              value: t,
+              maxlength: MAX_TOKEN_CHARS,
+              "aria-label": `Token ${i + 1}`,
+              oninput: (e) => this.onToken(i, e.target),
+            }),
+          ),
+          h(
+            "td",
+            {},
+            h("input", {
+              type: "number",
+              step: kind === "probs" ? "0.05" : "0.1",
+              value: String(values[i]),
+              inputmode: "decimal",
+              "aria-label": `${what} of token ${i + 1}`,
+              oninput: (e) => this.onValue(i, e.target),
+            }),
+          ),
+        ),
+      ),
+    );
   }
 
   onToken(i, input) {
@@ -294,11 +464,18 @@ export class LlmSampling extends LlmWidget {
     this.p.input.setAttribute("aria-valuetext", p === 1 ? "1, off" : fmt(p, 2));
 
     const top = full.order[0];
-    patch(this.headline,
+    patch(
+      this.headline,
       T === 0
         ? ["Temperature 0 is greedy: only ", h("strong", {}, quoted(state.tokens[top])), " can be drawn, every time."]
-        : [`The sampler keeps ${full.cutoff} of ${n} token${n === 1 ? "" : "s"}. The most probable, `,
-            h("strong", {}, quoted(state.tokens[top])), ", is drawn with probability ", h("strong", {}, fmt(full.probs[top], 3)), "."]);
+        : [
+            `The sampler keeps ${full.cutoff} of ${n} token${n === 1 ? "" : "s"}. The most probable, `,
+            h("strong", {}, quoted(state.tokens[top])),
+            ", is drawn with probability ",
+            h("strong", {}, fmt(full.probs[top], 3)),
+            ".",
+          ],
+    );
     this.renderChart(r);
     if (r.draw) this.renderDraws(r);
     this.renderWorked(r);
@@ -329,46 +506,105 @@ export class LlmSampling extends LlmWidget {
     const rows = [];
     full.order.forEach((t, rank) => {
       if (rank === full.cutoff && full.cutoff < kCut) {
-        rows.push(cutRow(T === 0
-          ? "T = 0: only the most probable token is left"
-          : `top-p = ${fmt(p, 2)}: the nucleus ends here, its cumulative mass ${fmt(full.cumulative[rank - 1], 3)} has reached ${fmt(p, 2)}`));
+        rows.push(
+          cutRow(
+            T === 0
+              ? "T = 0: only the most probable token is left"
+              : `top-p = ${fmt(p, 2)}: the nucleus ends here, its cumulative mass ${fmt(full.cumulative[rank - 1], 3)} has reached ${fmt(p, 2)}`,
+          ),
+        );
       }
       if (rank === kCut && kCut < n) rows.push(cutRow(`top-k = ${k}: only the ${k} most probable go on`));
       const kept = rank < full.cutoff;
-      rows.push(h("tr", { class: kept ? "kept" : "removed" },
-        h("th", { scope: "row", class: "sampling-label", title: state.tokens[t] }, tokenLabel(state.tokens[t])),
-        h("td", { class: "sampling-track-cell" }, h("div", { class: "sampling-track" },
-          h("span", { class: "sampling-bar final", style: { width: cssPct(full.probs[t]) } }),
-          h("span", { class: "sampling-bar tempered", style: { width: cssPct(full.tempered[t]) } }),
-          h("span", { class: "sampling-cum", style: { left: cssPct(rank === 0 ? 0 : full.cumulative[rank - 1]), width: cssPct(full.topKProbs[t]) } }),
-          h("span", { class: "sampling-cum-dot", style: { left: cssPct(full.cumulative[rank]) } }),
-          pLine?.cloneNode())),
-        h("td", { class: "num" }, fmt(full.tempered[t], 3)),
-        h("td", { class: "num sampling-cum-col" }, fmt(full.cumulative[rank], 3)),
-        h("td", { class: "num final-col" }, kept ? fmt(full.probs[t], 3) : h("span", { title: "removed" }, "0"))));
+      rows.push(
+        h(
+          "tr",
+          { class: kept ? "kept" : "removed" },
+          h("th", { scope: "row", class: "sampling-label", title: state.tokens[t] }, tokenLabel(state.tokens[t])),
+          h(
+            "td",
+            { class: "sampling-track-cell" },
+            h(
+              "div",
+              { class: "sampling-track" },
+              h("span", { class: "sampling-bar final", style: { width: cssPct(full.probs[t]) } }),
+              h("span", { class: "sampling-bar tempered", style: { width: cssPct(full.tempered[t]) } }),
+              h("span", {
+                class: "sampling-cum",
+                style: { left: cssPct(rank === 0 ? 0 : full.cumulative[rank - 1]), width: cssPct(full.topKProbs[t]) },
+              }),
+              h("span", { class: "sampling-cum-dot", style: { left: cssPct(full.cumulative[rank]) } }),
+              pLine?.cloneNode(),
+            ),
+          ),
+          h("td", { class: "num" }, fmt(full.tempered[t], 3)),
+          h("td", { class: "num sampling-cum-col" }, fmt(full.cumulative[rank], 3)),
+          h("td", { class: "num final-col" }, kept ? fmt(full.probs[t], 3) : h("span", { title: "removed" }, "0")),
+        ),
+      );
     });
-    const head = h("tr", {},
+    const head = h(
+      "tr",
+      {},
       h("th", { scope: "col" }, "Token"),
-      h("th", { scope: "col", class: "sampling-track-head" }, h("span", { class: "visually-hidden" }, "Bars"),
-        p < 1 ? h("span", { class: p > 0.6 ? "sampling-plabel end" : "sampling-plabel", style: { left: cssPct(p) } }, `top-p ${fmt(p, 2)}`) : null),
+      h(
+        "th",
+        { scope: "col", class: "sampling-track-head" },
+        h("span", { class: "visually-hidden" }, "Bars"),
+        p < 1
+          ? h(
+              "span",
+              { class: p > 0.6 ? "sampling-plabel end" : "sampling-plabel", style: { left: cssPct(p) } },
+              `top-p ${fmt(p, 2)}`,
+            )
+          : null,
+      ),
       h("th", { scope: "col", class: "num" }, "after T"),
       h("th", { scope: "col", class: "num sampling-cum-col" }, "cum."),
-      h("th", { scope: "col", class: "num" }, "final"));
-    patch(this.chart, h("table", { class: "sampling-table" },
-      h("caption", { class: "visually-hidden" }, "Next-token probabilities, most probable first: after temperature, cumulative, and final"),
-      h("colgroup", {}, h("col", { class: "c-label" }), h("col", { class: "c-track" }), h("col", { class: "c-num" }),
-        h("col", { class: "c-num sampling-cum-col" }), h("col", { class: "c-num" })),
-      h("thead", {}, head), h("tbody", {}, rows)));
+      h("th", { scope: "col", class: "num" }, "final"),
+    );
+    patch(
+      this.chart,
+      h(
+        "table",
+        { class: "sampling-table" },
+        h(
+          "caption",
+          { class: "visually-hidden" },
+          "Next-token probabilities, most probable first: after temperature, cumulative, and final",
+        ),
+        h(
+          "colgroup",
+          {},
+          h("col", { class: "c-label" }),
+          h("col", { class: "c-track" }),
+          h("col", { class: "c-num" }),
+          h("col", { class: "c-num sampling-cum-col" }),
+          h("col", { class: "c-num" }),
+        ),
+        h("thead", {}, head),
+        h("tbody", {}, rows),
+      ),
+    );
   }
 
   renderDraws(r) {
     const { draws, draw, full, state } = r;
-    patch(this.drawList, draws.map((t) => h("li", { class: full.order[0] === t ? "top" : null },
-      h("span", { class: "sampling-prompt-text" }, state.prompt),
-      h("strong", { class: "sampling-drawn" }, state.tokens[t]))));
-    this.drawNote.textContent = r.opts.temperature === 0
-      ? `At T = 0 every draw is the most probable token, whatever the seed: repeatable, but no check of the facts.`
-      : `Seed ${draw.seed} replays exactly these ${draw.count} draws; another seed gives another mix.`;
+    patch(
+      this.drawList,
+      draws.map((t) =>
+        h(
+          "li",
+          { class: full.order[0] === t ? "top" : null },
+          h("span", { class: "sampling-prompt-text" }, state.prompt),
+          h("strong", { class: "sampling-drawn" }, state.tokens[t]),
+        ),
+      ),
+    );
+    this.drawNote.textContent =
+      r.opts.temperature === 0
+        ? `At T = 0 every draw is the most probable token, whatever the seed: repeatable, but no check of the facts.`
+        : `Seed ${draw.seed} replays exactly these ${draw.count} draws; another seed gives another mix.`;
   }
 
   /** The calculation with the reader's numbers, in the sampler's order. */
@@ -382,50 +618,156 @@ export class LlmSampling extends LlmWidget {
     const order = full.order;
     const steps = h("ol");
 
-    const logit = kind === "probs"
-      ? (i) => h("span", {}, fmt(values[i]), h("sup", {}, `1/${fmt(T)}`))
-      : (i) => h("span", {}, "e", h("sup", {}, `${fmt(values[i])}/${fmt(T)}`));
-    steps.append(h("li", {}, h("strong", {}, "Temperature. "),
-      T === 0
-        ? ["T = 0 is the greedy limit: all probability goes to the largest ", kind === "probs" ? "probability, " : "logit, ",
-            name(order[0]), ` (${fmt(values[order[0]])}); every other token gets 0.`]
-        : [kind === "probs"
-            ? ["Each probability is raised to 1/T and renormalised, ", sym("p", "i"), h("sup", {}, "1/T"), " / Σ", sym("p", "j"), h("sup", {}, "1/T"), ","]
-            : ["Each logit is divided by T = ", fmt(T), ", then softmax: ", "e", h("sup", {}, [sym("z", "i"), "/T"]), " / Σ e", h("sup", {}, [sym("z", "j"), "/T"]), ","],
-          " listed most probable first:",
-          h("ul", { class: "sampling-inline" }, order.map((i) => h("li", {}, name(i), ": ", logit(i), " / Σ = ", fmt(full.tempered[i], 4))))]));
+    const logit =
+      kind === "probs"
+        ? (i) => h("span", {}, fmt(values[i]), h("sup", {}, `1/${fmt(T)}`))
+        : (i) => h("span", {}, "e", h("sup", {}, `${fmt(values[i])}/${fmt(T)}`));
+    steps.append(
+      h(
+        "li",
+        {},
+        h("strong", {}, "Temperature. "),
+        T === 0
+          ? [
+              "T = 0 is the greedy limit: all probability goes to the largest ",
+              kind === "probs" ? "probability, " : "logit, ",
+              name(order[0]),
+              ` (${fmt(values[order[0]])}); every other token gets 0.`,
+            ]
+          : [
+              kind === "probs"
+                ? [
+                    "Each probability is raised to 1/T and renormalised, ",
+                    sym("p", "i"),
+                    h("sup", {}, "1/T"),
+                    " / Σ",
+                    sym("p", "j"),
+                    h("sup", {}, "1/T"),
+                    ",",
+                  ]
+                : [
+                    "Each logit is divided by T = ",
+                    fmt(T),
+                    ", then softmax: ",
+                    "e",
+                    h("sup", {}, [sym("z", "i"), "/T"]),
+                    " / Σ e",
+                    h("sup", {}, [sym("z", "j"), "/T"]),
+                    ",",
+                  ],
+              " listed most probable first:",
+              h(
+                "ul",
+                { class: "sampling-inline" },
+                order.map((i) => h("li", {}, name(i), ": ", logit(i), " / Σ = ", fmt(full.tempered[i], 4))),
+              ),
+            ],
+      ),
+    );
 
-    steps.append(h("li", {}, h("strong", {}, "Top-k. "),
-      k === 0
-        ? `Off (k = 0): all ${n} tokens go on.`
-        : k >= n
-          ? `k = ${k} is at least the ${n} tokens there are: all go on.`
-          : [`k = ${k} keeps `, joinNames(order.slice(0, k).map(name)), `, whose mass is ${fmt(full.topKMass, 4)}; renormalised:`,
-              h("ul", { class: "sampling-inline" }, order.slice(0, k).map((i) => h("li", {}, name(i), `: ${fmt(full.tempered[i], 4)} / ${fmt(full.topKMass, 4)} = ${fmt(full.topKProbs[i], 4)}`)))]));
+    steps.append(
+      h(
+        "li",
+        {},
+        h("strong", {}, "Top-k. "),
+        k === 0
+          ? `Off (k = 0): all ${n} tokens go on.`
+          : k >= n
+            ? `k = ${k} is at least the ${n} tokens there are: all go on.`
+            : [
+                `k = ${k} keeps `,
+                joinNames(order.slice(0, k).map(name)),
+                `, whose mass is ${fmt(full.topKMass, 4)}; renormalised:`,
+                h(
+                  "ul",
+                  { class: "sampling-inline" },
+                  order
+                    .slice(0, k)
+                    .map((i) =>
+                      h(
+                        "li",
+                        {},
+                        name(i),
+                        `: ${fmt(full.tempered[i], 4)} / ${fmt(full.topKMass, 4)} = ${fmt(full.topKProbs[i], 4)}`,
+                      ),
+                    ),
+                ),
+              ],
+      ),
+    );
 
     const m = full.cutoff;
-    steps.append(h("li", {}, h("strong", {}, "Top-p. "),
-      T === 0
-        ? "Nothing to cut: the one token left already holds all the mass."
-        : p === 1
-          ? "Off (p = 1): every token left goes on."
-          : [`Add up the probabilities${k > 0 && k < n ? " after top-k" : ""}, most probable first, until the sum reaches p = ${fmt(p, 2)}:`,
-              h("ul", { class: "sampling-inline" }, order.slice(0, m).map((i, rank) => h("li", {},
-                rank === 0 ? [name(i), ` ${fmt(full.cumulative[0], 4)}`]
-                  : [`${fmt(full.cumulative[rank - 1], 4)} + `, name(i), ` ${fmt(full.topKProbs[i], 4)} = ${fmt(full.cumulative[rank], 4)}`],
-                rank === m - 1 ? h("strong", {}, ` ≥ ${fmt(p, 2)}: stop`) : ""))),
-              `The nucleus is the ${m === 1 ? "one token" : `${m} tokens`} above`,
-              m < n ? ["; ", joinNames(order.slice(m).map(name)), m === n - 1 ? " is" : " are", " removed."] : "; nothing is removed."]));
+    steps.append(
+      h(
+        "li",
+        {},
+        h("strong", {}, "Top-p. "),
+        T === 0
+          ? "Nothing to cut: the one token left already holds all the mass."
+          : p === 1
+            ? "Off (p = 1): every token left goes on."
+            : [
+                `Add up the probabilities${k > 0 && k < n ? " after top-k" : ""}, most probable first, until the sum reaches p = ${fmt(p, 2)}:`,
+                h(
+                  "ul",
+                  { class: "sampling-inline" },
+                  order
+                    .slice(0, m)
+                    .map((i, rank) =>
+                      h(
+                        "li",
+                        {},
+                        rank === 0
+                          ? [name(i), ` ${fmt(full.cumulative[0], 4)}`]
+                          : [
+                              `${fmt(full.cumulative[rank - 1], 4)} + `,
+                              name(i),
+                              ` ${fmt(full.topKProbs[i], 4)} = ${fmt(full.cumulative[rank], 4)}`,
+                            ],
+                        rank === m - 1 ? h("strong", {}, ` ≥ ${fmt(p, 2)}: stop`) : "",
+                      ),
+                    ),
+                ),
+                `The nucleus is the ${m === 1 ? "one token" : `${m} tokens`} above`,
+                m < n
+                  ? ["; ", joinNames(order.slice(m).map(name)), m === n - 1 ? " is" : " are", " removed."]
+                  : "; nothing is removed.",
+              ],
+      ),
+    );
 
-    steps.append(h("li", {}, h("strong", {}, "Renormalise. "),
-      `The kept tokens held ${fmt(full.keptMass, 4)} of the tempered probability; dividing by it makes them sum to 1:`,
-      h("ul", { class: "sampling-inline" }, full.kept.map((i) => h("li", {}, name(i), `: ${fmt(full.tempered[i], 4)} / ${fmt(full.keptMass, 4)} = `,
-        h("strong", {}, fmt(full.probs[i], 4))))),
-      m < n ? "Every removed token gets 0." : ""));
+    steps.append(
+      h(
+        "li",
+        {},
+        h("strong", {}, "Renormalise. "),
+        `The kept tokens held ${fmt(full.keptMass, 4)} of the tempered probability; dividing by it makes them sum to 1:`,
+        h(
+          "ul",
+          { class: "sampling-inline" },
+          full.kept.map((i) =>
+            h(
+              "li",
+              {},
+              name(i),
+              `: ${fmt(full.tempered[i], 4)} / ${fmt(full.keptMass, 4)} = `,
+              h("strong", {}, fmt(full.probs[i], 4)),
+            ),
+          ),
+        ),
+        m < n ? "Every removed token gets 0." : "",
+      ),
+    );
 
     if (draw) {
-      steps.append(h("li", {}, h("strong", {}, "Draw. "),
-        `Each of the ${draw.count} draws picks a token with these final probabilities, using uniform random numbers from seed ${draw.seed}.`));
+      steps.append(
+        h(
+          "li",
+          {},
+          h("strong", {}, "Draw. "),
+          `Each of the ${draw.count} draws picks a token with these final probabilities, using uniform random numbers from seed ${draw.seed}.`,
+        ),
+      );
     }
     patch(this.worked, h("p", {}, "The calculation with these numbers:"), steps);
   }
@@ -446,7 +788,8 @@ function joinNames(names) {
  */
 export class LlmAnswerSampling extends FigureAnswer {
   static figure = "llm-sampling";
-  static followUp = "which tokens form the nucleus, what mass does it retain, and what does the probability tell you about whether the token is true?";
+  static followUp =
+    "which tokens form the nucleus, what mass does it retain, and what does the probability tell you about whether the token is true?";
 
   prediction(r, figure) {
     const { full, opts, state } = r;
@@ -461,11 +804,21 @@ export class LlmAnswerSampling extends FigureAnswer {
       tolerance: 0.01,
       digits: 4,
       hints: [
-        { value: full.tempered[t], text: `That is ${quoted(state.tokens[t])}'s probability before the filter. The nucleus keeps only part of the mass, and the sampler renormalises: each kept probability is divided by the retained mass, so that they sum to 1 again.` },
-        { value: full.keptMass, text: "That is the mass the nucleus retains, not the token's probability: divide the token's probability by it." },
-        { value: atT1, text: "That leaves the temperature out: the probabilities are raised to the power 1/T and renormalised before top-k and top-p." },
+        {
+          value: full.tempered[t],
+          text: `That is ${quoted(state.tokens[t])}'s probability before the filter. The nucleus keeps only part of the mass, and the sampler renormalises: each kept probability is divided by the retained mass, so that they sum to 1 again.`,
+        },
+        {
+          value: full.keptMass,
+          text: "That is the mass the nucleus retains, not the token's probability: divide the token's probability by it.",
+        },
+        {
+          value: atT1,
+          text: "That leaves the temperature out: the probabilities are raised to the power 1/T and renormalised before top-k and top-p.",
+        },
       ],
-      otherwise: "Sort the tokens, most probable first, and add their probabilities until the sum reaches top-p: those tokens are the nucleus. Then divide the token's probability by the nucleus's mass.",
+      otherwise:
+        "Sort the tokens, most probable first, and add their probabilities until the sum reaches top-p: those tokens are the nucleus. Then divide the token's probability by the nucleus's mass.",
     };
   }
 
@@ -476,19 +829,36 @@ export class LlmAnswerSampling extends FigureAnswer {
     const names = joinNames(full.kept.map((i) => quoted(state.tokens[i]))).join("");
     const last = full.cumulative[full.cutoff - 1];
     return [
-      h("p", {},
+      h(
+        "p",
+        {},
         T === 0
           ? `At temperature 0 all the mass is on the most probable token, so the nucleus is ${names} alone. `
-          : [`Sorted most probable first, the cumulative probability first reaches top-p = ${fmt(p, 2)} `,
-              `after ${full.cutoff === 1 ? "one token" : `${full.cutoff} tokens`}, at ${fmt(last, 4)}, so the nucleus is ${names}. `],
-        "Its retained mass is ", h("strong", { class: "answer-mass" }, fmt(full.keptMass, 4)), "."),
-      h("p", {},
+          : [
+              `Sorted most probable first, the cumulative probability first reaches top-p = ${fmt(p, 2)} `,
+              `after ${full.cutoff === 1 ? "one token" : `${full.cutoff} tokens`}, at ${fmt(last, 4)}, so the nucleus is ${names}. `,
+            ],
+        "Its retained mass is ",
+        h("strong", { class: "answer-mass" }, fmt(full.keptMass, 4)),
+        ".",
+      ),
+      h(
+        "p",
+        {},
         `Renormalising divides each kept probability by that mass, so ${quoted(state.tokens[t])}, with probability ${fmt(full.tempered[t], 4)} after temperature, ends with `,
-        h("strong", { class: "answer-value" }, `${fmt(full.tempered[t], 4)}/${fmt(full.keptMass, 4)} = ${fmt(full.probs[t], 4)}`),
-        ": its sampling probability among the retained tokens. Every removed token gets 0."),
-      h("p", {},
+        h(
+          "strong",
+          { class: "answer-value" },
+          `${fmt(full.tempered[t], 4)}/${fmt(full.keptMass, 4)} = ${fmt(full.probs[t], 4)}`,
+        ),
+        ": its sampling probability among the retained tokens. Every removed token gets 0.",
+      ),
+      h(
+        "p",
+        {},
         `That number says how often the sampler picks ${quoted(state.tokens[t])}, not whether it is true. `,
-        "Nothing in the calculation consults a fact: a high probability, even all of it under greedy decoding, verifies nothing."),
+        "Nothing in the calculation consults a fact: a high probability, even all of it under greedy decoding, verifies nothing.",
+      ),
     ];
   }
 }

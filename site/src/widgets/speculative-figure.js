@@ -9,5 +9,11 @@ export const speculative = {
   picture: [".headline", ".speculative-figure"],
   // Exercise 5: the headline, the charts, the calculation, and in the measuring panel the tokens
   // per call (predicted from each estimate, and the log's mean, which approaches the answer).
-  conceals: [".headline", ".speculative-dist", ".worked", ".speculative-measure-body .speculative-predicted", ".speculative-measure-body .speculative-mean"],
+  conceals: [
+    ".headline",
+    ".speculative-dist",
+    ".worked",
+    ".speculative-measure-body .speculative-predicted",
+    ".speculative-measure-body .speculative-mean",
+  ],
 };
