@@ -400,10 +400,15 @@ const tables = Object.entries(figures)
       const text = `<code>${escapeHtml(formatValue(d, v))}</code>`;
       return Object.hasOwn(fromPreset, k) ? `${text} (from the preset ${escapeHtml(presetDecl.default)})` : text;
     };
+    // A renamed attribute says that its former names (aliases) still work.
+    const formerly = (d) =>
+      d.aliases?.length
+        ? ` Its former name${d.aliases.length > 1 ? "s" : ""}, ${d.aliases.map((a) => `<code>${escapeHtml(a)}</code>`).join(", ")}, still ${d.aliases.length > 1 ? "work" : "works"}.`
+        : "";
     const rows = decls
       .map(
         (d) =>
-          `      <tr><th scope="row"><code>${escapeHtml(d.name)}</code></th><td>${escapeHtml(describeType(d))}</td><td>${byDefault(d)}</td><td>${escapeHtml(d.doc)}</td></tr>`,
+          `      <tr><th scope="row"><code>${escapeHtml(d.name)}</code></th><td>${escapeHtml(describeType(d))}</td><td>${byDefault(d)}</td><td>${escapeHtml(d.doc)}${formerly(d)}</td></tr>`,
       )
       .join("\n");
     return `  <section id="widget-${name}" class="widget-ref">

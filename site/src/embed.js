@@ -4,6 +4,7 @@
 // Nothing from the query is inserted as markup: names are checked against the figures and their
 // declared attributes, values are set as attributes, which the widget parses.
 import { figureNamed, figures } from "./widgets/figures.js";
+import { namesOf } from "./widgets/attributes.js";
 import { addTakeawayActions } from "./takeaway.js";
 
 const main = document.getElementById("embed");
@@ -34,7 +35,8 @@ if (!figure) {
   document.documentElement.setAttribute("data-ready", "");
 } else {
   const cls = /** @type {typeof import("./widgets/base.js").LlmWidget | undefined} */ (customElements.get(figure.tag));
-  const declared = new Set((cls?.attributes ?? []).map((d) => d.name));
+  // An attribute's former names (aliases) are settings too: the widget reads them as its name.
+  const declared = new Set((cls?.attributes ?? []).flatMap(namesOf));
   const el = document.createElement(figure.tag);
   el.id = figure.id;
   const unknown = [];

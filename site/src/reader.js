@@ -6,6 +6,7 @@
 //  - data-ready on <html> once every widget on the page has rendered;
 //  - printing: the state's address on the first page, every answer shown (beforePrint, afterPrint).
 import { figures } from "./widgets/figures.js";
+import { declarationNamed } from "./widgets/attributes.js";
 import { copyText, embedCode, toQuery } from "./share.js";
 import { addTakeawayActions } from "./takeaway.js";
 import { fill, h } from "./dom.js";
@@ -42,7 +43,7 @@ function main() {
       if (!el) continue;
       if (!given.has(el)) given.set(el, { settings: new Map(), unknown: [] });
       const name = full.slice(dot + 1);
-      const known = el.constructor.attributes.some((d) => d.name === name);
+      const known = declarationNamed(el.constructor.attributes, name) !== undefined;
       if (known) given.get(el).settings.set(name, value);
       else given.get(el).unknown.push(name);
     }

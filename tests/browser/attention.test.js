@@ -64,6 +64,71 @@ test("attention: bad input names the parameter and keeps the last good figure", 
   await page.close();
 });
 
+test("attention, moe, sampling: the former attribute name tokens still sets the labels, the name labels wins, and only labels is written", async () => {
+  const { page, errors } = await openFigure(browser.context, "attention");
+  const fig = page.locator("#attention-figure");
+  const rowNames = () => fig.locator(".attention-results .table-view").first().locator("tbody th").allTextContents();
+  const attr = (name, value) =>
+    page.evaluate(
+      ([name, value]) => {
+        const el = document.getElementById("attention-figure");
+        if (value === null) el.removeAttribute(name);
+        else el.setAttribute(name, value);
+      },
+      [name, value],
+    );
+  const settings = () =>
+    page.evaluate(() => Object.fromEntries(document.getElementById("attention-figure").settings("defaults")));
+
+  // On the live element: the former name sets the labels, with no note.
+  await attr("tokens", "A|B|C");
+  assert.deepEqual(await rowNames(), ["A", "B", "C"]);
+  assert.equal(await fig.locator(".llm-notes").isVisible(), false);
+  assert.deepEqual(await settings(), { labels: "A|B|C" });
+  // Both names: labels wins, whether it comes first or the former name changes after it.
+  await attr("labels", "x|y|z");
+  assert.deepEqual(await rowNames(), ["x", "y", "z"]);
+  await attr("tokens", "P|Q|R");
+  assert.deepEqual(await rowNames(), ["x", "y", "z"]);
+  // Without labels, the former name is in force again.
+  await attr("labels", null);
+  assert.deepEqual(await rowNames(), ["P", "Q", "R"]);
+
+  // An element written with the former name, as a course page before the rename has it: each of
+  // the three figures whose rows are labelled starts from it, and writes labels.
+  const written = await page.evaluate(async () => {
+    const out = {};
+    for (const [tag, tokens, both] of [
+      ["llm-attention", "one|two|three", false],
+      ["llm-moe", "a|b|c|d|e|f|g|h", false],
+      ["llm-sampling", " s1| s2| s3| s4| s5| s6", false],
+      ["llm-sampling", " old| s2| s3| s4| s5| s6", true],
+    ]) {
+      const el = document.createElement(tag);
+      el.setAttribute("tokens", tokens);
+      if (both) el.setAttribute("labels", " new| s2| s3| s4| s5| s6");
+      document.body.append(el);
+      await el.ready;
+      out[`${tag}${both ? " both" : ""}`] = {
+        labels: el.state.labels.join("|"),
+        tokens: "tokens" in el.state,
+        written: el.settings("defaults").map(([n]) => n),
+        notes: el.notes,
+      };
+      el.remove();
+    }
+    return out;
+  });
+  assert.deepEqual(written, {
+    "llm-attention": { labels: "one|two|three", tokens: false, written: ["labels"], notes: [] },
+    "llm-moe": { labels: "a|b|c|d|e|f|g|h", tokens: false, written: ["labels"], notes: [] },
+    "llm-sampling": { labels: " s1| s2| s3| s4| s5| s6", tokens: false, written: ["labels"], notes: [] },
+    "llm-sampling both": { labels: " new| s2| s3| s4| s5| s6", tokens: false, written: ["labels"], notes: [] },
+  });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("attention: exercise 1's answer, opened on request, shows weights (1, 0, 0) and V1 = (1, 0)", async () => {
   const { page } = await openReader(browser.context);
   const details = page.locator("#attention .exercise details");

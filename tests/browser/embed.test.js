@@ -204,6 +204,23 @@ test("embed.html says what is wrong with an unknown figure, an unknown setting o
   await page.close();
 });
 
+test("embed.html takes a former attribute name (tokens) in its query as the labels, labels wins over it, and writes labels", async () => {
+  let { page, errors } = await open("embed.html?widget=attention&tokens=A|B|C");
+  const labels = () => page.evaluate(() => document.querySelector("llm-attention").state.labels);
+  assert.deepEqual(await labels(), ["A", "B", "C"]);
+  assert.equal(await page.locator("#embed-message").isVisible(), false, "tokens is not reported as unknown");
+  assert.deepEqual(await page.evaluate(() => document.querySelector("llm-attention").settings("defaults")), [
+    ["labels", "A|B|C"],
+  ]);
+  assert.deepEqual(errors, []);
+  await page.close();
+  for (const query of ["tokens=old&labels=x|y|z", "labels=x|y|z&tokens=old"]) {
+    ({ page } = await open(`embed.html?widget=attention&${query}`));
+    assert.deepEqual(await labels(), ["x", "y", "z"], query);
+    await page.close();
+  }
+});
+
 // Markup and script in every place a value can come from: none may run or become an element.
 const PAYLOADS = [
   '<img src=x onerror="window.__pwned=1">',
@@ -229,8 +246,9 @@ test("payloads in embed.html's query and in attributes never run or appear as el
     const q = encodeURIComponent(p);
     for (const query of [
       `widget=${q}`,
-      `widget=sampling&prompt=${q}&tokens=${q}|b`,
-      `widget=attention&preset=${q}&tokens=${q}`,
+      `widget=sampling&prompt=${q}&labels=${q}|b`,
+      `widget=attention&preset=${q}&labels=${q}`,
+      `widget=moe&tokens=${q}`,
       `widget=diagnose&picks=${q}`,
     ]) {
       const { page } = await open(`embed.html?${query}`);
@@ -264,6 +282,22 @@ test("the guide lists every figure's attributes from their declarations and show
     }, name);
     const listed = await page.locator(`#widget-${name} table.attributes tbody th code`).allTextContents();
     assert.deepEqual(listed, declared, name);
+    // A renamed attribute's row says that its former names still work.
+    const renamed = await page.evaluate((name) => {
+      const el = document.getElementById(`example-${name}`);
+      return el.constructor.attributes.filter((d) => d.aliases).map((d) => [d.name, d.aliases]);
+    }, name);
+    for (const [attribute, aliases] of renamed) {
+      const row = page.locator(`#widget-${name} table.attributes tbody tr`, {
+        has: page.locator(`th code`, { hasText: new RegExp(`^${attribute}$`) }),
+      });
+      for (const alias of aliases)
+        assert.match(
+          await row.locator("td").last().textContent(),
+          new RegExp(`former name.*\\b${alias}\\b.*still works?`),
+          name,
+        );
+    }
     await page.waitForSelector(`#example-${name}[data-ready]`);
   }
   assert.deepEqual(errors, []);

@@ -173,7 +173,7 @@ test("moe: every declared attribute, set on the live element, redraws the routin
   assertMatches(s, await fromCore(page));
   assert.equal(await fig.locator(".moe-dispatch td.chosen").count(), 6);
 
-  await setAttrs(page, { tokens: "x|y|z" });
+  await setAttrs(page, { labels: "x|y|z" });
   assert.deepEqual(await fig.locator(".moe-dispatch tbody th").allTextContents(), ["x", "y", "z"]);
   assert.equal(await fig.getByLabel("logit of token 3 (z) for expert 3").inputValue(), "4");
   assertMatches(await shown(fig), await fromCore(page));
@@ -181,7 +181,7 @@ test("moe: every declared attribute, set on the live element, redraws the routin
   const settings = await page.evaluate(() =>
     Object.fromEntries(document.getElementById("moe-figure").settings("defaults")),
   );
-  assert.deepEqual(settings, { preset: "collapsed", "top-k": "2", tokens: "x|y|z", logits: "2,0,1;0,3,1;1,1,4" });
+  assert.deepEqual(settings, { preset: "collapsed", "top-k": "2", labels: "x|y|z", logits: "2,0,1;0,3,1;1,1,4" });
   assert.equal(await fig.locator(".llm-notes").isVisible(), false);
   assert.equal(await fig.locator(".llm-status").textContent(), "");
   assert.deepEqual(errors, []);

@@ -29,7 +29,7 @@ function fromCore(page, id) {
     const input = s.probs.length ? { probs: s.probs } : { logits: s.logits };
     const full = m.sampling(input, { temperature: s.temperature, topK: s.topK, topP: s.topP });
     const draws = s.draws === "on" ? m.sample(full.probs, { count: s.count, seed: s.seed }) : [];
-    return { full, draws, tokens: s.tokens.map((t) => t.trim()) };
+    return { full, draws, tokens: s.labels.map((t) => t.trim()) };
   }, id);
 }
 
@@ -350,12 +350,12 @@ test("sampling: every declared attribute set on the live element re-renders the 
     { seed: 42, count: 10 },
   );
   near(await finals(fig), byOrder(three), "logits 1,2,3");
-  // The example's first three tokens stay; the tokens attribute renames them.
+  // The example's first three tokens stay; the labels attribute renames them.
   assert.deepEqual(
     (await rows(fig)).map((r) => r[0]),
     ["Melbourne", "Canberra", "Sydney"],
   );
-  await setAttr(page, id, "tokens", " one| two| three");
+  await setAttr(page, id, "labels", " one| two| three");
   assert.deepEqual(
     (await rows(fig)).map((r) => r[0]),
     ["three", "two", "one"],
@@ -409,7 +409,7 @@ test("sampling: every declared attribute set on the live element re-renders the 
   assert.equal((await drawnTokens(fig)).length, 25);
 
   // A new preset starts again from the attributes: the preset's numbers, then every other attribute.
-  for (const name of ["temperature", "top-k", "top-p", "logits", "probs", "tokens", "prompt"])
+  for (const name of ["temperature", "top-k", "top-p", "logits", "probs", "labels", "prompt"])
     await setAttr(page, id, name, null);
   await setAttr(page, id, "preset", "peaked");
   assert.deepEqual(

@@ -160,6 +160,36 @@ test("URL state: unknown and out-of-range values fall back to defaults with a vi
   await page.close();
 });
 
+test("URL state: a link with a former name (attention.tokens) still sets the labels, labels wins over it, and the URL and Copy link write labels", async () => {
+  const { page, errors } = await openReader(browser.context, { hash: "#attention-figure?attention.tokens=A|B|C" });
+  const el = "#attention-figure";
+  assert.deepEqual(await page.evaluate((el) => document.querySelector(el).state.labels, el), ["A", "B", "C"]);
+  assert.equal(await page.locator(`${el} .llm-notes`).isVisible(), false, "no note: tokens is a setting");
+  // Once the page has drawn, its address carries the new name only.
+  await page.waitForFunction(() => location.hash.includes("attention.labels=A%7CB%7CC"));
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /attention\.tokens/);
+  const fig = page.locator(el);
+  await fig.getByRole("button", { name: "Copy link" }).click();
+  await fig.locator(".llm-panel-head strong", { hasText: /^Link/ }).waitFor();
+  assert.match(
+    await fig.locator(".llm-panel textarea").inputValue(),
+    /#attention-figure\?attention\.labels=A%7CB%7CC$/,
+  );
+  await page.close();
+
+  // Both names in one link, in either order: labels wins.
+  for (const query of ["attention.tokens=old&attention.labels=x|y|z", "attention.labels=x|y|z&attention.tokens=old"]) {
+    const { page } = await openReader(browser.context, { hash: `#attention-figure?${query}` });
+    assert.deepEqual(
+      await page.evaluate(() => document.getElementById("attention-figure").state.labels),
+      ["x", "y", "z"],
+      query,
+    );
+    await page.close();
+  }
+  assert.deepEqual(errors, []);
+});
+
 test("Copy link, Copy embed code and Reset act on the figure as it is now", async () => {
   const { page } = await openReader(browser.context);
   await showNumbers(page); // the figure's readouts, not blurred by its exercise
@@ -188,7 +218,7 @@ test("Copy link, Copy embed code and Reset act on the figure as it is now", asyn
 
 test("payloads in the URL fragment never run or appear as elements", async () => {
   const payload = encodeURIComponent('<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>');
-  const hash = `#${payload}?sampling.tokens=${payload}|b&sampling.prompt=${payload}&attention.tokens=${payload}&diagnose.picks=${payload}&${payload}.x=${payload}`;
+  const hash = `#${payload}?sampling.labels=${payload}|b&sampling.prompt=${payload}&attention.labels=${payload}&moe.tokens=${payload}&diagnose.picks=${payload}&${payload}.x=${payload}`;
   const { page, errors } = await openReader(browser.context, { hash });
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
   const count = await page.evaluate(() => {

@@ -112,3 +112,38 @@ test("stateDiff writes only what differs, the preset first, and never a value it
   ]);
   assert.deepEqual(stateDiff(decls, { preset: "a", temperature: NaN, topK: 0 }, base), []);
 });
+
+test("a renamed attribute answers to its former name (aliases), the name wins over it, and only the name is written", async () => {
+  const { declarationNamed, settingsToState, stateDiff } = await attributes;
+  const labels = { name: "labels", aliases: ["tokens"], type: "labels", maxLength: 3, maxChars: 5, default: ["x"] };
+  const decls = [P, T, labels];
+  assert.equal(declarationNamed(decls, "tokens"), labels);
+  assert.equal(declarationNamed(decls, "labels"), labels);
+  assert.equal(declarationNamed(decls, "token"), undefined);
+  // The former name alone, in a Map (a link's settings) or an object (attributes).
+  assert.deepEqual(settingsToState(decls, [new Map([["tokens", "a|b"]])]).state.labels, ["a", "b"]);
+  assert.deepEqual(settingsToState(decls, [{ tokens: "a|b" }]).state.labels, ["a", "b"]);
+  // Both in one source, in either order: the name wins.
+  for (const pairs of [
+    [
+      ["tokens", "old"],
+      ["labels", "new"],
+    ],
+    [
+      ["labels", "new"],
+      ["tokens", "old"],
+    ],
+  ]) {
+    assert.deepEqual(settingsToState(decls, [new Map(pairs)]).state.labels, ["new"]);
+  }
+  // Later sources still win, whatever name each uses.
+  assert.deepEqual(settingsToState(decls, [{ labels: "attr" }, new Map([["tokens", "url"]])]).state.labels, ["url"]);
+  // A value given by the former name that does not parse is reported under that name.
+  assert.deepEqual(settingsToState(decls, [{ tokens: "a|b|c|d" }]).notes, [
+    'tokens="a|b|c|d" ignored: expected 1 to 3 labels separated by |, each at most 5 characters.',
+  ]);
+  assert.deepEqual(
+    stateDiff(decls, { preset: "a", temperature: 1, labels: ["y"] }, { preset: "a", temperature: 1, labels: ["x"] }),
+    [["labels", "y"]],
+  );
+});

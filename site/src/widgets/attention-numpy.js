@@ -9,7 +9,7 @@ export const numpyProgram = (s) =>
     `# Scaled dot-product attention (Vaswani et al. 2017, eq. 1) with the figure's Q, K, V. The function
 # is reference/attention.py's, the code the core (core/include/llmmath/attention.hpp) is tested against.`,
     ["attention"],
-    `tokens = ${pyStrings(s.tokens)}
+    `tokens = ${pyStrings(s.labels)}
 Q = np.array(${pyMatrix(s.q)}, dtype=float)  # (n, d)
 K = np.array(${pyMatrix(s.k)}, dtype=float)  # (n, d)
 V = np.array(${pyMatrix(s.v)}, dtype=float)  # (n, dv)

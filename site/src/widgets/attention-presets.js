@@ -1,9 +1,9 @@
-// The attention figure's examples: data only. Tokens label the rows; Q and K are tokens×d,
-// V is tokens×dv.
+// The attention figure's examples: data only. The labels name the rows, one token each; Q and K
+// are tokens×d, V is tokens×dv.
 export const attentionPresets = {
   exercise: {
     label: "Exercise 1: the future key scores highest",
-    tokens: ["The", "cat", "sat"],
+    labels: ["The", "cat", "sat"],
     Q: [
       [1, 0],
       [0, 1],
@@ -23,7 +23,7 @@ export const attentionPresets = {
   },
   lookup: {
     label: "Look-up: one key matches the query",
-    tokens: ["Paris", "is", "the", "capital", "of", "France"],
+    labels: ["Paris", "is", "the", "capital", "of", "France"],
     Q: [
       [0, 0, 1],
       [0, 0, 1],
@@ -52,7 +52,7 @@ export const attentionPresets = {
   },
   uniform: {
     label: "Equal scores: an even average",
-    tokens: ["a", "b", "c", "d"],
+    labels: ["a", "b", "c", "d"],
     Q: [
       [1, 1],
       [1, 1],
@@ -75,7 +75,7 @@ export const attentionPresets = {
   },
   sharp: {
     label: "Large scores: the softmax saturates",
-    tokens: ["x", "y", "z"],
+    labels: ["x", "y", "z"],
     Q: [
       [10, 0],
       [0, 10],

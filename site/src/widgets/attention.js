@@ -2,8 +2,9 @@
 // causal mask, and sees the scores before the mask, the weights as a heat map, the outputs, and the
 // calculation for one query written out with the current numbers.
 //
-// Attributes: see LlmAttention.attributes (preset, causal, query, tokens, q, k, v).
-// Properties: result (the core's attention result), state ({ preset, causal, query, tokens, q,
+// Attributes: see LlmAttention.attributes (preset, causal, query, labels (formerly tokens), q, k,
+// v).
+// Properties: result (the core's attention result), state ({ preset, causal, query, labels, q,
 // k, v }; query is 1-based).
 import { fill, h, patch, sym, uniqueId } from "../dom.js";
 import { fmt, fmtVec } from "../format.js";
@@ -28,7 +29,7 @@ export class LlmAttention extends LlmWidget {
       choices: Object.keys(attentionPresets),
       default: "exercise",
       preset: true,
-      doc: "The example to start from; its tokens, Q, K, V and mask apply unless given below.",
+      doc: "The example to start from; its labels, Q, K, V and mask apply unless given below.",
     },
     { name: "causal", type: "boolean", default: true, doc: "Whether the causal mask hides each query's future keys." },
     {
@@ -40,7 +41,8 @@ export class LlmAttention extends LlmWidget {
       doc: "The query (1-based row) whose calculation is written out.",
     },
     {
-      name: "tokens",
+      name: "labels",
+      aliases: ["tokens"],
       type: "labels",
       minLength: 1,
       maxLength: MAX_TOKENS,
@@ -55,12 +57,12 @@ export class LlmAttention extends LlmWidget {
 
   static presetFields(name) {
     const p = attentionPresets[name];
-    return { tokens: p.tokens, q: p.Q, k: p.K, v: p.V, causal: p.causal };
+    return { labels: p.labels, q: p.Q, k: p.K, v: p.V, causal: p.causal };
   }
 
   /** Q, K and V take as many rows as there are tokens (new entries 0); K as many columns as Q. */
   normalize(s, notes) {
-    const n = s.tokens.length,
+    const n = s.labels.length,
       d = s.q[0].length,
       dv = s.v[0].length;
     const fit = (M, cols) =>
@@ -136,7 +138,7 @@ export class LlmAttention extends LlmWidget {
   /** Adds or removes a token row, a key dimension or a value dimension (new entries are 0). */
   resize(dTokens, dKey, dValue) {
     const s = this.state;
-    const n = s.tokens.length + dTokens,
+    const n = s.labels.length + dTokens,
       d = s.q[0].length + dKey,
       dv = s.v[0].length + dValue;
     if (n < 1 || n > MAX_TOKENS || d < 1 || d > MAX_DIM || dv < 1 || dv > MAX_DIM) return;
@@ -144,7 +146,7 @@ export class LlmAttention extends LlmWidget {
       Array.from({ length: n }, (_, i) => Array.from({ length: cols }, (_, j) => M[i]?.[j] ?? 0));
     this.set(
       {
-        tokens: Array.from({ length: n }, (_, i) => s.tokens[i] ?? `t${i + 1}`),
+        labels: Array.from({ length: n }, (_, i) => s.labels[i] ?? `t${i + 1}`),
         q: fit(s.q, d),
         k: fit(s.k, d),
         v: fit(s.v, dv),
@@ -157,12 +159,12 @@ export class LlmAttention extends LlmWidget {
   sync() {
     const s = this.state;
     const p = LlmAttention.presetFields(s.preset);
-    const unchanged = JSON.stringify([p.tokens, p.q, p.k, p.v]) === JSON.stringify([s.tokens, s.q, s.k, s.v]);
+    const unchanged = JSON.stringify([p.labels, p.q, p.k, p.v]) === JSON.stringify([s.labels, s.q, s.k, s.v]);
     this.presetSelect.value = unchanged ? s.preset : "";
     this.causal.input.checked = s.causal;
     fill(
       this.querySelect,
-      s.tokens.map((t, i) => h("option", { value: i + 1 }, `${i + 1} (${t})`)),
+      s.labels.map((t, i) => h("option", { value: i + 1 }, `${i + 1} (${t})`)),
     );
     this.querySelect.value = String(s.query);
     const editor = (name, key, caption) =>
@@ -170,7 +172,7 @@ export class LlmAttention extends LlmWidget {
         name,
         caption: [h("var", {}, name), ` (${caption})`],
         M: s[key],
-        rowLabels: s.tokens,
+        rowLabels: s.labels,
         oncell: (i, j, x, input) => this.onCell(key, i, j, x, input),
       });
     fill(this.editors, editor("Q", "q", "queries"), editor("K", "k", "keys"), editor("V", "v", "values"));
@@ -191,8 +193,8 @@ export class LlmAttention extends LlmWidget {
   }
 
   render(r) {
-    const tokens = this.state.tokens;
-    const table = (caption, M, cell, headers = tokens) =>
+    const labels = this.state.labels;
+    const table = (caption, M, cell, headers = labels) =>
       h(
         "table",
         { class: "data-table" },
@@ -214,7 +216,7 @@ export class LlmAttention extends LlmWidget {
             h(
               "tr",
               { class: i === this.state.query - 1 ? "selected" : null },
-              h("th", { scope: "row" }, tokens[i]),
+              h("th", { scope: "row" }, labels[i]),
               row.map((x, j) => cell(x, i, j)),
             ),
           ),
@@ -256,7 +258,7 @@ export class LlmAttention extends LlmWidget {
   /** The selected query's weights and output; only its scores while exercise 1 hides the weights. */
   summary(r, { concealed }) {
     const i = this.state.query - 1;
-    const query = `Query ${i + 1} (“${this.state.tokens[i]}”)`;
+    const query = `Query ${i + 1} (“${this.state.labels[i]}”)`;
     return concealed
       ? `${query}: scores ${fmtVec(r.scores[i], 3)}; its weights are hidden until you answer the exercise.`
       : `${query}: weights ${fmtVec(r.weights[i], 3)}, output ${fmtVec(r.output[i], 3)}.`;
@@ -264,10 +266,10 @@ export class LlmAttention extends LlmWidget {
 
   /** The calculation for the selected query, with the reader's numbers substituted. */
   renderWorked(r) {
-    const { tokens, q: Q, k: K, v: V, causal } = this.state;
+    const { labels, q: Q, k: K, v: V, causal } = this.state;
     const i = this.state.query - 1;
     const d = Q[0].length;
-    const n = tokens.length;
+    const n = labels.length;
     const qi = () => sym("q", i + 1);
     const exp = (x) => h("span", {}, "e", h("sup", {}, fmt(x, 3)));
     const visible = [...Array(n).keys()].filter((j) => r.visible[i][j]);
@@ -357,7 +359,7 @@ export class LlmAttention extends LlmWidget {
       ),
     );
 
-    patch(this.worked, h("p", {}, `Query ${i + 1} (“${tokens[i]}”), `, qi(), ` = ${fmtVec(Q[i])}:`), steps);
+    patch(this.worked, h("p", {}, `Query ${i + 1} (“${labels[i]}”), `, qi(), ` = ${fmtVec(Q[i])}:`), steps);
   }
 }
 

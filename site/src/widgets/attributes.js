@@ -12,11 +12,25 @@
 //   default  the value when neither the attribute nor a preset gives one
 //   doc      one sentence for the guide
 //   preset   true on the one attribute that selects a preset (a widget may have none)
+//   aliases  optional: former names still accepted wherever a name is read (an HTML attribute,
+//            a key of the reader's URL, embed.html's query), so that pages and links written
+//            before a rename keep working; the name wins when a source gives both, and only the
+//            name is ever written
 // Pure functions of strings and numbers: no DOM, so the build and Node tests use them too.
 
 /** "cost-ratio" → "costRatio": the state key of an attribute. */
 export function stateKey(name) {
   return name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+}
+
+/** Every name a declaration answers to: its name, then its former names (`aliases`). */
+export function namesOf(decl) {
+  return [decl.name, ...(decl.aliases ?? [])];
+}
+
+/** The declaration that answers to `name`, by its name or a former one, or undefined. */
+export function declarationNamed(decls, name) {
+  return decls.find((d) => namesOf(d).includes(name));
 }
 
 // Strings longer than any legal value are refused before they are split or parsed.
@@ -113,10 +127,12 @@ export function describeType(decl) {
 /**
  * A widget's state from its declarations and sources of settings, later sources winning:
  * `sources` is a list of Maps (or objects) from attribute name to string, e.g. [attributes,
- * URL]. The preset attribute (if declared) is taken from the last source that names it; the
+ * URL]. A source may name an attribute by a former name (`aliases`); where it gives both, the
+ * name wins. The preset attribute (if declared) is taken from the last source that names it; the
  * state starts from the declared defaults overlaid with `presetFields(preset)`, then every other
  * attribute given by a source replaces its field. Values that do not parse are skipped and
- * reported in `notes` ("temperature="hot" ignored: expected a number from 0 to 2.5").
+ * reported in `notes` under the name they were given by ("temperature="hot" ignored: expected a
+ * number from 0 to 2.5").
  * Returns { state, notes }.
  * @param {any[]} decls
  * @param {Array<Map<string, string> | Record<string, string>>} sources
@@ -127,25 +143,33 @@ export function settingsToState(decls, sources, presetFields = () => ({})) {
   const state = {};
   for (const d of decls) state[stateKey(d.name)] = clone(d.default);
   const get = (src, name) => (src instanceof Map ? src.get(name) : Object.hasOwn(src, name) ? src[name] : undefined);
+  // [the name given, its string] for declaration d in a source: its name first, then its aliases.
+  const given = (src, d) => {
+    for (const name of namesOf(d)) {
+      const raw = get(src, name);
+      if (raw !== undefined && raw !== null) return [name, raw];
+    }
+    return null;
+  };
   const presetDecl = decls.find((d) => d.preset);
   if (presetDecl) {
     for (const src of sources) {
-      const raw = get(src, presetDecl.name);
-      if (raw === undefined || raw === null) continue;
-      const r = parseValue(presetDecl, raw);
+      const found = given(src, presetDecl);
+      if (!found) continue;
+      const r = parseValue(presetDecl, found[1]);
       if ("value" in r) state[stateKey(presetDecl.name)] = r.value;
-      else notes.push(note(presetDecl, raw, r.error));
+      else notes.push(note(found[0], found[1], r.error));
     }
     Object.assign(state, clone(presetFields(state[stateKey(presetDecl.name)])));
   }
   for (const src of sources) {
     for (const d of decls) {
       if (d.preset) continue;
-      const raw = get(src, d.name);
-      if (raw === undefined || raw === null) continue;
-      const r = parseValue(d, raw);
+      const found = given(src, d);
+      if (!found) continue;
+      const r = parseValue(d, found[1]);
       if ("value" in r) state[stateKey(d.name)] = r.value;
-      else notes.push(note(d, raw, r.error));
+      else notes.push(note(found[0], found[1], r.error));
     }
   }
   return { state, notes };
@@ -167,9 +191,9 @@ export function stateDiff(decls, state, base) {
   return out;
 }
 
-function note(decl, raw, error) {
+function note(name, raw, error) {
   const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
-  return `${decl.name}="${shown}" ignored: ${error}.`;
+  return `${name}="${shown}" ignored: ${error}.`;
 }
 
 function parseNumber(s) {

@@ -40,7 +40,7 @@
 //                             it must not state the numbers the exercise asks for
 import { loadCore } from "../core.js";
 import { h } from "../dom.js";
-import { parseValue, settingsToState, stateDiff, stateKey } from "./attributes.js";
+import { declarationNamed, namesOf, parseValue, settingsToState, stateDiff, stateKey } from "./attributes.js";
 import { figureNameOf } from "./figures.js";
 import tokensCss from "../tokens.css";
 import widgetCss from "./widget.css";
@@ -164,7 +164,7 @@ export class LlmWidget extends HTMLElement {
   }
 
   static get observedAttributes() {
-    return this.attributes.map((d) => d.name);
+    return this.attributes.flatMap(namesOf);
   }
 
   constructor() {
@@ -310,26 +310,34 @@ export class LlmWidget extends HTMLElement {
 
   attributeChangedCallback(name, before, after) {
     if (!this._connected || before === after) return;
-    const decl = /** @type {typeof LlmWidget} */ (this.constructor).attributes.find((d) => d.name === name);
+    const decl = declarationNamed(/** @type {typeof LlmWidget} */ (this.constructor).attributes, name);
+    // A former name (an alias) changed where the element also has the name: the name wins.
+    if (name !== decl.name && this.hasAttribute(decl.name)) return;
     if (decl.preset || after === null) {
-      // A new preset, or a removed attribute: start again from the attributes.
+      // A new preset, or a removed attribute: start again from the attributes (a removed name
+      // leaves its former name, if the element has it, in force).
       this.state = this._stateFrom(this._pageSettings).state;
       this._redraw();
       return;
     }
     const parsed = parseValue(decl, after);
-    if ("value" in parsed) this.set({ [stateKey(name)]: parsed.value }, { sync: true, report: true });
+    if ("value" in parsed) this.set({ [stateKey(decl.name)]: parsed.value }, { sync: true, report: true });
     else {
       this.notes = [`${name}="${after.length > 40 ? `${after.slice(0, 40)}…` : after}" ignored: ${parsed.error}.`];
       this._showNotes();
     }
   }
 
-  /** The widget's attributes as a Map from name to string. */
+  /**
+   * The widget's attributes as a Map from name to string, each under its declared name: an
+   * attribute written by a former name (an alias) counts when the name itself is absent.
+   */
   attributeSettings() {
     const out = new Map();
-    for (const d of /** @type {typeof LlmWidget} */ (this.constructor).attributes)
-      if (this.hasAttribute(d.name)) out.set(d.name, this.getAttribute(d.name));
+    for (const d of /** @type {typeof LlmWidget} */ (this.constructor).attributes) {
+      const name = namesOf(d).find((n) => this.hasAttribute(n));
+      if (name !== undefined) out.set(d.name, this.getAttribute(name));
+    }
     return out;
   }
 

@@ -10,7 +10,7 @@ export const numpyProgram = (s) =>
 # (Fedus et al. 2021, eq. 4). The function is reference/moe.py's, the code the core
 # (core/include/llmmath/moe.hpp) is tested against.`,
     ["moe_route"],
-    `tokens = ${pyStrings(s.tokens)}
+    `tokens = ${pyStrings(s.labels)}
 L = np.array(${pyMatrix(s.logits)}, dtype=float)  # (T, N) router logits
 top_k = ${pyInt(s.topK)}
 

@@ -1,7 +1,7 @@
 // The mixture-of-experts figure's examples: data only. Router logits, 8 tokens × 4 experts,
 // with the same token labels. In "between", tokens 1–4 go to expert 1 and 5–8 to expert 2: the
 // traffic split (0.5, 0.5, 0, 0) of exercise 8.
-export const MOE_TOKENS = ["The", "cat", "sat", "on", "a", "warm", "mat", "."];
+export const MOE_LABELS = ["The", "cat", "sat", "on", "a", "warm", "mat", "."];
 
 export const moePresets = {
   balanced: {

@@ -4,15 +4,15 @@
 // the fraction of traffic f and the mean router probability p of each expert, the auxiliary
 // load-balancing loss N·Σ f_i·p_i, and that sum written out with the current numbers.
 //
-// Attributes: see LlmMoe.attributes (preset, top-k, tokens, logits).
-// Properties: result (see compute()), state ({ preset, topK, tokens, logits }).
+// Attributes: see LlmMoe.attributes (preset, top-k, labels (formerly tokens), logits).
+// Properties: result (see compute()), state ({ preset, topK, labels, logits }).
 import { fill, h, patch, sym, uniqueId } from "../dom.js";
 import { fmt, fmtVec } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { choice, markInvalid, matrixEditor, scrollBox, stepper } from "./controls.js";
 import { groupedBarChart, legend, niceTicks } from "./plot.js";
-import { MOE_TOKENS, moePresets } from "./moe-presets.js";
+import { MOE_LABELS, moePresets } from "./moe-presets.js";
 import css from "./moe.css";
 import { numpyProgram } from "./moe-numpy.js";
 
@@ -21,7 +21,7 @@ const MIN_EXPERTS = 2;
 const MAX_EXPERTS = 8;
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 /** The label of token i: the example's, or t<i+1> past its end. */
-const tokenLabel = (labels, i) => labels[i] ?? MOE_TOKENS[i] ?? `t${i + 1}`;
+const tokenLabel = (labels, i) => labels[i] ?? MOE_LABELS[i] ?? `t${i + 1}`;
 
 export class LlmMoe extends LlmWidget {
   static styles = css;
@@ -33,7 +33,7 @@ export class LlmMoe extends LlmWidget {
       choices: Object.keys(moePresets),
       default: "between",
       preset: true,
-      doc: "The example to start from; its tokens and router logits apply unless given below.",
+      doc: "The example to start from; its labels and router logits apply unless given below.",
     },
     {
       name: "top-k",
@@ -44,12 +44,13 @@ export class LlmMoe extends LlmWidget {
       doc: "How many experts each token is dispatched to (at most the number of experts).",
     },
     {
-      name: "tokens",
+      name: "labels",
+      aliases: ["tokens"],
       type: "labels",
       minLength: 1,
       maxLength: MAX_TOKENS,
       maxChars: 20,
-      default: MOE_TOKENS,
+      default: MOE_LABELS,
       doc: "The token labels of the rows; they follow the number of rows of the logits.",
     },
     {
@@ -63,7 +64,7 @@ export class LlmMoe extends LlmWidget {
   ];
 
   static presetFields(name) {
-    return { tokens: MOE_TOKENS, logits: moePresets[name].logits };
+    return { labels: MOE_LABELS, logits: moePresets[name].logits };
   }
 
   /**
@@ -78,9 +79,9 @@ export class LlmMoe extends LlmWidget {
       e = MIN_EXPERTS;
       s.logits = s.logits.map((row) => Array.from({ length: e }, (_, j) => row[j] ?? 0));
     }
-    if (s.tokens.length !== n) {
-      notes.push(`tokens were fitted to the ${n} row${n === 1 ? "" : "s"} of logits.`);
-      s.tokens = Array.from({ length: n }, (_, i) => tokenLabel(s.tokens, i));
+    if (s.labels.length !== n) {
+      notes.push(`labels were fitted to the ${n} row${n === 1 ? "" : "s"} of logits.`);
+      s.labels = Array.from({ length: n }, (_, i) => tokenLabel(s.labels, i));
     }
     if (s.topK > e) {
       notes.push(`top-k lowered to ${e}, the number of experts.`);
@@ -149,7 +150,7 @@ export class LlmMoe extends LlmWidget {
     this.set(
       {
         logits: Array.from({ length: n }, (_, i) => Array.from({ length: e }, (_, j) => s.logits[i]?.[j] ?? 0)),
-        tokens: Array.from({ length: n }, (_, i) => tokenLabel(s.tokens, i)),
+        labels: Array.from({ length: n }, (_, i) => tokenLabel(s.labels, i)),
         topK: Math.min(s.topK, e),
       },
       { sync: true },
@@ -161,7 +162,7 @@ export class LlmMoe extends LlmWidget {
     const s = this.state;
     const e = s.logits[0].length;
     const p = LlmMoe.presetFields(s.preset);
-    this.presetSelect.value = same(p.logits, s.logits) && same(p.tokens, s.tokens) ? s.preset : "";
+    this.presetSelect.value = same(p.logits, s.logits) && same(p.labels, s.labels) ? s.preset : "";
     fill(
       this.topK.select,
       Array.from({ length: e }, (_, k) => h("option", { value: k + 1 }, String(k + 1))),
@@ -173,10 +174,10 @@ export class LlmMoe extends LlmWidget {
         name: "logits",
         caption: "Router logits",
         M: s.logits,
-        rowLabels: s.tokens,
+        rowLabels: s.labels,
         colLabels: s.logits[0].map((_, j) => `E${j + 1}`),
         className: "moe-logits",
-        cellLabel: (i, j) => `logit of token ${i + 1} (${s.tokens[i]}) for expert ${j + 1}`,
+        cellLabel: (i, j) => `logit of token ${i + 1} (${s.labels[i]}) for expert ${j + 1}`,
         oncell: (i, j, v, input) => this.onCell(i, j, v, input),
       }),
     );
@@ -214,7 +215,7 @@ export class LlmMoe extends LlmWidget {
 
   render(r) {
     const { route } = r;
-    const tokens = this.state.tokens;
+    const labels = this.state.labels;
     const N = route.f.length;
     const experts = route.f.map((_, j) => `E${j + 1}`);
     patch(
@@ -242,7 +243,7 @@ export class LlmMoe extends LlmWidget {
             return h(
               "tr",
               {},
-              h("th", { scope: "row" }, tokens[i]),
+              h("th", { scope: "row" }, labels[i]),
               row.map((p, j) => {
                 const rank = chosen.indexOf(j);
                 return h(

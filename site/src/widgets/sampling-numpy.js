@@ -14,7 +14,7 @@ export const numpyProgram = (s, r) => {
 # renormalisation (Holtzman et al. 2020)${draw ? ", and seeded draws" : ""}. The functions are reference/sampling.py's,
 # the code the core (core/include/llmmath/sampling.hpp) is tested against.`,
     draw ? ["sampling", "splitmix64", "sample"] : ["sampling"],
-    `tokens = ${pyStrings(st.tokens)}
+    `tokens = ${pyStrings(st.labels)}
 ${probsGiven ? `p = np.array(${pyList(st.probs)}, dtype=float)  # (n,) probabilities, treated as logits log p` : `z = np.array(${pyList(st.logits)}, dtype=float)  # (n,) logits`}
 T, top_k, top_p = ${py(temperature)}, ${pyInt(topK)}, ${py(topP)}
 

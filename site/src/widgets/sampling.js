@@ -3,13 +3,13 @@
 // of seeded draws from it look like as text. The reader moves the three sliders, picks an
 // example or edits the tokens and their logits (or probabilities), and changes the seed.
 //
-// Attributes: see LlmSampling.attributes (preset, temperature, top-k, top-p, prompt, tokens,
-// logits, probs, seed, count, draws). The preset gives every field but seed, count and draws;
-// the other attributes override it. Exactly one of logits and probs holds the values (one per
+// Attributes: see LlmSampling.attributes (preset, temperature, top-k, top-p, prompt, labels
+// (formerly tokens), logits, probs, seed, count, draws). The preset gives every field but seed,
+// count and draws; the other attributes override it. Exactly one of logits and probs holds the values (one per
 // token; a given list wins over the preset's other kind, probs over logits when both are given),
-// and the tokens are fitted to the values' count. draws="off" hides the draws.
+// and the labels are fitted to the values' count. draws="off" hides the draws.
 // Properties: result ({ full, draws, draw, opts, state }), state ({ preset, temperature,
-// topK, topP, prompt, tokens, logits, probs, seed, count, draws }).
+// topK, topP, prompt, labels, logits, probs, seed, count, draws }).
 import { fill, h, patch, sym, uniqueId } from "../dom.js";
 import { fmt } from "../format.js";
 import { LlmWidget } from "./base.js";
@@ -47,7 +47,7 @@ export class LlmSampling extends LlmWidget {
       choices: Object.keys(samplingPresets),
       default: "australia",
       preset: true,
-      doc: "The example to start from; its prompt, tokens, values, temperature, top-k and top-p apply unless given below.",
+      doc: "The example to start from; its prompt, labels, values, temperature, top-k and top-p apply unless given below.",
     },
     {
       name: "temperature",
@@ -81,12 +81,13 @@ export class LlmSampling extends LlmWidget {
       doc: "The text the draws continue.",
     },
     {
-      name: "tokens",
+      name: "labels",
+      aliases: ["tokens"],
       type: "labels",
       minLength: 1,
       maxLength: MAX_TOKENS,
       maxChars: MAX_TOKEN_CHARS,
-      default: australia.tokens,
+      default: australia.labels,
       doc: "The candidate next tokens, separated by | (keep a leading space where the token starts a word).",
     },
     {
@@ -131,7 +132,7 @@ export class LlmSampling extends LlmWidget {
     const p = samplingPresets[name];
     return {
       prompt: p.prompt,
-      tokens: p.tokens,
+      labels: p.labels,
       logits: p.kind === "logits" ? p.values : [],
       probs: p.kind === "probs" ? p.values : [],
       temperature: p.temperature,
@@ -142,7 +143,7 @@ export class LlmSampling extends LlmWidget {
 
   /**
    * Exactly one of logits and probs holds the values: a list given over the preset's other kind
-   * replaces it, and probs win when both are given. The tokens take the values' count (new ones
+   * replaces it, and probs win when both are given. The labels take the values' count (new ones
    * are " t<i>").
    */
   normalize(s, notes) {
@@ -161,10 +162,10 @@ export class LlmSampling extends LlmWidget {
       s.probs = p.probs;
     }
     const n = valuesOf(s).values.length;
-    if (s.tokens.length !== n) {
-      // The example's own tokens follow its values silently; tokens given by hand are reported.
-      if (!sameList(s.tokens, p.tokens)) notes.push(`tokens were fitted to the ${n} values.`);
-      s.tokens = Array.from({ length: n }, (_, i) => s.tokens[i] ?? p.tokens[i] ?? ` t${i + 1}`);
+    if (s.labels.length !== n) {
+      // The example's own labels follow its values silently; labels given by hand are reported.
+      if (!sameList(s.labels, p.labels)) notes.push(`labels were fitted to the ${n} values.`);
+      s.labels = Array.from({ length: n }, (_, i) => s.labels[i] ?? p.labels[i] ?? ` t${i + 1}`);
     }
   }
 
@@ -322,18 +323,18 @@ export class LlmSampling extends LlmWidget {
   /** Adds a token (value 0) or removes the last one. */
   resize(delta) {
     const s = this.state;
-    const n = s.tokens.length + delta;
+    const n = s.labels.length + delta;
     if (n < 1 || n > MAX_TOKENS) return;
     const fit = (xs, fresh) => Array.from({ length: n }, (_, i) => (i < xs.length ? xs[i] : fresh(i)));
     const { kind, values } = valuesOf(s);
-    this.set({ tokens: fit(s.tokens, (i) => ` t${i + 1}`), [kind]: fit(values, () => 0) }, { sync: true });
+    this.set({ labels: fit(s.labels, (i) => ` t${i + 1}`), [kind]: fit(values, () => 0) }, { sync: true });
   }
 
   /** Sets every control from the state: example list and note, sliders, prompt, editor, draws. */
   sync() {
     const s = this.state;
     this.T.input.value = String(s.temperature);
-    this.k.input.max = String(s.tokens.length);
+    this.k.input.max = String(s.labels.length);
     this.k.input.value = String(s.topK);
     this.p.input.value = String(s.topP);
     this.promptInput.value = s.prompt;
@@ -348,7 +349,7 @@ export class LlmSampling extends LlmWidget {
   syncPreset() {
     const s = this.state;
     const p = LlmSampling.presetFields(s.preset);
-    const own = sameList(s.tokens, p.tokens) && sameList(s.logits, p.logits) && sameList(s.probs, p.probs);
+    const own = sameList(s.labels, p.labels) && sameList(s.logits, p.logits) && sameList(s.probs, p.probs);
     this.preset.select.value = own ? s.preset : "custom";
     this.presetNote.textContent = own ? samplingPresets[s.preset].note : "Your own numbers.";
   }
@@ -360,7 +361,7 @@ export class LlmSampling extends LlmWidget {
     const what = kind === "probs" ? "Probability" : "Logit";
     fill(
       this.editorBody,
-      s.tokens.map((t, i) =>
+      s.labels.map((t, i) =>
         h(
           "tr",
           {},
@@ -401,9 +402,9 @@ export class LlmSampling extends LlmWidget {
       this.showError(`Not updated: token ${i + 1} cannot contain “|”.`);
       return;
     }
-    const tokens = this.state.tokens.slice();
-    tokens[i] = input.value;
-    this.set({ tokens });
+    const labels = this.state.labels.slice();
+    labels[i] = input.value;
+    this.set({ labels });
     this.syncPreset();
     markInvalid(input, this.failed);
   }
@@ -455,7 +456,7 @@ export class LlmSampling extends LlmWidget {
   render(r) {
     const { full, opts, state } = r;
     const { temperature: T, topK: k, topP: p } = opts;
-    const n = state.tokens.length;
+    const n = state.labels.length;
     this.T.out.value = fmt(T, 2);
     this.k.out.value = k === 0 ? "off" : k >= n ? `${k} (all)` : String(k);
     this.p.out.value = p === 1 ? "1 (off)" : fmt(p, 2);
@@ -467,10 +468,10 @@ export class LlmSampling extends LlmWidget {
     patch(
       this.headline,
       T === 0
-        ? ["Temperature 0 is greedy: only ", h("strong", {}, quoted(state.tokens[top])), " can be drawn, every time."]
+        ? ["Temperature 0 is greedy: only ", h("strong", {}, quoted(state.labels[top])), " can be drawn, every time."]
         : [
             `The sampler keeps ${full.cutoff} of ${n} token${n === 1 ? "" : "s"}. The most probable, `,
-            h("strong", {}, quoted(state.tokens[top])),
+            h("strong", {}, quoted(state.labels[top])),
             ", is drawn with probability ",
             h("strong", {}, fmt(full.probs[top], 3)),
             ".",
@@ -487,12 +488,12 @@ export class LlmSampling extends LlmWidget {
    */
   summary({ full, opts, state }, { concealed }) {
     const { temperature: T, topK: k, topP: p } = opts;
-    const top = quoted(state.tokens[full.order[0]]);
+    const top = quoted(state.labels[full.order[0]]);
     if (concealed) {
       return `Temperature ${fmt(T, 2)}, top-k ${k === 0 ? "off" : k}, top-p ${p === 1 ? "off" : fmt(p, 2)}: the probabilities are hidden until you answer the exercise.`;
     }
     if (T === 0) return `Temperature 0 is greedy: only ${top} can be drawn, every time.`;
-    return `The sampler keeps ${full.cutoff} of ${state.tokens.length} tokens; ${top} is the most probable, at ${fmt(full.probs[full.order[0]], 3)}.`;
+    return `The sampler keeps ${full.cutoff} of ${state.labels.length} tokens; ${top} is the most probable, at ${fmt(full.probs[full.order[0]], 3)}.`;
   }
 
   /** One row per token, most probable first: bars for the tempered and final probabilities,
@@ -500,7 +501,7 @@ export class LlmSampling extends LlmWidget {
   renderChart(r) {
     const { full, opts, state } = r;
     const { temperature: T, topK: k, topP: p } = opts;
-    const n = state.tokens.length;
+    const n = state.labels.length;
     const kCut = k > 0 && k < n ? k : n;
     const pLine = p < 1 ? h("span", { class: "sampling-pline", style: { left: cssPct(p) } }) : null;
     const rows = [];
@@ -520,7 +521,7 @@ export class LlmSampling extends LlmWidget {
         h(
           "tr",
           { class: kept ? "kept" : "removed" },
-          h("th", { scope: "row", class: "sampling-label", title: state.tokens[t] }, tokenLabel(state.tokens[t])),
+          h("th", { scope: "row", class: "sampling-label", title: state.labels[t] }, tokenLabel(state.labels[t])),
           h(
             "td",
             { class: "sampling-track-cell" },
@@ -597,7 +598,7 @@ export class LlmSampling extends LlmWidget {
           "li",
           { class: full.order[0] === t ? "top" : null },
           h("span", { class: "sampling-prompt-text" }, state.prompt),
-          h("strong", { class: "sampling-drawn" }, state.tokens[t]),
+          h("strong", { class: "sampling-drawn" }, state.labels[t]),
         ),
       ),
     );
@@ -611,10 +612,10 @@ export class LlmSampling extends LlmWidget {
   renderWorked(r) {
     const { full, opts, state, draw } = r;
     const { temperature: T, topK: k, topP: p } = opts;
-    const { tokens } = state;
+    const { labels } = state;
     const { kind, values } = valuesOf(state);
-    const n = tokens.length;
-    const name = (i) => h("span", { class: "sampling-tok" }, tokenLabel(tokens[i]));
+    const n = labels.length;
+    const name = (i) => h("span", { class: "sampling-tok" }, tokenLabel(labels[i]));
     const order = full.order;
     const steps = h("ol");
 
@@ -799,14 +800,14 @@ export class LlmAnswerSampling extends FigureAnswer {
     // The same filters at temperature 1: the probability a reader gets who leaves T out.
     const atT1 = opts.temperature === 1 ? null : figure.core.sampling(input, { ...opts, temperature: 1 }).probs[t];
     return {
-      label: `Probability that ${quoted(state.tokens[t])} is sampled:`,
+      label: `Probability that ${quoted(state.labels[t])} is sampled:`,
       value: full.probs[t],
       tolerance: 0.01,
       digits: 4,
       hints: [
         {
           value: full.tempered[t],
-          text: `That is ${quoted(state.tokens[t])}'s probability before the filter. The nucleus keeps only part of the mass, and the sampler renormalises: each kept probability is divided by the retained mass, so that they sum to 1 again.`,
+          text: `That is ${quoted(state.labels[t])}'s probability before the filter. The nucleus keeps only part of the mass, and the sampler renormalises: each kept probability is divided by the retained mass, so that they sum to 1 again.`,
         },
         {
           value: full.keptMass,
@@ -826,7 +827,7 @@ export class LlmAnswerSampling extends FigureAnswer {
     const { full, opts, state } = r;
     const { temperature: T, topP: p } = opts;
     const t = full.order[0];
-    const names = joinNames(full.kept.map((i) => quoted(state.tokens[i]))).join("");
+    const names = joinNames(full.kept.map((i) => quoted(state.labels[i]))).join("");
     const last = full.cumulative[full.cutoff - 1];
     return [
       h(
@@ -845,7 +846,7 @@ export class LlmAnswerSampling extends FigureAnswer {
       h(
         "p",
         {},
-        `Renormalising divides each kept probability by that mass, so ${quoted(state.tokens[t])}, with probability ${fmt(full.tempered[t], 4)} after temperature, ends with `,
+        `Renormalising divides each kept probability by that mass, so ${quoted(state.labels[t])}, with probability ${fmt(full.tempered[t], 4)} after temperature, ends with `,
         h(
           "strong",
           { class: "answer-value" },
@@ -856,7 +857,7 @@ export class LlmAnswerSampling extends FigureAnswer {
       h(
         "p",
         {},
-        `That number says how often the sampler picks ${quoted(state.tokens[t])}, not whether it is true. `,
+        `That number says how often the sampler picks ${quoted(state.labels[t])}, not whether it is true. `,
         "Nothing in the calculation consults a fact: a high probability, even all of it under greedy decoding, verifies nothing.",
       ),
     ];
