@@ -411,8 +411,12 @@ const tables = Object.entries(figures)
           `      <tr><th scope="row"><code>${escapeHtml(d.name)}</code></th><td>${escapeHtml(describeType(d))}</td><td>${byDefault(d)}</td><td>${escapeHtml(d.doc)}${formerly(d)}</td></tr>`,
       )
       .join("\n");
+    // A renamed figure says that its former names still work (figures.js: aliases).
+    const formerNames = f.aliases?.length
+      ? `\n    <p>Its former name${f.aliases.length > 1 ? "s" : ""}, ${f.aliases.map((a) => `<code>?widget=${a}</code>`).join(", ")}, still ${f.aliases.length > 1 ? "work" : "works"}, in a frame and in the chapter's links (<code>${f.aliases[0]}.…</code>); new links and embed code write <code>${name}</code>.</p>`
+      : "";
     return `  <section id="widget-${name}" class="widget-ref">
-    <h3><code>&lt;${f.tag}&gt;</code> · <code>?widget=${name}</code></h3>
+    <h3><code>&lt;${f.tag}&gt;</code> · <code>?widget=${name}</code></h3>${formerNames}
     <div class="table-scroll" tabindex="0" role="group" aria-label="Attributes of &lt;${f.tag}&gt;"><table class="attributes">
       <caption>Attributes of <code>&lt;${f.tag}&gt;</code> (the same names as query parameters of embed.html)</caption>
       <thead><tr><th scope="col">attribute</th><th scope="col">type and range</th><th scope="col">default</th><th scope="col">meaning</th></tr></thead>
@@ -429,8 +433,11 @@ await writeFile(
   fill(await read("embed-guide.html"), "site/embed-guide.html", {
     noscript: noscript(),
     "attribute-tables": tables,
-    "figure-names": Object.keys(figures)
-      .map((n) => `<code>${n}</code>`)
+    "figure-names": Object.entries(figures)
+      .map(
+        ([n, f]) =>
+          `<code>${n}</code>${f.aliases?.length ? ` (formerly ${f.aliases.map((a) => `<code>${a}</code>`).join(", ")}, which still works)` : ""}`,
+      )
       .join(", "),
   }),
 );

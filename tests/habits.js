@@ -63,7 +63,7 @@ async function readmeFigures() {
   const { figures } = await import(pathToFileURL(path.join(root, "site/src/widgets/figures.js")).href);
   const listed = new Map();
   const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
-  for (const [, tag, name] of readme.matchAll(/^\| [\d.]+ \| [^|]+ \| `<(llm-[a-z-]+)>` \| `([a-z]+)` \|$/gm)) {
+  for (const [, tag, name] of readme.matchAll(/^\| [\d.]+ \| [^|]+ \| `<(llm-[a-z-]+)>` \| `([a-z-]+)` \|$/gm)) {
     listed.set(name, tag);
   }
   const problems = [];

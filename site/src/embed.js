@@ -1,17 +1,20 @@
-// embed.html's glue, after llmmath-widgets.js: shows the figure named by ?widget= with the other
-// query parameters as its attributes, and its caption from the chapter; tells the parent frame
-// its height (postMessage { type: "llmmath:height", height }) on load and whenever it changes.
+// embed.html's glue, after llmmath-widgets.js: shows the figure named by ?widget= (by its name,
+// or by a name it had before: aliases in figures.js) with the other query parameters as its
+// attributes, and its caption from the chapter; tells the parent frame its height (postMessage
+// { type: "llmmath:height", height }) on load and whenever it changes.
 // Nothing from the query is inserted as markup: names are checked against the figures and their
 // declared attributes, values are set as attributes, which the widget parses.
-import { figureNamed, figures } from "./widgets/figures.js";
+import { figureName, figures } from "./widgets/figures.js";
 import { namesOf } from "./widgets/attributes.js";
 import { addTakeawayActions } from "./takeaway.js";
 
 const main = document.getElementById("embed");
 const message = document.getElementById("embed-message");
 const params = new URLSearchParams(location.search);
-const name = params.get("widget");
-const figure = figureNamed(name);
+const given = params.get("widget");
+// The figure's name now, whichever of its names the query gave.
+const name = figureName(given);
+const figure = name === null ? null : figures[name];
 // A saved copy of this page carries the data-ready it had: it is set again when the figure draws.
 document.documentElement.removeAttribute("data-ready");
 
@@ -28,9 +31,9 @@ function postHeight() {
 
 if (!figure) {
   say(
-    name === null
+    given === null
       ? `No figure named: add ?widget= with one of ${Object.keys(figures).join(", ")}.`
-      : `There is no figure “${name}”. Use ?widget= with one of ${Object.keys(figures).join(", ")}.`,
+      : `There is no figure “${given}”. Use ?widget= with one of ${Object.keys(figures).join(", ")}.`,
   );
   document.documentElement.setAttribute("data-ready", "");
 } else {

@@ -1,7 +1,9 @@
 // The reader page's own glue, loaded after llmmath-widgets.js (which registers the widgets):
 //  - every figure's state lives in the URL fragment as the reader works, after the section
 //    anchor: reader.html#sampling?sampling.temperature=0.7&rope.m=3 (history is replaced, not
-//    added to), and is restored on load; a name is the figure's id without "-figure";
+//    added to), and is restored on load; a name is the figure's in the registry (figures.js), or
+//    for a figure it does not name, its id without "-figure". A figure's former names (its
+//    aliases) are read too, the name winning over them, and only the name is written;
 //  - each figure gets Copy link and Copy embed code beside its Reset, then what takeaway.js adds;
 //  - data-ready on <html> once every widget on the page has rendered;
 //  - printing: the state's address on the first page, every answer shown (beforePrint, afterPrint).
@@ -23,7 +25,10 @@ function main() {
   const all = [...document.querySelectorAll(tags.join(",") || "llm-none")];
   // Figures with state: widgets with an id and settings (answers have neither).
   const stateful = all.filter((el) => el.id && typeof el.settings === "function");
-  const keyOf = (el) => el.id.replace(/-figure$/, "");
+  const nameById = new Map(Object.entries(figures).map(([name, f]) => [f.id, name]));
+  const keyOf = (el) => nameById.get(el.id) ?? el.id.replace(/-figure$/, "");
+  /** The figure's former names, which old links use (figures.js: aliases). */
+  const formerKeysOf = (el) => figures[nameById.get(el.id)]?.aliases ?? [];
 
   /** The fragment as { anchor, params }: "#rope?rope.m=3" → { anchor: "rope", params }. */
   function readFragment() {
@@ -32,17 +37,23 @@ function main() {
     return { anchor: hash, params: new URLSearchParams(query) };
   }
 
-  /** Applies the fragment's settings to their figures; unknown names are reported in the figure. */
+  /**
+   * Applies the fragment's settings to their figures; unknown names are reported in the figure.
+   * Settings under a figure's former name are read first, so that its name wins over them.
+   */
   function restore() {
     const { params } = readFragment();
     const byKey = new Map(stateful.map((el) => [keyOf(el), el]));
+    const byFormerKey = new Map(stateful.flatMap((el) => formerKeysOf(el).map((k) => [k, el])));
     const given = new Map();
-    for (const [full, value] of params) {
+    const keyed = [...params].map(([full, value]) => {
       const dot = full.indexOf(".");
-      const el = dot > 0 ? byKey.get(full.slice(0, dot)) : undefined;
-      if (!el) continue;
+      return { prefix: dot > 0 ? full.slice(0, dot) : "", name: full.slice(dot + 1), value };
+    });
+    const former = keyed.filter((s) => !byKey.has(s.prefix) && byFormerKey.has(s.prefix));
+    for (const { prefix, name, value } of [...former, ...keyed.filter((s) => byKey.has(s.prefix))]) {
+      const el = byKey.get(prefix) ?? byFormerKey.get(prefix);
       if (!given.has(el)) given.set(el, { settings: new Map(), unknown: [] });
-      const name = full.slice(dot + 1);
       const known = declarationNamed(el.constructor.attributes, name) !== undefined;
       if (known) given.get(el).settings.set(name, value);
       else given.get(el).unknown.push(name);

@@ -143,7 +143,7 @@ test("attention: exercise 1's answer, opened on request, shows weights (1, 0, 0)
 });
 
 test("attention: the context-dilution figure follows its sliders with the core's weight", async () => {
-  const { page } = await openFigure(browser.context, "dilution");
+  const { page } = await openFigure(browser.context, "context-dilution");
   const fig = page.locator("#dilution-figure");
   const headline = () => fig.locator(".headline").textContent();
   const before = await headline();

@@ -221,6 +221,23 @@ test("embed.html takes a former attribute name (tokens) in its query as the labe
   }
 });
 
+test("embed.html shows a figure by its former name (?widget=dilution) as by its name, caption and settings included", async () => {
+  for (const widget of ["dilution", "context-dilution"]) {
+    const { page, errors } = await open(`embed.html?widget=${widget}&distractors=100&colour=red`);
+    assert.equal(
+      await page.locator("#embed-message").textContent(),
+      "Not settings of the context-dilution figure, ignored: colour.",
+    );
+    const el = page.locator("main figure > llm-context-dilution");
+    assert.equal(await el.getAttribute("data-ready"), "", widget);
+    assert.equal(await el.getAttribute("data-figure"), "context-dilution", widget);
+    assert.equal(await page.evaluate(() => document.querySelector("llm-context-dilution").state.distractors), 100);
+    assert.match(await page.locator("main > figure > figcaption").textContent(), /Figure 1\.2\. Context dilution/);
+    assert.deepEqual(errors, [], widget);
+    await page.close();
+  }
+});
+
 // Markup and script in every place a value can come from: none may run or become an element.
 const PAYLOADS = [
   '<img src=x onerror="window.__pwned=1">',

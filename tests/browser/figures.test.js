@@ -73,6 +73,21 @@ async function facets() {
   return seen;
 }
 
+test("registry: a figure's name is its element's without llm-, and its former names (aliases) find it and name no other figure", () => {
+  const { figureName } = require("./registry.js");
+  for (const [name, f] of Object.entries(figures)) {
+    assert.equal(`llm-${name}`, f.tag, name);
+    assert.equal(figureName(name), name);
+    for (const alias of f.aliases ?? []) {
+      assert.ok(!Object.hasOwn(figures, alias), `${alias}, a former name of ${name}, is not another figure's name`);
+      assert.equal(figureName(alias), name, alias);
+    }
+  }
+  assert.equal(figureName("dilution"), "context-dilution");
+  for (const none of ["constructor", "__proto__", "toString", "", "llm-rope", null])
+    assert.equal(figureName(none), null);
+});
+
 test("registry: every figure declares its element, id, section, picture and NumPy program, and what an exercise on it conceals", async () => {
   const seen = await facets();
   const tags = new Set(),

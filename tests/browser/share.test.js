@@ -190,6 +190,37 @@ test("URL state: a link with a former name (attention.tokens) still sets the lab
   assert.deepEqual(errors, []);
 });
 
+test("URL state: a link with a figure's former name (dilution.…) still sets it, its name wins, and the URL, Copy link and Copy embed code write context-dilution", async () => {
+  const { page, errors } = await openReader(browser.context, { hash: "#dilution-figure?dilution.distractors=100" });
+  const state = () => page.evaluate(() => document.getElementById("dilution-figure").state);
+  assert.equal((await state()).distractors, 100);
+  const fig = page.locator("#dilution-figure");
+  assert.equal(await fig.locator(".llm-notes").isVisible(), false);
+  await page.waitForFunction(() => location.hash.includes("context-dilution.distractors=100"));
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /[?&]dilution\./);
+  await fig.getByRole("button", { name: "Copy link" }).click();
+  await fig.locator(".llm-panel-head strong", { hasText: /^Link/ }).waitFor();
+  assert.match(
+    await fig.locator(".llm-panel textarea").inputValue(),
+    /#dilution-figure\?context-dilution\.distractors=100$/,
+  );
+  await fig.getByRole("button", { name: "Copy embed code" }).click();
+  await fig.locator(".llm-panel-head strong", { hasText: /^Embed code/ }).waitFor();
+  assert.match(await fig.locator(".llm-panel textarea").inputValue(), /embed\.html\?widget=context-dilution&amp;/);
+  await page.close();
+
+  // Both names in one link, in either order: context-dilution wins.
+  for (const query of [
+    "dilution.distractors=5&context-dilution.distractors=7",
+    "context-dilution.distractors=7&dilution.distractors=5",
+  ]) {
+    const { page } = await openReader(browser.context, { hash: `#dilution-figure?${query}` });
+    assert.equal(await page.evaluate(() => document.getElementById("dilution-figure").state.distractors), 7, query);
+    await page.close();
+  }
+  assert.deepEqual(errors, []);
+});
+
 test("Copy link, Copy embed code and Reset act on the figure as it is now", async () => {
   const { page } = await openReader(browser.context);
   await showNumbers(page); // the figure's readouts, not blurred by its exercise

@@ -32,7 +32,7 @@ const RELATIVE = 1e-9;
 // --- one change of each figure's inputs (set() as its controls would) --------------------------
 const CHANGES = {
   attention: { causal: false, query: 3 },
-  dilution: { relevantScore: 3.5, distractorScore: -0.5, distractors: 1000 },
+  "context-dilution": { relevantScore: 3.5, distractorScore: -0.5, distractors: 1000 },
   sampling: { temperature: 0.7, topK: 3, topP: 0.95, seed: 7, count: 25 },
   rope: { m: 300, n: 17, useFreqs: false, base: 500000, pairing: "half" },
   cost: {
@@ -70,7 +70,7 @@ const snakeFields = (r, prefix = "") =>
   );
 const EXPECTED = {
   attention: (r) => ({ scale: r.scale, scores: r.scores, weights: r.weights, output: r.output }),
-  dilution: ({ now }) => ({
+  "context-dilution": ({ now }) => ({
     relevant_weight: now.relevantWeight,
     distractor_mass: now.distractorMass,
     distractor_weight: now.distractorWeight,
@@ -159,7 +159,7 @@ const EXPECTED = {
 // readout's order): checked at the readout's rounding, and looked for in the SVG.
 const READOUTS = {
   attention: { selector: ".attention-results .table-view:nth-child(2) tbody td", values: (p) => p.weights.flat() },
-  dilution: { selector: ".worked strong", values: (p) => [p.relevant_weight] },
+  "context-dilution": { selector: ".worked strong", values: (p) => [p.relevant_weight] },
   sampling: { selector: ".sampling-table td.final-col", values: (p) => p.order.map((t) => p.probs[t]) },
   rope: { selector: ".headline .rope-scaled", values: (p) => [p.scaled] },
   cost: {
@@ -190,7 +190,7 @@ const READOUTS = {
 // Numbers the picture must carry: readouts inside the parts the SVG draws.
 const PICTURED = {
   attention: ".attention-results tbody td",
-  dilution: ".headline strong",
+  "context-dilution": ".headline strong",
   sampling: ".sampling-table td.final-col",
   rope: ".headline .rope-scaled",
   cost: ".cost-stats dd strong",

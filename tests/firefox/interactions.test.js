@@ -26,7 +26,7 @@ const firefox = useFirefox(test, {
 // calculation). A figure the registry gains needs its line here: the first test says so.
 const CONTROLS = {
   attention: 'input[type="number"]',
-  dilution: 'input[type="range"]',
+  "context-dilution": 'input[type="range"]',
   sampling: 'input[type="range"]',
   rope: 'input[type="range"]',
   cost: 'input[type="range"]',

@@ -1,12 +1,15 @@
 // The registry of the figures: each figure a page can show on its own, by name. The name is the
-// section id of the figure's section (dilution is section 1's second figure) and the `?widget=`
-// of embed.html. Everything that needs to know the figures reads them here: the build (embed.html's
+// figure's element without "llm-" (<llm-context-dilution> is context-dilution): the `?widget=` of
+// embed.html and the prefix of the figure's settings in the reader's URL (context-dilution.…).
+// Everything that needs to know the figures reads them here: the build (embed.html's
 // captions, the guide's tables and names), the reader's and embed.html's glue (links, embed code,
 // take-away), the kit and the exercises, and every test (tests/browser/registry.js).
 //
 // A figure owns its facets. Each is declared once, beside the figure's widget:
 //   <name>-figure.js   the figure as data: its element (tag), its id on the reader, its section,
-//                      and its facets that are data:
+//                      the names it had before (aliases, optional: old links and frames that
+//                      name the figure by one still find it; new ones are written with the
+//                      name), and its facets that are data:
 //     picture          selectors (in its shadow root) of the parts that make its picture: its
 //                      charts and tables with the readouts that name their numbers, not its
 //                      controls (Download SVG and PNG, site/src/takeaway.js)
@@ -21,7 +24,7 @@
 // without loading any widget. The kit (base.js) marks every figure's element with its name,
 // data-figure="<name>": page styles select figures by that attribute, never by a list of tags.
 import { attention } from "./attention-figure.js";
-import { dilution } from "./dilution-figure.js";
+import { contextDilution } from "./context-dilution-figure.js";
 import { sampling } from "./sampling-figure.js";
 import { rope } from "./rope-figure.js";
 import { cost } from "./cost-figure.js";
@@ -31,11 +34,33 @@ import { quantization } from "./quantization-figure.js";
 import { moe } from "./moe-figure.js";
 import { diagnose } from "./diagnose-figure.js";
 
-export const figures = { attention, dilution, sampling, rope, cost, speculative, alibi, quantization, moe, diagnose };
+export const figures = {
+  attention,
+  "context-dilution": contextDilution,
+  sampling,
+  rope,
+  cost,
+  speculative,
+  alibi,
+  quantization,
+  moe,
+  diagnose,
+};
 
-/** The figure name for a name given by a link or query: own keys only ("constructor" is none). */
+/**
+ * The name of the figure a link or query names, by its name or a former one (aliases): "dilution"
+ * → "context-dilution"; null for any other string. Own keys only ("constructor" is none).
+ */
+export function figureName(name) {
+  if (typeof name !== "string") return null;
+  if (Object.hasOwn(figures, name)) return name;
+  return Object.keys(figures).find((n) => figures[n].aliases?.includes(name)) ?? null;
+}
+
+/** The figure a link or query names, by its name or a former one, or null. */
 export function figureNamed(name) {
-  return typeof name === "string" && Object.hasOwn(figures, name) ? figures[name] : null;
+  const own = figureName(name);
+  return own === null ? null : figures[own];
 }
 
 const byTag = new Map(Object.entries(figures).map(([name, f]) => [f.tag, { name, figure: f }]));
@@ -45,7 +70,7 @@ export function figureOf(tag) {
   return byTag.get(tag)?.figure ?? null;
 }
 
-/** The name of the figure an element `tag` draws ("llm-context-dilution" → "dilution"), or null. */
+/** The name of the figure an element `tag` draws ("llm-context-dilution" → "context-dilution"), or null. */
 export function figureNameOf(tag) {
   return byTag.get(tag)?.name ?? null;
 }
