@@ -18,6 +18,7 @@
 
 #include <Eigen/Core>
 #include <optional>
+#include <string>
 
 #include "llmmath/alibi.hpp"
 #include "llmmath/attention.hpp"
@@ -29,6 +30,21 @@
 #include "llmmath/speculative.hpp"
 
 namespace llmmath::api {
+
+/// The JavaScript name of a C++ name: snake_case to camelCase (top_k_mass → topKMass,
+/// attention_cost → attentionCost), the one rename across the wall, for every binding.
+inline std::string camel_case(const char* snake) {
+  std::string out;
+  for (const char* c = snake; *c; ++c) {
+    if (*c == '_' && c[1] >= 'a' && c[1] <= 'z') {
+      ++c;
+      out += static_cast<char>(*c - 'a' + 'A');
+    } else {
+      out += *c;
+    }
+  }
+  return out;
+}
 
 /// How a binding reads its value type V; each binding specialises it.
 template <class V>

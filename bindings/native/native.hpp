@@ -233,18 +233,7 @@ inline std::string write(const Json& j) {
 
 // ---- results as Json, field by field (llmmath/fields.hpp) ------------------------------------
 
-inline std::string camel_case(const char* snake) {
-  std::string out;
-  for (const char* c = snake; *c; ++c) {
-    if (*c == '_' && c[1] != '\0') {
-      ++c;
-      out += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
-    } else {
-      out += *c;
-    }
-  }
-  return out;
-}
+using api::camel_case;
 
 inline Json to_json(double x) { return number_json(x); }
 inline Json to_json(int x) { return number_json(x); }

@@ -40,19 +40,6 @@ const unsigned char* bytes(const BoolArray& B) {
 
 }  // namespace
 
-std::string camel_case(const char* snake) {
-  std::string out;
-  for (const char* c = snake; *c; ++c) {
-    if (*c == '_' && c[1] != '\0') {
-      ++c;
-      out += static_cast<char>(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
-    } else {
-      out += *c;
-    }
-  }
-  return out;
-}
-
 const val& key(const char* name) {
   // A few dozen names, looked up by address: a linear scan is faster than hashing them. A deque,
   // so that adding a name never moves the ones already handed out (a caller may hold one while
@@ -60,7 +47,7 @@ const val& key(const char* name) {
   static std::deque<std::pair<const char*, val>> names;
   for (const auto& [known, string] : names)
     if (known == name) return string;
-  names.emplace_back(name, val(camel_case(name)));
+  names.emplace_back(name, val(api::camel_case(name)));
   return names.back().second;
 }
 

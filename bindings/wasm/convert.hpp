@@ -22,14 +22,11 @@ namespace llmmath::js {
 
 using emscripten::val;
 
-/// The JavaScript name of a C++ name: snake_case to camelCase (top_k_mass → topKMass), the one
-/// rename across the wall.
-std::string camel_case(const char* snake);
-
 /// The JavaScript string of a property name of the bindings, given in C++'s snake_case and made
-/// camelCase once per name and kept (the bindings name properties with string literals, so the
-/// address identifies the name). Made afresh on every use, decoded from the heap each time, the
-/// names took a seventh of a small call's time (contextDilution, measured in Node 20).
+/// camelCase (api::camel_case) once per name and kept (the bindings name properties with string
+/// literals, so the address identifies the name). Made afresh on every use, decoded from the heap
+/// each time, the names took a seventh of a small call's time (contextDilution, measured in Node
+/// 20).
 const val& key(const char* name);
 
 /// (rows, cols) of a matrix snapshot, read before anything is copied so that the core's shape

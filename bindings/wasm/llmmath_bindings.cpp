@@ -54,7 +54,7 @@ auto entry_of_arity(std::index_sequence<I...>) {
 /// The JavaScript name of an adapter, made once and kept (embind keeps the pointer it is given).
 const char* js_name(const char* adapter) {
   static std::deque<std::string> names;
-  return names.emplace_back(js::camel_case(adapter)).c_str();
+  return names.emplace_back(api::camel_case(adapter)).c_str();
 }
 
 // What the heap holds now (memory.hpp): the leak tests compare it before and after many calls.
