@@ -126,7 +126,7 @@ async function floor(browser) {
   }
 }
 
-const readerUrl = (hash = "") => pathToFileURL(path.join(dist, "reader.html")).href + hash;
+const readerUrl = (hash = "", root = dist) => pathToFileURL(path.join(root, "reader.html")).href + hash;
 
 /**
  * The chapter without its figures: a copy of reader.html with the widgets' script and reader.js
@@ -333,9 +333,9 @@ function installDriver() {
   window.addEventListener("error", () => (window.__bench.errors += 1));
 }
 
-async function openReader(context) {
+async function openReader(context, root = dist) {
   const page = await context.newPage();
-  await page.goto(readerUrl());
+  await page.goto(readerUrl("", root));
   await page.waitForSelector("html[data-ready]", { timeout: 60000 });
   await page.evaluate(installDriver);
   return page;
@@ -347,9 +347,9 @@ async function openReader(context) {
  * half an interval late missed it (the input runs right after a frame's callbacks, so its
  * next frame is normally one interval later).
  */
-async function inputs(browser) {
+async function inputs(browser, root = dist, raw = false) {
   const context = await browser.newContext({ viewport: VIEWPORT });
-  const page = await openReader(context);
+  const page = await openReader(context, root);
   const result = await page.evaluate(async (count) => {
     const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r()));
     const gaps = [];
@@ -400,6 +400,7 @@ async function inputs(browser) {
       controls: r.controls,
       inputToDom: summary(r.dom),
       inputToFrame: summary(r.frame),
+      ...(raw ? { dom: r.dom } : {}),
       missedFrames: r.misses,
       pageErrors: r.errors,
     };
@@ -461,7 +462,11 @@ async function heap(browser) {
   return { ...done, errors, seconds, afterLoad, afterInputs, steady: { inputs: HEAP_INPUTS, readings } };
 }
 
-(async () => {
+module.exports = { inputs, summary };
+
+if (require.main === module) main();
+
+async function main() {
   const plain = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
   try {
     const started = Date.now();
@@ -539,4 +544,4 @@ async function heap(browser) {
   } finally {
     await plain.close();
   }
-})();
+}

@@ -48,19 +48,24 @@ function append(el, children) {
   }
 }
 
-/** Replaces an element's children. */
+/** Replaces an element's children (building the keep() parts among them). */
 export function fill(el, ...children) {
   el.replaceChildren();
   append(el, children);
+  holds.delete(el);
+  resolve(el);
   return el;
 }
 
 // --- redrawing in place ---------------------------------------------------------------------
-// A figure redraws at every input, building its tables and charts anew with h(). Swapping the
-// new nodes in would make the browser restyle and lay out every one of them (a table of 300
-// cells: several ms a frame). patch() keeps the nodes already on the page and writes into them
-// only what differs (a cell's text, a bar's height), so only that is restyled; and what the
-// reader focused, scrolled or hovers stays the same node.
+// A figure has one way to redraw: at every input it describes what it shows with h(), and
+// patch() writes that description into the nodes already on the page. Swapping new nodes in
+// would make the browser restyle and lay out every one of them (a table of 300 cells: several
+// ms a frame); patch() keeps the nodes there and writes into them only what differs (a cell's
+// text, a bar's height), so only that is restyled, and what the reader focused, scrolled or
+// hovers stays the same node. What depends on few inputs is wrapped in keep(key, build): patch()
+// calls build() only when the node in its place shows another key, so a part whose inputs did
+// not change is neither built nor compared.
 
 /** The listeners h() attached to an element, by event type, so that patch() can move them. */
 const listeners = new WeakMap();
@@ -101,16 +106,80 @@ const opaque = new Set([
 ]);
 
 /**
- * Makes an element's children `children` (nodes, strings, arrays, fragments, null), as fill()
- * does, but writing into the nodes already there where they are of the same kind, in order.
- * The new nodes must not be used afterwards: they are taken apart (use fill() for nodes a
- * widget keeps a reference to).
+ * Makes an element's children `children` (nodes, strings, arrays, fragments, keep() parts,
+ * null), as fill() does, but writing into the nodes already there where they are of the same
+ * kind, in order. The new nodes must not be used afterwards: they are taken apart (use fill()
+ * for nodes a widget keeps a reference to).
  */
 export function patch(el, ...children) {
   const next = flatten(children, []);
   if (frozen.has(el)) frozen.get(el).children = next;
   else patchChildren(el, next);
   return el;
+}
+
+// --- parts kept while their key stays ---------------------------------------------------------
+// keep(key, build) stands for the drawing build() returns, which must depend on nothing but
+// `key` (an array of the inputs it reads, compared as JSON, or a string). It is a placeholder
+// until patch() meets it: if the node in its place shows the same key, patch() leaves that node
+// as it is, without building or comparing anything; otherwise it builds the part and writes it
+// in like any other. A part that is an element's only child may be several nodes (the key is
+// then the element's: patch(box, keep(key, () => [a, b]))); among other children it is one node.
+// A part may hold listeners: the ones on the page were made from the same key.
+
+/** Placeholders made by keep() → { key, build }. */
+const keeps = new WeakMap();
+/** The key of the part each node shows (a part among other children). */
+const shows = new WeakMap();
+/** The key of the part each element's children are, with whether they hold listeners. */
+const holds = new WeakMap();
+
+/**
+ * A part of a drawing that depends only on `key`: built by build() when patch() does not find
+ * it on the page already.
+ * @param {string | any[]} key
+ * @param {() => any} build
+ * @returns {Comment}
+ */
+export function keep(key, build) {
+  const mark = document.createComment("keep");
+  keeps.set(mark, { key: typeof key === "string" ? key : JSON.stringify(key), build });
+  return mark;
+}
+
+/** The one node a part among other children is. */
+function built(key, build) {
+  const node = flatten([build()], []);
+  if (node.length !== 1) throw new Error("keep(): a part among other children must be one node");
+  shows.set(node[0], key);
+  return node[0];
+}
+
+/**
+ * Builds the parts inside `root`, a drawing about to be put on the page as it is (nothing there
+ * to write into): each placeholder is replaced by its part. Marks the elements that now hold
+ * listeners (a part's) up to `root`.
+ */
+function resolve(root) {
+  if (root.nodeType !== Node.ELEMENT_NODE) return;
+  const marks = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_COMMENT);
+  while (walker.nextNode()) if (keeps.has(walker.currentNode)) marks.push(walker.currentNode);
+  for (const mark of marks) {
+    const { key, build } = keeps.get(mark);
+    const parent = /** @type {Element} */ (mark.parentNode);
+    const alone = parent.childNodes.length === 1;
+    const nodes = alone ? flatten([build()], []) : [built(key, build)];
+    mark.replaceWith(...nodes);
+    let live = false;
+    for (const node of nodes) {
+      resolve(node);
+      live = listening.has(node) || live;
+    }
+    if (alone) holds.set(parent, { key, live });
+    if (live)
+      for (let p = parent; p && p !== root.parentNode; p = /** @type {Element} */ (p.parentNode)) listening.add(p);
+  }
 }
 
 // --- frozen nodes ---------------------------------------------------------------------------
@@ -149,13 +218,33 @@ function flatten(children, out) {
 
 /** Returns whether a node now in `parent` has listeners from h(), or holds one that has. */
 function patchChildren(parent, next) {
+  if (next.length === 1 && keeps.has(next[0])) {
+    // The element's only child is a part: its children are that part already, or become it.
+    const { key, build } = keeps.get(next[0]);
+    const held = holds.get(parent);
+    if (held?.key === key) return held.live;
+    const live = patchChildren(parent, flatten([build()], []));
+    holds.set(parent, { key, live });
+    return live;
+  }
+  holds.delete(parent);
   let old = parent.firstChild;
   let live = false;
-  for (const node of next) {
+  for (let node of next) {
+    const part = keeps.get(node);
+    if (part) {
+      if (old && shows.get(old) === part.key) {
+        live = listening.has(old) || live;
+        old = old.nextSibling;
+        continue;
+      }
+      node = built(part.key, part.build);
+    }
     if (old && sameKind(old, node)) {
       live = patchNode(old, node) || live;
       old = old.nextSibling;
     } else {
+      resolve(node);
       live = listening.has(node) || live;
       if (old) {
         const after = old.nextSibling;
@@ -220,8 +309,6 @@ function patchNode(old, node) {
   const hook = patchHooks.get(node);
   if (hook) node = hook(old) ?? node;
   const key = shows.get(node);
-  // The same part as the node shows already: nothing to compare.
-  if (key !== undefined && shows.get(old) === key && !listening.has(old)) return false;
   if (key !== undefined) shows.set(old, key);
   else shows.delete(old);
   // Nothing differs below (one native comparison), and no listener is to be moved: done.
@@ -247,101 +334,48 @@ function patchNode(old, node) {
   return live;
 }
 
-// --- parts drawn once ------------------------------------------------------------------------
-// Much of a figure's drawing does not change from one input to the next: a chart's axes and
-// grid while only its marker moves, the rows of its data table while the curve stays. A part
-// built with part(key, build) is built by h() the first time its key is asked for, and is a
-// native copy of that drawing afterwards; patch() leaves a node of the page that already shows
-// the same key as it is, without comparing it. The key must name everything the part depends
-// on, and the part must have no listener and no id (it may be copied into several figures).
-
-/** The key of the part each node shows: the copies part() returns, and the nodes patched with them. */
-const shows = new WeakMap();
-const parts = new Map(); // key → the part as first built, the most recently used last
-const PARTS_KEPT = 400;
-
-/** A part of a drawing that depends only on `key` (a string), built by build() when not kept. */
-export function part(key, build) {
-  let node = parts.get(key);
-  if (node) parts.delete(key);
-  else {
-    node = build();
-    if (listening.has(node)) throw new Error("part(): a part cannot hold listeners (a copy would not have them)");
-    if (parts.size >= PARTS_KEPT) parts.delete(parts.keys().next().value);
-  }
-  parts.set(key, node);
-  const copy = node.cloneNode(true);
-  shows.set(copy, key);
-  return copy;
-}
-
-// --- numbers written into cells ----------------------------------------------------------------
-// A table whose shape stays while its numbers change (a figure's matrix as an input moves) is
-// built once per shape and then written into: each cell's text and style change in place, and
-// only where they differ, which costs a fraction of building the table again for patch().
+// --- tables of numbers ---------------------------------------------------------------------------
 
 /**
- * A table of rows × cols number cells: { table, caption, cells } where cells[i][j] is the <td>
- * of row i and column j. `head` gives each column's header (or null for none) and `corner` the
- * text above the row headers, `rowHead` each row's header, `cellClass` the cells' class,
- * `attrs` the table's other attributes; `captioned: false` leaves the caption out. `fixed(i, j)`
- * may return a cell of its own for a place that holds no number (cells[i][j] is then null).
- * Fill it with write(). What is written goes straight into the cells: a table inside a frozen
- * node (freeze) is for patch() to draw, not for this.
- * @param {{ className: string, rows: number, cols: number, head?: ((j: number) => any) | null,
- *   corner?: string | null, rowHead: (i: number) => any, cellClass?: string | null,
- *   attrs?: Record<string, any>, captioned?: boolean, fixed?: (i: number, j: number) => Node | null }} spec
+ * A table of rows × cols cells, drawn with h() like any other part of a figure: `cell(i, j)`
+ * gives the <td> of row i and column j, `rowHead(i)` each row's header, `head(j)` each column's
+ * header (none without it) and `corner` the text above the row headers; `caption` (optional)
+ * its caption and `attrs` the table's other attributes.
+ * @param {{ className: string, rows: number, cols: number, cell: (i: number, j: number) => Node,
+ *   rowHead: (i: number) => any, head?: ((j: number) => any) | null, corner?: string | null,
+ *   caption?: any, attrs?: Record<string, any> }} spec
  */
-export function cellTable({
-  className,
-  rows,
-  cols,
-  head = null,
-  corner = null,
-  rowHead,
-  cellClass = null,
-  attrs = {},
-  captioned = true,
-  fixed = () => null,
-}) {
-  const caption = captioned ? h("caption") : null;
-  const cells = [];
-  const body = h(
-    "tbody",
-    {},
-    Array.from({ length: rows }, (_, i) => {
-      const own = Array.from({ length: cols }, (_, j) => fixed(i, j));
-      const tds = own.map((node) => (node ? null : h("td", { class: cellClass })));
-      cells.push(tds);
-      return h(
-        "tr",
-        {},
-        h("th", { scope: "row" }, rowHead(i)),
-        own.map((node, j) => node ?? tds[j]),
-      );
-    }),
-  );
-  const thead = head
-    ? h(
-        "thead",
-        {},
+export function gridTable({ className, rows, cols, cell, rowHead, head = null, corner = null, caption, attrs = {} }) {
+  const columns = Array.from({ length: cols }, (_, j) => j);
+  return h(
+    "table",
+    { class: className, ...attrs },
+    caption === undefined ? null : h("caption", {}, caption),
+    head
+      ? h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("td", { class: corner === null ? null : "corner" }, corner),
+            columns.map((j) => h("th", { scope: "col" }, head(j))),
+          ),
+        )
+      : null,
+    h(
+      "tbody",
+      {},
+      Array.from({ length: rows }, (_, i) =>
         h(
           "tr",
           {},
-          h("td", { class: corner === null ? null : "corner" }, corner),
-          Array.from({ length: cols }, (_, j) => h("th", { scope: "col" }, head(j))),
+          h("th", { scope: "row" }, rowHead(i)),
+          columns.map((j) => cell(i, j)),
         ),
-      )
-    : null;
-  return { table: h("table", { class: className, ...attrs }, caption, thead, body), caption, cells };
-}
-
-/** Writes `text` into an element, and each style property of `style`, where they differ. */
-export function write(el, text, style) {
-  if (el.textContent !== text) el.textContent = text;
-  if (style)
-    for (const name in style)
-      if (el.style.getPropertyValue(name) !== style[name]) el.style.setProperty(name, style[name]);
+      ),
+    ),
+  );
 }
 
 /** A subscripted symbol: sym("w", "1 3") → w₁₃ as <var>w</var><sub>1 3</sub>. */

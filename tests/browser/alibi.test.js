@@ -227,7 +227,7 @@ test("alibi: a head beyond the head count from the page's link is clamped with a
 test("alibi: an input redraws only the panels it changes: the distance leaves bars and bias table untouched, a head writes new numbers into the same cells", async () => {
   const { page, errors } = await openFigure(browser.context, "alibi");
   const fig = page.locator("#alibi-figure");
-  // Mutations under each panel while one slider moves (drawPart in base.js decides what is drawn).
+  // Mutations under each panel while one slider moves (keep() in dom.js decides what is drawn).
   const moved = (label, value) =>
     page.evaluate(
       ({ label, value }) => {

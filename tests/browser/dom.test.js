@@ -237,51 +237,84 @@ test("a chart patched into a narrow box is drawn at the box's width at once, and
   await page.close();
 });
 
-test("a part is built once for its key, and patch() shows the last drawing, part or not", async () => {
+test("a kept part is built only when the node in its place shows another key, alone or among others, with its listeners", async () => {
   const { page, errors } = await openKit();
   const r = await page.evaluate(() => {
-    const { h, patch, part } = window.kit;
+    const { h, keep, patch, fill } = window.kit;
     const box = document.getElementById("box");
-    let builds = 0;
+    let builds = 0,
+      clicks = 0;
     const drawing = (key) =>
-      part(`dom-test ${key}`, () => {
+      keep(["dom-test", key], () => {
         builds += 1;
-        return h("ul", { class: key }, h("li", {}, key));
+        return h("ul", { class: key }, h("li", { onclick: () => (clicks += 1) }, key));
       });
     const shown = [];
-    const show = (d) => {
-      patch(box, d);
+    const show = (...d) => {
+      patch(box, ...d);
       shown.push(`${box.firstChild.getAttribute("class")}:${box.textContent}`);
     };
-    show(drawing("a"));
+    // Among other children: the key is the part's node's.
+    show(drawing("a"), "!");
     const list = box.firstChild;
-    show(drawing("a"));
-    show(drawing("b"));
-    show(h("ul", { class: "plain" }, h("li", {}, "plain")));
-    show(drawing("b"));
-    show(drawing("a"));
-    const copy = drawing("a");
-    let refused = "";
-    try {
-      part("dom-test listening", () => h("button", { onclick: () => {} }, "x"));
-    } catch (e) {
-      refused = e.message;
-    }
+    show(drawing("a"), "!");
+    const afterSame = builds;
+    show(drawing("b"), "!");
+    show(h("ul", { class: "plain" }, h("li", {}, "plain")), "!");
+    show(drawing("b"), "!");
+    const sameNode = box.firstChild === list;
+    box.querySelector("li").click();
+    // Alone: the part may be several nodes, and the key is the box's.
+    let severalBuilds = 0;
+    const several = (key) =>
+      keep(["several", key], () => {
+        severalBuilds += 1;
+        return [h("p", {}, key), h("p", {}, "second")];
+      });
+    patch(box, several("x"));
+    const first = box.firstChild;
+    patch(box, several("x"));
+    const kept = box.firstChild === first && box.childNodes.length === 2;
+    patch(box, several("y"));
+    const twoShown = box.textContent;
+    // Nested in a drawing put on the page as it is (fill, or a node of a new kind): built there.
+    fill(
+      box,
+      h(
+        "section",
+        {},
+        h("div", {}, drawing("c")),
+        keep("lone", () => h("em", {}, "lone")),
+      ),
+    );
+    const comments = document.createTreeWalker(box, NodeFilter.SHOW_COMMENT).nextNode();
+    const filled = box.textContent;
+    box.querySelector("li").click();
     return {
       shown,
+      afterSame,
       builds,
-      same: box.firstChild === list,
-      copy: copy !== box.firstChild && copy.textContent === "a",
-      refused,
+      sameNode,
+      kept,
+      severalBuilds,
+      twoShown,
+      filled,
+      comments,
+      clicks,
     };
   });
   // A node that showed a part and was then written with something else no longer counts as
-  // showing it: the part drawn again is written in full.
-  assert.deepEqual(r.shown, ["a:a", "a:a", "b:b", "plain:plain", "b:b", "a:a"]);
-  assert.equal(r.builds, 2, "each key's drawing is built once");
-  assert.equal(r.same, true, "the list on the page is the one first put there");
-  assert.equal(r.copy, true, "part() returns a copy, never the node on the page");
-  assert.match(r.refused, /listeners/, "a part with a listener is refused (its copies would lose it)");
+  // showing it: the part drawn again is built and written in full.
+  assert.deepEqual(r.shown, ["a:a!", "a:a!", "b:b!", "plain:plain!", "b:b!"]);
+  assert.equal(r.afterSame, 1, "the same key again: nothing built");
+  assert.equal(r.builds, 4, "a, b, b after a plain drawing, c");
+  assert.equal(r.sameNode, true, "a part built for another key is written into the node there");
+  assert.equal(r.kept, true, "a part of several nodes alone in its box is left as it is for the same key");
+  assert.equal(r.severalBuilds, 2);
+  assert.equal(r.twoShown, "ysecond");
+  assert.equal(r.filled, "clone");
+  assert.equal(r.comments, null, "no placeholder is left in the page");
+  assert.equal(r.clicks, 2, "a kept part's listeners work, on the page and where fill() built it");
   assert.deepEqual(errors, []);
   await page.close();
 });

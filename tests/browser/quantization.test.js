@@ -313,16 +313,13 @@ test("quantization: an edit writes the core's numbers into the cells of the leve
       return { y: L.y, yQuantized: L.yQuantized, levels: L.quantX.levels, cols: x[0].length };
     });
   const mark = () =>
-    fig.evaluate((el) =>
-      el.shadowRoot
-        .querySelectorAll(".quantization-level-table td, table.y td")
-        .forEach((td) => (td.dataset.kept = "1")),
+    fig.evaluate(
+      (el) =>
+        el.shadowRoot.querySelectorAll(".quantization-level-table td, table.y td").forEach((td) => (td.kept = true)), // a property, not an attribute: patch() writes attributes
     );
   const kept = () =>
     fig.evaluate((el) =>
-      [...el.shadowRoot.querySelectorAll(".quantization-level-table td, table.y td")].every(
-        (td) => td.dataset.kept === "1",
-      ),
+      [...el.shadowRoot.querySelectorAll(".quantization-level-table td, table.y td")].every((td) => td.kept === true),
     );
   const agrees = async () => {
     const [seen, c] = [await cells(), await core()];

@@ -20,6 +20,17 @@ test("the reader loads from file://, becomes ready, logs no error and requests o
   const { page, errors, requests } = await openReader(browser.context);
   assert.deepEqual(errors, []);
   assertOnlyOwnFiles(requests);
+  // Every part a figure keeps while its inputs stay (keep(), site/src/dom.js) was built: no
+  // placeholder is left in any figure.
+  const placeholders = await page.evaluate(() => {
+    let n = 0;
+    for (const el of document.querySelectorAll("[data-figure]")) {
+      const walker = document.createTreeWalker(el.shadowRoot, NodeFilter.SHOW_COMMENT);
+      while (walker.nextNode()) n += walker.currentNode.data === "keep" ? 1 : 0;
+    }
+    return n;
+  });
+  assert.equal(placeholders, 0, "keep() placeholders left in the figures");
   assert.ok(
     requests.some((u) => u.endsWith("/llmmath-widgets.js")),
     "the core and widgets were loaded",

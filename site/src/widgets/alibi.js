@@ -9,7 +9,7 @@
 // Properties: state ({ heads, head, tokens, distance }), result ({ inputs, slopes,
 // halfDistances, slope, halfDistance, map, span, curve, halved, ln2 }; inputs is a copy of the
 // state it was computed from): everything comes from the core's alibiSlopes() and alibi().
-import { cellTable, fill, h, patch, uniqueId, write } from "../dom.js";
+import { gridTable, h, keep, patch, uniqueId } from "../dom.js";
 import { fmt, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -165,11 +165,12 @@ export class LlmAlibi extends LlmWidget {
     this.distanceCtl.input.setAttribute("aria-valuetext", `${inputs.distance} tokens`);
     this.headCtl.input.setAttribute("aria-valuetext", `head ${inputs.head}, slope ${fmt(slope, 6)}`);
 
-    // Each panel is drawn again only when what it shows changed: the bars with the heads (the
-    // selected head's bar is marked in place), the map with the slope or its size, the chart
-    // with the slope, span or evidence.
-    this.drawPart("bars", [inputs.heads], () => this.renderBars(r));
-    this.bars.querySelectorAll("rect.bar").forEach((bar, k) => bar.classList.toggle("selected", k + 1 === inputs.head));
+    // Each panel is drawn again only when what it shows changed: the bars with the heads or the
+    // selected head, the map with the slope or its size, the chart with the slope, span or evidence.
+    patch(
+      this.bars,
+      keep([inputs.heads, inputs.head], () => this.barsFor(r)),
+    );
 
     patch(
       this.headline,
@@ -188,30 +189,34 @@ export class LlmAlibi extends LlmWidget {
       " compared with the same key at distance 0, other things equal.",
     );
 
-    this.drawPart("map", [slope, inputs.tokens], () => this.renderMap(r));
-    this.drawPart("chart", [slope, r.span, inputs.distance], () => patch(this.chart, this.chartFor(r)));
+    patch(
+      this.map,
+      keep([slope, inputs.tokens], () => this.mapFor(r)),
+    );
+    patch(
+      this.chart,
+      keep([slope, r.span, inputs.distance], () => this.chartFor(r)),
+    );
     this.renderWorked(r);
   }
 
-  /** The bar chart of every head's slope (render() marks the selected head's bar). */
-  renderBars({ inputs, slopes, halfDistances }) {
+  /** The bar chart of every head's slope, the selected head's bar marked. */
+  barsFor({ inputs, slopes, halfDistances }) {
     const y = niceScale(0, Math.max(...slopes), 4);
-    patch(
-      this.bars,
-      barChart({
-        title: `Slopes of the ${inputs.heads} heads; the selected head's bar is marked`,
-        height: 190,
-        y: { min: 0, max: y.max, ticks: y.ticks, format: (t) => fmt(t, 4), label: "slope m" },
-        x: { label: "head k (click a bar to pick it)", name: "head k" },
-        valueFormat: (v) => fmt(v, 4),
-        bars: slopes.map((s, k) => ({
-          label: String(k + 1),
-          value: s,
-          title: `head ${k + 1}: slope ${fmt(s, 6)}, half-distance ${fmt(halfDistances[k], 2)} tokens`,
-          onclick: () => this.selectHead(k + 1),
-        })),
-      }),
-    );
+    return barChart({
+      title: `Slopes of the ${inputs.heads} heads; the selected head's bar is marked`,
+      height: 190,
+      y: { min: 0, max: y.max, ticks: y.ticks, format: (t) => fmt(t, 4), label: "slope m" },
+      x: { label: "head k (click a bar to pick it)", name: "head k" },
+      valueFormat: (v) => fmt(v, 4),
+      bars: slopes.map((s, k) => ({
+        label: String(k + 1),
+        value: s,
+        title: `head ${k + 1}: slope ${fmt(s, 6)}, half-distance ${fmt(halfDistances[k], 2)} tokens`,
+        class: k + 1 === inputs.head ? "selected" : null,
+        onclick: () => this.selectHead(k + 1),
+      })),
+    });
   }
 
   /**
@@ -226,52 +231,40 @@ export class LlmAlibi extends LlmWidget {
       : `${head}: a key's weight halves every ${fmt(halfDistance, 3)} tokens; ${evidence}.`;
   }
 
-  /**
-   * The bias map: its table is built once per shape (the size and which keys are masked), and
-   * an input that changes only the numbers writes them into the cells it has.
-   */
-  renderMap({ inputs, map }) {
+  /** The bias map: a table of the bias of each query and key, shaded by the weight factor it causes. */
+  mapFor({ inputs, map }) {
     const n = inputs.tokens;
-    const masked = map.bias.map((row) => row.map((b) => b === null));
-    this.drawPart("map-shape", masked, () => {
-      this.mapTable = cellTable({
-        className: "alibi-table",
-        rows: n,
-        cols: n,
-        head: (j) => String(j + 1),
-        corner: "i \\ j",
-        rowHead: (i) => String(i + 1),
-        cellClass: "heat",
-        attrs: { "aria-labelledby": `${this.ids}-map` },
-        captioned: false,
-        fixed: (i, j) =>
-          masked[i][j]
-            ? h(
-                "td",
-                { class: "masked", title: "masked: key after the query" },
-                h("span", { class: "visually-hidden" }, "masked"),
-              )
-            : null,
-      });
-      fill(
-        this.map,
-        h(
-          "p",
-          { class: "alibi-map-title", id: `${this.ids}-map` },
-          "Bias −m·(i − j) added to the score of query i (row) for key j (column); shade: the weight factor it causes",
-        ),
-        scrollBox("Bias table", "alibi-scroll", this.mapTable.table),
-      );
+    const table = gridTable({
+      className: "alibi-table",
+      rows: n,
+      cols: n,
+      head: (j) => String(j + 1),
+      corner: "i \\ j",
+      rowHead: (i) => String(i + 1),
+      attrs: { "aria-labelledby": `${this.ids}-map` },
+      cell: (i, j) => {
+        if (map.bias[i][j] === null)
+          return h(
+            "td",
+            { class: "masked", title: "masked: key after the query" },
+            h("span", { class: "visually-hidden" }, "masked"),
+          );
+        const w = map.relativeWeight[i - j];
+        return h(
+          "td",
+          { class: "heat", title: `distance ${i - j}: weight ×${fmt(w, 4)}`, style: { "--w": String(w) } },
+          fmt(map.bias[i][j], 3),
+        );
+      },
     });
-    this.mapTable.cells.forEach((row, i) =>
-      row.forEach((td, j) => {
-        if (!td) return;
-        const w = map.relativeWeight[i - j],
-          title = `distance ${i - j}: weight ×${fmt(w, 4)}`;
-        write(td, fmt(map.bias[i][j], 3), { "--w": String(w) });
-        if (td.title !== title) td.title = title;
-      }),
-    );
+    return [
+      h(
+        "p",
+        { class: "alibi-map-title", id: `${this.ids}-map` },
+        "Bias −m·(i − j) added to the score of query i (row) for key j (column); shade: the weight factor it causes",
+      ),
+      scrollBox("Bias table", "alibi-scroll", table),
+    ];
   }
 
   chartFor({ inputs, halfDistance, span, curve }) {

@@ -34,7 +34,10 @@
 //   build()                   builds controls and figure into this.frame, once
 //   sync()                    sets the controls from this.state (after any outside change)
 //   compute()                 calls the core with this.state, returns the result; may throw
-//   render(result)            draws the result
+//   render(result)            draws the result, one way: described with h() and written into
+//                             the page by patch() (dom.js), each part that depends on few
+//                             inputs wrapped in keep(deps, build); a core call most inputs
+//                             leave alone goes through memo(name, deps, compute)
 //   summary(result, { concealed }) one sentence with the result's key numbers, for the live
 //                             region; with `concealed` (an exercise hides the figure's answer)
 //                             it must not state the numbers the exercise asks for
@@ -176,7 +179,7 @@ export class LlmWidget extends HTMLElement {
     /** @type {Promise<void>} */
     this.ready = new Promise((resolve) => (this._resolveReady = resolve));
     this._pageSettings = [];
-    this._parts = new Map(); // drawPart(): each part's name → the JSON of the inputs it was last drawn from
+    this._memos = new Map(); // memo(): each name → { key, value } of its last computation
   }
 
   connectedCallback() {
@@ -477,16 +480,23 @@ export class LlmWidget extends HTMLElement {
   render() {}
 
   /**
-   * Draws one part of the figure with draw(), unless its inputs `deps` (compared as JSON) are
-   * the same as when `name` was last drawn: then the page shows that drawing already, and
-   * building it again with h() only for patch() to find nothing to change is most of an
-   * input's time. `deps` must name everything draw() reads that can change.
+   * What compute() returns for inputs `deps` (compared as JSON), computed again only when they
+   * differ from the last time `name` was asked for: a core call whose inputs most changes leave
+   * alone (a curve over the offsets while only the positions move). `deps` must name everything
+   * compute() reads that can change.
+   * @template T
+   * @param {string} name
+   * @param {any[]} deps
+   * @param {() => T} compute
+   * @returns {T}
    */
-  drawPart(name, deps, draw) {
+  memo(name, deps, compute) {
     const key = JSON.stringify(deps);
-    if (this._parts.get(name) === key) return;
-    draw();
-    this._parts.set(name, key);
+    const last = this._memos.get(name);
+    if (last?.key === key) return last.value;
+    const value = compute();
+    this._memos.set(name, { key, value });
+    return value;
   }
 
   /**

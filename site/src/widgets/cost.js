@@ -13,7 +13,7 @@
 // Properties: result ({ cfg, now, doubled, doubledError, curve, xMax, models }),
 // state ({ preset, tokens, heads, kvHeads, headDim, layers, batch, bytesPerValue, dModel, ffnDim,
 // gated }), inputs (the configuration passed to attentionCost).
-import { h, patch, sym, uniqueId } from "../dom.js";
+import { h, keep, patch, sym, uniqueId } from "../dom.js";
 import { fmt, fmtBytes, fmtCount, grouped, pct, superscript } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -339,25 +339,24 @@ export class LlmCost extends LlmWidget {
    * computed again only when the bytes per value change (nothing else of the reader's enters).
    */
   modelCosts(bytesPerValue) {
-    if (this.modelCache?.bytesPerValue === bytesPerValue) return this.modelCache.models;
-    const models = Object.entries(costPresets)
-      .filter(([, p]) => p.source)
-      .map(([key, p]) => ({
-        key,
-        preset: p,
-        cost: this.core.attentionCost({
-          tokens: p.tokens,
-          heads: p.heads,
-          kvHeads: p.kvHeads,
-          headDim: p.headDim,
-          layers: p.layers,
-          batch: 1,
-          bytesPerValue,
-          ...linearInputs(p),
-        }),
-      }));
-    this.modelCache = { bytesPerValue, models };
-    return models;
+    return this.memo("models", [bytesPerValue], () =>
+      Object.entries(costPresets)
+        .filter(([, p]) => p.source)
+        .map(([key, p]) => ({
+          key,
+          preset: p,
+          cost: this.core.attentionCost({
+            tokens: p.tokens,
+            heads: p.heads,
+            kvHeads: p.kvHeads,
+            headDim: p.headDim,
+            layers: p.layers,
+            batch: 1,
+            bytesPerValue,
+            ...linearInputs(p),
+          }),
+        })),
+    );
   }
 
   render(r) {
@@ -366,7 +365,10 @@ export class LlmCost extends LlmWidget {
     this.renderLinear(r);
     this.renderWorked(r);
     // The models' table changes only with the bytes per value and the preset loaded.
-    this.drawPart("models", [r.cfg.bytesPerValue, this.activePreset()], () => this.renderModels(r));
+    patch(
+      this.models,
+      keep([r.cfg.bytesPerValue, this.activePreset()], () => this.modelsFor(r)),
+    );
   }
 
   /**
@@ -755,7 +757,7 @@ export class LlmCost extends LlmWidget {
     );
   }
 
-  renderModels({ cfg, models }) {
+  modelsFor({ cfg, models }) {
     const active = this.activePreset();
     const c0 = (x) => `${fmtCount(x)} bytes`;
     const row = ({ key, preset: p, cost }) =>
@@ -780,8 +782,7 @@ export class LlmCost extends LlmWidget {
         h("td", { class: "crossover" }, fmtCount(cost.crossoverTokens)),
       );
     // The title sits outside the scrolling box so that it stays readable on a narrow screen.
-    patch(
-      this.models,
+    return [
       h(
         "p",
         { class: "cost-table-title", id: this.tableTitleId },
@@ -819,7 +820,7 @@ export class LlmCost extends LlmWidget {
           h("li", {}, h("strong", {}, p.label), ": ", h("cite", {}, p.source), ".", p.note ? ` ${p.note}` : ""),
         ),
       ),
-    );
+    ];
   }
 }
 

@@ -1,6 +1,6 @@
 // Minimal SVG charts for the widgets: a line chart, a bar chart and a grouped bar chart, with
 // their axes, ticks, guides and legends. Drawing only: every plotted value arrives computed.
-import { h, part, patch, uniqueId, whenPatched } from "../dom.js";
+import { h, keep, patch, uniqueId, whenPatched } from "../dom.js";
 import { fmt, fmtCount } from "../format.js";
 
 /**
@@ -13,13 +13,13 @@ export function lineChart(spec, box) {
   const sx = scale(spec.x, m.left, W - m.right);
   const sy = scale(spec.y, H - m.bottom, m.top);
   const svg = chartSvg(spec, W, H, "chart");
-  // The axes change far less often than the curves and markers: a part (dom.js), named by
-  // everything drawn in it.
+  // The axes change far less often than the curves and markers: a part kept while everything
+  // drawn in it stays (keep(), dom.js).
   const xTicks = (spec.x.ticks ?? []).map((t) => [sx(t), (spec.x.format ?? String)(t)]);
   const shown = everyFitting(xTicks);
   const yTicks = (spec.y.ticks ?? []).map((t) => [sy(t), (spec.y.format ?? String)(t)]);
   svg.append(
-    part(JSON.stringify(["line-axes", W, H, m, xTicks, shown, yTicks]), () => {
+    keep(["line-axes", W, H, m, xTicks, shown, yTicks], () => {
       const axes = axesGroup(W, H, m, yTicks);
       xTicks.forEach(([x, label], i) => {
         axes.append(h("line", { x1: x, x2: x, y1: H - m.bottom, y2: H - m.bottom + 4 }));
@@ -491,7 +491,7 @@ function described(svg, spec, box, text) {
           ),
         ),
         // The rows, as the curve, change less often than what is marked on it.
-        part(JSON.stringify(["chart-rows", data.rows]), () =>
+        keep(["chart-rows", data.rows], () =>
           h(
             "tbody",
             {},

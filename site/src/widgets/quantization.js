@@ -8,7 +8,7 @@
 // Attributes: see LlmQuantization.attributes (preset, bits, alpha, channel, x, w).
 // Properties: result (see compute()), state ({ preset, bits, alpha, channel, x, w }; channel is
 // 1-based, 0 for the channel with the largest activation range).
-import { cellTable, fill, h, patch, sym, uniqueId, write } from "../dom.js";
+import { fill, gridTable, h, keep, patch, sym, uniqueId } from "../dom.js";
 import { fmt } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -306,30 +306,42 @@ export class LlmQuantization extends LlmWidget {
     // Each panel is drawn again only when what it reads changed: a number typed into X that is
     // not its channel's largest leaves the ranges, the table and often the levels as they are.
     const n = r.now;
-    this.drawPart(
-      "table",
-      [r.alpha, r.xAbsMax, r.wAbsMax, n.scales, n.xAbsMax, n.wAbsMax, r.xLevels, r.xLevelsSmoothed, r.largestChannel],
-      () => this.renderTable(r),
+    patch(
+      this.table,
+      keep(
+        [r.alpha, r.xAbsMax, r.wAbsMax, n.scales, n.xAbsMax, n.wAbsMax, r.xLevels, r.xLevelsSmoothed, r.largestChannel],
+        () => this.tableFor(r),
+      ),
     );
-    this.drawPart("ranges", [r.alpha, r.xAbsMax, r.wAbsMax, n.xAbsMax, n.wAbsMax], () => this.renderRanges(r));
-    this.drawPart(
-      "errors",
-      [
-        r.alpha,
-        r.curve,
-        r.quantX.maxAbsError,
-        r.quantW.maxAbsError,
-        n.quantXSmoothed.maxAbsError,
-        n.quantWSmoothed.maxAbsError,
-      ],
-      () => this.renderErrors(r),
+    patch(
+      this.ranges,
+      keep([r.alpha, r.xAbsMax, r.wAbsMax, n.xAbsMax, n.wAbsMax], () => this.rangesFor(r)),
     );
-    this.drawPart(
-      "levels",
-      [r.alpha, r.quantX.qmax, r.quantX.scale, r.quantX.levels, n.quantXSmoothed.scale, n.quantXSmoothed.levels],
-      () => this.renderLevels(r),
+    patch(
+      this.errorChart,
+      keep(
+        [
+          r.alpha,
+          r.curve,
+          r.quantX.maxAbsError,
+          r.quantW.maxAbsError,
+          n.quantXSmoothed.maxAbsError,
+          n.quantWSmoothed.maxAbsError,
+        ],
+        () => this.errorsFor(r),
+      ),
     );
-    this.drawPart("check", [r.alpha, r.bits, r.check], () => this.renderCheck(r));
+    patch(
+      this.levels,
+      keep(
+        [r.alpha, r.quantX.qmax, r.quantX.scale, r.quantX.levels, n.quantXSmoothed.scale, n.quantXSmoothed.levels],
+        () => this.levelsFor(r),
+      ),
+    );
+    patch(
+      this.check,
+      keep([r.alpha, r.bits, r.check], () => this.checkFor(r)),
+    );
     this.renderWorked(r);
   }
 
@@ -343,7 +355,7 @@ export class LlmQuantization extends LlmWidget {
   }
 
   /** Per channel: both ranges, s_j, the ranges after smoothing and the levels X uses. */
-  renderTable(r) {
+  tableFor(r) {
     const n = r.now;
     const row = (label, values, digits = 4, cls) =>
       h(
@@ -352,47 +364,44 @@ export class LlmQuantization extends LlmWidget {
         h("th", { scope: "row" }, label),
         values.map((v) => h("td", {}, typeof v === "number" ? fmt(v, digits) : v)),
       );
-    patch(
-      this.table,
+    return h(
+      "table",
+      { class: "data-table quantization-channels" },
+      h("caption", {}, `Per channel, with α = ${fmt(r.alpha, 2)}`),
       h(
-        "table",
-        { class: "data-table quantization-channels" },
-        h("caption", {}, `Per channel, with α = ${fmt(r.alpha, 2)}`),
+        "thead",
+        {},
         h(
-          "thead",
+          "tr",
           {},
-          h(
-            "tr",
-            {},
-            h("td", {}),
-            r.xAbsMax.map((_, j) =>
-              h("th", { scope: "col", class: j === r.largestChannel ? "largest" : null }, `ch ${j + 1}`),
-            ),
+          h("td", {}),
+          r.xAbsMax.map((_, j) =>
+            h("th", { scope: "col", class: j === r.largestChannel ? "largest" : null }, `ch ${j + 1}`),
           ),
         ),
-        h(
-          "tbody",
-          {},
-          row(["max|", sym("X", "j"), "|"], r.xAbsMax),
-          row(["max|", sym("W", "j"), "|"], r.wAbsMax),
-          row([sym("s", "j")], n.scales, 4, "scales"),
-          row(["max|", sym("X", "j"), "| / ", sym("s", "j")], n.xAbsMax, 4, "x-after"),
-          row(["max|", sym("W", "j"), "| · ", sym("s", "j")], n.wAbsMax, 4, "w-after"),
-          row(
-            "levels of X",
-            r.xLevels.map((l) => `±${l}`),
-          ),
-          row(
-            "levels of X/s",
-            r.xLevelsSmoothed.map((l) => `±${l}`),
-          ),
+      ),
+      h(
+        "tbody",
+        {},
+        row(["max|", sym("X", "j"), "|"], r.xAbsMax),
+        row(["max|", sym("W", "j"), "|"], r.wAbsMax),
+        row([sym("s", "j")], n.scales, 4, "scales"),
+        row(["max|", sym("X", "j"), "| / ", sym("s", "j")], n.xAbsMax, 4, "x-after"),
+        row(["max|", sym("W", "j"), "| · ", sym("s", "j")], n.wAbsMax, 4, "w-after"),
+        row(
+          "levels of X",
+          r.xLevels.map((l) => `±${l}`),
+        ),
+        row(
+          "levels of X/s",
+          r.xLevelsSmoothed.map((l) => `±${l}`),
         ),
       ),
     );
   }
 
   /** Bars of max|X_j| and max|W_j| per channel, before and after, on one log scale. */
-  renderRanges(r) {
+  rangesFor(r) {
     // Whole decades around the nonzero ranges (an all-zero channel's bar stays at the bottom),
     // at least one decade tall.
     const all = [...r.xAbsMax, ...r.wAbsMax, ...r.now.xAbsMax, ...r.now.wAbsMax].filter((v) => v > 0);
@@ -426,8 +435,7 @@ export class LlmQuantization extends LlmWidget {
           ],
         }),
       );
-    patch(
-      this.ranges,
+    return [
       h(
         "div",
         { class: "quantization-pair" },
@@ -438,19 +446,18 @@ export class LlmQuantization extends LlmWidget {
         { label: "activations max|Xⱼ|", class: "bar" },
         { label: "weights max|Wⱼ|", class: "bar alt" },
       ]),
-    );
+    ];
   }
 
   /** Max error of the quantised smoothed X and W against α, with their unsmoothed errors as lines. */
-  renderErrors(r) {
+  errorsFor(r) {
     const top = Math.max(
       r.quantX.maxAbsError,
       r.quantW.maxAbsError,
       ...r.curve.flatMap((p) => [p.quantXSmoothedMaxAbsError, p.quantWSmoothedMaxAbsError]),
     );
     const { max, ticks } = niceTicks(top);
-    patch(
-      this.errorChart,
+    return [
       lineChart({
         title: "Largest quantisation error of the smoothed activations and weights against α",
         width: 440,
@@ -492,95 +499,70 @@ export class LlmQuantization extends LlmWidget {
         { label: "X as it is", class: "dashed" },
         { label: "W as it is", class: "dashed alt" },
       ]),
-    );
+    ];
   }
 
-  /**
-   * The integer levels of X before and after smoothing, shaded by |level| / qmax: the two tables
-   * are built once per shape (tokens × channels), and each input writes its numbers into them.
-   */
-  renderLevels(r) {
+  /** The integer levels of X before and after smoothing, shaded by |level| / qmax. */
+  levelsFor(r) {
     const c = r.xAbsMax.length,
       t = r.quantX.levels.length / c;
     const q = r.quantX.qmax;
-    this.drawPart("levels-shape", [t, c], () => {
-      const table = () =>
-        cellTable({
-          className: "data-table quantization-level-table",
-          rows: t,
-          cols: c,
-          head: (j) => `ch ${j + 1}`,
-          rowHead: (i) => `t${i + 1}`,
-          cellClass: "heat",
-        });
-      this.levelTables = [table(), table()];
-      fill(
-        this.levels,
-        h(
-          "div",
-          { class: "quantization-pair" },
-          this.levelTables.map((x) => x.table),
-        ),
-      );
-    });
-    const show = ({ caption, cells }, text, levels) => {
-      write(caption, text);
-      cells.forEach((row, i) =>
-        row.forEach((td, j) => {
+    const table = (caption, levels) =>
+      gridTable({
+        className: "data-table quantization-level-table",
+        caption,
+        rows: t,
+        cols: c,
+        head: (j) => `ch ${j + 1}`,
+        rowHead: (i) => `t${i + 1}`,
+        cell: (i, j) => {
           const l = levels[i * c + j];
-          write(td, fmt(l), { "--w": String(Math.abs(l) / q) });
-        }),
-      );
-    };
-    show(this.levelTables[0], `X as it is: step ${fmt(r.quantX.scale, 4)}`, r.quantX.levels);
-    show(
-      this.levelTables[1],
-      `X/s, α = ${fmt(r.alpha, 2)}: step ${fmt(r.now.quantXSmoothed.scale, 4)}`,
-      r.now.quantXSmoothed.levels,
+          return h("td", { class: "heat", style: { "--w": String(Math.abs(l) / q) } }, fmt(l));
+        },
+      });
+    return h(
+      "div",
+      { class: "quantization-pair" },
+      table(`X as it is: step ${fmt(r.quantX.scale, 4)}`, r.quantX.levels),
+      table(`X/s, α = ${fmt(r.alpha, 2)}: step ${fmt(r.now.quantXSmoothed.scale, 4)}`, r.now.quantXSmoothed.levels),
     );
   }
 
-  /**
-   * The output with full-precision, quantised and quantised smoothed tensors: three tables built
-   * once per shape (tokens × outputs), written into at each input, and the largest errors.
-   */
-  renderCheck(r) {
+  /** The output with full-precision, quantised and quantised smoothed tensors, and the largest errors. */
+  checkFor(r) {
     const k = r.check;
     const t = k.y.length,
       o = k.y[0].length;
-    this.drawPart("check-shape", [t, o], () => {
-      const outTable = (cls) =>
-        cellTable({ className: `data-table ${cls}`, rows: t, cols: o, rowHead: (i) => `t${i + 1}` });
-      this.outTables = [outTable("y"), outTable("y-quantized"), outTable("y-quantized-smoothed")];
-      this.checkErrors = h("p");
-      fill(
-        this.check,
-        scrollBox(
-          "Outputs XW",
-          "quantization-outputs",
-          this.outTables.map((x) => x.table),
-        ),
-        this.checkErrors,
-      );
-    });
-    const show = ({ caption, cells }, text, Y) => {
-      write(caption, text);
-      cells.forEach((row, i) => row.forEach((td, j) => write(td, fmt(Y[i][j], 3))));
-    };
-    show(this.outTables[0], "XW, full precision", k.y);
-    show(this.outTables[1], `Quantised X and W, ${r.bits} bits`, k.yQuantized);
-    show(this.outTables[2], `Quantised X/s and s·W, α = ${fmt(r.alpha, 2)}`, k.yQuantizedSmoothed);
-    patch(
-      this.checkErrors,
-      "Largest error of the output: ",
-      h("strong", { class: "error-quantized" }, fmt(k.errorQuantized, 4)),
-      " quantising X and W as they are, ",
-      h("strong", { class: "error-quantized-smoothed" }, fmt(k.errorQuantizedSmoothed, 4)),
-      ` quantising them after smoothing with α = ${fmt(r.alpha, 2)}. `,
-      "Smoothing alone changes nothing: (X/s)(s·W) differs from XW by at most ",
-      h("span", { class: "error-smoothing-alone" }, fmt(k.errorSmoothingAlone, 4)),
-      ", rounding in the last digits.",
-    );
+    const table = (cls, caption, Y) =>
+      gridTable({
+        className: `data-table ${cls}`,
+        caption,
+        rows: t,
+        cols: o,
+        rowHead: (i) => `t${i + 1}`,
+        cell: (i, j) => h("td", {}, fmt(Y[i][j], 3)),
+      });
+    return [
+      scrollBox(
+        "Outputs XW",
+        "quantization-outputs",
+        table("y", "XW, full precision", k.y),
+        table("y-quantized", `Quantised X and W, ${r.bits} bits`, k.yQuantized),
+        table("y-quantized-smoothed", `Quantised X/s and s·W, α = ${fmt(r.alpha, 2)}`, k.yQuantizedSmoothed),
+      ),
+      h(
+        "p",
+        {},
+        "Largest error of the output: ",
+        h("strong", { class: "error-quantized" }, fmt(k.errorQuantized, 4)),
+        " quantising X and W as they are, ",
+        h("strong", { class: "error-quantized-smoothed" }, fmt(k.errorQuantizedSmoothed, 4)),
+        ` quantising them after smoothing with α = ${fmt(r.alpha, 2)}. `,
+        "Smoothing alone changes nothing: (X/s)(s·W) differs from XW by at most ",
+        h("span", { class: "error-smoothing-alone" }, fmt(k.errorSmoothingAlone, 4)),
+        ", rounding in the last digits.",
+      ),
+    ];
   }
 
   /** The calculation for the chosen channel and for one value of the smallest channel. */

@@ -10,7 +10,7 @@
 // Properties: state ({ preset, m, n, d, base, useFreqs, freqs, pairing, q, k, range, pair };
 // range is a string, pair is 0-based); result ({ state, now, shifted, curve }: the core's rope()
 // at (m, n), at (m − n, 0), and the scaled score at every offset of the chart).
-import { fill, h, patch, sym, uniqueId } from "../dom.js";
+import { fill, h, keep, patch, sym, uniqueId } from "../dom.js";
 import { fmt, fmtVec, grouped } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -153,7 +153,6 @@ export class LlmRope extends LlmWidget {
 
   build() {
     this.moved = null;
-    this.curveCache = { key: "", curve: null };
     this.ids = uniqueId("rope");
 
     this.presetChoice = choice({
@@ -461,16 +460,14 @@ export class LlmRope extends LlmWidget {
     // The chart depends on q, k, the frequencies and the range, not on m and n: computed again
     // only when one of those changes.
     const range = Number(s.range);
-    const key = JSON.stringify([s.q, s.k, opts, range]);
-    if (this.curveCache.key !== key) {
-      const curve = [];
+    const curveKey = JSON.stringify([s.q, s.k, opts, range]);
+    const curve = this.memo("curve", [curveKey], () => {
       const offsets = Array.from({ length: 2 * range + 1 }, (_, i) => i - range);
       const { scaled } = this.core.ropeScores(s.q, s.k, offsets, opts);
-      offsets.forEach((o, i) => curve.push([o, scaled[i]]));
-      this.curveCache = { key, curve };
-    }
+      return offsets.map((o, i) => [o, scaled[i]]);
+    });
     const state = { ...s, q: s.q.slice(), k: s.k.slice(), freqs: s.freqs.slice() };
-    return { state, now, shifted, curve: this.curveCache.curve, curveKey: key };
+    return { state, now, shifted, curve, curveKey };
   }
 
   render(r) {
@@ -495,12 +492,16 @@ export class LlmRope extends LlmWidget {
     );
     // The dials and the chart are drawn again only when what each shows changed (the chart's
     // curve with q, k, the frequencies or the range; its marker with the offset).
-    this.drawPart(
-      "dials",
-      [s.q, s.k, s.pair, now.pairs, now.thetas, now.angles, now.qRotated, now.kRotated, now.pairScores],
-      () => this.renderDials(r),
+    patch(
+      this.dials,
+      keep([s.q, s.k, s.pair, now.pairs, now.thetas, now.angles, now.qRotated, now.kRotated, now.pairScores], () =>
+        this.dialsFor(r),
+      ),
     );
-    this.drawPart("chart", [r.curveKey, now.scaled, now.offset], () => patch(this.chart, this.chartFor(r)));
+    patch(
+      this.chart,
+      keep([r.curveKey, now.scaled, now.offset], () => this.chartFor(r)),
+    );
     this.renderWorked(r);
     this.renderMoved();
   }
@@ -541,7 +542,7 @@ export class LlmRope extends LlmWidget {
     );
   }
 
-  renderDials(r) {
+  dialsFor(r) {
     const { state: s, now } = r;
     const R = 46,
       c = 58,
@@ -555,44 +556,41 @@ export class LlmRope extends LlmWidget {
       h("line", { x1: c, y1: c, x2: c + x * px, y2: c - y * px, class: cls }),
       h("circle", { cx: c + x * px, cy: c - y * px, r: cls === "before" ? 2 : cls === "k" ? 5 : 3.5, class: cls }),
     ];
-    patch(
-      this.dials,
-      now.pairs.map(([a, b], i) =>
+    return now.pairs.map(([a, b], i) =>
+      h(
+        "figure",
+        { class: i === s.pair ? "rope-dial selected" : "rope-dial" },
         h(
-          "figure",
-          { class: i === s.pair ? "rope-dial selected" : "rope-dial" },
-          h(
-            "svg",
-            {
-              viewBox: `0 0 ${S} ${S}`,
-              class: "dial",
-              role: "img",
-              "aria-label": `Pair ${i}, coordinates ${a} and ${b}: the query turned ${fmt(now.angles[i][0], 4)} radians, the key ${fmt(now.angles[i][1], 4)} radians`,
-            },
-            h("circle", { cx: c, cy: c, r: R, class: "rim" }),
-            h("line", { x1: c - R, x2: c + R, y1: c, y2: c, class: "axis" }),
-            h("line", { x1: c, x2: c, y1: c - R, y2: c + R, class: "axis" }),
-            arrow(s.k[a], s.k[b], "before"),
-            arrow(s.q[a], s.q[b], "before"),
-            // The key is drawn wider underneath, so it still shows where the query covers it.
-            arrow(now.kRotated[a], now.kRotated[b], "k"),
-            arrow(now.qRotated[a], now.qRotated[b], "q"),
-          ),
-          h(
-            "figcaption",
-            {},
-            h("strong", {}, `pair ${i}`),
-            ` (x${a}, x${b})`,
-            h("br"),
-            sym("θ", i),
-            ` = ${fmt(now.thetas[i], 6)}`,
-            h("br"),
-            h("span", { class: "q" }, `q: ${fmt(now.angles[i][0], 4)} rad`),
-            h("br"),
-            h("span", { class: "k" }, `k: ${fmt(now.angles[i][1], 4)} rad`),
-            h("br"),
-            `part: ${fmt(now.pairScores[i], 4)}`,
-          ),
+          "svg",
+          {
+            viewBox: `0 0 ${S} ${S}`,
+            class: "dial",
+            role: "img",
+            "aria-label": `Pair ${i}, coordinates ${a} and ${b}: the query turned ${fmt(now.angles[i][0], 4)} radians, the key ${fmt(now.angles[i][1], 4)} radians`,
+          },
+          h("circle", { cx: c, cy: c, r: R, class: "rim" }),
+          h("line", { x1: c - R, x2: c + R, y1: c, y2: c, class: "axis" }),
+          h("line", { x1: c, x2: c, y1: c - R, y2: c + R, class: "axis" }),
+          arrow(s.k[a], s.k[b], "before"),
+          arrow(s.q[a], s.q[b], "before"),
+          // The key is drawn wider underneath, so it still shows where the query covers it.
+          arrow(now.kRotated[a], now.kRotated[b], "k"),
+          arrow(now.qRotated[a], now.qRotated[b], "q"),
+        ),
+        h(
+          "figcaption",
+          {},
+          h("strong", {}, `pair ${i}`),
+          ` (x${a}, x${b})`,
+          h("br"),
+          sym("θ", i),
+          ` = ${fmt(now.thetas[i], 6)}`,
+          h("br"),
+          h("span", { class: "q" }, `q: ${fmt(now.angles[i][0], 4)} rad`),
+          h("br"),
+          h("span", { class: "k" }, `k: ${fmt(now.angles[i][1], 4)} rad`),
+          h("br"),
+          `part: ${fmt(now.pairScores[i], 4)}`,
         ),
       ),
     );

@@ -602,10 +602,12 @@ export class LlmSampling extends LlmWidget {
         ),
       ),
     );
-    this.drawNote.textContent =
+    patch(
+      this.drawNote,
       r.opts.temperature === 0
         ? `At T = 0 every draw is the most probable token, whatever the seed: repeatable, but no check of the facts.`
-        : `Seed ${draw.seed} replays exactly these ${draw.count} draws; another seed gives another mix.`;
+        : `Seed ${draw.seed} replays exactly these ${draw.count} draws; another seed gives another mix.`,
+    );
   }
 
   /** The calculation with the reader's numbers, in the sampler's order. */

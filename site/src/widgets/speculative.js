@@ -9,7 +9,7 @@
 // Attributes: see LlmSpeculative.attributes (alpha, gamma, cost-ratio, rounds, seed).
 // Properties: result ({ cfg, now, curve, best, measure }), state ({ alpha, gamma, costRatio,
 // rounds, seed }).
-import { h, patch, sym } from "../dom.js";
+import { h, keep, patch, sym } from "../dom.js";
 import { fmt, fmtCount, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
@@ -229,7 +229,10 @@ export class LlmSpeculative extends LlmWidget {
     this.renderBars(r);
     this.renderWorked(r);
     // The simulated log does not depend on the cost ratio c: its panel stays as it is when only c moves.
-    this.drawPart("measure", [cfg.alpha, cfg.gamma, now.expectedTokens, r.measure], () => this.renderMeasure(r));
+    patch(
+      this.measured,
+      keep([cfg.alpha, cfg.gamma, now.expectedTokens, r.measure], () => this.measureFor(r)),
+    );
   }
 
   /**
@@ -244,18 +247,13 @@ export class LlmSpeculative extends LlmWidget {
   }
 
   /** The simulated log's counts and the three estimates of α, each with the tokens per call it predicts. */
-  renderMeasure({ cfg, now, measure }) {
-    if (!measure) {
-      patch(
-        this.measured,
-        h(
-          "p",
-          { class: "hint" },
-          "With γ = 0 no draft is proposed, so there is no acceptance rate to measure: set γ to 1 or more.",
-        ),
+  measureFor({ cfg, now, measure }) {
+    if (!measure)
+      return h(
+        "p",
+        { class: "hint" },
+        "With γ = 0 no draft is proposed, so there is no acceptance rate to measure: set γ to 1 or more.",
       );
-      return;
-    }
     const { log, estimates, rounds, seed } = measure;
     const a = fmt(cfg.alpha, 2);
     const c = (x) => fmtCount(x);
@@ -277,8 +275,7 @@ export class LlmSpeculative extends LlmWidget {
         ["Right: the formula for ", sym("E"), " solved for α at the measured mean."],
       ],
     };
-    patch(
-      this.measured,
+    return [
       h(
         "p",
         {},
@@ -349,7 +346,7 @@ export class LlmSpeculative extends LlmWidget {
           ),
         ),
       ),
-    );
+    ];
   }
 
   renderChart({ cfg, now, curve, best }) {
