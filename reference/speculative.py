@@ -83,14 +83,14 @@ def speculative_measure(alpha, gamma, rounds, seed):
             a += 1
         accepted += a
         counts[a] += 1
-    proposed, tokens = rounds * gamma, accepted + rounds  # each call adds one token of its own
+    proposed, produced = rounds * gamma, accepted + rounds  # each call adds one token of its own
     estimates = dict(
         accepted_per_proposed=accepted / proposed,  # Python's int / int: correctly rounded
         accepted_per_checked=accepted / checked,
-        alpha_from_mean_tokens=speculative_alpha(Fraction(tokens, rounds), gamma)["alpha"])
+        alpha_from_mean_tokens=speculative_alpha(Fraction(produced, rounds), gamma)["alpha"])
     return dict(
-        rounds=rounds, proposed=proposed, checked=checked, accepted=accepted, tokens=tokens,
-        mean_tokens=tokens / rounds, token_counts=counts, **estimates,
+        rounds=rounds, proposed=proposed, checked=checked, accepted=accepted, produced=produced,
+        mean_tokens=produced / rounds, token_counts=counts, **estimates,
         expected_tokens=float(expected_tokens(alpha, gamma)),
         expected_tokens_per_proposed=float(expected_tokens(estimates["accepted_per_proposed"], gamma)),
         expected_tokens_per_checked=float(expected_tokens(estimates["accepted_per_checked"], gamma)),

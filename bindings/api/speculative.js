@@ -222,11 +222,11 @@ tokens, α^j·(1 − α) for j < γ and α^γ for j = γ. Sums to 1; its mean is
         },
         { name: "accepted", type: "number", doc: "Draft tokens accepted." },
         {
-          name: "tokens",
+          name: "produced",
           type: "number",
           doc: "Tokens produced: accepted + rounds (each call adds one token of the target's own).",
         },
-        { name: "meanTokens", type: "number", doc: "tokens / rounds; its expectation is expectedTokens." },
+        { name: "meanTokens", type: "number", doc: "produced / rounds; its expectation is expectedTokens." },
         {
           name: "tokenCounts",
           type: "number[]",

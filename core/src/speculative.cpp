@@ -142,8 +142,8 @@ SpeculativeMeasureResult speculative_measure(double alpha, double gamma, double 
   r.proposed = rounds * gamma;  // ≤ 10^7: exact
   r.checked = double(checked);
   r.accepted = double(accepted);
-  r.tokens = double(accepted + R);
-  r.mean_tokens = r.tokens / rounds;
+  r.produced = double(accepted + R);
+  r.mean_tokens = r.produced / rounds;
   r.token_counts.resize(g + 1);
   for (Eigen::Index j = 0; j <= g; ++j) r.token_counts(j) = double(counts[std::size_t(j)]);
   r.accepted_per_proposed = r.accepted / r.proposed;

@@ -241,7 +241,7 @@ TEST_CASE("speculative_measure by hand: seed 0, alpha 0.5, gamma 3, four rounds"
   CHECK(r.proposed == 12);
   CHECK(r.checked == 8);  // the four drafts after the two rejections were never checked
   CHECK(r.accepted == 5);
-  CHECK(r.tokens == 9);
+  CHECK(r.produced == 9);
   CHECK(r.mean_tokens == 2.25);
   CHECK(r.token_counts == Eigen::Vector4d(2, 0, 1, 1));
   CHECK(r.accepted_per_proposed == 5.0 / 12);
@@ -257,13 +257,13 @@ TEST_CASE("speculative_measure at alpha 0 and 1: every estimate is exact",
   const auto none = llmmath::speculative_measure(0, 4, 1000, 7);
   CHECK(none.accepted == 0);
   CHECK(none.checked == 1000);  // one draft checked and rejected per round
-  CHECK(none.tokens == 1000);
+  CHECK(none.produced == 1000);
   CHECK(none.accepted_per_checked == 0.0);
   CHECK(none.alpha_from_mean_tokens == 0.0);
   const auto all = llmmath::speculative_measure(1, 4, 1000, 7);
   CHECK(all.accepted == 4000);
   CHECK(all.checked == 4000);
-  CHECK(all.tokens == 5000);  // γ + 1 per round
+  CHECK(all.produced == 5000);  // γ + 1 per round
   CHECK(all.accepted_per_proposed == 1.0);
   CHECK(all.accepted_per_checked == 1.0);
   CHECK(all.alpha_from_mean_tokens == 1.0);
@@ -279,12 +279,12 @@ TEST_CASE("speculative_measure's counts are consistent for every seed",
         CHECK(r.proposed == 500 * gamma);
         CHECK(r.accepted <= r.checked);
         CHECK(r.checked <= r.proposed);
-        CHECK(r.tokens == r.accepted + r.rounds);
+        CHECK(r.produced == r.accepted + r.rounds);
         REQUIRE(r.token_counts.size() == Eigen::Index(gamma) + 1);
         CHECK(r.token_counts.sum() == r.rounds);
         const Eigen::VectorXd tokens =
             Eigen::VectorXd::LinSpaced(r.token_counts.size(), 1, gamma + 1);
-        CHECK(r.token_counts.dot(tokens) == r.tokens);
+        CHECK(r.token_counts.dot(tokens) == r.produced);
         // every round that stopped at a rejection checked one draft more than it accepted
         CHECK(r.checked == r.accepted + r.rounds - r.token_counts(Eigen::Index(gamma)));
         CHECK(r.alpha_from_mean_tokens == llmmath::speculative_alpha(r.mean_tokens, gamma).alpha);
@@ -346,7 +346,7 @@ TEST_CASE("speculative_measure matches the reference simulation of make_speculat
     // counts: integers, identical
     CHECK(r.checked == c.scalar("checked"));
     CHECK(r.accepted == c.scalar("accepted"));
-    CHECK(r.tokens == c.scalar("tokens"));
+    CHECK(r.produced == c.scalar("produced"));
     CHECK(r.token_counts == Eigen::VectorXd(c["tokenCounts"].row(0).transpose()));
     // estimates: the reference's exact quotients rounded once, and α solved in exact
     // fractions by bisection to 1e-15

@@ -121,7 +121,7 @@ test("speculativeMeasure by hand: seed 0, alpha 0.5, gamma 3, four rounds", asyn
   assert.equal(r.proposed, 12);
   assert.equal(r.checked, 8);
   assert.equal(r.accepted, 5);
-  assert.equal(r.tokens, 9);
+  assert.equal(r.produced, 9);
   assert.equal(r.meanTokens, 2.25);
   assert.deepEqual(r.tokenCounts, [2, 0, 1, 1]);
   assert.equal(r.acceptedPerProposed, 5 / 12);
@@ -162,7 +162,7 @@ test("speculativeMeasure: the same seed gives the same counts; counts agree with
     m.speculativeMeasure({ alpha: 0.6, gamma: 4, rounds: 10000, seed: 43 }).tokenCounts,
     a.tokenCounts,
   );
-  assert.equal(a.tokens, a.accepted + a.rounds);
+  assert.equal(a.produced, a.accepted + a.rounds);
   assert.equal(
     a.tokenCounts.reduce((x, y) => x + y, 0),
     a.rounds,
@@ -182,7 +182,7 @@ test("speculativeMeasure reproduces the Python reference simulation exactly", as
       Object.entries(c.values).map(([k, M]) => [k, M.length === 1 && M[0].length === 1 ? M[0][0] : M[0]]),
     );
     const r = m.speculativeMeasure({ alpha: v.alpha, gamma: v.gamma, rounds: v.rounds, seed: v.seed });
-    for (const key of ["checked", "accepted", "tokens", "acceptedPerProposed", "acceptedPerChecked"]) {
+    for (const key of ["checked", "accepted", "produced", "acceptedPerProposed", "acceptedPerChecked"]) {
       assert.equal(r[key], v[key], `${c.name} ${key}`); // integers and quotients rounded once
     }
     assert.deepEqual(r.tokenCounts, Array.isArray(v.tokenCounts) ? v.tokenCounts : [v.tokenCounts]);

@@ -142,8 +142,8 @@ struct SpeculativeMeasureResult {
   double accepted = 0;  ///< draft tokens accepted (E = rounds·(α + α² + … + α^γ))
   /// tokens produced: accepted + rounds, since each call adds one token of the target's own
   /// (the correction after a rejection, or the bonus token when all γ are accepted)
-  double tokens = 0;
-  double mean_tokens = 0;  ///< tokens / rounds, whose expectation is eq. 1
+  double produced = 0;
+  double mean_tokens = 0;  ///< produced / rounds, whose expectation is eq. 1
   /// (γ + 1) entry j: the rounds that produced j + 1 tokens (compare token_probs · rounds)
   Eigen::VectorXd token_counts;
   /// accepted / proposed: the naive estimate, which does NOT measure α: its expectation is
@@ -170,7 +170,7 @@ void for_each_field(const SpeculativeMeasureResult& r, Visit&& visit) {
   LLMMATH_FIELD(proposed);
   LLMMATH_FIELD(checked);
   LLMMATH_FIELD(accepted);
-  LLMMATH_FIELD(tokens);
+  LLMMATH_FIELD(produced);
   LLMMATH_FIELD(mean_tokens);
   LLMMATH_FIELD(token_counts);
   LLMMATH_FIELD(accepted_per_proposed);

@@ -295,7 +295,7 @@ export class LlmSpeculative extends LlmWidget {
             row("Drafts proposed, calls × γ", c(log.proposed), "speculative-proposed"),
             row("Drafts checked, up to each call's first rejection", c(log.checked), "speculative-checked"),
             row("Drafts accepted", c(log.accepted), "speculative-accepted"),
-            row("Tokens produced, accepted + one per call", c(log.tokens)),
+            row("Tokens produced, accepted + one per call", c(log.produced)),
             row("Mean tokens per call", fmt(log.meanTokens, 4), "speculative-mean"),
           ),
         ),
