@@ -11,15 +11,15 @@ import numpy as np
 
 def quantize(x, bits=8):
     """Symmetric per-tensor quantisation of x (any shape) to the levels −qmax … qmax,
-    qmax = 2^(bits−1) − 1 (eq. 1): the step Δ = max|x| / qmax (1 when x is all 0), levels
-    rounded half to even (np.round) and clamped.
+    qmax = 2^(bits−1) − 1 (eq. 1): the scale Δ, the step between levels, is max|x| / qmax (1
+    when x is all 0); levels rounded half to even (np.round) and clamped.
     """
     qmax = 2.0 ** (bits - 1) - 1
     amax = np.max(np.abs(x))
     scale = amax / qmax if amax > 0 else 1.0
     levels = np.clip(np.round(x / scale), -qmax, qmax) + 0.0  # + 0.0: no −0 level
     dequantized = levels * scale
-    errors = x - dequantized  # each at most Δ/2
+    errors = x - dequantized  # each at most half the scale Δ
     return dict(scale=scale, qmax=qmax, levels=levels, dequantized=dequantized, errors=errors,
                 max_abs_error=np.max(np.abs(errors)))
 

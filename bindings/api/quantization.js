@@ -121,7 +121,7 @@ values, with values·(x's entries + w's entries) ≤ 2^24), in one call: the cur
         {
           name: "scale",
           type: "number",
-          doc: "max|x| / (2^(bits−1) − 1), 1 when every value is 0: the step between levels.",
+          doc: "The scale Δ = max|x| / (2^(bits−1) − 1), 1 when every value is 0: the step between levels.",
         },
         {
           name: "levels",

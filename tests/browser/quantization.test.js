@@ -73,9 +73,10 @@ test("quantization: fewer bits coarsen the levels, as the core quantizes them", 
   assert.deepEqual(after.map(num), core.quantX.levels);
   assert.notDeepEqual(after, before);
   assert.match(await fig.locator(".headline").textContent(), /levels run from −7 to 7/);
-  // The step in the caption is the core's scale (4 decimals).
+  // The scale Δ in the caption is the core's scale (4 decimals).
   const caption = await fig.locator(".quantization-level-table caption").first().textContent();
-  close(caption.split("step ")[1], core.quantX.scale, 5e-5, "step Δ");
+  assert.match(caption, /^X as it is: scale Δ /);
+  close(caption.split("scale Δ ")[1], core.quantX.scale, 5e-5, "scale Δ");
   await page.screenshot({ path: artifact("quantization-4-bits.png") });
   assert.deepEqual(errors, []);
   await page.close();

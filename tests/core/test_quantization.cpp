@@ -67,15 +67,15 @@ TEST_CASE("ties round to even, and levels are never −0", "[quantization][invar
   const auto r = quantize(vec({127, 0.5, 1.5, 2.5, -2.5, -0.5, 3.5, -126.5}), 8);
   CHECK(r.levels == vec({127, 0, 2, 2, -2, 0, 4, -126}));
   CHECK_FALSE(std::signbit(r.levels(5)));  // −0.5 rounds to +0
-  CHECK(r.max_abs_error == 0.5);           // every tie is exactly half a step away
-  // 2 bits: levels −1, 0, 1; with largest magnitude 2 the scale is 2, so ±1 is half a step
+  CHECK(r.max_abs_error == 0.5);           // every tie is exactly half the scale away
+  // 2 bits: levels −1, 0, 1; with largest magnitude 2 the scale is 2, so ±1 is half the scale
   const auto tie = quantize(vec({2, 1, -1}), 2);
   CHECK(tie.scale == 2.0);
   CHECK(tie.levels == vec({1, 0, 0}));  // 0.5 → 0 and −0.5 → 0, both even
   CHECK_FALSE(std::signbit(tie.levels(2)));
 }
 
-TEST_CASE("every error is at most half a step, and levels stay in range",
+TEST_CASE("every error is at most half the scale, and levels stay in range",
           "[quantization][invariant]") {
   VectorXd x = VectorXd::Random(1000) * 3;
   x(123) = 40;  // an outlier stretches the scale for everyone
@@ -91,7 +91,7 @@ TEST_CASE("every error is at most half a step, and levels stay in range",
     CHECK(r.levels(123) == r.qmax);  // the largest value maps to the top level exactly
     CHECK((r.errors - (x - r.dequantized)).cwiseAbs().maxCoeff() == 0);
   }
-  // more bits, smaller steps, smaller errors
+  // more bits, smaller scales, smaller errors
   CHECK(quantize(x, 4).max_abs_error > quantize(x, 8).max_abs_error);
   CHECK(quantize(x, 8).max_abs_error > quantize(x, 16).max_abs_error);
 }
@@ -382,18 +382,18 @@ TEST_CASE(
   const VectorXd alpha = VectorXd::LinSpaced(11, 0, 1);  // 0, 0.1, …, 1
   const auto r = llmmath::smooth_quant_layer_sweep(outlier_x(), outlier_w(), alpha, 8);
   // after smoothing, channel j's ranges are (max|X_j|·max|W_j|)^(1−α) and ^α; the outlier
-  // channel's product 8·0.5 = 4 is the largest (the others are below 0.5), so the x step
-  // 4^(1−α)/127 falls and the w step 4^α/127 rises with α. The largest error is at most half a
-  // step and not tied to it; on this example it follows the step at every tenth, so the curves
-  // cross once, between 0.4 and 0.5 (0.0090 > 0.0066, then 0.0072 < 0.0076)
+  // channel's product 8·0.5 = 4 is the largest (the others are below 0.5), so the x scale
+  // 4^(1−α)/127 falls and the w scale 4^α/127 rises with α. The largest error is at most half
+  // the scale and not tied to it; on this example it follows the scale at every tenth, so the
+  // curves cross once, between 0.4 and 0.5 (0.0090 > 0.0066, then 0.0072 < 0.0076)
   for (Eigen::Index i = 1; i < alpha.size(); ++i) {
     INFO("alpha " << alpha(i - 1) << " → " << alpha(i));
     CHECK(r.quant_x_smoothed_max_abs_error(i) < r.quant_x_smoothed_max_abs_error(i - 1));
     CHECK(r.quant_w_smoothed_max_abs_error(i) > r.quant_w_smoothed_max_abs_error(i - 1));
   }
   // the ends: α = 0 (s = 1/max|W_j|) sets every weight channel's range to 1, α = 1
-  // (s = max|X_j|) every activation channel's, so that side's step is 1/127 and its error at
-  // most half of it, 1/254 (the scale is 1 / 127 up to the rounding of a few quotients)
+  // (s = max|X_j|) every activation channel's, so that side's scale is 1/127 and its error
+  // at most half of it, 1/254 (1 / 127 up to the rounding of a few quotients)
   const auto at0 = llmmath::smooth_quant_layer(outlier_x(), outlier_w(), 0, 8);
   const auto at1 = llmmath::smooth_quant_layer(outlier_x(), outlier_w(), 1, 8);
   CHECK(at0.quant_w_smoothed.scale == Approx(1.0 / 127).epsilon(1e-15));

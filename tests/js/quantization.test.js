@@ -55,10 +55,10 @@ test("quantize: ties to even, never −0, default 8 bits", async () => {
   assert.deepEqual(m.quantize([1, 2], null), m.quantize([1, 2], { bits: 8 }));
 });
 
-test("every error is at most half a step", async () => {
+test("every error is at most half the scale", async () => {
   const m = await core();
   const x = Array.from({ length: 500 }, (_, i) => Math.sin(i * 1.7) * 3);
-  x[42] = -40; // an outlier widens every step
+  x[42] = -40; // an outlier widens the scale for every value
   for (let bits = 2; bits <= 16; bits++) {
     const r = m.quantize(x, { bits });
     assert.equal(r.qmax, 2 ** (bits - 1) - 1);
@@ -249,9 +249,9 @@ test("smoothQuantLayerSweep: one error per alpha on each side, each smoothQuantL
   r.quantWSmoothedMaxAbsError
     .slice(1)
     .forEach((e, i) => assert.ok(e > r.quantWSmoothedMaxAbsError[i], `w rises after alpha ${alpha[i]}`));
-  // at alpha 1 every x channel's range is 1: the step is 1/127, the error at most half of it
+  // at alpha 1 every x channel's range is 1: the scale is 1/127, the error at most half of it
   assert.ok(r.quantXSmoothedMaxAbsError[4] <= (1 / 254) * (1 + 1e-15));
-  // bits are passed on: 4 bits, steps 127/7 times coarser
+  // bits are passed on: 4 bits, scales 127/7 times coarser
   const four = m.smoothQuantLayerSweep(Xo, Wo, { alpha: [0.5], bits: 4 });
   assert.equal(
     four.quantXSmoothedMaxAbsError[0],

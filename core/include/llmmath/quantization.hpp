@@ -79,7 +79,7 @@ constexpr double max_quantize_abs_max = 1e300;
 
 /// A quantised tensor and how far it is from the original.
 struct QuantizeResult {
-  double scale = 0;  ///< max|x| / qmax (1 when every value is 0): the step between levels
+  double scale = 0;  ///< Δ = max|x| / qmax (1 when every value is 0): the step between levels
   double qmax = 0;   ///< 2^(bits−1) − 1, the largest level magnitude (127 for 8 bits)
   /// (n) whole numbers in [−qmax, qmax]: round(x / scale), ties to even (+0, never −0)
   Eigen::VectorXd levels;
@@ -103,7 +103,7 @@ void for_each_field(const QuantizeResult& r, Visit&& visit) {
 /// eq. 1 (Xiao et al. 2023): scale = max|x| / (2^(bits−1) − 1), levels = round(x / scale)
 /// with ties to even (IEEE 754's default rounding, unbiased over many values), clamped to
 /// ±(2^(bits−1) − 1). The scale comes from the largest magnitude, so the clamp only absorbs
-/// rounding and every error is at most scale / 2: one outlier widens the step for all values.
+/// rounding and every error is at most scale / 2: one outlier widens the scale for all values.
 /// values: (n) finite numbers, n within the vector limit of check.hpp, whose largest magnitude
 /// is 0 or in [1e-300, 1e300]; bits: a whole number in [2, 16]. Every result is finite.
 /// Preconditions (std::invalid_argument naming values, values[i] (the first entry above 1e300)

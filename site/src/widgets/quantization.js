@@ -523,8 +523,8 @@ export class LlmQuantization extends LlmWidget {
     return h(
       "div",
       { class: "quantization-pair" },
-      table(`X as it is: step ${fmt(r.quantX.scale, 4)}`, r.quantX.levels),
-      table(`X/s, α = ${fmt(r.alpha, 2)}: step ${fmt(r.now.quantXSmoothed.scale, 4)}`, r.now.quantXSmoothed.levels),
+      table(`X as it is: scale Δ ${fmt(r.quantX.scale, 4)}`, r.quantX.levels),
+      table(`X/s, α = ${fmt(r.alpha, 2)}: scale Δ ${fmt(r.now.quantXSmoothed.scale, 4)}`, r.now.quantXSmoothed.levels),
     );
   }
 
@@ -638,8 +638,8 @@ export class LlmQuantization extends LlmWidget {
       h(
         "li",
         {},
-        h("strong", {}, "Steps. "),
-        `With ${r.bits} bits, qmax = ${r.quantX.qmax}, and Δ = max|·| / qmax over the whole tensor:`,
+        h("strong", {}, "Scales. "),
+        `With ${r.bits} bits, qmax = ${r.quantX.qmax}, and the scale Δ = max|·| / qmax over the whole tensor:`,
         h(
           "ul",
           {},
@@ -702,7 +702,7 @@ export class LlmQuantization extends LlmWidget {
         ", error ",
         fmt(n.quantXSmoothed.errors[idx], 5),
         ". ",
-        "Every error is at most half a step.",
+        "Every error is at most half the scale Δ.",
       ),
     );
     patch(
