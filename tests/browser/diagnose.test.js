@@ -155,22 +155,22 @@ const SCENARIOS = {
   outlier: {
     title: "One loud channel",
     right: "Numeric precision",
-    because: "The outlier makes the step coarse",
+    because: "The outlier makes the scale Δ large",
     wrong: "Different sampled wording",
     why: "the 8-bit one repeats worse answers",
     section: "quantization",
     expected: async () => (await createLLMMath()).quantize([60, 0.82, -0.37, 0.15, -0.06], { bits: 8 }).scale,
-    shows: (step) => `at 8 bits: step ${shown(step, 4)},`,
+    shows: (scale) => `at 8 bits: scale Δ ${shown(scale, 4)},`,
   },
   "four-bit": {
     title: "From 8 to 4 bits",
     right: "Numeric precision",
-    because: "the largest weight sets the step",
+    because: "the largest weight sets the scale Δ",
     wrong: "Memory cost",
     why: "The 4-bit model fits and runs",
     section: "quantization",
     expected: async () => (await createLLMMath()).quantize([0.9, 0.04, -0.03, 0.02, -0.01], { bits: 4 }).scale,
-    shows: (step) => `at 4 bits: levels −7 … 7, step ${shown(step, 4)},`,
+    shows: (scale) => `at 4 bits: levels −7 … 7, scale Δ ${shown(scale, 4)},`,
   },
 };
 

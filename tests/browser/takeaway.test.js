@@ -617,10 +617,10 @@ const diagnoseExpected = (page) =>
           const q = core.quantize(values, { bits: v.bits }),
             small = core.quantize(values.slice(1), { bits: v.bits });
           out = {
-            step: q.scale,
+            scale: q.scale,
             levels: q.levels,
             max_error: q.maxAbsError,
-            step_without_outlier: small.scale,
+            scale_without_outlier: small.scale,
             max_error_without_outlier: small.maxAbsError,
           };
           break;
@@ -631,11 +631,11 @@ const diagnoseExpected = (page) =>
             before = core.quantize(values, { bits: v.before });
           out = {
             qmax: q.qmax,
-            step: q.scale,
+            scale: q.scale,
             levels: q.levels,
             max_error: q.maxAbsError,
             before_qmax: before.qmax,
-            before_step: before.scale,
+            before_scale: before.scale,
             before_levels: before.levels,
             before_max_error: before.maxAbsError,
           };

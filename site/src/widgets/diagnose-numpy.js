@@ -108,17 +108,17 @@ show("angle_at_offset", at_offset["angles"][-1][0])`,
   "slow-draft": speculation,
   outlier: {
     inputs: { outlier: "outlier", bits: "bits" },
-    title: "Quantisation (section 7): one outlier sets the step for every value.",
+    title: "Quantisation (section 7): one outlier sets the scale Δ for every value.",
     module: "quantization",
     uses: ["quantize"],
     driver: (v) => `bits = ${pyInt(v.bits)}
 values = np.array(${pyList([v.outlier, 0.82, -0.37, 0.15, -0.06])}, dtype=float)
 q = quantize(values, bits)
-show("step", q["scale"])
+show("scale", q["scale"])
 show("levels", q["levels"])
 show("max_error", q["max_abs_error"])
 q = quantize(values[1:], bits)  # without the outlier
-show("step_without_outlier", q["scale"])
+show("scale_without_outlier", q["scale"])
 show("max_error_without_outlier", q["max_abs_error"])`,
   },
   "four-bit": {
@@ -131,7 +131,7 @@ values = np.array(${pyList([v.largest, 0.04, -0.03, 0.02, -0.01])}, dtype=float)
 for prefix, b in [("", bits), ("before_", before)]:
     q = quantize(values, b)
     show(prefix + "qmax", q["qmax"])
-    show(prefix + "step", q["scale"])
+    show(prefix + "scale", q["scale"])
     show(prefix + "levels", q["levels"])
     show(prefix + "max_error", q["max_abs_error"])`,
   },

@@ -768,7 +768,7 @@ export const scenarios = [
     story:
       "After converting a model's activations and weights to 8-bit integers, with one scale per tensor, its answers get noticeably worse than in 16-bit on the same prompts at temperature 0. In one layer's input, one activation channel reaches 60 while the others stay below 1.",
     because:
-      "Symmetric quantisation has one step for the whole tensor, set by its largest magnitude. The outlier makes the step coarse, and the small values, which carry most of the information, round to a few levels or to zero.",
+      "Symmetric quantisation has one scale Δ for the whole tensor, the step between its levels, set by its largest magnitude. The outlier makes the scale Δ large, and the small values, which carry most of the information, round to a few levels or to zero.",
     not: {
       "missing-context": "The same prompts, with the same context, went to both versions; only the numbers changed.",
       "sampled-wording":
@@ -807,12 +807,12 @@ export const scenarios = [
       const small = core.quantize(values.slice(1), { bits: v.bits });
       return [
         [
-          `Values (${values.map((x) => fmt(x)).join(", ")}) at ${v.bits} bits: step `,
+          `Values (${values.map((x) => fmt(x)).join(", ")}) at ${v.bits} bits: scale Δ `,
           strong(fmt(q.scale, 4)),
           `, levels (${q.levels.map((x) => fmt(x)).join(", ")}), largest error ${fmt(q.maxAbsError, 4)}.`,
         ],
         [
-          "Without the outlier the step would be ",
+          "Without the outlier the scale Δ would be ",
           strong(fmt(small.scale, 5)),
           ` and the largest error ${fmt(small.maxAbsError, 5)}.`,
         ],
@@ -830,7 +830,7 @@ export const scenarios = [
     story:
       "To fit a model on a smaller GPU, a team quantises its weights from 8 to 4 bits, one scale per tensor. On their test set at temperature 0, the 4-bit model gets more answers wrong than the 8-bit one. In one weight row the largest weight is 0.9, while most are below 0.05.",
     because:
-      "With 4 bits there are only a few levels on each side of zero, and the largest weight sets the step. Weights far below the step all round to the same level, often zero, and the layer loses what they encoded.",
+      "With 4 bits there are only a few levels on each side of zero, and the largest weight sets the scale Δ, the step between them. Weights far below the scale Δ all round to the same level, often zero, and the layer loses what they encoded.",
     not: {
       "missing-context": "The same prompts and context went to both models; only the weights' number format changed.",
       "sampled-wording":
@@ -880,12 +880,12 @@ export const scenarios = [
       const before = core.quantize(values, { bits: v.before });
       return [
         [
-          `Values (${values.map((x) => fmt(x)).join(", ")}) at ${v.bits} bits: levels −${q.qmax} … ${q.qmax}, step `,
+          `Values (${values.map((x) => fmt(x)).join(", ")}) at ${v.bits} bits: levels −${q.qmax} … ${q.qmax}, scale Δ `,
           strong(fmt(q.scale, 4)),
           `, levels (${q.levels.map((x) => fmt(x)).join(", ")}), largest error ${fmt(q.maxAbsError, 4)}.`,
         ],
         [
-          `At ${v.before} bits: levels −${before.qmax} … ${before.qmax}, step `,
+          `At ${v.before} bits: levels −${before.qmax} … ${before.qmax}, scale Δ `,
           strong(fmt(before.scale, 5)),
           `, levels (${before.levels.map((x) => fmt(x)).join(", ")}), largest error ${fmt(before.maxAbsError, 5)}.`,
         ],
