@@ -1,8 +1,8 @@
 // "Copy as NumPy": for each figure, a short Python 3 program that recomputes the figure's numbers
 // from its current inputs with NumPy alone, so that a reader can check them in a notebook. Each
-// figure's program is its own, beside its widget: site/src/widgets/<name>-numpy.js, declared as
-// the widget's `static numpy(state, result)` (see site/src/widgets/figures.js); this file holds
-// what every program shares.
+// figure's program is its own, a facet of the figure: `numpy(state, result)` in
+// site/src/widgets/<name>-figure.js (see site/src/widgets/figures.js); this file holds what every
+// program shares.
 //
 // A program is the reference's mathematics, reference/*.py inlined verbatim (program(), with the
 // table site/build.mjs reads from the .py files): the code tests/fixtures/make_*.py compute the

@@ -7,7 +7,8 @@
 //   Copy calculation   the worked calculation as plain text: one line per step, list items
 //                      numbered, superscripts and subscripts written as ^ and _
 //   Copy as NumPy      a Python 3 + NumPy program that recomputes the figure's numbers from its
-//                      current inputs: the widget's `static numpy` (widgets/<name>-numpy.js)
+//                      current inputs: the figure's `numpy` (widgets/<name>-figure.js, read
+//                      through the registry, widgets/figures.js)
 // Drawing only: every number in the picture, the text and the program's inputs is the figure's,
 // read from what the widget shows (its shadow root) or the state and result it keeps.
 //
@@ -100,9 +101,9 @@ export function addTakeawayActions(el, { caption } = {}) {
   ]);
 }
 
-/** The figure's NumPy program for its current state and result (the widget's `static numpy`). */
+/** The figure's NumPy program for its current state and result (its `numpy`, in the registry). */
 function numpyProgram(el) {
-  const write = el.constructor.numpy;
+  const write = figureOf(el.localName)?.numpy;
   if (typeof write !== "function") throw new Error(`no NumPy program for <${el.localName}>`);
   return write(el.state, el.result).replace(/^\n+/, "");
 }

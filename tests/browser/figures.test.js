@@ -2,8 +2,9 @@
 // site/src/widgets/<name>-figure.js): every figure declares each of its facets, and the pages find
 // the figures by it.
 //  - every figure names its element, its id on the reader and its section, and its picture (the
-//    parts Download SVG and PNG draw); its widget has a NumPy program (`static numpy`, written in
-//    <name>-numpy.js); every figure an exercise answers for declares what the exercise conceals;
+//    parts Download SVG and PNG draw) and its NumPy program (`numpy`, a function of the widget's
+//    state and result; tests/browser/takeaway.test.js runs every figure's, through Copy as NumPy);
+//    every figure an exercise answers for declares what the exercise conceals;
 //    every selector declared finds its part in the figure drawn with its defaults (the course
 //    authors' guide shows each so);
 //  - the kit marks every figure's element with data-figure, its name, and the reader's styles
@@ -23,8 +24,8 @@ const SELECTORS = (xs) => Array.isArray(xs) && xs.every((s) => typeof s === "str
 
 /**
  * What the page's widgets say about each figure of the registry, drawn with its defaults in the
- * guide: whether its tag is a widget, its NumPy program's first line, how many elements each
- * selector it declares finds, its data-figure; and the figure each exercise answers for.
+ * guide: whether its tag is a widget, how many elements each selector it declares finds, its
+ * data-figure; and the figure each exercise answers for.
  */
 async function facets() {
   const page = await browser.context.newPage();
@@ -34,41 +35,40 @@ async function facets() {
     Object.keys(figures),
     { timeout: 20000 },
   );
-  const seen = await page.evaluate((figures) => {
-    const out = { figures: {}, exercises: {} };
-    for (const [name, f] of Object.entries(figures)) {
-      const cls = customElements.get(f.tag);
-      const el = document.getElementById(`example-${name}`);
-      const count = (selector) => {
-        try {
-          return el.shadowRoot.querySelectorAll(selector).length;
-        } catch {
-          return "not a selector";
-        }
-      };
-      let program;
-      try {
-        program = typeof cls?.numpy === "function" ? cls.numpy(el.state, el.result) : null;
-      } catch (error) {
-        program = `threw: ${error.message}`;
+  const seen = await page.evaluate(
+    (figures) => {
+      const out = { figures: {}, exercises: {} };
+      for (const [name, f] of Object.entries(figures)) {
+        const cls = customElements.get(f.tag);
+        const el = document.getElementById(`example-${name}`);
+        const count = (selector) => {
+          try {
+            return el.shadowRoot.querySelectorAll(selector).length;
+          } catch {
+            return "not a selector";
+          }
+        };
+        out.figures[name] = {
+          widget: Boolean(cls?.attributes),
+          found: Object.fromEntries(
+            ["picture", "conceals"].map((facet) => [
+              facet,
+              Array.isArray(f[facet]) ? f[facet].map((s) => [s, count(s)]) : null,
+            ]),
+          ),
+          mark: el.getAttribute("data-figure"),
+        };
       }
-      out.figures[name] = {
-        widget: Boolean(cls?.attributes),
-        program,
-        found: Object.fromEntries(
-          ["picture", "conceals"].map((facet) => [
-            facet,
-            Array.isArray(f[facet]) ? f[facet].map((s) => [s, count(s)]) : null,
-          ]),
-        ),
-        mark: el.getAttribute("data-figure"),
-      };
-    }
-    for (const tag of globalThis.LLMMathWidgets.tags.filter((t) => t.startsWith("llm-answer-"))) {
-      out.exercises[tag] = customElements.get(tag).figure;
-    }
-    return out;
-  }, figures);
+      for (const tag of globalThis.LLMMathWidgets.tags.filter((t) => t.startsWith("llm-answer-"))) {
+        out.exercises[tag] = customElements.get(tag).figure;
+      }
+      return out;
+    },
+    // the facets that are data (a function, numpy, does not cross into the page)
+    Object.fromEntries(
+      Object.entries(figures).map(([name, { tag, picture, conceals }]) => [name, { tag, picture, conceals }]),
+    ),
+  );
   await page.close();
   return seen;
 }
@@ -107,9 +107,8 @@ test("registry: every figure declares its element, id, section, picture and NumP
     assert.ok(SELECTORS(f.picture) && f.picture.length > 0, `${name}: declares its picture (selectors of its parts)`);
     for (const [selector, n] of s.found.picture)
       assert.ok(n > 0, `${name}: its picture's part ${selector} is in the figure (${n})`);
-    // Copy as NumPy: the widget's program, for the figure as drawn.
-    assert.equal(typeof s.program, "string", `${name}: <${f.tag}> has a NumPy program (static numpy)`);
-    assert.match(s.program, /^\n*# .*\n[\s\S]*^import numpy as np$/m, `${name}: its NumPy program`);
+    // Copy as NumPy: the figure's program, a function of the widget's state and result.
+    assert.equal(typeof f.numpy, "function", `${name}: declares its NumPy program (numpy)`);
     // An exercise blurs what states its answer: the figure says what that is, and only a figure
     // an exercise answers for says it.
     if (answered.has(f.tag)) {

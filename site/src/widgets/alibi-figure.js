@@ -1,5 +1,7 @@
-// Figure 6.1, <llm-alibi> (alibi.js), as the pages, the build and the tests know it: data only
-// (see figures.js). Its NumPy program is the widget's (alibi-numpy.js).
+// Figure 6.1, <llm-alibi> (alibi.js), as the pages, the build and the tests know it (see
+// figures.js): its element, its place in the chapter and its facets, its NumPy program among them.
+import { program, pyInt } from "../numpy.js";
+
 export const alibi = {
   tag: "llm-alibi",
   id: "alibi-figure",
@@ -9,4 +11,29 @@ export const alibi = {
   picture: [".alibi-bars", ".headline", ".alibi-evidence", ".alibi-panels"],
   // Exercise 6: the headline and the calculation.
   conceals: [".headline", ".worked"],
+  // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
+  // current inputs, for the widget's state and result (site/src/numpy.js says what every program
+  // does).
+  numpy,
 };
+
+/** The figure's NumPy program for the widget's state and result, as text. */
+function numpy(s, r) {
+  const { heads, head, tokens, distance } = r?.inputs ?? s;
+  return program(
+    `# ALiBi (Press et al. 2022): head k adds -m_k·(i - j) to query i's score for key j. The functions
+# are reference/alibi.py's, the code the core (core/include/llmmath/alibi.hpp) is tested against.`,
+    ["alibi_heads", "alibi", "alibi_decay"],
+    `heads, head, tokens, distance = ${[heads, head, tokens, distance].map(pyInt).join(", ")}
+
+h = alibi_heads(heads)
+for name in ["slopes", "half_distances"]:
+    show(name, h[name])
+m = h["slopes"][head - 1]  # the figure's head
+show("slope", m)
+show("half_distance", h["half_distances"][head - 1])
+show("bias", alibi(m, tokens)["bias"])
+show("weight_factor", alibi_decay(m, distance + 1)[distance])  # at the evidence's distance δ
+show("half_distance_halved", alibi(m / 2)["half_distance"])`,
+  );
+}

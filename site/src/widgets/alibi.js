@@ -16,7 +16,6 @@ import { FigureAnswer } from "./answer.js";
 import { scrollBox, slider } from "./controls.js";
 import css from "./alibi.css";
 import { barChart, lineChart, niceScale } from "./plot.js";
-import { numpyProgram } from "./alibi-numpy.js";
 
 const MAX_HEADS = 128;
 const MAX_MAP = 12;
@@ -41,7 +40,6 @@ const powerBelow = (x) => {
 
 export class LlmAlibi extends LlmWidget {
   static styles = css;
-  static numpy = numpyProgram;
   static attributes = [
     {
       name: "heads",

@@ -1,5 +1,7 @@
-// Figure 1.1, <llm-attention> (attention.js), as the pages, the build and the tests know it:
-// data only (see figures.js). Its NumPy program is the widget's (attention-numpy.js).
+// Figure 1.1, <llm-attention> (attention.js), as the pages, the build and the tests know it (see
+// figures.js): its element, its place in the chapter and its facets, its NumPy program among them.
+import { program, py, pyMatrix, pyStrings } from "../numpy.js";
+
 export const attention = {
   tag: "llm-attention",
   id: "attention-figure",
@@ -9,4 +11,26 @@ export const attention = {
   // Exercise 1: the weights, the outputs and the written-out calculation state the answer; the
   // scores stay visible, since the reader computes from them.
   conceals: [".attention-results .table-view:nth-child(2)", ".attention-results .table-view:nth-child(3)", ".worked"],
+  // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
+  // current inputs, for the widget's state and result (site/src/numpy.js says what every program
+  // does).
+  numpy,
 };
+
+/** The figure's NumPy program for the widget's state and result, as text. */
+function numpy(s) {
+  return program(
+    `# Scaled dot-product attention (Vaswani et al. 2017, eq. 1) with the figure's Q, K, V. The function
+# is reference/attention.py's, the code the core (core/include/llmmath/attention.hpp) is tested against.`,
+    ["attention"],
+    `tokens = ${pyStrings(s.labels)}
+Q = np.array(${pyMatrix(s.q)}, dtype=float)  # (n, d)
+K = np.array(${pyMatrix(s.k)}, dtype=float)  # (n, d)
+V = np.array(${pyMatrix(s.v)}, dtype=float)  # (n, dv)
+causal = ${py(s.causal)}
+
+r = attention(Q, K, V, causal)
+for name in ["scale", "scores", "weights", "output"]:
+    show(name, r[name])`,
+  );
+}

@@ -13,7 +13,6 @@ import { FigureAnswer } from "./answer.js";
 import { checkbox, matrixEditor, markInvalid, scrollBox, stepper } from "./controls.js";
 import { attentionPresets } from "./attention-presets.js";
 import css from "./attention.css";
-import { numpyProgram } from "./attention-numpy.js";
 
 const MAX_TOKENS = 8;
 const MAX_DIM = 4;
@@ -21,7 +20,6 @@ const matrix = (name, doc) => ({ name, type: "matrix", maxRows: MAX_TOKENS, maxC
 
 export class LlmAttention extends LlmWidget {
   static styles = css;
-  static numpy = numpyProgram;
   static attributes = [
     {
       name: "preset",

@@ -28,8 +28,6 @@
 //   static attributes         its declarations
 //   static styles             its own CSS text (imported from <concept>.css), optional
 //   static presetFields(name) the state fields a preset sets, when it declares a preset
-//   static numpy(state, result) its NumPy program's text (Copy as NumPy: takeaway.js), written
-//                             in <name>-numpy.js; the figure's other facets are in figures.js
 //   normalize(state, notes)   optional: makes fields consistent (shapes, index ranges) in place
 //   build()                   builds controls and figure into this.frame, once
 //   sync()                    sets the controls from this.state (after any outside change)
@@ -156,7 +154,6 @@ let failureSaid = false;
 export class LlmWidget extends HTMLElement {
   static attributes = [];
   static styles = "";
-  static numpy = null;
   /**
    * The state fields preset `_name` sets; none here, a widget with presets overrides it.
    * @param {string} _name

@@ -1,5 +1,8 @@
-// Figure 1.2, <llm-context-dilution> (dilution.js), as the pages, the build and the tests know
-// it: data only (see figures.js). Its NumPy program is the widget's (dilution-numpy.js).
+// Figure 1.2, <llm-context-dilution> (dilution.js), as the pages, the build and the tests know it
+// (see figures.js): its element, its place in the chapter and its facets, its NumPy program among
+// them.
+import { program, py, pyInt } from "../numpy.js";
+
 export const contextDilution = {
   tag: "llm-context-dilution",
   // Its id on the reader keeps the figure's name before the rename: links to #dilution-figure
@@ -11,4 +14,24 @@ export const contextDilution = {
   aliases: ["dilution"],
   // Download SVG and PNG: the headline, the bar of the weight's shares and the chart.
   picture: [".headline", ".mass-bar", ".chart-box"],
+  // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
+  // current inputs, for the widget's state and result (site/src/numpy.js says what every program
+  // does).
+  numpy,
 };
+
+/** The figure's NumPy program for the widget's state and result, as text. */
+function numpy(s, r) {
+  const { relevantScore: a, distractorScore: b, distractors: n } = r?.cfg ?? s;
+  return program(
+    `# Context dilution: the weight one relevant key (score a) keeps among n distractors (score b). The
+# function is reference/attention.py's, the code the core's contextDilution
+# (core/include/llmmath/attention.hpp) is tested against.`,
+    ["context_dilution"],
+    `a, b, n = ${py(a)}, ${py(b)}, ${pyInt(n)}
+
+r = context_dilution(a, b, n)
+for name in ["relevant_weight", "distractor_mass", "distractor_weight"]:
+    show(name, r[name])`,
+  );
+}

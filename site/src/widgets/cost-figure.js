@@ -1,5 +1,7 @@
-// Figure 4.1, <llm-cost> (cost.js), as the pages, the build and the tests know it: data only
-// (see figures.js). Its NumPy program is the widget's (cost-numpy.js).
+// Figure 4.1, <llm-cost> (cost.js), as the pages, the build and the tests know it (see figures.js):
+// its element, its place in the chapter and its facets, its NumPy program among them.
+import { program, py, pyInt } from "../numpy.js";
+
 export const cost = {
   tag: "llm-cost",
   id: "cost-figure",
@@ -9,4 +11,30 @@ export const cost = {
   // Exercise 4: the cards, the chart of scores and cache (its legend states both) and the
   // calculation; the chart of attention against the linear layers does not state the answer.
   conceals: [".cost-stats", ".worked"],
+  // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
+  // current inputs, for the widget's state and result (site/src/numpy.js says what every program
+  // does).
+  numpy,
 };
+
+/** The figure's NumPy program for the widget's state and result, as text. */
+function numpy(s, r) {
+  const c = r?.cfg ?? s;
+  const linear = Boolean(c.dModel || c.ffnDim);
+  return program(
+    `# What attention costs: scores, the key-value cache and multiply-adds${linear ? ", beside the linear layers" : ""}. The
+# function is reference/cost.py's, the code the core (core/include/llmmath/cost.hpp) is tested against.`,
+    ["attention_cost"],
+    `tokens, heads, kv_heads, head_dim, layers, batch = ${[c.tokens, c.heads, c.kvHeads, c.headDim, c.layers, c.batch].map(pyInt).join(", ")}
+bytes_per_value = ${py(c.bytesPerValue)}
+${
+  linear
+    ? `d_model, ffn_dim, gated = ${pyInt(c.dModel)}, ${pyInt(c.ffnDim)}, ${py(Boolean(c.gated))}
+`
+    : ""
+}
+r = attention_cost(tokens, heads, head_dim, layers, kv_heads, batch, bytes_per_value${linear ? ", d_model, ffn_dim, gated" : ""})
+for name, x in r.items():
+    show(name, x)`,
+  );
+}

@@ -21,7 +21,6 @@ import { checkbox, choice, markInvalid, numberField, scrollBox, slider } from ".
 import { lineChart } from "./plot.js";
 import { costPresets, precisions } from "./cost-presets.js";
 import css from "./cost.css";
-import { numpyProgram } from "./cost-numpy.js";
 
 // The core's limits (core/include/llmmath/cost.hpp): tokens up to 2^30; heads, key-value heads,
 // head dimension, layers and batch up to 2^12; bytes per value in (0, 1024]; model width up to
@@ -59,7 +58,6 @@ const ex = costPresets.exercise;
 
 export class LlmCost extends LlmWidget {
   static styles = css;
-  static numpy = numpyProgram;
   static attributes = [
     {
       name: "preset",

@@ -17,7 +17,6 @@ import { stateKey } from "./attributes.js";
 import { markInvalid, numberField } from "./controls.js";
 import { mechanisms, scenarios } from "./diagnose-scenarios.js";
 import css from "./diagnose.css";
-import { numpyProgram } from "./diagnose-numpy.js";
 
 const SECTION_TITLES = {
   attention: "1 Attention",
@@ -66,7 +65,6 @@ const picksOf = (entry) => (entry ? entry.split(",") : []);
 
 export class LlmDiagnose extends LlmWidget {
   static styles = css;
-  static numpy = numpyProgram;
   // picks: the six mechanisms of one scenario take 63 characters; 128 leaves room for stray
   // entries, which normalize() then names in its note instead of refusing the whole value.
   static attributes = [

@@ -6,7 +6,6 @@ import { LlmWidget } from "./base.js";
 import { slider } from "./controls.js";
 import { lineChart } from "./plot.js";
 import css from "./dilution.css";
-import { numpyProgram } from "./dilution-numpy.js";
 
 // Distractor counts the slider steps through: roughly 1-2-5 per decade, 0 to 100,000.
 const COUNTS = [0, 1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000];
@@ -15,7 +14,6 @@ const CURVE_COUNTS = [...new Set(Array.from({ length: 51 }, (_, k) => Math.round
 
 export class LlmContextDilution extends LlmWidget {
   static styles = css;
-  static numpy = numpyProgram;
   static attributes = [
     { name: "relevant-score", type: "number", min: -5, max: 10, default: 2, doc: "The relevant key's score a." },
     { name: "distractor-score", type: "number", min: -5, max: 10, default: 0, doc: "Each distractor's score b." },

@@ -6,23 +6,27 @@
 // take-away), the kit and the exercises, and every test (tests/browser/registry.js).
 //
 // A figure owns its facets. Each is declared once, beside the figure's widget:
-//   <name>-figure.js   the figure as data: its element (tag), its id on the reader, its section,
-//                      the names it had before (aliases, optional: old links and frames that
-//                      name the figure by one still find it; new ones are written with the
-//                      name), and its facets that are data:
+//   <name>-figure.js   the figure: its element (tag), its id on the reader, its section, the
+//                      names it had before (aliases, optional: old links and frames that name
+//                      the figure by one still find it; new ones are written with the name),
+//                      and its facets:
 //     picture          selectors (in its shadow root) of the parts that make its picture: its
 //                      charts and tables with the readouts that name their numbers, not its
 //                      controls (Download SVG and PNG, site/src/takeaway.js)
 //     conceals         for a figure an exercise uses: selectors of the readouts that state the
 //                      exercise's answer, blurred until the reader commits a prediction
 //                      (site/src/widgets/answer.js); [] when the figure states none
-//   static numpy       on the widget's class, written in <name>-numpy.js: its NumPy program, a
-//                      function of the widget's state and result (Copy as NumPy, takeaway.js).
-//                      A facet that is code stays with the widget, found by `tag` as the build
-//                      finds its `static attributes`, so that this registry stays data.
-// Data only (these files import nothing), so the pages' glue, the build and the tests read it
-// without loading any widget. The kit (base.js) marks every figure's element with its name,
-// data-figure="<name>": page styles select figures by that attribute, never by a list of tags.
+//     numpy            its NumPy program: a function (state, result) → text of the widget's
+//                      state and result, written with site/src/numpy.js's helpers (Copy as
+//                      NumPy, takeaway.js)
+// The figure files import only site/src/numpy.js (its helpers, and through it the reference's
+// definitions, reference/definitions.js, which the build fills in) and attributes.js's pure
+// functions, never a widget: so the pages' glue, the build and the tests read the registry
+// without loading any widget or DOM, in Node too (site/build.mjs bundles it with esbuild and the
+// reference's table; the tests, through tests/browser/registry.js, with the empty stand-in,
+// enough for everything but writing a program). The kit (base.js) marks every figure's element with its
+// name, data-figure="<name>": page styles select figures by that attribute, never by a list of
+// tags.
 import { attention } from "./attention-figure.js";
 import { contextDilution } from "./context-dilution-figure.js";
 import { sampling } from "./sampling-figure.js";

@@ -1,5 +1,7 @@
-// Figure 8.1, <llm-moe> (moe.js), as the pages, the build and the tests know it: data only (see
-// figures.js). Its NumPy program is the widget's (moe-numpy.js).
+// Figure 8.1, <llm-moe> (moe.js), as the pages, the build and the tests know it (see figures.js):
+// its element, its place in the chapter and its facets, its NumPy program among them.
+import { program, pyInt, pyMatrix, pyStrings } from "../numpy.js";
+
 export const moe = {
   tag: "llm-moe",
   id: "moe-figure",
@@ -9,4 +11,25 @@ export const moe = {
   // Exercise 8: the figure shows the loss of its own router, not the even router's: nothing to
   // conceal.
   conceals: [],
+  // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
+  // current inputs, for the widget's state and result (site/src/numpy.js says what every program
+  // does).
+  numpy,
 };
+
+/** The figure's NumPy program for the widget's state and result, as text. */
+function numpy(s) {
+  return program(
+    `# Mixture of experts: top-k routing and the Switch Transformer load-balancing loss N·Σ f_i·p_i
+# (Fedus et al. 2021, eq. 4). The function is reference/moe.py's, the code the core
+# (core/include/llmmath/moe.hpp) is tested against.`,
+    ["moe_route"],
+    `tokens = ${pyStrings(s.labels)}
+L = np.array(${pyMatrix(s.logits)}, dtype=float)  # (T, N) router logits
+top_k = ${pyInt(s.topK)}
+
+r = moe_route(L, top_k)
+for name in ["probs", "assignments", "counts", "f", "p", "terms", "loss"]:
+    show(name, r[name])`,
+  );
+}

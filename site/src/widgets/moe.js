@@ -14,7 +14,6 @@ import { choice, markInvalid, matrixEditor, scrollBox, stepper } from "./control
 import { groupedBarChart, legend, niceTicks } from "./plot.js";
 import { MOE_LABELS, moePresets } from "./moe-presets.js";
 import css from "./moe.css";
-import { numpyProgram } from "./moe-numpy.js";
 
 const MAX_TOKENS = 12;
 const MIN_EXPERTS = 2;
@@ -25,7 +24,6 @@ const tokenLabel = (labels, i) => labels[i] ?? MOE_LABELS[i] ?? `t${i + 1}`;
 
 export class LlmMoe extends LlmWidget {
   static styles = css;
-  static numpy = numpyProgram;
   static attributes = [
     {
       name: "preset",

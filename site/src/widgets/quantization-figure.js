@@ -1,5 +1,8 @@
-// Figure 7.1, <llm-quantization> (quantization.js), as the pages, the build and the tests know
-// it: data only (see figures.js). Its NumPy program is the widget's (quantization-numpy.js).
+// Figure 7.1, <llm-quantization> (quantization.js), as the pages, the build and the tests know it
+// (see figures.js): its element, its place in the chapter and its facets, its NumPy program among
+// them.
+import { program, py, pyInt, pyMatrix } from "../numpy.js";
+
 export const quantization = {
   tag: "llm-quantization",
   id: "quantization-figure",
@@ -8,4 +11,33 @@ export const quantization = {
   picture: [".headline", ".quantization-ranges", ".chart-box"],
   // Exercise 7: the channel table (ranges and s), the bars after smoothing and the calculation.
   conceals: [".quantization-table", ".worked"],
+  // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
+  // current inputs, for the widget's state and result (site/src/numpy.js says what every program
+  // does).
+  numpy,
 };
+
+/** The figure's NumPy program for the widget's state and result, as text. */
+function numpy(s, r) {
+  const bits = r?.bits ?? s.bits,
+    alpha = r?.alpha ?? s.alpha;
+  return program(
+    `# SmoothQuant (Xiao et al. 2023) on one linear layer Y = X W, with symmetric per-tensor integer
+# quantisation. The functions are reference/quantization.py's, the code the core
+# (core/include/llmmath/quantization.hpp) is tested against.`,
+    ["smooth_quant_layer"],
+    `X = np.array(${pyMatrix(s.x)}, dtype=float)  # (tokens, channels) activations
+W = np.array(${pyMatrix(s.w)}, dtype=float)  # (channels, outputs) weights
+bits, alpha = ${pyInt(bits)}, ${py(alpha)}
+
+r = smooth_quant_layer(X, W, alpha, bits)
+for name in ["x_abs_max", "w_abs_max", "scales", "x_abs_max_smoothed", "w_abs_max_smoothed", "x_levels",
+             "x_levels_smoothed", "error_quantized", "error_quantized_smoothed", "error_smoothing_alone"]:
+    show(name, r[name])
+for tensor in ["quant_x", "quant_w", "quant_x_smoothed", "quant_w_smoothed"]:
+    for name in ["scale", "max_abs_error"]:
+        show(tensor + "_" + name, r[tensor][name])
+for tensor in ["quant_x", "quant_x_smoothed"]:
+    show(tensor + "_levels", r[tensor]["levels"])  # (tokens, channels)`,
+  );
+}

@@ -16,7 +16,6 @@ import { markInvalid, matrixEditor, scrollBox, slider } from "./controls.js";
 import { groupedBarChart, legend, lineChart, niceTicks } from "./plot.js";
 import { quantizationPresets } from "./quantization-presets.js";
 import css from "./quantization.css";
-import { numpyProgram } from "./quantization-numpy.js";
 
 const MAX_TOKENS = 8;
 const MAX_CHANNELS = 8;
@@ -36,7 +35,6 @@ function power(base, exponent) {
 
 export class LlmQuantization extends LlmWidget {
   static styles = css;
-  static numpy = numpyProgram;
   static attributes = [
     {
       name: "preset",

@@ -1,5 +1,7 @@
-// Figure 3.1, <llm-rope> (rope.js), as the pages, the build and the tests know it: data only
-// (see figures.js). Its NumPy program is the widget's (rope-numpy.js).
+// Figure 3.1, <llm-rope> (rope.js), as the pages, the build and the tests know it (see figures.js):
+// its element, its place in the chapter and its facets, its NumPy program among them.
+import { program, py, pyInt, pyList } from "../numpy.js";
+
 export const rope = {
   tag: "llm-rope",
   id: "rope-figure",
@@ -9,4 +11,33 @@ export const rope = {
   // Exercise 3: the scores (headline, chart, the readout after moving both positions), the
   // calculation, and the dials' captions, which give each pair's part of the score.
   conceals: [".headline", ".worked", ".rope-moved", ".rope-dial figcaption"],
+  // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
+  // current inputs, for the widget's state and result (site/src/numpy.js says what every program
+  // does).
+  numpy,
 };
+
+/** The figure's NumPy program for the widget's state and result, as text. */
+function numpy(s, r) {
+  const st = r?.state ?? s;
+  return program(
+    `# Rotary position embedding (Su et al. 2021, RoFormer): pair i of q and k turns by pos·θ_i. The
+# functions are reference/rope.py's, the code the core (core/include/llmmath/rope.hpp) is tested against.`,
+    ["rope"],
+    `q = np.array(${pyList(st.q)}, dtype=float)  # (d,)
+k = np.array(${pyList(st.k)}, dtype=float)  # (d,)
+m, n = ${pyInt(st.m)}, ${pyInt(st.n)}  # positions of the query and the key
+pairing = ${JSON.stringify(st.pairing)}
+${
+  st.useFreqs
+    ? `base, freqs = None, np.array(${pyList(st.freqs)}, dtype=float)  # (d/2,) θ_i given, radians per position`
+    : `base, freqs = ${py(st.base)}, None  # θ_i = base^(-2i/d)`
+}
+
+r = rope(q, k, m, n, pairing, base, freqs)
+for name in ["thetas", "angles", "q_rotated", "k_rotated", "pair_scores", "raw", "scaled"]:
+    show(name, r[name])
+# only the offset counts (eq. 16): the query at m - n and the key at 0 give the same score
+show("raw_at_offset", rope(q, k, r["offset"], 0, pairing, base, freqs)["raw"])`,
+  );
+}

@@ -19,7 +19,6 @@ import { choice, markInvalid, slider } from "./controls.js";
 import { lineChart, niceScale } from "./plot.js";
 import { ropePresets } from "./rope-presets.js";
 import css from "./rope.css";
-import { numpyProgram } from "./rope-numpy.js";
 
 // Bases the slider steps through: RoFormer's 10,000 (its eq. 15), Llama 3's 500,000, and
 // neighbours on either side.
@@ -51,7 +50,6 @@ const vector = (name, doc) => ({ name, type: "numbers", minLength: 2, maxLength:
 
 export class LlmRope extends LlmWidget {
   static styles = css;
-  static numpy = numpyProgram;
   static attributes = [
     {
       name: "preset",

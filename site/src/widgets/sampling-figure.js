@@ -1,5 +1,8 @@
-// Figures 2.1 and 2.2, <llm-sampling> (sampling.js), as the pages, the build and the tests know
-// it: data only (see figures.js). Its NumPy program is the widget's (sampling-numpy.js).
+// Figures 2.1 and 2.2, <llm-sampling> (sampling.js), as the pages, the build and the tests know it
+// (see figures.js): its element, its place in the chapter and its facets, its NumPy program among
+// them.
+import { program, py, pyInt, pyList, pyStrings } from "../numpy.js";
+
 export const sampling = {
   tag: "llm-sampling",
   id: "sampling-figure",
@@ -8,4 +11,41 @@ export const sampling = {
   picture: [".headline", ".sampling-legend", ".sampling-chart", ".sampling-drawlist"],
   // Exercise 2 (on Figure 2.2): the headline, the chart and the written-out calculation.
   conceals: [".headline", ".sampling-chart", ".sampling-worked"],
+  // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
+  // current inputs, for the widget's state and result (site/src/numpy.js says what every program
+  // does).
+  numpy,
 };
+
+/** The figure's NumPy program for the widget's state and result, as text. */
+function numpy(s, r) {
+  const st = r?.state ?? s;
+  const probsGiven = st.probs.length > 0;
+  const { temperature, topK, topP } = r?.opts ?? st;
+  const draw = r ? r.draw : st.draws === "off" ? null : { seed: st.seed, count: st.count };
+  return program(
+    `# Sampling: temperature, then top-k, then top-p on the renormalised top-k distribution, then
+# renormalisation (Holtzman et al. 2020)${draw ? ", and seeded draws" : ""}. The functions are reference/sampling.py's,
+# the code the core (core/include/llmmath/sampling.hpp) is tested against.`,
+    draw ? ["sampling", "splitmix64", "sample"] : ["sampling"],
+    `tokens = ${pyStrings(st.labels)}
+${probsGiven ? `p = np.array(${pyList(st.probs)}, dtype=float)  # (n,) probabilities, treated as logits log p` : `z = np.array(${pyList(st.logits)}, dtype=float)  # (n,) logits`}
+T, top_k, top_p = ${py(temperature)}, ${pyInt(topK)}, ${py(topP)}
+
+r = sampling(${probsGiven ? "probs=p" : "logits=z"}, temperature=T, top_k=top_k, top_p=top_p)
+for name in ["tempered", "order", "top_k_mass", "cumulative", "cutoff", "kept_mass", "probs"]:
+    show(name, r[name])
+${
+  draw
+    ? `
+# The draws: inverse CDF with the core's uniforms (SplitMix64, seed ${draw.seed}).
+prompt, seed, count = ${JSON.stringify(String(st.prompt))}, ${pyInt(draw.seed)}, ${pyInt(draw.count)}
+u = splitmix64(seed)
+draws = sample(r["probs"], [next(u) for _ in range(count)])
+show("draws", draws)
+for t in draws:
+    print("   ", prompt + tokens[t])`
+    : ""
+}`,
+  );
+}

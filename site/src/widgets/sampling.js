@@ -18,7 +18,6 @@ import { FigureAnswer } from "./answer.js";
 import { choice, markInvalid, numberField, slider, stepper } from "./controls.js";
 import { samplingPresets } from "./sampling-presets.js";
 import css from "./sampling.css";
-import { numpyProgram } from "./sampling-numpy.js";
 
 const MAX_TOKENS = 12;
 const MAX_DRAWS = 100;
@@ -39,7 +38,6 @@ const australia = samplingPresets.australia;
 
 export class LlmSampling extends LlmWidget {
   static styles = css;
-  static numpy = numpyProgram;
   static attributes = [
     {
       name: "preset",

@@ -1,5 +1,8 @@
-// Figure 5.1, <llm-speculative> (speculative.js), as the pages, the build and the tests know it:
-// data only (see figures.js). Its NumPy program is the widget's (speculative-numpy.js).
+// Figure 5.1, <llm-speculative> (speculative.js), as the pages, the build and the tests know it
+// (see figures.js): its element, its place in the chapter and its facets, its NumPy program among
+// them.
+import { program, py, pyInt, pyList } from "../numpy.js";
+
 export const speculative = {
   tag: "llm-speculative",
   id: "speculative-figure",
@@ -16,4 +19,46 @@ export const speculative = {
     ".speculative-measure-body .speculative-predicted",
     ".speculative-measure-body .speculative-mean",
   ],
+  // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
+  // current inputs, for the widget's state and result (site/src/numpy.js says what every program
+  // does).
+  numpy,
 };
+
+/** The figure's NumPy program for the widget's state and result, as text. */
+function numpy(s, r) {
+  const { alpha, gamma, costRatio } = r?.cfg ?? s;
+  const rounds = r ? r.measure?.rounds : s.rounds;
+  const seed = r ? r.measure?.seed : s.seed;
+  const measured = gamma > 0;
+  // the chart's draft lengths, among which the figure found the best (a program is asked for
+  // only once the figure is drawn)
+  const gammas = r ? r.curve.map((p) => p.gamma) : [];
+  return program(
+    `# Speculative decoding (Leviathan et al. 2023): eq. 1, its ceiling and the walltime improvement${measured ? ",\n# then the simulated log the figure measures α back from" : ""}. The functions are reference/speculative.py's,
+# the code the core (core/include/llmmath/speculative.hpp) is tested against.`,
+    measured
+      ? ["speculative_decoding", "speculative_sweep", "speculative_measure"]
+      : ["speculative_decoding", "speculative_sweep"],
+    `alpha, gamma, c = ${py(alpha)}, ${pyInt(gamma)}, ${py(costRatio)}
+gammas = ${pyList(gammas)}  # the chart's draft lengths
+
+r = speculative_decoding(alpha, gamma, c)
+for name in ["token_probs", "expected_tokens", "ceiling", "round_cost", "speedup"]:
+    show(name, r[name])
+sweep = speculative_sweep(alpha, gammas, c)
+for name in ["best_gamma", "best_speedup"]:
+    show(name, sweep[name])
+${
+  measured
+    ? `
+# The simulated log: ${rounds} target calls, each checked draft accepted while the next uniform of
+# the core's SplitMix64 (seed ${seed}) is below α; a call stops at its first rejection.
+rounds, seed = ${pyInt(rounds)}, ${pyInt(seed)}
+log = speculative_measure(alpha, gamma, rounds, seed)
+for name, x in log.items():
+    show("log_" + name, x)`
+    : ""
+}`,
+  );
+}

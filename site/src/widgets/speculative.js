@@ -16,7 +16,6 @@ import { FigureAnswer } from "./answer.js";
 import { numberField, scrollBox, slider } from "./controls.js";
 import { lineChart } from "./plot.js";
 import css from "./speculative.css";
-import { numpyProgram } from "./speculative-numpy.js";
 
 // Draft lengths on the slider and the chart, and the range searched for the best one.
 const GAMMA_MAX = 20;
@@ -29,7 +28,6 @@ const SEED_RANGE = 2 ** 32;
 
 export class LlmSpeculative extends LlmWidget {
   static styles = css;
-  static numpy = numpyProgram;
   static attributes = [
     {
       name: "alpha",
