@@ -264,6 +264,48 @@ const referencePython = {
   },
 };
 
+// --- the widgets, from the registry ---------------------------------------------------------
+// The figures' registry (src/widgets/figures.js) names each figure's widget module (`module`);
+// the bundles get "llmmath:widgets", the module src/widgets/index.js imports, made here: it
+// imports each of those modules, in the registry's order, and merges their `widgets` (tag →
+// class). The registry is run here as the tests read it (its files import no widget).
+let registryRun;
+/** The registry's figures, by name. */
+function registry() {
+  registryRun ??= bundle({ contents: `export { figures } from "./widgets/figures.js";` }, "cjs").then((code) => {
+    const module = { exports: {} };
+    new Function("module", "exports", code)(module, module.exports);
+    return module.exports.figures;
+  });
+  return registryRun;
+}
+
+const widgetModules = {
+  name: "widget-modules",
+  setup(b) {
+    b.onResolve({ filter: /^llmmath:widgets$/ }, () => ({ path: "widgets", namespace: "llmmath" }));
+    b.onLoad({ filter: /^widgets$/, namespace: "llmmath" }, async () => {
+      const figures = await registry();
+      for (const [name, f] of Object.entries(figures)) {
+        if (!/^[\w-]+\.js$/.test(f.module ?? "")) {
+          throw new Error(
+            `site/src/widgets/figures.js: figure ${name} names no module of its widget (module: "<file>.js")`,
+          );
+        }
+      }
+      const modules = [...new Set(Object.values(figures).map((f) => f.module))];
+      return {
+        contents: [
+          ...modules.map((m, i) => `import { widgets as w${i} } from "./${m}";`),
+          `export const widgets = { ${modules.map((_, i) => `...w${i}`).join(", ")} };`,
+        ].join("\n"),
+        resolveDir: path.join(here, "src", "widgets"),
+        loader: "js",
+      };
+    });
+  },
+};
+
 /**
  * Bundles one entry of src/ (a file name, or { contents } of a module in src/) into a classic
  * script, or CommonJS for the build itself; returns its text.
@@ -280,7 +322,7 @@ async function bundle(entry, format = "iife") {
     write: false,
     legalComments: "none",
     logLevel: "warning",
-    plugins: [cssAsText, referencePython],
+    plugins: [cssAsText, referencePython, widgetModules],
   });
   return result.outputFiles[0].text;
 }

@@ -1,12 +1,12 @@
 // The registry of the figures (site/src/widgets/figures.js, each figure's declaration in
 // site/src/widgets/<name>-figure.js): every figure declares each of its facets, and the pages find
 // the figures by it.
-//  - every figure names its element, its id on the reader and its section, and its picture (the
-//    parts Download SVG and PNG draw) and its NumPy program (`numpy`, a function of the widget's
-//    state and result; tests/browser/takeaway.test.js runs every figure's, through Copy as NumPy);
-//    every figure an exercise answers for declares what the exercise conceals;
-//    every selector declared finds its part in the figure drawn with its defaults (the course
-//    authors' guide shows each so);
+//  - every figure names its element, its widget's module (whose widgets every page registers),
+//    its id on the reader and its section, its picture (the parts Download SVG and PNG draw) and
+//    its NumPy program (`numpy`, a function of the widget's state and result;
+//    tests/browser/takeaway.test.js runs every figure's, through Copy as NumPy); every figure an
+//    exercise answers for declares what the exercise conceals; every selector declared finds its
+//    part in the figure drawn with its defaults (the course authors' guide shows each so);
 //  - the kit marks every figure's element with data-figure, its name, and the reader's styles
 //    select figures by it, and before the widgets' script has defined them (scripts off) by
 //    their place in a <figure>.
@@ -88,7 +88,7 @@ test("registry: a figure's name is its element's without llm-, and its former na
     assert.equal(figureName(none), null);
 });
 
-test("registry: every figure declares its element, id, section, picture and NumPy program, and what an exercise on it conceals", async () => {
+test("registry: every figure declares its element, widget's module, id, section, picture and NumPy program, and what an exercise on it conceals", async () => {
   const seen = await facets();
   const tags = new Set(),
     ids = new Set();
@@ -100,6 +100,7 @@ test("registry: every figure declares its element, id, section, picture and NumP
     ids.add(f.id);
     assert.match(f.id ?? "", /^[a-z]+(-[a-z]+)*$/, `${name}: its id on the reader`);
     assert.match(f.section ?? "", /^[a-z]+$/, `${name}: its section`);
+    assert.match(f.module ?? "", /^[a-z]+(-[a-z]+)*\.js$/, `${name}: its widget's module`);
     const s = seen.figures[name];
     assert.ok(s.widget, `${name}: <${f.tag}> is a widget`);
     assert.equal(s.mark, name, `${name}: the kit marks its element data-figure="${name}"`);

@@ -4,6 +4,8 @@ import { program, pyInt } from "../numpy.js";
 
 export const alibi = {
   tag: "llm-alibi",
+  // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
+  module: "alibi.js",
   id: "alibi-figure",
   section: "alibi",
   // Download SVG and PNG: the heads' slopes, the headline, the evidence's line, and the bias map

@@ -4,6 +4,8 @@ import { program, py, pyMatrix, pyStrings } from "../numpy.js";
 
 export const attention = {
   tag: "llm-attention",
+  // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
+  module: "attention.js",
   id: "attention-figure",
   section: "attention",
   // Download SVG and PNG: the three tables: scores, weights and outputs.

@@ -5,6 +5,8 @@ import { program, py, pyInt } from "../numpy.js";
 
 export const contextDilution = {
   tag: "llm-context-dilution",
+  // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
+  module: "dilution.js",
   // Its id on the reader keeps the figure's name before the rename: links to #dilution-figure
   // open at the figure as before.
   id: "dilution-figure",

@@ -4,6 +4,8 @@ import { program, py, pyInt } from "../numpy.js";
 
 export const cost = {
   tag: "llm-cost",
+  // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
+  module: "cost.js",
   id: "cost-figure",
   section: "cost",
   // Download SVG and PNG: the result cards, and the chart with its legend.

@@ -5,6 +5,8 @@ import { stateKey } from "./attributes.js";
 
 export const diagnose = {
   tag: "llm-diagnose",
+  // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
+  module: "diagnose.js",
   id: "diagnose-figure",
   section: "diagnose",
   // Download SVG and PNG: the scenario's title and story, and its calculation once found.

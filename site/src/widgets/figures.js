@@ -6,10 +6,12 @@
 // take-away), the kit and the exercises, and every test (tests/browser/registry.js).
 //
 // A figure owns its facets. Each is declared once, beside the figure's widget:
-//   <name>-figure.js   the figure: its element (tag), its id on the reader, its section, the
-//                      names it had before (aliases, optional: old links and frames that name
-//                      the figure by one still find it; new ones are written with the name),
-//                      and its facets:
+//   <name>-figure.js   the figure: its element (tag), its widget's file (module: the file in
+//                      this folder that exports the element's class, and those of its exercise,
+//                      as `widgets`; index.js registers every figure's), its id on the reader,
+//                      its section, the names it had before (aliases, optional: old links and
+//                      frames that name the figure by one still find it; new ones are written
+//                      with the name), and its facets:
 //     picture          selectors (in its shadow root) of the parts that make its picture: its
 //                      charts and tables with the readouts that name their numbers, not its
 //                      controls (Download SVG and PNG, site/src/takeaway.js)

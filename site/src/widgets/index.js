@@ -1,28 +1,13 @@
 // Every widget of the chapter, by tag, and the one function that registers them. The script
 // embed (llmmath-widgets.js), the reader and embed.html all register through here.
-import { widgets as attention } from "./attention.js";
-import { widgets as dilution } from "./dilution.js";
-import { widgets as sampling } from "./sampling.js";
-import { widgets as rope } from "./rope.js";
-import { widgets as cost } from "./cost.js";
-import { widgets as speculative } from "./speculative.js";
-import { widgets as alibi } from "./alibi.js";
-import { widgets as quantization } from "./quantization.js";
-import { widgets as moe } from "./moe.js";
-import { widgets as diagnose } from "./diagnose.js";
+//
+// The widgets are those of the figures' modules: "llmmath:widgets" is made by the build
+// (site/build.mjs) from the registry (figures.js), importing each figure's `module` in the
+// registry's order and merging their `widgets` (tag → class), so a new figure's widget is
+// registered by its figure file alone.
+import { widgets } from "llmmath:widgets";
 
-export const widgets = {
-  ...attention,
-  ...dilution,
-  ...sampling,
-  ...rope,
-  ...cost,
-  ...speculative,
-  ...alibi,
-  ...quantization,
-  ...moe,
-  ...diagnose,
-};
+export { widgets };
 
 /** Defines every widget's custom element (once: a second copy of the script changes nothing). */
 export function registerWidgets() {

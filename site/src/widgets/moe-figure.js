@@ -4,6 +4,8 @@ import { program, pyInt, pyMatrix, pyStrings } from "../numpy.js";
 
 export const moe = {
   tag: "llm-moe",
+  // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
+  module: "moe.js",
   id: "moe-figure",
   section: "moe",
   // Download SVG and PNG: the headline, and the experts' bars with their table.

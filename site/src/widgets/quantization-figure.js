@@ -5,6 +5,8 @@ import { program, py, pyInt, pyMatrix } from "../numpy.js";
 
 export const quantization = {
   tag: "llm-quantization",
+  // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
+  module: "quantization.js",
   id: "quantization-figure",
   section: "quantization",
   // Download SVG and PNG: the headline, the ranges and the chart.

@@ -4,6 +4,8 @@ import { program, py, pyInt, pyList } from "../numpy.js";
 
 export const rope = {
   tag: "llm-rope",
+  // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
+  module: "rope.js",
   id: "rope-figure",
   section: "rope",
   // Download SVG and PNG: the headline, the dials of the pairs with their legend, and the chart.

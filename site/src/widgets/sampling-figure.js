@@ -5,6 +5,8 @@ import { program, py, pyInt, pyList, pyStrings } from "../numpy.js";
 
 export const sampling = {
   tag: "llm-sampling",
+  // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
+  module: "sampling.js",
   id: "sampling-figure",
   section: "sampling",
   // Download SVG and PNG: the headline, the chart with its legend, and the list of draws.

@@ -5,6 +5,8 @@ import { program, py, pyInt, pyList } from "../numpy.js";
 
 export const speculative = {
   tag: "llm-speculative",
+  // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
+  module: "speculative.js",
   id: "speculative-figure",
   section: "speculative",
   // Download SVG and PNG: the headline, and the chart with its legend beside the bars of tokens
