@@ -61,3 +61,42 @@ def alibi(slope, tokens=None):
     visible = j <= i
     return dict(r, visible=visible, bias=np.where(visible, B, -np.inf),
                 relative_weight=alibi_decay(slope, tokens))
+
+
+# ---- The reference values of tests/fixtures/ -----------------------------------------------------
+# Not the reference: the cases tests/fixtures/make.py writes from the functions above. Copy as
+# NumPy inlines none of it (site/build.mjs reads each file up to here).
+def fixture():
+    """Reference values for alibiSlopes and alibi, computed independently of the core by the
+    functions above: the lines of tests/fixtures/alibi.txt.
+
+    Regenerate with:  /usr/bin/python3 tests/fixtures/make.py alibi
+
+    The slopes follow the algorithm of the ALiBi paper's reference code (Press et al. 2022,
+    get_slopes in github.com/ofirpress/attention_with_linear_biases, fairseq/models/transformer.py)
+    with its floating-point steps: for h a power of two, a start 2^(−8/h) times start**i, rather
+    than the core's 2^(−8k/h), so the two agree to a few units in the last place, and exactly where
+    the slopes are powers of two. The bias is built with NumPy broadcasting, the half-distance as
+    ln 2 / slope. The steepest and gentlest heads of alibiHeads are NumPy's argmax and argmin of
+    the reference slopes (first occurrence, 1-based), each written as [head, slope, half-distance].
+
+    Format as in fixture_format.py: 'case NAME' then 'name rows cols values...'. Masked bias entries
+    (j > i) are written as nan: null in JavaScript, −∞ in the core.
+    """
+    from fixture_format import value  # tests/fixtures/, make.py's folder
+
+    lines = ["# alibi reference values: tests/fixtures/make_alibi.py (the paper's slope algorithm)"]
+    for h in [1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 100, 128, 255, 256,
+              1000, 4095, 4096]:
+        r = alibi_heads(h)
+        lines.append(f"case slopes_{h}")
+        lines += [value("heads", [[h]]), value("slopes", r["slopes"])]
+        lines += [value(name, [r[name]]) for name in ["steepest", "gentlest"]]
+    for slope, tokens in [(0.125, 6), (0.5, 4), (2 ** -0.5, 5), (1 / 256, 3), (3.0, 1)]:
+        r = alibi(slope, tokens)
+        lines.append(f"case bias_{slope:.6g}_{tokens}")
+        lines += [value("slope", [[slope]]), value("tokens", [[tokens]]),
+                  value("halfDistance", [[r["half_distance"]]]),
+                  value("bias", np.where(r["visible"], r["bias"], np.nan)),
+                  value("relativeWeight", r["relative_weight"])]
+    return lines

@@ -52,3 +52,44 @@ def context_dilution(a, b, n):
     distractor_weight = e_b / (e_a + n * e_b) if n > 0 else np.longdouble(0)  # each distractor's
     return dict(relevant_weight=relevant_weight, distractor_weight=distractor_weight,
                 distractor_mass=distractor_mass)
+
+
+# ---- The reference values of tests/fixtures/ -----------------------------------------------------
+# Not the reference: the cases tests/fixtures/make.py writes from the functions above. Copy as
+# NumPy inlines none of it (site/build.mjs reads each file up to here).
+def fixture():
+    """Reference values for attention and contextDilution, computed independently of the core with
+    NumPy (Debian's python3-numpy) by the functions above: the lines of
+    tests/fixtures/attention.txt.
+
+    Regenerate with:  /usr/bin/python3 tests/fixtures/make.py attention
+
+    Format: fixture_format.py (read by tests/core/fixtures.hpp and tests/js/fixtures.js).
+    """
+    from fixture_format import value  # tests/fixtures/, make.py's folder
+
+    rng = np.random.default_rng(20260829)
+    lines = ["# attention reference values: tests/fixtures/make_attention.py (NumPy)"]
+    cases = [
+        ("square_full", 4, 4, 3, 2, False, None),
+        ("square_causal", 5, 5, 4, 3, True, None),
+        ("fewer_queries_causal", 2, 6, 8, 4, True, None),
+        ("custom_scale", 3, 3, 2, 2, False, 0.25),
+        ("wide_values", 3, 7, 16, 5, False, None),
+    ]
+    for name, nq, nk, d, dv, causal, scale in cases:
+        Q = rng.normal(size=(nq, d)) * 2
+        K = rng.normal(size=(nk, d)) * 2
+        V = rng.normal(size=(nk, dv))
+        r = attention(Q, K, V, causal, scale)
+        lines.append(f"case {name}")
+        lines += [value("q", Q), value("k", K), value("v", V), value("causal", [[1 if causal else 0]])]
+        lines.append(value("scale", [[np.nan if scale is None else scale]]))
+        lines += [value(key, r[key]) for key in ["scores", "weights", "output"]]
+    for i, (a, b, n) in enumerate([(2.0, 0.0, 10), (5.0, 1.0, 1000), (0.0, 0.0, 3),
+                                   (1.5, -0.5, 0), (30.0, 10.0, 100000)]):
+        lines.append(f"case dilution_{i}")
+        lines += [value("relevantScore", [[a]]), value("distractorScore", [[b]]),
+                  value("distractors", [[n]]),
+                  value("relevantWeight", [[context_dilution(a, b, n)["relevant_weight"]]])]
+    return lines

@@ -47,3 +47,76 @@ def attention_cost(tokens, heads, head_dim, layers=1, kv_heads=None, batch=1,
             "attention_share": float(Fraction(attention_macs, attention_macs + projection + ffn)),
         })
     return r
+
+
+# ---- The reference values of tests/fixtures/ -----------------------------------------------------
+# Not the reference: the cases tests/fixtures/make.py writes from the functions above. Copy as
+# NumPy inlines none of it (site/build.mjs reads each file up to here).
+def fixture():
+    """Reference values for attentionCost, computed independently of the core with Python's exact
+    integers and fractions by the functions above: the lines of tests/fixtures/cost.txt.
+
+    Regenerate with:  /usr/bin/python3 tests/fixtures/make.py cost
+
+    Every count is computed exactly (Python integers have no size limit; bytesPerValue is taken as
+    the exact fraction its double stands for) and converted to the nearest double once, with ties to
+    even, as float() of an int or Fraction does. The cases near the input limits have results far
+    above 2^53, where a product of doubles would round at every step.
+
+    With dModel, ffnDim and gated (1 or 0), a case also has the linear layers' counts, the crossover
+    token count (the exact fraction C / (2·heads·headDim), rounded once) and attention's share of a
+    layer's multiply-adds (the exact fraction, rounded once).
+
+    Format as in fixture_format.py: 'case NAME' then 'name rows cols values...', all scalars.
+    """
+    from fixture_format import camel, value  # tests/fixtures/, make.py's folder
+
+    lines = ["# attentionCost reference values: tests/fixtures/make_cost.py (exact integers)"]
+    cases = [
+        # name, tokens, heads, headDim, layers, kvHeads, batch, bytesPerValue
+        ("exercise", 16, 8, 32, 1, 8, 1, 2.0),
+        ("exercise_double_head_dim", 16, 8, 64, 1, 8, 1, 2.0),
+        # public model cards: layers, heads, KV heads, head dimension
+        ("llama2_7b_4k", 4096, 32, 128, 32, 32, 1, 2.0),
+        ("llama3_8b_8k", 8192, 32, 128, 32, 8, 1, 2.0),
+        ("llama3_70b_8k_batch8", 8192, 64, 128, 80, 8, 8, 2.0),
+        ("multi_query_int4", 2048, 16, 64, 24, 1, 4, 0.5),
+        ("odd_bytes", 100000, 40, 128, 40, 8, 3, 0.5625),
+        ("all_limits_third_byte", 2 ** 24, 4096, 4096, 4096, 4096, 4096, 0.3),
+        ("near_limits_odd", 2 ** 24 - 1, 4095, 4093, 4091, 35, 4087, 1024 - 2 ** -43),
+        ("subnormal_bytes", 3, 3, 3, 1, 1, 1, 5e-324),
+        ("rounding_of_bytes", 2 ** 24 - 3, 4093, 4079, 4057, 4093, 4051, 0.1),
+        # up to 2^30 tokens: a cache of up to 2^79 values times a 53-bit significand, > 2^128
+        ("tokens_2_30_llama3_8b", 2 ** 30, 32, 128, 32, 8, 1, 2.0),
+        ("all_limits_2_30_third_byte", 2 ** 30, 4096, 4096, 4096, 4096, 4096, 0.3),
+        ("near_limits_2_30_odd", 2 ** 30 - 1, 4095, 4093, 4091, 35, 4087, 1024 - 2 ** -43),
+        ("rounding_of_bytes_2_30", 2 ** 30 - 3, 4093, 4079, 4057, 4093, 4051, 0.1),
+        # kvBytes = N·b with N·M > 2^128 whose bits above the lowest 64 are exactly a tie
+        # with an even kept part, and whose lowest 64 bits are not zero: correctly rounded up,
+        # where rounding the top bits alone (ties to even) would round down (found by a
+        # random search over the inputs)
+        ("sticky_tie_above_2_128", 725667738, 3237, 3432, 3040, 3237, 3950, 582.2017656576273),
+    ]
+    # with the linear layers: dModel, ffnDim, gated (published configs)
+    linear = {
+        "llama2_7b_4k": (4096, 11008, True),
+        "llama3_8b_8k": (4096, 14336, True),
+        "all_limits_2_30_third_byte": (65536, 262144, True),
+        "near_limits_2_30_odd": (65535, 262143, False),
+    }
+    cases.append(("gpt2_small_1k", 1024, 12, 64, 12, 12, 1, 2.0))
+    linear["gpt2_small_1k"] = (768, 3072, False)
+    for name, tokens, heads, head_dim, layers, kv_heads, batch, bpv in cases:
+        lines.append(f"case {name}")
+        inputs = {"tokens": tokens, "heads": heads, "headDim": head_dim, "layers": layers,
+                  "kvHeads": kv_heads, "batch": batch, "bytesPerValue": bpv}
+        d_model, ffn_dim, gated = linear.get(name, (None, None, False))
+        if d_model is not None:
+            inputs.update({"dModel": d_model, "ffnDim": ffn_dim, "gated": int(gated)})
+        r = attention_cost(tokens, heads, head_dim, layers, kv_heads, batch, bpv, d_model, ffn_dim,
+                           gated)
+        # macsPerLayer is qkMacsPerLayer + avMacsPerLayer, which tests/js/cost.test.js checks
+        outputs = {camel(key): x for key, x in r.items() if key != "macs_per_layer"}
+        for key, x in list(inputs.items()) + list(outputs.items()):
+            lines.append(value(key, x))
+    return lines

@@ -33,3 +33,43 @@ def moe_load_balance(f, p):
     f, p = np.asarray(f, dtype=np.longdouble), np.asarray(p, dtype=np.longdouble)
     n = len(f)
     return dict(loss=n * np.sum(f * p), terms=n * (f * p))
+
+
+# ---- The reference values of tests/fixtures/ -----------------------------------------------------
+# Not the reference: the cases tests/fixtures/make.py writes from the functions above. Copy as
+# NumPy inlines none of it (site/build.mjs reads each file up to here).
+def fixture():
+    """Reference values for moeRoute and moeLoadBalance, computed independently of the core with
+    NumPy (Debian's python3-numpy) by the functions above: the lines of tests/fixtures/moe.txt.
+
+    Regenerate with:  /usr/bin/python3 tests/fixtures/make.py moe
+
+    Format: as in fixture_format.py ('case NAME', then 'name rows cols numbers...'). Routing cases
+    hold 'routerLogits' (tokens x experts) and 'topK', and the expected 'probs', 'assignments'
+    (tokens x topK), 'counts', 'f', 'p' and 'loss'. Load-balance cases hold 'f', 'p' and the
+    expected 'loss'.
+    """
+    from fixture_format import value  # tests/fixtures/, make.py's folder
+
+    rng = np.random.default_rng(20260831)
+    lines = ["# moe reference values: tests/fixtures/make_moe.py (NumPy)"]
+    cases = [
+        ("top1_small", rng.normal(size=(6, 4)), 1),
+        ("top2_eight_experts", rng.normal(size=(20, 8)) * 2, 2),
+        ("top1_skewed", rng.normal(size=(12, 5)) + np.array([2.0, 0, 0, 0, -1]), 1),
+        ("top3_ties", np.round(rng.normal(size=(10, 6))), 3),
+        ("topk_all_experts", rng.normal(size=(5, 3)), 3),
+    ]
+    for name, L, top_k in cases:
+        r = moe_route(L, top_k)
+        lines.append(f"case {name}")
+        lines += [value("routerLogits", L), value("topK", [[top_k]])]
+        lines += [value("probs", r["probs"]), value("assignments", r["assignments"])]
+        lines += [value(key, [r[key]]) for key in ["counts", "f", "p"]]
+        lines.append(value("loss", [[r["loss"]]]))
+    for i, n in enumerate([2, 4, 7, 16]):
+        f = rng.dirichlet(np.ones(n))
+        p = rng.dirichlet(np.ones(n))
+        lines.append(f"case balance_{i}")
+        lines += [value("f", [f]), value("p", [p]), value("loss", [[moe_load_balance(f, p)["loss"]]])]
+    return lines

@@ -67,3 +67,70 @@ def smooth_quant_layer(X, W, alpha=0.5, bits=8):
         error_quantized=np.abs(Y - Y_q).max(),
         error_quantized_smoothed=np.abs(Y - Y_qs).max(),
         error_smoothing_alone=np.abs(Y - X_s @ W_s).max())  # rounding only
+
+
+# ---- The reference values of tests/fixtures/ -----------------------------------------------------
+# Not the reference: the cases tests/fixtures/make.py writes from the functions above. Copy as
+# NumPy inlines none of it (site/build.mjs reads each file up to here).
+def fixture():
+    """Reference values for quantize and smoothQuant, computed independently of the core with NumPy
+    (Debian's python3-numpy) by the functions above: the lines of tests/fixtures/quantization.txt.
+
+    Regenerate with:  /usr/bin/python3 tests/fixtures/make.py quantization
+
+    quantize uses np.round, which rounds halves to even, and np.clip; smoothQuant evaluates
+    x**alpha / w**(1 - alpha) in long double, with the clamps of the reference implementation
+    (mit-han-lab/smoothquant, smoothquant/smooth.py: weight maxima, then scales, at least 1e-5;
+    0**0 = 1 as in torch), so all-zero channels have finite scales.
+
+    Format as in fixture_format.py: 'case NAME' then 'name rows cols values...'; vectors are 1×n
+    rows. smoothQuant's inputs are called xAbsMaxIn and wAbsMaxIn, because its results reuse the
+    names xAbsMax and wAbsMax.
+    """
+    from fixture_format import value  # tests/fixtures/, make.py's folder
+
+    rng = np.random.default_rng(20260831)
+    lines = ["# quantization reference values: tests/fixtures/make_quantization.py (NumPy)"]
+    normal = rng.normal(size=64)
+    with_outlier = rng.normal(size=64)
+    with_outlier[17] = 60.0  # one outlier channel, as in the activations SmoothQuant targets
+    cases = [
+        ("normal_8bit", normal, 8),
+        ("normal_4bit", normal, 4),
+        ("normal_2bit", normal, 2),
+        ("normal_16bit", normal, 16),
+        ("outlier_8bit", with_outlier, 8),
+        ("outlier_4bit", with_outlier, 4),
+        ("ties_8bit", np.array([127.0, 0.5, 1.5, 2.5, -2.5, -0.5, 3.5, -126.5]), 8),
+        ("all_zero", np.zeros(5), 8),
+        ("single_negative", np.array([-3.0]), 3),
+    ]
+    for name, x, bits in cases:
+        r = quantize(x, bits)
+        lines.append(f"case {name}")
+        lines += [value("values", x), value("bits", [[bits]]), value("scale", [[r["scale"]]]),
+                  value("levels", r["levels"]), value("dequantized", r["dequantized"]),
+                  value("maxAbsError", [[r["max_abs_error"]]])]
+    # smoothQuant: activation maxima with outlier channels, ordinary weight maxima.
+    x_max = np.abs(rng.normal(size=12)) + 0.1
+    x_max[[2, 9]] = [45.0, 80.0]
+    w_max = np.abs(rng.normal(scale=0.2, size=12)) + 0.01
+    zero_x = np.array([8.0, 0.0, 3.0, 2e-6, 5.0, 0.0])
+    zero_w = np.array([0.0, 0.5, 1e-7, 0.0, 0.3, 0.0])
+    for name, x, w, alpha in [
+        ("smooth_exercise", np.array([8.0]), np.array([0.5]), 0.5),
+        ("smooth_outliers_half", x_max, w_max, 0.5),
+        ("smooth_outliers_075", x_max, w_max, 0.75),
+        ("smooth_alpha_0", x_max, w_max, 0.0),
+        ("smooth_alpha_1", x_max, w_max, 1.0),
+        # all-zero channels and a weight maximum below the clamp: refused before, clamped now
+        ("smooth_zero_channels_half", zero_x, zero_w, 0.5),
+        ("smooth_zero_channels_0", zero_x, zero_w, 0.0),
+        ("smooth_zero_channels_085", zero_x, zero_w, 0.85),
+    ]:
+        r = smooth_quant(x, w, alpha)
+        lines.append(f"case {name}")
+        lines += [value("xAbsMaxIn", x), value("wAbsMaxIn", w), value("alpha", [[alpha]]),
+                  value("scales", r["scales"]), value("xAbsMax", r["x_abs_max"]),
+                  value("wAbsMax", r["w_abs_max"])]
+    return lines

@@ -52,3 +52,54 @@ def rope(q, k, m, n, pairing="interleaved", base=10000.0, freqs=None):
                 scaled=raw / np.sqrt(np.longdouble(d)), offset=m - n, thetas=thetas,
                 angles=np.stack([m * thetas, n * thetas], axis=1),  # (d/2, 2) radians
                 pairs=np.array(pairs), pair_scores=pair_scores)
+
+
+# ---- The reference values of tests/fixtures/ -----------------------------------------------------
+# Not the reference: the cases tests/fixtures/make.py writes from the functions above. Copy as
+# NumPy inlines none of it (site/build.mjs reads each file up to here).
+def fixture():
+    """Reference values for rope, computed independently of the core with NumPy (Debian's
+    python3-numpy) by the functions above: the lines of tests/fixtures/rope.txt.
+
+    Regenerate with:  /usr/bin/python3 tests/fixtures/make.py rope
+
+    Where the core rotates each pair in a loop, the reference builds the whole d×d rotation matrix
+    R(pos) (block-diagonal 2×2 rotations, permuted for the "half" pairing) and multiplies, in long
+    double. The frequencies and the angles pos·θ_i are taken in double, as the definition's inputs
+    are doubles; everything after that is long double.
+
+    Format as in fixture_format.py: 'case NAME' then 'name rows cols values...'. Vectors are 1×d
+    rows; 'pairing' is 0 for interleaved and 1 for half; 'base' is nan when freqs are given.
+    """
+    from fixture_format import value  # tests/fixtures/, make.py's folder
+
+    rng = np.random.default_rng(20260830)
+    lines = ["# rope reference values: tests/fixtures/make_rope.py (NumPy, long double)"]
+    # name, d, m, n, pairing, base (None when freqs), freqs, q and k (None: random)
+    cases = [
+        ("exercise", 4, 2, 0, "interleaved", None, [0.01, 0.0001], [1, 0, 1, 0], [1, 0, 1, 0]),
+        ("exercise_shifted", 4, 7, 5, "interleaved", None, [0.01, 0.0001], [1, 0, 1, 0],
+         [1, 0, 1, 0]),
+        ("interleaved_d8", 8, 5, 2, "interleaved", 10000.0, None, None, None),
+        ("half_d8", 8, 5, 2, "half", 10000.0, None, None, None),
+        ("llama3_base_half_d64", 64, 1000, 3, "half", 500000.0, None, None, None),
+        ("small_base_negative_position", 2, -3, 4, "interleaved", 10.0, None, None, None),
+        ("fractional_positions_freqs", 16, 0.5, 2.25, "half", None, "random", None, None),
+        ("long_offset_d128", 128, 4095, 0, "interleaved", 10000.0, None, None, None),
+    ]
+    for name, d, m, n, pairing, base, freqs, q, k in cases:
+        if freqs == "random":
+            freqs = rng.uniform(-2, 2, size=d // 2)
+        q = rng.normal(size=d) if q is None else np.asarray(q, dtype=np.float64)
+        k = rng.normal(size=d) if k is None else np.asarray(k, dtype=np.float64)
+        r = rope(q, k, m, n, pairing, base=base, freqs=freqs)
+        lines.append(f"case {name}")
+        lines += [value("q", q), value("k", k), value("m", [[m]]), value("n", [[n]]),
+                  value("pairing", [[0 if pairing == "interleaved" else 1]]),
+                  value("base", [[np.nan if base is None else base]])]
+        if base is None:
+            lines.append(value("freqs", r["thetas"]))
+        lines += [value("thetas", r["thetas"]), value("qRotated", r["q_rotated"]),
+                  value("kRotated", r["k_rotated"]), value("raw", [[r["raw"]]]),
+                  value("scaled", [[r["scaled"]]])]
+    return lines

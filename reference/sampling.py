@@ -82,3 +82,70 @@ def sample(probs, u):
     cdf = np.cumsum(p)  # (n,) running sums, left to right
     last = int(np.flatnonzero(p > 0)[-1])  # trailing zeros are never drawn
     return [min(int(np.searchsorted(cdf, u_t * cdf[-1], side="right")), last) for u_t in u]
+
+
+# ---- The reference values of tests/fixtures/ -----------------------------------------------------
+# Not the reference: the cases tests/fixtures/make.py writes from the functions above. Copy as
+# NumPy inlines none of it (site/build.mjs reads each file up to here).
+def fixture():
+    """Reference values for sampling and sample, computed independently of the core with NumPy
+    (Debian's python3-numpy) and Python integers by the functions above: the lines of
+    tests/fixtures/sampling.txt.
+
+    Regenerate with:  /usr/bin/python3 tests/fixtures/make.py sampling
+
+    Format: as in fixture_format.py ('case NAME', then 'name rows cols numbers...'). Sampling cases
+    hold one input, 'logits' or 'inputProbs' (1 x n), the options 'temperature', 'topK', 'topP', and
+    the expected 'tempered', 'order', 'cumulative', 'cutoff', 'keptMass', 'probs', 'kept'. Draw
+    cases hold 'probs', 'seed', 'count' and the expected 'draws'; the case 'splitmix_seed_42' holds
+    the first uniforms of SplitMix64 seeded with 42.
+    """
+    from itertools import islice
+    from fixture_format import camel, value  # tests/fixtures/, make.py's folder
+
+    rng = np.random.default_rng(20260830)
+    lines = ["# sampling reference values: tests/fixtures/make_sampling.py (NumPy)"]
+
+    def dirichlet_with_zeros(n, zeros):
+        p = rng.dirichlet(np.ones(n))
+        p[list(zeros)] = 0
+        return p / p.sum()
+
+    cases = [
+        # name, input, is_probs, temperature, topK, topP
+        ("logits_plain", rng.normal(size=8) * 2, False, 1.0, 0, 1.0),
+        ("logits_cold_topk", rng.normal(size=10) * 2, False, 0.7, 5, 1.0),
+        ("logits_hot_topp", rng.normal(size=12) * 2, False, 1.5, 0, 0.9),
+        ("logits_topk_then_topp", rng.normal(size=16), False, 0.8, 6, 0.75),
+        ("logits_greedy", rng.normal(size=9), False, 0.0, 0, 1.0),
+        ("logits_ties", np.array([1.0, 3.0, 2.0, 3.0, 2.0, -1.0, 3.0]), False, 1.3, 4, 0.7),
+        ("logits_large_vocab", rng.normal(size=200) * 1.5, False, 1.2, 40, 0.6),
+        ("logits_huge_scores", np.array([1000.0, 998.0, -1000.0, 999.5]), False, 1.0, 0, 0.95),
+        ("probs_zeros_hot", dirichlet_with_zeros(10, [2, 7, 9]), True, 2.0, 0, 0.95),
+        ("probs_zeros_cold_topk", dirichlet_with_zeros(10, [0, 5]), True, 0.6, 7, 0.8),
+        ("probs_identity", dirichlet_with_zeros(6, []), True, 1.0, 0, 1.0),
+        ("probs_topk_over_vocab", dirichlet_with_zeros(5, [4]), True, 1.0, 50, 0.5),
+    ]
+    for name, x, is_probs, T, top_k, top_p in cases:
+        r = sampling(**{"probs" if is_probs else "logits": list(x)}, temperature=T, top_k=top_k,
+                     top_p=top_p)
+        lines.append(f"case {name}")
+        lines.append(value("inputProbs" if is_probs else "logits", [x]))
+        lines += [value("temperature", [[T]]), value("topK", [[top_k]]), value("topP", [[top_p]])]
+        for key in ["tempered", "order", "cumulative", "cutoff", "kept_mass", "probs", "kept"]:
+            lines.append(value(camel(key), [r[key]]))
+
+    lines.append("case splitmix_seed_42")
+    lines.append(value("uniforms", [list(islice(splitmix64(42), 8))]))
+    draw_cases = [
+        ("draws_seed_0", [0.5, 0.25, 0.125, 0.125], 0, 40),
+        ("draws_zero_inside", [0.0, 0.3, 0.0, 0.45, 0.25, 0.0], 1, 60),
+        ("draws_max_seed", list(dirichlet_with_zeros(12, [3, 11])), 4294967295, 60),
+        ("draws_decimals", [0.1, 0.2, 0.3, 0.4], 20260830, 60),
+    ]
+    for name, p, seed, count in draw_cases:
+        lines.append(f"case {name}")
+        lines += [value("probs", [p]), value("seed", [[seed]]), value("count", [[count]])]
+        lines.append(value("draws", [sample(p, islice(splitmix64(seed), count))]))
+
+    return lines

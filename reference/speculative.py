@@ -95,3 +95,67 @@ def speculative_measure(alpha, gamma, rounds, seed):
         expected_tokens_per_proposed=float(expected_tokens(estimates["accepted_per_proposed"], gamma)),
         expected_tokens_per_checked=float(expected_tokens(estimates["accepted_per_checked"], gamma)),
         expected_tokens_from_mean_tokens=float(expected_tokens(estimates["alpha_from_mean_tokens"], gamma)))
+
+
+# ---- The reference values of tests/fixtures/ -----------------------------------------------------
+# Not the reference: the cases tests/fixtures/make.py writes from the functions above. Copy as
+# NumPy inlines none of it (site/build.mjs reads each file up to here).
+def fixture():
+    """Reference values for speculativeDecoding and speculativeMeasure, computed independently of
+    the core with Python's exact fractions by the functions above: the lines of two files,
+    {"speculative.txt": …, "speculative_measure.txt": …}.
+
+    Regenerate with:  /usr/bin/python3 tests/fixtures/make.py speculative
+
+    alpha is taken as the exact fraction its double stands for; the expected number of tokens is the
+    exact sum 1 + alpha + ... + alpha^gamma (Leviathan et al. 2023, eq. 1, before its closed form),
+    the ceiling 1 / (1 - alpha) and the walltime improvement (Theorem 3.8) the exact quotient; each
+    is rounded to a double once. Near alpha = 1 the closed form would cancel in double precision;
+    the exact sum does not.
+
+    speculative_measure.txt: the seeded simulation of speculativeMeasure, replayed with the
+    project's SplitMix64 written out in Python integers (constants of Vigna's splitmix64.c;
+    reference/sampling.py): one 64-bit output per checked draft, u = (output >> 11)·2^-53, the draft
+    accepted when u < alpha, the round over at the first rejection. The counts are integers; the
+    ratios are Python's correctly rounded int / int; alpha from the mean tokens per call is found by
+    bisection in exact fractions on the sum 1 + a + ... + a^gamma, to 2^-60.
+
+    Format as in fixture_format.py: 'case NAME' then 'name rows cols values...', all scalars;
+    costRatio and speedup are nan when the cost ratio is not given; the ceiling at alpha = 1 is
+    written Infinity, which C's strtod and JavaScript's Number both read.
+    """
+    from fixture_format import camel, value  # tests/fixtures/, make.py's folder
+
+    lines = ["# speculativeDecoding reference values: tests/fixtures/make_speculative.py "
+             "(exact fractions)"]
+    cases = [
+        (0.5, 3, None), (0.5, 3, 0.0), (0.0, 5, 0.1), (0.3, 1, 0.05), (0.6, 2, 0.1),
+        (0.75, 7, 0.05), (0.8, 5, 0.02), (0.9, 10, 0.1), (0.99, 100, 0.01), (0.999, 1024, 0.001),
+        (1 - 1e-9, 3, 0.2), (1 - 2 ** -52, 7, None), (1 - 2 ** -30, 1024, 1.0), (1.0, 4, 0.5),
+        (0.2, 0, 3.0), (0.9, 0, None),
+    ]
+    for i, (alpha, gamma, c) in enumerate(cases):
+        r = speculative_decoding(alpha, gamma, c)
+        lines.append(f"case spec_{i}")
+        for key, x in [("alpha", alpha), ("gamma", gamma),
+                       ("costRatio", float("nan") if c is None else c),
+                       ("expectedTokens", r["expected_tokens"]), ("ceiling", r["ceiling"]),
+                       ("speedup", r.get("speedup", float("nan")))]:
+            lines.append(value(key, x))
+    files = {"speculative.txt": lines}
+
+    lines = ["# speculativeMeasure reference simulations: tests/fixtures/make_speculative.py "
+             "(SplitMix64 in Python integers, exact fractions)"]
+    for i, (alpha, gamma, rounds, seed) in enumerate([
+        (0.5, 3, 4, 0), (0.5, 3, 2000, 1), (0.8, 5, 1500, 42), (0.3, 1, 999, 7),
+        (0.95, 10, 300, 4294967295), (0.0, 2, 50, 3), (1.0, 4, 50, 3),
+    ]):
+        lines.append(f"case measure_{i}")
+        for key, x in [("alpha", alpha), ("gamma", gamma), ("rounds", rounds), ("seed", seed)]:
+            lines.append(value(key, x))
+        r = speculative_measure(alpha, gamma, rounds, seed)
+        for key in ["checked", "accepted", "produced", "token_counts", "accepted_per_proposed",
+                    "accepted_per_checked", "alpha_from_mean_tokens"]:
+            lines.append(value(camel(key), r[key]))
+    files["speculative_measure.txt"] = lines
+    return files

@@ -166,9 +166,9 @@ const cssAsText = {
 // --- the reference's Python, for Copy as NumPy ----------------------------------------------
 // Each figure's NumPy program is reference/*.py's definitions, inlined, and the figure's own
 // settings and printing (site/src/numpy.js). The bundles get the definitions as the module
-// reference/definitions.js, replaced here by the table read from the .py files: each top-level
-// def or constant verbatim, with the comment lines right above it, the other definitions it
-// names (transitively) and the imports they use. A name is looked for in the code alone, not in
+// reference/definitions.js, replaced here by the table read from the .py files, each up to its
+// fixture(): each top-level def or constant verbatim, with the comment lines right above it, the
+// other definitions it names (transitively) and the imports they use. A name is looked for in the code alone, not in
 // strings or comments; relative imports (from .sampling import splitmix64) only declare, for
 // Python, what the table finds by name.
 const referenceFolder = path.join(root, "reference");
@@ -186,7 +186,11 @@ export async function referenceDefinitions() {
   const found = [];
   for (const file of files) {
     const where = `reference/${file}`;
-    const source = (await readFile(path.join(referenceFolder, file), "utf8")).replace(/^"""[\s\S]*?"""\n/, "");
+    let source = (await readFile(path.join(referenceFolder, file), "utf8")).replace(/^"""[\s\S]*?"""\n/, "");
+    // The file's fixture() (the cases tests/fixtures/make.py writes) closes it: it, the comment
+    // lines right above it and whatever follows are not the reference, and are not read.
+    const fixture = /^(?:#.*\n)*def fixture\(/m.exec(source);
+    if (fixture) source = source.slice(0, fixture.index);
     // Top-level statements: a line at column 0 starts one, the comment lines right above it go
     // with it, indented and blank lines continue it.
     const statements = [];

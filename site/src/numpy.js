@@ -5,10 +5,11 @@
 // program shares.
 //
 // A program is the reference's mathematics, reference/*.py inlined verbatim (program(), with the
-// table site/build.mjs reads from the .py files): the code tests/fixtures/make_*.py compute the
-// core's reference values with, so the program a reader copies is the code the tests trust. What
-// a figure's file adds is its driver: the figure's current inputs as Python literals, the calls,
-// and the printing of what the figure shows. It never computes a number of the chapter itself.
+// table site/build.mjs reads from the .py files): the code the core's reference values are
+// computed with (each module's fixture(), which tests/fixtures/make.py writes), so the program a
+// reader copies is the code the tests trust. What a figure's file adds is its driver: the
+// figure's current inputs as Python literals, the calls, and the printing of what the figure
+// shows. It never computes a number of the chapter itself.
 //
 // Every program prints one line per quantity, `name = value`, the value as Python writes a float
 // or a (nested) list of them at full precision: the figure rounds for display, the program does

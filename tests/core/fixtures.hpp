@@ -1,4 +1,4 @@
-// Reads the reference-value files in tests/fixtures/ (format described in each make_*.py):
+// Reads the reference-value files in tests/fixtures/ (format: tests/fixtures/fixture_format.py):
 // a list of named cases, each a map from value name to a matrix.
 #pragma once
 

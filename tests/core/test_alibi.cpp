@@ -1,5 +1,5 @@
 // ALiBi (chapter section 6): the exercise, the paper's slopes for 8 and 16 heads, the slopes
-// of tests/fixtures/make_alibi.py (the reference code's algorithm) for many head counts, the
+// of reference/alibi.py's fixture() (the reference code's algorithm) for many head counts, the
 // bias matrix, and every precondition.
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Attention (chapter section 1): the exercise, the invariants of a causal softmax, the
-// reference values of tests/fixtures/make_attention.py, and every precondition.
+// reference values of reference/attention.py's fixture(), and every precondition.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>

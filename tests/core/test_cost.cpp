@@ -1,5 +1,5 @@
 // Attention cost (chapter section 4): the exercise, KV-cache sizes of public models, how each
-// count scales, exact and correctly rounded counts against tests/fixtures/make_cost.py, and
+// count scales, exact and correctly rounded counts against reference/cost.py's fixture(), and
 // every precondition.
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -203,7 +203,7 @@ TEST_CASE("a cache size above 2^128 with a hidden tie rounds up, as exact arithm
   // kvBytes = N·b, N = 2·3950·725667738·3237·3432·3040 and b = 582.2017656576273 (odd
   // significand M): N·M > 2^128, its bits above the lowest 64 are exactly halfway between two
   // doubles with an even lower neighbour, and its lowest 64 bits are not zero, so the correct
-  // result is the upper neighbour (tests/fixtures/make_cost.py, sticky_tie_above_2_128)
+  // result is the upper neighbour (reference/cost.py's fixture(), sticky_tie_above_2_128)
   AttentionCostConfig c = config(725667738, 3237, 3432);
   c.layers = 3040;
   c.batch = 3950;

@@ -1,5 +1,5 @@
 // Mixture of experts (chapter section 8): the exercise, the invariants of the load-balancing
-// loss and of top-k routing, the reference values of tests/fixtures/make_moe.py, and every
+// loss and of top-k routing, the reference values of reference/moe.py's fixture(), and every
 // precondition.
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Quantisation and SmoothQuant (chapter section 7): the exercise, exact ties, the error bound
-// scale/2, SmoothQuant's invariants, the reference values of tests/fixtures/make_quantization.py,
-// and every precondition.
+// scale/2, SmoothQuant's invariants, the reference values of reference/quantization.py's
+// fixture(), and every precondition.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>

@@ -1,5 +1,5 @@
 // RoPE (chapter section 3): the exercise, the invariants of a rotation (relative offsets
-// only, norms kept), the reference values of tests/fixtures/make_rope.py, and every
+// only, norms kept), the reference values of reference/rope.py's fixture(), and every
 // precondition.
 #include <catch2/catch.hpp>
 #include <cmath>

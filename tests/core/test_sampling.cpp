@@ -1,5 +1,5 @@
 // Sampling (chapter section 2): the exercise, the invariants of temperature, top-k and top-p,
-// the seeded sampler, the reference values of tests/fixtures/make_sampling.py, and every
+// the seeded sampler, the reference values of reference/sampling.py's fixture(), and every
 // precondition.
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Speculative decoding (chapter section 5): the exercise, the limits α = 0 and α = 1, the
 // paper's walltime results, the invariants of a capped geometric count, the exact sums of
-// tests/fixtures/make_speculative.py (also near α = 1), and every precondition.
+// reference/speculative.py's fixture() (also near α = 1), and every precondition.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <optional>
@@ -336,7 +336,7 @@ TEST_CASE(
   CHECK(speculative_decoding(naive.accepted / 3, 3).expected_tokens == Approx(1.40).margin(0.005));
 }
 
-TEST_CASE("speculative_measure matches the reference simulation of make_speculative.py",
+TEST_CASE("speculative_measure matches the reference simulation of reference/speculative.py",
           "[speculative][measure][reference]") {
   int cases = 0;
   for (const auto& c : fixtures::load("speculative_measure.txt")) {

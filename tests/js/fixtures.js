@@ -1,4 +1,4 @@
-// Reads the reference-value files of tests/fixtures/ (format in each make_*.py): a list of
+// Reads the reference-value files of tests/fixtures/ (format in fixture_format.py there): a list of
 // cases, each mapping a value name to a matrix (array of rows).
 "use strict";
 const fs = require("node:fs");
