@@ -85,7 +85,8 @@ def fixture():
     """
     from fixture_format import value  # tests/fixtures/, make.py's folder
 
-    lines = ["# alibi reference values: tests/fixtures/make_alibi.py (the paper's slope algorithm)"]
+    lines = ["# alibi reference values: reference/alibi.py's fixture() "
+             "(the paper's slope algorithm)"]
     for h in [1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 100, 128, 255, 256,
               1000, 4095, 4096]:
         r = alibi_heads(h)

@@ -69,7 +69,7 @@ def fixture():
     from fixture_format import value  # tests/fixtures/, make.py's folder
 
     rng = np.random.default_rng(20260829)
-    lines = ["# attention reference values: tests/fixtures/make_attention.py (NumPy)"]
+    lines = ["# attention reference values: reference/attention.py's fixture() (NumPy)"]
     cases = [
         ("square_full", 4, 4, 3, 2, False, None),
         ("square_causal", 5, 5, 4, 3, True, None),

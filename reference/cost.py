@@ -71,7 +71,7 @@ def fixture():
     """
     from fixture_format import camel, value  # tests/fixtures/, make.py's folder
 
-    lines = ["# attentionCost reference values: tests/fixtures/make_cost.py (exact integers)"]
+    lines = ["# attentionCost reference values: reference/cost.py's fixture() (exact integers)"]
     cases = [
         # name, tokens, heads, headDim, layers, kvHeads, batch, bytesPerValue
         ("exercise", 16, 8, 32, 1, 8, 1, 2.0),

@@ -52,7 +52,7 @@ def fixture():
     from fixture_format import value  # tests/fixtures/, make.py's folder
 
     rng = np.random.default_rng(20260831)
-    lines = ["# moe reference values: tests/fixtures/make_moe.py (NumPy)"]
+    lines = ["# moe reference values: reference/moe.py's fixture() (NumPy)"]
     cases = [
         ("top1_small", rng.normal(size=(6, 4)), 1),
         ("top2_eight_experts", rng.normal(size=(20, 8)) * 2, 2),

@@ -90,7 +90,7 @@ def fixture():
     from fixture_format import value  # tests/fixtures/, make.py's folder
 
     rng = np.random.default_rng(20260831)
-    lines = ["# quantization reference values: tests/fixtures/make_quantization.py (NumPy)"]
+    lines = ["# quantization reference values: reference/quantization.py's fixture() (NumPy)"]
     normal = rng.normal(size=64)
     with_outlier = rng.normal(size=64)
     with_outlier[17] = 60.0  # one outlier channel, as in the activations SmoothQuant targets

@@ -74,7 +74,7 @@ def fixture():
     from fixture_format import value  # tests/fixtures/, make.py's folder
 
     rng = np.random.default_rng(20260830)
-    lines = ["# rope reference values: tests/fixtures/make_rope.py (NumPy, long double)"]
+    lines = ["# rope reference values: reference/rope.py's fixture() (NumPy, long double)"]
     # name, d, m, n, pairing, base (None when freqs), freqs, q and k (None: random)
     cases = [
         ("exercise", 4, 2, 0, "interleaved", None, [0.01, 0.0001], [1, 0, 1, 0], [1, 0, 1, 0]),

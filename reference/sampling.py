@@ -104,7 +104,7 @@ def fixture():
     from fixture_format import camel, value  # tests/fixtures/, make.py's folder
 
     rng = np.random.default_rng(20260830)
-    lines = ["# sampling reference values: tests/fixtures/make_sampling.py (NumPy)"]
+    lines = ["# sampling reference values: reference/sampling.py's fixture() (NumPy)"]
 
     def dirichlet_with_zeros(n, zeros):
         p = rng.dirichlet(np.ones(n))

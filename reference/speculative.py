@@ -126,7 +126,7 @@ def fixture():
     """
     from fixture_format import camel, value  # tests/fixtures/, make.py's folder
 
-    lines = ["# speculativeDecoding reference values: tests/fixtures/make_speculative.py "
+    lines = ["# speculativeDecoding reference values: reference/speculative.py's fixture() "
              "(exact fractions)"]
     cases = [
         (0.5, 3, None), (0.5, 3, 0.0), (0.0, 5, 0.1), (0.3, 1, 0.05), (0.6, 2, 0.1),
@@ -144,7 +144,7 @@ def fixture():
             lines.append(value(key, x))
     files = {"speculative.txt": lines}
 
-    lines = ["# speculativeMeasure reference simulations: tests/fixtures/make_speculative.py "
+    lines = ["# speculativeMeasure reference simulations: reference/speculative.py's fixture() "
              "(SplitMix64 in Python integers, exact fractions)"]
     for i, (alpha, gamma, rounds, seed) in enumerate([
         (0.5, 3, 4, 0), (0.5, 3, 2000, 1), (0.8, 5, 1500, 42), (0.3, 1, 999, 7),
