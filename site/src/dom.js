@@ -43,8 +43,8 @@ function append(el, children) {
     if (Array.isArray(c)) append(el, c);
     else if (c instanceof Node) {
       if (listening.has(c)) listening.add(el);
-      el.append(c);
-    } else el.append(String(c));
+      el.appendChild(c);
+    } else el.appendChild(document.createTextNode(String(c)));
   }
 }
 
@@ -71,7 +71,9 @@ export function fill(el, ...children) {
 const listeners = new WeakMap();
 /** Elements made by h() that have listeners, or hold one that has (patch() must visit them). */
 const listening = new WeakSet();
+let listened = 0; // listeners attached so far: a part built while it grew holds one
 function listen(el, type, fn) {
+  listened += 1;
   el.addEventListener(type, fn);
   listening.add(el);
   let map = listeners.get(el);
@@ -88,7 +90,9 @@ const patchHooks = new WeakMap();
  */
 export function whenPatched(el, hook) {
   patchHooks.set(el, hook);
+  hooked += 1;
 }
+let hooked = 0; // hooks registered so far: a part built while it grew holds one
 
 // Elements whose state is more than their attributes and children (a control's value, an open
 // <details>, a widget's shadow root): patch() replaces them rather than writing into them.
@@ -129,6 +133,7 @@ export function patch(el, ...children) {
 
 /** Placeholders made by keep() → { key, build }. */
 const keeps = new WeakMap();
+let marked = 0; // placeholders made so far: a part built while it grew holds one
 /** The key of the part each node shows (a part among other children). */
 const shows = new WeakMap();
 /** The key of the part each element's children are, with whether they hold listeners. */
@@ -142,6 +147,7 @@ const holds = new WeakMap();
  * @returns {Comment}
  */
 export function keep(key, build) {
+  marked += 1;
   const mark = document.createComment("keep");
   keeps.set(mark, { key: typeof key === "string" ? key : JSON.stringify(key), build });
   return mark;
@@ -153,6 +159,56 @@ function built(key, build) {
   if (node.length !== 1) throw new Error("keep(): a part among other children must be one node");
   shows.set(node[0], key);
   return node[0];
+}
+
+// A reader dragging a slider back and forth asks for drawings a place showed a moment ago. Each
+// place (the element a part is drawn in) remembers the last DRAWINGS_KEPT parts it showed, and a
+// part asked for again is a native copy of its remembered drawing instead of a new build with
+// h(). What is remembered is the drawing itself, as built: patch() only reads a drawing it
+// writes into nodes of the same kind, so one written without inserting any of its nodes is
+// intact afterwards (nothing is copied for a part asked for once). A copy has no listeners,
+// patch hooks or observers, so a part is remembered only when it holds none of the first two
+// (and no keep() inside), and a copy is used only to write into nodes of the same kind, which
+// keep their own. Keys are per place: two figures may use the same key for different parts.
+
+/** Each place → Map of key → the remembered drawing (its nodes), the most recently used last. */
+const drawings = new WeakMap();
+const DRAWINGS_KEPT = 24;
+let inserted = 0; // nodes patch() has put on the page rather than written into others
+
+/**
+ * Writes part `part` into `place` with write(nodes), which returns what patchChildren() does:
+ * a copy of the remembered drawing when each of its nodes fits the node now in its place
+ * (`olds`), else a new build, remembered if it can be copied and came through intact.
+ * `single`: the part must be one node (it is among other children).
+ */
+function drawPart(place, part, olds, single, write) {
+  let kept = drawings.get(place);
+  const remembered = kept?.get(part.key);
+  if (remembered && remembered.length === olds.length && remembered.every((n, i) => olds[i] && sameKind(olds[i], n))) {
+    kept.delete(part.key);
+    kept.set(part.key, remembered);
+    return write(
+      remembered.map((n) => {
+        const copy = n.cloneNode(true);
+        if (single) shows.set(copy, part.key);
+        return copy;
+      }),
+    );
+  }
+  const marks = marked,
+    hooks = hooked,
+    heard = listened;
+  const nodes = single ? [built(part.key, part.build)] : flatten([part.build()], []);
+  const copiable = marks === marked && hooks === hooked && heard === listened;
+  const before = inserted;
+  const live = write(nodes);
+  if (copiable && inserted === before) {
+    if (!kept) drawings.set(place, (kept = new Map()));
+    if (kept.size >= DRAWINGS_KEPT) kept.delete(kept.keys().next().value);
+    kept.set(part.key, nodes);
+  }
+  return live;
 }
 
 /**
@@ -220,40 +276,41 @@ function flatten(children, out) {
 function patchChildren(parent, next) {
   if (next.length === 1 && keeps.has(next[0])) {
     // The element's only child is a part: its children are that part already, or become it.
-    const { key, build } = keeps.get(next[0]);
+    const part = keeps.get(next[0]);
     const held = holds.get(parent);
-    if (held?.key === key) return held.live;
-    const live = patchChildren(parent, flatten([build()], []));
-    holds.set(parent, { key, live });
+    if (held?.key === part.key) return held.live;
+    const live = drawPart(parent, part, [...parent.childNodes], false, (nodes) => patchChildren(parent, nodes));
+    holds.set(parent, { key: part.key, live });
     return live;
   }
   holds.delete(parent);
   let old = parent.firstChild;
-  let live = false;
-  for (let node of next) {
-    const part = keeps.get(node);
-    if (part) {
-      if (old && shows.get(old) === part.key) {
-        live = listening.has(old) || live;
-        old = old.nextSibling;
-        continue;
-      }
-      node = built(part.key, part.build);
-    }
+  /** Writes `node` into the node in its place, or puts it there; returns whether it now has listeners. */
+  const put = (node) => {
     if (old && sameKind(old, node)) {
-      live = patchNode(old, node) || live;
+      const into = old;
       old = old.nextSibling;
-    } else {
-      resolve(node);
-      live = listening.has(node) || live;
-      if (old) {
-        const after = old.nextSibling;
-        parent.replaceChild(node, old);
-        old = after;
-      } else {
-        parent.append(node);
-      }
+      return patchNode(into, node);
     }
+    inserted += 1;
+    resolve(node);
+    if (old) {
+      const after = old.nextSibling;
+      parent.replaceChild(node, old);
+      old = after;
+    } else {
+      parent.append(node);
+    }
+    return listening.has(node);
+  };
+  let live = false;
+  for (const node of next) {
+    const part = keeps.get(node);
+    if (!part) live = put(node) || live;
+    else if (old && shows.get(old) === part.key) {
+      live = listening.has(old) || live;
+      old = old.nextSibling;
+    } else live = drawPart(parent, part, [old], true, ([n]) => put(n)) || live;
   }
   while (old) {
     const after = old.nextSibling;
@@ -340,12 +397,25 @@ function patchNode(old, node) {
  * A table of rows × cols cells, drawn with h() like any other part of a figure: `cell(i, j)`
  * gives the <td> of row i and column j, `rowHead(i)` each row's header, `head(j)` each column's
  * header (none without it) and `corner` the text above the row headers; `caption` (optional)
- * its caption and `attrs` the table's other attributes.
+ * its caption and `attrs` the table's other attributes. With `rowKey(i)`, the inputs row i
+ * depends on, each row is a part of its own (keep()): an input that changes one row of numbers
+ * builds that row alone.
  * @param {{ className: string, rows: number, cols: number, cell: (i: number, j: number) => Node,
  *   rowHead: (i: number) => any, head?: ((j: number) => any) | null, corner?: string | null,
- *   caption?: any, attrs?: Record<string, any> }} spec
+ *   caption?: any, attrs?: Record<string, any>, rowKey?: ((i: number) => any[]) | null }} spec
  */
-export function gridTable({ className, rows, cols, cell, rowHead, head = null, corner = null, caption, attrs = {} }) {
+export function gridTable({
+  className,
+  rows,
+  cols,
+  cell,
+  rowHead,
+  head = null,
+  corner = null,
+  caption,
+  attrs = {},
+  rowKey = null,
+}) {
   const columns = Array.from({ length: cols }, (_, j) => j);
   return h(
     "table",
@@ -366,14 +436,16 @@ export function gridTable({ className, rows, cols, cell, rowHead, head = null, c
     h(
       "tbody",
       {},
-      Array.from({ length: rows }, (_, i) =>
-        h(
-          "tr",
-          {},
-          h("th", { scope: "row" }, rowHead(i)),
-          columns.map((j) => cell(i, j)),
-        ),
-      ),
+      Array.from({ length: rows }, (_, i) => {
+        const row = () =>
+          h(
+            "tr",
+            {},
+            h("th", { scope: "row" }, rowHead(i)),
+            columns.map((j) => cell(i, j)),
+          );
+        return rowKey ? keep(["row", i, rowKey(i)], row) : row();
+      }),
     ),
   );
 }

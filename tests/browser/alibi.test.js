@@ -34,7 +34,7 @@ test("alibi: the figure starts at head 3 of 8 and shows the core's slopes, bias 
   const core = await coreForFigure(page);
   assert.equal(core.slope, 0.125);
   assert.equal(await fig.locator("rect.bar").count(), 8);
-  assert.equal(await fig.locator("rect.bar.selected").count(), 1);
+  assert.equal(await fig.locator("rect.selected").count(), 1);
   assert.equal(num(await fig.locator(".alibi-slope").textContent()), core.slope);
   assert.equal(await fig.locator(".alibi-half").textContent(), shown(core.map.halfDistance, 3));
   // The bias map: every visible cell is the core's bias (3 decimals), every masked one is empty.
@@ -158,7 +158,7 @@ test("alibi: every declared attribute set on the live element redraws the figure
   assert.equal(num(await fig.locator(".alibi-slope").textContent()), Number(core.slope.toFixed(6)));
   assert.equal(await fig.locator(".alibi-half").textContent(), shown(core.map.halfDistance, 3));
   assert.notEqual(await fig.locator(".alibi-half").textContent(), halfBefore);
-  assert.equal(await fig.locator("rect.bar.selected").count(), 1);
+  assert.equal(await fig.locator("rect.selected").count(), 1);
 
   await setAttr("tokens", "5");
   core = await coreForFigure(page);
@@ -281,8 +281,14 @@ test("alibi: an input redraws only the panels it changes: the distance leaves ba
       if (core.map.bias[i][j] !== null) assert.equal(cell, shown(core.map.bias[i][j], 3), `bias ${i},${j}`);
     }),
   );
-  assert.equal(await fig.locator("rect.bar.selected").count(), 1);
-  assert.equal(await fig.locator("rect.bar").nth(3).getAttribute("class"), "bar selected");
+  assert.equal(await fig.locator("rect.selected").count(), 1);
+  // The mark is drawn over head 4's bar, at its place and size.
+  for (const attr of ["x", "y", "width", "height"])
+    assert.equal(
+      await fig.locator("rect.selected").getAttribute(attr),
+      await fig.locator("rect.bar").nth(3).getAttribute(attr),
+      attr,
+    );
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -277,6 +277,18 @@ test("a kept part is built only when the node in its place shows another key, al
     const kept = box.firstChild === first && box.childNodes.length === 2;
     patch(box, several("y"));
     const twoShown = box.textContent;
+    // A part without listeners asked for again where it was shown is a copy of its first drawing.
+    let quietBuilds = 0;
+    const quiet = (key) =>
+      keep(["quiet", key], () => {
+        quietBuilds += 1;
+        return h("ol", {}, h("li", {}, key));
+      });
+    const seen = [];
+    for (const key of ["p", "q", "p", "q", "p", "r"]) {
+      patch(box, quiet(key));
+      seen.push(box.textContent);
+    }
     // Nested in a drawing put on the page as it is (fill, or a node of a new kind): built there.
     fill(
       box,
@@ -301,19 +313,25 @@ test("a kept part is built only when the node in its place shows another key, al
       filled,
       comments,
       clicks,
+      quietBuilds,
+      seen,
     };
   });
   // A node that showed a part and was then written with something else no longer counts as
   // showing it: the part drawn again is built and written in full.
   assert.deepEqual(r.shown, ["a:a!", "a:a!", "b:b!", "plain:plain!", "b:b!"]);
   assert.equal(r.afterSame, 1, "the same key again: nothing built");
-  assert.equal(r.builds, 4, "a, b, b after a plain drawing, c");
+  assert.equal(r.builds, 4, "a, b, b after a plain drawing (a part with listeners is never copied), c");
   assert.equal(r.sameNode, true, "a part built for another key is written into the node there");
   assert.equal(r.kept, true, "a part of several nodes alone in its box is left as it is for the same key");
   assert.equal(r.severalBuilds, 2);
   assert.equal(r.twoShown, "ysecond");
   assert.equal(r.filled, "clone");
   assert.equal(r.comments, null, "no placeholder is left in the page");
+  assert.deepEqual(r.seen, ["p", "q", "p", "q", "p", "r"]);
+  // The first drawing is put on the page itself, so it is not remembered; each one written into
+  // the nodes there is.
+  assert.equal(r.quietBuilds, 4, "p, q, p built; then q and p drawn from what was remembered; r built");
   assert.equal(r.clicks, 2, "a kept part's listeners work, on the page and where fill() built it");
   assert.deepEqual(errors, []);
   await page.close();

@@ -207,11 +207,11 @@ export class LlmAlibi extends LlmWidget {
       y: { min: 0, max: y.max, ticks: y.ticks, format: (t) => fmt(t, 4), label: "slope m" },
       x: { label: "head k (click a bar to pick it)", name: "head k" },
       valueFormat: (v) => fmt(v, 4),
+      marked: inputs.head - 1,
       bars: slopes.map((s, k) => ({
         label: String(k + 1),
         value: s,
         title: `head ${k + 1}: slope ${fmt(s, 6)}, half-distance ${fmt(halfDistances[k], 2)} tokens`,
-        class: k + 1 === inputs.head ? "selected" : null,
         onclick: () => this.selectHead(k + 1),
       })),
     });

@@ -58,13 +58,22 @@ export function lineChart(spec, box) {
 
 // What every chart shares: the <svg> with its title and an axes group holding both axis lines,
 // the y ticks with grid lines and labels, and the axis titles. Returns { svg, axes }.
-function frame(spec, W, H, m, sy, cls) {
+/**
+ * A bar chart's <svg> and its axes, a part kept while the layout, the y ticks and the x labels
+ * ([[x px, label], …]) stay: moving one bar builds the bars alone.
+ */
+function frame(spec, W, H, m, sy, cls, xLabels, props = {}) {
   const yTicks = (spec.y.ticks ?? []).map((t) => [sy(t), (spec.y.format ?? String)(t)]);
-  return { svg: chartSvg(spec, W, H, cls), axes: axesGroup(W, H, m, yTicks) };
+  const axes = keep(["bar-axes", W, H, m, yTicks, xLabels], () => {
+    const g = axesGroup(W, H, m, yTicks);
+    for (const [x, label] of xLabels) g.append(h("text", { x, y: H - m.bottom + 16, "text-anchor": "middle" }, label));
+    return g;
+  });
+  return { svg: chartSvg(spec, W, H, cls, props), axes };
 }
 
-function chartSvg(spec, W, H, cls) {
-  const svg = h("svg", { viewBox: `0 0 ${W} ${H}`, class: cls, role: "img", "aria-label": spec.title ?? "" });
+function chartSvg(spec, W, H, cls, props = {}) {
+  const svg = h("svg", { viewBox: `0 0 ${W} ${H}`, class: cls, role: "img", "aria-label": spec.title ?? "", ...props });
   if (spec.title) svg.append(h("title", {}, spec.title));
   return svg;
 }
@@ -304,9 +313,10 @@ function redraw(svg, fit, box) {
 
 /**
  * barChart({ width, height, y: {min, max, ticks, label, format}, x: {label},
- *            bars: [{ label, value, title, class, onclick }], title, valueFormat })
+ *            bars: [{ label, value, title, class, onclick }], marked, title, valueFormat })
  * Vertical bars from y.min, one per entry, labelled underneath (every label when they fit,
- * otherwise a thinned set); valueFormat, when given, writes each value above its bar.
+ * otherwise a thinned set); valueFormat, when given, writes each value above its bar; marked,
+ * when given, is the index of a bar drawn again over it with the class "selected".
  */
 export function barChart(spec, box) {
   const { W, H, m } = layout(spec, box, 520, 220, { left: 52, right: 14, top: 18, bottom: 42 });
@@ -314,38 +324,58 @@ export function barChart(spec, box) {
   const bars = spec.bars ?? [];
   const slot = (W - m.left - m.right) / Math.max(bars.length, 1);
   const gap = Math.min(slot * 0.2, 6);
-  const { svg, axes } = frame(spec, W, H, m, sy, "chart bar-chart");
   // Label every k-th bar so that labels stay about 22 px apart, or further when they are wider.
   const every = Math.max(Math.ceil(22 / slot), everyFitting(bars.map((b, i) => [i * slot, b.label])));
+  const xLabels = [];
   bars.forEach((b, i) => {
-    const x = m.left + i * slot + gap / 2;
-    const top = sy(b.value);
-    const rect = h(
-      "rect",
-      {
-        x,
-        y: top,
-        width: Math.max(slot - gap, 1),
-        height: Math.max(H - m.bottom - top, 0),
-        class: b.class ? `bar ${b.class}` : "bar",
-        onclick: b.onclick,
-      },
-      b.title ? h("title", {}, b.title) : null,
-    );
-    svg.append(rect);
-    if (spec.valueFormat && slot >= 34) {
-      svg.append(
-        h(
-          "text",
-          { x: x + (slot - gap) / 2, y: top - 4, "text-anchor": "middle", class: "bar-value" },
-          spec.valueFormat(b.value),
-        ),
-      );
-    }
-    if (i % every === 0 || i === bars.length - 1) {
-      axes.append(h("text", { x: x + (slot - gap) / 2, y: H - m.bottom + 16, "text-anchor": "middle" }, b.label));
-    }
+    if (i % every === 0 || i === bars.length - 1)
+      xLabels.push([m.left + i * slot + gap / 2 + (slot - gap) / 2, b.label]);
   });
+  // One listener for every bar's click, on the chart: bars without listeners of their own are
+  // compared natively when the chart is drawn again, and only the ones that changed are written.
+  const onclick = bars.some((b) => b.onclick)
+    ? (/** @type {MouseEvent} */ e) => {
+        const rect = /** @type {Element} */ (e.target).closest?.("rect.bar");
+        const all = [.../** @type {Element} */ (e.currentTarget).querySelectorAll("rect.bar")];
+        const i = rect ? all.indexOf(rect) : -1;
+        if (i >= 0) bars[i].onclick?.(e);
+      }
+    : undefined;
+  const { svg, axes } = frame(spec, W, H, m, sy, "chart bar-chart", xLabels, { onclick });
+  const place = (b, i) => {
+    const top = sy(b.value);
+    return {
+      x: m.left + i * slot + gap / 2,
+      y: top,
+      width: Math.max(slot - gap, 1),
+      height: Math.max(H - m.bottom - top, 0),
+    };
+  };
+  const values = spec.valueFormat && slot >= 34 ? bars.map((b) => spec.valueFormat(b.value)) : null;
+  // The bars, a part kept while they stay: marking another bar (spec.marked) draws the mark alone.
+  svg.append(
+    keep(["bars", W, H, m, spec.y, bars.map((b) => [b.value, b.label, b.title, b.class]), values], () => {
+      const g = h("g", { class: "bars" });
+      bars.forEach((b, i) => {
+        const at = place(b, i);
+        g.append(
+          h("rect", { ...at, class: b.class ? `bar ${b.class}` : "bar" }, b.title ? h("title", {}, b.title) : null),
+        );
+        if (values)
+          g.append(
+            h(
+              "text",
+              { x: at.x + (slot - gap) / 2, y: at.y - 4, "text-anchor": "middle", class: "bar-value" },
+              values[i],
+            ),
+          );
+      });
+      return g;
+    }),
+  );
+  // The marked bar, drawn again over its bar (clicks go through it to the bar).
+  const marked = bars[spec.marked ?? -1];
+  if (marked) svg.append(h("rect", { ...place(marked, spec.marked), class: "selected" }));
   svg.prepend(axes);
   return described(fitted(svg, spec, barChart, box), spec, box, barText);
 }
@@ -381,17 +411,16 @@ export function groupedBarChart(spec, box) {
   const { W, H, m } = layout(spec, box, 520, 260, { left: 52, right: 14, top: 14, bottom: 42 });
   const sy = scale(spec.y, H - m.bottom, m.top);
   const fmtY = spec.y.format ?? String;
-  const { svg, axes } = frame(spec, W, H, m, sy, "chart bar-chart");
   const groups = spec.categories.length,
     perGroup = Math.max(1, spec.series.length);
   const band = (W - m.left - m.right) / groups;
   const barW = (band * 0.76) / perGroup;
   const bars = h("g", { class: "bars" });
   const every = everyFitting(spec.categories.map((cat, c) => [band * c, cat]));
+  const xLabels = spec.categories.flatMap((cat, c) => (c % every === 0 ? [[m.left + band * (c + 0.5), cat]] : []));
+  const { svg, axes } = frame(spec, W, H, m, sy, "chart bar-chart", xLabels);
   spec.categories.forEach((cat, c) => {
     const x0 = m.left + band * c + band * 0.12;
-    if (c % every === 0)
-      axes.append(h("text", { x: m.left + band * (c + 0.5), y: H - m.bottom + 16, "text-anchor": "middle" }, cat));
     spec.series.forEach((s, k) => {
       const v = s.values[c];
       const top = sy(v),

@@ -513,6 +513,7 @@ export class LlmQuantization extends LlmWidget {
         cols: c,
         head: (j) => `ch ${j + 1}`,
         rowHead: (i) => `t${i + 1}`,
+        rowKey: (i) => [q, levels.slice(i * c, (i + 1) * c)],
         cell: (i, j) => {
           const l = levels[i * c + j];
           return h("td", { class: "heat", style: { "--w": String(Math.abs(l) / q) } }, fmt(l));
@@ -538,6 +539,7 @@ export class LlmQuantization extends LlmWidget {
         rows: t,
         cols: o,
         rowHead: (i) => `t${i + 1}`,
+        rowKey: (i) => Y[i],
         cell: (i, j) => h("td", {}, fmt(Y[i][j], 3)),
       });
     return [
