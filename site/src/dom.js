@@ -248,18 +248,87 @@ function resolve(root) {
 /** Frozen nodes → { node, children }: what patch() last meant to write into each, if anything. */
 const frozen = new WeakMap();
 
-/** Freezes `el`: patch() leaves it as it is, keeping what it would have written, until thaw(el). */
-export function freeze(el) {
+/**
+ * Freezes `el`: patch() leaves it as it is, keeping what it would have written, until thaw(el).
+ * With `withhold`, what it shows of numbers is held back too (withhold()), not only left as it was.
+ */
+export function freeze(el, { withhold: hold = false } = {}) {
   if (!frozen.has(el)) frozen.set(el, { node: null, children: null });
+  if (hold) withhold(el);
 }
 
-/** Thaws `el`: writes in the latest drawing patch() kept for it, and lets patch() write again. */
+/** Thaws `el`: puts back what withhold() held back, writes in the latest drawing patch() kept for it, and lets patch() write again. */
 export function thaw(el) {
+  restore(el);
   const pending = frozen.get(el);
   if (!pending) return;
   frozen.delete(el);
   if (pending.node) patchNode(el, pending.node);
   if (pending.children) patchChildren(el, pending.children);
+}
+
+// --- withheld numbers -------------------------------------------------------------------------
+// Blurred text is still text: selected, copied, searched for, read by a reader's own tools or
+// printed. A readout that states an exercise's answer is withheld until the reader commits: each
+// digit in its text and in the attributes that say something (title, alt, value, aria-label and
+// the like) becomes "•", and the custom properties of its inline style (a heat-map cell's
+// --w: 1 is its weight) are taken out. What was there is kept per node and put back by restore().
+// Anything written into a withheld node afterwards must be withheld again by whoever wrote it
+// (answer.js watches its figure for that); withhold() is idempotent.
+
+/** Withheld roots → Map(node → its text, or { attribute: value }, before it was withheld). */
+const held = new WeakMap();
+
+/** Attributes whose value a reader or their tools may read as a statement. */
+const TELLING = /^(title|alt|value|label|aria-(?!hidden$|labelledby$|describedby$|controls$|owns$).+|data-.+)$/;
+const DIGITS = /\d/g;
+
+/** Holds back the numbers `el` and everything in it show (see above); returns `el`. */
+export function withhold(el) {
+  let kept = held.get(el);
+  if (!kept) held.set(el, (kept = new Map()));
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+  for (let node = /** @type {Node | null} */ (el); node; node = walker.nextNode()) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      const text = /** @type {Text} */ (node);
+      if (!/\d/.test(text.data)) continue;
+      kept.set(text, text.data);
+      text.data = text.data.replace(DIGITS, "•");
+      continue;
+    }
+    const e = /** @type {HTMLElement} */ (node);
+    let attrs = /** @type {Record<string, string | null> | undefined} */ (kept.get(e));
+    for (const a of [...e.attributes]) {
+      if (!(TELLING.test(a.name) && /\d/.test(a.value))) continue;
+      if (!attrs) kept.set(e, (attrs = {}));
+      attrs[a.name] = a.value;
+      e.setAttribute(a.name, a.value.replace(DIGITS, "•"));
+    }
+    // Through the style object, as the figures set them: a page's policy may refuse style attributes.
+    for (const name of [...(e.style ?? [])]) {
+      if (!name.startsWith("--")) continue;
+      if (!attrs) kept.set(e, (attrs = {}));
+      attrs[name] = e.style.getPropertyValue(name);
+      e.style.removeProperty(name);
+    }
+  }
+  return el;
+}
+
+/** Puts back what withhold() held back in `el` (what was drawn there since is withheld again by its writer). */
+export function restore(el) {
+  const kept = held.get(el);
+  if (!kept) return;
+  held.delete(el);
+  for (const [node, was] of kept) {
+    if (!el.contains(node)) continue;
+    if (typeof was === "string") /** @type {Text} */ (node).data = was;
+    else
+      for (const [name, value] of Object.entries(was)) {
+        if (name.startsWith("--")) /** @type {HTMLElement} */ (node).style.setProperty(name, value);
+        else /** @type {Element} */ (node).setAttribute(name, value);
+      }
+  }
 }
 
 function flatten(children, out) {

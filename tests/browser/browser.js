@@ -109,8 +109,8 @@ function artifact(name) {
 }
 
 /**
- * Shows every figure's readouts that an exercise blurs, as each figure's "Show the numbers"
- * does: blurred, they do not follow the figure's redraws (dom.js freeze), so a test that reads
+ * Shows every figure's readouts that an exercise holds back, as each figure's "Show the numbers"
+ * does: held back, they do not follow the figure's redraws (dom.js freeze), so a test that reads
  * them on the reader page reads what a reader sees after pressing it.
  */
 function showNumbers(page) {

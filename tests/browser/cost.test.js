@@ -32,6 +32,7 @@ const count2 = (x) => x.toLocaleString("en", { maximumFractionDigits: 2 });
 
 test("cost: the figure starts at exercise 4's layer and shows the core's counts", async () => {
   const { page, errors } = await openReader(browser.context);
+  await showNumbers(page); // the figure's readouts, not held back by its exercise
   const fig = page.locator("#cost-figure");
   const expected = await coreForFigure(page);
   assert.equal(expected.scoresPerHead, 256);
@@ -159,7 +160,7 @@ test("cost: exercise 4's answer gives 256 scores and 8,192 values, and what doub
 
 test("cost: every declared attribute set on the live element re-renders the figure; bad values are named in a note", async () => {
   const { page, errors } = await openReader(browser.context);
-  await showNumbers(page); // the figure's readouts, not blurred by its exercise
+  await showNumbers(page); // the figure's readouts, not held back by its exercise
   const fig = page.locator("#cost-figure");
   const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
   const state = () => fig.evaluate((el) => ({ ...el.state }));
@@ -294,7 +295,7 @@ test("cost: every declared attribute set on the live element re-renders the figu
 
 test("cost: with a model's width and feed-forward size the figure shows where attention's arithmetic overtakes the linear layers' (Llama-2-7B ≈ 25,000 tokens)", async () => {
   const { page, errors } = await openReader(browser.context);
-  await showNumbers(page); // the figure's readouts, not blurred by its exercise
+  await showNumbers(page); // the figure's readouts, not held back by its exercise
   const fig = page.locator("#cost-figure");
   // Exercise 4's lone layer has no width: the second chart says what to give instead of a crossover.
   assert.match(await fig.locator(".cost-linear-off").textContent(), /Give the model width/);

@@ -416,3 +416,49 @@ test("a frozen node stays as it is while patch() redraws around it, and shows th
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("a withheld node shows no digit in its text or telling attributes and no custom property, and restore() puts back the latest", async () => {
+  const { page, errors } = await openKit();
+  const r = await page.evaluate(() => {
+    const { h, fill, freeze, thaw, withhold } = window.kit;
+    const box = document.getElementById("box");
+    const cell = h("td", { title: "weight 0.25", "aria-label": "key 3: 0.25", class: "c2", "data-w": "0.25" }, "0.25");
+    cell.style.setProperty("--w", "0.25");
+    const label = h("text", {}, "m − n = 2: 0.9999");
+    fill(box, h("div", {}, cell, label));
+    const root = box.firstChild;
+    freeze(root, { withhold: true });
+    const shown = {
+      text: root.textContent,
+      title: cell.getAttribute("title"),
+      aria: cell.getAttribute("aria-label"),
+      data: cell.getAttribute("data-w"),
+      cls: cell.className,
+      w: cell.style.getPropertyValue("--w"),
+    };
+    // Written into while withheld (not through patch): withheld again by its writer.
+    label.firstChild.data = "m − n = 100: 0.7701";
+    withhold(root);
+    const rewritten = label.textContent;
+    thaw(root);
+    return {
+      shown,
+      rewritten,
+      back: [cell.textContent, cell.getAttribute("title"), cell.style.getPropertyValue("--w"), label.textContent],
+      violations: window.violations,
+    };
+  });
+  assert.deepEqual(r.shown, {
+    text: "•.••m − n = •: •.••••",
+    title: "weight •.••",
+    aria: "key •: •.••",
+    data: "•.••",
+    cls: "c2",
+    w: "",
+  });
+  assert.equal(r.rewritten, "m − n = •••: •.••••");
+  assert.deepEqual(r.back, ["0.25", "weight 0.25", "0.25", "m − n = 100: 0.7701"]);
+  assert.equal(r.violations, 0, "custom properties are put back through the style object, which the policy allows");
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -8,188 +8,20 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const { useBrowser, openReader, artifact, shown } = require("./browser.js");
+const { EXERCISES, setAttr, core } = require("./exercise-list.js");
 
 const browser = useBrowser(test);
 
-/**
- * `fn(m, state, el)` evaluated in the page with a fresh core, the figure's state and element.
- * Passed as source text: the page's Content-Security-Policy refuses eval from its own scripts.
- */
-function core(page, id, fn) {
-  return page.evaluate(`(async () => {
-    const el = document.getElementById(${JSON.stringify(id)});
-    const m = await createLLMMath();
-    return (${fn.toString()})(m, el.state, el);
-  })()`);
-}
-
-/** Sets a figure's attribute, as a page or a course author would. */
-function setAttr(page, id, name, value) {
-  return page.evaluate(([id, name, value]) => document.getElementById(id).setAttribute(name, value), [id, name, value]);
-}
-
 /** Types a prediction into an exercise, presses Check (with Enter), and returns the status text. */
 async function predict(exercise, text) {
-  const input = exercise.locator(".predict-input");
+  const input = exercise.locator(".predict-input").first();
   await input.fill(text);
   await input.press("Enter");
-  return exercise.locator(".predict-feedback").textContent();
+  return exercise.locator(".predict-feedback").first().textContent();
 }
 
 const RIGHT = /^Right: /;
 const WRONG = /^Not yet: /;
-
-// Each exercise: its section, figure, the core's value at the page's inputs (`value`, checked
-// against `expected` with the tolerance the exercise states), wrong predictions with the hint
-// each must get, a change of the figure's inputs and the value after it. Every expected value is
-// the core's, computed in the page from the figure's state; `expected` is the chapter's answer.
-const EXERCISES = [
-  {
-    n: 1,
-    section: "attention",
-    figure: "attention-figure",
-    expected: 1,
-    tolerance: 0.01,
-    value: (m, s) => m.attention(s.q, s.k, s.v, { causal: s.causal }).weights[0][0],
-    wrong: [
-      // softmax(0.7071, 0, 2.1213)[0] = 0.1783: the masked keys let into the denominator
-      ["0.178", /you divided by the sum over all the keys, the future ones too/],
-      ["0.7071", /key 1's score q₁·k₁\/√d, before the softmax/],
-      ["0", /key 1 is at query 1's own position/],
-      ["0.5", /Look at row 1 of the scores/],
-    ],
-    change: (page) => setAttr(page, "attention-figure", "causal", "false"),
-  },
-  {
-    n: 2,
-    section: "sampling",
-    figure: "sampling-exercise",
-    expected: 0.5,
-    tolerance: 0.01,
-    value: (m, s) =>
-      m.sampling({ probs: s.probs }, { temperature: s.temperature, topK: s.topK, topP: s.topP }).probs[0],
-    wrong: [
-      ["0.4", /before the filter\. The nucleus keeps only part of the mass, and the sampler renormalises/],
-      ["0.8", /the mass the nucleus retains, not the token's probability/],
-      ["0.25", /Sort the tokens, most probable first/],
-    ],
-    // Top-p 1: no filter, so "blue" keeps 0.4 and 0.5 is now wrong.
-    change: (page) => setAttr(page, "sampling-exercise", "top-p", "1"),
-  },
-  {
-    n: 3,
-    section: "rope",
-    figure: "rope-figure",
-    expected: 0.9998999933,
-    tolerance: 0.00005,
-    value: (m, s) => m.rope(s.q, s.k, s.m, s.n, { pairing: s.pairing, freqs: s.freqs }).scaled,
-    right: "0.9999",
-    wrong: [
-      ["1.9998", /That is the raw score q̃·k̃; the score divides it by √d = √4/],
-      ["1", /the score with no rotation at all/],
-      ["2", /no rotation, and without dividing by √d/],
-      ["0.5", /Each pair contributes the dot product of its two rotated halves/],
-    ],
-    // Query at 100: the pairs turn by 1 and 0.01 rad, a score of about 0.77.
-    change: (page) => setAttr(page, "rope-figure", "m", "100"),
-  },
-  {
-    n: 4,
-    section: "cost",
-    figure: "cost-figure",
-    expected: 256,
-    tolerance: 0,
-    value: (m, s) =>
-      m.attentionCost({ tokens: s.tokens, heads: s.heads, headDim: s.headDim, kvHeads: s.kvHeads }).scoresPerHead,
-    wrong: [
-      ["16", /one score per token\. Each of the n queries is scored against each of the n keys/],
-      ["2,048", /counts the scores of every head in the layer/],
-      ["8192", /the layer's KV cache holds/],
-      ["255", /count the \(query, key\) pairs/],
-    ],
-    change: (page) => setAttr(page, "cost-figure", "tokens", "32"),
-  },
-  {
-    n: 5,
-    section: "speculative",
-    figure: "speculative-figure",
-    expected: 1.875,
-    tolerance: 0.01,
-    value: (m, s) => m.speculativeDecoding({ alpha: s.alpha, gamma: s.gamma }).expectedTokens,
-    wrong: [
-      ["2", /the ceiling 1\/\(1 − α\), the limit as γ grows/],
-      // eq. 1 at α = (0.5 + 0.25 + 0.125)/3 = 0.2917, the naive accepted ÷ proposed: 1.4016
-      ["1.40", /dividing the accepted drafts by the proposed ones, which undercounts α/],
-      ["1.75", /the sum runs to α\^γ/],
-      ["4", /the most one call can yield/],
-      ["2.5", /the target stops at the first rejection/],
-      ["3", /add 1 \+ α \+ α² \+ … up to α\^γ/],
-    ],
-    change: (page) => setAttr(page, "speculative-figure", "alpha", "0.8"),
-  },
-  {
-    n: 6,
-    section: "alibi",
-    figure: "alibi-figure",
-    expected: 5.545177,
-    tolerance: 0.05,
-    value: (m, s) => m.alibi({ slope: m.alibiSlopes(s.heads)[s.head - 1] }).halfDistance,
-    right: "5.5",
-    wrong: [
-      ["8", /That is 1\/m, the distance at which the bias reaches −1/],
-      ["0.0866", /You multiplied ln 2 by m/],
-      ["11.09", /a slope half as steep/],
-      ["2.41", /log₁₀ 2/],
-      ["6", /solve e\^\(−m·δ\) = ½ for δ/],
-    ],
-    // Head 4 of 8: slope 1/16, twice the distance.
-    change: (page) => setAttr(page, "alibi-figure", "head", "4"),
-  },
-  {
-    n: 7,
-    section: "quantization",
-    figure: "quantization-figure",
-    expected: 4,
-    tolerance: 0.01,
-    // s of the channel with the largest activation range, the one the exercise asks about.
-    value: (m, s) => {
-      const L = m.smoothQuantLayer(s.x, s.w, { alpha: s.alpha, bits: s.bits });
-      return L.scales[L.largestChannel];
-    },
-    wrong: [
-      ["2", /activation range after smoothing, max\|X\|\/s/],
-      ["16", /max\|X\| \/ max\|W\| without the powers/],
-      ["0.25", /That is 1\/s/],
-      ["8", /as α = 1 would/],
-      ["3", /to the power α and divide by its weight range to the power 1 − α/],
-    ],
-    change: (page) => setAttr(page, "quantization-figure", "alpha", "0.75"),
-  },
-  {
-    n: 8,
-    section: "moe",
-    figure: "moe-figure",
-    expected: 1,
-    tolerance: 0.01,
-    value: (m, s) => {
-      const f = m.moeRoute(s.logits, s.topK).f;
-      return m.moeLoadBalance(
-        f,
-        f.map(() => 1 / f.length),
-      ).loss;
-    },
-    wrong: [
-      ["0.25", /without the factor N = 4/],
-      ["4", /a full collapse/],
-      ["0.5", /expert 1's term alone/],
-      ["2", /multiply by N/],
-    ],
-    // Even router weights give 1 for every split: that is the exercise's point, so its value
-    // cannot move. The change makes the router's own loss (a hint's value) and the worked sum
-    // follow instead.
-    change: (page) => setAttr(page, "moe-figure", "preset", "collapsed"),
-  },
-];
 
 test("exercises: each tells a wrong prediction its hint, the core's value right, and follows the figure", async () => {
   const { page, errors } = await openReader(browser.context);
@@ -201,7 +33,7 @@ test("exercises: each tells a wrong prediction its hint, the core's value right,
     // The core's value at the page's inputs is the chapter's answer (as printed there).
     assert.ok(Math.abs(value - ex.expected) <= 1e-6, `${label}: core value ${value}`);
     assert.match(
-      await exercise.locator(".predict-tolerance").textContent(),
+      await exercise.locator(".predict-tolerance").first().textContent(),
       ex.tolerance === 0
         ? /Counted right exactly/
         : new RegExp(`Counted right within ${String(ex.tolerance).replace(".", "\\.")}`),
@@ -219,12 +51,27 @@ test("exercises: each tells a wrong prediction its hint, the core's value right,
     const right = ex.right ?? String(value);
     const said = await predict(exercise, right);
     assert.match(said, RIGHT, `${label}, ${right}: ${said}`);
-    assert.equal(await details.getAttribute("open"), "", `${label}: a right number opens the answer`);
+    assert.match(said, /Now the follow-up, below\./, label);
+    // A right first number asks the follow-up, with a field of its own; the answer stays closed.
+    assert.equal(await details.getAttribute("open"), null, `${label}: the answer waits for the follow-up`);
+    const then = exercise.locator(".follow-up-step");
+    assert.equal(await then.isVisible(), true, `${label}: the follow-up is asked`);
+    const next = await core(page, ex.figure, ex.followUp);
+    assert.ok(Math.abs(next - ex.followUpExpected) <= 1e-6, `${label}: the follow-up's core value ${next}`);
+    for (const [guess, hint] of ex.followUpWrong) {
+      const told = await predict(then, guess);
+      assert.match(told, WRONG, `${label}, follow-up ${guess}: ${told}`);
+      assert.match(told, hint, `${label}, follow-up ${guess}: ${told}`);
+    }
+    assert.equal(await details.getAttribute("open"), null, `${label}: a wrong follow-up keeps the answer closed`);
+    const told = await predict(then, String(next));
+    assert.match(told, RIGHT, `${label}, follow-up ${next}: ${told}`);
+    assert.equal(await details.getAttribute("open"), "", `${label}: a right follow-up opens the answer`);
 
     // The figure changes: the verdict is withdrawn, and the expected value is the new inputs'.
     await ex.change(page);
     assert.match(
-      await exercise.locator(".predict-feedback").textContent(),
+      await exercise.locator(".predict-feedback").first().textContent(),
       /The figure has changed since you checked/,
       label,
     );
@@ -294,13 +141,16 @@ test("exercises: the figure's readouts are blurred and hidden from assistive tec
     const s = await state("speculative-figure", sel);
     assert.ok(s.blurred && s.hidden, `speculative ${sel} after a wrong number and a redraw`);
   }
-  // A right number reveals them.
-  const expected = await core(
-    page,
-    "speculative-figure",
-    (m, s) => m.speculativeDecoding({ alpha: s.alpha, gamma: s.gamma }).expectedTokens,
-  );
+  // A right number keeps them held back while the follow-up is asked; its right number reveals them.
+  const { expected, ceiling } = await core(page, "speculative-figure", (m, s) =>
+    m.speculativeDecoding({ alpha: s.alpha, gamma: s.gamma }),
+  ).then((r) => ({ expected: r.expectedTokens, ceiling: r.ceiling }));
   assert.match(await predict(ex5, expected.toFixed(3)), RIGHT);
+  for (const sel of concealed["speculative-figure"]) {
+    const s = await state("speculative-figure", sel);
+    assert.ok(s.blurred && s.hidden, `speculative ${sel} while the follow-up is asked`);
+  }
+  assert.match(await predict(ex5.locator(".follow-up-step"), ceiling.toFixed(3)), RIGHT);
   for (const sel of concealed["speculative-figure"])
     assert.ok((await state("speculative-figure", sel)).clear, `speculative ${sel} after`);
   // Blurred, the readouts did not follow the redraw (dom.js freeze); shown, they are the figure's numbers now (γ = 4).

@@ -269,7 +269,7 @@ test("quantization: an unknown preset or an out-of-range number shows a note nam
 
 test("quantization: an all-zero weight channel is smoothed with the reference code's clamp, and §7 says so", async () => {
   const { page, errors } = await openReader(browser.context);
-  await showNumbers(page); // the figure's readouts, not blurred by its exercise
+  await showNumbers(page); // the figure's readouts, not held back by its exercise
   const fig = page.locator("#quantization-figure");
   // Channel 1 of W is all zero: the core used to refuse it; now its max|W| and factor are 1e-5 at least.
   await page.evaluate(() => {

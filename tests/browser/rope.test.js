@@ -18,6 +18,7 @@ function coreForFigure(page) {
 
 test("rope: the figure starts at the exercise and shows the core's scores, per-pair parts and angles", async () => {
   const { page, errors } = await openReader(browser.context);
+  await showNumbers(page); // the figure's readouts, not held back by its exercise
   const fig = page.locator("#rope-figure");
   const core = await coreForFigure(page);
   assert.equal(core.raw.toFixed(10), "1.9997999867");
@@ -160,7 +161,7 @@ test("rope: the figure fits a phone-width screen and renders in dark mode withou
 
 test("rope: every declared attribute, set on the live element, redraws the figure with the core's numbers; bad values show a note", async () => {
   const { page, errors } = await openReader(browser.context);
-  await showNumbers(page); // the figure's readouts, not blurred by its exercise
+  await showNumbers(page); // the figure's readouts, not held back by its exercise
   const fig = page.locator("#rope-figure");
   const raw = () => fig.locator(".headline .rope-raw").textContent();
   const setAttr = (name, value) =>

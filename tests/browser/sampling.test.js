@@ -433,7 +433,7 @@ test("sampling: every declared attribute set on the live element re-renders the 
 
 test('sampling: preset="constructor" and out-of-range numbers are refused with a note naming the attribute', async () => {
   const { page, errors } = await openReader(browser.context);
-  await showNumbers(page); // the figure's readouts, not blurred by its exercise
+  await showNumbers(page); // the figure's readouts, not held back by its exercise
   const id = "sampling-exercise";
   const ex = page.locator(`#${id}`);
   const good = await rows(ex);

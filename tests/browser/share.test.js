@@ -223,7 +223,7 @@ test("URL state: a link with a figure's former name (dilution.…) still sets it
 
 test("Copy link, Copy embed code and Reset act on the figure as it is now", async () => {
   const { page } = await openReader(browser.context);
-  await showNumbers(page); // the figure's readouts, not blurred by its exercise
+  await showNumbers(page); // the figure's readouts, not held back by its exercise
   const fig = page.locator("#speculative-figure");
   await page.evaluate(() => document.getElementById("speculative-figure").set({ alpha: 0.8 }, { sync: true }));
   // Each action writes its panel once the clipboard has answered (a promise): wait for its label.

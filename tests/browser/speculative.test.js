@@ -123,7 +123,7 @@ test("speculative: exercise 5's answer gives 1.875 tokens and the ceiling 2, and
 
 test("speculative: every declared attribute set on the live element redraws the figure with the core's numbers; bad values show a note", async () => {
   const { page, errors } = await openReader(browser.context);
-  await showNumbers(page); // the figure's readouts, not blurred by its exercise
+  await showNumbers(page); // the figure's readouts, not held back by its exercise
   const fig = page.locator("#speculative-figure");
   const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
   const expected = () => fig.locator(".speculative-headline-expected").textContent();
@@ -200,6 +200,7 @@ function panel(fig) {
 
 test("speculative: the measuring panel (issue 8, item 2) measures α back from the core's simulated log; accepted / proposed visibly does not", async () => {
   const { page, errors } = await openReader(browser.context);
+  await showNumbers(page); // the log's mean, not held back by its exercise
   const fig = page.locator("#speculative-figure");
   const core = (cfg) =>
     page.evaluate(async (cfg) => {

@@ -11,8 +11,9 @@ export const alibi = {
   // Download SVG and PNG: the heads' slopes, the headline, the evidence's line, and the bias map
   // with the chart of weight factors.
   picture: [".alibi-bars", ".headline", ".alibi-evidence", ".alibi-panels"],
-  // Exercise 6: the headline and the calculation.
-  conceals: [".headline", ".worked"],
+  // Exercise 6: the headline, the calculation, and the chart's half-distance guide and its
+  // description, which name the distance.
+  conceals: [".headline", ".worked", ".chart-box .guide-label", ".chart-box .chart-description"],
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

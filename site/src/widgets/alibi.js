@@ -387,7 +387,8 @@ export class LlmAlibi extends LlmWidget {
  */
 export class LlmAnswerAlibi extends FigureAnswer {
   static figure = "llm-alibi";
-  static followUp = "what happens to that distance each time the slope is halved?";
+  static followUp =
+    "what is that distance for a slope half as steep, and what happens to it each time the slope is halved?";
 
   prediction(r) {
     const { slope, halfDistance, halved, ln2 } = r;
@@ -424,6 +425,24 @@ export class LlmAnswerAlibi extends FigureAnswer {
       ],
       otherwise:
         "The bias −m·δ multiplies a key's weight by e^(−m·δ) relative to distance 0: solve e^(−m·δ) = ½ for δ.",
+    };
+  }
+
+  followUpPrediction(r) {
+    const { halfDistance, halved } = r;
+    return {
+      label: "The distance for a slope half as steep, m/2:",
+      value: halved.halfDistance,
+      tolerance: 0.05,
+      digits: 3,
+      unit: "tokens",
+      hints: [
+        {
+          value: halfDistance / 2,
+          text: "That halves the distance. A gentler slope lowers the bias more slowly, so the weight takes longer to halve.",
+        },
+      ],
+      otherwise: "Solve e^(−(m/2)·δ) = ½ for δ, as before.",
     };
   }
 

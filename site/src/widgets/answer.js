@@ -5,10 +5,13 @@
 //   a status line (role=status, aria-live=polite): right or not within the stated tolerance, and
 //     on a wrong number a hint at the step that went wrong (a common wrong answer is recognised
 //     by its value, e.g. the token's probability before renormalising);
-//   <details> "Show the answer": the follow-up question and the worked answer, which open after a
-//     right prediction or on request.
-// Until then the figure's readouts that state the answer are blurred and hidden from assistive
-// technology, with a note at the top of the figure that offers to show them. Which readouts those
+//   then, once that prediction is right, the follow-up ("Then: …"), which asks for a second
+//     number of its own, with its own field and status line;
+//   <details> "Show the answer": the worked answer, which opens after the last right prediction
+//     or on request (asking counts as committing: it also shows the follow-up).
+// Until then the figure's readouts that state the answer are withheld (every digit in them shown
+// as "•", dom.js withhold), blurred and hidden from assistive technology, with a note at the top
+// of the figure that offers to show them. Which readouts those
 // are is the figure's to say: its `conceals` (site/src/widgets/<name>-figure.js, read through
 // the registry, figures.js).
 //
@@ -18,7 +21,9 @@
 //
 // A subclass provides:
 //   static figure           the tag of the figure it answers for; any other target gets a message
-//   static followUp         optional: the rest of the exercise's question, shown with the answer
+//   static followUp         optional: the rest of the exercise's question, asked after the first
+//   followUpPrediction(result, figure) → the follow-up's number, in the shape prediction() returns
+//                           (null: the follow-up asks for no number and is shown with the answer)
 //   prediction(result, figure) → { label, value, tolerance, digits, unit, hints, otherwise }:
 //     label     what to predict (text or nodes), the form field's label
 //     value     the expected number, from the core
@@ -33,10 +38,17 @@
 // page's exercise), with DOM calls only, so nothing the reader types is parsed as markup. Drawing
 // replaces what is there, and what the parser reads into it later, so a saved copy of the page
 // never shows it twice.
-import { fill, freeze, h, thaw, uniqueId } from "../dom.js";
+import { fill, freeze, h, thaw, uniqueId, withhold } from "../dom.js";
 import { fmt } from "../format.js";
 import { figureOf } from "./figures.js";
 import css from "./answer.css";
+
+/**
+ * One prediction asked (step()): its form's parts, its status line, the value it expects now and
+ * whether the number in it was checked against the figure's inputs as they are.
+ * @typedef {{ labelEl: HTMLElement, input: HTMLInputElement, unitEl: HTMLElement, toleranceEl: HTMLElement,
+ *   feedback: HTMLElement, form: HTMLFormElement, expected: any, checked: boolean }} Step
+ */
 
 let concealSheet = null;
 /** The constructed style sheet an exercise adds to its figure's shadow root (one for all). */
@@ -78,8 +90,6 @@ export class FigureAnswer extends HTMLElement {
     /** @type {Promise<void>} */
     this.ready = new Promise((resolve) => (this._resolveReady = resolve));
     this._draw = () => this.draw();
-    this.expected = null;
-    this.checked = false;
     this.concealed = false;
   }
 
@@ -111,46 +121,83 @@ export class FigureAnswer extends HTMLElement {
     this.figure = null;
   }
 
-  /** The form, its status line and the answer's <details>, built once (the answer fills in later). */
+  /** The forms, their status lines and the answer's <details>, built once (the answer fills in later). */
   build() {
     const { followUp } = /** @type {typeof FigureAnswer} */ (this.constructor);
-    const id = uniqueId("predict");
-    this.labelEl = h("label", { for: id });
-    this.input = h("input", {
-      id,
-      type: "text",
-      inputmode: "decimal",
-      autocomplete: "off",
-      spellcheck: "false",
-      class: "predict-input",
-      "aria-describedby": `${id}-tolerance`,
-    });
-    this.unitEl = h("span", { class: "predict-unit" });
-    this.toleranceEl = h("span", { id: `${id}-tolerance`, class: "predict-tolerance" });
-    this.feedback = h("p", { class: "predict-feedback", role: "status", "aria-live": "polite" });
+    this.first = this.step();
     this.body = h("div", { class: "answer-body" });
     this.details = h(
       "details",
-      { class: "answer", ontoggle: () => this.details.open && this.reveal() },
+      {
+        class: "answer",
+        ontoggle: () => {
+          if (!this.details.open) return;
+          this.reveal();
+          if (this.then) this.then.hidden = false;
+        },
+      },
       h("summary", {}, "Show the answer"),
-      followUp ? h("p", { class: "follow-up" }, h("strong", {}, "Then: "), followUp) : null,
       this.body,
     );
-    this.form = h(
+    this.then = null;
+    this.second = null;
+    if (followUp) {
+      this.second = this.step();
+      this.then = h(
+        "div",
+        { class: "follow-up-step", hidden: true },
+        h("p", { class: "follow-up" }, h("strong", {}, "Then: "), followUp),
+        this.second.form,
+        this.second.feedback,
+      );
+    }
+    fill(this, this.first.form, this.first.feedback, this.then, this.details);
+  }
+
+  /**
+   * One prediction asked: its form (label, field, unit, Check, tolerance) and its status line.
+   * @returns {Step}
+   */
+  step() {
+    const id = uniqueId("predict");
+    const step = {
+      labelEl: h("label", { for: id }),
+      input: h("input", {
+        id,
+        type: "text",
+        inputmode: "decimal",
+        autocomplete: "off",
+        spellcheck: "false",
+        class: "predict-input",
+        "aria-describedby": `${id}-tolerance`,
+      }),
+      unitEl: h("span", { class: "predict-unit" }),
+      toleranceEl: h("span", { id: `${id}-tolerance`, class: "predict-tolerance" }),
+      feedback: h("p", { class: "predict-feedback", role: "status", "aria-live": "polite" }),
+      form: /** @type {HTMLFormElement} */ (/** @type {unknown} */ (null)),
+      expected: null,
+      checked: false,
+    };
+    step.form = h(
       "form",
       {
         class: "predict",
         novalidate: true,
         onsubmit: (e) => {
           e.preventDefault();
-          this.check();
+          this.check(step);
         },
       },
-      h("span", { class: "predict-field" }, this.labelEl, " ", this.input, this.unitEl),
+      h("span", { class: "predict-field" }, step.labelEl, " ", step.input, step.unitEl),
       h("button", { type: "submit" }, "Check"),
-      this.toleranceEl,
+      step.toleranceEl,
     );
-    fill(this, this.form, this.feedback, this.details);
+    return step;
+  }
+
+  /** The first prediction's field (the figure's note and the tests reach it by this name). */
+  get input() {
+    return this.first.input;
   }
 
   /**
@@ -195,25 +242,38 @@ export class FigureAnswer extends HTMLElement {
       h(
         "span",
         {},
-        `${exercise} asks you to predict a number this figure shows: it is blurred until you check a prediction there or open its answer.`,
+        `${exercise} asks you to predict a number this figure shows: it is held back until you check a prediction there or open its answer.`,
       ),
-      h("button", { type: "button", onclick: () => this.input.focus() }, "Go to the exercise"),
+      h("button", { type: "button", onclick: () => this.current().input.focus() }, "Go to the exercise"),
       h("button", { type: "button", onclick: () => this.reveal() }, "Show the numbers"),
     );
     figure.frame.prepend(this.note);
     figure.setAttribute("data-predict-first", "");
     this.concealed = true;
     this.markConcealed();
+    // A readout may be written after a render (a chart that measures itself, a table filled in
+    // place): whatever is drawn into a withheld readout, or as a new one, is withheld at once.
+    this.watcher = new MutationObserver((records) => {
+      for (const r of records) {
+        const el = /** @type {Element | null} */ (
+          r.target.nodeType === Node.ELEMENT_NODE ? r.target : r.target.parentElement
+        )?.closest("[data-predict-conceal]");
+        if (el) withhold(el);
+      }
+      this.markConcealed();
+    });
+    this.watcher.observe(figure.shadowRoot, { subtree: true, childList: true, characterData: true, attributes: true });
   }
 
   /** Marks the readouts to conceal (again after every render: a figure may redraw them). */
   markConcealed() {
-    if (!this.concealed) return;
+    // Not before the figure's first drawing: a readout frozen empty would stay empty.
+    if (!this.concealed || !this.figure.result) return;
     for (const el of this.figure.shadowRoot.querySelectorAll(this.conceals.join(", "))) {
       if (el.hasAttribute("data-predict-conceal")) continue;
       el.setAttribute("data-predict-conceal", "");
-      // Blurred, it need not follow each redraw (dom.js freeze): it is drawn anew when shown.
-      freeze(el);
+      // Withheld, it need not follow each redraw (dom.js freeze): it is drawn anew when shown.
+      freeze(el, { withhold: true });
       if (!el.hasAttribute("aria-hidden")) {
         el.setAttribute("aria-hidden", "true");
         // Out of the tab order too: hidden content must hold nothing focusable (a scrolling table).
@@ -227,6 +287,8 @@ export class FigureAnswer extends HTMLElement {
   reveal() {
     if (!this.concealed || !this.figure) return;
     this.concealed = false;
+    this.watcher?.disconnect();
+    this.watcher = null;
     const root = this.figure.shadowRoot;
     for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-predict-conceal]"))) {
       el.removeAttribute("data-predict-conceal");
@@ -259,25 +321,50 @@ export class FigureAnswer extends HTMLElement {
     return null;
   }
 
-  /** Recomputes the prediction's expected value and the answer from the figure's current result. */
+  /**
+   * The follow-up's number, from the figure's result (subclasses; see the top), or null.
+   * @type {(result: any, figure: import("./base.js").LlmWidget) => any}
+   */
+  followUpPrediction() {
+    return null;
+  }
+
+  /** The step the reader is at: the follow-up once it is asked and not yet answered, else the first. */
+  current() {
+    return this.then && !this.then.hidden && !this.details.open ? this.second : this.first;
+  }
+
+  /** Recomputes the predictions' expected values and the answer from the figure's current result. */
   draw() {
     const figure = this.figure;
     if (figure?.result) {
+      const steps = /** @type {[Step | null, () => any][]} */ ([
+        [this.first, () => this.prediction(figure.result, figure)],
+        [this.second, () => this.followUpPrediction(figure.result, figure)],
+      ]);
       try {
-        this.expected = this.prediction(figure.result, figure);
-        const { label, unit, tolerance } = this.expected;
-        fill(this.labelEl, label);
-        this.unitEl.textContent = unit ? ` ${unit}` : "";
-        this.toleranceEl.textContent = `Counted right ${toleranceText(tolerance)}, for the figure's inputs as they are now.`;
+        for (const [step, predict] of steps) {
+          if (!step) continue;
+          step.expected = predict();
+          if (!step.expected) continue;
+          const { label, unit, tolerance } = step.expected;
+          fill(step.labelEl, label);
+          step.unitEl.textContent = unit ? ` ${unit}` : "";
+          step.toleranceEl.textContent = `Counted right ${toleranceText(tolerance)}, for the figure's inputs as they are now.`;
+        }
+        // A follow-up that asks for no number is a question the worked answer answers.
+        if (this.second && !this.second.expected) this.second.form.hidden = true;
         fill(this.body, this.answer(figure.result, figure));
       } catch (error) {
-        this.expected = null;
+        for (const step of [this.first, this.second]) if (step) step.expected = null;
         fill(this.body, `The answer could not be written for these inputs: ${error?.message ?? error}.`);
       }
-      if (this.checked) {
+      for (const step of [this.first, this.second]) {
+        if (!step?.checked) continue;
         // The number was checked against other inputs: say so instead of keeping a stale verdict.
-        this.checked = false;
+        step.checked = false;
         this.showFeedback(
+          step,
           "stale",
           "The figure has changed since you checked: press Check to test your number against its new inputs.",
         );
@@ -285,7 +372,7 @@ export class FigureAnswer extends HTMLElement {
       this.markConcealed();
     } else if (figure?.engineError) {
       // The figure computes the answer, and it cannot run here: say so where the answer would be.
-      fill(this.labelEl, "Your prediction:");
+      fill(this.first.labelEl, "Your prediction:");
       fill(this.body, "The figure above computes this answer, and its engine did not start here.");
       this.reveal(); // nothing to blur: the figure shows no numbers
     }
@@ -293,11 +380,15 @@ export class FigureAnswer extends HTMLElement {
     this._resolveReady();
   }
 
-  /** Checks the typed number against the expected value; opens the answer when it is right. */
-  check() {
-    const p = this.expected;
+  /**
+   * Checks the number typed into `step` against its expected value. A right first prediction
+   * asks the follow-up (when there is one); the last right prediction opens the answer.
+   */
+  check(step = this.first) {
+    const p = step.expected;
     if (!p) {
       this.showFeedback(
+        step,
         "wrong",
         this.figure?.engineError
           ? "The figure cannot check a prediction here: its engine did not start."
@@ -305,21 +396,28 @@ export class FigureAnswer extends HTMLElement {
       );
       return;
     }
-    const guess = parsePrediction(this.input.value);
-    this.input.setAttribute("aria-invalid", guess === null ? "true" : "false");
+    const guess = parsePrediction(step.input.value);
+    step.input.setAttribute("aria-invalid", guess === null ? "true" : "false");
     if (guess === null) {
-      this.showFeedback("wrong", "Type a number, such as 0.25 (a decimal point or comma both work).");
+      this.showFeedback(step, "wrong", "Type a number, such as 0.25 (a decimal point or comma both work).");
       return;
     }
-    this.checked = true;
+    step.checked = true;
     const near = (x, tol) => Math.abs(guess - x) <= tol;
     const g = fmt(guess, 10);
     const exact = p.tolerance === 0;
     if (near(p.value, p.tolerance)) {
+      const asks = step === this.first && this.second?.expected && !this.details.open;
       this.showFeedback(
+        step,
         "right",
-        `Right: the figure's inputs give ${fmt(p.value, p.digits)}, ${exact ? "exactly your number" : `and ${g} is ${toleranceText(p.tolerance)} of it`}. The worked answer is open below.`,
+        `Right: the figure's inputs give ${fmt(p.value, p.digits)}, ${exact ? "exactly your number" : `and ${g} is ${toleranceText(p.tolerance)} of it`}. ${asks ? "Now the follow-up, below." : "The worked answer is open below."}`,
       );
+      if (asks) {
+        this.then.hidden = false;
+        return;
+      }
+      if (this.then) this.then.hidden = false;
       this.details.open = true;
       this.reveal();
       return;
@@ -328,14 +426,15 @@ export class FigureAnswer extends HTMLElement {
       (x) => Number.isFinite(x.value) && near(x.value, p.tolerance) && !(Math.abs(x.value - p.value) <= p.tolerance),
     );
     this.showFeedback(
+      step,
       "wrong",
       `Not yet: ${g} is not ${exact ? "" : `${toleranceText(p.tolerance)} of `}the answer. ${hint ? hint.text : p.otherwise} Try again, or open the answer.`,
     );
   }
 
-  /** Writes the verdict into the status line: kind is "right", "wrong" or "stale" (styled by reader.css). */
-  showFeedback(kind, text) {
-    this.feedback.className = `predict-feedback predict-${kind}`;
-    this.feedback.textContent = text;
+  /** Writes a verdict into a step's status line: kind is "right", "wrong" or "stale" (styled by reader.css). */
+  showFeedback(step, kind, text) {
+    step.feedback.className = `predict-feedback predict-${kind}`;
+    step.feedback.textContent = text;
   }
 }

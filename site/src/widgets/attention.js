@@ -367,7 +367,8 @@ export class LlmAttention extends LlmWidget {
  */
 export class LlmAnswerAttention extends FigureAnswer {
   static figure = "llm-attention";
-  static followUp = "what is query 1's output, and why does the future key with the largest score not matter?";
+  static followUp =
+    "what is query 1's output (its first component), and why does the future key with the largest score not matter?";
 
   prediction(r, figure) {
     const { q, k, v, causal } = figure.state;
@@ -406,6 +407,25 @@ export class LlmAnswerAttention extends FigureAnswer {
       ],
       otherwise:
         "Look at row 1 of the scores: which keys can query 1 see under the mask? The softmax shares the weight among those keys only.",
+    };
+  }
+
+  followUpPrediction(r, figure) {
+    const { q, k, v } = figure.state;
+    // Query 1's output with its future keys let in: the mask left out.
+    const unmasked = figure.core.attention(q, k, v, { causal: false }).output[0][0];
+    return {
+      label: "The first component of query 1's output:",
+      value: r.output[0][0],
+      tolerance: 0.01,
+      digits: 4,
+      hints: [
+        {
+          value: unmasked,
+          text: "That is the output with the future keys let in. The output is Σⱼ w₁ⱼ·vⱼ over the keys query 1 can see: the masked keys have weight 0.",
+        },
+      ],
+      otherwise: "The output is the weighted sum of the values, Σⱼ w₁ⱼ·vⱼ, with the weights you found above.",
     };
   }
 

@@ -10,9 +10,10 @@ export const cost = {
   section: "cost",
   // Download SVG and PNG: the result cards, and the chart with its legend.
   picture: [".cost-stats", ".cost-figure"],
-  // Exercise 4: the cards, the chart of scores and cache (its legend states both) and the
-  // calculation; the chart of attention against the linear layers does not state the answer.
-  conceals: [".cost-stats", ".worked"],
+  // Exercise 4 and its follow-up (the cache's values): the cards, the legend of the chart of
+  // scores and cache (it states both), that chart's description and data table, and the
+  // calculation; the chart of attention against the linear layers states neither.
+  conceals: [".cost-stats", ".worked", ".cost-legend", ".cost-figure .chart-description", ".cost-figure .chart-data"],
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

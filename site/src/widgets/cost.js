@@ -858,6 +858,28 @@ export class LlmAnswerCost extends FigureAnswer {
     };
   }
 
+  followUpPrediction(r) {
+    const { now } = r;
+    return {
+      label: "Values the layer's KV cache holds:",
+      value: now.kvValuesPerLayer,
+      tolerance: 0,
+      digits: 0,
+      hints: [
+        {
+          value: now.kvValuesPerLayer / 2,
+          text: "That counts the keys only (or the values only): the cache keeps both, one key and one value vector per token and KV head.",
+        },
+        {
+          value: now.scoresPerLayer,
+          text: "That is the layer's number of scores. The cache holds keys and values, which grow with n, not with n².",
+        },
+      ],
+      otherwise:
+        "The cache keeps a key and a value of head dimension d for every token and every KV head: 2 · n · KV heads · d.",
+    };
+  }
+
   answer(r) {
     const { cfg, now, doubled, doubledError } = r;
     const { tokens: n, kvHeads, headDim: d, batch: b } = cfg;

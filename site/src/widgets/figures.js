@@ -16,7 +16,7 @@
 //                      charts and tables with the readouts that name their numbers, not its
 //                      controls (Download SVG and PNG, site/src/takeaway.js)
 //     conceals         for a figure an exercise uses: selectors of the readouts that state the
-//                      exercise's answer, blurred until the reader commits a prediction
+//                      exercise's answer, held back until the reader commits a prediction
 //                      (site/src/widgets/answer.js); [] when the figure states none
 //     numpy            its NumPy program: a function (state, result) → text of the widget's
 //                      state and result, written with site/src/numpy.js's helpers (Copy as

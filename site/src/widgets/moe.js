@@ -435,6 +435,29 @@ export class LlmAnswerMoe extends FigureAnswer {
     };
   }
 
+  followUpPrediction(r, figure) {
+    const N = r.route.f.length;
+    // Every token to expert 1, the router's weights still even.
+    const f = r.route.f.map((_, i) => (i === 0 ? 1 : 0));
+    const collapsed = figure.core.moeLoadBalance(
+      f,
+      f.map(() => 1 / N),
+    ).loss;
+    return {
+      label: "The loss if every token went to expert 1, the router's weights still even:",
+      value: collapsed,
+      tolerance: 0.01,
+      digits: 4,
+      hints: [
+        {
+          value: N,
+          text: `That is a full collapse of the router's weights too (p₁ = 1). With pᵢ = 1/${N} for every expert the sum is ${N}·Σ fᵢ/${N} = Σ fᵢ.`,
+        },
+      ],
+      otherwise: `N·Σ fᵢ·pᵢ with pᵢ = 1/N is Σ fᵢ: what do the fractions fᵢ of the tokens add up to?`,
+    };
+  }
+
   answer(r) {
     const N = r.route.f.length;
     const e = fmt(r.even[0], 4);

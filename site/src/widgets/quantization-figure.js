@@ -11,8 +11,9 @@ export const quantization = {
   section: "quantization",
   // Download SVG and PNG: the headline, the ranges and the chart.
   picture: [".headline", ".quantization-ranges", ".chart-box"],
-  // Exercise 7: the channel table (ranges and s), the bars after smoothing and the calculation.
-  conceals: [".quantization-table", ".worked"],
+  // Exercise 7 and its follow-up (the ranges after smoothing): the channel table (ranges and s),
+  // the bars after smoothing and the calculation.
+  conceals: [".quantization-table", ".worked", ".quantization-ranges .quantization-pair .chart-box:nth-child(2)"],
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

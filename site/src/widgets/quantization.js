@@ -766,6 +766,29 @@ export class LlmAnswerQuantization extends FigureAnswer {
     };
   }
 
+  followUpPrediction(r) {
+    const j = r.largestChannel,
+      J = j + 1;
+    const s = r.now.scales[j];
+    return {
+      label: [
+        `Channel ${J}'s activation range after smoothing, max|`,
+        sym("X", String(J)),
+        "|/",
+        sym("s", String(J)),
+        ":",
+      ],
+      value: r.now.xAbsMax[j],
+      tolerance: 0.01,
+      digits: 4,
+      hints: [
+        { value: r.xAbsMax[j], text: "That is the range before smoothing: the activations are divided by s." },
+        { value: r.xAbsMax[j] * s, text: "The activations are divided by s, and the weights multiplied by it." },
+      ],
+      otherwise: `Divide the channel's activation range by s${String.fromCharCode(0x2080 + (J % 10))}; the weights' range is multiplied by it.`,
+    };
+  }
+
   answer(r) {
     const j = r.largestChannel,
       J = j + 1;

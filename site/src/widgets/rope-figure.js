@@ -10,9 +10,17 @@ export const rope = {
   section: "rope",
   // Download SVG and PNG: the headline, the dials of the pairs with their legend, and the chart.
   picture: [".headline", ".rope-legend", ".rope-dials", ".chart-box"],
-  // Exercise 3: the scores (headline, chart, the readout after moving both positions), the
-  // calculation, and the dials' captions, which give each pair's part of the score.
-  conceals: [".headline", ".worked", ".rope-moved", ".rope-dial figcaption"],
+  // Exercise 3: the scores (headline, the readout after moving both positions, the chart's marked
+  // offset and its description), the calculation, and the dials' captions, which give each
+  // pair's part of the score.
+  conceals: [
+    ".headline",
+    ".worked",
+    ".rope-moved",
+    ".rope-dial figcaption",
+    ".chart-box .marker-label",
+    ".chart-box .chart-description",
+  ],
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

@@ -751,6 +751,23 @@ export class LlmAnswerRope extends FigureAnswer {
     };
   }
 
+  followUpPrediction(r) {
+    const { now, state } = r;
+    return {
+      label: ["The raw score ", sym("q̃"), "·", sym("k̃"), " before the division:"],
+      value: now.raw,
+      tolerance: 0.0001,
+      digits: 4,
+      hints: [
+        {
+          value: now.scaled,
+          text: `That is the score after dividing by √d = √${state.d}; the raw score is the dot product before it.`,
+        },
+      ],
+      otherwise: "Multiply the score by √d, or add each pair's part of the dot product of the rotated vectors.",
+    };
+  }
+
   answer(r) {
     const { state: s, now, shifted } = r;
     const { offset } = now;

@@ -823,6 +823,28 @@ export class LlmAnswerSampling extends FigureAnswer {
     };
   }
 
+  followUpPrediction(r) {
+    const { full, opts } = r;
+    return {
+      label: "The mass the nucleus retains:",
+      value: full.keptMass,
+      tolerance: 0.01,
+      digits: 4,
+      hints: [
+        {
+          value: 1,
+          text: "That is the mass before the filter: every probability adds up to 1. The nucleus keeps only the most probable tokens, until their sum reaches top-p.",
+        },
+        {
+          value: opts.topP,
+          text: "That is top-p, the threshold. The retained mass is the sum of the kept tokens' probabilities: it reaches top-p or passes it with the last token kept.",
+        },
+      ],
+      otherwise:
+        "Sort the tokens, most probable first, and add their probabilities until the sum reaches top-p: that sum is the retained mass.",
+    };
+  }
+
   answer(r) {
     const { full, opts, state } = r;
     const { temperature: T, topP: p } = opts;

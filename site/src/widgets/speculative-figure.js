@@ -12,12 +12,18 @@ export const speculative = {
   // Download SVG and PNG: the headline, and the chart with its legend beside the bars of tokens
   // per call.
   picture: [".headline", ".speculative-figure"],
-  // Exercise 5: the headline, the charts, the calculation, and in the measuring panel the tokens
-  // per call (predicted from each estimate, and the log's mean, which approaches the answer).
+  // Exercise 5 and its follow-up (the ceiling): the headline, the charts (the ceiling's guide, the
+  // legend, the description and the data table of the chart of tokens against γ), the calculation, and in the
+  // measuring panel the tokens per call (predicted from each estimate, and the log's mean, which
+  // approaches the answer).
   conceals: [
     ".headline",
     ".speculative-dist",
     ".worked",
+    ".speculative-legend",
+    ".speculative-figure .chart-box .guide-label",
+    ".speculative-figure .chart-box .chart-data",
+    ".speculative-figure .chart-box .chart-description",
     ".speculative-measure-body .speculative-predicted",
     ".speculative-measure-body .speculative-mean",
   ],

@@ -596,6 +596,26 @@ export class LlmAnswerSpeculative extends FigureAnswer {
     };
   }
 
+  followUpPrediction(r) {
+    const { cfg, now } = r;
+    // With α = 1 every draft is accepted: the tokens grow with γ without a ceiling (the answer says so).
+    if (!Number.isFinite(now.ceiling)) return null;
+    return {
+      label: "Tokens per target call as γ grows without end:",
+      value: now.ceiling,
+      tolerance: 0.01,
+      digits: 4,
+      unit: "tokens",
+      hints: [
+        {
+          value: cfg.gamma + 1,
+          text: "That is the most a call can yield at this γ. As γ grows the target still stops at the first rejection, so the expected tokens level off.",
+        },
+      ],
+      otherwise: "In (1 − α^(γ+1)) / (1 − α), α^(γ+1) vanishes as γ grows: what is left?",
+    };
+  }
+
   answer(r) {
     const { cfg, now } = r;
     const { alpha, gamma } = cfg;
