@@ -100,6 +100,8 @@ for (const [name, { id }] of Object.entries(figures)) {
 test("firefox: the attention figure's own numbers are the core's after the edit", async () => {
   const { shown, fromCore } = await firefox.page.evaluate(async () => {
     const el = document.getElementById("attention-figure");
+    // The weights are held back by exercise 1 until it is answered: shown, as its "Show the numbers" does.
+    document.querySelector('[for="attention-figure"]').reveal();
     const m = await createLLMMath();
     const { q, k, v, causal } = el.state;
     const rows = [...el.shadowRoot.querySelectorAll(".table-view")[1].querySelectorAll("tbody tr")];
@@ -122,12 +124,24 @@ test("firefox: exercise 1 takes a typed prediction, says it is right and opens i
   await input.click({ count: 3 });
   await input.type("1");
   await firefox.page.keyboard.press("Enter");
-  const { feedback, open } = await firefox.page.$eval("#attention .exercise", (ex) => ({
-    feedback: ex.querySelector(".predict-feedback").textContent,
-    open: ex.querySelector("details").open,
-  }));
-  assert.match(feedback, /^Right: /);
-  assert.equal(open, true);
+  const read = () =>
+    firefox.page.$eval("#attention .exercise", (ex) => ({
+      feedback: [...ex.querySelectorAll(".predict-feedback")].map((p) => p.textContent),
+      followUp: !ex.querySelector(".follow-up-step").hidden,
+      open: ex.querySelector("details").open,
+    }));
+  const first = await read();
+  assert.match(first.feedback[0], /^Right: /);
+  // A right number asks the follow-up, query 1's output, before the answer opens.
+  assert.equal(first.followUp, true);
+  assert.equal(first.open, false);
+  const next = await firefox.page.$("#attention .exercise .follow-up-step .predict-input");
+  await next.click({ count: 3 });
+  await next.type("1");
+  await firefox.page.keyboard.press("Enter");
+  const second = await read();
+  assert.match(second.feedback[1], /^Right: /);
+  assert.equal(second.open, true);
   assert.deepEqual(firefox.errors, []);
 });
 
