@@ -51,7 +51,8 @@ if (args.includes("--core-only")) process.exit(0);
 /**
  * Replaces \( … \) (inline) and \[ … \] (display) with KaTeX's MathML; stops on a TeX error.
  * A display formula, and a table in a .table-scroll box, can be wider than a phone: they scroll
- * sideways (reader.css) and take the focus, so that a keyboard can scroll them too.
+ * sideways (reader.css), and take the focus where they do, so that a keyboard can scroll them too
+ * (site/src/scrollable.js, in the page: only the page knows the width it has).
  */
 export function typeset(html, file) {
   return html
@@ -64,12 +65,12 @@ export function typeset(html, file) {
           throwOnError: true,
           strict: "error",
         });
-        return display === undefined ? mathml : mathml.replace("<math ", '<math tabindex="0" ');
+        return mathml;
       } catch (error) {
         throw new Error(`${file}: cannot typeset ${match.slice(0, 60)}…: ${error.message}`, { cause: error });
       }
     })
-    .replace(/<div class="table-scroll">/g, '<div class="table-scroll" tabindex="0" role="group" aria-label="Table">');
+    .replace(/<div class="table-scroll">/g, '<div class="table-scroll" role="group" aria-label="Table">');
 }
 
 // TeX inside HTML source writes <, > and & as entities.

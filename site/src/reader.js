@@ -12,6 +12,7 @@ import { declarationNamed } from "./widgets/attributes.js";
 import { copyText, embedCode, toQuery } from "./share.js";
 import { addTakeawayActions } from "./takeaway.js";
 import { fill, h } from "./dom.js";
+import { focusWhereScrolls } from "./scrollable.js";
 
 // llmmath-widgets.js loads with `async` from right after the masthead (after reader-head.js), so
 // that the figures are defined and start while the page is still being read; it has normally run
@@ -226,6 +227,7 @@ function main() {
   }
 
   restore();
+  focusWhereScrolls();
   addShareActions();
   addEventListener("beforeprint", beforePrint);
   addEventListener("afterprint", afterPrint);

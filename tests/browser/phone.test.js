@@ -155,6 +155,12 @@ for (const [width, height] of PHONES) {
 
   test(`phone ${width} px: whatever scrolls sideways can be scrolled by keyboard`, async () => {
     const { page } = await openPhone(width, height);
+    // Laid out once (the sections are content-visibility: auto), a box that overflows takes the
+    // focus in the next frame (site/src/scrollable.js): measured again after it.
+    await page.evaluate(async () => {
+      for (const [el] of everyElement()) void el.scrollWidth;
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    });
     const scrollers = await page.evaluate(() =>
       everyElement()
         .filter(([el]) => /auto|scroll/.test(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1)
@@ -177,7 +183,14 @@ for (const [width, height] of PHONES) {
 
   test(`phone ${width} px: the tall figures' sliders stay on screen while their figure is, and a focused control is not hidden under them`, async () => {
     const { page } = await openPhone(width, height);
-    for (const id of ["quantization-figure", "sampling-figure", "cost-figure"]) {
+    // Every figure more than a screen and a half tall.
+    const tall = await page.evaluate(() =>
+      [...document.querySelectorAll("[data-figure]")]
+        .filter((el) => el.getBoundingClientRect().height > 1.5 * innerHeight)
+        .map((el) => el.id),
+    );
+    assert.ok(tall.length >= 8, `tall figures: ${tall}`);
+    for (const id of tall) {
       const steps = await page.evaluate(
         async ({ id, height }) => {
           const figure = document.getElementById(id);

@@ -112,7 +112,7 @@ export class LlmAlibi extends LlmWidget {
     this.chart = h("div", { class: "chart-box" });
     this.worked = h("div", { class: "worked" });
     this.frame.append(
-      h("div", { class: "sliders" }, this.headsCtl.row, this.headCtl.row),
+      h("div", { class: "sliders llm-bar" }, this.headsCtl.row, this.headCtl.row),
       this.bars,
       this.headline,
       h("div", { class: "sliders" }, this.tokensCtl.row, this.distanceCtl.row),

@@ -15,6 +15,12 @@
 // are is the figure's to say: its `conceals` (site/src/widgets/<name>-figure.js, read through
 // the registry, figures.js).
 //
+// The question and its figure are one tap apart each way: the figure's note has "Go to the
+// exercise", the exercise "Back to Figure N". On a screen large enough (DOCK_MEDIA), while the
+// figure is on screen and the field's own place in the exercise is below it, the field with its
+// status line is docked at the bottom of the screen, under the figure (dock()), so the reader
+// predicts with the figure in view; it goes back to its place as that place scrolls into view.
+//
 // The expected value, the hints' values and the answer come from the figure's current core
 // result, and are computed again on every "llm-change" of the figure: after the reader changes
 // the figure, Check tests their number against the new inputs' value.
@@ -42,13 +48,54 @@ import { fill, freeze, h, thaw, uniqueId, withhold } from "../dom.js";
 import { fmt } from "../format.js";
 import { figureOf } from "./figures.js";
 import css from "./answer.css";
+import pageCss from "./answer-page.css";
+
+// Where the prediction may dock at the bottom of the screen: a laptop's, not a phone's, whose
+// height the figure's own bar of controls already shares.
+const DOCK_MEDIA = "(min-width: 48rem) and (min-height: 34rem)";
 
 /**
- * One prediction asked (step()): its form's parts, its status line, the value it expects now and
- * whether the number in it was checked against the figure's inputs as they are.
+ * One prediction asked (step()): its form's parts, its status line, the box that holds both (what
+ * docks), the value it expects now and whether the number in it was checked against the
+ * figure's inputs as they are.
  * @typedef {{ labelEl: HTMLElement, input: HTMLInputElement, unitEl: HTMLElement, toleranceEl: HTMLElement,
- *   feedback: HTMLElement, form: HTMLFormElement, expected: any, checked: boolean }} Step
+ *   feedback: HTMLElement, form: HTMLFormElement, box: HTMLElement, expected: any, checked: boolean }} Step
  */
+
+// --- the dock ---------------------------------------------------------------------------------
+// One scroll and resize listener for every exercise on the page, each frame at most.
+/** @type {Set<FigureAnswer>} */
+const docking = new Set();
+let dockFrame = 0;
+function dockSoon() {
+  if (dockFrame) return;
+  dockFrame = requestAnimationFrame(() => {
+    dockFrame = 0;
+    for (const answer of docking) answer.dock();
+  });
+}
+function watchDock(answer) {
+  if (!docking.size) {
+    addEventListener("scroll", dockSoon, { passive: true });
+    addEventListener("resize", dockSoon, { passive: true });
+    // The dock's look and its place (fixed at the bottom of the screen), for the reader and for
+    // any course page: a constructed sheet, allowed under a strict style-src.
+    if (!pageSheet && "adoptedStyleSheets" in document) {
+      pageSheet = new CSSStyleSheet();
+      pageSheet.replaceSync(pageCss);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, pageSheet];
+    }
+  }
+  docking.add(answer);
+  dockSoon();
+}
+let pageSheet = null;
+function unwatchDock(answer) {
+  docking.delete(answer);
+  if (docking.size) return;
+  removeEventListener("scroll", dockSoon);
+  removeEventListener("resize", dockSoon);
+}
 
 let concealSheet = null;
 /** The constructed style sheet an exercise adds to its figure's shadow root (one for all). */
@@ -91,6 +138,10 @@ export class FigureAnswer extends HTMLElement {
     this.ready = new Promise((resolve) => (this._resolveReady = resolve));
     this._draw = () => this.draw();
     this.concealed = false;
+    /** @type {Step | null} */
+    this.docked = null;
+    /** @type {HTMLElement | null} */
+    this.dockPlace = null;
   }
 
   connectedCallback() {
@@ -112,12 +163,17 @@ export class FigureAnswer extends HTMLElement {
     this.conceal();
     figure.addEventListener("llm-change", this._draw);
     figure.ready.then(this._draw);
+    watchDock(this);
   }
 
   disconnectedCallback() {
     this.figure?.removeEventListener("llm-change", this._draw);
+    this.undock();
+    unwatchDock(this);
     // A figure is never left blurred by an exercise that is no longer on the page.
     this.reveal();
+    this.note?.remove();
+    this.note = null;
     this.figure = null;
   }
 
@@ -132,6 +188,7 @@ export class FigureAnswer extends HTMLElement {
         class: "answer",
         ontoggle: () => {
           if (!this.details.open) return;
+          this.undock();
           this.reveal();
           if (this.then) this.then.hidden = false;
         },
@@ -147,11 +204,75 @@ export class FigureAnswer extends HTMLElement {
         "div",
         { class: "follow-up-step", hidden: true },
         h("p", { class: "follow-up" }, h("strong", {}, "Then: "), followUp),
-        this.second.form,
-        this.second.feedback,
+        this.second.box,
       );
     }
-    fill(this, this.first.form, this.first.feedback, this.then, this.details);
+    const name = this.figureName();
+    this.back = h(
+      "p",
+      { class: "predict-back" },
+      h("button", { type: "button", onclick: () => this.toFigure() }, name ? `Back to ${name}` : "Back to the figure"),
+    );
+    fill(this, this.first.box, this.then, this.back, this.details);
+  }
+
+  /** The figure's name as its caption gives it ("Figure 5.1"), or "" where it has none. */
+  figureName() {
+    const caption = this.figure?.closest("figure")?.querySelector("figcaption strong")?.textContent ?? "";
+    return caption.trim().replace(/[.:]$/, "");
+  }
+
+  /** "Go to the exercise": the field the reader is at, in view with its question, and focused. */
+  toExercise() {
+    const { input, box } = this.current();
+    if (!this.docked) (this.closest(".exercise") ?? box).scrollIntoView({ block: "start" });
+    input.focus({ preventScroll: true });
+  }
+
+  /** "Back to Figure N": the figure from its top, with the focus on its note (one tap back). */
+  toFigure() {
+    if (!this.figure) return;
+    this.figure.scrollIntoView({ block: "start" });
+    /** @type {HTMLElement | null | undefined} */ (this.note?.querySelector("button"))?.focus({ preventScroll: true });
+  }
+
+  /**
+   * Docks the current step's field and status line at the bottom of the screen while the figure
+   * is on it and the field's own place is below it, on a screen large enough (see the top), and
+   * puts it back otherwise. Called on scroll and resize (one frame at most), and after a check.
+   */
+  dock() {
+    const step = this.figure && !this.details?.open ? this.current() : null;
+    if (this.docked && this.docked !== step) this.undock();
+    if (!step || !matchMedia(DOCK_MEDIA).matches) return this.undock();
+    const screen = innerHeight;
+    const fig = this.figure.getBoundingClientRect();
+    const place = (this.docked ? this.dockPlace : step.box).getBoundingClientRect();
+    // The figure fills much of the screen, and the field's place (after it) is not yet in view.
+    const wanted = fig.top < screen * 0.6 && fig.bottom > screen * 0.4 && place.bottom > screen && place.top > fig.top;
+    if (!wanted) return this.undock();
+    if (!this.docked) {
+      // The field's room stays in the exercise, so nothing below it moves.
+      this.dockPlace = h("div", { class: "predict-dock-place", "aria-hidden": "true" });
+      this.dockPlace.style.height = `${step.box.offsetHeight}px`;
+      step.box.before(this.dockPlace);
+      step.box.classList.add("predict-docked");
+      this.docked = step;
+    }
+    // Under the figure, as wide as it is.
+    step.box.style.setProperty("--dock-left", `${Math.round(fig.left)}px`);
+    step.box.style.setProperty("--dock-width", `${Math.round(fig.width)}px`);
+  }
+
+  /** Puts a docked field back in its place in the exercise. */
+  undock() {
+    if (!this.docked) return;
+    this.docked.box.classList.remove("predict-docked");
+    this.docked.box.style.removeProperty("--dock-left");
+    this.docked.box.style.removeProperty("--dock-width");
+    this.dockPlace?.remove();
+    this.dockPlace = null;
+    this.docked = null;
   }
 
   /**
@@ -175,6 +296,7 @@ export class FigureAnswer extends HTMLElement {
       toleranceEl: h("span", { id: `${id}-tolerance`, class: "predict-tolerance" }),
       feedback: h("p", { class: "predict-feedback", role: "status", "aria-live": "polite" }),
       form: /** @type {HTMLFormElement} */ (/** @type {unknown} */ (null)),
+      box: /** @type {HTMLElement} */ (/** @type {unknown} */ (null)),
       expected: null,
       checked: false,
     };
@@ -188,10 +310,13 @@ export class FigureAnswer extends HTMLElement {
           this.check(step);
         },
       },
+      // Which exercise a docked field belongs to (shown only when docked: in place, its heading is above it).
+      h("span", { class: "predict-dock-title", "aria-hidden": "true" }, this.exerciseName()),
       h("span", { class: "predict-field" }, step.labelEl, " ", step.input, step.unitEl),
       h("button", { type: "submit" }, "Check"),
       step.toleranceEl,
     );
+    step.box = h("div", { class: "predict-step" }, step.form, step.feedback);
     return step;
   }
 
@@ -223,11 +348,40 @@ export class FigureAnswer extends HTMLElement {
     return figureOf(/** @type {typeof FigureAnswer} */ (this.constructor).figure)?.conceals ?? [];
   }
 
+  /**
+   * The note at the top of the figure: which exercise asks about it and "Go to the exercise"; while
+   * the figure's readouts are held back, also why, and "Show the numbers".
+   */
+  /** The exercise's name, its heading ("Exercise 5"), or "" where it has none. */
+  exerciseName() {
+    return this.closest(".exercise")?.querySelector("h3")?.textContent.trim() ?? "";
+  }
+
+  writeNote() {
+    const exercise = this.exerciseName() || "The exercise below";
+    const go = h("button", { type: "button", onclick: () => this.toExercise() }, "Go to the exercise");
+    fill(
+      /** @type {HTMLElement} */ (this.note),
+      this.concealed
+        ? [
+            h(
+              "span",
+              {},
+              `${exercise} asks you to predict a number this figure shows: it is held back until you check a prediction there or open its answer.`,
+            ),
+            go,
+            h("button", { type: "button", onclick: () => this.reveal() }, "Show the numbers"),
+          ]
+        : [h("span", {}, `${exercise} asks you to predict a number from this figure.`), go],
+    );
+  }
+
   /** Blurs the figure's readouts that state the answer, with a note that offers to show them. */
   conceal() {
     const { conceals } = this;
     const figure = this.figure;
-    if (!conceals.length || !figure.shadowRoot || !figure.frame) return;
+    if (!figure.shadowRoot || !figure.frame) return;
+    this.concealed = conceals.length > 0;
     // Where the browser has no constructed style sheets (adoptedStyleSheets), a <style> instead.
     const root = /** @type {DocumentFragment & Partial<Pick<ShadowRoot, "adoptedStyleSheets">>} */ (figure.shadowRoot);
     if ("adoptedStyleSheets" in root) {
@@ -235,21 +389,12 @@ export class FigureAnswer extends HTMLElement {
     } else if (!root.querySelector("style[data-predict]")) {
       root.append(h("style", { "data-predict": "" }, css));
     }
-    const exercise = this.closest(".exercise")?.querySelector("h3")?.textContent.trim() || "The exercise below";
-    this.note = h(
-      "p",
-      { class: "llm-predict-note" },
-      h(
-        "span",
-        {},
-        `${exercise} asks you to predict a number this figure shows: it is held back until you check a prediction there or open its answer.`,
-      ),
-      h("button", { type: "button", onclick: () => this.current().input.focus() }, "Go to the exercise"),
-      h("button", { type: "button", onclick: () => this.reveal() }, "Show the numbers"),
-    );
-    figure.frame.prepend(this.note);
+    // Concealed again (after printing): the note is written anew, not added twice.
+    this.note ??= h("p", { class: "llm-predict-note" });
+    this.writeNote();
+    if (!this.note.isConnected) figure.frame.prepend(this.note);
+    if (!conceals.length) return;
     figure.setAttribute("data-predict-first", "");
-    this.concealed = true;
     this.markConcealed();
     // A readout may be written after a render (a chart that measures itself, a table filled in
     // place): whatever is drawn into a withheld readout, or as a new one, is withheld at once.
@@ -301,8 +446,7 @@ export class FigureAnswer extends HTMLElement {
       thaw(el);
     }
     this.figure.removeAttribute("data-predict-first");
-    this.note?.remove();
-    this.note = null;
+    if (this.note) this.writeNote();
   }
 
   /**
@@ -415,10 +559,14 @@ export class FigureAnswer extends HTMLElement {
       );
       if (asks) {
         this.then.hidden = false;
+        // The follow-up's field takes the dock, and the focus, where the first one had them.
+        this.dock();
+        this.second.input.focus({ preventScroll: true });
         return;
       }
       if (this.then) this.then.hidden = false;
       this.details.open = true;
+      this.undock();
       this.reveal();
       return;
     }

@@ -191,7 +191,17 @@ export class LlmWidget extends HTMLElement {
     const cls = /** @type {typeof LlmWidget} */ (this.constructor);
     this.root = styledRoot(this, cls.styles);
     this.frame = h("div", { class: "llm-frame", part: "frame" });
-    this.root.append(this.frame);
+    // "Skip this figure", first in the figure and shown while it has the focus: one key press
+    // past every control of the figure (a figure has tens; the chapter has eleven figures), to
+    // the end mark after them, from which Tab goes on in the page. The mark is a stop of its own
+    // (tabindex 0): from one that is not, Chromium's Tab starts again at the shadow root's first.
+    this.skipEnd = h("span", { class: "llm-skip llm-skip-end", tabindex: "0" }, "End of the figure");
+    this.skip = h(
+      "button",
+      { type: "button", class: "llm-skip", onclick: () => this.skipEnd.focus() },
+      "Skip this figure",
+    );
+    this.root.append(this.skip, this.frame, this.skipEnd);
     this.state = this._stateFrom([]).state;
     this.actions = h(
       "div",
@@ -223,6 +233,12 @@ export class LlmWidget extends HTMLElement {
   start() {
     if (this._started || !this._connected) return;
     this._started = true;
+    // Named as its caption names it, where it stands in a <figure> ("Skip Figure 5.1").
+    const name = this.closest("figure")?.querySelector("figcaption strong")?.textContent.trim().replace(/[.:]$/, "");
+    if (name) {
+      this.skip.textContent = `Skip ${name}`;
+      this.skipEnd.textContent = `End of ${name}`;
+    }
     try {
       this.build();
       this.sync();

@@ -47,7 +47,7 @@ export class LlmContextDilution extends LlmWidget {
     this.chart = h("div", { class: "chart-box" });
     this.worked = h("p", { class: "worked" });
     this.frame.append(
-      h("div", { class: "sliders" }, this.a.row, this.b.row, this.n.row),
+      h("div", { class: "sliders llm-bar" }, this.a.row, this.b.row, this.n.row),
       this.headline,
       this.bar,
       this.chart,

@@ -109,12 +109,17 @@ export class LlmMoe extends LlmWidget {
     this.experts = scrollBox("Per expert", "table-view");
     this.worked = h("div", { class: "worked" });
     this.frame.append(
+      // The main controls stay in view while the figure scrolls by (.llm-bar, widget.css).
       h(
         "div",
-        { class: "controls" },
+        { class: "controls llm-bar" },
         h("label", { for: `${id}-preset` }, "Example "),
         this.presetSelect,
         this.topK.row,
+      ),
+      h(
+        "div",
+        { class: "controls" },
         stepper(
           "Tokens",
           () => this.resize(-1, 0),

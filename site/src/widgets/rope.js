@@ -241,7 +241,9 @@ export class LlmRope extends LlmWidget {
 
     this.frame.append(
       h("div", { class: "controls" }, this.presetChoice.row),
-      h("div", { class: "sliders" }, this.mCtl.row, this.nCtl.row, this.dCtl.row, this.baseCtl.row),
+      // The positions stay in view while the figure scrolls by (.llm-bar, widget.css).
+      h("div", { class: "sliders llm-bar" }, this.mCtl.row, this.nCtl.row),
+      h("div", { class: "sliders" }, this.dCtl.row, this.baseCtl.row),
       h("div", { class: "controls" }, this.modeChoice.row, this.pairingChoice.row),
       this.freqEditor,
       this.vectorEditor,

@@ -118,7 +118,7 @@ export class LlmSpeculative extends LlmWidget {
     this.seed.input.setAttribute("inputmode", "numeric");
     this.measured = h("div", { class: "speculative-measure-body" });
     this.frame.append(
-      h("div", { class: "sliders" }, this.alpha.row, this.gamma.row, this.cost.row),
+      h("div", { class: "sliders llm-bar" }, this.alpha.row, this.gamma.row, this.cost.row),
       this.headline,
       h("div", { class: "speculative-figure" }, h("div", {}, this.chart, this.legend), this.bars),
       h("p", { class: "speculative-subhead" }, "The calculation with these numbers"),
