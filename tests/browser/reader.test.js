@@ -171,7 +171,7 @@ test("the chapter's statements (issue 8): each corrected sentence says the right
   assert.doesNotMatch(text.alibi, /interleave/);
   assert.match(text.alibi, /the paper's reference code appends/);
   assert.match(text.alibi, /take every other slope of \\\(2h'\\\) heads/);
-  assert.match(text.alibi, /the steepest head is not head 1, and the gentlest is not the last/);
+  assert.match(text.alibi, /the steepest head is head \\\(h' \+ 1\\\), not head 1, and the gentlest is head \\\(h'\\\), not the last/);
   // 8. §2: T → 0 splits tied mass; T = 0 is defined as greedy with ties to the lower index.
   assert.doesNotMatch(text.sampling, /all the mass goes to the largest logit/);
   assert.match(text.sampling, /logits tied for largest share it equally/);
@@ -209,6 +209,45 @@ test("the chapter's statements (issue 8): each corrected sentence says the right
   assert.doesNotMatch(text.alibi, /k_j|k_\{j\}/);
   assert.doesNotMatch(text.sampling, /V\^\{\(p\)\}|threshold \\\(p\\\)/);
   assert.match(text.sampling, /the threshold \\\(p_\{\\text\{top\}\}\\\)/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("the chapter's statements (issue 19): §3, §4 and §6 say only what is true", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const text = await prose(page);
+  // §3: causal models learn some position without encodings (Haviv et al. 2022).
+  assert.doesNotMatch(text.rope, /has to be told where each token sits/);
+  assert.match(text.rope, /So the model is usually told where each token sits/);
+  assert.match(text.rope, /Haviv et al\., 2022/);
+  assert.match(await page.locator("footer .sources").textContent(), /Haviv et al\. 2022, Transformer Language Models/);
+  // §4: doubling multiplies the work by 2 + 2a, not by nearly four (cost.test.js checks the
+  // factors against the core).
+  assert.doesNotMatch(text.cost, /close to quadrupling/);
+  assert.match(text.cost, /the arithmetic at \\\(2n\\\) tokens is \\\(2 \+ 2a\\\) times as much/);
+  assert.match(text.cost, /close to four times only far beyond it/);
+  // §6: the appended slopes are not all between the first ones: the first is above them all.
+  assert.doesNotMatch(text.alibi, /which fall between the first ones\./);
+  assert.match(text.alibi, /which fall between and above the first ones/);
+  // The claims about which heads are steepest and gentlest, against the core for every head count
+  // that is not a power of two from 3 to 64: head h' + 1 and head h'.
+  const heads = await page.evaluate(async () => {
+    const core = await createLLMMath();
+    const out = [];
+    for (let h = 3; h <= 64; h++) {
+      const p = 2 ** Math.floor(Math.log2(h));
+      if (p === h) continue;
+      const r = core.alibiHeads(h);
+      out.push({ h, p, steepest: r.steepest.head, gentlest: r.gentlest.head, above: r.slopes[p] > r.slopes[0] });
+    }
+    return out;
+  });
+  assert.equal(heads.length, 62 - 5);
+  for (const { h, p, steepest, gentlest, above } of heads) {
+    assert.equal(steepest, p + 1, `h = ${h}: steepest head`);
+    assert.equal(gentlest, p, `h = ${h}: gentlest head`);
+    assert.ok(above, `h = ${h}: the first appended slope is above head 1's`);
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });
