@@ -38,15 +38,20 @@ def rotation(pos, thetas, pairing):
 
 def rope(q, k, m, n, pairing="interleaved", base=10000.0, freqs=None):
     """q (d,) at position m and k (d,) at position n, rotated, and their score, which depends
-    on m − n alone (eq. 16). The frequencies are base^(−2i/d), or freqs (d/2,) when given.
+    on m − n alone (eq. 16) and is computed from it. The frequencies are base^(−2i/d), or freqs
+    (d/2,) when given.
     """
     d = len(q)
     thetas = rope_thetas(base, d) if freqs is None else np.asarray(freqs, dtype=np.float64)
     q_rotated = rotation(m, thetas, pairing) @ np.asarray(q, dtype=np.longdouble)  # (d,) R(m)·q
     k_rotated = rotation(n, thetas, pairing) @ np.asarray(k, dtype=np.longdouble)  # (d,) R(n)·k
-    raw = q_rotated @ k_rotated
+    # The score from the offset: R(m)q · R(n)k = R(m − n)q · k (eq. 16), so its rounding does
+    # not depend on where the pair sits, whatever the magnitudes of q and k.
+    q_offset = rotation(m - n, thetas, pairing) @ np.asarray(q, dtype=np.longdouble)  # (d,)
+    k_long = np.asarray(k, dtype=np.longdouble)
+    raw = q_offset @ k_long
     pairs = rope_pairs(d, pairing)
-    pair_scores = np.array([q_rotated[a] * k_rotated[a] + q_rotated[b] * k_rotated[b]
+    pair_scores = np.array([q_offset[a] * k_long[a] + q_offset[b] * k_long[b]
                             for a, b in pairs])  # (d/2,) each pair's part of raw
     return dict(q_rotated=q_rotated, k_rotated=k_rotated, raw=raw,
                 scaled=raw / np.sqrt(np.longdouble(d)), offset=m - n, thetas=thetas,
@@ -66,7 +71,9 @@ def fixture():
     Where the core rotates each pair in a loop, the reference builds the whole d×d rotation matrix
     R(pos) (block-diagonal 2×2 rotations, permuted for the "half" pairing) and multiplies, in long
     double. The frequencies and the angles pos·θ_i are taken in double, as the definition's inputs
-    are doubles; everything after that is long double.
+    are doubles; everything after that is long double. The score is R(m − n)q · k, as the core's
+    (eq. 16): the two extreme cases, magnitudes 1e58 and 1e248, are what the product of the two
+    rotated vectors got wrong.
 
     Format as in fixture_format.py: 'case NAME' then 'name rows cols values...'. Vectors are 1×d
     rows; 'pairing' is 0 for interleaved and 1 for half; 'base' is nan when freqs are given.
@@ -86,6 +93,12 @@ def fixture():
         ("small_base_negative_position", 2, -3, 4, "interleaved", 10.0, None, None, None),
         ("fractional_positions_freqs", 16, 0.5, 2.25, "half", None, "random", None, None),
         ("long_offset_d128", 128, 4095, 0, "interleaved", 10000.0, None, None, None),
+        # issue 19: magnitudes 1e58 and 1e248 whose rotated terms cancel unless the score is
+        # taken from the offset; the same score at equal positions and two further apart
+        ("extreme_magnitudes_equal_positions", 4, 1, 1, "interleaved", 10000.0, None,
+         [1.5, -1.26e58, 1.5, 1.5], [1.43e248, 0, 0, 4]),
+        ("extreme_magnitudes_offset", 4, 1003, 1000, "interleaved", 10000.0, None,
+         [1.5, -1.26e58, 1.5, 1.5], [1.43e248, 0, 0, 4]),
     ]
     for name, d, m, n, pairing, base, freqs, q, k in cases:
         if freqs == "random":

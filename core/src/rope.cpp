@@ -59,6 +59,19 @@ std::pair<Eigen::Index, Eigen::Index> pair_of(Eigen::Index i, Eigen::Index d, Ro
   return {i, i + d / 2};
 }
 
+// x (d) with pair i turned anticlockwise by angles(i): (x cos − y sin, x sin + y cos).
+void rotate(const Eigen::VectorXd& x, const Eigen::VectorXd& angles, RopePairing pairing,
+            Eigen::VectorXd& out) {
+  const Eigen::Index d = x.size();
+  out.resize(d);
+  for (Eigen::Index i = 0; i < angles.size(); ++i) {
+    const auto [a, b] = pair_of(i, d, pairing);
+    const double c = std::cos(angles(i)), s = std::sin(angles(i));
+    out(a) = x(a) * c - x(b) * s;
+    out(b) = x(a) * s + x(b) * c;
+  }
+}
+
 }  // namespace
 
 RopeResult rope(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, double n,
@@ -79,32 +92,40 @@ RopeResult rope(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, do
   if (!r.angles.col(0).allFinite()) fail_angles("m", m);
   if (!r.angles.col(1).allFinite()) fail_angles("n", n);
 
-  // step 3: rotate each pair (x, y) by its angle: (x cos − y sin, x sin + y cos)
+  // step 3: each vector turned by its own angles, as the figure draws them
+  rotate(q, r.angles.col(0), options.pairing, r.q_rotated);
+  rotate(k, r.angles.col(1), options.pairing, r.k_rotated);
   r.pairs.resize(half, 2);
-  r.q_rotated.resize(d);
-  r.k_rotated.resize(d);
-  r.pair_scores.resize(half);
   for (Eigen::Index i = 0; i < half; ++i) {
     const auto [a, b] = pair_of(i, d, options.pairing);
     r.pairs(i, 0) = double(a);
     r.pairs(i, 1) = double(b);
-    const double cq = std::cos(r.angles(i, 0)), sq = std::sin(r.angles(i, 0));
-    const double ck = std::cos(r.angles(i, 1)), sk = std::sin(r.angles(i, 1));
-    r.q_rotated(a) = q(a) * cq - q(b) * sq;
-    r.q_rotated(b) = q(a) * sq + q(b) * cq;
-    r.k_rotated(a) = k(a) * ck - k(b) * sk;
-    r.k_rotated(b) = k(a) * sk + k(b) * ck;
-    r.pair_scores(i) = r.q_rotated(a) * r.k_rotated(a) + r.q_rotated(b) * r.k_rotated(b);
   }
 
-  // step 4: the score, raw and with the default attention scale 1/sqrt(d)
-  r.raw = r.q_rotated.dot(r.k_rotated);
-  require(std::isfinite(r.raw) && r.q_rotated.allFinite() && r.k_rotated.allFinite() &&
-              r.pair_scores.allFinite(),
+  // step 4: the score from the offset alone, R(m)q · R(n)k = R(m − n)q · k (eq. 16). Taking
+  // the dot product of the two rotated vectors instead rounds each by its own position, and
+  // with coordinates far apart in magnitude the terms that cancel exactly in eq. 16 do not
+  // (q = (1.5, −1.26e58, 1.5, 1.5) and k = (1.43e248, 0, 0, 4) gave 2.1e248 at m = n = 0 and
+  // −1.6e290 at m = n = 1). Whole positions give the same m − n when both shift, so the same
+  // score bit for bit; rope_scores() does the same arithmetic.
+  r.offset = m - n;
+  const Eigen::VectorXd offset_angles = r.offset * r.thetas;
+  if (!std::isfinite(r.offset) || !offset_angles.allFinite())
+    fail("n", "a position whose offset m − n and its angles (m − n)·θ_i are finite numbers",
+         describe(n));
+  Eigen::VectorXd q_offset;  // (d) R(m − n)·q
+  rotate(q, offset_angles, options.pairing, q_offset);
+  r.pair_scores.resize(half);
+  for (Eigen::Index i = 0; i < half; ++i) {
+    const auto [a, b] = pair_of(i, d, options.pairing);
+    r.pair_scores(i) = q_offset(a) * k(a) + q_offset(b) * k(b);
+  }
+  r.raw = q_offset.dot(k);
+  require(std::isfinite(r.raw) && q_offset.allFinite() && r.q_rotated.allFinite() &&
+              r.k_rotated.allFinite() && r.pair_scores.allFinite(),
           "q", "a vector whose rotated dot product with k is finite",
           "a score that overflows a double");
   r.scaled = r.raw / std::sqrt(double(d));
-  r.offset = m - n;
   return r;
 }
 
@@ -116,20 +137,13 @@ RopeScoresResult rope_scores(const Eigen::VectorXd& q, const Eigen::VectorXd& k,
   if (!(work <= max_rope_scores_work))
     fail("offsets", "at most 2^24 / d offsets (2^24 rotated coordinates)",
          std::to_string(offsets.size()) + " offsets of d = " + std::to_string(q.size()));
-  // Each offset is rope(q, k, offset, 0) with the same arithmetic, bit for bit; only what does
-  // not depend on the offset is done once: the checks, θ, and the key rotated by 0·θ_i.
+  // Each offset is rope(q, k, offset, 0) with the same arithmetic, bit for bit: q turned by
+  // offset·θ_i against the unturned k. Only what does not depend on the offset is done once:
+  // the checks and θ.
   require_rope_vectors(q, k);
-  const Eigen::Index d = q.size(), half = d / 2;
-  const Eigen::VectorXd thetas = rope_thetas(d, options);
-  Eigen::VectorXd k_rotated(d), q_rotated(d), angles(half);
-  for (Eigen::Index i = 0; i < half; ++i) {
-    const auto [a, b] = pair_of(i, d, options.pairing);
-    const double angle = 0.0 * thetas(i);
-    const double ck = std::cos(angle), sk = std::sin(angle);
-    k_rotated(a) = k(a) * ck - k(b) * sk;
-    k_rotated(b) = k(a) * sk + k(b) * ck;
-  }
-  const double root_d = std::sqrt(double(d));
+  const Eigen::VectorXd thetas = rope_thetas(q.size(), options);
+  Eigen::VectorXd q_offset, angles;
+  const double root_d = std::sqrt(double(q.size()));
 
   RopeScoresResult r;
   r.raw.resize(offsets.size());
@@ -137,14 +151,9 @@ RopeScoresResult rope_scores(const Eigen::VectorXd& q, const Eigen::VectorXd& k,
   for (Eigen::Index t = 0; t < offsets.size(); ++t) {
     angles = offsets(t) * thetas;
     if (!angles.allFinite()) fail_angles("offsets[" + std::to_string(t) + "]", offsets(t));
-    for (Eigen::Index i = 0; i < half; ++i) {
-      const auto [a, b] = pair_of(i, d, options.pairing);
-      const double cq = std::cos(angles(i)), sq = std::sin(angles(i));
-      q_rotated(a) = q(a) * cq - q(b) * sq;
-      q_rotated(b) = q(a) * sq + q(b) * cq;
-    }
-    r.raw(t) = q_rotated.dot(k_rotated);
-    require(std::isfinite(r.raw(t)) && q_rotated.allFinite(), "q",
+    rotate(q, angles, options.pairing, q_offset);
+    r.raw(t) = q_offset.dot(k);
+    require(std::isfinite(r.raw(t)) && q_offset.allFinite(), "q",
             "a vector whose rotated dot product with k is finite",
             "a score that overflows a double");
     r.scaled(t) = r.raw(t) / root_d;

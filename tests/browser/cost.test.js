@@ -394,3 +394,58 @@ test("cost: the context reaches 2^30 tokens (issue 8, item 11), exactly, and 2^3
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("cost: section 4's rule for doubling the prompt (2 + 2a) and its factors at the crossover and four times it are the core's, for every model", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const prose = await page
+    .locator("#cost p", { hasText: "Doubling the prompt" })
+    .evaluate((p) => p.textContent.replace(/\s+/g, " "));
+  // The factors as the prose states them, to the one decimal it gives.
+  const stated = (where) => {
+    const m = prose.match(new RegExp(`(\\d+\\.\\d) times at ${where}`));
+    assert.ok(m, `section 4 states the factor at ${where}`);
+    return m[1];
+  };
+  const atCrossover = stated("the crossover");
+  const atFour = stated("four times the crossover");
+  // In the page: every model with linear layers (the declared presets), its crossover n* from
+  // attentionCost, and one layer's arithmetic (attention + linear) at n and 2n for n = n*, 4n*.
+  const models = await page.evaluate(async () => {
+    const core = await createLLMMath();
+    const Cost = /** @type {any} */ (customElements.get("llm-cost"));
+    const choices = Cost.attributes.find((a) => a.name === "preset").choices;
+    const work = (/** @type {any} */ r) => r.macsPerLayer + r.linearMacsPerLayer;
+    return choices
+      .map((key) => ({ key, cfg: Cost.presetFields(key) }))
+      .filter(({ cfg }) => cfg.dModel > 0)
+      .map(({ key, cfg }) => {
+        const crossover = core.attentionCost({ ...cfg, tokens: 1 }).crossoverTokens;
+        const at = (k) => {
+          // a whole number of tokens: the crossover need not be one
+          const n = Math.round(k * crossover);
+          const one = core.attentionCost({ ...cfg, tokens: n });
+          return {
+            n,
+            factor: work(core.attentionCost({ ...cfg, tokens: 2 * n })) / work(one),
+            share: one.attentionShare,
+          };
+        };
+        return { key, crossover, one: at(1), four: at(4) };
+      });
+  });
+  assert.ok(models.length >= 5, `models with linear layers: ${models.map((m) => m.key)}`);
+  for (const { key, crossover, one, four } of models) {
+    // The rule: attention's part quadruples and the linear part doubles, so the factor is
+    // 2 + 2a; both sides are ratios of exact integer counts, so they agree to rounding (1e-12).
+    for (const { factor, share } of [one, four])
+      assert.ok(Math.abs(factor - (2 + 2 * share)) < 1e-12, `${key}: ${factor} against 2 + 2·${share}`);
+    // Rounding the crossover to whole tokens moves the factor by at most 2/n* (< 1e-3 here), far
+    // below the prose's one decimal.
+    assert.ok(crossover > 2000, `${key}: crossover ${crossover}`);
+    assert.equal(one.factor.toFixed(1), atCrossover, `${key} at n = ${one.n}: ${one.factor}`);
+    assert.equal(four.factor.toFixed(1), atFour, `${key} at n = ${four.n}: ${four.factor}`);
+  }
+  assert.match(prose, /2\s*\+\s*2a/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

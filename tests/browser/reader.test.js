@@ -171,7 +171,10 @@ test("the chapter's statements (issue 8): each corrected sentence says the right
   assert.doesNotMatch(text.alibi, /interleave/);
   assert.match(text.alibi, /the paper's reference code appends/);
   assert.match(text.alibi, /take every other slope of \\\(2h'\\\) heads/);
-  assert.match(text.alibi, /the steepest head is not head 1, and the gentlest is not the last/);
+  assert.match(
+    text.alibi,
+    /the steepest head is head \\\(h' \+ 1\\\), not head 1, and the gentlest is head \\\(h'\\\), not the last/,
+  );
   // 8. §2: T → 0 splits tied mass; T = 0 is defined as greedy with ties to the lower index.
   assert.doesNotMatch(text.sampling, /all the mass goes to the largest logit/);
   assert.match(text.sampling, /logits tied for largest share it equally/);
@@ -209,6 +212,45 @@ test("the chapter's statements (issue 8): each corrected sentence says the right
   assert.doesNotMatch(text.alibi, /k_j|k_\{j\}/);
   assert.doesNotMatch(text.sampling, /V\^\{\(p\)\}|threshold \\\(p\\\)/);
   assert.match(text.sampling, /the threshold \\\(p_\{\\text\{top\}\}\\\)/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("the chapter's statements (issue 19): §3, §4 and §6 say only what is true", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const text = await prose(page);
+  // §3: causal models learn some position without encodings (Haviv et al. 2022).
+  assert.doesNotMatch(text.rope, /has to be told where each token sits/);
+  assert.match(text.rope, /So the model is usually told where each token sits/);
+  assert.match(text.rope, /Haviv et al\., 2022/);
+  assert.match(await page.locator("footer .sources").textContent(), /Haviv et al\. 2022, Transformer Language Models/);
+  // §4: doubling multiplies the work by 2 + 2a, not by nearly four (cost.test.js checks the
+  // factors against the core).
+  assert.doesNotMatch(text.cost, /close to quadrupling/);
+  assert.match(text.cost, /the arithmetic at \\\(2n\\\) tokens is \\\(2 \+ 2a\\\) times as much/);
+  assert.match(text.cost, /close to four times only far beyond it/);
+  // §6: the appended slopes are not all between the first ones: the first is above them all.
+  assert.doesNotMatch(text.alibi, /which fall between the first ones\./);
+  assert.match(text.alibi, /which fall between and above the first ones/);
+  // The claims about which heads are steepest and gentlest, against the core for every head count
+  // that is not a power of two from 3 to 64: head h' + 1 and head h'.
+  const heads = await page.evaluate(async () => {
+    const core = await createLLMMath();
+    const out = [];
+    for (let h = 3; h <= 64; h++) {
+      const p = 2 ** Math.floor(Math.log2(h));
+      if (p === h) continue;
+      const r = core.alibiHeads(h);
+      out.push({ h, p, steepest: r.steepest.head, gentlest: r.gentlest.head, above: r.slopes[p] > r.slopes[0] });
+    }
+    return out;
+  });
+  assert.equal(heads.length, 62 - 5);
+  for (const { h, p, steepest, gentlest, above } of heads) {
+    assert.equal(steepest, p + 1, `h = ${h}: steepest head`);
+    assert.equal(gentlest, p, `h = ${h}: gentlest head`);
+    assert.ok(above, `h = ${h}: the first appended slope is above head 1's`);
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -283,3 +325,85 @@ test("notation: one table of symbols, in the contents, linked from every section
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// The first screen (issue 19, item 9): a live figure under the masthead, with one thing to touch.
+for (const [width, height] of [
+  [1280, 800],
+  [390, 844],
+]) {
+  test(`the first screen at ${width} × ${height} holds the masthead and a live figure whose causal mask the reader can switch`, async () => {
+    const { page, errors } = await openReader(browser.context, { width, height });
+    const fig = page.locator("#opening-attention");
+    const box = async (locator) => {
+      const b = await locator.boundingBox();
+      assert.ok(b, "has a box");
+      return b;
+    };
+    // Everything within the first screen, the page unscrolled: the title, the figure, its switch
+    // and its caption's sentence of what to try.
+    assert.equal(await page.evaluate(() => scrollY), 0);
+    for (const [what, locator] of [
+      ["the title", page.locator(".masthead h1")],
+      ["the figure", fig],
+      ["its switch", fig.getByLabel("Causal mask")],
+      ["its caption", page.locator(".opening figcaption")],
+    ]) {
+      const b = await box(locator);
+      assert.ok(b.y >= 0 && b.y + b.height <= height, `${what}: ${b.y} to ${b.y + b.height} of ${height}`);
+      assert.ok(b.x >= 0 && b.x + b.width <= width, `${what}: ${b.x} to ${b.x + b.width} of ${width}`);
+    }
+    // The compact form: the weights and the switch alone, the table wholly visible.
+    assert.equal(await fig.evaluate((el) => el.state.compact), true);
+    for (const hidden of [
+      ".attention-editors",
+      ".worked",
+      ".llm-actions",
+      ".attention-results .table-view:nth-child(1)",
+    ])
+      assert.equal(await fig.locator(hidden).first().isVisible(), false, `${hidden} is hidden`);
+    const weights = fig.locator(".attention-results .table-view:nth-child(2)");
+    const table = await box(weights.locator("table"));
+    assert.ok(table.x + table.width <= width && table.y + table.height <= height, "the weights table is whole");
+
+    // The weights the table shows, row by row, and the core's for the figure's inputs.
+    const shown = () =>
+      weights
+        .locator("tbody tr")
+        .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll("td")].map((td) => Number(td.textContent))));
+    const core = (causal) =>
+      page.evaluate(async (causal) => {
+        const { q, k, v } = document.getElementById("opening-attention").state;
+        return (await createLLMMath()).attention(q, k, v, { causal }).weights;
+      }, causal);
+    const close = (a, b) => a.every((row, i) => row.every((x, j) => Math.abs(x - b[i][j]) <= 5e-4)); // 3 decimals
+    const masked = await core(true);
+    assert.ok(close(await shown(), masked), "the causal weights are the core's");
+    assert.equal(masked[1][2], 0, "under the mask, “dog” gives “bit” nothing");
+
+    // What the caption says to try: untick the mask, and “dog” looks ahead to “bit”.
+    await fig.getByLabel("Causal mask").uncheck();
+    const open = await core(false);
+    await page.waitForFunction(() => {
+      const el = document.getElementById("opening-attention");
+      return (
+        el.state.causal === false &&
+        el.shadowRoot.querySelector(".attention-results tbody tr:nth-child(2) td:nth-child(4)")?.textContent !== "0"
+      );
+    });
+    assert.ok(close(await shown(), open), "without the mask, the weights are the core's");
+    assert.equal(Math.max(...open[1]), open[1][2], "“dog” gives “bit” its largest weight");
+    // Chapter's own Figure 1.1 is another element: its mask stays on.
+    assert.equal(await page.locator("#attention-figure").evaluate((el) => el.state.causal), true);
+
+    // The reader's URL keeps the opening figure's state under its own name, and brings it back.
+    await page.waitForFunction(() => location.hash.includes("opening-attention.causal=false"));
+    assert.doesNotMatch(await page.evaluate(() => location.hash), /[?&]attention\./);
+    const hash = await page.evaluate(() => location.hash);
+    const again = await openReader(browser.context, { width, height, hash });
+    assert.equal(await again.page.locator("#opening-attention").evaluate((el) => el.state.causal), false);
+    assert.equal(await again.page.locator("#attention-figure").evaluate((el) => el.state.causal), true);
+    assert.deepEqual([...errors, ...again.errors], []);
+    await again.page.close();
+    await page.close();
+  });
+}

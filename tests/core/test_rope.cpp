@@ -1,8 +1,10 @@
 // RoPE (chapter section 3): the exercise, the invariants of a rotation (relative offsets
 // only, norms kept), the reference values of reference/rope.py's fixture(), and every
 // precondition.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <random>
 
 #include "fixtures.hpp"
 #include "literals.hpp"
@@ -100,6 +102,46 @@ TEST_CASE("raw depends only on m − n", "[rope][invariant]") {
   }
 }
 
+TEST_CASE(
+    "raw and the pair scores are bitwise the same when both positions shift, at any magnitude",
+    "[rope][invariant]") {
+  // Issue 19's case: rotating q and k by m·θ and n·θ separately and then taking the dot product
+  // cancels terms of 1e306 to leave 1e248, so the old raw was 2.1e248 at m = n = 0 and
+  // −1.6e290 at m = n = 1. From the offset alone the rounding cannot depend on the shift.
+  const VectorXd q = vec({1.5, -1.26e58, 1.5, 1.5}), k = vec({1.43e248, 0, 0, 4});
+  const auto at0 = rope(q, k, 0, 0);
+  CHECK(at0.raw == q.dot(k));  // no turn at all: exact
+  CHECK(at0.raw == Approx(1.5 * 1.43e248).epsilon(1e-15));
+  for (double shift : {1.0, -1.0, 7.0, 1e6, -123456789.0}) {
+    INFO("shift " << shift);
+    const auto r = rope(q, k, shift, shift);
+    CHECK(r.raw == at0.raw);
+    CHECK(r.pair_scores == at0.pair_scores);
+  }
+  // Random extreme magnitudes, whole offsets and shifts, both pairings: every result bit for bit
+  // (the shifts keep m and n exact integers, so m − n is the same double).
+  std::mt19937_64 gen(20261203);
+  std::uniform_real_distribution<double> mantissa(-1, 1), exponent(-300, 300);
+  std::uniform_int_distribution<int> position(-1000, 1000);
+  for (auto pairing : {RopePairing::interleaved, RopePairing::half}) {
+    for (int trial = 0; trial < 200; ++trial) {
+      VectorXd a(6), b(6);
+      // magnitudes up to 1e150 each, so that no product of two coordinates overflows
+      for (Eigen::Index i = 0; i < 6; ++i) {
+        a(i) = mantissa(gen) * std::pow(10.0, exponent(gen) / 2);
+        b(i) = mantissa(gen) * std::pow(10.0, exponent(gen) / 2);
+      }
+      const double m = position(gen), n = position(gen), shift = position(gen) * 1000.0;
+      const RopeOptions o = with_base(10000, pairing);
+      const auto r = rope(a, b, m, n, o), shifted = rope(a, b, m + shift, n + shift, o);
+      INFO("trial " << trial << ", m " << m << ", n " << n << ", shift " << shift);
+      CHECK(shifted.raw == r.raw);
+      CHECK(shifted.scaled == r.scaled);
+      CHECK(shifted.pair_scores == r.pair_scores);
+    }
+  }
+}
+
 TEST_CASE("rope reports the offset m − n its score depends on", "[rope]") {
   const VectorXd q = literals::vec({1, 0, 0, 1}), k = literals::vec({0, 1, 1, 0});
   // whole positions: m − n is exact in a double
@@ -150,15 +192,32 @@ TEST_CASE("rope matches the NumPy reference values", "[rope][reference]") {
     const auto r = rope(q, k, m, n, o);
     // NumPy's power and the core's std::pow may differ by one unit in the last place of θ_i
     // (≤ 2e-17 absolute for θ ≤ 1/8, 2.3e-16 relative), which turns into an angle difference
-    // of up to |pos|·2e-17 rad; on top of that, cos, sin and sums of up to 128 terms round to
-    // within 1e-14.
+    // of up to |pos|·2e-17 rad; on top of that, cos, sin and the rotation round to within
+    // 1e-14 of the largest coordinate (the cases reach 1e248, so relative to it).
     for (Eigen::Index i = 0; i < r.thetas.size(); ++i)
       CHECK(r.thetas(i) == Approx(c["thetas"](0, i)).epsilon(2.3e-16));
-    const double drift_q = 1e-14 + 2e-17 * std::abs(m) * q.cwiseAbs().maxCoeff();
-    const double drift_k = 1e-14 + 2e-17 * std::abs(n) * k.cwiseAbs().maxCoeff();
+    const double size_q = std::max(1.0, q.cwiseAbs().maxCoeff());
+    const double size_k = std::max(1.0, k.cwiseAbs().maxCoeff());
+    const double drift_q = (1e-14 + 2e-17 * std::abs(m)) * size_q;
+    const double drift_k = (1e-14 + 2e-17 * std::abs(n)) * size_k;
     CHECK((r.q_rotated - c["qRotated"].row(0).transpose()).cwiseAbs().maxCoeff() < drift_q);
     CHECK((r.k_rotated - c["kRotated"].row(0).transpose()).cwiseAbs().maxCoeff() < drift_k);
-    const double drift_raw = (drift_q + drift_k) * (q.norm() + k.norm()) * std::sqrt(q.size());
+    // Both take raw from the offset, R(m − n)q · k. Pair i's terms, turned by φ = (m − n)·θ_i,
+    // are at most T_i = (|q_a||cos φ| + |q_b||sin φ|)|k_a| + (|q_a||sin φ| + |q_b||cos φ|)|k_b|;
+    // cos, sin and the rotation round each by 2e-15 of it, the sum of d terms adds d·1.2e-16
+    // (the dot product's bound γ_d), and an angle off by |m − n|·2e-17 moves the pair by that
+    // times (|q_a| + |q_b|)(|k_a| + |k_b|). At m = n nothing turns, and the bound is that of q·k.
+    double drift_raw = 0;
+    for (Eigen::Index i = 0; i < r.pairs.rows(); ++i) {
+      const auto a = Eigen::Index(r.pairs(i, 0)), b = Eigen::Index(r.pairs(i, 1));
+      const double phi = r.offset * r.thetas(i);
+      const double cos_phi = std::abs(std::cos(phi)), sin_phi = std::abs(std::sin(phi));
+      const double qa = std::abs(q(a)), qb = std::abs(q(b)), ka = std::abs(k(a)),
+                   kb = std::abs(k(b));
+      const double terms = (qa * cos_phi + qb * sin_phi) * ka + (qa * sin_phi + qb * cos_phi) * kb;
+      drift_raw += (2e-15 + double(q.size()) * 1.2e-16) * terms +
+                   2e-17 * std::abs(r.offset) * (qa + qb) * (ka + kb);
+    }
     CHECK(r.raw == Approx(c.scalar("raw")).margin(drift_raw));
     CHECK(r.scaled == Approx(c.scalar("scaled")).margin(drift_raw / std::sqrt(q.size())));
   }
@@ -188,6 +247,13 @@ TEST_CASE("rope refuses bad input with a message naming the parameter", "[rope][
                     "opts must be an object with base or freqs, not both, got both");
   CHECK_THROWS_WITH(rope(x, x, 1e300, 0, with_freqs({1e10, 1})),
                     "m must be a position whose angles m·θ_i are finite numbers, got 1e+300");
+  // each position's angles finite, but not the offset's: the score is computed from m − n
+  CHECK_THROWS_WITH(rope(x, x, 1e308, -1e308, with_freqs({1e-10, 1e-10})),
+                    "n must be a position whose offset m − n and its angles (m − n)·θ_i are finite "
+                    "numbers, got -1e+308");
+  CHECK_THROWS_WITH(rope(x, x, 1e300, -1e300, with_freqs({1e8, 1})),
+                    "n must be a position whose offset m − n and its angles (m − n)·θ_i are finite "
+                    "numbers, got -1e+300");
   CHECK_THROWS_WITH(rope(x * 1e200, x * 1e200, 0, 0), Catch::StartsWith("q must be a vector"));
   CHECK_THROWS_WITH(rope(VectorXd::Zero((1 << 20) + 2), VectorXd::Zero((1 << 20) + 2), 0, 0),
                     Catch::StartsWith("q must be at most 2^20"));

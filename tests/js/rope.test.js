@@ -80,13 +80,38 @@ test("rope matches the NumPy reference values", async () => {
     const [pos, key] = [v.m[0][0], v.n[0][0]];
     const r = m.rope(v.q[0], v.k[0], pos, key, opts);
     // θ_i may differ from NumPy's by one unit in the last place (≤ 2e-17 for θ ≤ 1/8), which
-    // moves each angle by up to |pos|·2e-17 rad; cos, sin and the sums round within 1e-14
-    const size = Math.max(...v.q[0].map(Math.abs), ...v.k[0].map(Math.abs));
-    const drift = 1e-14 + 2e-17 * Math.max(Math.abs(pos), Math.abs(key)) * size;
-    close(r.qRotated, v.qRotated[0], drift, `${c.name} qRotated`);
-    close(r.kRotated, v.kRotated[0], drift, `${c.name} kRotated`);
-    const norms = Math.hypot(...v.q[0]) + Math.hypot(...v.k[0]);
-    close(r.raw, v.raw[0][0], 2 * drift * norms * Math.sqrt(v.q[0].length), `${c.name} raw`);
+    // moves each angle by up to |pos|·2e-17 rad; cos, sin and the rotation round within 1e-14 of
+    // the largest coordinate (the cases reach 1e248, so relative to it)
+    const size = (x) => Math.max(1, ...x.map(Math.abs));
+    close(r.qRotated, v.qRotated[0], (1e-14 + 2e-17 * Math.abs(pos)) * size(v.q[0]), `${c.name} qRotated`);
+    close(r.kRotated, v.kRotated[0], (1e-14 + 2e-17 * Math.abs(key)) * size(v.k[0]), `${c.name} kRotated`);
+    // Both take raw from the offset, R(m − n)q · k: as in tests/core/test_rope.cpp, pair i's
+    // turned terms T_i round by 2e-15 and the sum by d·1.2e-16 of them, and an angle off by
+    // |m − n|·2e-17 moves the pair by that times (|q_a| + |q_b|)(|k_a| + |k_b|)
+    const [q, k, d] = [v.q[0].map(Math.abs), v.k[0].map(Math.abs), v.q[0].length];
+    let tolerance = 0;
+    r.pairs.forEach(([a, b], i) => {
+      const phi = r.offset * r.thetas[i];
+      const [cos, sin] = [Math.abs(Math.cos(phi)), Math.abs(Math.sin(phi))];
+      const terms = (q[a] * cos + q[b] * sin) * k[a] + (q[a] * sin + q[b] * cos) * k[b];
+      tolerance += (2e-15 + d * 1.2e-16) * terms + 2e-17 * Math.abs(r.offset) * (q[a] + q[b]) * (k[a] + k[b]);
+    });
+    close(r.raw, v.raw[0][0], tolerance, `${c.name} raw`);
+  }
+});
+
+test("rope: the raw score and the pair scores are the same bits when both positions shift, at extreme magnitudes (issue 19)", async () => {
+  const m = await core();
+  const q = [1.5, -1.26e58, 1.5, 1.5];
+  const k = [1.43e248, 0, 0, 4];
+  const at0 = m.rope(q, k, 0, 0);
+  close(at0.raw, 1.5 * 1.43e248, 1.43e248 * 1e-15, "q·k"); // nothing turns: 2.145e248 and 6
+  for (const shift of [1, -1, 1000, 2 ** 40]) {
+    const r = m.rope(q, k, shift, shift);
+    assert.equal(r.raw, at0.raw, `raw at m = n = ${shift}`);
+    assert.deepEqual(r.pairScores, at0.pairScores, `pairScores at m = n = ${shift}`);
+    // offset 3, and the same three apart from the shifted positions
+    assert.equal(m.rope(q, k, shift + 3, shift).raw, m.rope(q, k, 3, 0).raw, `raw at offset 3 from ${shift}`);
   }
 });
 

@@ -38,14 +38,17 @@ struct RopeOptions {
 struct RopeResult {
   Eigen::VectorXd q_rotated;  ///< (d) R(m)·q
   Eigen::VectorXd k_rotated;  ///< (d) R(n)·k
-  double raw = 0;             ///< q_rotated · k_rotated
-  double scaled = 0;          ///< raw / sqrt(d), the attention score with the default scale
-  double offset = 0;          ///< m − n, the one thing raw depends on (eq. 16)
-  Eigen::VectorXd thetas;     ///< (d/2) θ_i in radians per position
-  Eigen::MatrixXd angles;     ///< (d/2, 2) row i: (m·θ_i, n·θ_i) in radians
+  /// q_rotated · k_rotated, computed as R(m − n)·q · k (eq. 16): from the offset alone, so the
+  /// same bits at any two positions the same whole distance apart
+  double raw = 0;
+  double scaled = 0;       ///< raw / sqrt(d), the attention score with the default scale
+  double offset = 0;       ///< m − n, the one thing raw depends on (eq. 16)
+  Eigen::VectorXd thetas;  ///< (d/2) θ_i in radians per position
+  Eigen::MatrixXd angles;  ///< (d/2, 2) row i: (m·θ_i, n·θ_i) in radians
   /// (d/2, 2) row i: the indices of pair i's two coordinates (whole numbers)
   Eigen::MatrixXd pairs;
-  /// (d/2) pair i's part of raw: the dot product of its two rotated coordinates; they sum to raw
+  /// (d/2) pair i's part of raw, from the offset as raw is: R(m − n)·q · k over its two
+  /// coordinates (mathematically q_rotated · k_rotated over them); they sum to raw
   Eigen::VectorXd pair_scores;
 };
 
@@ -65,9 +68,12 @@ void for_each_field(const RopeResult& r, Visit&& visit) {
 
 /// Rotates query q at position m and key k at position n (RoFormer eq. 34): each pair (x, y)
 /// turns anticlockwise by pos·θ_i to (x cos − y sin, x sin + y cos). Since R(m)ᵀR(n) = R(n − m)
-/// (eq. 16), raw = q_rotated · k_rotated depends on m − n only; each rotation keeps the norm.
+/// (eq. 16), raw = q_rotated · k_rotated depends on m − n only, and it is computed that way,
+/// as R(m − n)·q · k, so that rounding cannot depend on where the pair sits; each rotation keeps
+/// the norm.
 /// q and k: the same even length d ≥ 2 (within the vector limit of check.hpp), finite.
-/// m, n: finite positions (integers in practice), with every angle pos·θ_i finite.
+/// m, n: finite positions (integers in practice), with every angle pos·θ_i, the offset m − n
+/// and its angles (m − n)·θ_i finite.
 /// Preconditions (std::invalid_argument naming q, k, m, n, base, freqs or opts otherwise):
 /// as above, base > 1, freqs of length d/2 and finite, not both base and freqs, and a
 /// finite raw score.
@@ -77,7 +83,7 @@ RopeResult rope(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, do
 /// The scores of q and k at every offset of a list: as rope() with the query at position
 /// offset and the key at 0 (by eq. 16 the same as any pair of positions that far apart).
 struct RopeScoresResult {
-  Eigen::VectorXd raw;     ///< (offsets) q_rotated · k_rotated
+  Eigen::VectorXd raw;     ///< (offsets) R(offset)·q · k, exactly rope(q, k, offset, 0).raw
   Eigen::VectorXd scaled;  ///< (offsets) raw / sqrt(d)
 };
 
@@ -95,8 +101,8 @@ void for_each_field(const RopeScoresResult& r, Visit&& visit) {
 constexpr double max_rope_scores_work = 16777216.0;  // 2^24
 
 /// rope() over many offsets in one call, for plotting the score against relative position:
-/// each offset gives exactly rope(q, k, offset, 0)'s raw and scaled, but q, k, θ and the key's
-/// rotation are checked and computed once.
+/// each offset gives exactly rope(q, k, offset, 0)'s raw and scaled, but q, k and θ are checked
+/// and computed once.
 /// offsets: (count) finite numbers, at most 2^20 of them, with count·d ≤ 2^24 (named
 /// "offsets", and offsets[t] when an angle offsets[t]·θ_i overflows); q, k and options as in
 /// rope().
