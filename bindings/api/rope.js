@@ -94,7 +94,11 @@ default) or (x[i], x[i + d/2]) for "half" (GPT-NeoX and Hugging Face Llama code)
       fields: [
         { name: "qRotated", type: "number[]", doc: "The rotated query R(m)·q, length d." },
         { name: "kRotated", type: "number[]", doc: "The rotated key R(n)·k, length d." },
-        { name: "raw", type: "number", doc: "qRotated · kRotated; depends only on m − n." },
+        {
+          name: "raw",
+          type: "number",
+          doc: "qRotated · kRotated, computed as R(m − n)q · k, so it depends only on m − n, bitwise.",
+        },
         { name: "scaled", type: "number", doc: "raw / sqrt(d)." },
         { name: "offset", type: "number", doc: "m − n: the offset, the one thing raw depends on." },
         { name: "thetas", type: "number[]", doc: "θ_i in radians per position, length d/2." },
@@ -107,14 +111,14 @@ default) or (x[i], x[i + d/2]) for "half" (GPT-NeoX and Hugging Face Llama code)
         {
           name: "pairScores",
           type: "number[]",
-          doc: "Pair i's part of raw (the dot product of its rotated coordinates); they sum to raw.",
+          doc: "Pair i's part of raw (the dot product of its rotated coordinates, computed from the offset); they sum to raw.",
         },
       ],
     },
     {
       name: "RopeScoresResult",
       fields: [
-        { name: "raw", type: "number[]", doc: "Per offset: q_rotated · k_rotated." },
+        { name: "raw", type: "number[]", doc: "Per offset δ: R(δ)q · k, what qRotated · kRotated is at that offset." },
         { name: "scaled", type: "number[]", doc: "Per offset: raw / sqrt(d)." },
       ],
     },
