@@ -111,7 +111,7 @@ export class LlmCost extends LlmWidget {
     {
       name: "bytes-per-value",
       type: "number",
-      min: 0,
+      minExclusive: 0,
       max: MAX_BYTES,
       default: 2,
       doc: "The bytes p that store one cached value, more than 0 (fp32 4, fp16 2, int8 1, int4 0.5); the precision list shows it.",
