@@ -361,3 +361,51 @@ test("text from a link is echoed capped: 40 characters a name or value, five unk
   assert.deepEqual([...errors, ...embed.errors], []);
   await embed.page.close();
 });
+
+// Two ways into a figure that bypass the parser: a method called past the last scenario, and a
+// field the reader empties (NaN), which must reach the core, not read as 0.
+test("the diagnosis figure keeps its scenario in range, and cost's emptied width is named by the core", async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(pathToFileURL(path.join(dir, "blank.html")).href);
+  const seen = await page.evaluate(async () => {
+    const diagnose = document.createElement("llm-diagnose");
+    const last = diagnose.constructor.attributes.find((d) => d.name === "scenario").max;
+    diagnose.setAttribute("scenario", String(last));
+    document.body.append(diagnose);
+    await diagnose.ready;
+    diagnose.next();
+    const afterNext = { scenario: diagnose.state.scenario, failed: diagnose.failed };
+    diagnose.set({ scenario: last + 1 });
+    const afterSet = { scenario: diagnose.state.scenario, failed: diagnose.failed };
+    diagnose.remove();
+
+    const cost = document.createElement("llm-cost");
+    document.body.append(cost);
+    await cost.ready;
+    const before = JSON.stringify(cost.result.now);
+    const field = cost.fields.dModel;
+    field.value = "";
+    field.dispatchEvent(new Event("input"));
+    return {
+      last,
+      afterNext,
+      afterSet,
+      cost: {
+        failed: cost.failed,
+        status: cost.shadowRoot.querySelector(".llm-status").textContent,
+        kept: JSON.stringify(cost.result.now) === before,
+        invalid: field.getAttribute("aria-invalid"),
+      },
+    };
+  });
+  assert.deepEqual(seen.afterNext, { scenario: seen.last, failed: false }, "next() after the last scenario");
+  assert.deepEqual(seen.afterSet, { scenario: seen.last, failed: false }, "a scenario past the last");
+  assert.equal(seen.cost.failed, true, "an emptied d_model is refused");
+  assert.match(seen.cost.status, /^Not updated: dModel /, seen.cost.status);
+  assert.ok(seen.cost.kept, "the figure keeps its last drawing");
+  assert.equal(seen.cost.invalid, "true");
+  assert.deepEqual(errors, []);
+  await page.close();
+});

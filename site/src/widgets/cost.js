@@ -936,11 +936,11 @@ export class LlmAnswerCost extends FigureAnswer {
 
 /**
  * The linear layers' part of attentionCost's configuration: the width, feed-forward size and
- * gating when a width or a feed-forward size is given (the core names the missing one), else
- * nothing, so that the layer is counted alone.
+ * gating unless both sizes are 0 (then nothing, so that the layer is counted alone). An emptied
+ * field is NaN, which goes to the core, which names it, rather than reading as 0.
  */
 function linearInputs({ dModel, ffnDim, gated }) {
-  return dModel || ffnDim ? { dModel, ffnDim, gated } : {};
+  return dModel === 0 && ffnDim === 0 ? {} : { dModel, ffnDim, gated };
 }
 
 // The result cards are narrow: counts of more than ten digits are shown in scientific notation.
