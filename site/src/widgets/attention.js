@@ -381,6 +381,7 @@ export class LlmAnswerAttention extends FigureAnswer {
     return {
       label: "Query 1's weight on key 1:",
       value: r.weights[0][0],
+      probability: true,
       tolerance: 0.01,
       digits: 4,
       hints: [

@@ -802,6 +802,7 @@ export class LlmAnswerSampling extends FigureAnswer {
     return {
       label: `Probability that ${quoted(state.labels[t])} is sampled:`,
       value: full.probs[t],
+      probability: true,
       tolerance: 0.01,
       digits: 4,
       hints: [
@@ -828,6 +829,7 @@ export class LlmAnswerSampling extends FigureAnswer {
     return {
       label: "The mass the nucleus retains:",
       value: full.keptMass,
+      probability: true,
       tolerance: 0.01,
       digits: 4,
       hints: [
