@@ -409,3 +409,36 @@ test("the diagnosis figure keeps its scenario in range, and cost's emptied width
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// A value from a link or from the core's doubles is shown in its field without float noise:
+// 15 significant digits (format.js fieldValue), the state keeping the exact value.
+test("number fields show a value without float noise, to 15 significant digits", async () => {
+  const page = await browser.context.newPage();
+  await page.goto(pathToFileURL(path.join(dir, "blank.html")).href);
+  const noise = "0.30000000000000004";
+  const seen = await page.evaluate(async (noise) => {
+    const shownIn = async (tag, attrs, selector) => {
+      const el = document.createElement(tag);
+      for (const [n, v] of Object.entries(attrs)) el.setAttribute(n, v);
+      document.body.append(el);
+      await el.ready;
+      const values = [...el.shadowRoot.querySelectorAll(selector)].map((i) => i.value);
+      el.remove();
+      return values;
+    };
+    return {
+      rope: await shownIn("llm-rope", { freqs: `${noise},0.0010000000000000002` }, ".rope-freqs input"),
+      sampling: await shownIn("llm-sampling", { logits: `${noise},1,2` }, "input[aria-label^='Logit of token']"),
+      attention: await shownIn(
+        "llm-attention",
+        { preset: "exercise", q: `${noise},0;0,1;1,1`, k: "1,0;0,1;1,1", v: "1,0;0,1;1,1", labels: "a|b|c" },
+        ".matrix-editor input",
+      ),
+    };
+  }, noise);
+  assert.deepEqual(seen.rope, ["0.3", "0.001"]);
+  assert.equal(seen.sampling[0], "0.3");
+  assert.equal(seen.attention[0], "0.3");
+  assert.ok(![...seen.rope, ...seen.sampling, ...seen.attention].some((v) => v.includes("0000000")));
+  await page.close();
+});

@@ -14,7 +14,7 @@
 // state ({ preset, tokens, heads, kvHeads, headDim, layers, batch, bytesPerValue, dModel, ffnDim,
 // gated }), inputs (the configuration passed to attentionCost).
 import { h, keep, patch, sym, uniqueId } from "../dom.js";
-import { fmt, fmtBytes, fmtCount, grouped, pct, superscript } from "../format.js";
+import { fieldValue, fmt, fmtBytes, fmtCount, grouped, pct, superscript } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { checkbox, choice, markInvalid, numberField, scrollBox, slider } from "./controls.js";
@@ -266,7 +266,7 @@ export class LlmCost extends LlmWidget {
     // A field that already shows the state's value is left as typed ("1e3", or empty while NaN).
     for (const f of FIELDS) {
       const input = this.fields[f.key];
-      if (!Object.is(input.valueAsNumber, s[f.key])) input.value = String(s[f.key]);
+      if (!Object.is(input.valueAsNumber, s[f.key])) input.value = fieldValue(s[f.key]);
     }
     // Slider position: the first power of two at or above the context (screen mapping).
     const n = s.tokens;

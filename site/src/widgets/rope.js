@@ -11,7 +11,7 @@
 // range is a string, pair is 0-based); result ({ state, now, shifted, curve }: the core's rope()
 // at (m, n), at (m − n, 0), and the scaled score at every offset of the chart).
 import { fill, h, keep, patch, sym, uniqueId } from "../dom.js";
-import { fmt, fmtVec, grouped } from "../format.js";
+import { fieldValue, fmt, fmtVec, grouped } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { parseValue } from "./attributes.js";
@@ -447,7 +447,7 @@ export class LlmRope extends LlmWidget {
     }
     values.forEach((v, i) => {
       const { input } = row.cells[i];
-      if (input.value !== String(v)) input.value = String(v);
+      if (input.value !== fieldValue(v)) input.value = fieldValue(v);
       if (input.getAttribute("aria-invalid") === "true") markInvalid(input, false);
     });
   }

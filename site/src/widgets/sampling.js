@@ -11,7 +11,7 @@
 // Properties: result ({ full, draws, draw, opts, state }), state ({ preset, temperature,
 // topK, topP, prompt, labels, logits, probs, seed, count, draws }).
 import { fill, h, patch, sym, uniqueId } from "../dom.js";
-import { fmt } from "../format.js";
+import { fieldValue, fmt } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { stateKey } from "./attributes.js";
 import { FigureAnswer } from "./answer.js";
@@ -382,7 +382,7 @@ export class LlmSampling extends LlmWidget {
             h("input", {
               type: "number",
               step: kind === "probs" ? "0.05" : "0.1",
-              value: String(values[i]),
+              value: fieldValue(values[i]),
               inputmode: "decimal",
               "aria-label": `${what} of token ${i + 1}`,
               oninput: (e) => this.onValue(i, e.target),
