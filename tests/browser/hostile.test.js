@@ -9,7 +9,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, dist, openFigure, openReader } = require("./browser.js");
+const { useBrowser, dist, openFigure, openReader, artifact } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -441,4 +441,60 @@ test("number fields show a value without float noise, to 15 significant digits",
   assert.equal(seen.attention[0], "0.3");
   assert.ok(![...seen.rope, ...seen.sampling, ...seen.attention].some((v) => v.includes("0000000")));
   await page.close();
+});
+
+// The reader saved without its scripts (HTML only): its figures' elements are never defined.
+// Where each would be the copy says, in words, that it needs the page's scripts and where the
+// whole page is; the live page, whose figures are defined, never shows those words.
+test("a copy of the reader saved without its scripts says where each figure would be that it needs them", async () => {
+  const saved = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-saved-"));
+  try {
+    const html = fs
+      .readFileSync(path.join(dist, "reader.html"), "utf8")
+      .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, "");
+    assert.doesNotMatch(html, /<script/);
+    fs.writeFileSync(path.join(saved, "reader.html"), html);
+    for (const f of ["reader.css", "chapter-math.woff2"]) fs.copyFileSync(path.join(dist, f), path.join(saved, f));
+    const page = await browser.context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(path.join(saved, "reader.html")).href);
+    const notes = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll("figure > *")]
+          .filter((el) => el.localName.startsWith("llm-"))
+          .map((el) => {
+            const before = getComputedStyle(el, "::before");
+            return { tag: el.localName, content: before.content, visible: before.visibility === "visible" };
+          }),
+      );
+    const early = await notes();
+    assert.ok(early.length >= 10, `${early.length} figures in the saved copy`);
+    assert.ok(
+      early.every((n) => n.content === "none" || !n.visible),
+      "the words wait while the scripts might still define the figures",
+    );
+    await page.waitForTimeout(4500);
+    for (const n of await notes()) {
+      assert.match(n.content, /needs|scripts, which this copy of the page does not have/, n.tag);
+      assert.match(n.content, /reader-standalone\.html/, n.tag);
+      assert.ok(n.visible, `${n.tag}: the words are shown`);
+    }
+    await page.locator("#attention figure").first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: artifact("saved-copy.png") });
+    assert.deepEqual(errors, []);
+    await page.close();
+
+    const { page: live } = await openReader(browser.context);
+    await live.waitForTimeout(4500);
+    const shown = await live.evaluate(() =>
+      [...document.querySelectorAll("[data-figure]")]
+        .filter((el) => getComputedStyle(el, "::before").content !== "none")
+        .map((el) => el.id),
+    );
+    assert.deepEqual(shown, [], "the live page's figures show no such words");
+    await live.close();
+  } finally {
+    fs.rmSync(saved, { recursive: true, force: true });
+  }
 });
