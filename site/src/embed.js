@@ -5,7 +5,7 @@
 // Nothing from the query is inserted as markup: names are checked against the figures and their
 // declared attributes, values are set as attributes, which the widget parses.
 import { figureName, figures } from "./widgets/figures.js";
-import { namesOf } from "./widgets/attributes.js";
+import { namesOf, shown, shownNames } from "./widgets/attributes.js";
 import { addTakeawayActions } from "./takeaway.js";
 
 const main = document.getElementById("embed");
@@ -33,7 +33,7 @@ if (!figure) {
   say(
     given === null
       ? `No figure named: add ?widget= with one of ${Object.keys(figures).join(", ")}.`
-      : `There is no figure “${given}”. Use ?widget= with one of ${Object.keys(figures).join(", ")}.`,
+      : `There is no figure “${shown(given)}”. Use ?widget= with one of ${Object.keys(figures).join(", ")}.`,
   );
   document.documentElement.setAttribute("data-ready", "");
 } else {
@@ -48,7 +48,7 @@ if (!figure) {
     if (declared.has(key)) el.setAttribute(key, value);
     else unknown.push(key);
   }
-  if (unknown.length) say(`Not settings of the ${name} figure, ignored: ${unknown.join(", ")}.`);
+  if (unknown.length) say(`Not settings of the ${name} figure, ignored: ${shownNames(unknown)}.`);
   const wrapper = document.createElement("figure");
   wrapper.append(el);
   const caption = /** @type {HTMLTemplateElement | null} */ (document.getElementById(`caption-${name}`));

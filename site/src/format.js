@@ -20,6 +20,16 @@ export function fmt(x, digits = 4) {
   return s.replace("-", "−");
 }
 
+/**
+ * A number as a field shows it, for the reader to read and edit: at most 15 significant digits,
+ * the most a double always gives back, so that 0.1 + 0.2 shows as 0.3, not 0.30000000000000004,
+ * and 10000^(−3/4) as 0.001; an emptied field's NaN as nothing. The state keeps the exact value.
+ */
+export function fieldValue(x) {
+  if (typeof x !== "number" || !Number.isFinite(x)) return Number.isNaN(x) ? "" : String(x);
+  return String(Number(x.toPrecision(15)));
+}
+
 /** A vector as "(a, b, c)". */
 export function fmtVec(xs, digits = 4) {
   return "(" + xs.map((x) => fmt(x, digits)).join(", ") + ")";

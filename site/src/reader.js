@@ -8,7 +8,7 @@
 //  - data-ready on <html> once every widget on the page has rendered;
 //  - printing: the state's address on the first page, every answer shown (beforePrint, afterPrint).
 import { figures } from "./widgets/figures.js";
-import { declarationNamed } from "./widgets/attributes.js";
+import { declarationNamed, shown } from "./widgets/attributes.js";
 import { copyText, embedCode, toQuery } from "./share.js";
 import { addTakeawayActions } from "./takeaway.js";
 import { fill, h } from "./dom.js";
@@ -31,11 +31,36 @@ function main() {
   /** The figure's former names, which old links use (figures.js: aliases). */
   const formerKeysOf = (el) => figures[nameById.get(el.id)]?.aliases ?? [];
 
-  /** The fragment as { anchor, params }: "#rope?rope.m=3" → { anchor: "rope", params }. */
+  /**
+   * The fragment as { anchor, params }: "#rope?rope.m=3" → { anchor: "rope", params }. An anchor
+   * whose % escapes do not decode ("#%E0%A4") names no place: it is read as none, and `bad` holds
+   * it as given. (URLSearchParams reads any query, an escape it cannot decode as U+FFFD.)
+   */
   function readFragment() {
-    const hash = decodeURIComponent(location.hash.slice(1).split("?")[0]);
+    const raw = location.hash.slice(1).split("?")[0];
     const query = location.hash.includes("?") ? location.hash.slice(location.hash.indexOf("?") + 1) : "";
-    return { anchor: hash, params: new URLSearchParams(query) };
+    let anchor = "",
+      bad = null;
+    try {
+      anchor = decodeURIComponent(raw);
+    } catch {
+      bad = raw;
+    }
+    return { anchor, bad, params: new URLSearchParams(query) };
+  }
+
+  /** Says under the page's title that the link's anchor could not be read (or takes that back). */
+  function fragmentNote(bad) {
+    document.querySelector(".fragment-note")?.remove();
+    if (bad === null) return;
+    const note = h(
+      "p",
+      { class: "noscript fragment-note", role: "status" },
+      `The link's place in the page, “#${shown(bad)}”, could not be read (a malformed % escape), so the page opens at its start; the figures' settings after it were read as usual.`,
+    );
+    const after = document.querySelector("header.masthead") ?? document.getElementById("main")?.previousElementSibling;
+    if (after) after.after(note);
+    else document.body.prepend(note);
   }
 
   /**
@@ -238,9 +263,11 @@ function main() {
   });
   // A link inside the page (the contents) replaces the fragment: put the state back behind it.
   addEventListener("hashchange", () => {
+    fragmentNote(readFragment().bad);
     if (!location.hash.includes("?")) writeFragment();
   });
-  const { anchor } = readFragment();
+  const { anchor, bad } = readFragment();
+  fragmentNote(bad);
   if (anchor && location.hash.includes("?")) document.getElementById(anchor)?.scrollIntoView();
   holdAnchor(anchor);
   // data-first-screen: the figures in the first viewport (after a deep link's scroll) have drawn;

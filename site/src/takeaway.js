@@ -187,7 +187,8 @@ export function picture(el, caption) {
   const text = captionText(caption);
   const captionEl = caption instanceof Element ? caption : null;
   const captionColor = parseColor(getComputedStyle(captionEl ?? frame).color);
-  const lines = wrap(text, width - 2 * PAD, CAPTION_PX);
+  // The caption's lines, then the settings' lines, so that a picture found alone says what made it.
+  const lines = [...wrap(text, width - 2 * PAD, CAPTION_PX), ...wrap(settingsText(el), width - 2 * PAD, CAPTION_PX)];
   const lineHeight = Math.round(CAPTION_PX * 1.45);
   // y is below the last part and a gap: the caption's lines start there.
   const height = Math.ceil((lines.length ? y + lines.length * lineHeight : y - GAP) + PAD);
@@ -209,7 +210,31 @@ export function picture(el, caption) {
       ),
     ),
   );
-  return { svg: new XMLSerializer().serializeToString(svg), width, height };
+  return { svg: xmlSafe(new XMLSerializer().serializeToString(svg)), width, height };
+}
+
+/**
+ * The settings that made the figure's picture, in words: each that differs from the declared
+ * defaults as name=value (what embed.html's query takes), from the widget's declarations and
+ * state (its settings("defaults")).
+ */
+export function settingsText(el) {
+  const given = typeof el.settings === "function" ? el.settings("defaults") : [];
+  return given.length
+    ? `Settings: ${given.map(([name, value]) => `${name}=${value}`).join(", ")}; every other at its default.`
+    : "Settings: the figure's defaults.";
+}
+
+// What XML 1.0 does not allow in a document, not even escaped (C0 controls but tab, line feed and
+// carriage return; U+FFFE, U+FFFF; a surrogate without its pair). XMLSerializer writes them as
+// they are, and the file would not parse: each becomes U+FFFD, the replacement character.
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex -- control characters are what it finds
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** XML text with every character XML 1.0 forbids replaced by U+FFFD. */
+export function xmlSafe(text) {
+  return text.replace(NOT_XML, "\uFFFD");
 }
 
 /** Draws an element of the page and what it holds: boxes, text runs, SVG charts. */
@@ -498,14 +523,26 @@ function visuallyHidden(node, cs) {
 }
 
 let measure = null;
-/** A caption split into lines no wider than `width` px at `px` px (sans-serif). */
+/**
+ * A caption split into lines no wider than `width` px at `px` px (sans-serif); a word wider
+ * than a line (a setting's list of numbers) is cut where it reaches the edge.
+ */
 function wrap(text, width, px) {
   if (!text) return [];
   measure ??= document.createElement("canvas").getContext("2d");
   measure.font = `${px}px sans-serif`;
   const lines = [];
   let line = "";
-  for (const word of text.split(" ")) {
+  const words = text.split(" ").flatMap((word) => {
+    if (measure.measureText(word).width <= width) return [word];
+    const pieces = [""];
+    for (const ch of word) {
+      if (pieces.at(-1) && measure.measureText(pieces.at(-1) + ch).width > width) pieces.push("");
+      pieces[pieces.length - 1] += ch;
+    }
+    return pieces;
+  });
+  for (const word of words) {
     const next = line ? `${line} ${word}` : word;
     if (line && measure.measureText(next).width > width) {
       lines.push(line);

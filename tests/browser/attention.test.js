@@ -41,10 +41,26 @@ test("attention: the figure responds to the mask and to edits, and shows the cor
   assert.notDeepEqual(unmasked[0], before[0]);
   assert.ok(Number(unmasked[0][2]) > 0.5, "without the mask key 3 takes most of query 1's weight");
 
-  // Editing a key changes the scores.
+  // Editing a key changes the scores, and the Example list then names the reader's own numbers.
+  const example = fig.getByLabel("Example");
+  const shownExample = () => example.evaluate((s) => s.selectedOptions[0]?.textContent ?? "");
+  const firstExample = await shownExample();
+  assert.notEqual(firstExample, "");
   await fig.getByLabel("K row 3 (sat), column 1").fill("0");
   const edited = await weights();
   assert.notDeepEqual(edited[0], unmasked[0]);
+  assert.equal(await shownExample(), "Your own numbers");
+  // An example chosen again is named, and the entry for one's own numbers leaves the list.
+  const key = await example.evaluate((s) => s.options[0].value);
+  await example.selectOption(key);
+  assert.equal(await shownExample(), firstExample);
+  assert.equal(
+    await example.evaluate((s) => [...s.options].filter((o) => !o.hidden).length),
+    await example.evaluate((s) => s.options.length - 1),
+  );
+  // A change of shape (a token more) is one's own numbers too.
+  await fig.getByRole("button", { name: "more: Tokens" }).click();
+  assert.equal(await shownExample(), "Your own numbers");
   await page.screenshot({ path: artifact("attention-edited.png") });
   assert.deepEqual(errors, []);
   await page.close();

@@ -184,7 +184,7 @@ test("exercises: the figure's readouts are blurred and hidden from assistive tec
   await page.close();
 });
 
-test("exercises: the form is labelled, its verdict is a polite status, and typed text is read as a number, never as markup", async () => {
+test("exercises: the form is labelled, its verdict is a polite status, and typed text is read as a number (a fraction, a unit after it, a percentage of a probability), never as markup", async () => {
   const { page, errors } = await openReader(browser.context);
   const exercise = page.locator("#speculative .exercise");
   const field = exercise.getByLabel("Tokens per target call, on average:");
@@ -199,6 +199,13 @@ test("exercises: the form is labelled, its verdict is a polite status, and typed
   assert.equal(await field.getAttribute("aria-invalid"), "true");
   assert.equal(await page.locator(".exercise img").count(), 0);
 
+  // A percentage where the answer is not a probability is refused, and said why.
+  assert.match(await predict(exercise, "187.5%"), /^Type the number itself, without %/);
+  assert.equal(await field.getAttribute("aria-invalid"), "true");
+  // A fraction, and a number followed by its unit, are read as the number (exercise 5: 1.875).
+  assert.match(await predict(exercise, "15/8"), RIGHT);
+  assert.match(await predict(exercise, "1.875 tokens"), RIGHT);
+  assert.match(await predict(exercise, "1/0"), /Type a number/);
   // A decimal comma, a true minus sign and a space between thousands are read as numbers.
   assert.match(await predict(exercise, "1,88"), RIGHT);
   assert.equal(await field.getAttribute("aria-invalid"), "false");
@@ -210,6 +217,9 @@ test("exercises: the form is labelled, its verdict is a polite status, and typed
   );
   assert.match(await predict(page.locator("#cost .exercise"), "257"), /^Not yet: 257 is not the answer\./);
   assert.match(await predict(page.locator("#attention .exercise"), "−1"), WRONG);
+  // Where the answer is a probability (exercise 1: weight 1), a percentage is one too.
+  assert.match(await predict(page.locator("#attention .exercise"), "50 %"), WRONG);
+  assert.match(await predict(page.locator("#attention .exercise"), "100%"), RIGHT);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -305,3 +305,37 @@ test("a chart is drawn again for its new width when the screen turns, without a 
   assert.equal(await page.evaluate(() => globalThis.renders), 0, "the figure was computed again");
   await page.close();
 });
+
+// On a phone (390 px, touch) every control a finger must hit has a touch area at least 44 px
+// tall (WCAG 2.5.5, Apple's and Android's guides): its own box, or its label's, which a tap
+// on activates it too. Every control of every figure and exercise is measured, in the shadow
+// roots too.
+test("phone 390 px: every control of every figure has a touch area at least 44 px tall", async () => {
+  const { page } = await openLaidOut(await phone(390, 844), 390, 844);
+  const controls = await page.evaluate(() =>
+    everyElement()
+      .filter(([el]) => el.matches("input:not([type=hidden]), select, button, summary, textarea, [role=slider]"))
+      .map(([el, where]) => {
+        const box = el.getBoundingClientRect();
+        const labels = [...(el.labels ?? [])].map((l) => l.getBoundingClientRect().height);
+        const name = el.getAttribute("aria-label") ?? el.labels?.[0]?.textContent ?? el.textContent;
+        return {
+          where,
+          what: `${el.localName}${el.type ? `[${el.type}]` : ""} "${name.trim().slice(0, 30)}"`,
+          w: box.width,
+          h: box.height,
+          touch: Math.max(box.height, ...labels),
+        };
+      })
+      .filter((c) => c.w > 0 && c.h > 0),
+  );
+  assert.ok(controls.length >= 250, `only ${controls.length} controls found`);
+  const small = controls.filter((c) => c.touch < 44 - 0.5);
+  assert.deepEqual(
+    small.map((c) => `${c.where}: ${c.what} is ${c.touch.toFixed(0)} px tall`),
+    [],
+    `${small.length} of ${controls.length} controls`,
+  );
+  await page.screenshot({ path: artifact("phone-390.png") });
+  await page.close();
+});

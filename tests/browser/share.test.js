@@ -39,9 +39,13 @@ const changeEverything = (page) =>
           v = el.state[k];
         let next;
         switch (d.type) {
-          case "number":
-            next = v === d.max ? d.min : Math.min(d.max, Math.max(d.min, v + (d.max - d.min) / 7));
+          case "number": {
+            // An exclusive bound (bytes-per-value > 0) is not a value: a seventh of the way in is.
+            const lo = d.min ?? d.minExclusive,
+              hi = d.max ?? d.maxExclusive;
+            next = v === hi ? (d.min ?? lo + (hi - lo) / 7) : Math.min(hi, Math.max(lo, v + (hi - lo) / 7));
             break;
+          }
           case "integer":
             next = v === d.max ? d.min : Math.min(d.max, v + 1);
             break;
@@ -55,7 +59,11 @@ const changeEverything = (page) =>
             next = `${v} changed`.slice(0, d.maxLength ?? 4096);
             break;
           case "numbers":
-            next = v.map((x, i) => (i === 0 ? Math.min(d.max ?? Infinity, Math.max(d.min ?? -Infinity, x / 2)) : x));
+            // Half the first entry moves to the second: a list the core checks whole (probabilities
+            // summing to 1) stays one it accepts.
+            next = v.map((x, i) =>
+              Math.min(d.max ?? Infinity, Math.max(d.min ?? -Infinity, i === 0 ? x / 2 : i === 1 ? x + v[0] / 2 : x)),
+            );
             break;
           case "labels":
             next = v.map((x, i) => (i === 0 ? "zz" : x));

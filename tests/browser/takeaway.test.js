@@ -777,6 +777,11 @@ async function checkSvg(page, id, name, label) {
   for (const r of look.readouts)
     assert.ok(squash(s.text).includes(squash(r)), `${id} (${label}): the figure's “${r}” is in the SVG`);
   assert.equal(s.background, look.background, `${id}: the background is the figure's panel, resolved`);
+  // The picture states the settings that made it: each that differs from the defaults.
+  const settings = await page.evaluate((id) => document.getElementById(id).settings("defaults"), id);
+  const stated = settings.length ? settings.map(([n, v]) => `${n}=${v}`) : ["Settings: the figure's defaults."];
+  for (const st of stated)
+    assert.ok(squash(s.text).includes(squash(st)), `${id} (${label}): the picture states ${st.slice(0, 80)}`);
   const unresolved = s.fills.filter((f) => /var\(|currentcolor|inherit/i.test(f));
   assert.deepEqual(unresolved, [], `${id}: every fill and stroke is a colour`);
   assert.equal(s.styled, 0, `${id}: nothing depends on a class or a style sheet`);
@@ -863,6 +868,23 @@ test("Download SVG: the picture takes the colours of the scheme the reader sees 
   );
   assert.equal(s.background, "rgb(31, 33, 37)", "the dark panel");
   assert.ok(s.fills.includes(dark), `the dark scheme's text colour ${dark} is used`);
+  await page.close();
+});
+
+test("Download SVG: a label holding control characters gives a well-formed SVG, and the PNG draws", async () => {
+  const { page, url, errors } = await openFigure(browser.context, "sampling");
+  await page.goto(`${url}&labels=a%00b%01|c%0B|d%1F|e%EF%BF%BF|f|g`);
+  await page.waitForSelector("html[data-ready]");
+  const labels = await page.evaluate(() => document.getElementById("sampling-figure").state.labels);
+  assert.equal(labels[0], "a\u0000b\u0001", "the label was taken as given");
+  const svg = await downloaded(page, "sampling-figure", "llm-download-svg");
+  const s = await inspectSvg(page, svg);
+  assert.equal(s.error, null, "the SVG parses as image/svg+xml");
+  assert.match(s.text, /a\uFFFDb\uFFFD/, "a forbidden character is drawn as U+FFFD");
+  assert.match(s.text, /Settings: .*labels=/, "the settings are stated");
+  const png = await downloaded(page, "sampling-figure", "llm-download-png");
+  assert.equal(png[1], 0x50, "a PNG was written");
+  assert.deepEqual(errors, []);
   await page.close();
 });
 

@@ -126,3 +126,15 @@ test('grouped writes what toLocaleString("en") writes, without Intl, over 150,00
   assert.equal(grouped(1234567), "1,234,567");
   assert.equal(fmtCount(1234.567), "1,234.57");
 });
+
+test("fieldValue shows at most 15 significant digits, and an emptied field's NaN as nothing", async () => {
+  const { fieldValue } = await format;
+  assert.equal(fieldValue(0.1 + 0.2), "0.3");
+  assert.equal(fieldValue(10000 ** -0.75), "0.001");
+  assert.equal(fieldValue(-1 / 3), "-0.333333333333333");
+  assert.equal(fieldValue(1e-300), "1e-300");
+  assert.equal(fieldValue(123456789012345), "123456789012345");
+  assert.equal(fieldValue(2), "2");
+  assert.equal(fieldValue(NaN), "");
+  assert.equal(fieldValue(Infinity), "Infinity");
+});

@@ -36,6 +36,7 @@
 //     tolerance how far a prediction may be from it and count as right (0: exactly)
 //     digits    decimals with which the value is shown
 //     unit      optional text after the field ("tokens")
+//     probability optional: true when the value is a probability, so that "50%" reads as 0.5
 //     hints     [{ value, text }]: a wrong prediction within the tolerance of `value` (and not
 //               within it of the right value) gets `text`; the first match wins
 //     otherwise the hint for any other wrong number: the step to redo
@@ -108,14 +109,37 @@ function sheet() {
 }
 
 /**
- * A prediction as typed: "0.5", "0,5", "−0.25", "8,192", "8 192", "1e-3". Returns a finite
- * number or null. Reading the reader's own number is not mathematics the figure explains.
+ * A prediction as typed: "0.5", "0,5", "−0.25", "8,192", "8 192", "1e-3", a fraction "1/2", a
+ * number followed by words ("1.875 tokens": the words are the reader's unit, and dropped), and,
+ * with `probability` (the answer is one), a percentage "50%". Returns a finite number or null.
+ * Reading the reader's own number is not mathematics the figure explains.
+ * @param {string} text
+ * @param {{ probability?: boolean }} [options]
  */
-export function parsePrediction(text) {
+export function parsePrediction(text, { probability = false } = {}) {
   let s = String(text)
     .trim()
     .replace(/[\u2212\u2012\u2013]/g, "-")
-    .replace(/[\s\u00a0\u202f_']/g, "");
+    .replace(/[\u00a0\u202f]/g, " ");
+  // Words after the last digit or % ("tokens", "per call") name a unit: the number is before them.
+  s = s.replace(/(?<=[\d.%])\s*\p{L}[\p{L}\s.-]*$/u, "");
+  let scale = 1;
+  if (/%$/.test(s)) {
+    if (!probability) return null;
+    s = s.slice(0, -1);
+    scale = 100;
+  }
+  const parts = s.split("/");
+  if (parts.length > 2) return null;
+  const [numerator, denominator = 1] = parts.map(plainNumber);
+  if (numerator === null || denominator === null || denominator === 0) return null;
+  const x = numerator / denominator / scale;
+  return Number.isFinite(x) ? x : null;
+}
+
+/** One number as typed, without a unit: "0,5", "8 192", "-1e3" → its value, or null. */
+function plainNumber(text) {
+  let s = text.replace(/[\s_']/g, "");
   if (/^[-+]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(s)) s = s.replace(/,/g, "");
   else if (/^[-+]?\d*,\d+$/.test(s)) s = s.replace(",", ".");
   if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(s)) return null;
@@ -540,10 +564,17 @@ export class FigureAnswer extends HTMLElement {
       );
       return;
     }
-    const guess = parsePrediction(step.input.value);
+    const guess = parsePrediction(step.input.value, { probability: p.probability === true });
     step.input.setAttribute("aria-invalid", guess === null ? "true" : "false");
     if (guess === null) {
-      this.showFeedback(step, "wrong", "Type a number, such as 0.25 (a decimal point or comma both work).");
+      const percent = p.probability !== true && /%\s*$/.test(step.input.value);
+      this.showFeedback(
+        step,
+        "wrong",
+        percent
+          ? "Type the number itself, without %: this answer is not a probability."
+          : "Type a number, such as 0.25 (a decimal point or comma both work, and so does a fraction such as 1/4).",
+      );
       return;
     }
     step.checked = true;

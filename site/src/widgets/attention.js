@@ -82,10 +82,14 @@ export class LlmAttention extends LlmWidget {
 
   build() {
     const id = uniqueId("att");
+    // After an edit the list names what the figure shows: the reader's own numbers, an entry that
+    // is not a choice and is there only while no example is shown.
+    this.ownOption = h("option", { value: "", disabled: true, hidden: true }, "Your own numbers");
     this.presetSelect = h(
       "select",
       { id: `${id}-preset`, onchange: () => this.onPreset(this.presetSelect.value) },
       Object.entries(attentionPresets).map(([key, p]) => h("option", { value: key }, p.label)),
+      this.ownOption,
     );
     this.causal = checkbox({ label: "Causal mask", checked: true, onchange: (causal) => this.set({ causal }) });
     this.querySelect = h("select", {
@@ -139,6 +143,12 @@ export class LlmAttention extends LlmWidget {
     );
   }
 
+  /** The Example list shows example `name`, or with "" the reader's own numbers. */
+  showExample(name) {
+    this.ownOption.hidden = name !== "";
+    this.presetSelect.value = name;
+  }
+
   onPreset(name) {
     if (!Object.hasOwn(attentionPresets, name)) return;
     this.set({ preset: name, ...LlmAttention.presetFields(name), query: 1 }, { sync: true });
@@ -169,7 +179,7 @@ export class LlmAttention extends LlmWidget {
     const s = this.state;
     const p = LlmAttention.presetFields(s.preset);
     const unchanged = JSON.stringify([p.labels, p.q, p.k, p.v]) === JSON.stringify([s.labels, s.q, s.k, s.v]);
-    this.presetSelect.value = unchanged ? s.preset : "";
+    this.showExample(unchanged ? s.preset : "");
     this.causal.input.checked = s.causal;
     // A class, not a second layout: compact can be switched on the live element, or by a link.
     this.frame.classList.toggle("attention-compact", s.compact);
@@ -194,7 +204,7 @@ export class LlmAttention extends LlmWidget {
     const M = this.state[key].map((row) => row.slice());
     M[i][j] = x;
     this.set({ [key]: M });
-    this.presetSelect.value = "";
+    this.showExample("");
     markInvalid(input, this.failed);
   }
 
@@ -394,6 +404,7 @@ export class LlmAnswerAttention extends FigureAnswer {
     return {
       label: "Query 1's weight on key 1:",
       value: r.weights[0][0],
+      probability: true,
       tolerance: 0.01,
       digits: 4,
       hints: [

@@ -9,6 +9,10 @@
 //            "numbers" (comma-separated; minLength, maxLength, min, max),
 //            "labels" ("|"-separated strings; minLength, maxLength, maxChars),
 //            "matrix" (rows separated by ";", entries by ","; maxRows, maxCols)
+//   limits   min and max are inclusive; minExclusive or maxExclusive, in their place, is a bound
+//            the value must not reach (bytes-per-value > 0: the core refuses 0 itself). The
+//            declared range is one the core accepts, each field alone from its defaults
+//            (tests/browser/hostile.test.js tries every bound against the core)
 //   default  the value when neither the attribute nor a preset gives one
 //   doc      one sentence for the guide
 //   preset   true on the one attribute that selects a preset (a widget may have none)
@@ -99,9 +103,16 @@ export function formatValue(decl, value) {
   }
 }
 
-/** What a declaration accepts, in words: "a number from 0 to 2.5". */
+/** What a declaration accepts, in words: "a number from 0 to 2.5", "a number more than 0 and at most 1024". */
 export function describeType(decl) {
-  const range = decl.min !== undefined && decl.max !== undefined ? ` from ${decl.min} to ${decl.max}` : "";
+  const { min, max, minExclusive, maxExclusive } = decl;
+  let range = "";
+  if (min !== undefined && max !== undefined) range = ` from ${min} to ${max}`;
+  else if (minExclusive !== undefined || maxExclusive !== undefined) {
+    const low = minExclusive !== undefined ? `more than ${minExclusive}` : min !== undefined ? `at least ${min}` : "";
+    const high = maxExclusive !== undefined ? `less than ${maxExclusive}` : max !== undefined ? `at most ${max}` : "";
+    range = ` ${[low, high].filter(Boolean).join(" and ")}`;
+  }
   switch (decl.type) {
     case "number":
       return `a number${range}`;
@@ -191,9 +202,27 @@ export function stateDiff(decls, state, base) {
   return out;
 }
 
+// Text a page echoes from a link or an attribute (a value, a name it does not know) is cut to
+// this many characters, and a list of such names to MAX_SHOWN_NAMES: a link of a million
+// characters makes a note of a line.
+const MAX_SHOWN = 40;
+const MAX_SHOWN_NAMES = 5;
+
+/** Text from a link or an attribute as a note shows it: at most 40 characters, then "…". */
+export function shown(text) {
+  const s = String(text);
+  return s.length > MAX_SHOWN ? `${s.slice(0, MAX_SHOWN)}…` : s;
+}
+
+/** Names from a link as a note lists them: each shown(), at most five, then how many more. */
+export function shownNames(names) {
+  const listed = names.slice(0, MAX_SHOWN_NAMES).map(shown).join(", ");
+  const more = names.length - MAX_SHOWN_NAMES;
+  return more > 0 ? `${listed} and ${more} more` : listed;
+}
+
 function note(name, raw, error) {
-  const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
-  return `${name}="${shown}" ignored: ${error}.`;
+  return `${shown(name)}="${shown(raw)}" ignored: ${error}.`;
 }
 
 function parseNumber(s) {
@@ -204,7 +233,12 @@ function parseNumber(s) {
 }
 
 function inRange(decl, v) {
-  return (decl.min === undefined || v >= decl.min) && (decl.max === undefined || v <= decl.max);
+  return (
+    (decl.min === undefined || v >= decl.min) &&
+    (decl.max === undefined || v <= decl.max) &&
+    (decl.minExclusive === undefined || v > decl.minExclusive) &&
+    (decl.maxExclusive === undefined || v < decl.maxExclusive)
+  );
 }
 
 function clone(v) {

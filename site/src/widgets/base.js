@@ -41,7 +41,16 @@
 //                             it must not state the numbers the exercise asks for
 import { loadCore } from "../core.js";
 import { h } from "../dom.js";
-import { declarationNamed, namesOf, parseValue, settingsToState, stateDiff, stateKey } from "./attributes.js";
+import {
+  declarationNamed,
+  namesOf,
+  parseValue,
+  settingsToState,
+  shown,
+  shownNames,
+  stateDiff,
+  stateKey,
+} from "./attributes.js";
 import { figureNameOf } from "./figures.js";
 import tokensCss from "../tokens.css";
 import widgetCss from "./widget.css";
@@ -339,7 +348,7 @@ export class LlmWidget extends HTMLElement {
     const parsed = parseValue(decl, after);
     if ("value" in parsed) this.set({ [stateKey(decl.name)]: parsed.value }, { sync: true, report: true });
     else {
-      this.notes = [`${name}="${after.length > 40 ? `${after.slice(0, 40)}…` : after}" ignored: ${parsed.error}.`];
+      this.notes = [`${name}="${shown(after)}" ignored: ${parsed.error}.`];
       this._showNotes();
     }
   }
@@ -385,7 +394,8 @@ export class LlmWidget extends HTMLElement {
     this._pageSettings = [settings];
     const { state, notes } = this._stateFrom([settings]);
     this.state = state;
-    this.notes = [...unknown.map((n) => `${n} is not a setting of this figure; ignored.`), ...notes];
+    const ignored = unknown.length === 1 ? "is not a setting" : "are not settings";
+    this.notes = [...(unknown.length ? [`${shownNames(unknown)} ${ignored} of this figure; ignored.`] : []), ...notes];
     if (this._connected) this._redraw();
   }
 
@@ -520,7 +530,12 @@ export class LlmWidget extends HTMLElement {
     return "";
   }
 
-  /** Recomputes and redraws; on an error keeps the last good figure and says what was wrong. */
+  /**
+   * Recomputes and redraws; on an error keeps the last good figure and says what was wrong. A
+   * figure has no last good figure before its first drawing: when the core refuses that, the
+   * figure falls back to what its attributes alone give, then to the declared defaults, draws
+   * the first the core accepts, and says in its notes what was not drawn.
+   */
   update() {
     if (!this.core || !this._started) return;
     let result;
@@ -529,6 +544,7 @@ export class LlmWidget extends HTMLElement {
       this.result = result;
       this.render(result);
     } catch (error) {
+      if (this.result === null && this._drawFallback(`${error?.message ?? error}`)) return;
       this.showError(`Not updated: ${error?.message ?? error}.`);
       return;
     }
@@ -536,6 +552,40 @@ export class LlmWidget extends HTMLElement {
     // The first drawing is not announced: a page of figures would otherwise speak all at once.
     if (this._settled) this._announce();
     this.dispatchEvent(new CustomEvent("llm-change", { bubbles: true, detail: result }));
+  }
+
+  /**
+   * After a refused first computation (`reason`, the core's message): the state from the
+   * attributes alone, else from the declared defaults, the first that differs from the refused
+   * one; the notes keep what they said and add what was not drawn. Returns whether one was tried
+   * (update() then draws it, or says why not).
+   */
+  _drawFallback(reason) {
+    const cls = /** @type {typeof LlmWidget} */ (this.constructor);
+    const refused = JSON.stringify(this.state);
+    const fromAttributes = () => this._stateFrom([]).state;
+    const fromDefaults = () => {
+      const { state } = settingsToState(cls.attributes, [], (p) => cls.presetFields(p));
+      this.normalize(state, []);
+      return state;
+    };
+    const notes = this.notes ?? [];
+    for (const { fallback, what } of [
+      { fallback: fromAttributes, what: "the figure's own settings" },
+      { fallback: fromDefaults, what: "the defaults" },
+    ]) {
+      const state = fallback();
+      if (JSON.stringify(state) === refused) continue;
+      this._pageSettings = [];
+      this.state = state;
+      this.notes = [...notes, `Not drawn: ${reason}; the figure shows ${what} instead.`];
+      this._showNotes();
+      this.sync();
+      this.update();
+      return true;
+    }
+    this.notes = notes;
+    return false;
   }
 
   /**

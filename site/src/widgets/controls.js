@@ -2,6 +2,7 @@
 // elements and takes an `on…` callback; widgets write the callback's value into their state
 // with set(), and set the control back from the state in sync().
 import { h, uniqueId } from "../dom.js";
+import { fieldValue } from "../format.js";
 
 /**
  * A labelled range slider with its value shown beside it:
@@ -56,7 +57,7 @@ export function numberField({
     min,
     max,
     step,
-    value: String(value),
+    value: fieldValue(value),
     inputmode: "decimal",
     class: className,
     oninput: () => oninput(input.valueAsNumber, input),
@@ -135,7 +136,7 @@ export function matrixEditor({
               h("input", {
                 type: "number",
                 step,
-                value: String(x),
+                value: fieldValue(x),
                 inputmode: "decimal",
                 "aria-label": label(i, j),
                 oninput: (e) => oncell(i, j, e.target.valueAsNumber, e.target),

@@ -14,7 +14,7 @@
 // state ({ preset, tokens, heads, kvHeads, headDim, layers, batch, bytesPerValue, dModel, ffnDim,
 // gated }), inputs (the configuration passed to attentionCost).
 import { h, keep, patch, sym, uniqueId } from "../dom.js";
-import { fmt, fmtBytes, fmtCount, grouped, pct, superscript } from "../format.js";
+import { fieldValue, fmt, fmtBytes, fmtCount, grouped, pct, superscript } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { checkbox, choice, markInvalid, numberField, scrollBox, slider } from "./controls.js";
@@ -111,7 +111,7 @@ export class LlmCost extends LlmWidget {
     {
       name: "bytes-per-value",
       type: "number",
-      min: 0,
+      minExclusive: 0,
       max: MAX_BYTES,
       default: 2,
       doc: "The bytes p that store one cached value, more than 0 (fp32 4, fp16 2, int8 1, int4 0.5); the precision list shows it.",
@@ -266,7 +266,7 @@ export class LlmCost extends LlmWidget {
     // A field that already shows the state's value is left as typed ("1e3", or empty while NaN).
     for (const f of FIELDS) {
       const input = this.fields[f.key];
-      if (!Object.is(input.valueAsNumber, s[f.key])) input.value = String(s[f.key]);
+      if (!Object.is(input.valueAsNumber, s[f.key])) input.value = fieldValue(s[f.key]);
     }
     // Slider position: the first power of two at or above the context (screen mapping).
     const n = s.tokens;
@@ -936,11 +936,11 @@ export class LlmAnswerCost extends FigureAnswer {
 
 /**
  * The linear layers' part of attentionCost's configuration: the width, feed-forward size and
- * gating when a width or a feed-forward size is given (the core names the missing one), else
- * nothing, so that the layer is counted alone.
+ * gating unless both sizes are 0 (then nothing, so that the layer is counted alone). An emptied
+ * field is NaN, which goes to the core, which names it, rather than reading as 0.
  */
 function linearInputs({ dModel, ffnDim, gated }) {
-  return dModel || ffnDim ? { dModel, ffnDim, gated } : {};
+  return dModel === 0 && ffnDim === 0 ? {} : { dModel, ffnDim, gated };
 }
 
 // The result cards are narrow: counts of more than ten digits are shown in scientific notation.

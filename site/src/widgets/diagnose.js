@@ -110,6 +110,12 @@ export class LlmDiagnose extends LlmWidget {
    * an empty entry is a scenario not answered, and trailing ones are dropped.
    */
   normalize(state, notes) {
+    // A scenario past either end (next() after the last, set() from a script) is the nearest one.
+    const scenario = Number.isInteger(state.scenario) ? Math.min(Math.max(state.scenario, 1), scenarios.length) : 1;
+    if (scenario !== state.scenario) {
+      notes.push(`scenario ${state.scenario} does not exist; scenario ${scenario} is shown.`);
+      state.scenario = scenario;
+    }
     const order = shuffled(state.seed);
     const ignored = [];
     const picks = state.picks.map((entry, k) => {
@@ -312,7 +318,7 @@ export class LlmDiagnose extends LlmWidget {
   }
 
   next() {
-    this.set({ scenario: this.state.scenario + 1 }, { sync: true });
+    this.set({ scenario: Math.min(this.state.scenario + 1, scenarios.length) }, { sync: true });
     this.heading.focus();
   }
 

@@ -11,7 +11,7 @@
 // range is a string, pair is 0-based); result ({ state, now, shifted, curve }: the core's rope()
 // at (m, n), at (m − n, 0), and the scaled score at every offset of the chart).
 import { fill, h, keep, patch, sym, uniqueId } from "../dom.js";
-import { fmt, fmtVec, grouped } from "../format.js";
+import { fieldValue, fmt, fmtVec, grouped } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { parseValue } from "./attributes.js";
@@ -46,7 +46,21 @@ const position = (name, doc) => ({
   default: name === "m" ? 2 : 0,
   doc,
 });
-const vector = (name, doc) => ({ name, type: "numbers", minLength: 2, maxLength: MAX_D, default: [1, 0, 1, 0], doc });
+// The core takes any finite q, k and θ whose rotated scores stay finite: entries up to 10^150 keep
+// q·k within 16 · 10^300 at the largest d (16), and frequencies up to 10^300 keep m·θ under 10^306 at
+// the largest position.
+const MAX_ENTRY = 1e150;
+const MAX_FREQ = 1e300;
+const vector = (name, doc) => ({
+  name,
+  type: "numbers",
+  minLength: 2,
+  maxLength: MAX_D,
+  min: -MAX_ENTRY,
+  max: MAX_ENTRY,
+  default: [1, 0, 1, 0],
+  doc,
+});
 
 export class LlmRope extends LlmWidget {
   static styles = css;
@@ -88,6 +102,8 @@ export class LlmRope extends LlmWidget {
       type: "numbers",
       minLength: 0,
       maxLength: MAX_D / 2,
+      min: -MAX_FREQ,
+      max: MAX_FREQ,
       default: [0.01, 0.0001],
       doc: "The given frequencies θᵢ in radians per position, one per pair (d/2 numbers; fitted to d/2 when use-freqs is true).",
     },
@@ -433,7 +449,7 @@ export class LlmRope extends LlmWidget {
     }
     values.forEach((v, i) => {
       const { input } = row.cells[i];
-      if (input.value !== String(v)) input.value = String(v);
+      if (input.value !== fieldValue(v)) input.value = fieldValue(v);
       if (input.getAttribute("aria-invalid") === "true") markInvalid(input, false);
     });
   }

@@ -11,7 +11,7 @@
 // Properties: result ({ full, draws, draw, opts, state }), state ({ preset, temperature,
 // topK, topP, prompt, labels, logits, probs, seed, count, draws }).
 import { fill, h, patch, sym, uniqueId } from "../dom.js";
-import { fmt } from "../format.js";
+import { fieldValue, fmt } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { stateKey } from "./attributes.js";
 import { FigureAnswer } from "./answer.js";
@@ -382,7 +382,7 @@ export class LlmSampling extends LlmWidget {
             h("input", {
               type: "number",
               step: kind === "probs" ? "0.05" : "0.1",
-              value: String(values[i]),
+              value: fieldValue(values[i]),
               inputmode: "decimal",
               "aria-label": `${what} of token ${i + 1}`,
               oninput: (e) => this.onValue(i, e.target),
@@ -802,6 +802,7 @@ export class LlmAnswerSampling extends FigureAnswer {
     return {
       label: `Probability that ${quoted(state.labels[t])} is sampled:`,
       value: full.probs[t],
+      probability: true,
       tolerance: 0.01,
       digits: 4,
       hints: [
@@ -828,6 +829,7 @@ export class LlmAnswerSampling extends FigureAnswer {
     return {
       label: "The mass the nucleus retains:",
       value: full.keptMass,
+      probability: true,
       tolerance: 0.01,
       digits: 4,
       hints: [
