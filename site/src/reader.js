@@ -6,13 +6,15 @@
 //    aliases) are read too, the name winning over them, and only the name is written;
 //  - each figure gets Copy link and Copy embed code beside its Reset, then what takeaway.js adds;
 //  - data-ready on <html> once every widget on the page has rendered;
-//  - printing: the state's address on the first page, every answer shown (beforePrint, afterPrint).
+//  - printing, as a workbook: the state on the first page, each figure's settings, the answers in
+//    a Solutions part at the end (print.js).
 import { figures } from "./widgets/figures.js";
 import { declarationNamed, shown } from "./widgets/attributes.js";
 import { copyText, embedCode, toQuery } from "./share.js";
 import { addTakeawayActions } from "./takeaway.js";
-import { fill, h } from "./dom.js";
+import { h } from "./dom.js";
 import { focusWhereScrolls } from "./scrollable.js";
+import { setUpPrint } from "./print.js";
 
 // llmmath-widgets.js loads with `async` from right after the masthead (after reader-head.js), so
 // that the figures are defined and start while the page is still being read; it has normally run
@@ -211,51 +213,10 @@ function main() {
     return Promise.all(all.map((el) => customElements.whenDefined(el.localName).then(() => el.ready)));
   }
 
-  // --- print ----------------------------------------------------------------------------------
-  // reader.css (@media print) lays out the printed copy; around a print these handlers add what
-  // CSS cannot, and undo it after, so the screen is as the reader left it:
-  //  - #print-state gets the page's address now, which carries every figure's settings: the
-  //    reader of the paper can open the page in the same state;
-  //  - a figure whose readouts an exercise blurs until it is answered prints them plain, without
-  //    the note and buttons that offer to show them (the printed answer gives them away anyway);
-  //    they are blurred again after;
-  //  - where the browser cannot show a closed <details> by CSS (::details-content), each closed
-  //    answer is opened for the print and closed again after.
-  const detailsByCss = globalThis.CSS?.supports?.("selector(::details-content)") ?? false;
-  let printed = null;
-
-  function beforePrint() {
-    writeNow(); // the last change of a figure may still wait for its write
-    const stateEl = document.getElementById("print-state");
-    if (stateEl) {
-      fill(
-        stateEl,
-        "This copy shows each figure as it was at ",
-        h("span", { class: "print-url" }, location.href),
-        ". Open that address to use the figures from there.",
-      );
-    }
-    const concealing = all.filter((el) => el.concealed === true && typeof el.reveal === "function");
-    for (const el of concealing) el.reveal();
-    const opened = detailsByCss
-      ? []
-      : [.../** @type {NodeListOf<HTMLDetailsElement>} */ (document.querySelectorAll(".exercise details:not([open])"))];
-    for (const d of opened) d.open = true;
-    printed = { concealing, opened };
-  }
-
-  function afterPrint() {
-    if (!printed) return;
-    for (const d of printed.opened) d.open = false;
-    for (const el of printed.concealing) if (el.isConnected && !el.details?.open) el.conceal();
-    printed = null;
-  }
-
   restore();
   focusWhereScrolls();
   addShareActions();
-  addEventListener("beforeprint", beforePrint);
-  addEventListener("afterprint", afterPrint);
+  setUpPrint({ widgets: all, writeNow });
   document.addEventListener("llm-change", scheduleWrite);
   addEventListener("pagehide", writeNow);
   document.addEventListener("visibilitychange", () => {

@@ -355,31 +355,46 @@ test("font: brackets stretch to what they enclose, and the rows of the aligned d
 /** What print shows, measured under print media between a beforeprint and an afterprint. */
 const printView = (page) =>
   page.evaluate(() => {
-    const visible = (el) => el.checkVisibility();
+    const visible = (el) => !!el && el.checkVisibility();
     const widgets = [...document.querySelectorAll("*")].filter(
       (el) => el.localName.startsWith("llm-") && el.shadowRoot,
     );
     const deep = (sel) => widgets.flatMap((w) => [...w.shadowRoot.querySelectorAll(sel)]);
     const stateEl = document.getElementById("print-state");
     const first = document.querySelector("main");
+    const solutions = document.querySelector(".print-solutions");
     return {
       pageControls: [
         ...document.querySelectorAll(
-          ".skip, .toc, .toc a, .notation-link, .predict input, .predict button, .exercise .note",
+          ".skip, .toc, .toc a, .notation-link, .predict button, .predict-back, .exercise .note, .exercise details.answer",
         ),
       ]
         .filter(visible)
         .map((el) => el.className || el.localName),
-      figureControls: deep(".llm-actions button, .controls, .sliders, input[type=range], .llm-predict-note button")
+      figureControls: deep(
+        ".llm-actions button, .controls, .sliders, input[type=range], .llm-predict-note button, .llm-skip",
+      )
         .filter(visible)
         .map((el) => el.className || el.localName),
-      answers: [...document.querySelectorAll(".exercise details")].map((d) => ({
-        open: d.open,
-        shown:
-          visible(d.querySelector(".answer-body")) &&
-          d.querySelector(".answer-body").getBoundingClientRect().height > 10,
-        text: d.querySelector(".answer-body").textContent.trim().length,
+      // Each exercise: its question's field printed as a line, its follow-up's question, and its
+      // answer not in the text.
+      exercises: [...document.querySelectorAll(".exercise")].map((ex) => ({
+        name: ex.querySelector("h3").textContent,
+        fields: [...ex.querySelectorAll(".predict-input")].filter(visible).length,
+        followUp: visible(ex.querySelector(".follow-up")),
+        answer: visible(ex.querySelector("details.answer")),
+        text: ex.innerText,
       })),
+      solutions: solutions && {
+        shown: visible(solutions),
+        last: !solutions.nextElementSibling,
+        items: [...solutions.querySelectorAll(".print-solution")].map((d) => ({
+          name: d.querySelector("h3").textContent,
+          text: d.textContent.trim().length,
+        })),
+      },
+      // What each exercise's answer says now, to compare with its printed solution.
+      bodies: [...document.querySelectorAll(".exercise .answer-body")].map((b) => b.textContent.trim().length),
       state: stateEl && {
         shown: visible(stateEl),
         text: stateEl.textContent,
@@ -387,12 +402,24 @@ const printView = (page) =>
         top: stateEl.getBoundingClientRect().top + scrollY,
       },
       href: location.href,
-      figures: [...document.querySelectorAll("main figure")].map((f) => ({
-        id: f.querySelector("[id]")?.id,
-        breakInside: getComputedStyle(f).breakInside,
-        caption: !!f.querySelector(":scope > figcaption"),
+      figures: [...document.querySelectorAll("main figure")].map((f) => {
+        const caption = f.querySelector(":scope > figcaption");
+        const widget = f.querySelector("[data-figure]");
+        const settings = f.querySelector(":scope > .print-settings");
+        return {
+          id: widget?.id,
+          breakInside: getComputedStyle(f).breakInside,
+          captionFirst: !!caption && caption.getBoundingClientRect().top < widget.getBoundingClientRect().top,
+          settings: visible(settings) ? settings.textContent : null,
+        };
+      }),
+      // Held back on paper as on the screen: no digit in a concealed readout, and the note says where the answer is.
+      held: [...document.querySelectorAll("[data-predict-first]")].map((el) => ({
+        id: el.id,
+        digits: [...el.shadowRoot.querySelectorAll("[data-predict-conceal]")].some((r) => /\d/.test(r.textContent)),
+        note: el.shadowRoot.querySelector(".llm-predict-print")?.checkVisibility() ?? false,
       })),
-      blurred: [...document.querySelectorAll("[data-predict-first]")].map((el) => el.id),
+      text: document.body.innerText,
     };
   });
 
@@ -405,14 +432,16 @@ const screenView = (page) =>
       el.shadowRoot.querySelector(".llm-predict-note"),
     ).length,
     state: getComputedStyle(document.getElementById("print-state")).display,
+    added: document.querySelectorAll(".print-settings, .print-solutions").length,
+    html: document.querySelector("main").innerHTML.length,
   }));
 
-test("print: no controls, every exercise's answer, the state's address on the first page, figures whole with their captions", async () => {
+test("print: a workbook — questions with a line to write on, answers in the Solutions at the end, each figure with its settings and its caption first, nothing to press", async () => {
   const { page, errors } = await openReader(browser.context);
-  // The reader changes a figure: the printed address must carry it.
+  // The reader changes a figure: its printed settings must say so.
   await page.evaluate(() => document.getElementById("rope-figure").set({ m: 9 }, { sync: true }));
   const screen = await screenView(page);
-  assert.ok(screen.blurred.length >= 5, `figures blurred until their exercise is answered: ${screen.blurred}`);
+  assert.ok(screen.blurred.length >= 5, `figures held back until their exercise is answered: ${screen.blurred}`);
   assert.ok(screen.open.length >= 8 && screen.open.every((o) => !o), "the answers start closed");
 
   await page.emulateMedia({ media: "print" });
@@ -420,48 +449,74 @@ test("print: no controls, every exercise's answer, the state's address on the fi
   const p = await printView(page);
   assert.deepEqual(p.pageControls, [], "page controls visible in print");
   assert.deepEqual(p.figureControls, [], "figure controls visible in print");
-  for (const [i, a] of p.answers.entries()) {
-    assert.ok(a.shown && a.text > 40, `exercise answer ${i + 1} printed (${a.text} characters)`);
-    assert.equal(a.open, false, `answer ${i + 1} printed by CSS, not opened`);
+  assert.ok(p.exercises.length >= 8);
+  for (const ex of p.exercises) {
+    assert.ok(ex.fields >= 1, `${ex.name}: its question has a line to write on`);
+    assert.equal(ex.answer, false, `${ex.name}: its answer is not printed under it`);
+    // No words for the screen: nothing is blurred or hidden until a check on paper.
+    assert.doesNotMatch(ex.text, /until you check|Show the answer|blurred|Back to/, ex.name);
+    assert.match(ex.text, /The answers are in the Solutions at the end|Exercise 8/, ex.name);
   }
-  assert.ok(p.href.includes("rope.m=9"), `the address carries the state: ${p.href}`);
-  assert.ok(p.state?.shown, "the state's address is printed");
-  assert.ok(p.state.text.includes(p.href), `printed: ${p.state.text}`);
-  // On the first page: before the chapter, within an A4 page's height (297 mm at 96 px per inch).
+  for (const ex of p.exercises.filter((e) => e.name !== "Exercise 8" || e.followUp))
+    assert.ok(ex.followUp, `${ex.name}: its follow-up's question is printed`);
+  // The Solutions: last in the chapter, one for each exercise, each the worked answer as the page has it now.
+  assert.ok(p.solutions?.shown && p.solutions.last, JSON.stringify(p.solutions));
+  const exercises = p.solutions.items.filter((i) => /^Exercise \d/.test(i.name));
+  assert.deepEqual(
+    exercises.map((i) => i.name.split(" (")[0]),
+    p.exercises.map((e) => e.name),
+  );
+  for (const [i, item] of exercises.entries())
+    assert.ok(item.text > 40 && item.text >= p.bodies[i], `${item.name}: ${item.text} characters`);
+  // The held-back readouts stay held back, and each figure's note says where the answer is.
+  assert.ok(p.held.length >= 5);
+  for (const h of p.held) assert.deepEqual(h, { id: h.id, digits: false, note: true });
+  // The state: from a file on disk, no path (it means nothing on paper), on the first page.
+  assert.ok(p.state?.shown, "the state is printed");
+  assert.doesNotMatch(p.text, /file:\/\//, "a file:// path is printed");
+  assert.match(p.state.text, /each figure as it was when printed, with its settings under it/);
   assert.ok(p.state.beforeMain && p.state.top < (297 / 25.4) * 96, `at ${p.state.top} px`);
+  // Every figure: whole where it fits, its caption first, its settings under it.
   assert.ok(p.figures.length >= 11);
   for (const f of p.figures) {
-    assert.equal(f.breakInside, "avoid", `figure ${f.id} is not split from its caption`);
-    assert.ok(f.caption, `figure ${f.id} has its caption inside`);
+    assert.equal(f.breakInside, "avoid", `figure ${f.id}`);
+    assert.ok(f.captionFirst, `figure ${f.id}'s caption comes before it`);
+    assert.match(f.settings ?? "", /^Settings: /, `figure ${f.id} prints its settings`);
   }
-  assert.deepEqual(p.blurred, [], "no readout blurred, no note offering to show it, on paper");
+  assert.match(p.figures.find((f) => f.id === "rope-figure").settings, /\bm=9\b/);
 
-  // After printing, the screen is as the reader left it.
+  // After printing, the screen is as the reader left it, with nothing added.
   await fire(page, "afterprint");
   await page.emulateMedia({ media: "screen" });
-  assert.equal(screen.notes, screen.blurred.length, "each blurred figure says why");
+  assert.equal(screen.notes, screen.blurred.length, "each held-back figure says why");
   assert.deepEqual(await screenView(page), screen, "the screen after printing");
   assert.deepEqual(errors, []);
   await page.close();
 });
 
-test("print: where a browser cannot show a closed <details> by CSS, the answers are opened for the print and closed after", async () => {
-  const page = await browser.context.newPage();
-  await page.addInitScript(() => {
-    const supports = CSS.supports.bind(CSS);
-    CSS.supports = (...args) => (String(args[0]).includes("::details-content") ? false : supports(...args));
+test("print: over http the state is the page's address, which carries the figures' settings", async () => {
+  const server = http.createServer((req, res) => {
+    const file = path.join(dist, decodeURIComponent(new URL(req.url, "http://x").pathname));
+    if (!file.startsWith(dist) || !fs.existsSync(file)) return res.writeHead(404).end();
+    const type = file.endsWith(".html") ? "text/html" : file.endsWith(".css") ? "text/css" : "text/javascript";
+    res.writeHead(200, { "content-type": file.endsWith(".woff2") ? "font/woff2" : type }).end(fs.readFileSync(file));
   });
-  await page.goto(pathToFileURL(path.join(dist, "reader.html")).href);
-  await page.waitForSelector("html[data-ready]", { timeout: 15000 });
-  await page.evaluate(() => (document.querySelector(".exercise details").open = true)); // the reader opened one
-  const before = await screenView(page);
-  await fire(page, "beforeprint");
-  const during = await page.evaluate(() => [...document.querySelectorAll(".exercise details")].map((d) => d.open));
-  assert.ok(during.length >= 8 && during.every(Boolean), `every answer open for the print: ${during}`);
-  await fire(page, "afterprint");
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 50))); // toggle events are queued
-  assert.deepEqual((await screenView(page)).open, before.open, "closed again, but the one the reader opened");
-  await page.close();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(`http://127.0.0.1:${server.address().port}/reader.html`);
+    await page.waitForSelector("html[data-ready]", { timeout: 15000 });
+    await page.evaluate(() => document.getElementById("rope-figure").set({ m: 9 }, { sync: true }));
+    await page.emulateMedia({ media: "print" });
+    await fire(page, "beforeprint");
+    const p = await printView(page);
+    assert.ok(p.href.includes("rope.m=9"), `the address carries the state: ${p.href}`);
+    assert.ok(p.state.text.includes(p.href), `printed: ${p.state.text}`);
+    await fire(page, "afterprint");
+    await page.close();
+  } finally {
+    server.close();
+  }
 });
 
 test("print: Chromium's A4 PDF (page.pdf) runs the print handlers, and the page is as it was after", async (t) => {
@@ -472,7 +527,7 @@ test("print: Chromium's A4 PDF (page.pdf) runs the print handlers, and the page 
   t.diagnostic(`${pages} A4 pages`);
   assert.ok(pages >= 20 && pages <= 80, `${pages} pages`);
   // page.pdf() prints as the browser does: the print handlers ran, and ran back.
-  assert.match(await page.textContent("#print-state"), /reader\.html/);
+  assert.match(await page.textContent("#print-state"), /each figure as it was when printed/);
   assert.deepEqual(await screenView(page), screen);
   assert.deepEqual(errors, []);
   await page.close();

@@ -376,6 +376,27 @@ export class FigureAnswer extends HTMLElement {
    * The note at the top of the figure: which exercise asks about it and "Go to the exercise"; while
    * the figure's readouts are held back, also why, and "Show the numbers".
    */
+  /**
+   * What a printed copy's Solutions part says of this exercise (site/src/print.js): its name, the
+   * follow-up's question, and the worked answer for the figure as it is, whether or not the
+   * reader has opened it.
+   */
+  solutions() {
+    if (!this.body) return [];
+    const { followUp } = /** @type {typeof FigureAnswer} */ (this.constructor);
+    const name = this.exerciseName() || "Exercise";
+    const figure = this.figureName();
+    return [
+      h(
+        "div",
+        { class: "print-solution" },
+        h("h3", {}, figure ? `${name} (${figure})` : name),
+        followUp ? h("p", { class: "follow-up" }, h("strong", {}, "Then: "), followUp) : null,
+        /** @type {HTMLElement} */ (this.body.cloneNode(true)),
+      ),
+    ];
+  }
+
   /** The exercise's name, its heading ("Exercise 5"), or "" where it has none. */
   exerciseName() {
     return this.closest(".exercise")?.querySelector("h3")?.textContent.trim() ?? "";
@@ -395,6 +416,12 @@ export class FigureAnswer extends HTMLElement {
             ),
             go,
             h("button", { type: "button", onclick: () => this.reveal() }, "Show the numbers"),
+            // On paper, instead (answer.css): where the held-back numbers are.
+            h(
+              "span",
+              { class: "llm-predict-print" },
+              `The numbers ${exercise} asks for are held back here (•); its answer is in the Solutions at the end.`,
+            ),
           ]
         : [h("span", {}, `${exercise} asks you to predict a number from this figure.`), go],
     );

@@ -1,0 +1,96 @@
+// The chapter on paper, as a workbook. reader.css (@media print) lays out the printed copy; around
+// a print these handlers add what CSS cannot, and take it away after, so the screen is as the
+// reader left it:
+//  - #print-state says which state the figures are printed in: the page's address, which carries
+//    every figure's settings, where the page was opened over the web; from a file on disk, whose
+//    path means nothing to the reader of the paper, only that each figure's settings are printed
+//    under it;
+//  - under each figure, its settings (printedSettings): every setting a control sets, and any
+//    other that differs from its default, so that a printed figure can be set up again;
+//  - the exercises print their questions with a line to write on, and their answers go to a
+//    "Solutions" part at the end of the chapter (each exercise's solution(), and the solutions
+//    of any figure that asks questions of its own, such as Figure 9.1's scenarios): the figures'
+//    readouts that an exercise holds back stay held back on paper, as on the screen.
+import { fill, h } from "./dom.js";
+import { formatValue, stateKey } from "./widgets/attributes.js";
+
+// The kinds of setting a figure's controls set one value of (a slider, a field, a switch, a list).
+const SCALAR = new Set(["number", "integer", "boolean", "choice"]);
+
+/**
+ * A figure's settings as a printed line: each scalar setting as name=value, as embed.html's query
+ * takes them, then the others that differ from their defaults (settings("defaults")).
+ */
+export function printedSettings(el) {
+  const decls = /** @type {any} */ (el.constructor).attributes ?? [];
+  const state = /** @type {any} */ (el).state ?? {};
+  const differing = new Map(/** @type {any} */ (el).settings("defaults"));
+  const pairs = decls
+    .filter((d) => SCALAR.has(d.type) || differing.has(d.name))
+    .map((d) => `${d.name}=${differing.get(d.name) ?? formatValue(d, state[stateKey(d.name)])}`);
+  return pairs.length ? `Settings: ${pairs.join(", ")}.` : "Settings: none.";
+}
+
+/**
+ * Sets up the page's print handlers. `widgets` are the page's widget elements in document order;
+ * `writeNow` writes the figures' state into the address at once.
+ * @param {{ widgets: HTMLElement[], writeNow: () => void }} page
+ */
+export function setUpPrint({ widgets, writeNow }) {
+  /** @type {Element[] | null} */
+  let added = null;
+
+  function beforePrint() {
+    writeNow(); // the last change of a figure may still wait for its write
+    added?.forEach((el) => el.remove());
+    added = [];
+    const stateEl = document.getElementById("print-state");
+    if (stateEl) {
+      const web = /^https?:$/.test(location.protocol);
+      fill(
+        stateEl,
+        ...(web
+          ? [
+              "This copy shows each figure as it was at ",
+              h("span", { class: "print-url" }, location.href),
+              ". Open that address to use the figures from there; each figure's settings are printed under it.",
+            ]
+          : ["This copy shows each figure as it was when printed, with its settings under it."]),
+      );
+    }
+    for (const el of widgets) {
+      const figure = el.closest("figure");
+      if (!figure || typeof (/** @type {any} */ (el).settings) !== "function") continue;
+      const line = h("p", { class: "print-settings" }, printedSettings(el));
+      (figure.querySelector(":scope > figcaption") ?? el).before(line);
+      added.push(line);
+    }
+    const solutions = widgets.flatMap((el) => {
+      const solve = /** @type {any} */ (el).solutions;
+      return typeof solve === "function" ? solve.call(el) : [];
+    });
+    if (solutions.length) {
+      const part = h(
+        "section",
+        { class: "print-solutions", "aria-label": "Solutions" },
+        h("h2", {}, "Solutions"),
+        h(
+          "p",
+          {},
+          "The answers to the chapter's exercises and questions, for the figures as they were printed, computed by the same library as the figures.",
+        ),
+        ...solutions,
+      );
+      (document.querySelector("main") ?? document.body).append(part);
+      added.push(part);
+    }
+  }
+
+  function afterPrint() {
+    added?.forEach((el) => el.remove());
+    added = null;
+  }
+
+  addEventListener("beforeprint", beforePrint);
+  addEventListener("afterprint", afterPrint);
+}
