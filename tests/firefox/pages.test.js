@@ -83,3 +83,33 @@ test("firefox: the one-file edition becomes ready, draws every figure and logs n
   assert.deepEqual(firefox.errors, []);
   assert.deepEqual(outside(firefox.requests), [], "requests outside the file itself");
 });
+
+test("firefox: printing (its own PDF) adds the Solutions and each figure's settings, names no file path, and takes them away after", async () => {
+  await open(firefox, "reader.html");
+  // What the print handlers added, read by a listener that runs after theirs.
+  await firefox.page.evaluate(() => {
+    addEventListener("beforeprint", () => {
+      window.__printed = {
+        solutions: document.querySelectorAll(".print-solutions .print-solution").length,
+        exercises: document.querySelectorAll(".exercise").length,
+        settings: [...document.querySelectorAll("main figure > .print-settings")].map((p) => p.textContent),
+        figures: document.querySelectorAll("main figure").length,
+        state: document.getElementById("print-state").textContent,
+      };
+    });
+  });
+  const pdf = await firefox.page.pdf({ format: "A4", printBackground: true });
+  assert.ok(pdf.length > 100000, `a PDF of ${pdf.length} bytes`);
+  const printed = await firefox.page.evaluate(() => window.__printed);
+  assert.ok(printed, "the print ran the page's handlers");
+  assert.ok(printed.solutions >= printed.exercises && printed.exercises >= 8, JSON.stringify(printed));
+  assert.equal(printed.settings.length, printed.figures);
+  for (const s of printed.settings) assert.match(s, /^Settings: \S+=/);
+  assert.doesNotMatch(printed.state, /file:/);
+  // After the print, nothing it added is left.
+  assert.equal(
+    await firefox.page.evaluate(() => document.querySelectorAll(".print-solutions, .print-settings").length),
+    0,
+  );
+  assert.deepEqual(firefox.errors, []);
+});
