@@ -60,9 +60,7 @@ function main() {
       { class: "noscript fragment-note", role: "status" },
       `The link's place in the page, “#${shown(bad)}”, could not be read (a malformed % escape), so the page opens at its start; the figures' settings after it were read as usual.`,
     );
-    const after = document.querySelector("header.masthead") ?? document.getElementById("main")?.previousElementSibling;
-    if (after) after.after(note);
-    else document.body.prepend(note);
+    underTitle(note);
   }
 
   /**
@@ -286,8 +284,16 @@ function main() {
       ),
       answers ? h("details", {}, h("summary", {}, "Show the exercises' answers"), document.adoptNode(answers)) : null,
     );
-    const after = document.querySelector("header.masthead") ?? document.getElementById("main")?.previousElementSibling;
-    if (after) after.after(notice);
-    else document.body.prepend(notice);
+    underTitle(notice);
   }
+}
+
+/** Puts a notice of the page's right under its title's lines, above the opening figure: on the first screen. */
+function underTitle(node) {
+  const after =
+    document.querySelector("header.masthead .dek") ??
+    document.querySelector("header.masthead") ??
+    document.getElementById("main")?.previousElementSibling;
+  if (after) after.after(node);
+  else document.body.prepend(node);
 }

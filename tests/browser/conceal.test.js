@@ -5,9 +5,8 @@
 // of them, and a place that shows a number the exercise would count right both times (the answer
 // before, the new answer after, two different numbers) is a leak. A place that shows the same
 // number at both inputs ("Key 1", "γ = 4") states an input, not the answer; so do the fields and
-// sliders the reader sets. The follow-up's answer, asked for in its turn, is held back the same way. Exercise 8 is left
-// out: its answer is 1 for every split of the traffic (that is its point), so no change of inputs
-// can tell a readout of it from a constant.
+// sliders the reader sets. The follow-up's answer, asked for in its turn, is held back the same way. Exercise 8,
+// whose answer is 1 for every split of the traffic (that is its point), has a check of its own.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -122,6 +121,28 @@ function leaks(first, second, before, after, tolerance) {
   }
   return found;
 }
+
+// Exercise 8's answer, the loss under an even router, is 1 whatever the traffic: no change of
+// inputs can tell a readout of it from a constant, so its check reads what the figure says of an
+// even router: no place outside what is held back says what the loss is when the router is even.
+test("exercise 8: nothing in Figure 8.1 or around its question says what the loss is under an even router before it is committed", async () => {
+  const ex = EXERCISES.find((e) => e.n === 8);
+  const { page, errors } = await openReader(browser.context);
+  const places = await exposed(page, ex.figure, ex.section);
+  assert.ok(Object.keys(places).length > 50, `read ${Object.keys(places).length} places`);
+  const answer = await core(page, ex.figure, ex.value);
+  const stating = Object.entries(places).filter(
+    ([place, text]) =>
+      !place.includes("held:") &&
+      /\beven\b/.test(text) &&
+      /\bloss\b|N·Σ/.test(text) &&
+      // An expert's name ("expert 1", "E1") is a name, not a value.
+      numbers(text.replace(/\bexperts? \d+|\bE\d+/g, "")).includes(answer),
+  );
+  assert.deepEqual(stating, []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 for (const ex of EXERCISES.filter((e) => e.n !== 8)) {
   test(`exercise ${ex.n}: nothing in Figure ${ex.figure} or around its question states the answer before it is committed`, async () => {

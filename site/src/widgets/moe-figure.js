@@ -10,9 +10,9 @@ export const moe = {
   section: "moe",
   // Download SVG and PNG: the headline, and the experts' bars with their table.
   picture: [".headline", ".moe-stats"],
-  // Exercise 8: the figure shows the loss of its own router, not the even router's: nothing to
-  // conceal.
-  conceals: [],
+  // Exercise 8: the figure shows the loss of its own router, and only the headline's range (the
+  // loss when the traffic or the router is even) states the even router's, the answer.
+  conceals: [".moe-loss-range"],
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

@@ -277,7 +277,12 @@ export class LlmMoe extends LlmWidget {
       sym("p", "i"),
       " = ",
       h("strong", { class: "moe-loss" }, fmt(route.loss, 4)),
-      `: ${fmt(r.withEven.loss)} when the traffic or the router is even, ${fmt(r.collapse.loss)} (N) when everything goes to one expert.`,
+      // The loss under an even router is exercise 8's answer: a part of its own, which it holds back.
+      h(
+        "span",
+        { class: "moe-loss-range" },
+        `: ${fmt(r.withEven.loss)} when the traffic or the router is even, ${fmt(r.collapse.loss)} (N) when everything goes to one expert.`,
+      ),
     );
 
     const top = Math.max(...route.f, ...route.p);
