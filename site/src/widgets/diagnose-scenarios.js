@@ -752,7 +752,7 @@ export const scenarios = [
     story:
       "A team serves Llama-3.1-8B (32 layers, 32 query heads sharing 8 key–value heads of dimension 128; a window of up to 131,072 tokens) on one 80 GB GPU, two bytes per number; the weights take about 16 GB. Single requests work. When 20 users each send about 32,768 tokens of conversation at once, the server stops with an error as the batch starts.",
     because:
-      "Every token of every sequence keeps a key and a value per key–value head per layer. Twenty sequences of 32,768 tokens need a cache larger than the whole card, before the weights take their 16 GB (a gibibyte is more than a gigabyte); one request needs a twentieth of it.",
+      "Every token of every sequence keeps a key and a value per key–value head per layer. Twenty sequences of 32,768 tokens need a cache as large as the whole card (a gibibyte is more than a gigabyte), before the weights take their 16 GB; one request needs a twentieth of it.",
     not: {
       "missing-context":
         "The server stops with an out-of-memory error before answering: there is no answer to be missing anything.",
@@ -802,7 +802,7 @@ export const scenarios = [
     assumptions: [
       {
         text: "The weights take about 16 GB.",
-        why: "About 8 billion parameters at two bytes each; but the cache alone (the calculation) is more than the card holds, so the exact size of the weights does not decide anything.",
+        why: "About 8 billion parameters at two bytes each; but the cache alone (the calculation) fills the card, so the exact size of the weights does not decide anything.",
       },
       {
         text: "All twenty conversations are held in full at once, two bytes per cached value.",
@@ -905,7 +905,7 @@ export const scenarios = [
       },
       {
         text: "Run the demo again for one user with a 4,096-token prompt.",
-        why: "It already works; one user needs an eighth of the cache.",
+        why: "It already works, and one user needs an eighth of the cache: it cannot show what eight at once need.",
       },
       {
         text: "Move to a model with a longer window.",

@@ -476,7 +476,8 @@ export class LlmDiagnose extends LlmWidget {
 
   /** A new order (the next seed), from its first scenario, with no choices made. */
   restart() {
-    this.set({ seed: this.state.seed === MAX_SEED ? 0 : this.state.seed + 1, scenario: 1, picks: [] }, { sync: true });
+    const none = Object.fromEntries(["picks", ...REASONS.map((r) => r.key)].map((key) => [key, []]));
+    this.set({ seed: this.state.seed === MAX_SEED ? 0 : this.state.seed + 1, scenario: 1, ...none }, { sync: true });
     this.heading.focus();
   }
 
