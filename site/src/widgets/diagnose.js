@@ -90,6 +90,10 @@ const REASONS = [
   },
 ];
 
+/** The score as the figure writes it: "7 of 9 steps right at the first try". */
+const tallyOf = ({ right, answered }) =>
+  `${right} of ${answered} ${answered === 1 ? "step" : "steps"} right at the first try`;
+
 /** The number, as the state writes it, of the right choice of a scenario's list. */
 const rightOf = (choices) => String(choices.findIndex((c) => c.right) + 1);
 
@@ -257,8 +261,8 @@ export class LlmDiagnose extends LlmWidget {
   sync() {
     const { s, picks, solved, reasons, done } = this.current();
     if (this.shown !== s) this.renderCard(s);
-    const { right, answered } = this.score();
-    const tally = `${right} of ${answered} ${answered === 1 ? "step" : "steps"} right at the first try`;
+    const { answered } = this.score();
+    const tally = tallyOf(this.score());
     fill(
       this.progress,
       `Scenario ${this.state.scenario} of ${scenarios.length}. `,
@@ -517,8 +521,7 @@ export class LlmDiagnose extends LlmWidget {
       if (!right) return `${step.retry} (${where}).`;
       const following = REASONS[latest + 1];
       if (following) return `${step.found} ${following.question} (${where})`;
-      const { right: ok, answered } = this.score();
-      return `${step.found} That was ${where}: ${ok} of ${answered} steps right at the first try.`;
+      return `${step.found} That was ${where}: ${tallyOf(this.score())}.`;
     }
     if (!picks.length)
       return `${where[0].toUpperCase()}${where.slice(1)}: ${s.title}${/[.?!]$/.test(s.title) ? "" : "."} Which mechanism explains it?`;
