@@ -1,10 +1,13 @@
 // Section 9 [diagnose]: a scenario first, the reader chooses the mechanism, wrong choices are
-// explained, the right one opens the calculation computed by the core; a seeded shuffled order
-// that restarts, a score, and settings that reproduce all of it.
+// explained, the right one opens the calculation computed by the core and the question of the
+// assumption that matters, whose right answer opens the question of the check; a seeded
+// shuffled order that restarts, a score of steps, and settings that reproduce all of it.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
 const { useBrowser, openReader, openFigure, shown } = require("./browser.js");
 
 const browser = useBrowser(test);
@@ -20,10 +23,14 @@ const MECHANISMS = [
 
 // Every scenario as the test expects it, independently of diagnose-scenarios.js: its title, the
 // right mechanism, a phrase of the explanation, one wrong mechanism with a phrase of why it does
-// not fit (specific to the story), the section linked, and the number the calculation must show
-// with the story's inputs, computed by the core in the page (rounded as the page writes it).
+// not fit (specific to the story), the section linked, the number the calculation must show
+// with the story's inputs, computed by the core in the page (rounded as the page writes it), and
+// for the assumption (assume) and the check: the right choice's number in the list and a phrase
+// of its text, a wrong one's number and a phrase of why it is not the one.
 const SCENARIOS = {
   "refund-policy": {
+    assume: { right: [2, "Every other token scores alike"], wrong: [1, "holds head by head"] },
+    check: { right: [3, "cut to the pages about returns"], wrong: [1, "not that it is right"] },
     title: "The refund that was never promised",
     right: "Missing context",
     because: "so were 5,000 tokens about everything else",
@@ -36,6 +43,8 @@ const SCENARIOS = {
     shows: (w) => `With the whole manual: w = e4 / (e4 + 5,000·e0) = ${shown(w * 100, 2)}%`,
   },
   warranty: {
+    assume: { right: [1, "not far below the X200 passage"], wrong: [3, "not in their ranking"] },
+    check: { right: [3, "Keep fewer, better passages"], wrong: [1, "more repeatable"] },
     title: "Two chargers",
     right: "Missing context",
     because: "39 passages about similar chargers",
@@ -48,6 +57,8 @@ const SCENARIOS = {
     shows: (w) => `With the top 4 passages (1,600 other tokens): ${shown(w * 100, 2)}%`,
   },
   treaty: {
+    assume: { right: [3, "scores the two years close together"], wrong: [1, "same shares in the long run"] },
+    check: { right: [1, "Look the date up in a source"], wrong: [2, "It verifies nothing"] },
     title: "Two colleagues, two years",
     right: "Different sampled wording",
     because: "the less probable year keeps a real share",
@@ -58,16 +69,23 @@ const SCENARIOS = {
     shows: (p) => `P(1920) = ${shown(p * 100, 1)}%`,
   },
   eiffel: {
-    title: "Repeatable, and wrong",
+    assume: {
+      right: [3, "no setting of the sampler makes a year more probable"],
+      wrong: [2, "why the games disagreed"],
+    },
+    check: { right: [2, "Compare the year with a reliable source"], wrong: [1, "no more verification"] },
+    title: "The quiz that agreed with itself",
     right: "Different sampled wording",
-    because: "the most probable year is the wrong one",
+    because: "which year the model ranks first, not which is true",
     wrong: "Missing context",
-    why: "No source was in the prompt at either temperature",
+    why: "only the temperature changed",
     section: "sampling",
     expected: async () => (await createLLMMath()).sampling({ logits: [2, 1.7, 0.4] }, { temperature: 1 }).probs[1],
     shows: (p) => `P(1889) = ${shown(p * 100, 1)}%`,
   },
   contract: {
+    assume: { right: [2, "only the penalty for its distance differs"], wrong: [1, "whatever the number of heads"] },
+    check: { right: [3, "quote the definition and the clause"], wrong: [1, "could not say which mattered"] },
     title: "Which party must deliver?",
     right: "Positional relationships",
     because: "even for the gentlest of the 12 heads",
@@ -78,11 +96,16 @@ const SCENARIOS = {
     shows: (d) => `The gentlest is head 8 (m = 0.003906): it halves it every ${shown(d, 1)} tokens.`,
   },
   "long-report": {
+    assume: {
+      right: [3, "The slowest-turning pairs stand for the problem"],
+      wrong: [1, "a remedy rather than a doubt"],
+    },
+    check: { right: [1, "at measured distances"], wrong: [3, "only the far ones fail"] },
     title: "Past the trained length",
     right: "Positional relationships",
     because: "no offset exceeded 4,096 tokens",
     wrong: "Missing context",
-    why: "the failures start at a distance, the trained length",
+    why: "they set in for facts about 4,000 tokens back",
     section: "rope",
     expected: async () => {
       const unit = Array.from({ length: 128 }, (_, i) => (i === 0 ? 1 : 0));
@@ -91,9 +114,11 @@ const SCENARIOS = {
     shows: (a) => `At 12,000 tokens back it turns ${shown(a, 3)} radians.`,
   },
   serving: {
-    title: "Sixteen users at 32k",
+    assume: { right: [2, "All twenty conversations are held in full at once"], wrong: [1, "fills the card"] },
+    check: { right: [3, "Compute the cache for the planned users"], wrong: [2, "well within 131,072 already"] },
+    title: "Twenty users at 32k",
     right: "Memory cost",
-    because: "larger than the memory the weights leave free",
+    because: "a cache as large as the whole card",
     wrong: "Positional relationships",
     why: "well within the model's 131,072-token context",
     section: "cost",
@@ -104,13 +129,18 @@ const SCENARIOS = {
         kvHeads: 8,
         headDim: 128,
         layers: 32,
-        batch: 16,
+        batch: 20,
         bytesPerValue: 2,
       }).kvBytes /
       2 ** 30,
-    shows: (gib) => `KV cache = 2 · 16 · 32,768 · 8 · 128 · 32 layers · 2 bytes = ${gib} GiB`,
+    shows: (gib) => `KV cache = 2 · 20 · 32,768 · 8 · 128 · 32 layers · 2 bytes = ${gib} GiB`,
   },
   batch: {
+    assume: {
+      right: [3, "All eight sequences reach the full 4,096 tokens"],
+      wrong: [1, "the number of users, which the cache follows"],
+    },
+    check: { right: [1, "Compute the cache for 8 full sequences"], wrong: [2, "one user needs an eighth"] },
     title: "From demo to batch",
     right: "Memory cost",
     because: "Without grouped-query attention",
@@ -131,18 +161,25 @@ const SCENARIOS = {
     shows: (gib) => `KV cache = 2 · 8 · 4,096 · 32 · 128 · 32 layers · 2 bytes = ${gib} GiB`,
   },
   "slow-chat": {
+    assume: { right: [3, "at a steady rate α = 0.6"], wrong: [1, "the premise of the method"] },
+    check: {
+      right: [2, "Measure the acceptance rate on your own prompts"],
+      wrong: [1, "quality says nothing about the time"],
+    },
     title: "Twelve tokens a second",
     right: "Speed",
     because: "one full large-model call",
     wrong: "Memory cost",
-    why: "Memory use is well within the GPUs and nothing fails",
+    why: "Nothing fails and the GPUs have room to spare",
     section: "speculative",
     expected: async () =>
       (await createLLMMath()).speculativeDecoding({ alpha: 0.6, gamma: 4, costRatio: 0.05 }).speedup,
     shows: (x) => `= ${shown(x, 3)}×`,
   },
   "slow-draft": {
-    title: "Speculation that slowed things down",
+    assume: { right: [2, "at the 30% the logs show"], wrong: [3, "a requirement of the method"] },
+    check: { right: [3, "Try a shorter proposal"], wrong: [1, "the improvement falls further"] },
+    title: "A helper that cost time",
     right: "Speed",
     because: "At α = 0.3 few drafts survive",
     wrong: "Numeric precision",
@@ -153,6 +190,8 @@ const SCENARIOS = {
     shows: (x) => `= ${shown(x, 3)}×`,
   },
   outlier: {
+    assume: { right: [1, "One scale for the whole tensor"], wrong: [2, "under any of them"] },
+    check: { right: [3, "layer by layer on your own data"], wrong: [1, "not better ones"] },
     title: "One loud channel",
     right: "Numeric precision",
     because: "The outlier makes the scale Δ large",
@@ -163,11 +202,13 @@ const SCENARIOS = {
     shows: (scale) => `at 8 bits: scale Δ ${shown(scale, 4)},`,
   },
   "four-bit": {
-    title: "From 8 to 4 bits",
+    assume: { right: [3, "One scale for the whole row"], wrong: [1, "does not decide the cause"] },
+    check: { right: [1, "try per-group or per-channel scales"], wrong: [3, "the answers are the complaint"] },
+    title: "Half a byte per weight",
     right: "Numeric precision",
     because: "the largest weight sets the scale Δ",
     wrong: "Memory cost",
-    why: "The 4-bit model fits and runs",
+    why: "The smaller model fits and runs",
     section: "quantization",
     expected: async () => (await createLLMMath()).quantize([0.9, 0.04, -0.03, 0.02, -0.01], { bits: 4 }).scale,
     shows: (scale) => `at 4 bits: levels −7 … 7, scale Δ ${shown(scale, 4)},`,
@@ -175,8 +216,33 @@ const SCENARIOS = {
 };
 
 const titleOf = (fig) => fig.locator(".diagnose-title").textContent();
+/** Step n after the mechanism (0: the assumption, 1: the check): its fieldset. */
+const stepOf = (fig, n) => fig.locator(".diagnose-step").nth(n);
+const PROMPTS = [
+  [
+    "assume",
+    "Which assumption matters most here?",
+    "Right: this is the one the conclusion rests on.",
+    "Not the one that matters most.",
+  ],
+  ["check", "Which check would tell you?", "Right: this check would tell you.", "Not this check."],
+];
 
-test("every scenario: a wrong choice is explained and keeps the calculation closed; the right one opens it with the core's numbers; the score counts first choices", async () => {
+/** Chooses the right assumption and then the right check of scenario `s`, by clicking. */
+async function reason(fig, s) {
+  for (const [n, [key]] of PROMPTS.entries())
+    await stepOf(fig, n)
+      .locator("button")
+      .nth(s[key].right[0] - 1)
+      .click();
+}
+
+// Which first choices are wrong at position k (0-based) of the walk through the scenarios: the
+// mechanism at even positions, the assumption at multiples of 3, the check at k ≡ 1 (mod 4),
+// so that every combination of right and wrong first choices comes up.
+const wrongFirst = (k) => [k % 2 === 0, k % 3 === 0, k % 4 === 1];
+
+test("every scenario in three steps: a wrong choice is explained and keeps the next step closed; the right mechanism opens the calculation with the core's numbers and the assumptions, the right assumption the checks; the score counts every step's first choice", async () => {
   const { page, errors } = await openReader(browser.context);
   const fig = page.locator("#diagnose-figure");
   const order = await fig.evaluate((el) => el.order);
@@ -184,15 +250,18 @@ test("every scenario: a wrong choice is explained and keeps the calculation clos
   // At least two scenarios for every mechanism.
   for (const m of MECHANISMS) assert.ok(Object.values(SCENARIOS).filter((s) => s.right === m).length >= 2, m);
 
-  const feedback = fig.locator(".diagnose-feedback");
+  const feedback = fig.locator(".diagnose-feedback").first();
   const analysis = fig.locator(".diagnose-analysis");
+  const next = fig.getByRole("button", { name: "Next scenario" });
+  let right = 0;
   for (const [k, id] of order.entries()) {
     const s = SCENARIOS[id];
+    const wrong = wrongFirst(k);
     assert.equal(await titleOf(fig), s.title, `position ${k + 1}`);
     assert.match(await fig.locator(".diagnose-progress").textContent(), new RegExp(`^Scenario ${k + 1} of 12\\.`));
     assert.equal(await analysis.isVisible(), false, `${id}: closed before a choice`);
-    // Odd positions: a wrong choice first (and then every other wrong one), even: right at once.
-    if (k % 2 === 0) {
+    assert.equal(await stepOf(fig, 0).isVisible(), false, `${id}: no assumption asked before the mechanism`);
+    if (wrong[0]) {
       await fig.getByRole("button", { name: s.wrong, exact: true }).click();
       const text = await feedback.textContent();
       assert.ok(text.includes(`Not ${s.wrong.toLowerCase()}.`), `${id}: "${text}"`);
@@ -218,15 +287,15 @@ test("every scenario: a wrong choice is explained and keeps the calculation clos
       assert.equal(await analysis.isVisible(), false);
     }
     await fig.getByRole("button", { name: s.right, exact: true }).click();
-    const right = fig.locator(".diagnose-verdict").last();
-    assert.ok((await right.textContent()).startsWith(`Right: ${s.right.toLowerCase()}.`), id);
-    assert.ok((await right.textContent()).includes(s.because), `${id}: why it fits`);
+    const verdict = fig.locator(".diagnose-verdict").last();
+    assert.ok((await verdict.textContent()).startsWith(`Right: ${s.right.toLowerCase()}.`), id);
+    assert.ok((await verdict.textContent()).includes(s.because), `${id}: why it fits`);
     assert.equal(await analysis.isVisible(), true, `${id}: the calculation opens`);
     for (const m of MECHANISMS)
       assert.equal(await fig.getByRole("button", { name: m, exact: true }).getAttribute("aria-disabled"), "true");
     // The reasons not yet read are one click away; none is left when every wrong one was tried.
     const others = fig.locator(".diagnose-others");
-    if (k % 2 === 0) assert.equal(await others.isVisible(), false);
+    if (wrong[0]) assert.equal(await others.isVisible(), false);
     else {
       await others.locator("summary").click();
       assert.equal(await others.locator("li").count(), 5, id);
@@ -235,24 +304,61 @@ test("every scenario: a wrong choice is explained and keeps the calculation clos
     const lines = await fig.locator(".diagnose-lines").textContent();
     const want = s.shows(await page.evaluate(s.expected));
     assert.ok(lines.includes(want), `${id}: "${lines}" shows "${want}"`);
-    assert.equal(await fig.locator(".diagnose-analysis a").getAttribute("href"), `#${s.section}`);
+
+    // The assumption, then the check: each step opens only once the one before is right, a wrong
+    // choice is struck out and explained, and the right one is explained.
+    for (const [n, [key, question, yes, no]] of PROMPTS.entries()) {
+      const step = stepOf(fig, n);
+      assert.equal(await step.isVisible(), true, `${id}: ${key} asked`);
+      assert.equal(await step.locator("legend").textContent(), `${n + 2}. ${question}`);
+      if (n + 1 < PROMPTS.length)
+        assert.equal(await stepOf(fig, n + 1).isVisible(), false, `${id}: one step at a time`);
+      assert.equal(await fig.locator(".diagnose-section").isVisible(), false, `${id}: ${key}: not done yet`);
+      assert.equal(await next.isVisible(), false, `${id}: ${key}: no next scenario yet`);
+      const buttons = step.locator("button");
+      const count = await buttons.count();
+      assert.ok(count >= 3 && count <= 4, `${id}: ${key}: ${count} choices`);
+      const [r, rightPhrase] = s[key].right;
+      const [w, whyPhrase] = s[key].wrong;
+      assert.ok((await buttons.nth(r - 1).textContent()).includes(rightPhrase), `${id}: ${key} ${r}`);
+      if (wrong[n + 1]) {
+        await buttons.nth(w - 1).click();
+        const said = await step.locator(".diagnose-verdict").last().textContent();
+        assert.ok(said.startsWith(no) && said.includes(whyPhrase), `${id}: ${key}: "${said}"`);
+        assert.equal(await buttons.nth(w - 1).getAttribute("aria-disabled"), "true");
+        assert.match(await buttons.nth(w - 1).getAttribute("class"), /diagnose-no/);
+        if (n + 1 < PROMPTS.length) assert.equal(await stepOf(fig, n + 1).isVisible(), false, `${id}: wrong ${key}`);
+        else assert.equal(await next.isVisible(), false, `${id}: wrong ${key}`);
+      }
+      // By keyboard: the choice is a button, focused and pressed.
+      await buttons.nth(r - 1).focus();
+      await page.keyboard.press(n === 0 ? "Enter" : "Space");
+      const said = await step.locator(".diagnose-verdict").last().textContent();
+      assert.ok(said.startsWith(yes) && said.length > yes.length + 30, `${id}: ${key}: "${said}"`);
+      assert.equal(await step.locator(".diagnose-verdict").count(), wrong[n + 1] ? 2 : 1, `${id}: ${key}`);
+      for (let i = 0; i < count; i += 1) assert.equal(await buttons.nth(i).getAttribute("aria-disabled"), "true");
+    }
+    assert.equal(await fig.locator(".diagnose-section a").getAttribute("href"), `#${s.section}`);
+    assert.equal(await fig.locator(".diagnose-section").isVisible(), true);
     assert.equal(await page.locator(`section#${s.section}`).count(), 1);
-    const score = `${Math.floor(k / 2) + (k % 2)} of ${k + 1} right first time.`;
+    right += wrong.filter((x) => !x).length;
+    const score = `${right} of ${3 * (k + 1)} steps right at the first try.`;
     assert.match(await fig.locator(".diagnose-progress").textContent(), new RegExp(`${score}$`));
-    if (k < order.length - 1) await fig.getByRole("button", { name: "Next scenario" }).click();
+    if (k < order.length - 1) await next.click();
   }
-  assert.equal(await fig.getByRole("button", { name: "Next scenario" }).isVisible(), false);
+  assert.equal(await next.isVisible(), false);
+  assert.equal(right, 23); // of 12 first choices in the walk, 6 mechanisms, 8 assumptions and 9 checks right
   assert.equal(
     await fig.locator(".diagnose-final").textContent(),
-    "That was the last of the 12 scenarios: 6 of 12 right first time. Start again in a new order",
+    "That was the last of the 12 scenarios: 23 of 36 steps right at the first try. Start again in a new order",
   );
   assert.deepEqual(errors, []);
   await page.close();
 });
 
-test("a wrong choice is told wrong and the right one right, for every scenario reached through the settings", async () => {
-  // The same without clicking through: each scenario opened by its position, its right choice
-  // and one wrong one set as picks.
+test("a wrong choice is told wrong and the right one right at every step, for every scenario reached through the settings", async () => {
+  // The same without clicking through: each scenario opened by its position, its right choices
+  // and one wrong one before each set as picks, assumptions and checks.
   const { page } = await openFigure(browser.context, "diagnose");
   const fig = page.locator("#diagnose-figure");
   const order = await fig.evaluate((el) => el.order);
@@ -266,17 +372,24 @@ test("a wrong choice is told wrong and the right one right, for every scenario r
   };
   for (const [k, id] of order.entries()) {
     const s = SCENARIOS[id];
-    const picks = [...Array(k).fill(""), `${ids[s.wrong]},${ids[s.right]}`].join("|");
+    const at = (entry) => [...Array(k).fill(""), entry].join("|");
     await fig.evaluate(
-      (el, [pos, p]) => {
+      (el, [pos, picks, assumptions, checks]) => {
         el.setAttribute("scenario", pos);
-        el.setAttribute("picks", p);
+        el.setAttribute("picks", picks);
+        el.setAttribute("assumptions", assumptions);
+        el.setAttribute("checks", checks);
       },
-      [String(k + 1), picks],
+      [
+        String(k + 1),
+        at(`${ids[s.wrong]},${ids[s.right]}`),
+        at(`${s.assume.wrong[0]},${s.assume.right[0]}`),
+        at(`${s.check.wrong[0]},${s.check.right[0]}`),
+      ],
     );
     assert.equal(await titleOf(fig), s.title);
     const verdicts = await fig.locator(".diagnose-verdict").allTextContents();
-    assert.equal(verdicts.length, 2, id);
+    assert.equal(verdicts.length, 6, id);
     assert.ok(
       verdicts[0].startsWith(`Not ${s.wrong.toLowerCase()}.`) && verdicts[0].includes(s.why),
       `${id}: ${verdicts[0]}`,
@@ -285,8 +398,14 @@ test("a wrong choice is told wrong and the right one right, for every scenario r
       verdicts[1].startsWith(`Right: ${s.right.toLowerCase()}.`) && verdicts[1].includes(s.because),
       `${id}: ${verdicts[1]}`,
     );
+    for (const [n, [key, , yes, no]] of PROMPTS.entries()) {
+      const [wrong, right] = verdicts.slice(2 + 2 * n, 4 + 2 * n);
+      assert.ok(wrong.startsWith(no) && wrong.includes(s[key].wrong[1]), `${id}: ${key}: ${wrong}`);
+      assert.ok(right.startsWith(yes), `${id}: ${key}: ${right}`);
+    }
     assert.equal(await fig.locator(".diagnose-analysis").isVisible(), true);
-    assert.match(await fig.locator(".diagnose-progress").textContent(), /0 of 1 right first time\.$/);
+    assert.match(await fig.locator(".diagnose-progress").textContent(), /0 of 3 steps right at the first try\.$/);
+    assert.equal(await fig.locator(".llm-notes").isVisible(), false, id);
   }
   await page.close();
 });
@@ -331,7 +450,7 @@ test("item 1: the position scenario's steepest and gentlest alibi heads are alib
   await page.close();
 });
 
-test("item 5: the memory scenario serves Llama-3.1-8B, whose 131,072-token context allows 32k, and refuses more than that context", async () => {
+test("item 5: the memory scenario serves Llama-3.1-8B, whose 131,072-token context allows 32k, to 20 users, whose cache alone fills the card, and refuses more than that context", async () => {
   const { page } = await openFigure(browser.context, "diagnose");
   const fig = page.locator("#diagnose-figure");
   const k = (await fig.evaluate((el) => el.order)).indexOf("serving");
@@ -342,11 +461,29 @@ test("item 5: the memory scenario serves Llama-3.1-8B, whose 131,072-token conte
   const story = await fig.locator(".diagnose-story").textContent();
   assert.match(
     story,
-    /Llama-3\.1-8B \(32 layers, 32 query heads sharing 8 key–value heads of dimension 128; a context of up to 131,072 tokens\)/,
+    /Llama-3\.1-8B \(32 layers, 32 query heads sharing 8 key–value heads of dimension 128; a window of up to 131,072 tokens\)/,
   );
-  assert.match(story, /32,768 tokens/);
+  assert.match(story, /one 80 GB GPU, two bytes per number; the weights take about 16 GB\./);
+  assert.match(story, /When 20 users each send about 32,768 tokens/);
   assert.ok(!/Llama-3-8B/.test(story), "not Llama-3-8B, whose context is 8,192 tokens");
   const lines = fig.locator(".diagnose-lines");
+  // Why 20 users: read generously, an "80 GB" card holds 80 GiB. Sixteen users' cache, 64 GiB,
+  // fits beside 16 GB of weights by a hair, so the story's failure would be the activations;
+  // twenty users' cache, 80 GiB, fills the card by itself, and the calculation shows it.
+  const cache = (batch) =>
+    page.evaluate(
+      (batch) =>
+        createLLMMath().then(
+          (m) =>
+            m.attentionCost({ tokens: 32768, heads: 32, kvHeads: 8, headDim: 128, layers: 32, batch, bytesPerValue: 2 })
+              .kvBytes,
+        ),
+      batch,
+    );
+  const card = 80 * 2 ** 30;
+  assert.ok((await cache(16)) + 16e9 < card, "16 users would fit");
+  assert.ok((await cache(20)) >= card, "20 users' cache fills the card");
+  assert.match(await lines.textContent(), /· 20 · 32,768 · 8 · 128 · 32 layers · 2 bytes = 80 GiB/);
   const full = await page.evaluate(() =>
     createLLMMath().then(
       (m) =>
@@ -356,21 +493,21 @@ test("item 5: the memory scenario serves Llama-3.1-8B, whose 131,072-token conte
           kvHeads: 8,
           headDim: 128,
           layers: 32,
-          batch: 16,
+          batch: 20,
           bytesPerValue: 2,
         }).kvBytes /
         2 ** 30,
     ),
   );
-  assert.equal(full, 256); // 2·16·131072·8·128·32·2 bytes
+  assert.equal(full, 320); // 2·20·131072·8·128·32·2 bytes
   await fig.evaluate((el) => el.setAttribute("serving-tokens", "131072"));
-  assert.match(await lines.textContent(), /· 16 · 131,072 · 8 · 128 · 32 layers · 2 bytes = 256 GiB/);
+  assert.match(await lines.textContent(), /· 20 · 131,072 · 8 · 128 · 32 layers · 2 bytes = 320 GiB/);
   await fig.evaluate((el) => el.setAttribute("serving-tokens", "131073"));
   assert.match(
     await fig.locator(".llm-notes").textContent(),
     /serving-tokens="131073" ignored: expected a whole number from 1 to 131072/,
   );
-  assert.match(await lines.textContent(), /= 256 GiB/, "the last good value kept");
+  assert.match(await lines.textContent(), /= 320 GiB/, "the last good value kept");
   // The other memory scenario stays within Llama-2-7B's 4,096 tokens.
   const limit = await fig.evaluate((el) => el.constructor.attributes.find((d) => d.name === "batch-tokens").max);
   assert.equal(limit, 4096);
@@ -382,8 +519,16 @@ test("restart reshuffles: a new seed, a new order from its first scenario, no ch
   const fig = page.locator("#diagnose-figure");
   const first = await fig.evaluate((el) => el.order);
   await fig.getByRole("button", { name: SCENARIOS[first[0]].right, exact: true }).click();
+  assert.match(
+    await fig.locator(".diagnose-progress").textContent(),
+    /^Scenario 1 of 12\. 1 of 1 step right at the first try\.$/,
+  );
+  await reason(fig, SCENARIOS[first[0]]);
   await fig.getByRole("button", { name: "Next scenario" }).click();
-  assert.match(await fig.locator(".diagnose-progress").textContent(), /^Scenario 2 of 12\. 1 of 1 right first time\.$/);
+  assert.match(
+    await fig.locator(".diagnose-progress").textContent(),
+    /^Scenario 2 of 12\. 3 of 3 steps right at the first try\.$/,
+  );
   assert.equal(await page.evaluate(() => document.activeElement?.id), "diagnose-figure");
   assert.equal(
     await fig.evaluate((el) => el.shadowRoot.activeElement?.className),
@@ -395,11 +540,21 @@ test("restart reshuffles: a new seed, a new order from its first scenario, no ch
   const second = await fig.evaluate((el) => el.order);
   assert.notDeepEqual(second, first, "a new order");
   assert.deepEqual([...second].sort(), [...first].sort(), "the same scenarios");
-  assert.deepEqual(await fig.evaluate((el) => [el.state.seed, el.state.scenario, el.state.picks]), [2, 1, []]);
+  assert.deepEqual(
+    await fig.evaluate((el) => [
+      el.state.seed,
+      el.state.scenario,
+      el.state.picks,
+      el.state.assumptions,
+      el.state.checks,
+    ]),
+    [2, 1, [], [], []],
+  );
   assert.equal(await titleOf(fig), SCENARIOS[second[0]].title);
   assert.match(await fig.locator(".diagnose-progress").textContent(), /^Scenario 1 of 12\. No answers yet\.$/);
   assert.equal(await fig.locator(".diagnose-verdict").count(), 0);
   assert.equal(await fig.locator(".diagnose-analysis").isVisible(), false);
+  assert.equal(await fig.locator(".diagnose-step").first().isVisible(), false);
   assert.deepEqual(await fig.evaluate((el) => el.settings("attributes")), [["seed", "2"]]);
 
   // Back to seed 1 through the attribute: the first order again; seed 5 yet another one.
@@ -423,14 +578,14 @@ test("every declared attribute set on the live element redraws the figure; bad v
     el.constructor.attributes.map(({ name, type, min, max, default: d }) => ({ name, type, min, max, d })),
   );
   assert.deepEqual(
-    decls.slice(0, 3).map((d) => d.name),
-    ["seed", "scenario", "picks"],
+    decls.slice(0, 5).map((d) => d.name),
+    ["seed", "scenario", "picks", "assumptions", "checks"],
   );
 
   // Every scenario input: "<scenario id>-<input>", a non-default value (half-way to a bound)
   // shows in its field, redraws the calculation, is the embed code's setting, and when removed
   // the default comes back.
-  const inputs = decls.slice(3);
+  const inputs = decls.slice(5);
   assert.equal(inputs.length, 38);
   for (const d of inputs) {
     const id = order.filter((s) => d.name.startsWith(`${s}-`)).sort((a, b) => b.length - a.length)[0];
@@ -485,6 +640,33 @@ test("every declared attribute set on the live element redraws the figure; bad v
   assert.deepEqual(await fig.evaluate((el) => el.state.picks), [`${wrongId},${rightId}`]);
   assert.equal(await fig.locator(".diagnose-verdict").count(), 2);
   assert.equal(await fig.locator(".diagnose-analysis").isVisible(), true);
+
+  // assumptions and checks: a choice's number in the scenario's list, each once, none after the
+  // right one; a step's answers count only once the step before is right.
+  const s = SCENARIOS[order[0]];
+  const [r, w] = [s.assume.right[0], s.assume.wrong[0]];
+  await setAttr("assumptions", `${w},${w},0,9,x,${r},${w}|2`);
+  assert.ok(
+    (await notes.textContent()).includes(
+      `assumptions: “${w}”, “0”, “9”, “x”, “${w}”, “2” ignored: expected the number of one of the scenario's choices, each once and none after the right one, once the step before is right.`,
+    ),
+    await notes.textContent(),
+  );
+  assert.deepEqual(await fig.evaluate((el) => el.state.assumptions), [`${w},${r}`]);
+  assert.equal(await fig.locator(".diagnose-verdict").count(), 4);
+  assert.equal(await fig.locator(".diagnose-step").nth(1).isVisible(), true, "the check asked");
+  await setAttr("checks", `${s.check.right[0]}`);
+  assert.equal(await fig.locator(".diagnose-verdict").count(), 5);
+  assert.equal(await fig.locator(".diagnose-section").isVisible(), true);
+  // Without the right mechanism the later steps' answers do not count, and are named.
+  await setAttr("picks", wrongId);
+  assert.deepEqual(await fig.evaluate((el) => [el.state.assumptions, el.state.checks]), [[], []]);
+  assert.equal(await fig.locator(".diagnose-verdict").count(), 1);
+  assert.equal(await fig.locator(".diagnose-step").first().isVisible(), false);
+  assert.match(await notes.textContent(), /assumptions: .* ignored: .* once the step before is right\./);
+  assert.match(await notes.textContent(), /checks: .* ignored: .* once the step before is right\./);
+  await removeAttr("assumptions");
+  await removeAttr("checks");
   await removeAttr("picks");
   assert.equal(await fig.locator(".diagnose-verdict").count(), 0);
   assert.equal(await fig.locator(".diagnose-analysis").isVisible(), false);
@@ -497,6 +679,8 @@ test("every declared attribute set on the live element redraws the figure; bad v
     ["scenario", "13", "a whole number from 1 to 12"],
     ["scenario", "constructor", "a whole number"],
     ["picks", "a|b|c|d|e|f|g|h|i|j|k|l|m", "1 to 12 labels"],
+    ["assumptions", "1|1|1|1|1|1|1|1|1|1|1|1|1", "1 to 12 labels"],
+    ["checks", "1".repeat(33), "1 to 12 labels separated by |, each at most 32 characters"],
     ["contract-heads", "65", "a whole number from 1 to 64"],
     ["slow-chat-alpha", "1.5", "a number from 0 to 1"],
   ]) {
@@ -539,10 +723,27 @@ test("the reader's place, choices and inputs are in the page's address, and open
   const { page } = await openReader(browser.context);
   const fig = page.locator("#diagnose-figure");
   const order = await fig.evaluate((el) => el.order);
-  await fig.getByRole("button", { name: SCENARIOS[order[0]].wrong, exact: true }).click();
-  await fig.getByRole("button", { name: SCENARIOS[order[0]].right, exact: true }).click();
+  const [s0, s1] = [SCENARIOS[order[0]], SCENARIOS[order[1]]];
+  await fig.getByRole("button", { name: s0.wrong, exact: true }).click();
+  await fig.getByRole("button", { name: s0.right, exact: true }).click();
+  await stepOf(fig, 0)
+    .locator("button")
+    .nth(s0.assume.right[0] - 1)
+    .click();
+  await stepOf(fig, 1)
+    .locator("button")
+    .nth(s0.check.wrong[0] - 1)
+    .click();
+  await stepOf(fig, 1)
+    .locator("button")
+    .nth(s0.check.right[0] - 1)
+    .click();
   await fig.getByRole("button", { name: "Next scenario" }).click();
-  await fig.getByRole("button", { name: SCENARIOS[order[1]].right, exact: true }).click();
+  await fig.getByRole("button", { name: s1.right, exact: true }).click();
+  await stepOf(fig, 0)
+    .locator("button")
+    .nth(s1.assume.wrong[0] - 1)
+    .click();
   await fig.locator(".diagnose-inputs input").first().fill("3");
   const seen = {
     title: await titleOf(fig),
@@ -554,14 +755,32 @@ test("the reader's place, choices and inputs are in the page's address, and open
   await page.waitForFunction((id) => new RegExp(`diagnose\\.${id}-[a-z-]+=3(&|$)`).test(location.hash), order[1]);
   const hash = await page.evaluate(() => location.hash);
   assert.match(decodeURIComponent(hash), /diagnose\.scenario=2/);
+  assert.match(
+    decodeURIComponent(hash),
+    new RegExp(`diagnose\\.assumptions=${s0.assume.right[0]}\\|${s1.assume.wrong[0]}(&|$)`),
+  );
+  assert.match(
+    decodeURIComponent(hash),
+    new RegExp(`diagnose\\.checks=${s0.check.wrong[0]},${s0.check.right[0]}(&|$)`),
+  );
   await page.close();
 
   const again = (await openReader(browser.context, { hash })).page;
   const fig2 = again.locator("#diagnose-figure");
   assert.equal(await titleOf(fig2), seen.title);
   assert.equal(await fig2.locator(".diagnose-progress").textContent(), seen.progress);
-  assert.match(seen.progress, /^Scenario 2 of 12\. 1 of 2 right first time\.$/);
+  assert.match(seen.progress, /^Scenario 2 of 12\. 2 of 5 steps right at the first try\.$/);
+  assert.equal(seen.verdicts.length, 2);
   assert.deepEqual(await fig2.locator(".diagnose-verdict").allTextContents(), seen.verdicts);
+  assert.equal(await stepOf(fig2, 0).isVisible(), true);
+  assert.equal(await stepOf(fig2, 1).isVisible(), false);
+  assert.equal(
+    await stepOf(fig2, 0)
+      .locator("button")
+      .nth(s1.assume.wrong[0] - 1)
+      .getAttribute("aria-disabled"),
+    "true",
+  );
   assert.equal(await fig2.locator(".diagnose-analysis").isVisible(), true);
   assert.equal(await fig2.locator(".diagnose-lines").textContent(), seen.lines);
   assert.equal(await fig2.locator(".diagnose-inputs input").first().inputValue(), "3");
@@ -576,6 +795,23 @@ test("axe-core finds no accessibility violation in the figure with wrong and rig
   await fig.getByRole("button", { name: SCENARIOS[order[0]].wrong, exact: true }).click();
   await fig.getByRole("button", { name: SCENARIOS[order[0]].right, exact: true }).click();
   await fig.locator(".diagnose-others summary").click();
+  const s = SCENARIOS[order[0]];
+  await stepOf(fig, 0)
+    .locator("button")
+    .nth(s.assume.wrong[0] - 1)
+    .click();
+  await stepOf(fig, 0)
+    .locator("button")
+    .nth(s.assume.right[0] - 1)
+    .click();
+  await stepOf(fig, 1)
+    .locator("button")
+    .nth(s.check.wrong[0] - 1)
+    .click();
+  await stepOf(fig, 1)
+    .locator("button")
+    .nth(s.check.right[0] - 1)
+    .click();
   await page.evaluate(fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8"));
   const violations = await page.evaluate(() =>
     axe
@@ -586,5 +822,108 @@ test("axe-core finds no accessibility violation in the figure with wrong and rig
       .then((r) => r.violations.map((v) => `${v.id}: ${v.help} at ${v.nodes[0].target.join(" ")}`)),
   );
   assert.deepEqual(violations, []);
+  await page.close();
+});
+
+test("no title or story names a mechanism or uses a give-away word declared beside the mechanisms, and every step's choices are plausible, explained and one right", async () => {
+  const { mechanisms, scenarios } = await import(
+    pathToFileURL(path.join(__dirname, "../../site/src/widgets/diagnose-scenarios.js")).href
+  );
+  // A word matches at the start of a word, in any case: "bit" finds "8-bit" and "bits".
+  const cues = mechanisms.flatMap((m) =>
+    [m.label, ...m.giveaways].map((w) => ({
+      m: m.id,
+      w,
+      re: new RegExp(`(^|[^\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "iu"),
+    })),
+  );
+  assert.ok(cues.length > 40, `${cues.length} words`);
+  assert.ok(
+    cues.some((c) => c.re.test("a model with ALiBi positions")),
+    "the words find a cue",
+  );
+  // What the reader sees: every scenario's title and story as the figure shows them.
+  const { page } = await openFigure(browser.context, "diagnose");
+  const fig = page.locator("#diagnose-figure");
+  const order = await fig.evaluate((el) => el.order);
+  for (const [k, id] of order.entries()) {
+    await fig.evaluate((el, pos) => el.setAttribute("scenario", pos), String(k + 1));
+    for (const text of [await titleOf(fig), await fig.locator(".diagnose-story").textContent()]) {
+      const found = cues.filter((c) => c.re.test(text)).map((c) => `${c.w} (${c.m})`);
+      assert.deepEqual(found, [], `${id}: “${text}”`);
+    }
+  }
+  await page.close();
+  for (const s of scenarios) {
+    const places = [];
+    for (const key of ["assumptions", "checks"]) {
+      const choices = s[key];
+      assert.ok(choices.length >= 3 && choices.length <= 4, `${s.id} ${key}: ${choices.length} choices`);
+      assert.equal(choices.filter((c) => c.right === true).length, 1, `${s.id} ${key}: one right`);
+      assert.equal(new Set(choices.map((c) => c.text)).size, choices.length, `${s.id} ${key}: different choices`);
+      for (const c of choices) {
+        assert.ok(c.text.length >= 20 && c.why.length >= 60, `${s.id} ${key}: “${c.text}” and why`);
+        assert.ok(!/^(Right|Not)\b/.test(c.why), `${s.id} ${key}: the verdict says right or not, not the why`);
+      }
+      places.push(choices.findIndex((c) => c.right));
+    }
+    assert.ok(SCENARIOS[s.id].assume.right[0] === places[0] + 1, `${s.id}: the test's right assumption`);
+    assert.ok(SCENARIOS[s.id].check.right[0] === places[1] + 1, `${s.id}: the test's right check`);
+  }
+  // The right choice is not always in the same place.
+  for (const key of ["assumptions", "checks"])
+    assert.ok(new Set(scenarios.map((s) => s[key].findIndex((c) => c.right))).size >= 3, `${key}: places`);
+});
+
+test("each step's verdict is said in the figure's polite status line, with the question that follows and, at the end, the score", async () => {
+  const { page, errors } = await openFigure(browser.context, "diagnose");
+  const fig = page.locator("#diagnose-figure");
+  const order = await fig.evaluate((el) => el.order);
+  const s = SCENARIOS[order[0]];
+  const live = fig.locator(".llm-live");
+  assert.equal(await live.getAttribute("aria-live"), "polite");
+  // The status line speaks a moment after the last change; waited for (at most 5 s), then read.
+  const says = async (text) => {
+    await page
+      .waitForFunction(
+        (want) => document.getElementById("diagnose-figure").shadowRoot.querySelector(".llm-live").textContent === want,
+        text,
+        { timeout: 5000 },
+      )
+      .catch(() => {});
+    assert.equal(await live.textContent(), text);
+  };
+  const where = "(scenario 1 of 12)";
+  await fig.getByRole("button", { name: s.right, exact: true }).click();
+  await page.waitForFunction(
+    () => document.getElementById("diagnose-figure").shadowRoot.querySelector(".llm-live").textContent !== "",
+  );
+  const first = await fig.locator(".diagnose-lines strong").first().textContent();
+  assert.equal(
+    await live.textContent(),
+    `Right: ${s.right.toLowerCase()} ${where}. The calculation gives ${first}. Which assumption matters most here?`,
+  );
+  await stepOf(fig, 0)
+    .locator("button")
+    .nth(s.assume.wrong[0] - 1)
+    .click();
+  await says(`Not that assumption: try another ${where}.`);
+  await stepOf(fig, 0)
+    .locator("button")
+    .nth(s.assume.right[0] - 1)
+    .click();
+  await says(`Right assumption. Which check would tell you? ${where}`);
+  await stepOf(fig, 1)
+    .locator("button")
+    .nth(s.check.wrong[0] - 1)
+    .click();
+  await says(`Not that check: try another ${where}.`);
+  await stepOf(fig, 1)
+    .locator("button")
+    .nth(s.check.right[0] - 1)
+    .click();
+  await says("Right check. That was scenario 1 of 12: 1 of 3 steps right at the first try.");
+  for (const text of await fig.locator(".llm-live").allTextContents()) assert.ok(text.length <= 200, text);
+  assert.deepEqual(errors, []);
   await page.close();
 });

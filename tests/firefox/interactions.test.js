@@ -55,7 +55,7 @@ async function press(control, key) {
   return control.evaluate((input) => input.value);
 }
 
-test("firefox: the diagnosis opens its calculation when the reader clicks the right mechanism", async () => {
+test("firefox: the diagnosis opens its calculation when the reader clicks the right mechanism, then asks for the assumption and the check", async () => {
   const fig = await firefox.page.$("#diagnose-figure");
   await fig.scrollIntoView();
   const analysisShown = () => fig.evaluate((el) => !el.shadowRoot.querySelector(".diagnose-analysis").hidden);
@@ -68,6 +68,23 @@ test("firefox: the diagnosis opens its calculation when the reader clicks the ri
   }
   assert.equal(await analysisShown(), true);
   assert.match(await fig.evaluate((el) => el.shadowRoot.querySelector(".diagnose-feedback").textContent), /Right: /);
+  // Then the assumption and the check, each asked once the step before is right; the right check
+  // offers the next scenario.
+  const shown = (selector, n) =>
+    fig.evaluate((el, [s, n]) => !el.shadowRoot.querySelectorAll(s)[n].hidden, [selector, n]);
+  const steps = await firefox.page.$$("#diagnose-figure >>> .diagnose-step");
+  assert.equal(steps.length, 2);
+  for (const [n, step] of steps.entries()) {
+    const done = () => (n === 0 ? shown(".diagnose-step", 1) : shown(".diagnose-next", 0));
+    assert.equal(await shown(".diagnose-step", n), true, `step ${n + 2} asked`);
+    assert.equal(await done(), false, `step ${n + 2} not yet answered`);
+    for (const option of await step.$$("button")) {
+      if (await done()) break;
+      await option.click();
+    }
+    assert.equal(await done(), true, `step ${n + 2} answered`);
+    assert.match(await step.evaluate((el) => el.querySelector(".diagnose-feedback").textContent), /Right: /);
+  }
   assert.deepEqual(firefox.errors, []);
 });
 

@@ -2,12 +2,18 @@
 // or more per mechanism. Data and core calls only; the figure (diagnose.js) shuffles, asks and
 // draws.
 //
-// A scenario: { id, mechanism (the right one's id), title (neutral: it must not give the answer
-// away), story (what the user saw and the numbers they have), because (why the right mechanism
-// explains it), not (for each of the five other mechanisms, why it does not explain this
-// story), section (the chapter section whose calculation applies), inputs, compute(core, values)
-// returning the calculation's lines (every number from the core; the story's numbers are its
-// inputs' defaults), assumptions, check (the test that could prove the diagnosis wrong) }.
+// A scenario: { id, mechanism (the right one's id), title and story (what the user saw and the
+// numbers they have; neither may name a mechanism or use one of its give-away words, below),
+// because (why the right mechanism explains it), not (for each of the five other mechanisms,
+// why it does not explain this story), section (the chapter section whose calculation applies),
+// inputs, compute(core, values) returning the calculation's lines (every number from the core;
+// the story's numbers are its inputs' defaults), assumptions (the choices of "Which assumption
+// matters most here?") and checks (those of "Which check would tell you?") }.
+//
+// A choice: { text, why, right (true on exactly one choice of each list) }. The right one's why
+// says why it is the one, a wrong one's why it is not; all of them must be plausible, and the
+// right one's place in its list varies from scenario to scenario (the figure shows them in
+// this order, and the reader's URL names them by their number in it).
 //
 // An input: { key (its name in compute's argument), name (kebab-case; the figure's attribute is
 // "<scenario id>-<name>"), type ("number" unless "integer"), label, min, max, step, value (the
@@ -19,14 +25,58 @@ const int = (x) => grouped(x);
 const exp = (x) => h("span", {}, "e", h("sup", {}, fmt(x)));
 const strong = (...children) => h("strong", {}, ...children);
 
-/** The six mechanisms of the chapter, in its order: the choices of every scenario. */
+/**
+ * The six mechanisms of the chapter, in its order: the choices of every scenario. Its
+ * give-aways are the words (matched at the start of a word, in any case) that would name a
+ * mechanism or its remedy in a story, so that the reader could match a word instead of
+ * reasoning; no title or story contains one, nor any mechanism's label. "Temperature", "tokens"
+ * and "window" are not among them: a story needs them to state its numbers, and they point at
+ * no one mechanism.
+ */
 export const mechanisms = [
-  { id: "missing-context", label: "Missing context" },
-  { id: "sampled-wording", label: "Different sampled wording" },
-  { id: "position", label: "Positional relationships" },
-  { id: "memory", label: "Memory cost" },
-  { id: "speed", label: "Speed" },
-  { id: "precision", label: "Numeric precision" },
+  {
+    id: "missing-context",
+    label: "Missing context",
+    giveaways: ["missing", "context", "dilut", "distractor", "irrelevant", "drown", "evidence"],
+  },
+  {
+    id: "sampled-wording",
+    label: "Different sampled wording",
+    giveaways: ["sampl", "wording", "random", "draw", "greedy", "stochastic", "luck"],
+  },
+  {
+    id: "position",
+    label: "Positional relationships",
+    giveaways: ["position", "alibi", "rotary", "rope", "distance", "slope", "relationship", "offset"],
+  },
+  {
+    id: "memory",
+    label: "Memory cost",
+    giveaways: ["memory", "oom", "cache", "kv", "allocat", "vram", "gib"],
+  },
+  {
+    id: "speed",
+    label: "Speed",
+    giveaways: ["speed", "slow", "fast", "latency", "speculat", "draft", "throughput"],
+  },
+  {
+    id: "precision",
+    label: "Numeric precision",
+    giveaways: [
+      "precision",
+      "bit",
+      "integer",
+      "int4",
+      "int8",
+      "quantis",
+      "quantiz",
+      "rounding",
+      "float",
+      "fp16",
+      "bf16",
+      "outlier",
+    ],
+  },
 ];
 
 // ---- The calculations two scenarios share (each with its own inputs and story) ----
@@ -171,10 +221,44 @@ export const scenarios = [
       },
     ],
     compute: (core, v) => dilution(core, v, { whole: "With the whole manual", trimmed: "With the paragraph alone" }),
-    assumptions:
-      "One head, one relevant key, and every other token scoring alike; a trained model separates relevant text better than this, so the numbers show the direction of the effect, not its size.",
-    check:
-      "Supply the needed paragraph directly, or cut what is irrelevant, and ask again; then compare the answer with the policy itself.",
+    assumptions: [
+      {
+        text: "The 5,000 tokens of the manual are one head's keys, in one layer.",
+        why: "A simplification, but the conclusion does not rest on it: every head divides its weight among all 5,000 tokens, so the comparison between the two prompts holds head by head.",
+      },
+      {
+        text: "Every other token scores alike, and not far below the refund paragraph (a = 4, b = 0).",
+        why: "This is what the conclusion rests on: the paragraph's share is eᵃ against n·eᵇ, so if the manual's tokens scored far below the paragraph, 5,000 of them would take little weight and would not explain the error. A trained model separates relevant text better than this: the numbers show the direction, not the size.",
+        right: true,
+      },
+      {
+        text: "The sampler works alike for both prompts.",
+        why: "True, and beside the point: regenerating gave 60 days every time, so the draw is not what differs between the prompts.",
+      },
+      {
+        text: "The whole manual fits in the model's window.",
+        why: "It does, and nothing in the story puts it in doubt; a paragraph beyond the window would be absent, not outweighed.",
+      },
+    ],
+    checks: [
+      {
+        text: "Regenerate ten times and take the most frequent answer.",
+        why: "It gave 60 days every time: agreement between runs shows that the answer repeats, not that it is right.",
+      },
+      {
+        text: "Move the refund paragraph to the start of the prompt.",
+        why: "It already sat right before the question; moving it away changes its place and leaves all 5,000 tokens competing, so the result could not tell the explanations apart.",
+      },
+      {
+        text: "Ask again with the manual cut to the pages about returns, the paragraph where it was, and compare the answer with the policy's own text.",
+        why: "If the answer turns right as the unrelated pages go, with nothing else changed, their share of the weight was the cause; and the policy's text, not the model's agreement with itself, says what is right.",
+        right: true,
+      },
+      {
+        text: "Run the model with two bytes per number instead of one.",
+        why: "The short prompt already got 14 days with the same model as it runs now; the number format is not what changed between the wrong and the right answer.",
+      },
+    ],
   },
   {
     id: "warranty",
@@ -240,17 +324,43 @@ export const scenarios = [
       },
     ],
     compute: (core, v) => dilution(core, v, { whole: "With 40 passages", trimmed: "With the top 4 passages" }),
-    assumptions:
-      "One head, one key carrying the answer, and every competing token scoring alike; real passages about similar products compete unevenly, so the numbers show the direction, not the size.",
-    check:
-      "Retrieve fewer, better passages (or rerank them) and ask again; check the answer against the X200 passage itself.",
+    assumptions: [
+      {
+        text: "Every token of the other passages scores alike, not far below the X200 passage (a = 8, b = 2).",
+        why: "The conclusion rests on how close the competing passages score: passages about similar chargers match the question almost as well, which is why 16,000 tokens of them take most of the weight. Passages that scored far lower would hardly compete.",
+        right: true,
+      },
+      {
+        text: "The answer is carried by one key of the X200 passage.",
+        why: "A few keys carrying it would raise its share with 40 passages and with 4 alike; the drop between the two prompts stands.",
+      },
+      {
+        text: "The search step ranks passages by how well they match the question.",
+        why: "It does, and it is why the X200 passage is there at all; the error lies in what the model does with 40 passages, not in their ranking.",
+      },
+    ],
+    checks: [
+      {
+        text: "Ask the same question again at a lower temperature.",
+        why: "It already says 12 months every time; a lower temperature makes a repeatable answer more repeatable and tells nothing about the passages.",
+      },
+      {
+        text: "Put the X200 passage first in the prompt instead of last.",
+        why: "It already stands right before the question; moving it away leaves the 39 other passages competing and changes only its place, which is not what made the difference.",
+      },
+      {
+        text: "Keep fewer, better passages (rerank, then the top 4) for this and other questions, and check each answer against its passage.",
+        why: "If the answers turn right as the competing passages go, over several questions, their share of the weight was the cause; the passage itself, not the model, says what the warranty is.",
+        right: true,
+      },
+    ],
   },
   {
     id: "treaty",
     mechanism: "sampled-wording",
     title: "Two colleagues, two years",
     story:
-      "Two colleagues paste the same question into the same assistant with the same settings (temperature 0.8, no source attached). One is told the Treaty of Versailles was signed in 1919, the other 1920. Each of them, asking again, sometimes gets the other year.",
+      "Two colleagues paste the same question into the same assistant with the same settings (temperature 0.8). One is told the Treaty of Versailles was signed in 1919, the other 1920. Each of them, asking again, sometimes gets the other year.",
     because:
       "The model gives a distribution over the next token and the sampler draws from it. At temperature 0.8 the less probable year keeps a real share of the probability: same prompt, same model, different draws.",
     not: {
@@ -306,21 +416,48 @@ export const scenarios = [
       },
     ],
     compute: (core, v) => years(core, v, ["1919", "1920", "1918"], 7),
-    assumptions: "Only the year token differs; in a longer answer a different early token changes everything after it.",
-    check:
-      "Compare the answers with the source, not with each other. Sample several times to see the spread; a low temperature makes the answer repeatable, not verified.",
+    assumptions: [
+      {
+        text: "The ten draws shown use the seed 7.",
+        why: "The seed fixes which ten draws are shown; every seed gives the same shares in the long run, so the conclusion does not rest on it.",
+      },
+      {
+        text: "The colleagues' prompts are the same to the last character.",
+        why: "The story says so, and it rules out the prompt; but each colleague saw the year change on asking again, with one prompt.",
+      },
+      {
+        text: "The model scores the two years close together (logits 2.2 and 1.6), so at temperature 0.8 the second keeps a real share.",
+        why: "The spread rests on how close the logits are: had 1919 led by several units, temperature 0.8 would still give it nearly every time. The logits are what the calculation assumes; only the year token differs, and in a longer answer an early difference would change the rest.",
+        right: true,
+      },
+    ],
+    checks: [
+      {
+        text: "Look the date up in a source, and ask the question several times to see the spread.",
+        why: "The source settles the year (1919); the repeated answers show that the variation comes from the choice of token, with prompt and model unchanged.",
+        right: true,
+      },
+      {
+        text: "Set the temperature to 0 and take the year it repeats.",
+        why: "Temperature 0 repeats the most probable year (the calculation's last line): the same answer every time, and only as right as that year. It verifies nothing.",
+      },
+      {
+        text: "Ask the assistant how sure it is.",
+        why: "A stated confidence is more text from the same model, chosen the same way; it is not a source.",
+      },
+    ],
   },
   {
     id: "eiffel",
     mechanism: "sampled-wording",
-    title: "Repeatable, and wrong",
+    title: "The quiz that agreed with itself",
     story:
-      "Tired of answers that change, a team sets their assistant's temperature to 0. Now “When was the Eiffel Tower completed?” gets the same answer on every run: 1887. It was completed in 1889. At temperature 1 the same assistant, with the same prompt and no source, had said 1889 in some runs and 1887 in others.",
+      "A quiz app asks its assistant “When was the Eiffel Tower completed?” with the same prompt in every game. At the app's temperature of 1, some games said 1889 and others 1887; to stop players arguing, the team set the temperature to 0, and now every game says 1887. The team takes the agreement to mean that 1887 is right.",
     because:
-      "Temperature 0 is greedy decoding: every run takes the most probable token, and here the most probable year is the wrong one. Greedy makes an answer repeatable; only a source can make it right.",
+      "At temperature 1 the sampler draws each year with its probability, and both 1887 and 1889 have real shares; temperature 0 is greedy decoding, which takes the most probable year every time. The agreement shows which year the model ranks first, not which is true: the tower was completed in 1889.",
     not: {
       "missing-context":
-        "No source was in the prompt at either temperature, so missing context cannot explain why the answer changed with the temperature. (Supplying the source is still the cure: see the check.)",
+        "The prompt was the same in every game, so nothing it lacks can explain why the games disagreed at temperature 1 and agree at 0: only the temperature changed. (Whether 1887 is right is a question for a source: see the check.)",
       position: "A one-sentence question: nothing the answer depends on is far back.",
       memory: "Every run completed; memory cost decides what can be served, not which year is chosen.",
       speed: "The answers came back in normal time; the complaint is which year they name.",
@@ -337,7 +474,7 @@ export const scenarios = [
         max: 10,
         step: 0.1,
         value: 2,
-        doc: "Repeatable, and wrong: the logit of the token “1887”.",
+        doc: "The quiz that agreed with itself: the logit of the token “1887”.",
       },
       {
         key: "z2",
@@ -347,7 +484,7 @@ export const scenarios = [
         max: 10,
         step: 0.1,
         value: 1.7,
-        doc: "Repeatable, and wrong: the logit of the token “1889”.",
+        doc: "The quiz that agreed with itself: the logit of the token “1889”.",
       },
       {
         key: "z3",
@@ -357,7 +494,7 @@ export const scenarios = [
         max: 10,
         step: 0.1,
         value: 0.4,
-        doc: "Repeatable, and wrong: the logit of the token “1888”.",
+        doc: "The quiz that agreed with itself: the logit of the token “1888”.",
       },
       {
         key: "T",
@@ -367,23 +504,49 @@ export const scenarios = [
         max: 3,
         step: 0.1,
         value: 1,
-        doc: "Repeatable, and wrong: the temperature the team used before switching to 0.",
+        doc: "The quiz that agreed with itself: the temperature the team used before switching to 0.",
       },
     ],
     compute: (core, v) => years(core, v, ["1887", "1889", "1888"], 11),
-    assumptions:
-      "Only the year token differs, and the logits are the model's as it stands: no sampler setting can make a token more probable than the model makes it.",
-    check:
-      "Compare the answer with a source (or put the source in the prompt). Greedy decoding is for repeatability; it verifies nothing.",
+    assumptions: [
+      {
+        text: "Only the year token differs between the games' answers.",
+        why: "A simplification (in a longer answer an early difference changes all that follows), but the argument about which year is chosen holds either way.",
+      },
+      {
+        text: "Separate games' answers are chosen independently of each other.",
+        why: "True of separate requests, and why the games disagreed at temperature 1; it says nothing about whether the year repeated at 0 is right.",
+      },
+      {
+        text: "The years' logits are the model's as it stands: no setting of the sampler makes a year more probable than the model makes it.",
+        why: "This is what the team's conclusion misses: the temperature changes how often the top year comes out, never which year is on top. Temperature 0 repeats 1887 because the model ranks it first.",
+        right: true,
+      },
+    ],
+    checks: [
+      {
+        text: "Play a hundred games at temperature 1 and take the majority.",
+        why: "The majority of many games is the most probable year, the same 1887 that temperature 0 repeats: more agreement, no more verification.",
+      },
+      {
+        text: "Compare the year with a reliable source, or put the source's sentence in the prompt and ask again.",
+        why: "The tower was completed in 1889: a source settles what no temperature can, and with its sentence in the prompt the model has the fact to read.",
+        right: true,
+      },
+      {
+        text: "Use a temperature of 0.2 instead of 0, so that the answer can still vary.",
+        why: "Any temperature reweights the same ranking: at 0.2 the model says 1887 almost every time (change T to see the shares).",
+      },
+    ],
   },
   {
     id: "contract",
     mechanism: "position",
     title: "Which party must deliver?",
     story:
-      "A contract-review tool built on a model with ALiBi positions (12 heads per layer) says the Buyer must deliver the goods. Clause 14 says “the Supplier shall deliver”, and the Supplier is defined on page 1, about 3,000 tokens before clause 14; the whole contract fits the model's window easily. When the definition is copied in just before clause 14, with nothing removed, the tool answers right.",
+      "A contract-review tool built on an open model of the BLOOM family (12 heads per layer) says the Buyer must deliver the goods. Clause 14 says “the Supplier shall deliver”, and the Supplier is defined on page 1, about 3,000 tokens before clause 14; the whole contract fits the model's window easily. When the definition is copied in just before clause 14, with nothing removed, the tool answers right.",
     because:
-      "ALiBi subtracts m·distance from every score, so each head halves a key's weight every ln 2 / m tokens. 3,000 tokens is many half-distances even for the gentlest of the 12 heads: the definition is in the window but barely visible from clause 14. Moving it closer, and changing nothing else, fixed it.",
+      "BLOOM uses ALiBi, which subtracts m·distance from every score, so each head halves a key's weight every ln 2 / m tokens. 3,000 tokens is many half-distances even for the gentlest of the 12 heads: the definition is in the window but barely visible from clause 14. Moving it closer, and changing nothing else, fixed it.",
     not: {
       "missing-context":
         "Nothing was cut to fix it: copying the definition in added text, and the answer still turned right. Dilution grows with the amount of competing text; here only the definition's distance changed.",
@@ -449,22 +612,48 @@ export const scenarios = [
         ],
       ];
     },
-    assumptions:
-      "ALiBi's fixed slopes (Press et al., 2022) and equal content scores at both distances; learned attention can still reach far when the content matches strongly, and other layers can relay information.",
-    check:
-      "Restate the needed fact next to the question (or ask the model to quote the clause it relies on) and see whether the answer changes.",
+    assumptions: [
+      {
+        text: "The model has 12 heads per layer.",
+        why: "A fact of the model, and the conclusion does not rest on it: the gentlest slope is 2⁻⁸ whatever the number of heads (change it to see).",
+      },
+      {
+        text: "The definition matches clause 14 as well 3,000 tokens back as next to it: only the penalty for its distance differs.",
+        why: "The calculation compares the same key at two places, so it is this that turns a penalty into a diagnosis. A key that matches strongly can still outweigh the penalty, and other layers can relay what one head misses: the factor shows the direction, not the size.",
+        right: true,
+      },
+      {
+        text: "The whole contract fits the model's window.",
+        why: "It does, by the story; it rules out a cut-off, and the penalty applies to keys inside the window.",
+      },
+    ],
+    checks: [
+      {
+        text: "Cut the contract down to the clauses about delivery and ask again.",
+        why: "Cutting brings the definition closer and removes competing text at once, so a right answer could not say which mattered; the story's fix added text, and worked.",
+      },
+      {
+        text: "Regenerate the answer several times.",
+        why: "It names the Buyer on every run: more runs show that the answer repeats, not why it is wrong.",
+      },
+      {
+        text: "Ask the tool to quote the definition and the clause it relies on, and restate each definition next to the clauses that use it.",
+        why: "If the answer follows the definition's place, with nothing removed, the decay with distance is the cause; the quotation shows what the model actually used.",
+        right: true,
+      },
+    ],
   },
   {
     id: "long-report",
     mechanism: "position",
     title: "Past the trained length",
     story:
-      "A team raises their inference engine's context limit to run Llama 2 (rotary positions with base 10,000, heads of dimension 128, trained on sequences of up to 4,096 tokens) on 12,000-token reports. Questions about the last few pages are answered well; questions about facts more than about 4,000 tokens before the question get confused answers, even for short, distinctive facts. Cutting the report so that the same fact lies 2,000 tokens back, the answer is right.",
+      "A team raises their inference engine's limit to run Llama 2 (heads of dimension 128, trained on sequences of up to 4,096 tokens) on 12,000-token reports. Answers on these reports are less reliable throughout than on short ones, and worst for facts more than about 4,000 tokens before the question: those get confused answers, even when the fact is short and distinctive. Cut so that the same fact lies 2,000 tokens back, the report gives the right answer.",
     because:
-      "Rotary embeddings turn each pair of query and key coordinates by position·θ, so a score depends on the offset. In training no offset exceeded 4,096 tokens, so the slowest pairs never turned further than the angle below; longer offsets give angles the model never learned to read.",
+      "Llama 2 uses rotary embeddings, which turn each pair of query and key coordinates by position·θ, so a score depends on the offset. In training no offset exceeded 4,096 tokens, so the slowest pairs never turned further than the angle below; longer offsets give angles the model never learned to read, and every query past position 4,096 meets such offsets, which is why even the answers about the last pages suffer.",
     not: {
       "missing-context":
-        "The facts are in the window, and facts within the last 4,000 tokens are found with the whole report present, so the rest of the text does not drown them: the failures start at a distance, the trained length.",
+        "The facts are in the window, and the failures do not grow evenly with the amount of text: they set in for facts about 4,000 tokens back, the trained length, however short and distinctive the fact.",
       "sampled-wording":
         "Answers about distant facts are wrong on every run and answers about near facts right on every run: the split follows the distance, not the draw.",
       memory:
@@ -525,19 +714,45 @@ export const scenarios = [
         [`At ${int(v.offset)} tokens back it turns `, strong(`${fmt(used.angles[slow][0], 3)} radians`), "."],
       ];
     },
-    assumptions:
-      "The slowest pair stands for the problem; the faster pairs wrap around many times within the trained length, so it is the slow ones whose angles are new. Methods such as position interpolation rescale positions so that the angles stay within the trained range.",
-    check:
-      "Test retrieval of one fact placed at known distances (1,000, 4,000, 8,000 tokens back); keep inputs within the trained length, or use a model trained or extended for longer contexts.",
+    assumptions: [
+      {
+        text: "The rotary base is 10,000.",
+        why: "A fact of Llama 2's configuration, not a guess; a larger base, as long-context variants use, slows every pair, which is a remedy rather than a doubt about the diagnosis.",
+      },
+      {
+        text: "The report's text is as relevant near the question as far from it.",
+        why: "The conclusion does not need it: the failures set in at a distance whatever the text, which is why short, distinctive facts fail too.",
+      },
+      {
+        text: "The slowest-turning pairs stand for the problem: their angles past 4,096 tokens are the ones training never showed.",
+        why: "The fast pairs wrap around many times within the trained length, so their angles at 12,000 tokens are angles training saw; the slow pairs are pushed where it never went, and the diagnosis rests on them. Methods such as position interpolation rescale positions so that these angles stay in the trained range.",
+        right: true,
+      },
+    ],
+    checks: [
+      {
+        text: "Place one known fact at measured distances (1,000, 4,000, 8,000 tokens back) in reports of the same length, and ask for it.",
+        why: "With the length fixed, only the distance changes: accuracy that falls past about 4,096 tokens points to the trained length; accuracy that is the same at every distance points elsewhere.",
+        right: true,
+      },
+      {
+        text: "Trim every report to its most relevant pages.",
+        why: "Trimming shortens the distance and removes competing text at once, so a right answer could not say which mattered (a useful fix, not a check).",
+      },
+      {
+        text: "Run the model with four bytes per number instead of two.",
+        why: "The near facts and the far ones pass through the same number format, and only the far ones fail.",
+      },
+    ],
   },
   {
     id: "serving",
     mechanism: "memory",
-    title: "Sixteen users at 32k",
+    title: "Twenty users at 32k",
     story:
-      "A team serves Llama-3.1-8B (32 layers, 32 query heads sharing 8 key–value heads of dimension 128; a context of up to 131,072 tokens) on one 80 GB GPU in 16-bit; the weights take about 16 GB. Single requests work. When 16 users each send about 32,768 tokens of conversation at once, the server fails with “CUDA out of memory”.",
+      "A team serves Llama-3.1-8B (32 layers, 32 query heads sharing 8 key–value heads of dimension 128; a window of up to 131,072 tokens) on one 80 GB GPU, two bytes per number; the weights take about 16 GB. Single requests work. When 20 users each send about 32,768 tokens of conversation at once, the server stops with an error as the batch starts.",
     because:
-      "Every token of every sequence keeps a key and a value per key–value head per layer. Sixteen sequences of 32,768 tokens need a cache larger than the memory the weights leave free; one request needs a sixteenth of it.",
+      "Every token of every sequence keeps a key and a value per key–value head per layer. Twenty sequences of 32,768 tokens need a cache as large as the whole card (a gibibyte is more than a gigabyte), before the weights take their 16 GB; one request needs a twentieth of it.",
     not: {
       "missing-context":
         "The server stops with an out-of-memory error before answering: there is no answer to be missing anything.",
@@ -559,7 +774,7 @@ export const scenarios = [
         max: 131072,
         step: 1,
         value: 32768,
-        doc: "Sixteen users: each sequence's length in tokens, up to Llama-3.1-8B's context of 131,072.",
+        doc: "Twenty users: each sequence's length in tokens, up to Llama-3.1-8B's context of 131,072.",
       },
       {
         key: "batch",
@@ -569,8 +784,8 @@ export const scenarios = [
         min: 1,
         max: 4096,
         step: 1,
-        value: 16,
-        doc: "Sixteen users: the number of sequences served at once.",
+        value: 20,
+        doc: "Twenty users: the number of sequences served at once.",
       },
       {
         key: "bytesPerValue",
@@ -580,21 +795,47 @@ export const scenarios = [
         max: 4,
         step: 0.5,
         value: 2,
-        doc: "Sixteen users: the bytes each cached key or value takes (2 for 16-bit, 1 for 8-bit).",
+        doc: "Twenty users: the bytes each cached key or value takes (2 for 16-bit, 1 for 8-bit).",
       },
     ],
     compute: (core, v) => cache(core, v, { heads: 32, kvHeads: 8, headDim: 128, layers: 32 }),
-    assumptions:
-      "The whole context cached for every sequence at the stated precision; the weights (about 16 GB), activations and fragmentation come on top.",
-    check:
-      "Compute the cache before deploying. Shrink it with a shorter context per user, a smaller batch or 8-bit cache values, and measure memory again.",
+    assumptions: [
+      {
+        text: "The weights take about 16 GB.",
+        why: "About 8 billion parameters at two bytes each; but the cache alone (the calculation) fills the card, so the exact size of the weights does not decide anything.",
+      },
+      {
+        text: "All twenty conversations are held in full at once, two bytes per cached value.",
+        why: "The byte count rests on it: a cache of 8-bit values is half the size, and a server that admits requests only as their cache fits would make some users wait instead of failing. Here the batch starts with every conversation full.",
+        right: true,
+      },
+      {
+        text: "Activations and the allocator's waste need little beside the cache.",
+        why: "They come on top, so they make the shortfall larger; the conclusion holds without them.",
+      },
+    ],
+    checks: [
+      {
+        text: "Send single requests of 32,768 tokens one after another.",
+        why: "One request needs a twentieth of the cache and already works; it cannot show what twenty at once need.",
+      },
+      {
+        text: "Switch to a model with a longer window.",
+        why: "32,768 tokens is well within 131,072 already; a longer window changes what may be sent, not what twenty conversations take to hold.",
+      },
+      {
+        text: "Compute the cache for the planned users and lengths before deploying; serve fewer at once, cap each conversation or cache in 8 bits, and measure the card again.",
+        why: "If the error goes once the cache fits beside the weights, its size was the cause, and the measurement confirms the calculation.",
+        right: true,
+      },
+    ],
   },
   {
     id: "batch",
     mechanism: "memory",
     title: "From demo to batch",
     story:
-      "A demo of Llama-2-7B (32 layers, 32 heads each with its own keys and values, dimension 128; a context of 4,096 tokens) runs fine for one user on a 24 GB GPU, where the 16-bit weights take 13.5 GB. Serving 8 users at the full 4,096-token context, the first full batch crashes with “CUDA out of memory”.",
+      "A demo of Llama-2-7B (32 layers, 32 heads each with its own keys and values, dimension 128; a window of 4,096 tokens) runs fine for one user on a 24 GB GPU, where the weights, two bytes each, take 13.5 GB. Serving 8 users at the full 4,096 tokens, the first full batch crashes.",
     because:
       "Without grouped-query attention each of the 32 heads keeps its own keys and values, so the cache for eight full sequences is larger than what the weights leave free on the card.",
     not: {
@@ -641,17 +882,43 @@ export const scenarios = [
       },
     ],
     compute: (core, v) => cache(core, v, { heads: 32, kvHeads: 32, headDim: 128, layers: 32 }),
-    assumptions:
-      "The full context cached for every sequence at the stated precision; the weights (13.5 GB), activations and fragmentation come on top.",
-    check:
-      "Compute the cache before deploying: serve fewer sequences at once, cap their length, or store the cache in 8 bits, and measure memory again.",
+    assumptions: [
+      {
+        text: "The batch runs with the same settings as the demo.",
+        why: "It does, and that rules out the number format and the sampler; what changed is the number of users, which the cache follows.",
+      },
+      {
+        text: "The weights take 13.5 GB.",
+        why: "About 6.7 billion parameters at two bytes; whatever the exact figure, the cache for eight full sequences (the calculation) is more than the weights leave free.",
+      },
+      {
+        text: "All eight sequences reach the full 4,096 tokens at the same time, two bytes per cached value.",
+        why: "The crash needs the whole cache at once: eight conversations of a few hundred tokens would fit, and a cache in 8 bits would be half the size. The calculation takes the batch at its fullest, as the story's does.",
+        right: true,
+      },
+    ],
+    checks: [
+      {
+        text: "Compute the cache for 8 full sequences; serve fewer at once, cap their length or cache in 8 bits, and measure the card again.",
+        why: "If the crash goes once the cache fits beside the weights, its size was the cause; the measurement confirms the calculation.",
+        right: true,
+      },
+      {
+        text: "Run the demo again for one user with a 4,096-token prompt.",
+        why: "It already works, and one user needs an eighth of the cache: it cannot show what eight at once need.",
+      },
+      {
+        text: "Move to a model with a longer window.",
+        why: "The window is not what broke: eight sequences of 4,096 tokens take the same cache in any model of this shape, and a longer window only allows more.",
+      },
+    ],
   },
   {
     id: "slow-chat",
     mechanism: "speed",
     title: "Twelve tokens a second",
     story:
-      "A chatbot on a 70-billion-parameter model streams about 12 tokens per second, and users find it slow. The answers are good, memory use is well within the GPUs, and every step reads the whole model to produce one token. A 1-billion-parameter model of the same family agrees with the large one on about 60% of next tokens, and one of its steps costs about 1/20 of a large-model step.",
+      "A chatbot on a 70-billion-parameter model streams about 12 tokens a second, and users give up waiting for long answers. The answers are good, the GPUs have room to spare, and every step reads the whole model to produce one token. A 1-billion-parameter model of the same family agrees with the large one on about 60% of next tokens, and one of its steps costs about 1/20 of a large-model step.",
     because:
       "Generating one token costs one full large-model call. Speculative decoding lets the small model draft γ tokens that the large one checks in a single call; with acceptance rate α, each call yields (1 − α^(γ+1)) / (1 − α) tokens on average.",
     not: {
@@ -660,7 +927,7 @@ export const scenarios = [
       position:
         "It is slow from the first token, on short prompts as on long ones; nothing depends on how far back anything is.",
       memory:
-        "Memory use is well within the GPUs and nothing fails. Memory cost is about what fits, not how fast the tokens come.",
+        "Nothing fails and the GPUs have room to spare. Memory cost is about what fits, not how fast the tokens come.",
       precision:
         "The answers are good. A coarser number format is one way to make each step cheaper, but nothing here shows a precision problem.",
     },
@@ -699,25 +966,51 @@ export const scenarios = [
       },
     ],
     compute: speculation,
-    assumptions:
-      "Acceptances independent from token to token at a constant rate α, and the large model's call costing the same for γ + 1 tokens as for one (Leviathan et al., 2023).",
-    check:
-      "Measure the acceptance rate on your own prompts (accepted drafts divided by the drafts actually checked) before adopting a draft model, then time real generations with and without it.",
+    assumptions: [
+      {
+        text: "One large-model call costs the same for γ + 1 tokens as for one.",
+        why: "Close to true when each step is spent reading the weights, as the story says; it is the premise of the method, not the part in doubt here.",
+      },
+      {
+        text: "The small model's step costs 1/20 of a large one.",
+        why: "It matters less than the rate of agreement: at this ratio four small steps add little to a round (change c to see how little it moves the improvement).",
+      },
+      {
+        text: "The large model accepts the small one's tokens independently, at a steady rate α = 0.6 on these users' prompts.",
+        why: "The gain rests on α: at 0.3 the same setup would barely pay, at 0.8 it would pay far more (change α to see). Agreement measured on other text is only a guess for these prompts.",
+        right: true,
+      },
+    ],
+    checks: [
+      {
+        text: "Check that the answers with the small model are as good as without.",
+        why: "They are by construction: the large model checks every token, so its distribution is kept; quality says nothing about the time gained.",
+      },
+      {
+        text: "Measure the acceptance rate on your own prompts (accepted tokens over those checked), then time real generations with and without the small model.",
+        why: "The rate is the assumption the improvement rests on, and timing the real generations confirms the calculation or refutes it.",
+        right: true,
+      },
+      {
+        text: "Watch the GPUs' memory while the answers stream.",
+        why: "Nothing fails and there is room to spare: memory is not what sets the pace of one large-model call per token.",
+      },
+    ],
   },
   {
     id: "slow-draft",
     mechanism: "speed",
-    title: "Speculation that slowed things down",
+    title: "A helper that cost time",
     story:
-      "A team switches on speculative decoding: a draft model whose step costs about a quarter of their target model's step proposes 8 tokens at a time. Generation becomes slower than before, although the outputs are as good as ever. Their logs show that the target accepts about 30% of the drafted tokens it checks.",
+      "To make generation quicker, a team puts a small helper model in front of their target model: the helper proposes 8 tokens at a time, and the target checks them in one pass. A helper step costs about a quarter of a target step. Each answer now takes longer than before, although the outputs are as good as ever. Their logs show that the target accepts about 30% of the proposed tokens it checks.",
     because:
-      "Each round costs γ draft steps plus one target call, and pays off only through the drafts accepted. At α = 0.3 few drafts survive, while eight draft steps at a quarter of a target step each make a round far dearer than one target call.",
+      "This is speculative decoding. Each round costs γ draft steps plus one target call, and pays off only through the drafts accepted. At α = 0.3 few drafts survive, while eight draft steps at a quarter of a target step each make a round far dearer than one target call.",
     not: {
       "missing-context": "The outputs are as good as before; the complaint is time.",
       "sampled-wording":
         "Speculative sampling keeps the target model's distribution exactly, so the wording is drawn as before; only the time changed.",
       position: "It is slower on every prompt, short or long.",
-      memory: "Nothing fails or runs out; the draft model fits, and the complaint is time per token.",
+      memory: "Nothing fails or runs out; the helper fits, and the complaint is time per token.",
       precision:
         "The outputs are as good as before: the target checks every token, so the draft's quality shows up in the acceptance rate, that is in speed, not in the answers.",
     },
@@ -731,7 +1024,7 @@ export const scenarios = [
         max: 1,
         step: 0.01,
         value: 0.3,
-        doc: "Speculation that slowed things down: the rate α at which the target accepts a drafted token.",
+        doc: "A helper that cost time: the rate α at which the target accepts a drafted token.",
       },
       {
         key: "gamma",
@@ -742,7 +1035,7 @@ export const scenarios = [
         max: 32,
         step: 1,
         value: 8,
-        doc: "Speculation that slowed things down: the number γ of tokens drafted per target call.",
+        doc: "A helper that cost time: the number γ of tokens drafted per target call.",
       },
       {
         key: "c",
@@ -752,29 +1045,56 @@ export const scenarios = [
         max: 1,
         step: 0.01,
         value: 0.25,
-        doc: "Speculation that slowed things down: the cost c of one draft step relative to one target step.",
+        doc: "A helper that cost time: the cost c of one draft step relative to one target step.",
       },
     ],
     compute: speculation,
-    assumptions:
-      "Acceptances independent at a constant rate α and a target call costing the same for γ + 1 tokens as for one (Leviathan et al., 2023); real rates vary with the text, so measure on your own prompts.",
-    check:
-      "Try a shorter draft (smaller γ) or a cheaper or better-matched draft model, and time real generations; without a draft the improvement is 1 by definition.",
+    assumptions: [
+      {
+        text: "A target pass costs the same for 9 tokens as for one.",
+        why: "The method's premise; if checking 9 tokens cost more, each round would be dearer still, so it cannot rescue the helper.",
+      },
+      {
+        text: "The target accepts the helper's tokens independently, at the 30% the logs show.",
+        why: "The tokens per round rest on α: at 0.3 the chance that all eight proposals survive is tiny, so most of each round's helper steps are wasted. A rate that varied with the text would change the numbers, not the direction.",
+        right: true,
+      },
+      {
+        text: "The helper and the target share a vocabulary.",
+        why: "They must, for the target to check the helper's tokens at all: a requirement of the method, not a doubt about this diagnosis.",
+      },
+    ],
+    checks: [
+      {
+        text: "Propose 16 tokens at a time, so that more are accepted per pass.",
+        why: "At α = 0.3 the extra proposals are almost never reached, and each costs a helper step: the improvement falls further (change γ to see).",
+      },
+      {
+        text: "Compare the outputs with and without the helper.",
+        why: "They follow the target's distribution either way, since the target checks every token: the comparison finds no difference and says nothing about time.",
+      },
+      {
+        text: "Try a shorter proposal (γ of 1 or 2) or a cheaper helper, and time real generations against no helper at all.",
+        why: "The calculation shows how the improvement changes with γ at this α (change γ to see); timing real generations settles it, and without a helper the improvement is 1 by definition.",
+        right: true,
+      },
+    ],
   },
   {
     id: "outlier",
     mechanism: "precision",
     title: "One loud channel",
     story:
-      "After converting a model's activations and weights to 8-bit integers, with one scale per tensor, its answers get noticeably worse than in 16-bit on the same prompts at temperature 0. In one layer's input, one activation channel reaches 60 while the others stay below 1.",
+      "A team moves a model to a compact build that stores every weight and activation in one byte instead of two. On the same prompts, at temperature 0, its answers get noticeably worse than the two-byte model's. In one layer's input, one activation channel reaches 60 while the others stay below 1.",
     because:
       "Symmetric quantisation has one scale Δ for the whole tensor, the step between its levels, set by its largest magnitude. The outlier makes the scale Δ large, and the small values, which carry most of the information, round to a few levels or to zero.",
     not: {
-      "missing-context": "The same prompts, with the same context, went to both versions; only the numbers changed.",
+      "missing-context": "The same prompts went to both builds; only the way the numbers are stored changed.",
       "sampled-wording":
         "At temperature 0 both versions are repeatable; the 8-bit one repeats worse answers, so its distribution changed, not the draw.",
       position: "The degradation appears on short prompts too; it does not grow with distance.",
-      memory: "8 bits use less memory than 16, and the model runs; the complaint is answer quality.",
+      memory:
+        "One byte per number takes less room than two, and the model runs; the complaint is the quality of its answers.",
       speed: "The model runs, and the complaint is quality, not time.",
     },
     section: "quantization",
@@ -818,25 +1138,51 @@ export const scenarios = [
         ],
       ];
     },
-    assumptions:
-      "Per-tensor symmetric quantisation with round-to-nearest; per-channel scales, or keeping outliers in higher precision, change the picture.",
-    check:
-      "Compare quantised and full-precision outputs on your own data, look for outlier channels, and try SmoothQuant's migration of scale into the weights.",
+    assumptions: [
+      {
+        text: "One scale for the whole tensor, set by its largest magnitude.",
+        why: "The damage rests on it: with a scale per channel, the channel that reaches 60 would have its own, and the small values would keep their levels. The calculation uses one scale, as a per-tensor build does.",
+        right: true,
+      },
+      {
+        text: "Each value rounds to the nearest level.",
+        why: "Other rules move a value by at most one level; with so large a scale, the small values lose their levels under any of them.",
+      },
+      {
+        text: "The five values shown stand for the layer's input.",
+        why: "A small sample, but the effect needs only one large value among many small ones, which the story's reading gives.",
+      },
+    ],
+    checks: [
+      {
+        text: "Raise the temperature and look for better answers among several runs.",
+        why: "The distribution itself is worse: runs at a higher temperature give varied answers, not better ones.",
+      },
+      {
+        text: "Give the model a longer prompt with more examples.",
+        why: "The same prompts did well in two bytes: the number format changed, not what the model was given.",
+      },
+      {
+        text: "Compare the one-byte and two-byte builds layer by layer on your own data, then give the loud channel its own scale or migrate its scale into the weights (SmoothQuant).",
+        why: "If the damage starts at the layer with the loud channel and shrinks once its scale no longer sets everyone's, the shared scale was the cause.",
+        right: true,
+      },
+    ],
   },
   {
     id: "four-bit",
     mechanism: "precision",
-    title: "From 8 to 4 bits",
+    title: "Half a byte per weight",
     story:
-      "To fit a model on a smaller GPU, a team quantises its weights from 8 to 4 bits, one scale per tensor. On their test set at temperature 0, the 4-bit model gets more answers wrong than the 8-bit one. In one weight row the largest weight is 0.9, while most are below 0.05.",
+      "To fit a model on a smaller GPU, a team stores its weights in half a byte each instead of one. On their test set, at temperature 0, the smaller model gets more answers wrong than the one-byte model. In one row of weights the largest is 0.9, while most are below 0.05.",
     because:
       "With 4 bits there are only a few levels on each side of zero, and the largest weight sets the scale Δ, the step between them. Weights far below the scale Δ all round to the same level, often zero, and the layer loses what they encoded.",
     not: {
-      "missing-context": "The same prompts and context went to both models; only the weights' number format changed.",
+      "missing-context": "The same prompts went to both models; only the way the weights are stored changed.",
       "sampled-wording":
         "At temperature 0 both models are repeatable: the 4-bit one repeats worse answers, so its distribution changed, not the draw.",
       position: "The errors do not depend on how long the prompts are or where the facts stand in them.",
-      memory: "The 4-bit model fits and runs, which was the point; its answers are the complaint.",
+      memory: "The smaller model fits and runs, which was the point; its answers are the complaint.",
       speed: "The complaint is the answers, not the time.",
     },
     section: "quantization",
@@ -849,7 +1195,7 @@ export const scenarios = [
         max: 100,
         step: 0.01,
         value: 0.9,
-        doc: "From 8 to 4 bits: the largest weight of the row.",
+        doc: "Half a byte per weight: the largest weight of the row.",
       },
       {
         key: "bits",
@@ -860,7 +1206,7 @@ export const scenarios = [
         max: 16,
         step: 1,
         value: 4,
-        doc: "From 8 to 4 bits: the number of bits of the weights' symmetric quantisation.",
+        doc: "Half a byte per weight: the number of bits of the weights' symmetric quantisation.",
       },
       {
         key: "before",
@@ -871,7 +1217,7 @@ export const scenarios = [
         max: 16,
         step: 1,
         value: 8,
-        doc: "From 8 to 4 bits: the width the model ran at before.",
+        doc: "Half a byte per weight: the width the model ran at before.",
       },
     ],
     compute(core, v) {
@@ -891,9 +1237,35 @@ export const scenarios = [
         ],
       ];
     },
-    assumptions:
-      "Per-tensor symmetric quantisation with round-to-nearest of one row; 4-bit methods used in practice (per-group scales, GPTQ, AWQ) keep far more of the small weights.",
-    check:
-      "Compare the 4-bit and 8-bit models on your own test set, per layer if possible; try per-channel or per-group scales before giving up on 4 bits.",
+    assumptions: [
+      {
+        text: "The test set is representative of the users' questions.",
+        why: "It decides how much the loss hurts in use, but both formats were compared on the same test set, so it does not decide the cause.",
+      },
+      {
+        text: "Each weight rounds to the nearest level.",
+        why: "Careful rounding (GPTQ) adjusts the other weights to compensate, which helps; with one scale for the row the small weights still fall below its first level.",
+      },
+      {
+        text: "One scale for the whole row, set by its largest weight.",
+        why: "Weights far below the largest round to zero because they share its scale; per-group scales, as GPTQ and AWQ use, give small weights a scale of their own and keep far more of them.",
+        right: true,
+      },
+    ],
+    checks: [
+      {
+        text: "Compare the two formats layer by layer on the test set, and try per-group or per-channel scales before giving up on half a byte.",
+        why: "If the answers recover once small weights get their own scale, the shared scale was the cause, and the layer-by-layer comparison shows where.",
+        right: true,
+      },
+      {
+        text: "Run the test at a higher temperature.",
+        why: "Both models repeat their answers at temperature 0; a higher temperature draws from the same, worse distribution.",
+      },
+      {
+        text: "Check that the smaller model fits the GPU with room to spare.",
+        why: "It fits and runs, which was the point; the answers are the complaint.",
+      },
+    ],
   },
 ];

@@ -1,16 +1,19 @@
-// <llm-diagnose>: a diagnosis to make, one scenario at a time. The figure tells what a user saw
-// and the numbers they have; the reader chooses the mechanism among the chapter's six, is told
-// why a wrong choice does not fit this story, and once right sees why it does, then the live
-// calculation (computed by the core, with inputs to change), its assumptions and the check to
-// run. The scenarios (diagnose-scenarios.js) come in a seeded shuffled order that the reader can
-// restart; the score counts the scenarios answered right at the first choice.
+// <llm-diagnose>: a diagnosis to make, one scenario at a time, in three steps. The figure tells
+// what a user saw and the numbers they have; the reader chooses the mechanism among the
+// chapter's six, is told why a wrong choice does not fit this story, and once right sees why it
+// does and the live calculation (computed by the core, with inputs to change). Then the reader
+// chooses the assumption that matters most, and then the check that would tell, each among the
+// scenario's own choices, each wrong one explained. The scenarios (diagnose-scenarios.js) come
+// in a seeded shuffled order that the reader can restart; the score counts the steps answered
+// right at the first choice.
 //
 // Attributes: see LlmDiagnose.attributes: seed (the order), scenario (the position shown in
-// it), picks (the choices made so far, scenario by scenario) and one attribute per input of
-// every scenario, named "<scenario id>-<input name>" (serving-batch, slow-chat-alpha, …), with
-// the input's default. Inputs of the scenarios not shown keep their values.
-// Properties: result ({ id, lines }), state ({ seed, scenario, picks, servingBatch, … }),
-// order (the scenario ids in the shown order).
+// it), picks, assumptions and checks (the choices made so far at each step, scenario by
+// scenario) and one attribute per input of every scenario, named "<scenario id>-<input name>"
+// (serving-batch, slow-chat-alpha, …), with the input's default. Inputs of the scenarios not
+// shown keep their values.
+// Properties: result ({ id, lines }), state ({ seed, scenario, picks, assumptions, checks,
+// servingBatch, … }), order (the scenario ids in the shown order).
 import { fill, h } from "../dom.js";
 import { LlmWidget } from "./base.js";
 import { stateKey } from "./attributes.js";
@@ -63,6 +66,37 @@ export function shuffled(seed) {
 /** The choices made at one position: "memory,speed" → ["memory", "speed"]. */
 const picksOf = (entry) => (entry ? entry.split(",") : []);
 
+/**
+ * The two steps after the mechanism, each a list of the scenario's choices (its field) named in
+ * the state by their number in that list ("2" is the second): the attribute, the question, and
+ * what a verdict says.
+ */
+const REASONS = [
+  {
+    key: "assumptions",
+    question: "Which assumption matters most here?",
+    right: "Right: this is the one the conclusion rests on.",
+    wrong: "Not the one that matters most.",
+    retry: "Not that assumption: try another",
+    found: "Right assumption.",
+  },
+  {
+    key: "checks",
+    question: "Which check would tell you?",
+    right: "Right: this check would tell you.",
+    wrong: "Not this check.",
+    retry: "Not that check: try another",
+    found: "Right check.",
+  },
+];
+
+/** The score as the figure writes it: "7 of 9 steps right at the first try". */
+const tallyOf = ({ right, answered }) =>
+  `${right} of ${answered} ${answered === 1 ? "step" : "steps"} right at the first try`;
+
+/** The number, as the state writes it, of the right choice of a scenario's list. */
+const rightOf = (choices) => String(choices.findIndex((c) => c.right) + 1);
+
 export class LlmDiagnose extends LlmWidget {
   static styles = css;
   // picks: the six mechanisms of one scenario take 63 characters; 128 leaves room for stray
@@ -93,6 +127,15 @@ export class LlmDiagnose extends LlmWidget {
       default: [],
       doc: `The mechanisms chosen so far, scenario by scenario in the shuffled order: “|” between scenarios, “,” between the choices of one, which end at the right one (e.g. memory|speed,position). Mechanisms: ${MECHANISM_IDS.join(", ")}.`,
     },
+    ...REASONS.map(({ key, question }) => ({
+      name: key,
+      type: "labels",
+      minLength: 1,
+      maxLength: scenarios.length,
+      maxChars: 32,
+      default: [],
+      doc: `The answers chosen so far to “${question}”, as picks writes the mechanisms, each choice by its number in the scenario's list (1 is the first shown), e.g. 2|3,1; a scenario's answers count once the step before is right.`,
+    })),
     ...scenarios.flatMap((s) =>
       s.inputs.map((i) => ({
         name: inputAttribute(s, i),
@@ -133,6 +176,38 @@ export class LlmDiagnose extends LlmWidget {
         `picks: ${ignored.map((id) => `“${id.length > 20 ? `${id.slice(0, 20)}…` : id}”`).join(", ")} ignored: expected mechanisms among ${MECHANISM_IDS.join(", ")}, each once per scenario and none after the right one.`,
       );
     }
+    this.normalizeReasons(state, notes, order);
+  }
+
+  /**
+   * The same for the steps after the mechanism: a choice's number in the scenario's list, each
+   * once, none after the right one, and none where the step before is not yet right (the picks
+   * are normalised first, so each step reads the one before as kept).
+   */
+  normalizeReasons(state, notes, order) {
+    let before = (k) => picksOf(state.picks[k]).includes(order[k].mechanism);
+    for (const { key } of REASONS) {
+      const ignored = [];
+      const solvedBefore = before;
+      const entries = state[key].map((entry, k) => {
+        const choices = order[k][key];
+        const kept = [];
+        for (const n of picksOf(entry)) {
+          const known = /^[1-9]$/.test(n) && Number(n) <= choices.length;
+          if (known && solvedBefore(k) && !kept.includes(n) && !kept.includes(rightOf(choices))) kept.push(n);
+          else ignored.push(n);
+        }
+        return kept.join(",");
+      });
+      while (entries.length && entries.at(-1) === "") entries.pop();
+      state[key] = entries;
+      if (ignored.length) {
+        notes.push(
+          `${key}: ${ignored.map((n) => `“${n.length > 20 ? `${n.slice(0, 20)}…` : n}”`).join(", ")} ignored: expected the number of one of the scenario's choices, each once and none after the right one, once the step before is right.`,
+        );
+      }
+      before = (k) => picksOf(entries[k]).includes(rightOf(order[k][key]));
+    }
   }
 
   /** The scenario ids in the order shown. */
@@ -153,40 +228,55 @@ export class LlmDiagnose extends LlmWidget {
     this.frame.append(h("div", { class: "diagnose-head" }, this.progress, this.restartButton), this.card);
   }
 
-  /** The scenario shown and the choices made for it. */
+  /**
+   * The scenario shown and the choices made for it: the mechanisms picked and whether the right
+   * one is among them, then for each step after it (REASONS) the numbers picked, whether the
+   * step is open (the one before is right) and solved.
+   */
   current() {
-    const s = shuffled(this.state.seed)[this.state.scenario - 1];
-    const picks = picksOf(this.state.picks[this.state.scenario - 1]);
-    return { s, picks, solved: picks.includes(s.mechanism) };
+    const k = this.state.scenario - 1;
+    const s = shuffled(this.state.seed)[k];
+    const picks = picksOf(this.state.picks[k]);
+    const solved = picks.includes(s.mechanism);
+    let open = solved;
+    const reasons = REASONS.map((step) => {
+      const chosen = picksOf(this.state[step.key][k]);
+      const done = open && chosen.includes(rightOf(s[step.key]));
+      const out = { step, picks: chosen, open, solved: done };
+      open = done;
+      return out;
+    });
+    return { s, picks, solved, reasons, done: open };
+  }
+
+  /**
+   * The steps answered so far in the order and how many of them were right at the first choice:
+   * a step counts once a choice was made at it.
+   */
+  score() {
+    const order = shuffled(this.state.seed);
+    const firsts = order.flatMap((s, k) => [
+      [picksOf(this.state.picks[k])[0], s.mechanism],
+      ...REASONS.map(({ key }) => [picksOf(this.state[key][k])[0], rightOf(s[key])]),
+    ]);
+    const answered = firsts.filter(([first]) => first !== undefined);
+    return { right: answered.filter(([first, right]) => first === right).length, answered: answered.length };
   }
 
   /** Sets the progress, the card (rebuilt when the scenario changed), choices and inputs from the state. */
   sync() {
-    const { s, picks, solved } = this.current();
+    const { s, picks, solved, reasons, done } = this.current();
     if (this.shown !== s) this.renderCard(s);
-    const order = shuffled(this.state.seed);
-    const answered = this.state.picks.flatMap((entry, k) => (entry ? [picksOf(entry)[0] === order[k].mechanism] : []));
-    const right = answered.filter(Boolean).length;
+    const { answered } = this.score();
+    const tally = tallyOf(this.score());
     fill(
       this.progress,
       `Scenario ${this.state.scenario} of ${scenarios.length}. `,
-      answered.length
-        ? h("span", { class: "diagnose-score" }, `${right} of ${answered.length} right first time.`)
-        : "No answers yet.",
+      answered ? h("span", { class: "diagnose-score" }, `${tally}.`) : "No answers yet.",
     );
 
-    for (const [id, button] of this.buttons) {
-      const tried = picks.includes(id);
-      button.setAttribute("aria-disabled", String(solved || tried));
-      button.classList.toggle("diagnose-no", tried && id !== s.mechanism);
-      button.classList.toggle("diagnose-yes", tried && id === s.mechanism);
-    }
-    // Feedback for each choice made, added to what is shown when the reader adds a choice (so a
-    // screen reader announces only the new one), rebuilt otherwise.
-    const grows = this.shownPicks.every((id, k) => picks[k] === id);
-    if (!grows) fill(this.feedback);
-    for (const id of picks.slice(grows ? this.shownPicks.length : 0)) this.feedback.append(this.verdict(s, id));
-    this.shownPicks = picks;
+    this.mark(this.buttons, picks, s.mechanism, solved);
+    this.grow(this.feedback, "mechanism", picks, (id) => this.verdict(s, id));
 
     this.analysis.hidden = !solved;
     const others = MECHANISM_IDS.filter((id) => id !== s.mechanism && !picks.includes(id));
@@ -195,19 +285,43 @@ export class LlmDiagnose extends LlmWidget {
       others.map((id) => h("li", {}, h("strong", {}, `${labelOf(id)}: `), s.not[id])),
     );
     this.others.hidden = !others.length;
+    for (const [n, r] of reasons.entries()) {
+      const part = this.reasonParts[n];
+      part.fieldset.hidden = !r.open;
+      this.mark(part.buttons, r.picks, rightOf(s[r.step.key]), r.solved);
+      this.grow(part.feedback, r.step.key, r.picks, (number) => this.reasonVerdict(s, r.step, number));
+    }
+    this.sectionLink.hidden = !done;
     const last = this.state.scenario === scenarios.length;
-    this.nextButton.hidden = !solved || last;
-    this.final.hidden = !solved || !last;
-    fill(
-      this.finalText,
-      `That was the last of the ${scenarios.length} scenarios: `,
-      h("strong", {}, `${right} of ${answered.length} right first time`),
-      ".",
-    );
+    this.nextButton.hidden = !done || last;
+    this.final.hidden = !done || !last;
+    fill(this.finalText, `That was the last of the ${scenarios.length} scenarios: `, h("strong", {}, tally), ".");
     for (const { key, input } of this.fields) {
       input.value = String(this.state[key]);
       markInvalid(input, false);
     }
+  }
+
+  /** Marks a step's buttons (a Map from choice to button): tried wrong, tried right, or still open. */
+  mark(buttons, picks, right, solved) {
+    for (const [id, button] of buttons) {
+      const tried = picks.includes(id);
+      button.setAttribute("aria-disabled", String(solved || tried));
+      button.classList.toggle("diagnose-no", tried && id !== right);
+      button.classList.toggle("diagnose-yes", tried && id === right);
+    }
+  }
+
+  /**
+   * A step's feedback, one verdict per choice made: added to what is shown when the reader adds
+   * a choice (so that the verdicts already read stay as they are), rebuilt otherwise.
+   */
+  grow(feedback, name, picks, verdict) {
+    const shown = this.shownPicks[name] ?? [];
+    const grows = shown.every((id, k) => picks[k] === id);
+    if (!grows) fill(feedback);
+    for (const id of picks.slice(grows ? shown.length : 0)) feedback.append(verdict(id));
+    this.shownPicks[name] = picks;
   }
 
   /** The feedback for choosing mechanism `id` in scenario `s`. */
@@ -227,16 +341,52 @@ export class LlmDiagnose extends LlmWidget {
         );
   }
 
-  /** The scenario's story, the six choices and the calculation (hidden until the right choice). */
+  /** The feedback for choosing choice number `n` of `step` in scenario `s`. */
+  reasonVerdict(s, step, n) {
+    const choice = s[step.key][Number(n) - 1];
+    return h(
+      "p",
+      { class: `diagnose-verdict ${choice.right ? "diagnose-yes" : "diagnose-no"}` },
+      h("strong", {}, `${choice.right ? step.right : step.wrong} `),
+      choice.why,
+    );
+  }
+
+  /**
+   * The scenario's story and its three steps: the six mechanisms; once the right one is chosen,
+   * the calculation and the assumptions; once the right assumption is, the checks; once the
+   * right check is, the link to the section and the next scenario.
+   */
   renderCard(s) {
     this.shown = s;
-    this.shownPicks = [];
+    this.shownPicks = {};
     this.buttons = new Map(
       mechanisms.map((m) => [
         m.id,
         h("button", { type: "button", class: "diagnose-choice", onclick: () => this.choose(m.id) }, m.label),
       ]),
     );
+    this.reasonParts = REASONS.map((step, n) => {
+      const buttons = new Map(
+        s[step.key].map((choice, k) => [
+          String(k + 1),
+          h(
+            "button",
+            { type: "button", class: "diagnose-option", onclick: () => this.chooseReason(n, String(k + 1)) },
+            choice.text,
+          ),
+        ]),
+      );
+      const feedback = h("div", { class: "diagnose-feedback" });
+      const fieldset = h(
+        "fieldset",
+        { class: "diagnose-choices diagnose-step" },
+        h("legend", {}, `${n + 2}. ${step.question}`),
+        [...buttons.values()],
+        feedback,
+      );
+      return { buttons, feedback, fieldset };
+    });
     this.fields = s.inputs.map((i) => {
       const key = inputKey(s, i);
       const field = numberField({
@@ -282,26 +432,26 @@ export class LlmDiagnose extends LlmWidget {
         ),
         this.lines,
       ),
-      h("p", {}, h("strong", {}, "Assumptions. "), s.assumptions),
-      h("p", { class: "check" }, h("strong", {}, "The check. "), s.check),
-      // The link works where the section is on the page (the reader); embedded, it names it.
-      h(
-        "p",
-        {},
-        document.getElementById(s.section)
-          ? h("a", { href: `#${s.section}` }, `Go to section ${SECTION_TITLES[s.section]} for the full figure →`)
-          : `The full figure is in section ${SECTION_TITLES[s.section]} of the chapter.`,
-      ),
+    );
+    // The link works where the section is on the page (the reader); embedded, it names it.
+    this.sectionLink = h(
+      "p",
+      { class: "diagnose-section" },
+      document.getElementById(s.section)
+        ? h("a", { href: `#${s.section}` }, `Go to section ${SECTION_TITLES[s.section]} for the full figure →`)
+        : `The full figure is in section ${SECTION_TITLES[s.section]} of the chapter.`,
     );
     fill(
       this.card,
       this.heading,
       h("p", { class: "diagnose-story" }, s.story),
-      h("fieldset", { class: "diagnose-choices" }, h("legend", {}, "Which mechanism explains it?"), [
+      h("fieldset", { class: "diagnose-choices" }, h("legend", {}, "1. Which mechanism explains it?"), [
         ...this.buttons.values(),
       ]),
       this.feedback,
       this.analysis,
+      this.reasonParts.map((p) => p.fieldset),
+      this.sectionLink,
       this.nextButton,
       this.final,
     );
@@ -311,10 +461,22 @@ export class LlmDiagnose extends LlmWidget {
   choose(id) {
     const { picks, solved } = this.current();
     if (solved || picks.includes(id)) return;
-    const all = this.state.picks.slice();
+    this.set({ picks: this.withChoice(this.state.picks, picks, id) }, { sync: true });
+  }
+
+  /** The reader chooses choice `number` at step `n` after the mechanism (once, while the step is open). */
+  chooseReason(n, number) {
+    const r = this.current().reasons[n];
+    if (!r.open || r.solved || r.picks.includes(number)) return;
+    this.set({ [r.step.key]: this.withChoice(this.state[r.step.key], r.picks, number) }, { sync: true });
+  }
+
+  /** A step's entries with `choice` added to the scenario shown's (`picks`). */
+  withChoice(entries, picks, choice) {
+    const all = entries.slice();
     while (all.length < this.state.scenario) all.push("");
-    all[this.state.scenario - 1] = [...picks, id].join(",");
-    this.set({ picks: all }, { sync: true });
+    all[this.state.scenario - 1] = [...picks, choice].join(",");
+    return all;
   }
 
   next() {
@@ -324,7 +486,8 @@ export class LlmDiagnose extends LlmWidget {
 
   /** A new order (the next seed), from its first scenario, with no choices made. */
   restart() {
-    this.set({ seed: this.state.seed === MAX_SEED ? 0 : this.state.seed + 1, scenario: 1, picks: [] }, { sync: true });
+    const none = Object.fromEntries(["picks", ...REASONS.map((r) => r.key)].map((key) => [key, []]));
+    this.set({ seed: this.state.seed === MAX_SEED ? 0 : this.state.seed + 1, scenario: 1, ...none }, { sync: true });
     this.heading.focus();
   }
 
@@ -350,17 +513,27 @@ export class LlmDiagnose extends LlmWidget {
   }
 
   /**
-   * Where the reader is and the verdict on their last choice; once right, the calculation's first
-   * result (its first bold number).
+   * Where the reader is and the verdict on their last choice, with the question that follows;
+   * once the mechanism is right, the calculation's first result (its first bold number).
    */
   summary(r) {
-    const { s, picks, solved } = this.current();
+    const { s, picks, solved, reasons } = this.current();
     const where = `scenario ${this.state.scenario} of ${scenarios.length}`;
+    // The furthest step with a choice is the one the reader just answered.
+    let latest = reasons.length - 1;
+    while (latest >= 0 && !(reasons[latest].open && reasons[latest].picks.length)) latest -= 1;
+    if (latest >= 0) {
+      const { step, solved: right } = reasons[latest];
+      if (!right) return `${step.retry} (${where}).`;
+      const following = REASONS[latest + 1];
+      if (following) return `${step.found} ${following.question} (${where})`;
+      return `${step.found} That was ${where}: ${tallyOf(this.score())}.`;
+    }
     if (!picks.length)
       return `${where[0].toUpperCase()}${where.slice(1)}: ${s.title}${/[.?!]$/.test(s.title) ? "" : "."} Which mechanism explains it?`;
     if (!solved) return `Not ${labelOf(picks.at(-1)).toLowerCase()}: try another mechanism (${where}).`;
     const first = r.lines.flat(Infinity).find((x) => x instanceof Element && x.localName === "strong");
-    return `Right: ${labelOf(s.mechanism).toLowerCase()} (${where}).${first ? ` The calculation gives ${first.textContent}.` : ""}`;
+    return `Right: ${labelOf(s.mechanism).toLowerCase()} (${where}).${first ? ` The calculation gives ${first.textContent}.` : ""} ${REASONS[0].question}`;
   }
 }
 
