@@ -371,6 +371,14 @@ const printView = (page) =>
       ]
         .filter(visible)
         .map((el) => el.className || el.localName),
+      // Figure 9.1 on paper: every scenario with its questions, and no button of the one asked on screen.
+      diagnose: {
+        scenarios: deep(".diagnose-print-scenario").filter(visible).length,
+        buttons: deep(".diagnose-card button").filter(visible).length,
+        solved: [...document.querySelectorAll(".print-solution")]
+          .filter((d) => /^Figure 9\.1/.test(d.querySelector("h3").textContent))
+          .map((d) => d.querySelectorAll(":scope > ol > li").length),
+      },
       figureControls: deep(
         ".llm-actions button, .controls, .sliders, input[type=range], .llm-predict-note button, .llm-skip",
       )
@@ -468,6 +476,8 @@ test("print: a workbook — questions with a line to write on, answers in the So
   );
   for (const [i, item] of exercises.entries())
     assert.ok(item.text > 40 && item.text >= p.bodies[i], `${item.name}: ${item.text} characters`);
+  // Figure 9.1: its twelve scenarios to work through, and their answers among the Solutions.
+  assert.deepEqual(p.diagnose, { scenarios: 12, buttons: 0, solved: [12] });
   // The held-back readouts stay held back, and each figure's note says where the answer is.
   assert.ok(p.held.length >= 5);
   for (const h of p.held) assert.deepEqual(h, { id: h.id, digits: false, note: true });

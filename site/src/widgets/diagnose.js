@@ -225,7 +225,86 @@ export class LlmDiagnose extends LlmWidget {
     this.card = h("div", { class: "diagnose-card" });
     this.shown = null;
     this.fields = [];
-    this.frame.append(h("div", { class: "diagnose-head" }, this.progress, this.restartButton), this.card);
+    // On paper (diagnose.css), every scenario with its three questions and their choices, in the
+    // order the figure asks them; the answers are the page's Solutions (solutions()).
+    this.printed = h("ol", { class: "diagnose-print" });
+    this.frame.append(h("div", { class: "diagnose-head" }, this.progress, this.restartButton), this.card, this.printed);
+  }
+
+  /** The scenarios in the order shown, as data. */
+  ordered() {
+    return this.order.map((id) => scenarios.find((s) => s.id === id));
+  }
+
+  /** Every scenario as a printed exercise: its story, then each step's question and choices. */
+  renderPrinted() {
+    const choices = (items) =>
+      h(
+        "ol",
+        { class: "diagnose-print-choices", type: "a" },
+        items.map((t) => h("li", {}, t)),
+      );
+    fill(
+      this.printed,
+      this.ordered().map((s) =>
+        h(
+          "li",
+          { class: "diagnose-print-scenario" },
+          h("h3", {}, s.title),
+          h("p", {}, s.story),
+          h("p", { class: "diagnose-print-question" }, "1. Which mechanism explains it?"),
+          choices(mechanisms.map((m) => m.label)),
+          REASONS.map((step, k) => [
+            h("p", { class: "diagnose-print-question" }, `${k + 2}. ${step.question}`),
+            choices(s[step.key].map((c) => c.text)),
+          ]),
+        ),
+      ),
+    );
+  }
+
+  /**
+   * What a printed copy's Solutions part says of Figure 9.1 (site/src/print.js): for each
+   * scenario, the mechanism and why, the assumption and the check that matter and why, and its
+   * small calculation with the figure's numbers, computed by the core.
+   */
+  solutions() {
+    if (!this.core) return [];
+    const right = (list) => list.find((c) => c.right);
+    return [
+      h(
+        "div",
+        { class: "print-solution" },
+        h("h3", {}, "Figure 9.1: the scenarios"),
+        h(
+          "ol",
+          {},
+          this.ordered().map((s) => {
+            const values = Object.fromEntries(s.inputs.map((i) => [i.key, this.state[inputKey(s, i)]]));
+            const assumption = right(s.assumptions);
+            const check = right(s.checks);
+            return h(
+              "li",
+              {},
+              h(
+                "p",
+                {},
+                h("strong", {}, /[.?!]$/.test(s.title) ? `${s.title} ` : `${s.title}: `),
+                `${labelOf(s.mechanism)}. `,
+                s.because,
+              ),
+              h("p", {}, h("em", {}, "The assumption that matters: "), assumption.text, " ", assumption.why),
+              h("p", {}, h("em", {}, "The check: "), check.text, " ", check.why),
+              h(
+                "ul",
+                {},
+                s.compute(this.core, values).map((line) => h("li", {}, line)),
+              ),
+            );
+          }),
+        ),
+      ),
+    ];
   }
 
   /**
@@ -510,6 +589,7 @@ export class LlmDiagnose extends LlmWidget {
       this.lines,
       r.lines.map((line) => h("li", {}, line)),
     );
+    this.renderPrinted();
   }
 
   /**
