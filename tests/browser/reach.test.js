@@ -44,6 +44,7 @@ function field(page, id) {
 
 test("laptop: while a figure fills the screen its exercise's field is docked at the bottom, and goes back as its place comes into view", async () => {
   const { page, errors } = await openReader(browser.context, { width: 1280, height: 800 });
+  let covered = 0;
   for (const ex of EXERCISES) {
     // The figure's top at the top of the screen: the figure fills it, the question is below.
     await scrollFigureTo(page, ex.figure, 0);
@@ -56,7 +57,30 @@ test("laptop: while a figure fills the screen its exercise's field is docked at 
     // The figure is in view above it.
     assert.ok(docked.figureTop <= 1 && docked.figureBottom > docked.top, `exercise ${ex.n}: ${JSON.stringify(docked)}`);
     if (ex.n === 5) await page.screenshot({ path: artifact("reach-docked-1280.png") });
-
+    // A control of the figure that takes the focus under the dock is scrolled clear of it: the
+    // last control of the figure that is not held back, brought under the dock, then focused.
+    const clear = await page.evaluate(async (id) => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const figure = document.getElementById(id);
+      const control = [...figure.shadowRoot.querySelectorAll("input, select, button")]
+        .filter((el) => el.getBoundingClientRect().height > 0 && !el.closest("[inert], .llm-bar, .llm-actions"))
+        .at(-1);
+      if (!control) return null;
+      scrollTo(0, scrollY + control.getBoundingClientRect().top - innerHeight + 25);
+      await frame();
+      const dock = document.querySelector(".predict-docked");
+      if (!dock || control.getBoundingClientRect().top < dock.getBoundingClientRect().top) return null;
+      control.focus();
+      await frame();
+      return { bottom: control.getBoundingClientRect().bottom, dock: dock.getBoundingClientRect().top };
+    }, ex.figure);
+    if (clear) {
+      covered += 1;
+      assert.ok(
+        clear.bottom <= clear.dock + 1,
+        `exercise ${ex.n}: a focused control under the dock: ${JSON.stringify(clear)}`,
+      );
+    }
     // Scrolled on to the exercise: the field is in its place, in view, no longer docked.
     await page.evaluate((id) => document.querySelector(`[for="${id}"]`).scrollIntoView({ block: "end" }), ex.figure);
     await frames(page);
@@ -67,6 +91,7 @@ test("laptop: while a figure fills the screen its exercise's field is docked at 
     await scrollFigureTo(page, ex.figure, 900);
     assert.equal((await field(page, ex.figure)).docked, false, `exercise ${ex.n}: docked above its figure`);
   }
+  assert.ok(covered >= 4, `a control was brought under the dock in ${covered} figures`);
   assert.deepEqual(errors, []);
   await page.close();
 });

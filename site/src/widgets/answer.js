@@ -283,9 +283,10 @@ export class FigureAnswer extends HTMLElement {
       step.box.classList.add("predict-docked");
       this.docked = step;
     }
-    // Under the figure, as wide as it is.
+    // Under the figure, as wide as it is; a control that takes the focus is scrolled clear of it.
     step.box.style.setProperty("--dock-left", `${Math.round(fig.left)}px`);
     step.box.style.setProperty("--dock-width", `${Math.round(fig.width)}px`);
+    document.documentElement.style.scrollPaddingBottom = `${step.box.offsetHeight}px`;
   }
 
   /** Puts a docked field back in its place in the exercise. */
@@ -297,6 +298,7 @@ export class FigureAnswer extends HTMLElement {
     this.dockPlace?.remove();
     this.dockPlace = null;
     this.docked = null;
+    document.documentElement.style.removeProperty("scroll-padding-bottom");
   }
 
   /**
