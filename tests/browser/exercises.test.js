@@ -243,3 +243,15 @@ test("exercise 1: with Look-up loaded, the answer no longer calls a tied score t
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("exercise 5: the follow-up's field goes while the ceiling is infinite (α = 1) and comes back with a finite one", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const form = () => page.evaluate(() => !document.querySelector('[for="speculative-figure"]').second.form.hidden);
+  assert.equal(await form(), true, "asked at α = 0.5");
+  await setAttr(page, "speculative-figure", "alpha", "1");
+  assert.equal(await form(), false, "no number to ask at α = 1: the answer says the tokens grow without end");
+  await setAttr(page, "speculative-figure", "alpha", "0.5");
+  assert.equal(await form(), true, "asked again at α = 0.5");
+  assert.deepEqual(errors, []);
+  await page.close();
+});

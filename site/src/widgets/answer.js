@@ -166,6 +166,7 @@ export class FigureAnswer extends HTMLElement {
     this.docked = null;
     /** @type {HTMLElement | null} */
     this.dockPlace = null;
+    this.dockGeometry = ""; // what dock() last wrote: left, width and height
   }
 
   connectedCallback() {
@@ -231,19 +232,13 @@ export class FigureAnswer extends HTMLElement {
         this.second.box,
       );
     }
-    const name = this.figureName();
+    const name = this.figure?.captionName() ?? "";
     this.back = h(
       "p",
       { class: "predict-back" },
       h("button", { type: "button", onclick: () => this.toFigure() }, name ? `Back to ${name}` : "Back to the figure"),
     );
     fill(this, this.first.box, this.then, this.back, this.details);
-  }
-
-  /** The figure's name as its caption gives it ("Figure 5.1"), or "" where it has none. */
-  figureName() {
-    const caption = this.figure?.closest("figure")?.querySelector("figcaption strong")?.textContent ?? "";
-    return caption.trim().replace(/[.:]$/, "");
   }
 
   /** "Go to the exercise": the field the reader is at, in view with its question, and focused. */
@@ -284,6 +279,10 @@ export class FigureAnswer extends HTMLElement {
       this.docked = step;
     }
     // Under the figure, as wide as it is; a control that takes the focus is scrolled clear of it.
+    // Written only when it changes: this runs in every frame of a scroll.
+    const geometry = `${Math.round(fig.left)} ${Math.round(fig.width)} ${step.box.offsetHeight}`;
+    if (geometry === this.dockGeometry) return;
+    this.dockGeometry = geometry;
     step.box.style.setProperty("--dock-left", `${Math.round(fig.left)}px`);
     step.box.style.setProperty("--dock-width", `${Math.round(fig.width)}px`);
     document.documentElement.style.scrollPaddingBottom = `${step.box.offsetHeight}px`;
@@ -298,6 +297,7 @@ export class FigureAnswer extends HTMLElement {
     this.dockPlace?.remove();
     this.dockPlace = null;
     this.docked = null;
+    this.dockGeometry = "";
     document.documentElement.style.removeProperty("scroll-padding-bottom");
   }
 
@@ -387,7 +387,7 @@ export class FigureAnswer extends HTMLElement {
     if (!this.body) return [];
     const { followUp } = /** @type {typeof FigureAnswer} */ (this.constructor);
     const name = this.exerciseName() || "Exercise";
-    const figure = this.figureName();
+    const figure = this.figure?.captionName() ?? "";
     return [
       h(
         "div",
@@ -550,7 +550,7 @@ export class FigureAnswer extends HTMLElement {
           step.toleranceEl.textContent = `Counted right ${toleranceText(tolerance)}, for the figure's inputs as they are now.`;
         }
         // A follow-up that asks for no number is a question the worked answer answers.
-        if (this.second && !this.second.expected) this.second.form.hidden = true;
+        if (this.second) this.second.form.hidden = !this.second.expected;
         fill(this.body, this.answer(figure.result, figure));
       } catch (error) {
         for (const step of [this.first, this.second]) if (step) step.expected = null;

@@ -235,6 +235,12 @@ export class LlmWidget extends HTMLElement {
     whenNeeded(this);
   }
 
+  /** The figure's name as its caption gives it ("Figure 5.1"), or "" where it has none. */
+  captionName() {
+    const caption = this.closest("figure")?.querySelector("figcaption strong")?.textContent ?? "";
+    return caption.trim().replace(/[.:]$/, "");
+  }
+
   /**
    * Builds the controls, then computes and draws with the core (once, when first needed). The
    * placeholder stays until the first result is drawn.
@@ -243,7 +249,7 @@ export class LlmWidget extends HTMLElement {
     if (this._started || !this._connected) return;
     this._started = true;
     // Named as its caption names it, where it stands in a <figure> ("Skip Figure 5.1").
-    const name = this.closest("figure")?.querySelector("figcaption strong")?.textContent.trim().replace(/[.:]$/, "");
+    const name = this.captionName();
     if (name) {
       this.skip.textContent = `Skip ${name}`;
       this.skipEnd.textContent = `End of ${name}`;
