@@ -445,22 +445,17 @@ export class LlmAnswerMoe extends FigureAnswer {
     };
   }
 
-  followUpPrediction(r, figure) {
+  followUpPrediction(r) {
     const N = r.route.f.length;
-    // Every token to expert 1, the router's weights still even.
-    const f = r.route.f.map((_, i) => (i === 0 ? 1 : 0));
-    const collapsed = figure.core.moeLoadBalance(
-      f,
-      f.map(() => 1 / N),
-    ).loss;
     return {
       label: "The loss if every token went to expert 1, the router's weights still even:",
-      value: collapsed,
+      // Every token to expert 1, the router's weights still even (compute()).
+      value: r.oneExpertWithEven.loss,
       tolerance: 0.01,
       digits: 4,
       hints: [
         {
-          value: N,
+          value: r.collapse.loss,
           text: `That is a full collapse of the router's weights too (p₁ = 1). With pᵢ = 1/${N} for every expert the sum is ${N}·Σ fᵢ/${N} = Σ fᵢ.`,
         },
       ],
