@@ -346,12 +346,12 @@ export class LlmDiagnose extends LlmWidget {
   sync() {
     const { s, picks, solved, reasons, done } = this.current();
     if (this.shown !== s) this.renderCard(s);
-    const { answered } = this.score();
-    const tally = tallyOf(this.score());
+    const score = this.score();
+    const tally = tallyOf(score);
     fill(
       this.progress,
       `Scenario ${this.state.scenario} of ${scenarios.length}. `,
-      answered ? h("span", { class: "diagnose-score" }, `${tally}.`) : "No answers yet.",
+      score.answered ? h("span", { class: "diagnose-score" }, `${tally}.`) : "No answers yet.",
     );
 
     this.mark(this.buttons, picks, s.mechanism, solved);
@@ -589,7 +589,11 @@ export class LlmDiagnose extends LlmWidget {
       this.lines,
       r.lines.map((line) => h("li", {}, line)),
     );
-    this.renderPrinted();
+    // The printed scenarios change only with their order, not with a choice or an input.
+    if (this.printedSeed !== this.state.seed) {
+      this.printedSeed = this.state.seed;
+      this.renderPrinted();
+    }
   }
 
   /**
