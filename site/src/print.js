@@ -5,31 +5,14 @@
 //    every figure's settings, where the page was opened over the web; from a file on disk, whose
 //    path means nothing to the reader of the paper, only that each figure's settings are printed
 //    under it;
-//  - under each figure, its settings (printedSettings): every setting a control sets, and any
-//    other that differs from its default, so that a printed figure can be set up again;
+//  - under each figure, its settings (takeaway.js settingsText, with every setting a control
+//    sets, and any other that differs from its default), so that it can be set up again;
 //  - the exercises print their questions with a line to write on, and their answers go to a
 //    "Solutions" part at the end of the chapter (each exercise's solution(), and the solutions
 //    of any figure that asks questions of its own, such as Figure 9.1's scenarios): the figures'
 //    readouts that an exercise holds back stay held back on paper, as on the screen.
 import { fill, h } from "./dom.js";
-import { formatValue, stateKey } from "./widgets/attributes.js";
-
-// The kinds of setting a figure's controls set one value of (a slider, a field, a switch, a list).
-const SCALAR = new Set(["number", "integer", "boolean", "choice"]);
-
-/**
- * A figure's settings as a printed line: each scalar setting as name=value, as embed.html's query
- * takes them, then the others that differ from their defaults (settings("defaults")).
- */
-export function printedSettings(el) {
-  const decls = /** @type {any} */ (el.constructor).attributes ?? [];
-  const state = /** @type {any} */ (el).state ?? {};
-  const differing = new Map(/** @type {any} */ (el).settings("defaults"));
-  const pairs = decls
-    .filter((d) => SCALAR.has(d.type) || differing.has(d.name))
-    .map((d) => `${d.name}=${differing.get(d.name) ?? formatValue(d, state[stateKey(d.name)])}`);
-  return pairs.length ? `Settings: ${pairs.join(", ")}.` : "Settings: none.";
-}
+import { settingsText } from "./takeaway.js";
 
 /**
  * Sets up the page's print handlers. `widgets` are the page's widget elements in document order;
@@ -61,7 +44,7 @@ export function setUpPrint({ widgets, writeNow }) {
     for (const el of widgets) {
       const figure = el.closest("figure");
       if (!figure || typeof (/** @type {any} */ (el).settings) !== "function") continue;
-      const line = h("p", { class: "print-settings" }, printedSettings(el));
+      const line = h("p", { class: "print-settings" }, settingsText(el, { every: true }));
       (figure.querySelector(":scope > figcaption") ?? el).before(line);
       added.push(line);
     }
