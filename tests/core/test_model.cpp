@@ -56,6 +56,59 @@ TEST_CASE("model: head_dim in the file wins over hidden / heads (Mistral Nemo)",
   CHECK(model_cost(s, at(1)).kv_bytes_per_token == 2.0 * 8 * 128 * 40 * 2);
 }
 
+TEST_CASE("model: Falcon's names, one key-value head and one norm per layer (Falcon-7B)",
+          "[model]") {
+  // Falcon-7B's fields as transformers' FalconConfig reads them (tiiuae/falcon-7b)
+  const ModelShape s = model_from_config_text(
+      R"({"model_type": "falcon", "hidden_size": 4544, "n_head": 71, "n_layer": 32, "vocab_size": 65024,
+          "multi_query": true, "parallel_attn": true, "bias": false, "new_decoder_architecture": false})");
+  CHECK(s.heads == 71);
+  CHECK(s.kv_heads == 1);
+  CHECK(s.head_dim == 64);
+  CHECK(s.norms_per_layer == 1);
+  CHECK(s.tied_embeddings);
+  CHECK(s.max_context == 2048);  // absent: said in assumed
+  // 6,921,720,704: Hugging Face's count for tiiuae/falcon-7b
+  CHECK(model_cost(s, at(1)).params.total == 6921720704);
+  CHECK(model_cost(s, at(2048)).kv_bytes == 2.0 * 1 * 64 * 32 * 2048 * 2);
+}
+
+TEST_CASE("model: Mistral 7B v0.1 slides on every layer", "[model]") {
+  const ModelShape s = model_from_config_text(
+      R"({"model_type": "mistral", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
+          "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 32000,
+          "max_position_embeddings": 32768, "sliding_window": 4096, "tie_word_embeddings": false})");
+  CHECK(s.layer_kinds == std::vector<std::string>(32, "sliding"));
+  const auto r = model_cost(s, at(32768));
+  CHECK(r.kv_bytes == model_cost(s, at(4096)).kv_bytes);  // the cache stops growing at the window
+  CHECK(r.params.total == 7241732096);  // Hugging Face's count for Mistral-7B-v0.1
+  // a released v0.2 file says null: no window at all; an absent key is the class default, 4096
+  const ModelShape absent = model_from_config_text(
+      R"({"model_type": "mistral", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
+          "intermediate_size": 128, "vocab_size": 100})");
+  CHECK(absent.window == 4096.0);
+}
+
+TEST_CASE("model: a latent attention without a query rank (DeepSeek-V2-Lite's shape)", "[model]") {
+  const ModelShape s = model_from_config_text(
+      R"({"model_type": "deepseek_v2", "num_hidden_layers": 27, "hidden_size": 2048, "num_attention_heads": 16,
+          "num_key_value_heads": 16, "intermediate_size": 10944, "moe_intermediate_size": 1408,
+          "n_routed_experts": 64, "n_shared_experts": 2, "num_experts_per_tok": 6, "first_k_dense_replace": 1,
+          "kv_lora_rank": 512, "q_lora_rank": null, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
+          "v_head_dim": 128, "vocab_size": 102400, "max_position_embeddings": 163840,
+          "topk_method": "greedy", "tie_word_embeddings": false})");
+  REQUIRE(s.mla);
+  CHECK(!s.mla->q_lora_rank);
+  CHECK(!s.moe->router_bias);
+  const auto r = model_cost(s, at(1));
+  CHECK(r.kv_bytes_per_token == 576.0 * 27 * 2);
+  // DeepSeek-V2-Lite: 15.7B total (DeepSeek-V2 report, appendix B); its "2.4B activated" does not
+  // say whether the embeddings are in, so only the total is held to the report here
+  CHECK(r.params.total == Approx(15.7e9).margin(0.1e9));
+  CHECK(s.moe->moe_layers == 26);
+  CHECK(r.params.active < 0.2 * r.params.total);
+}
+
 TEST_CASE("model: sliding layers hold their window (gpt-oss's alternation)", "[model]") {
   std::string types;
   for (int i = 0; i < 24; ++i)
@@ -240,4 +293,138 @@ TEST_CASE("model: a shape handed back is checked field by field", "[model][error
   CHECK_THROWS_WITH(model_cost(s, at(1, 1, 0)),
                     "opts.kvBytesPerElement must be in (0, 64] (2 for bf16/fp16, 1 for fp8/int8, "
                     "0.5 for int4), got 0");
+}
+
+// ---- the real files of tests/fixtures/models/ ------------------------------------------------
+
+namespace {
+
+std::string file_text(const std::string& name) {
+  std::ifstream in(std::string(LLMMATH_FIXTURES_DIR) + "/models/" + name, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open tests/fixtures/models/" + name);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+const llmmath::json::Value& models_index() {
+  static const llmmath::json::Value index =
+      llmmath::json::parse(file_text("index.json"), "index.json");
+  return index;
+}
+
+const llmmath::json::Value* index_entry(const std::string& id) {
+  for (const auto& e : models_index().items)
+    if (e.find("id")->string == id) return &e;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("model: at least 12 real configurations, each read without an error",
+          "[model][fixtures]") {
+  const auto& index = models_index();
+  CHECK(index.items.size() >= 12);
+  for (const auto& e : index.items) {
+    INFO(e.find("id")->string);
+    CHECK_NOTHROW(model_from_config_text(file_text(e.find("file")->string)));
+  }
+}
+
+TEST_CASE("model: every real configuration against reference/model.py's fixture()",
+          "[model][fixtures]") {
+  // the reference computes in Python's exact integers; the core in 128-bit ones, bytes once rounded
+  const auto cases = fixtures::load("model.txt");
+  REQUIRE(cases.size() >= 12 * 5);
+  for (const auto& c : cases) {
+    INFO(c.name);
+    const std::string id = c.name.substr(0, c.name.find("__"));
+    const auto* entry = index_entry(id);
+    REQUIRE(entry != nullptr);
+    const ModelShape s = model_from_config_text(file_text(entry->find("file")->string));
+    CHECK(s.layers == c.scalar("layers"));
+    CHECK(s.hidden == c.scalar("hidden"));
+    CHECK(s.heads == c.scalar("heads"));
+    CHECK(s.kv_heads == c.scalar("kvHeads"));
+    CHECK(s.head_dim == c.scalar("headDim"));
+    CHECK(s.v_head_dim == c.scalar("vHeadDim"));
+    auto layers_of = [&](const char* kind) {
+      return static_cast<double>(std::count(s.layer_kinds.begin(), s.layer_kinds.end(), kind));
+    };
+    CHECK(layers_of("full") == c.scalar("fullLayers"));
+    CHECK(layers_of("sliding") == c.scalar("slidingLayers"));
+    CHECK(layers_of("chunked") == c.scalar("chunkedLayers"));
+    CHECK(layers_of("mla") == c.scalar("mlaLayers"));
+    CHECK(s.window.value_or(-1) == c.scalar("window"));
+    CHECK(s.chunk.value_or(-1) == c.scalar("chunk"));
+    ModelCostOptions o = at(c.scalar("tokens"), c.scalar("batch"), c.scalar("kvBytesPerElement"));
+    if (c.scalar("mlaCacheExpanded") == 1) o.mla_cache = llmmath::MlaCache::expanded;
+    const auto r = model_cost(s, o);
+    CHECK(r.kv_bytes == Approx(c.scalar("kvBytes")).epsilon(1e-15));
+    CHECK(r.kv_bytes_per_token == c.scalar("kvBytesPerToken"));
+    CHECK(r.attention_flops == c.scalar("attentionFlops"));
+    CHECK(r.linear_flops == c.scalar("linearFlops"));
+    CHECK(r.crossover_tokens.value_or(-1) == c.scalar("crossoverTokens"));
+    CHECK(r.params.total == c.scalar("paramsTotal"));
+    CHECK(r.params.active == c.scalar("paramsActive"));
+    CHECK(r.params.embedding == c.scalar("paramsEmbedding"));
+    CHECK(r.weights_bytes == c.scalar("weightsBytes"));
+    if (c.values.count("memoryBytes")) {
+      o.memory_bytes = c.scalar("memoryBytes");
+      const auto fit = model_cost(s, o).fit;
+      REQUIRE(fit);
+      CHECK(fit->max_batch == c.scalar("fitMaxBatch"));
+      CHECK(fit->max_tokens == c.scalar("fitMaxTokens"));
+    }
+  }
+}
+
+namespace {
+
+/// How close a count must come to a published one: 0.5 % for a number published to three or more
+/// significant figures; within one unit of the last figure for one published to one or two
+/// (publishers cut as well as round: DeepSeek-V3's 37.55 billion active is published as "37B").
+void check_published(double ours, double published, const char* what) {
+  INFO(what << ": ours " << ours << ", published " << published);
+  double unit = std::pow(10.0, std::floor(std::log10(published)));  // the first figure's unit
+  int figures = 1;
+  while (figures < 6 && std::fmod(published, unit) != 0) {
+    unit /= 10;
+    ++figures;
+  }
+  if (figures >= 3)
+    CHECK(std::abs(ours - published) <= 0.005 * published);
+  else
+    CHECK(std::abs(ours - published) < unit);
+}
+
+}  // namespace
+
+TEST_CASE("model: parameters as each model's authors publish them", "[model][fixtures]") {
+  int checked = 0;
+  for (const auto& e : models_index().items) {
+    INFO(e.find("id")->string);
+    const auto* published = e.find("published");
+    REQUIRE(published != nullptr);
+    const ModelShape s = model_from_config_text(file_text(e.find("file")->string));
+    const auto r = model_cost(s, at(1));
+    const std::string convention = published->find("activeConvention")->string;
+    if (const auto* total = published->find("total"); !total->is_null()) {
+      check_published(r.params.total, total->number, "total");
+      ++checked;
+    }
+    if (const auto* active = published->find("active"); !active->is_null()) {
+      // gpt-oss counts the active parameters without the embedding table (its model card)
+      const bool without_embedding = convention.find("without the embedding") != std::string::npos;
+      check_published(without_embedding ? r.params.active - r.params.embedding : r.params.active,
+                      active->number, "active");
+    }
+    if (const auto* other = published->find("nonEmbedding"); !other->is_null()) {
+      // Qwen and Gemma leave out the input embedding and an untied output projection
+      const double output = s.tied_embeddings ? 0 : s.vocab * s.hidden;
+      check_published(r.params.total - r.params.embedding - output, other->number, "non-embedding");
+      ++checked;
+    }
+  }
+  CHECK(checked >= 12);
 }

@@ -1,0 +1,82 @@
+// What section 4's text says about the real configurations (tests/fixtures/models/), filled in at
+// build time by the chapter's engine: the <!-- model-value ID KEY --> marks in the sections and the
+// table at <!-- model-cache-table -->. Every number comes from modelFromConfigText or modelCost on
+// the committed file and passes through the page's formatters (site/src/format.js); nothing is
+// computed here.
+//
+//   modelFacts(core, models) → { value(id, key), table() }
+//     models   index.json's entries, each with `text`, its file's contents
+//     keys     headDim, kvHeads, window, chunk, kinds ("12 sliding layers of 128 tokens and 12 full"),
+//              kvPerToken, kvPerTokenExpanded (a latent model's cache as per-head keys and values)
+
+import { fmtBytes, grouped } from "./src/format.js";
+
+const KIND_WORDS = { full: "full", sliding: "sliding", chunked: "chunked", mla: "latent" };
+
+/** "12 sliding layers of 128 tokens and 12 full layers", from the core's byKind at one token. */
+function kinds(shape, cost) {
+  const parts = cost.byKind.map((k) => {
+    const n = `${grouped(k.layers)} ${KIND_WORDS[k.kind]} layer${k.layers === 1 ? "" : "s"}`;
+    if (k.kind === "sliding") return `${n} of ${grouped(shape.window)} tokens`;
+    if (k.kind === "chunked") return `${n} in chunks of ${grouped(shape.chunk)} tokens`;
+    return n;
+  });
+  return parts.length === 1 ? `all ${parts[0]}` : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
+
+export function modelFacts(core, models) {
+  const read = new Map();
+  for (const m of models) {
+    const shape = core.modelFromConfigText(m.text);
+    read.set(m.id, { model: m, shape, one: core.modelCost(shape, { tokens: 1 }) });
+  }
+  const entry = (id, where) => {
+    const e = read.get(id);
+    if (!e) throw new Error(`${where}: no model ${id} in tests/fixtures/models/index.json`);
+    return e;
+  };
+
+  function value(id, key) {
+    const where = `<!-- model-value ${id} ${key} -->`;
+    const { shape, one } = entry(id, where);
+    switch (key) {
+      case "headDim":
+        return grouped(shape.headDim);
+      case "kvHeads":
+        return grouped(shape.kvHeads);
+      case "window":
+        return grouped(shape.window);
+      case "chunk":
+        return grouped(shape.chunk);
+      case "kinds":
+        return kinds(shape, one);
+      case "kvPerToken":
+        return fmtBytes(one.kvBytesPerToken);
+      case "kvPerTokenExpanded":
+        return fmtBytes(core.modelCost(shape, { tokens: 1, mlaCache: "expanded" }).kvBytesPerToken);
+      default:
+        throw new Error(`${where}: no such key`);
+    }
+  }
+
+  function table() {
+    const rows = [...read.values()].map(({ model, shape, one }) => {
+      const at32k =
+        shape.maxContext >= 32768 ? fmtBytes(core.modelCost(shape, { tokens: 32768 }).kvBytes) : "beyond its context";
+      const atMax = core.modelCost(shape, { tokens: shape.maxContext });
+      const heads = shape.mla
+        ? `latent ${grouped(shape.mla.kvLoraRank)} + ${grouped(shape.mla.qkRopeHeadDim)}`
+        : `${grouped(shape.kvHeads)} × ${grouped(shape.headDim)}`;
+      return `    <tr><th scope="row">${model.name}</th><td>${kinds(shape, one)}</td><td>${heads}</td><td>${fmtBytes(one.kvBytesPerToken)}</td><td>${at32k}</td><td>${fmtBytes(atMax.kvBytes)} at ${grouped(shape.maxContext)}</td></tr>`;
+    });
+    return `<div class="table-scroll"><table class="summary model-cache">
+  <caption class="model-cache-caption">The key–value cache of one sequence, 2 bytes per number, for the configuration files of Figure 4.2 (computed by the chapter's engine from each file).</caption>
+  <thead><tr><th scope="col">Model</th><th scope="col">Layers</th><th scope="col">Key–value heads × head size</th><th scope="col">First token</th><th scope="col">At 32,768 tokens</th><th scope="col">At the longest context</th></tr></thead>
+  <tbody>
+${rows.join("\n")}
+  </tbody>
+</table></div>`;
+  }
+
+  return { value, table };
+}
