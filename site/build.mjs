@@ -27,6 +27,7 @@ import { existsSync } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { modelFacts } from "./model-facts.mjs";
 import { exerciseAnswers } from "./noscript.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -385,6 +386,20 @@ function fontInline(css, woff2) {
 // The page frame, site/reader.html, gets its table of contents at <!-- contents --> and every
 // section, typeset, at <!-- sections -->, a blank line between two.
 const sections = await chapterSections();
+// Section 4's facts about the real configurations, from the engine (site/model-facts.mjs).
+{
+  const fixtures = path.join(root, "tests", "fixtures", "models");
+  const index = JSON.parse(await readFile(path.join(fixtures, "index.json"), "utf8"));
+  const models = await Promise.all(
+    index.map(async (m) => ({ ...m, text: await readFile(path.join(fixtures, m.file), "utf8") })),
+  );
+  const facts = modelFacts(core, models);
+  for (const s of sections) {
+    s.html = s.html.replace(/<!-- model-value ([\w.-]+) (\w+) -->/g, (_, id, key) => facts.value(id, key));
+    if (s.html.includes("<!-- model-cache-table -->"))
+      s.html = fill(s.html, s.file, { "model-cache-table": facts.table() });
+  }
+}
 const frame = typeset(
   fill(await read("reader.html"), "site/reader.html", { contents: contents(sections) }),
   "site/reader.html",

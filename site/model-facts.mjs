@@ -6,7 +6,7 @@
 //
 //   modelFacts(core, models) → { value(id, key), table() }
 //     models   index.json's entries, each with `text`, its file's contents
-//     keys     headDim, kvHeads, window, chunk, kinds ("12 sliding layers of 128 tokens and 12 full"),
+//     keys     hidden, heads, headDim, kvHeads, window, chunk, kinds ("12 sliding layers of 128 tokens and 12 full"),
 //              kvPerToken, kvPerTokenExpanded (a latent model's cache as per-head keys and values)
 
 import { fmtBytes, grouped } from "./src/format.js";
@@ -42,6 +42,10 @@ export function modelFacts(core, models) {
     switch (key) {
       case "headDim":
         return grouped(shape.headDim);
+      case "hidden":
+        return grouped(shape.hidden);
+      case "heads":
+        return grouped(shape.heads);
       case "kvHeads":
         return grouped(shape.kvHeads);
       case "window":
