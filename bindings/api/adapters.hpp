@@ -11,7 +11,8 @@
 // known keys, a choice as its index) or is absent. Read<V> is how a binding reads them:
 //   Read<V>::field(object, "snake_name")   a field of an options or config object; the binding
 //                                          derives the JavaScript name (snakeName) mechanically
-//   number, optional_number, optional_boolean, vector, optional_vector, matrix, shape, choice
+//   number, optional_number, optional_boolean, vector, optional_vector, matrix, shape, choice,
+//   text (a string: a "text" argument as given, a "json" one as the JSON text the binding wrote)
 // Names inside are the core's (snake_case); the JavaScript name of each function is derived from
 // its adapter's name the same way (attention_cost → attentionCost).
 #pragma once
@@ -23,6 +24,8 @@
 #include "llmmath/alibi.hpp"
 #include "llmmath/attention.hpp"
 #include "llmmath/cost.hpp"
+#include "llmmath/json.hpp"
+#include "llmmath/model.hpp"
 #include "llmmath/moe.hpp"
 #include "llmmath/quantization.hpp"
 #include "llmmath/rope.hpp"
@@ -277,6 +280,53 @@ SmoothQuantLayerSweep smooth_quant_layer_sweep(const V& x, const V& w, const V& 
       R::optional_number(R::field(opts, "bits")).value_or(default_quantize_bits));
 }
 
+// ---- model -----------------------------------------------------------------------------------
+
+template <class V>
+ModelShape model_from_config(const V& config) {
+  // the binding wrote the caller's object as JSON text; it is read back as the object it was
+  return llmmath::model_from_config(json::parse(Read<V>::text(config), "config"));
+}
+
+template <class V>
+ModelShape model_from_config_text(const V& text) {
+  return llmmath::model_from_config_text(Read<V>::text(text));
+}
+
+/// modelCost's options, tokens apart (a number for the one, a vector for the sweep).
+template <class V>
+ModelCostOptions model_cost_options(const V& opts) {
+  using R = Read<V>;
+  ModelCostOptions o;
+  o.batch = R::optional_number(R::field(opts, "batch")).value_or(o.batch);
+  o.kv_bytes_per_element =
+      R::optional_number(R::field(opts, "kv_bytes_per_element")).value_or(o.kv_bytes_per_element);
+  o.weight_bytes_per_param = R::optional_number(R::field(opts, "weight_bytes_per_param"))
+                                 .value_or(o.weight_bytes_per_param);
+  static constexpr const char* caches[] = {"latent", "expanded"};  // MlaCache's order
+  if (R::choice(R::field(opts, "mla_cache"), caches).value_or(0) == 1)
+    o.mla_cache = MlaCache::expanded;
+  o.memory_bytes = R::optional_number(R::field(opts, "memory_bytes"));
+  return o;
+}
+
+template <class V>
+ModelCostResult model_cost(const V& shape, const V& opts) {
+  using R = Read<V>;
+  const ModelShape s = llmmath::model_shape(json::parse(R::text(shape), "shape"));
+  ModelCostOptions o = model_cost_options(opts);
+  o.tokens = R::number(R::field(opts, "tokens"));
+  return llmmath::model_cost(s, o);
+}
+
+template <class V>
+ModelCostSweep model_cost_sweep(const V& shape, const V& opts) {
+  using R = Read<V>;
+  const ModelShape s = llmmath::model_shape(json::parse(R::text(shape), "shape"));
+  return llmmath::model_cost_sweep(s, R::vector(R::field(opts, "tokens")),
+                                   model_cost_options(opts));
+}
+
 }  // namespace llmmath::api
 
 /// Every function of the API as X(adapter, arity), in the order of bindings/api/index.js: the one
@@ -293,6 +343,10 @@ SmoothQuantLayerSweep smooth_quant_layer_sweep(const V& x, const V& w, const V& 
   X(rope_scores, 4)              \
   X(attention_cost, 1)           \
   X(attention_cost_sweep, 1)     \
+  X(model_from_config, 1)        \
+  X(model_from_config_text, 1)   \
+  X(model_cost, 2)               \
+  X(model_cost_sweep, 2)         \
   X(speculative_decoding, 1)     \
   X(speculative_sweep, 1)        \
   X(speculative_alpha, 1)        \

@@ -79,7 +79,7 @@ interface MemoryStats {
 }
 `;
 
-const KIND_TYPES = { number: "number", vector: "Vector", matrix: "Matrix", boolean: "boolean" };
+const KIND_TYPES = { number: "number", vector: "Vector", matrix: "Matrix", boolean: "boolean", text: "string" };
 
 /** The TypeScript type of a parameter or field: its own `type`, else its kind's. */
 function typeOf(p) {

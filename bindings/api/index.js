@@ -24,12 +24,17 @@
 //               calls whose time its doc states, timed by bench/limits.js; args builds the
 //               arguments from the helpers `inputs` (index.js: matrix, vector, uniform)
 //   Param: { name, kind, optional?, type?, fields?, like?, swept?, values?, fuzzMax?, doc? }
-//     kind      "number" | "vector" | "matrix" | "boolean" | "choice" | "object"
+//     kind      "number" | "vector" | "matrix" | "boolean" | "choice" | "object" | "text" | "json"
 //               number: a JavaScript number (NaN and ±Infinity pass; the core names them)
 //               vector: an array of numbers or a Float64Array; matrix: an array of such rows
 //               choice: one of the strings `values`, handed to the core as its index
 //               object: an options or config object, read as own enumerable properties, every
 //               key one of its fields (a misspelt key is refused, not ignored)
+//               text: a string, handed to the core as it is (a config.json's text), at most the
+//               core's json::max_text_bytes long
+//               json: plain data of any shape (a parsed config.json, a shape handed back),
+//               written by the boundary as JSON text from its own enumerable properties, each
+//               read once, and parsed again by the core (llmmath/json.hpp); `type` names it
 //     optional  the argument may be omitted (undefined); an optional object may also be null,
 //               meaning all defaults
 //     type      the TypeScript type, when it is not the kind's own (an object's interface name)

@@ -103,6 +103,8 @@ class Parser {
         c = s_[i_++];
         if (c == 'n')
           c = '\n';
+        else if (c == 'r')
+          c = '\r';
         else if (c == 't')
           c = '\t';
         else if (c != '"' && c != '\\' && c != '/')
@@ -203,12 +205,35 @@ inline std::string write_number(double x) {
   return buf;
 }
 
+/// A string as JSON: quotes, backslashes and control characters escaped, the rest as it is.
+inline std::string write_string(const std::string& text) {
+  std::string s = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      s += '\\';
+      s += c;
+    } else if (c == '\n') {
+      s += "\\n";
+    } else if (c == '\t') {
+      s += "\\t";
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x",
+                    static_cast<unsigned>(static_cast<unsigned char>(c)));
+      s += buf;
+    } else {
+      s += c;
+    }
+  }
+  return s + "\"";
+}
+
 inline std::string write(const Json& j) {
   switch (j.type) {
     case Json::Type::null: return "null";
     case Json::Type::boolean: return j.boolean ? "true" : "false";
     case Json::Type::number: return write_number(j.number);
-    case Json::Type::string: return "\"" + j.string + "\"";
+    case Json::Type::string: return write_string(j.string);
     case Json::Type::array: {
       std::string s = "[";
       if (j.array.empty())
@@ -222,7 +247,7 @@ inline std::string write(const Json& j) {
       std::string s = "{";
       bool first = true;
       for (const auto& key : j.order) {
-        s += (first ? "\"" : ",\"") + key + "\":" + write(j.object.at(key));
+        s += (first ? "" : ",") + write_string(key) + ":" + write(j.object.at(key));
         first = false;
       }
       return s + "}";
@@ -277,8 +302,28 @@ inline Json to_json(const Eigen::MatrixXi& M) { return rows_json(M); }
 inline Json to_json(const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>& B) {
   return rows_json(B);
 }
+inline Json to_json(const std::string& text) {
+  Json j;
+  j.type = Json::Type::string;
+  j.string = text;
+  return j;
+}
+inline Json to_json(const std::vector<std::string>& list) {
+  Json j;
+  j.type = Json::Type::array;
+  for (const auto& s : list) j.array.push_back(to_json(s));
+  return j;
+}
 template <class Struct>
 Json to_json(const Struct& r);
+/// A list of result structs, an array of objects.
+template <class Struct>
+Json to_json(const std::vector<Struct>& items) {
+  Json j;
+  j.type = Json::Type::array;
+  for (const auto& item : items) j.array.push_back(to_json(item));
+  return j;
+}
 
 /// Collects a struct's fields into an object.
 struct ObjectWriter {
@@ -295,6 +340,11 @@ struct ObjectWriter {
   template <class T>
   void operator()(const char* name, const std::optional<T>& value) {
     if (value) add(name, to_json(*value));
+  }
+  /// Null when empty, not left out (llmmath/model.hpp).
+  template <class T>
+  void operator()(const char* name, const Nullable<T>& value) {
+    add(name, value ? to_json(*value) : Json{});
   }
   void operator()(const char* name, const std::optional<Eigen::MatrixXd>& M,
                   const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>& keep) {
@@ -368,6 +418,13 @@ struct Read<native::Json> {
       for (Eigen::Index c = 0; c < s.cols; ++c)
         M(r, c) = j.array[std::size_t(r)].numbers[std::size_t(c)];
     return M;
+  }
+  /// A "text" argument as given; a "json" one (plain data) as the JSON text boundary.js would
+  /// write.
+  static std::string text(const Json& j) {
+    if (j.type == Json::Type::string) return j.string;
+    if (!j.present()) refuse("a string or plain data");
+    return native::write(j);
   }
   template <std::size_t N>
   static std::optional<int> choice(const Json& j, const char* const (&names)[N]) {

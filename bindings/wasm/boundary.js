@@ -18,9 +18,12 @@
 //    arrays from another realm (an iframe, a vm context) are accepted like local ones;
 //  - options are read as own enumerable properties only: a property inherited from
 //    Object.prototype (a polluted prototype) is ignored;
-//  - no string a caller passes reaches the WebAssembly heap (the only string option, pairing,
-//    becomes a number here), and a string is not even read beyond its length when it is too
-//    long to quote in an error message;
+//  - no string a caller passes reaches the WebAssembly heap, but for the two kinds that are text
+//    by nature: a "text" argument (a config.json's text, at most the core's maxTextBytes) and a
+//    "json" one (plain data, a parsed config.json, which this file writes as JSON text from the
+//    value's own enumerable properties, each read once, to a depth of at most maxJsonDepth, for
+//    the core's parser to read back); a choice (pairing) becomes a number here, and a string is
+//    not even read beyond its length when it is too long to quote in an error message;
 //  - an exception thrown by a caller's getter or Proxy trap is rethrown as an Error naming the
 //    parameter being read; nothing is allocated in the heap until every argument is read, so
 //    there is nothing to release;
@@ -56,6 +59,9 @@
   let describeNumber = null; // llmmath::describe: a number as the core writes it in a message
   let requireVectorLength = null; // the core's check of a length: its message, or undefined
   let requireMatrixShape = null; // the core's check of a shape: its message, or undefined
+  let maxTextBytes = 0; // llmmath::json::max_text_bytes
+  let maxJsonDepth = 0; // llmmath::json::max_depth
+  const quote = JSON.stringify; // of a primitive string only: no toJSON is looked up
   // A string longer than this is described by its length only: quoting its start would make
   // the engine flatten all of it (a 2^29-character string of repeats: 1 GB and seconds).
   const MAX_QUOTED_STRING = 1024;
@@ -397,7 +403,12 @@
    */
   function plain(value) {
     if (typeof value === "number") return value + 0;
-    if (typeof value !== "object") return value;
+    if (typeof value !== "object" || value === null) return value;
+    if (isArray(value)) {
+      const out = new Array(value.length);
+      for (let i = 0; i < out.length; i++) out[i] = plain(value[i]);
+      return out;
+    }
     if (apply(typedArrayTag, value, []) !== undefined) return plainArray(value);
     if (apply(hasOwn, value, ["rows"])) return plainRows(value);
     const out = {};
@@ -426,6 +437,81 @@
     return result;
   }
 
+  /** A "text" argument: a string of at most maxTextBytes characters (the core counts its bytes). */
+  function text(v, name) {
+    if (typeof v !== "string") fail(name, "a string (the text of a config.json)", describe(v));
+    if (v.length > maxTextBytes) fail(name, `at most ${maxTextBytes} characters (1 MiB)`, describe(v));
+    return v;
+  }
+
+  /**
+   * A "json" argument written as JSON text: objects by their own enumerable properties (each read
+   * once, an inherited one never, no toJSON called), arrays by index, finite numbers, strings,
+   * booleans and null; anything else, or nesting deeper than maxJsonDepth (a cycle), is refused
+   * naming where it is (config.text_config.layer_types[3]).
+   */
+  function jsonText(value, name) {
+    if (typeof value !== "object" || value === null || isArray(value))
+      fail(name, "an object (the contents of a config.json, as JSON.parse gives it)", describe(value));
+    const parts = [];
+    let size = 0;
+    const write = (part) => {
+      size += part.length;
+      if (size > maxTextBytes) fail(name, `at most ${maxTextBytes} characters (1 MiB) written as JSON`, "more");
+      parts.push(part);
+    };
+    const walk = (v, where, depth) => {
+      if (typeof v === "number") {
+        if (v !== v || v === Infinity || v === -Infinity)
+          fail(where, "a finite number (JSON has no NaN or Infinity)", describe(v));
+        write(`${v}`); // the shortest form that reads back to v, valid JSON
+      } else if (typeof v === "string") {
+        if (v.length > maxTextBytes) fail(name, `at most ${maxTextBytes} characters (1 MiB) written as JSON`, "more");
+        write(quote(v));
+      } else if (typeof v === "boolean") {
+        write(v ? "true" : "false");
+      } else if (v === null) {
+        write("null");
+      } else if (typeof v === "object") {
+        if (depth >= maxJsonDepth)
+          fail(name, `nested at most ${maxJsonDepth} deep (plain data, no cycles)`, "deeper nesting");
+        if (isArray(v)) {
+          const n = arrayLength(v, where, "an array");
+          write("[");
+          for (let i = 0; i < n; i++) {
+            if (i > 0) write(",");
+            walk(read(v, i, `${where}[${i}]`), `${where}[${i}]`, depth + 1);
+          }
+          write("]");
+        } else {
+          let keys;
+          try {
+            keys = ownKeys(v);
+          } catch (e) {
+            throw unreadable(where, e);
+          }
+          write("{");
+          let first = true;
+          for (let i = 0; i < keys.length; i++) {
+            const key = keys[i];
+            const entry = read(v, key, `${where}.${key}`);
+            if (entry === undefined) continue; // as JSON.stringify leaves it out
+            write(first ? "" : ",");
+            first = false;
+            write(quote(key));
+            write(":");
+            walk(entry, `${where}.${key}`, depth + 1);
+          }
+          write("}");
+        }
+      } else {
+        fail(where, "plain data (an object, array, string, finite number, boolean or null)", describe(v));
+      }
+    };
+    walk(value, name, 0);
+    return parts.join("");
+  }
+
   function boolean(v, name) {
     if (typeof v !== "boolean") fail(name, "true or false", describe(v));
     return v;
@@ -447,6 +533,10 @@
         return boolean(value, p.name);
       case "choice":
         return optionalChoice(value, p.name, p.values);
+      case "text":
+        return text(value, p.name);
+      case "json":
+        return jsonText(value, p.name);
       case "object": {
         const o = options(value, p.name, p.keys, p.optional);
         const out = {};
@@ -498,7 +588,8 @@
   // limits and checks for this file are taken off the module object.
   /**
    * What llmmath_bindings.cpp registers for this file alone, beside the API.
-   * @typedef {{ maxVectorLength: number, maxMatrixSide: number, describeNumber: (x: number) => string,
+   * @typedef {{ maxVectorLength: number, maxMatrixSide: number, maxTextBytes: number, maxJsonDepth: number,
+   *   describeNumber: (x: number) => string,
    *   requireVectorLength: (n: number, name: string) => string | undefined,
    *   requireMatrixShape: (rows: number, cols: number, name: string) => string | undefined }} CorePolicy
    */
@@ -511,7 +602,11 @@
     describeNumber = policy.describeNumber;
     requireVectorLength = policy.requireVectorLength;
     requireMatrixShape = policy.requireMatrixShape;
+    maxTextBytes = policy.maxTextBytes;
+    maxJsonDepth = policy.maxJsonDepth;
     for (const name of [
+      "maxTextBytes",
+      "maxJsonDepth",
       "maxVectorLength",
       "maxMatrixSide",
       "describeNumber",

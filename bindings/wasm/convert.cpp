@@ -78,6 +78,8 @@ std::optional<Eigen::VectorXd> optional_vector(const val& v) {
   return vector(v);
 }
 
+std::string text(const val& v) { return v.as<std::string>(); }
+
 std::optional<bool> optional_boolean(const val& v) {
   if (v.isUndefined()) return std::nullopt;
   return v.as<bool>();
@@ -116,6 +118,22 @@ void Result::set(const char* name, const Eigen::MatrixXd& M, const BoolArray& ke
 }
 
 void Result::set(const char* name, const Result& nested) { object_.set(key(name), nested.object_); }
+
+void Result::set(const char* name, const std::string& s) { object_.set(key(name), val(s)); }
+
+void Result::set(const char* name, const std::vector<std::string>& list) {
+  val out = val::array();
+  for (std::size_t i = 0; i < list.size(); ++i) out.set(i, val(list[i]));
+  object_.set(key(name), out);
+}
+
+void Result::set_null(const char* name) { object_.set(key(name), val::null()); }
+
+void Result::set_array(const char* name, const std::vector<Result>& objects) {
+  val out = val::array();
+  for (std::size_t i = 0; i < objects.size(); ++i) out.set(i, objects[i].object_);
+  object_.set(key(name), out);
+}
 
 void Result::send(const val& sink) const { sink(object_); }
 

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "../api/adapters.hpp"
+#include "llmmath/model.hpp"
 
 namespace llmmath::js {
 
@@ -49,6 +50,10 @@ std::optional<double> optional_number(const val& v);
 /// An optional vector snapshot: `undefined` (omitted) gives nothing.
 std::optional<Eigen::VectorXd> optional_vector(const val& v);
 
+/// A string snapshot (a config's text, or the JSON text boundary.js wrote for a "json" argument),
+/// copied into the heap as UTF-8.
+std::string text(const val& v);
+
 /// An optional boolean: `undefined` (omitted) gives nothing.
 std::optional<bool> optional_boolean(const val& v);
 
@@ -75,6 +80,24 @@ class Result {
   /// A nested object (its arrays must outlive send() too).
   void set(const char* key, const Result& nested);
   void set(const char* key, int i) { set(key, static_cast<double>(i)); }
+  /// A string the core wrote (a layer's kind, an assumed sentence), and a list of them.
+  void set(const char* key, const std::string& s);
+  void set(const char* key, const std::vector<std::string>& list);
+  /// A field that is null when empty (Nullable, llmmath/model.hpp), not left out.
+  template <class T>
+  void set(const char* key, const Nullable<T>& x) {
+    if (x)
+      set(key, *x);
+    else
+      set_null(key);
+  }
+  /// A list of result structs, an array of objects.
+  template <class Struct>
+  void set(const char* key, const std::vector<Struct>& items) {
+    std::vector<Result> objects;
+    for (const auto& item : items) objects.push_back(of(item));
+    set_array(key, objects);
+  }
   /// An optional field: left out when empty.
   template <class T>
   void set(const char* key, const std::optional<T>& x) {
@@ -104,6 +127,8 @@ class Result {
   static void send(const val& sink, const Eigen::VectorXd& x);
 
  private:
+  void set_null(const char* key);
+  void set_array(const char* key, const std::vector<Result>& objects);
   val object_;
 };
 
@@ -151,6 +176,7 @@ struct Read<emscripten::val> {
   }
   static Eigen::MatrixXd matrix(const val& v) { return js::matrix(v); }
   static js::Shape shape(const val& v) { return js::shape(v); }
+  static std::string text(const val& v) { return js::text(v); }
   /// boundary.js has already turned the string into its index among the choices.
   template <std::size_t N>
   static std::optional<int> choice(const val& v, const char* const (&)[N]) {

@@ -18,6 +18,7 @@
 #include "../api/adapters.hpp"
 #include "convert.hpp"
 #include "llmmath/check.hpp"
+#include "llmmath/json.hpp"
 #include "memory.hpp"
 
 using emscripten::val;
@@ -96,4 +97,6 @@ EMSCRIPTEN_BINDINGS(llmmath) {
   function("requireMatrixShape", &require_matrix_shape);
   emscripten::constant("maxVectorLength", static_cast<double>(llmmath::max_vector_length));
   emscripten::constant("maxMatrixSide", static_cast<double>(llmmath::max_matrix_side));
+  emscripten::constant("maxTextBytes", static_cast<double>(llmmath::json::max_text_bytes));
+  emscripten::constant("maxJsonDepth", static_cast<double>(llmmath::json::max_depth));
 }

@@ -113,6 +113,147 @@ Json matrix(FuzzedDataProvider& in, Sizes& sizes) {
 
 Json argument(FuzzedDataProvider& in, const Json& p, Sizes& sizes);
 
+// A configuration-like object for a "json" or "text" argument: keys a config.json or a shape has
+// (both bindings' names), values of every kind JSON has, the kinds of layer among the strings, and
+// a text_config inside. Most are refused by name; enough are read through to be costed.
+Json string_json(const std::string& s) {
+  Json j;
+  j.type = Json::Type::string;
+  j.string = s;
+  return j;
+}
+
+Json config_like(FuzzedDataProvider& in, int depth) {
+  static const char* const keys[] = {"model_type",
+                                     "num_hidden_layers",
+                                     "hidden_size",
+                                     "num_attention_heads",
+                                     "num_key_value_heads",
+                                     "head_dim",
+                                     "intermediate_size",
+                                     "vocab_size",
+                                     "max_position_embeddings",
+                                     "sliding_window",
+                                     "layer_types",
+                                     "attention_chunk_size",
+                                     "no_rope_layers",
+                                     "sliding_window_pattern",
+                                     "use_sliding_window",
+                                     "max_window_layers",
+                                     "kv_lora_rank",
+                                     "q_lora_rank",
+                                     "qk_nope_head_dim",
+                                     "qk_rope_head_dim",
+                                     "v_head_dim",
+                                     "n_routed_experts",
+                                     "num_local_experts",
+                                     "num_experts",
+                                     "num_experts_per_tok",
+                                     "moe_intermediate_size",
+                                     "n_shared_experts",
+                                     "first_k_dense_replace",
+                                     "moe_layer_freq",
+                                     "decoder_sparse_step",
+                                     "mlp_only_layers",
+                                     "interleave_moe_layer_step",
+                                     "moe_layers",
+                                     "tie_word_embeddings",
+                                     "n_layer",
+                                     "n_head",
+                                     "n_embd",
+                                     "n_positions",
+                                     "multi_query",
+                                     "new_decoder_architecture",
+                                     "n_head_kv",
+                                     "text_config",
+                                     "layers",
+                                     "hidden",
+                                     "heads",
+                                     "kvHeads",
+                                     "headDim",
+                                     "vHeadDim",
+                                     "intermediate",
+                                     "vocab",
+                                     "maxContext",
+                                     "layerKinds",
+                                     "window",
+                                     "chunk",
+                                     "mla",
+                                     "moe",
+                                     "tiedEmbeddings",
+                                     "modelType",
+                                     "gatedMlp",
+                                     "attentionBias",
+                                     "mlpBias",
+                                     "normKind",
+                                     "normsPerLayer",
+                                     "qkNorm",
+                                     "attentionSinks",
+                                     "positionEmbeddings",
+                                     "assumed",
+                                     "experts",
+                                     "expertsPerToken",
+                                     "expertWidth",
+                                     "moeLayers",
+                                     "denseLayers",
+                                     "kvLoraRank",
+                                     "qkRopeHeadDim"};
+  static const char* const words[] = {"llama",
+                                      "gemma2",
+                                      "gemma3_text",
+                                      "qwen2",
+                                      "gpt_oss",
+                                      "deepseek_v3",
+                                      "llama4_text",
+                                      "gpt2",
+                                      "falcon",
+                                      "mistral",
+                                      "full",
+                                      "sliding",
+                                      "chunked",
+                                      "mla",
+                                      "sliding_attention",
+                                      "full_attention",
+                                      "chunked_attention",
+                                      "rms",
+                                      "layer",
+                                      "qkv",
+                                      "noaux_tc"};
+  Json j;
+  j.type = Json::Type::object;
+  const int n = in.ConsumeIntegralInRange<int>(0, 24);
+  for (int i = 0; i < n && in.remaining_bytes() > 0; ++i) {
+    const std::string key = in.PickValueInArray(keys);
+    Json v;
+    switch (in.ConsumeIntegralInRange<int>(0, 7)) {
+      case 0: v = number(in.ConsumeIntegralInRange<int>(0, 300)); break;
+      case 1: v = number(value(in)); break;
+      case 2:
+        v.type = Json::Type::boolean;
+        v.boolean = in.ConsumeBool();
+        break;
+      case 3: break;  // null
+      case 4: v = string_json(in.PickValueInArray(words)); break;
+      case 5: {
+        v.type = Json::Type::array;
+        const int m = in.ConsumeIntegralInRange<int>(0, 300);
+        const bool text = in.ConsumeBool();
+        for (int k = 0; k < m; ++k)
+          v.array.push_back(text ? string_json(in.PickValueInArray(words))
+                                 : number(in.ConsumeIntegralInRange<int>(-1, 2)));
+        break;
+      }
+      case 6:
+        if (depth < 2) v = config_like(in, depth + 1);
+        break;
+      default: v = string_json(in.ConsumeRandomLengthString(16)); break;
+    }
+    if (!j.object.count(key)) j.order.push_back(key);
+    j.object[key] = std::move(v);
+  }
+  return j;
+}
+
 Json object(FuzzedDataProvider& in, const Json& p, Sizes& sizes) {
   Json j;
   j.type = Json::Type::object;
@@ -137,6 +278,12 @@ Json argument(FuzzedDataProvider& in, const Json& p, Sizes& sizes) {
   if (kind == "vector") return vector(in, sizes);
   if (kind == "matrix") return matrix(in, sizes);
   if (kind == "object") return object(in, p, sizes);
+  if (kind == "json" || kind == "text") {
+    // plain data, written as JSON text by the binding; a text is also any bytes at all
+    if (kind == "text" && in.ConsumeBool()) return string_json(in.ConsumeRandomLengthString(4096));
+    Json config = config_like(in, 0);
+    return kind == "text" ? string_json(llmmath::native::write(config)) : config;
+  }
   Json j;
   if (kind == "boolean") {
     j.type = Json::Type::boolean;

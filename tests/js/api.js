@@ -69,6 +69,30 @@ function faultsOf(p, example) {
       }
       return out;
     }
+    case "text":
+      // not a string; not JSON (a fault with its line and column); JSON but not a configuration;
+      // longer than the core reads
+      return [7, null, '{\n  "a": }', "[1, 2]", "{}", "x".repeat(2 ** 20 + 1)];
+    case "json": {
+      const base = example ?? {};
+      const cyclic = { ...base };
+      cyclic.self = cyclic;
+      // the first field that must be a number (num_hidden_layers, layers)
+      const first = Object.keys(base).find((k) => typeof base[k] === "number");
+      return [
+        7,
+        "{}",
+        [],
+        null,
+        {},
+        throwingProxy({}),
+        { ...base, [first]: NaN },
+        { ...base, [first]: () => 1 },
+        { ...base, [first]: "32" },
+        throwingKey(base, first),
+        cyclic,
+      ];
+    }
     default:
       throw new Error(`tests/js/api.js: no faults for the kind ${p.kind}`);
   }

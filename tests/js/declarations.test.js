@@ -47,7 +47,7 @@ test("the core's limits and checks that boundary.js reads are not left on the mo
 });
 
 test("every declared function has a unique name, examples, and parameters of known kinds", () => {
-  const kinds = new Set(["number", "vector", "matrix", "boolean", "choice", "object"]);
+  const kinds = new Set(["number", "vector", "matrix", "boolean", "choice", "object", "text", "json"]);
   assert.equal(new Set(functions.map((f) => f.name)).size, functions.length);
   for (const f of functions) {
     assert.ok(f.examples.length >= 1, `${f.name} has an example`);

@@ -63,7 +63,7 @@ const WARM_UP = 20;
 
 /**
  * One pass over a row's calls at iteration i: the valid ones return a result, the invalid ones
- * throw an Error whose message names a parameter (a mistake in the test's own arguments, a
+ * throw an Error whose message names a parameter or the line and column of a fault of JSON (a mistake in the test's own arguments, a
  * TypeError of its own, would not pass for a refusal).
  */
 function runRow(m, row, i) {
@@ -79,7 +79,11 @@ function runRow(m, row, i) {
     } catch (e) {
       error = e;
     }
-    if (!(error instanceof Error) || !/^\S+ must /.test(error.message)) {
+    // a parameter's rule, or where the core's JSON parser stopped in a config's text
+    if (
+      !(error instanceof Error) ||
+      !/^(\S+ must |config\.json, line \d+, column \d+: expected )/.test(error.message)
+    ) {
       assert.fail(
         `${row.name}: ${call} at i = ${i} should throw an Error naming a parameter, ${error === undefined ? "it returned" : `it threw ${error}`}`,
       );

@@ -1,0 +1,268 @@
+// Your model: a Hugging Face configuration (config.json, as `transformers` reads it) turned into
+// the shape that decides what the model costs, and that cost at any context: the key-value
+// cache, the attention arithmetic of the next token, the parameters and the weights' bytes.
+// What shapes a cache per token: key-value heads (grouped-query attention), the head size, layers
+// that hold only a window or a chunk of the context, and latent (MLA) caches. Chapter 8, section 4;
+// tests in tests/core/test_model.cpp, reference in reference/model.py.
+#pragma once
+
+#include <Eigen/Core>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "llmmath/fields.hpp"
+#include "llmmath/json.hpp"
+
+namespace llmmath {
+
+/// A field that is null, not absent, when it does not apply (a model without a window has
+/// `window: null`): the bindings hand an empty one on as null.
+template <class T>
+struct Nullable : std::optional<T> {
+  using std::optional<T>::optional;
+  Nullable& operator=(const T& value) {
+    std::optional<T>::operator=(value);
+    return *this;
+  }
+};
+
+/// Limits of a configuration: far above any published model, low enough that every count stays
+/// exact in 128-bit integers (see model.cpp).
+constexpr double max_model_layers = 4096;
+constexpr double max_model_heads = 4096;
+constexpr double max_model_head_dim = 4096;
+constexpr double max_model_hidden = 1048576;        // 2^20
+constexpr double max_model_width = 4194304;         // 2^22, an MLP's or expert's width
+constexpr double max_model_vocab = 16777216;        // 2^24
+constexpr double max_model_context = 1073741824.0;  // 2^30, also a window's or chunk's largest
+constexpr double max_model_experts = 4096;
+constexpr double max_model_rank = 65536;  // an MLA rank or per-head dimension
+/// Largest batch model_cost() takes, and the largest `fit.maxBatch` it reports.
+constexpr double max_model_batch = 1048576;  // 2^20
+/// Largest bytes per cached element or per weight: 64 (a format of 512 bits, beyond any in use).
+constexpr double max_model_element_bytes = 64;
+
+/// A latent attention's sizes (DeepSeek V2/V3): keys and values are made from one compressed
+/// latent of kv_lora_rank per token, plus a shared rotary key of qk_rope_head_dim.
+struct ModelMla {
+  double kv_lora_rank = 0;
+  Nullable<double> q_lora_rank;  ///< null: queries are projected directly (DeepSeek-V2-Lite)
+  double qk_nope_head_dim = 0;
+  double qk_rope_head_dim = 0;
+  double v_head_dim = 0;
+};
+template <class Visit>
+void for_each_field(const ModelMla& r, Visit&& visit) {
+  LLMMATH_FIELD(kv_lora_rank);
+  LLMMATH_FIELD(q_lora_rank);
+  LLMMATH_FIELD(qk_nope_head_dim);
+  LLMMATH_FIELD(qk_rope_head_dim);
+  LLMMATH_FIELD(v_head_dim);
+}
+
+/// A mixture of experts' sizes.
+struct ModelMoe {
+  double experts = 0;            ///< routed experts per MoE layer
+  double shared_experts = 0;     ///< experts every token uses
+  double experts_per_token = 0;  ///< routed experts a token is sent to
+  double expert_width = 0;       ///< one routed expert's MLP width
+  double shared_width = 0;       ///< one shared expert's MLP width (0 without shared experts)
+  double moe_layers = 0;         ///< layers with experts
+  double dense_layers = 0;       ///< layers with a dense MLP of ModelShape::intermediate instead
+  bool router_bias =
+      false;  ///< the router has `experts` more values per layer (gpt-oss, DeepSeek-V3)
+  bool shared_expert_gate = false;  ///< a gate of `hidden` values on the shared expert (Qwen2-MoE)
+};
+template <class Visit>
+void for_each_field(const ModelMoe& r, Visit&& visit) {
+  LLMMATH_FIELD(experts);
+  LLMMATH_FIELD(shared_experts);
+  LLMMATH_FIELD(experts_per_token);
+  LLMMATH_FIELD(expert_width);
+  LLMMATH_FIELD(shared_width);
+  LLMMATH_FIELD(moe_layers);
+  LLMMATH_FIELD(dense_layers);
+  LLMMATH_FIELD(router_bias);
+  LLMMATH_FIELD(shared_expert_gate);
+}
+
+/// What a configuration says about the model's cost, normalised across families. Counts are
+/// doubles holding whole numbers, as everywhere in the core (check.hpp).
+struct ModelShape {
+  std::string model_type;  ///< the (text) configuration's model_type, "" when absent
+  double layers = 0;
+  double hidden = 0;
+  double heads = 0;
+  double kv_heads = 0;
+  double head_dim = 0;      ///< of queries and keys (MLA: qk_nope_head_dim + qk_rope_head_dim)
+  double v_head_dim = 0;    ///< of values (head_dim except under MLA)
+  double intermediate = 0;  ///< the dense MLP's width
+  double vocab = 0;
+  bool tied_embeddings = false;
+  double max_context = 0;
+  std::vector<std::string> layer_kinds;  ///< "full", "sliding", "chunked" or "mla", per layer
+  Nullable<double> window;               ///< tokens a sliding layer keeps
+  Nullable<double> chunk;                ///< tokens of a chunked layer's chunk
+  Nullable<ModelMla> mla;
+  Nullable<ModelMoe> moe;
+  bool gated_mlp = true;                ///< gate, up and down matrices; false: up and down
+  std::string attention_bias = "none";  ///< "none", "qkv" or "qkvo"
+  bool mlp_bias = false;
+  std::string norm_kind = "rms";   ///< "rms" (a weight) or "layer" (a weight and a bias)
+  double norms_per_layer = 2;      ///< norms over `hidden` in each layer
+  bool qk_norm = false;            ///< RMS norms of head_dim on queries and keys
+  bool attention_sinks = false;    ///< a learned sink logit per head and layer (gpt-oss)
+  double position_embeddings = 0;  ///< rows of a learned position table (GPT-2)
+  /// One sentence per value not in the file (a family default, or derived), per part of the file
+  /// not counted, and per field not understood that could change the cost.
+  std::vector<std::string> assumed;
+};
+template <class Visit>
+void for_each_field(const ModelShape& r, Visit&& visit) {
+  LLMMATH_FIELD(model_type);
+  LLMMATH_FIELD(layers);
+  LLMMATH_FIELD(hidden);
+  LLMMATH_FIELD(heads);
+  LLMMATH_FIELD(kv_heads);
+  LLMMATH_FIELD(head_dim);
+  LLMMATH_FIELD(v_head_dim);
+  LLMMATH_FIELD(intermediate);
+  LLMMATH_FIELD(vocab);
+  LLMMATH_FIELD(tied_embeddings);
+  LLMMATH_FIELD(max_context);
+  LLMMATH_FIELD(layer_kinds);
+  LLMMATH_FIELD(window);
+  LLMMATH_FIELD(chunk);
+  LLMMATH_FIELD(mla);
+  LLMMATH_FIELD(moe);
+  LLMMATH_FIELD(gated_mlp);
+  LLMMATH_FIELD(attention_bias);
+  LLMMATH_FIELD(mlp_bias);
+  LLMMATH_FIELD(norm_kind);
+  LLMMATH_FIELD(norms_per_layer);
+  LLMMATH_FIELD(qk_norm);
+  LLMMATH_FIELD(attention_sinks);
+  LLMMATH_FIELD(position_embeddings);
+  LLMMATH_FIELD(assumed);
+}
+
+/// Reads a configuration (the object of a config.json; a multimodal model's text part under
+/// text_config) as transformers does; errors name the field ("config.num_hidden_layers must be a
+/// positive integer, got \"32\"").
+ModelShape model_from_config(const json::Value& config);
+
+/// The same from the file's text; a JSON fault names its line and column ("config.json, line 3,
+/// column 14: …").
+ModelShape model_from_config_text(std::string_view text);
+
+/// A shape handed back by a caller (JavaScript's camelCase names, as model_from_config returns
+/// them), checked field by field ("shape.layerKinds must …").
+ModelShape model_shape(const json::Value& shape);
+
+enum class MlaCache { latent, expanded };
+
+struct ModelCostOptions {
+  double tokens = 0;                  ///< context length, whole number in [1, 2^30]
+  double batch = 1;                   ///< sequences, whole number in [1, 2^20]
+  double kv_bytes_per_element = 2;    ///< in (0, 64]: 4 fp32, 2 bf16/fp16, 1 fp8/int8, 0.5 int4
+  double weight_bytes_per_param = 2;  ///< in (0, 64]
+  MlaCache mla_cache = MlaCache::latent;
+  std::optional<double> memory_bytes;  ///< > 0: adds the fit
+};
+
+struct ModelCostKind {
+  std::string kind;
+  double layers = 0;
+  double tokens_held = 0;  ///< per sequence, in each such layer
+  double bytes = 0;        ///< these layers' cache for the whole batch
+};
+template <class Visit>
+void for_each_field(const ModelCostKind& r, Visit&& visit) {
+  LLMMATH_FIELD(kind);
+  LLMMATH_FIELD(layers);
+  LLMMATH_FIELD(tokens_held);
+  LLMMATH_FIELD(bytes);
+}
+
+struct ModelParams {
+  double total = 0;      ///< every parameter, a tied embedding once
+  double active = 0;     ///< those one token uses: routed experts it is not sent to left out
+  double embedding = 0;  ///< the input embedding (and a learned position table)
+};
+template <class Visit>
+void for_each_field(const ModelParams& r, Visit&& visit) {
+  LLMMATH_FIELD(total);
+  LLMMATH_FIELD(active);
+  LLMMATH_FIELD(embedding);
+}
+
+struct ModelFit {
+  double max_batch = 0;   ///< at `tokens`, at most 2^20
+  double max_tokens = 0;  ///< at `batch`, at most the model's max_context
+};
+template <class Visit>
+void for_each_field(const ModelFit& r, Visit&& visit) {
+  LLMMATH_FIELD(max_batch);
+  LLMMATH_FIELD(max_tokens);
+}
+
+struct ModelCostResult {
+  double kv_bytes = 0;                 ///< the cache of the whole batch at `tokens`
+  double kv_bytes_per_token = 0;       ///< one more token of one sequence while no window is full
+  std::vector<ModelCostKind> by_kind;  ///< in the order full, sliding, chunked, mla
+  double attention_flops = 0;  ///< QKᵀ and AV of one new token at position `tokens`, one sequence
+  double linear_flops = 0;     ///< the weight matrices one token multiplies by, 2 per weight
+  std::optional<double> crossover_tokens;  ///< first context where attention ≥ linear, if any
+  ModelParams params;
+  double weights_bytes = 0;
+  std::optional<ModelFit> fit;  ///< with memory_bytes only
+};
+template <class Visit>
+void for_each_field(const ModelCostResult& r, Visit&& visit) {
+  LLMMATH_FIELD(kv_bytes);
+  LLMMATH_FIELD(kv_bytes_per_token);
+  LLMMATH_FIELD(by_kind);
+  LLMMATH_FIELD(attention_flops);
+  LLMMATH_FIELD(linear_flops);
+  LLMMATH_FIELD(crossover_tokens);
+  LLMMATH_FIELD(params);
+  LLMMATH_FIELD(weights_bytes);
+  LLMMATH_FIELD(fit);
+}
+
+ModelCostResult model_cost(const ModelShape& shape, const ModelCostOptions& options);
+
+struct ModelSweepKind {
+  std::string kind;
+  double layers = 0;
+  Eigen::VectorXd bytes;
+};
+template <class Visit>
+void for_each_field(const ModelSweepKind& r, Visit&& visit) {
+  LLMMATH_FIELD(kind);
+  LLMMATH_FIELD(layers);
+  LLMMATH_FIELD(bytes);
+}
+
+struct ModelCostSweep {
+  Eigen::VectorXd tokens;
+  Eigen::VectorXd kv_bytes;
+  std::vector<ModelSweepKind> by_kind;
+  Eigen::VectorXd attention_flops;
+};
+template <class Visit>
+void for_each_field(const ModelCostSweep& r, Visit&& visit) {
+  LLMMATH_FIELD(tokens);
+  LLMMATH_FIELD(kv_bytes);
+  LLMMATH_FIELD(by_kind);
+  LLMMATH_FIELD(attention_flops);
+}
+
+/// model_cost's cache and attention arithmetic at each of `tokens` (1 to 4096 lengths; an entry
+/// named tokens[i]); options.tokens is not read.
+ModelCostSweep model_cost_sweep(const ModelShape& shape, const Eigen::VectorXd& tokens,
+                                const ModelCostOptions& options);
+
+}  // namespace llmmath
