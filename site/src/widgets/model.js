@@ -282,7 +282,7 @@ export class LlmModel extends LlmWidget {
       label: "Memory size",
       value: "80",
       onchange: (v) => v && this.set({ memory: Number(v) }, { sync: true }),
-      options: [...MEMORIES.map((g) => [String(g), `${g} GB`]), ["", "Typed (GiB)"]],
+      options: [...MEMORIES.map((g) => [String(g), `${g} GiB`]), ["", "Other (typed)"]],
     });
     /** @type {HTMLOptionElement} */ (this.memoryChoice.select.lastElementChild).disabled = true;
 
@@ -490,8 +490,23 @@ export class LlmModel extends LlmWidget {
         mlaCache: opts.mlaCache,
       }),
     );
+    // A latent-attention model's cache is drawn beside the other convention's, as a line, so that
+    // the reader sees at a glance how much the latent saves (again only when the curves change).
+    const other = s.mlaCache === "latent" ? "expanded" : "latent";
+    const compared =
+      shape.mla === null
+        ? null
+        : this.memo("compared", [source.key, s.batch, s.kvPrecision, other], () => ({
+            mlaCache: other,
+            sweep: this.core.modelCostSweep(shape, {
+              tokens,
+              batch: opts.batch,
+              kvBytesPerElement: opts.kvBytesPerElement,
+              mlaCache: other,
+            }),
+          }));
     if (source.kind === "preset") this.lastModel = s.model;
-    return { s, source, shape, opts, now, sweep };
+    return { s, source, shape, opts, now, sweep, compared };
   }
 
   render(r) {
@@ -519,7 +534,7 @@ export class LlmModel extends LlmWidget {
 
   /** What was read from the file and what was assumed. */
   readPart({ source, shape, now }) {
-    const f = (term, value) => [h("dt", {}, term), h("dd", {}, value)];
+    const f = (term, value) => h("div", {}, h("dt", {}, term), h("dd", {}, value));
     const c = (x) => fmtCount(x);
     return [
       h("p", { class: "model-read-title" }, h("strong", {}, source.name), shape.modelType ? ` (model_type ${shape.modelType})` : ""),
@@ -595,7 +610,7 @@ export class LlmModel extends LlmWidget {
   }
 
   /** The cache against the context: a stacked area per kind of layer, the total, the chosen context. */
-  renderChart({ s, shape, now, sweep }) {
+  renderChart({ s, shape, now, sweep, compared }) {
     const kinds = STACK.map((kind) => sweep.byKind.find((k) => k.kind === kind)).filter(Boolean);
     const areas = kinds.map((k) => ({
       points: sweep.tokens.map((t, i) => [t, k.bytes[i]]),
@@ -603,18 +618,29 @@ export class LlmModel extends LlmWidget {
       label: `${KINDS[k.kind].label} layers (${k.layers})`,
     }));
     const total = sweep.tokens.map((t, i) => [t, sweep.kvBytes[i]]);
-    const positive = [...sweep.kvBytes, ...kinds.flatMap((k) => k.bytes)].filter((b) => b > 0);
-    const y = bytesAxis(Math.min(...positive), Math.max(...sweep.kvBytes, now.kvBytes));
+    const otherLabel = compared && `${compared.mlaCache === "expanded" ? "expanded per head" : "latent"}, for comparison`;
+    const comparison = compared
+      ? [
+          {
+            points: sweep.tokens.map((t, i) => [t, compared.sweep.kvBytes[i]]),
+            class: "series dashed model-compared",
+            label: otherLabel,
+          },
+        ]
+      : [];
+    const drawn = [...sweep.kvBytes, ...kinds.flatMap((k) => k.bytes), ...(compared?.sweep.kvBytes ?? [])];
+    const y = bytesAxis(Math.min(...drawn.filter((b) => b > 0)), Math.max(...drawn, now.kvBytes));
     const x = tokensAxis(Math.max(shape.maxContext, 2));
     patch(
       this.chart,
       lineChart({
         title: "Key-value cache of the batch against the context length, by kind of layer (both axes logarithmic)",
         height: 280,
+        margin: { left: 66 },
         x,
         y: { ...y, label: "key-value cache (log scale)", name: "cache", valueFormat: fmtBytes },
         areas,
-        series: [{ points: total, class: "series model-total", label: "whole cache" }],
+        series: [{ points: total, class: "series model-total", label: "whole cache" }, ...comparison],
         markers: [{ x: s.tokens, y: now.kvBytes, class: "marker model-now", label: fmtBytes(now.kvBytes) }],
         vlines: [{ x: s.tokens, class: "guide model-now" }],
         describe: `At the marked context of ${fmtCount(s.tokens)} tokens the cache is ${fmtBytes(now.kvBytes)}: ${now.byKind.map((k) => `${KINDS[k.kind].label} layers ${fmtBytes(k.bytes)}`).join(", ")}.`,
@@ -628,6 +654,7 @@ export class LlmModel extends LlmWidget {
           class: `model-${k.kind}`,
         })),
         { label: "whole cache", class: "line model-total" },
+        ...(compared ? [{ label: `the cache ${otherLabel}`, class: "dashed model-compared" }] : []),
       ]),
     );
   }

@@ -7,14 +7,14 @@ import { fmt, fmtCount } from "../format.js";
  * lineChart({ width, height, x: {min, max, log, ticks, label, format}, y: {...},
  *             series: [{ points: [[x, y], …], class }], markers: [{ x, y, label, class }],
  *             vlines: [{ x, label, class }], hlines: [{ y, label, class }], title,
- *             areas: [{ points: [[x, y], …], class, label }] })
+ *             areas: [{ points: [[x, y], …], class, label }], margin: { left, … } })
  * `areas`, when given, are drawn under the series stacked in their order from the axis's
  * bottom: each band from the top of the one before it (or y.min) to that top plus its own y, at
  * the same x as the first area's points. The description and data table give each area's own
- * values, not the stacked ones.
+ * values, not the stacked ones. `margin` widens the plot's margins (px) for long tick labels.
  */
 export function lineChart(spec, box) {
-  const { W, H, m } = layout(spec, box, 520, 260, { left: 52, right: 30, top: 14, bottom: 42 });
+  const { W, H, m } = layout(spec, box, 520, 260, { left: 52, right: 30, top: 14, bottom: 42, ...spec.margin });
   const sx = scale(spec.x, m.left, W - m.right);
   const sy = scale(spec.y, H - m.bottom, m.top);
   const svg = chartSvg(spec, W, H, "chart");
@@ -72,9 +72,7 @@ function stackedAreas(svg, areas, sx, sy, base) {
     const top = a.points.map(([x, y], i) => [x, (below ? below[i][1] : 0) + y]);
     const floor = below ?? a.points.map(([x]) => [x, base]);
     const px = ([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`;
-    svg.append(
-      h("polygon", { class: a.class ?? "area", points: [...top.map(px), ...[...floor].reverse().map(px)].join(" ") }),
-    );
+    svg.append(h("path", { class: a.class ?? "area", d: `M${[...top.map(px), ...[...floor].reverse().map(px)].join("L")}Z` }));
     below = top;
   }
 }
