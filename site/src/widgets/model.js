@@ -360,6 +360,13 @@ export class LlmModel extends LlmWidget {
     });
   }
 
+  /** Back to the attributes: a pasted configuration is forgotten. */
+  reset() {
+    this.pasted = null;
+    this.configError(null);
+    super.reset();
+  }
+
   /** A built-in model: its file, read by the core; the context and the rest stay as they were. */
   pickModel(key) {
     if (!presetById(key)) return;
