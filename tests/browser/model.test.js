@@ -85,9 +85,18 @@ test("model: Llama 3.1 8B at 32,768 tokens and a batch of 4: the readouts, the c
   const read = await fig.locator(".model-kinds").textContent();
   assert.equal(read, "32 layers: 32 full");
   const worked = await fig.locator(".worked").textContent();
-  assert.match(worked, /2·8·128 elements per token and layer × 32,768 tokens held × 32 layers × 4 sequences × 2 bytes = 16 GiB \(17,179,869,184 bytes\)/);
-  assert.match(worked, new RegExp(`${fmtCount(now.params.total)} parameters × 2 bytes = ${fmtBytes(now.weightsBytes)}`));
-  assert.match(await fig.locator(".model-flops-now").textContent(), new RegExp(`equal at ${fmtCount(now.crossoverTokens)} tokens`));
+  assert.match(
+    worked,
+    /2·8·128 elements per token and layer × 32,768 tokens held × 32 layers × 4 sequences × 2 bytes = 16 GiB \(17,179,869,184 bytes\)/,
+  );
+  assert.match(
+    worked,
+    new RegExp(`${fmtCount(now.params.total)} parameters × 2 bytes = ${fmtBytes(now.weightsBytes)}`),
+  );
+  assert.match(
+    await fig.locator(".model-flops-now").textContent(),
+    new RegExp(`equal at ${fmtCount(now.crossoverTokens)} tokens`),
+  );
   // Not a latent model: no choice of the latent cache's convention.
   assert.equal(await fig.getByLabel("Latent cache counted as").isVisible(), false);
   assert.deepEqual(errors, []);
@@ -104,7 +113,11 @@ test("model: gpt-oss-20b's sliding layers hold 128 tokens: their area is flat be
   assert.ok(sliding > 0 && full > 0, table.columns.join(", "));
   const beyond = table.rows.filter(([x]) => Number(x.replace(/,/g, "")) >= 128);
   assert.ok(beyond.length > 5);
-  assert.deepEqual(new Set(beyond.map((r) => r[sliding])).size, 1, "the sliding layers' cache is the same from 128 tokens on");
+  assert.deepEqual(
+    new Set(beyond.map((r) => r[sliding])).size,
+    1,
+    "the sliding layers' cache is the same from 128 tokens on",
+  );
   assert.equal(beyond[0][sliding], "3 MiB"); // 12 layers × 2·8·64 × 128 tokens × 2 bytes
   assert.equal(table.rows[0][sliding], "24 KiB"); // at 1 token
   assert.equal(new Set(beyond.map((r) => r[full])).size, beyond.length, "the full layers' cache grows");
@@ -184,7 +197,10 @@ test("model: a pasted configuration travels in the reader's link and comes back;
   await fig.getByLabel("config.json", { exact: true }).fill(large);
   const note = fig.locator(".model-link-note");
   assert.equal(await note.isVisible(), true);
-  assert.match(await note.textContent(), /longer than the 1,500 characters a link carries: Copy link names gpt-oss-20b instead/);
+  assert.match(
+    await note.textContent(),
+    /longer than the 1,500 characters a link carries: Copy link names gpt-oss-20b instead/,
+  );
   const settings = await page.evaluate(() => document.getElementById("model-figure").settings());
   assert.deepEqual(Object.fromEntries(settings), { model: "gpt-oss-20b", batch: "3" });
   assert.equal(await fig.locator(".model-kinds").textContent(), "32 layers: 32 full");
@@ -194,7 +210,7 @@ test("model: a pasted configuration travels in the reader's link and comes back;
   await again.page.close();
 });
 
-test("model: a configuration given inline as a <script type=\"application/json\"> child is the figure's, and a dropped file replaces it", async () => {
+test('model: a configuration given inline as a <script type="application/json"> child is the figure\'s, and a dropped file replaces it', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-model-"));
   try {
     fs.copyFileSync(path.join(dist, "llmmath-widgets.js"), path.join(dir, "llmmath-widgets.js"));

@@ -11,8 +11,7 @@ export const model = {
   // Download SVG and PNG: what was read, the readouts, the cache chart with its legend, the
   // memory meter and the arithmetic chart.
   picture: [".model-read", ".model-stats", ".model-cache", ".model-memory", ".model-flops"],
-  // No exercise asks about this figure.
-  conceals: [],
+  // (No exercise answers for this figure, so it declares nothing it conceals.)
   // Copy as NumPy (takeaway.js): a Python program that reads the same configuration with the
   // reference's reader and costs it at the figure's inputs (site/src/numpy.js says what every
   // program does).

@@ -145,7 +145,9 @@ export class LlmModel extends LlmWidget {
 
   /** The configuration given inline, as the element's <script type="application/json"> child, or null. */
   inlineConfig() {
-    const script = [...this.children].find((c) => c.localName === "script" && c.type === "application/json");
+    const script = [...this.children].find(
+      (c) => c.localName === "script" && c.getAttribute("type") === "application/json",
+    );
     return script ? script.textContent : null;
   }
 
@@ -189,17 +191,25 @@ export class LlmModel extends LlmWidget {
     }
     if (s.config) return { kind: "config", key: `config:${s.config}`, text: s.config, name: "Your configuration" };
     if (this.pasted) {
-      return { kind: "pasted", key: `pasted:${this.pasted.version}`, text: this.pasted.text, name: "Your configuration" };
+      return {
+        kind: "pasted",
+        key: `pasted:${this.pasted.version}`,
+        text: this.pasted.text,
+        name: "Your configuration",
+      };
     }
     const inline = this.inlineConfig();
-    if (inline !== null) return { kind: "inline", key: `inline:${inline}`, text: inline, name: "The page's configuration" };
+    if (inline !== null)
+      return { kind: "inline", key: `inline:${inline}`, text: inline, name: "The page's configuration" };
     return { kind: "none", key: "none", text: "", name: "" };
   }
 
   /** The core's reading of a source's text, once per configuration (memoised). */
   shapeOf(source) {
     if (source.kind === "none")
-      throw new Error('model is custom but no configuration is given: paste a config.json, or give config or a <script type="application/json"> child');
+      throw new Error(
+        'model is custom but no configuration is given: paste a config.json, or give config or a <script type="application/json"> child',
+      );
     return this.memo("shape", [source.key], () => this.core.modelFromConfigText(source.text));
   }
 
@@ -443,7 +453,7 @@ export class LlmModel extends LlmWidget {
     if (this.shadowRoot.activeElement !== this.text && source.kind !== "pasted") {
       if (source.kind === "config") {
         // The reader's own text stays as they wrote it when it is the one the state carries.
-        let same = false;
+        let same;
         try {
           same = JSON.stringify(JSON.parse(this.text.value)) === s.config;
         } catch {
@@ -544,7 +554,12 @@ export class LlmModel extends LlmWidget {
     const f = (term, value) => h("div", {}, h("dt", {}, term), h("dd", {}, value));
     const c = (x) => fmtCount(x);
     return [
-      h("p", { class: "model-read-title" }, h("strong", {}, source.name), shape.modelType ? ` (model_type ${shape.modelType})` : ""),
+      h(
+        "p",
+        { class: "model-read-title" },
+        h("strong", {}, source.name),
+        shape.modelType ? ` (model_type ${shape.modelType})` : "",
+      ),
       h("p", { class: "model-kinds" }, layersByKind(shape, now)),
       h(
         "dl",
@@ -553,7 +568,10 @@ export class LlmModel extends LlmWidget {
         f("Hidden size", c(shape.hidden)),
         f("Query heads", c(shape.heads)),
         f("Key-value heads", c(shape.kvHeads)),
-        f("Head dimension", shape.vHeadDim === shape.headDim ? c(shape.headDim) : `${c(shape.headDim)} (values ${c(shape.vHeadDim)})`),
+        f(
+          "Head dimension",
+          shape.vHeadDim === shape.headDim ? c(shape.headDim) : `${c(shape.headDim)} (values ${c(shape.vHeadDim)})`,
+        ),
         f("MLP width", c(shape.intermediate)),
         f("Vocabulary", c(shape.vocab)),
         f("Maximum context", `${c(shape.maxContext)} tokens`),
@@ -571,7 +589,10 @@ export class LlmModel extends LlmWidget {
               "Experts",
               `${c(shape.moe.experts)} routed${shape.moe.sharedExperts ? ` + ${c(shape.moe.sharedExperts)} shared` : ""}, ${c(shape.moe.expertsPerToken)} per token, width ${c(shape.moe.expertWidth)}; ${c(shape.moe.moeLayers)} layers with experts${shape.moe.denseLayers ? `, ${c(shape.moe.denseLayers)} dense` : ""}`,
             ),
-        f("Embeddings", shape.tiedEmbeddings ? "tied (input and output share one matrix)" : "separate input and output"),
+        f(
+          "Embeddings",
+          shape.tiedEmbeddings ? "tied (input and output share one matrix)" : "separate input and output",
+        ),
       ),
       shape.assumed.length
         ? [
@@ -625,7 +646,8 @@ export class LlmModel extends LlmWidget {
       label: `${KINDS[k.kind].label} layers (${k.layers})`,
     }));
     const total = sweep.tokens.map((t, i) => [t, sweep.kvBytes[i]]);
-    const otherLabel = compared && `${compared.mlaCache === "expanded" ? "expanded per head" : "latent"}, for comparison`;
+    const otherLabel =
+      compared && `${compared.mlaCache === "expanded" ? "expanded per head" : "latent"}, for comparison`;
     const comparison = compared
       ? [
           {
@@ -708,7 +730,10 @@ export class LlmModel extends LlmWidget {
       [sweep.tokens[0], now.linearFlops],
       [sweep.tokens.at(-1), now.linearFlops],
     ];
-    const y = countAxis(Math.min(...sweep.attentionFlops, now.linearFlops), Math.max(...sweep.attentionFlops, now.linearFlops));
+    const y = countAxis(
+      Math.min(...sweep.attentionFlops, now.linearFlops),
+      Math.max(...sweep.attentionFlops, now.linearFlops),
+    );
     const x = tokensAxis(Math.max(shape.maxContext, 2));
     const crossover = now.crossoverTokens;
     const crossText =
@@ -718,7 +743,8 @@ export class LlmModel extends LlmWidget {
     patch(
       this.flops,
       lineChart({
-        title: "Arithmetic of the next token against the context: attention against the linear layers (both axes logarithmic)",
+        title:
+          "Arithmetic of the next token against the context: attention against the linear layers (both axes logarithmic)",
         x,
         y: { ...y, label: "FLOPs of one token (log scale)", name: "FLOPs", valueFormat: (v) => fmtCount(v, 10) },
         series: [
@@ -727,7 +753,9 @@ export class LlmModel extends LlmWidget {
         ],
         markers: [{ x: s.tokens, y: now.attentionFlops, class: "marker model-attention" }],
         vlines: [
-          ...(crossover === undefined ? [] : [{ x: crossover, label: `n = ${fmtCount(crossover)}`, class: "guide model-crossover" }]),
+          ...(crossover === undefined
+            ? []
+            : [{ x: crossover, label: `n = ${fmtCount(crossover)}`, class: "guide model-crossover" }]),
           { x: s.tokens, class: "guide model-now" },
         ],
         describe: `At the marked context of ${fmtCount(s.tokens)} tokens the next token's attention takes ${fmtCount(now.attentionFlops, 10)} FLOPs and its linear layers ${fmtCount(now.linearFlops, 10)}; attention catches up ${crossText}.`,
@@ -769,7 +797,14 @@ export class LlmModel extends LlmWidget {
       if (k.kind !== "mla") {
         return shape.vHeadDim === shape.headDim
           ? ["2·", sym("h", "kv"), "·", sym("d"), ` = 2·${c(shape.kvHeads)}·${c(shape.headDim)}`]
-          : [sym("h", "kv"), "·(", sym("d"), " + ", sym("d", "v"), `) = ${c(shape.kvHeads)}·(${c(shape.headDim)} + ${c(shape.vHeadDim)})`];
+          : [
+              sym("h", "kv"),
+              "·(",
+              sym("d"),
+              " + ",
+              sym("d", "v"),
+              `) = ${c(shape.kvHeads)}·(${c(shape.headDim)} + ${c(shape.vHeadDim)})`,
+            ];
       }
       const m = shape.mla;
       return s.mlaCache === "latent"
@@ -831,7 +866,12 @@ export class LlmModel extends LlmWidget {
 
 /** "24 layers: 12 sliding (128 tokens), 12 full", from the core's count of each kind. */
 function layersByKind(shape, now) {
-  const held = (k) => (k.kind === "sliding" ? ` (${fmtCount(shape.window)} tokens)` : k.kind === "chunked" ? ` (${fmtCount(shape.chunk)} tokens)` : "");
+  const held = (k) =>
+    k.kind === "sliding"
+      ? ` (${fmtCount(shape.window)} tokens)`
+      : k.kind === "chunked"
+        ? ` (${fmtCount(shape.chunk)} tokens)`
+        : "";
   return `${fmtCount(shape.layers)} layers: ${now.byKind.map((k) => `${fmtCount(k.layers)} ${KINDS[k.kind].label}${held(k)}`).join(", ")}`;
 }
 

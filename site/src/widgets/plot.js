@@ -72,7 +72,9 @@ function stackedAreas(svg, areas, sx, sy, base) {
     const top = a.points.map(([x, y], i) => [x, (below ? below[i][1] : 0) + y]);
     const floor = below ?? a.points.map(([x]) => [x, base]);
     const px = ([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`;
-    svg.append(h("path", { class: a.class ?? "area", d: `M${[...top.map(px), ...[...floor].reverse().map(px)].join("L")}Z` }));
+    svg.append(
+      h("path", { class: a.class ?? "area", d: `M${[...top.map(px), ...[...floor].reverse().map(px)].join("L")}Z` }),
+    );
     below = top;
   }
 }
@@ -415,9 +417,7 @@ export function meterChart(spec, box) {
   const fmtV = spec.format ?? String;
   const barTop = m.top,
     barH = Math.max(H - m.top - m.bottom, 12);
-  svg.append(
-    h("rect", { x: m.left, y: barTop, width: W - m.left - m.right, height: barH, class: "meter-track" }),
-  );
+  svg.append(h("rect", { x: m.left, y: barTop, width: W - m.left - m.right, height: barH, class: "meter-track" }));
   let at = 0;
   const labels = [];
   for (const p of spec.parts ?? []) {
@@ -439,7 +439,11 @@ export function meterChart(spec, box) {
     const text = p.label;
     if (x1 - x0 >= textWidth(text, 11) + 6)
       svg.append(
-        h("text", { x: ((x0 + x1) / 2).toFixed(1), y: barTop + barH + 14, "text-anchor": "middle", class: "meter-label" }, text),
+        h(
+          "text",
+          { x: ((x0 + x1) / 2).toFixed(1), y: barTop + barH + 14, "text-anchor": "middle", class: "meter-label" },
+          text,
+        ),
       );
   }
   if (spec.limit) {
@@ -447,7 +451,11 @@ export function meterChart(spec, box) {
     svg.append(h("line", { x1: x, x2: x, y1: barTop - 8, y2: barTop + barH + 4, class: "guide meter-limit" }));
     if (spec.limit.label)
       svg.append(
-        h("text", { ...beside(x, 4, spec.limit.label, 11, W, false), y: barTop - 10, class: "guide-label" }, spec.limit.label),
+        h(
+          "text",
+          { ...beside(x, 4, spec.limit.label, 11, W, false), y: barTop - 10, class: "guide-label" },
+          spec.limit.label,
+        ),
       );
   }
   return described(fitted(svg, spec, meterChart, box), spec, box, meterText);
