@@ -27,9 +27,7 @@ function numpy(s, r) {
 # weights and next-token arithmetic at the figure's inputs. The functions are reference/model.py's,
 # the code the core (core/include/llmmath/model.hpp) is tested against.`,
     ["model_from_config", "model_cost"],
-    `import json
-
-config = json.loads(${JSON.stringify(JSON.stringify(JSON.parse(text)))})
+    `config = ${pyJson(JSON.parse(text))}
 shape = model_from_config(config)
 r = model_cost(shape, tokens=${pyInt(o.tokens ?? s.tokens)}, batch=${pyInt(o.batch ?? s.batch)}, kv_bytes_per_element=${py(o.kvBytesPerElement ?? 2)},
                weight_bytes_per_param=${py(o.weightBytesPerParam ?? s.weightBytes)}, mla_cache=${JSON.stringify(o.mlaCache ?? s.mlaCache)},
@@ -41,4 +39,17 @@ for name in ["total", "active", "embedding"]:
 for name in ["max_batch", "max_tokens"]:
     show("fit_" + name, r["fit"][name])`,
   );
+}
+
+/**
+ * A configuration as JSON.parse gives it, written as the Python literal json.loads would give:
+ * objects as dicts, true, false and null as True, False and None, one member a line at the top.
+ */
+function pyJson(v, depth = 0) {
+  if (v === null) return "None";
+  if (typeof v === "boolean" || typeof v === "number") return py(v);
+  if (typeof v === "string") return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map((x) => pyJson(x, depth + 1)).join(", ")}]`;
+  const members = Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${pyJson(x, depth + 1)}`);
+  return depth === 0 && members.length ? `{\n    ${members.join(",\n    ")},\n}` : `{${members.join(", ")}}`;
 }
