@@ -24,3 +24,18 @@ declare var llmmathApi: any[];
 declare module "llmmath:widgets" {
   export const widgets: Record<string, CustomElementConstructor>;
 }
+
+/**
+ * The built-in models of <llm-model>: tests/fixtures/models/index.json's entries, each with the text
+ * of its config.json (site/build.mjs makes the module from the fixtures).
+ */
+declare module "llmmath:model-presets" {
+  export const modelPresets: {
+    id: string;
+    name: string;
+    file: string;
+    source: { repo: string; path: string; commit: string };
+    published: { total: number | null; active: number | null; source?: string; [field: string]: unknown };
+    text: string;
+  }[];
+}

@@ -312,6 +312,39 @@ const widgetModules = {
   },
 };
 
+// --- the built-in models of <llm-model>, from the fixtures ----------------------------------
+// The figure's built-in models are the real config.json files the core is tested against,
+// tests/fixtures/models/<file> as index.json lists them (id, name, file, source, published):
+// "llmmath:model-presets" exports them in the index's order, each with its file's text exactly
+// as committed (the figure reads it with modelFromConfigText, as it reads a pasted file). No
+// configuration is typed anywhere else.
+const modelFixtures = path.join(root, "tests", "fixtures", "models");
+const modelPresets = {
+  name: "model-presets",
+  setup(b) {
+    b.onResolve({ filter: /^llmmath:model-presets$/ }, () => ({ path: "model-presets", namespace: "llmmath" }));
+    b.onLoad({ filter: /^model-presets$/, namespace: "llmmath" }, async () => {
+      const where = "tests/fixtures/models/index.json";
+      const index = JSON.parse(await readFile(path.join(modelFixtures, "index.json"), "utf8"));
+      if (!Array.isArray(index) || index.length === 0) throw new Error(`${where}: not a list of models`);
+      const presets = [];
+      for (const entry of index) {
+        const { id, name, file, source, published } = entry ?? {};
+        if (!/^[a-z0-9][a-z0-9.-]*$/.test(id ?? "") || typeof name !== "string" || !/^[\w.-]+\.json$/.test(file ?? ""))
+          throw new Error(`${where}: an entry without an id, a name and a file: ${JSON.stringify(entry)}`);
+        if (presets.some((p) => p.id === id)) throw new Error(`${where}: the id ${id} twice`);
+        const text = await readFile(path.join(modelFixtures, file), "utf8");
+        presets.push({ id, name, file, source, published, text });
+      }
+      return {
+        contents: `export const modelPresets = ${JSON.stringify(presets)};`,
+        loader: "js",
+        watchFiles: [path.join(modelFixtures, "index.json"), ...presets.map((p) => path.join(modelFixtures, p.file))],
+      };
+    });
+  },
+};
+
 /**
  * Bundles one entry of src/ (a file name, or { contents } of a module in src/) into a classic
  * script, or CommonJS for the build itself; returns its text.
@@ -328,7 +361,7 @@ async function bundle(entry, format = "iife") {
     write: false,
     legalComments: "none",
     logLevel: "warning",
-    plugins: [cssAsText, referencePython, widgetModules],
+    plugins: [cssAsText, referencePython, widgetModules, modelPresets],
   });
   return result.outputFiles[0].text;
 }

@@ -47,6 +47,7 @@ const CHANGES = {
     ffnDim: 14336,
     gated: true,
   },
+  model: { model: "gpt-oss-20b", tokens: 100000, batch: 3, kvPrecision: "fp8", weightBytes: 1, memory: 141 },
   speculative: { alpha: 0.83, gamma: 7, costRatio: 0.05, rounds: 2000, seed: 99 },
   alibi: { heads: 12, head: 10, tokens: 5, distance: 200 },
   quantization: { bits: 4, alpha: 0.8, channel: 3 },
@@ -96,6 +97,15 @@ const EXPECTED = {
     raw_at_offset: shifted.raw,
   }),
   cost: ({ now }) => snakeFields(now),
+  model: ({ now }) => ({
+    kv_bytes: now.kvBytes,
+    kv_bytes_per_token: now.kvBytesPerToken,
+    attention_flops: now.attentionFlops,
+    linear_flops: now.linearFlops,
+    weights_bytes: now.weightsBytes,
+    ...snakeFields(now.params, "params_"),
+    ...snakeFields(now.fit, "fit_"),
+  }),
   speculative: ({ now, best, measure }) => ({
     token_probs: now.tokenProbs,
     expected_tokens: now.expectedTokens,
@@ -175,6 +185,10 @@ const READOUTS = {
         : [p.linear_macs_per_layer, p.attention_share, p.crossover_tokens]),
     ],
   },
+  model: {
+    selector: ".model-stat.model-kv dd strong, .model-fit-batch dd strong, .model-fit-tokens dd strong",
+    values: (p) => [p.kv_bytes, p.kv_bytes_per_token, p.fit_max_batch, p.fit_max_tokens],
+  },
   speculative: {
     selector: ".speculative-headline-expected, .speculative-headline-speedup",
     values: (p) => [p.expected_tokens, p.speedup],
@@ -194,6 +208,7 @@ const PICTURED = {
   sampling: ".sampling-table td.final-col",
   rope: ".headline .rope-scaled",
   cost: ".cost-stats dd strong",
+  model: ".model-stat.model-kv dd strong",
   speculative: ".speculative-headline-expected, .speculative-headline-speedup",
   alibi: ".alibi-slope, .alibi-half",
   quantization: ".headline strong",

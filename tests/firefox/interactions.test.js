@@ -30,6 +30,7 @@ const CONTROLS = {
   sampling: 'input[type="range"]',
   rope: 'input[type="range"]',
   cost: 'input[type="range"]',
+  model: 'input[type="range"]',
   speculative: 'input[type="range"]',
   alibi: 'input[type="range"]',
   quantization: 'input[type="range"]',

@@ -34,6 +34,7 @@ import { contextDilution } from "./context-dilution-figure.js";
 import { sampling } from "./sampling-figure.js";
 import { rope } from "./rope-figure.js";
 import { cost } from "./cost-figure.js";
+import { model } from "./model-figure.js";
 import { speculative } from "./speculative-figure.js";
 import { alibi } from "./alibi-figure.js";
 import { quantization } from "./quantization-figure.js";
@@ -46,6 +47,7 @@ export const figures = {
   sampling,
   rope,
   cost,
+  model,
   speculative,
   alibi,
   quantization,

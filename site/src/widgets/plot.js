@@ -6,10 +6,15 @@ import { fmt, fmtCount } from "../format.js";
 /**
  * lineChart({ width, height, x: {min, max, log, ticks, label, format}, y: {...},
  *             series: [{ points: [[x, y], …], class }], markers: [{ x, y, label, class }],
- *             vlines: [{ x, label, class }], hlines: [{ y, label, class }], title })
+ *             vlines: [{ x, label, class }], hlines: [{ y, label, class }], title,
+ *             areas: [{ points: [[x, y], …], class, label }], margin: { left, … } })
+ * `areas`, when given, are drawn under the series stacked in their order from the axis's
+ * bottom: each band from the top of the one before it (or y.min) to that top plus its own y, at
+ * the same x as the first area's points. The description and data table give each area's own
+ * values, not the stacked ones. `margin` widens the plot's margins (px) for long tick labels.
  */
 export function lineChart(spec, box) {
-  const { W, H, m } = layout(spec, box, 520, 260, { left: 52, right: 30, top: 14, bottom: 42 });
+  const { W, H, m } = layout(spec, box, 520, 260, { left: 52, right: 30, top: 14, bottom: 42, ...spec.margin });
   const sx = scale(spec.x, m.left, W - m.right);
   const sy = scale(spec.y, H - m.bottom, m.top);
   const svg = chartSvg(spec, W, H, "chart");
@@ -29,6 +34,7 @@ export function lineChart(spec, box) {
     }),
   );
   hlines(svg, spec.hlines, W, m, sy);
+  stackedAreas(svg, spec.areas, sx, sy, spec.y.min);
   for (const l of spec.vlines ?? []) {
     svg.append(h("line", { x1: sx(l.x), x2: sx(l.x), y1: m.top, y2: H - m.bottom, class: l.class ?? "guide" }));
     if (l.label)
@@ -54,6 +60,23 @@ export function lineChart(spec, box) {
       );
   }
   return described(fitted(svg, spec, lineChart, box), spec, box, lineText);
+}
+
+/**
+ * The stacked bands of a line chart (see lineChart): placing each band on the ones below it is
+ * where it is drawn (screen mapping); the values are the widget's.
+ */
+function stackedAreas(svg, areas, sx, sy, base) {
+  let below = null;
+  for (const a of areas ?? []) {
+    const top = a.points.map(([x, y], i) => [x, (below ? below[i][1] : 0) + y]);
+    const floor = below ?? a.points.map(([x]) => [x, base]);
+    const px = ([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`;
+    svg.append(
+      h("path", { class: a.class ?? "area", d: `M${[...top.map(px), ...[...floor].reverse().map(px)].join("L")}Z` }),
+    );
+    below = top;
+  }
 }
 
 // What every chart shares: the <svg> with its title and an axes group holding both axis lines,
@@ -381,6 +404,80 @@ export function barChart(spec, box) {
 }
 
 /**
+ * meterChart({ width, height, max, parts: [{ label, value, class }], limit: { value, label },
+ *              format, title, x: { label, name }, describe })
+ * One horizontal bar of `parts` laid end to end from 0 (weights, then a cache) on a scale from 0
+ * to `max`, with a line at `limit` (the memory it must fit in) and each part's value written
+ * below the bar when it has room. Drawing only: every value arrives computed.
+ */
+export function meterChart(spec, box) {
+  const { W, H, m } = layout(spec, box, 520, 92, { left: 12, right: 16, top: 24, bottom: 34 });
+  const sx = scale({ min: 0, max: spec.max }, m.left, W - m.right);
+  const svg = chartSvg(spec, W, H, "chart meter-chart");
+  const fmtV = spec.format ?? String;
+  const barTop = m.top,
+    barH = Math.max(H - m.top - m.bottom, 12);
+  svg.append(h("rect", { x: m.left, y: barTop, width: W - m.left - m.right, height: barH, class: "meter-track" }));
+  let at = 0;
+  const labels = [];
+  for (const p of spec.parts ?? []) {
+    // Where a part starts is where the one before it ends (screen mapping).
+    const x0 = sx(at),
+      x1 = sx(at + p.value);
+    svg.append(
+      h(
+        "rect",
+        { x: x0.toFixed(1), y: barTop, width: Math.max(x1 - x0, 0).toFixed(1), height: barH, class: p.class ?? "bar" },
+        h("title", {}, `${p.label}: ${fmtV(p.value)}`),
+      ),
+    );
+    labels.push([x0, x1, p]);
+    at += p.value;
+  }
+  // Each part's name under it, where it is wide enough; the description says them all.
+  for (const [x0, x1, p] of labels) {
+    const text = p.label;
+    if (x1 - x0 >= textWidth(text, 11) + 6)
+      svg.append(
+        h(
+          "text",
+          { x: ((x0 + x1) / 2).toFixed(1), y: barTop + barH + 14, "text-anchor": "middle", class: "meter-label" },
+          text,
+        ),
+      );
+  }
+  if (spec.limit) {
+    const x = sx(spec.limit.value);
+    svg.append(h("line", { x1: x, x2: x, y1: barTop - 8, y2: barTop + barH + 4, class: "guide meter-limit" }));
+    if (spec.limit.label)
+      svg.append(
+        h(
+          "text",
+          { ...beside(x, 4, spec.limit.label, 11, W, false), y: barTop - 10, class: "guide-label" },
+          spec.limit.label,
+        ),
+      );
+  }
+  return described(fitted(svg, spec, meterChart, box), spec, box, meterText);
+}
+
+/** A meter in words (each part, then the limit) and as a table (a row each). */
+function meterText(spec) {
+  const f = spec.format ?? String;
+  const parts = spec.parts ?? [];
+  const rows = parts.map((p) => [p.label, f(p.value)]);
+  if (spec.limit) rows.push([spec.limit.label ?? "limit", f(spec.limit.value)]);
+  return {
+    sentences: [
+      `${parts.map((p) => `${p.label} ${f(p.value)}`).join(", ")}${spec.limit ? `, against ${spec.limit.label ?? "a limit"} of ${f(spec.limit.value)}` : ""}.`,
+    ],
+    caption: spec.title ?? "",
+    columns: [spec.x?.name ?? "part", spec.y?.name ?? "bytes"],
+    rows,
+  };
+}
+
+/**
  * Round axis limits and ticks around the data range [lo, hi]: about `count` steps of 1, 2, 2.5
  * or 5 times a power of ten. Screen mapping only. Returns { min, max, ticks }.
  */
@@ -560,7 +657,7 @@ const marked = (spec) =>
 function lineText(spec) {
   const fx = spec.x.valueFormat ?? spec.x.format ?? approx,
     fy = spec.y.valueFormat ?? approx;
-  const series = (spec.series ?? []).filter((s) => s.points.length);
+  const series = [...(spec.areas ?? []), ...(spec.series ?? [])].filter((s) => s.points.length);
   const named = (s) => s.label ?? spec.y.name ?? spec.y.label ?? "value";
   const ticks = new Set(spec.x.ticks ?? []);
   const sentences = series.map((s) => {

@@ -1,0 +1,55 @@
+// Figure 4.2, <llm-model> (model.js), as the pages, the build and the tests know it (see
+// figures.js): its element, its place in the chapter and its facets, its NumPy program among them.
+import { program, py, pyInt } from "../numpy.js";
+
+export const model = {
+  tag: "llm-model",
+  // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
+  module: "model.js",
+  id: "model-figure",
+  section: "cost",
+  // Download SVG and PNG: what was read, the readouts, the cache chart with its legend, the
+  // memory meter and the arithmetic chart.
+  picture: [".model-read", ".model-stats", ".model-cache", ".model-memory", ".model-flops"],
+  // (No exercise answers for this figure, so it declares nothing it conceals.)
+  // Copy as NumPy (takeaway.js): a Python program that reads the same configuration with the
+  // reference's reader and costs it at the figure's inputs (site/src/numpy.js says what every
+  // program does).
+  numpy,
+};
+
+/** The figure's NumPy program for the widget's state and result, as text. */
+function numpy(s, r) {
+  const text = r?.source?.text ?? "{}";
+  const o = r?.opts ?? {};
+  return program(
+    `# Your model: a config.json read as transformers reads it, and its key-value cache, parameters,
+# weights and next-token arithmetic at the figure's inputs. The functions are reference/model.py's,
+# the code the core (core/include/llmmath/model.hpp) is tested against.`,
+    ["model_from_config", "model_cost"],
+    `config = ${pyJson(JSON.parse(text))}
+shape = model_from_config(config)
+r = model_cost(shape, tokens=${pyInt(o.tokens ?? s.tokens)}, batch=${pyInt(o.batch ?? s.batch)}, kv_bytes_per_element=${py(o.kvBytesPerElement ?? 2)},
+               weight_bytes_per_param=${py(o.weightBytesPerParam ?? s.weightBytes)}, mla_cache=${JSON.stringify(o.mlaCache ?? s.mlaCache)},
+               memory_bytes=${py(o.memoryBytes ?? s.memory * 2 ** 30)})
+for name in ["kv_bytes", "kv_bytes_per_token", "attention_flops", "linear_flops", "weights_bytes"]:
+    show(name, r[name])
+for name in ["total", "active", "embedding"]:
+    show("params_" + name, r["params"][name])
+for name in ["max_batch", "max_tokens"]:
+    show("fit_" + name, r["fit"][name])`,
+  );
+}
+
+/**
+ * A configuration as JSON.parse gives it, written as the Python literal json.loads would give:
+ * objects as dicts, true, false and null as True, False and None, one member a line at the top.
+ */
+function pyJson(v, depth = 0) {
+  if (v === null) return "None";
+  if (typeof v === "boolean" || typeof v === "number") return py(v);
+  if (typeof v === "string") return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map((x) => pyJson(x, depth + 1)).join(", ")}]`;
+  const members = Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${pyJson(x, depth + 1)}`);
+  return depth === 0 && members.length ? `{\n    ${members.join(",\n    ")},\n}` : `{${members.join(", ")}}`;
+}

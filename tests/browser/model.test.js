@@ -1,0 +1,256 @@
+// Section 4, your model: the <llm-model> figure in headless Chromium, alone in embed.html (and on
+// the reader for its link), checked against the core's modelFromConfigText, modelCost and
+// modelCostSweep for the same configuration and inputs, with the real config.json files of
+// tests/fixtures/models/ as the built-in models.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
+const { useBrowser, openFigure, openReader, dist, artifact } = require("./browser.js");
+
+const browser = useBrowser(test);
+const FIXTURES = path.join(__dirname, "..", "fixtures", "models");
+const fixture = (id) => fs.readFileSync(path.join(FIXTURES, `${id}.json`), "utf8");
+// The page's own formatting, so that a readout is compared with the core's number as written.
+const format = import(pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "format.js")).href);
+
+/** The figure's result cards as { term: value }. */
+const stats = (fig) =>
+  fig
+    .locator(".model-stat")
+    .evaluateAll((cards) =>
+      Object.fromEntries(
+        cards.map((c) => [c.querySelector("dt").textContent.trim(), c.querySelector("dd strong").textContent]),
+      ),
+    );
+
+/** The cache chart's data table: its header and its rows, as text. */
+const cacheTable = (fig) =>
+  fig.locator(".model-cache .chart-data table").evaluate((t) => ({
+    columns: [...t.querySelectorAll("thead th")].map((th) => th.textContent),
+    rows: [...t.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent)),
+  }));
+
+/** modelCost and modelCostSweep by a fresh core, for `text` at the figure's current inputs. */
+function coreFor(page, text, tokens) {
+  return page.evaluate(
+    async ({ text, tokens }) => {
+      const el = document.getElementById("model-figure");
+      const core = await createLLMMath();
+      const shape = core.modelFromConfigText(text);
+      const { batch, kvBytesPerElement, mlaCache } = el.inputs;
+      return {
+        shape,
+        now: core.modelCost(shape, el.inputs),
+        sweep: tokens ? core.modelCostSweep(shape, { tokens, batch, kvBytesPerElement, mlaCache }) : null,
+      };
+    },
+    { text, tokens },
+  );
+}
+
+const figureOf = async (options = {}, query = "") => {
+  const opened = await openFigure(browser.context, "model", options);
+  if (query) {
+    await opened.page.goto(`${opened.url}${query}`);
+    await opened.page.waitForSelector("html[data-ready]");
+  }
+  return { ...opened, fig: opened.page.locator("#model-figure") };
+};
+
+test("model: Llama 3.1 8B at 32,768 tokens and a batch of 4: the readouts, the chart's table and the calculation are the core's", async () => {
+  const { fmtBytes, fmtCount } = await format;
+  const { page, errors, fig } = await figureOf({}, "&model=llama-3.1-8b&tokens=32768&batch=4");
+  const table = await cacheTable(fig);
+  const tokens = table.rows.map(([t]) => Number(t.replace(/,/g, "")));
+  const { shape, now, sweep } = await coreFor(page, fixture("llama-3.1-8b"), tokens);
+  assert.equal(now.kvBytes, 16 * 2 ** 30); // 2·8·128 elements × 32,768 × 32 layers × 4 × 2 bytes
+  const s = await stats(fig);
+  assert.equal(s["Key-value cache"], fmtBytes(now.kvBytes));
+  assert.equal(s["Cache per token"], fmtBytes(now.kvBytesPerToken));
+  assert.equal(s.Weights, fmtBytes(now.weightsBytes));
+  assert.equal(s["Largest batch that fits"], fmtCount(now.fit.maxBatch));
+  assert.equal(s["Longest context that fits"], fmtCount(now.fit.maxTokens));
+  // One column per kind of layer present (full only), then the whole cache.
+  assert.deepEqual(table.columns, ["tokens", "full layers (32)", "whole cache"]);
+  assert.ok(table.rows.length > 5);
+  table.rows.forEach(([, full, whole], i) => {
+    assert.equal(full, fmtBytes(sweep.byKind[0].bytes[i]), `full at ${tokens[i]}`);
+    assert.equal(whole, fmtBytes(sweep.kvBytes[i]), `whole at ${tokens[i]}`);
+  });
+  assert.equal(tokens.at(-1), shape.maxContext);
+  const read = await fig.locator(".model-kinds").textContent();
+  assert.equal(read, "32 layers: 32 full");
+  const worked = await fig.locator(".worked").textContent();
+  assert.match(
+    worked,
+    /2·8·128 elements per token and layer × 32,768 tokens held × 32 layers × 4 sequences × 2 bytes = 16 GiB \(17,179,869,184 bytes\)/,
+  );
+  assert.match(
+    worked,
+    new RegExp(`${fmtCount(now.params.total)} parameters × 2 bytes = ${fmtBytes(now.weightsBytes)}`),
+  );
+  assert.match(
+    await fig.locator(".model-flops-now").textContent(),
+    new RegExp(`equal at ${fmtCount(now.crossoverTokens)} tokens`),
+  );
+  // Not a latent model: no choice of the latent cache's convention.
+  assert.equal(await fig.getByLabel("Latent cache counted as").isVisible(), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("model: gpt-oss-20b's sliding layers hold 128 tokens: their area is flat beyond 128, the full layers' grows", async () => {
+  const { page, errors, fig } = await figureOf({}, "&model=gpt-oss-20b");
+  assert.equal(await fig.locator(".model-kinds").textContent(), "24 layers: 12 full, 12 sliding (128 tokens)");
+  const table = await cacheTable(fig);
+  const col = (name) => table.columns.indexOf(name);
+  const sliding = col("sliding layers (12)"),
+    full = col("full layers (12)");
+  assert.ok(sliding > 0 && full > 0, table.columns.join(", "));
+  const beyond = table.rows.filter(([x]) => Number(x.replace(/,/g, "")) >= 128);
+  assert.ok(beyond.length > 5);
+  assert.deepEqual(
+    new Set(beyond.map((r) => r[sliding])).size,
+    1,
+    "the sliding layers' cache is the same from 128 tokens on",
+  );
+  assert.equal(beyond[0][sliding], "3 MiB"); // 12 layers × 2·8·64 × 128 tokens × 2 bytes
+  assert.equal(table.rows[0][sliding], "24 KiB"); // at 1 token
+  assert.equal(new Set(beyond.map((r) => r[full])).size, beyond.length, "the full layers' cache grows");
+  assert.match(await fig.locator(".worked").textContent(), /× 128 tokens held \(the window\) × 12 layers/);
+  await fig.screenshot({ path: artifact("model-gpt-oss.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("model: DeepSeek-V3's latent cache is far smaller than the same cache expanded per head", async () => {
+  const { fmtBytes } = await format;
+  const { page, errors, fig } = await figureOf({}, "&model=deepseek-v3&tokens=131072");
+  const choice = fig.getByLabel("Latent cache counted as");
+  assert.equal(await choice.isVisible(), true);
+  const latent = await coreFor(page, fixture("deepseek-v3"));
+  assert.equal((await stats(fig))["Key-value cache"], fmtBytes(latent.now.kvBytes));
+  assert.match(await fig.locator(".worked").textContent(), /latent \+ rotary key = 512 \+ 64 elements/);
+  await choice.selectOption("expanded");
+  const expanded = await coreFor(page, fixture("deepseek-v3"));
+  assert.equal((await stats(fig))["Key-value cache"], fmtBytes(expanded.now.kvBytes));
+  // (128·(128 + 64) + 128·128) / (512 + 64) = 40,960 / 576 ≈ 71.
+  assert.ok(expanded.now.kvBytes > 70 * latent.now.kvBytes, `${expanded.now.kvBytes} against ${latent.now.kvBytes}`);
+  assert.match(await fig.locator(".model-cache .chart-legend").textContent(), /latent, for comparison/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("model: bad JSON shows the core's message with its line and column, and the last model stays drawn", async () => {
+  const { page, errors, fig } = await figureOf();
+  const text = fig.getByLabel("config.json", { exact: true });
+  const before = await page.evaluate(() => document.getElementById("model-figure").result.now.kvBytes);
+  const chart = await fig.locator(".model-cache svg.chart").innerHTML();
+  await text.fill('{\n  "model_type": "llama",\n  "num_hidden_layers": 32,,\n}');
+  const message = await fig.locator(".model-message").textContent();
+  assert.match(message, /^Not read: config\.json, line 3, column \d+: .+The figure still shows the last model read\.$/);
+  assert.equal(await text.getAttribute("aria-invalid"), "true");
+  assert.equal(await fig.locator(".model-cache svg.chart").innerHTML(), chart);
+  assert.equal(await page.evaluate(() => document.getElementById("model-figure").result.now.kvBytes), before);
+  // A configuration that parses but lacks a field: the core's message names it.
+  await text.fill('{"model_type": "llama", "hidden_size": 4096}');
+  assert.match(await fig.locator(".model-message").textContent(), /num_hidden_layers/);
+  assert.equal(await fig.locator(".model-cache svg.chart").innerHTML(), chart);
+  // A good one is read, and the mark goes.
+  await text.fill(fixture("gpt-oss-20b"));
+  assert.equal(await fig.locator(".model-message").textContent(), "");
+  assert.equal(await text.getAttribute("aria-invalid"), "false");
+  assert.equal(await fig.locator(".model-kinds").textContent(), "24 layers: 12 full, 12 sliding (128 tokens)");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("model: a pasted configuration travels in the reader's link and comes back; one too large for it is named by the model before, with a note", async () => {
+  const { page, errors } = await openReader(browser.context, { hash: "#model-figure" });
+  const fig = page.locator("#model-figure");
+  await fig.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.getElementById("model-figure").hasAttribute("data-ready"));
+  const small = JSON.stringify({ ...JSON.parse(fixture("llama-3.1-8b")), num_hidden_layers: 16 });
+  await fig.getByLabel("config.json", { exact: true }).fill(small);
+  await fig.getByLabel("Batch b").fill("3");
+  await page.waitForFunction(() => location.hash.includes("model.config=") && location.hash.includes("model.batch=3"));
+  const hash = await page.evaluate(() => location.hash);
+  const kv = await page.evaluate(() => document.getElementById("model-figure").result.now.kvBytes);
+  const again = await openReader(browser.context, { hash });
+  const fig2 = again.page.locator("#model-figure");
+  await fig2.scrollIntoViewIfNeeded();
+  await again.page.waitForFunction(() => document.getElementById("model-figure").hasAttribute("data-ready"));
+  const back = await again.page.evaluate(() => {
+    const el = document.getElementById("model-figure");
+    return { model: el.state.model, kv: el.result.now.kvBytes, layers: el.result.shape.layers };
+  });
+  assert.deepEqual(back, { model: "custom", kv, layers: 16 });
+  assert.equal(await fig2.locator(".model-kinds").textContent(), "16 layers: 16 full");
+
+  // Too large for a link: the link names the built-in model shown before, and the figure says so.
+  await fig.getByLabel("Model", { exact: true }).selectOption("gpt-oss-20b");
+  const large = JSON.stringify({ ...JSON.parse(fixture("llama-3.1-8b")), note: "x".repeat(2000) }, null, 2);
+  await fig.getByLabel("config.json", { exact: true }).fill(large);
+  const note = fig.locator(".model-link-note");
+  assert.equal(await note.isVisible(), true);
+  assert.match(
+    await note.textContent(),
+    /longer than the 1,500 characters a link carries: Copy link names gpt-oss-20b instead/,
+  );
+  const settings = await page.evaluate(() => document.getElementById("model-figure").settings());
+  assert.deepEqual(Object.fromEntries(settings), { model: "gpt-oss-20b", batch: "3" });
+  assert.equal(await fig.locator(".model-kinds").textContent(), "32 layers: 32 full");
+  assert.deepEqual(errors, []);
+  assert.deepEqual(again.errors, []);
+  await page.close();
+  await again.page.close();
+});
+
+test('model: a configuration given inline as a <script type="application/json"> child is the figure\'s, and a dropped file replaces it', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-model-"));
+  try {
+    fs.copyFileSync(path.join(dist, "llmmath-widgets.js"), path.join(dir, "llmmath-widgets.js"));
+    const inline = JSON.stringify({ ...JSON.parse(fixture("llama-3.1-8b")), num_hidden_layers: 8 }, null, 2);
+    fs.writeFileSync(
+      path.join(dir, "course.html"),
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course</title></head><body>
+<llm-model id="model-figure" tokens="1024" batch="2"><script type="application/json">${inline}</script></llm-model>
+<script src="llmmath-widgets.js"></script></body></html>`,
+    );
+    const page = await browser.context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    await page.goto(pathToFileURL(path.join(dir, "course.html")).href);
+    await page.waitForFunction(() => document.getElementById("model-figure")?.hasAttribute("data-ready"));
+    const fig = page.locator("#model-figure");
+    assert.equal(await fig.locator(".model-kinds").textContent(), "8 layers: 8 full");
+    const { now } = await coreFor(page, inline);
+    // 8 layers × 2·8·128 × 1,024 tokens × 2 sequences × 2 bytes = 64 MiB
+    assert.equal(now.kvBytes, 64 * 2 ** 20);
+    assert.equal((await stats(fig))["Key-value cache"], "64 MiB");
+    assert.equal(await fig.getByLabel("Model", { exact: true }).inputValue(), "custom");
+
+    // A file dropped on the figure is read as a pasted one.
+    await fig.evaluate((el, text) => {
+      const data = new DataTransfer();
+      data.items.add(new File([text], "config.json", { type: "application/json" }));
+      el.dispatchEvent(new DragEvent("dragover", { dataTransfer: data, bubbles: true, cancelable: true }));
+      el.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, fixture("gpt-oss-20b"));
+    await page.waitForFunction(() => document.getElementById("model-figure").result.shape.layers === 24);
+    assert.equal(await fig.locator(".model-kinds").textContent(), "24 layers: 12 full, 12 sliding (128 tokens)");
+    assert.equal(await fig.getByLabel("config.json", { exact: true }).inputValue(), fixture("gpt-oss-20b"));
+    // Reset goes back to the page's own configuration.
+    await fig.getByRole("button", { name: "Reset" }).click();
+    assert.equal(await fig.locator(".model-kinds").textContent(), "8 layers: 8 full");
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
