@@ -615,8 +615,8 @@ class ShapeReader {
   void fields(Struct& out) {
     // for_each_field hands each member as const; the object is ours and not const
     for_each_field(out, [this](const char* name, const auto& member) {
-      read(name,
-           const_cast<std::remove_const_t<std::remove_reference_t<decltype(member)>>&>(member));
+      this->read(name, const_cast<std::remove_const_t<std::remove_reference_t<decltype(member)>>&>(
+                           member));
     });
   }
 
