@@ -315,6 +315,11 @@ token and layer) or "expanded" (transformers' eager path: per-head keys and valu
       fields: [
         { name: "kind", type: "LayerKind" },
         { name: "layers", type: "number" },
+        {
+          name: "elementsPerToken",
+          type: "number",
+          doc: "Numbers one token leaves in one such layer: kvHeads·(headDim + vHeadDim), or the latent's size.",
+        },
         { name: "tokensHeld", type: "number", doc: "Tokens each such layer holds per sequence." },
         { name: "bytes", type: "number", doc: "These layers' cache for the whole batch." },
       ],
@@ -330,6 +335,7 @@ token and layer) or "expanded" (transformers' eager path: per-head keys and valu
     {
       name: "ModelFit",
       fields: [
+        { name: "fits", type: "boolean", doc: "Whether the weights and the cache at `tokens` and `batch` fit." },
         { name: "maxBatch", type: "number", doc: "The largest batch at `tokens` (0 if none; at most 2^20)." },
         { name: "maxTokens", type: "number", doc: "The largest context at `batch` (0 if none; at most maxContext)." },
       ],

@@ -947,6 +947,7 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
     ModelCostKind part;
     part.kind = kinds[k];
     part.layers = to_double(c.layers[k]);
+    part.elements_per_token = to_double(c.elements[k]);
     part.tokens_held = to_double(held(s, k, t));
     part.bytes = bytes(c.layers[k] * c.elements[k] * held(s, k, t) * b, o.kv_bytes_per_element);
     r.by_kind.push_back(part);
@@ -1017,6 +1018,7 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
         hi = mid - 1;
     }
     fit.max_batch = to_double(lo);
+    fit.fits = fits(t, b);
     // the largest context at `batch`, up to the model's maximum: the cache grows with the context
     lo = 0;
     hi = to_int(s.max_context);

@@ -87,7 +87,7 @@ test("model: Llama 3.1 8B at 32,768 tokens and a batch of 4: the readouts, the c
   const worked = await fig.locator(".worked").textContent();
   assert.match(
     worked,
-    /2·8·128 elements per token and layer × 32,768 tokens held × 32 layers × 4 sequences × 2 bytes = 16 GiB \(17,179,869,184 bytes\)/,
+    /2·8·128 = 2,048 elements per token and layer × 32,768 tokens held × 32 layers × 4 sequences × 2 bytes = 16 GiB \(17,179,869,184 bytes\)/,
   );
   assert.match(
     worked,
@@ -134,7 +134,7 @@ test("model: DeepSeek-V3's latent cache is far smaller than the same cache expan
   assert.equal(await choice.isVisible(), true);
   const latent = await coreFor(page, fixture("deepseek-v3"));
   assert.equal((await stats(fig))["Key-value cache"], fmtBytes(latent.now.kvBytes));
-  assert.match(await fig.locator(".worked").textContent(), /latent \+ rotary key = 512 \+ 64 elements/);
+  assert.match(await fig.locator(".worked").textContent(), /latent \+ rotary key = 512 \+ 64 = 576 elements/);
   await choice.selectOption("expanded");
   const expanded = await coreFor(page, fixture("deepseek-v3"));
   assert.equal((await stats(fig))["Key-value cache"], fmtBytes(expanded.now.kvBytes));
@@ -253,4 +253,47 @@ test('model: a configuration given inline as a <script type="application/json"> 
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("model: chunked layers (a pasted Llama 4 configuration) hold their chunk: their area is flat beyond it", async () => {
+  // No built-in model has chunked layers; Llama 4 Scout's text shape, cut to 8 layers, pasted
+  const llama4 = JSON.stringify({
+    model_type: "llama4",
+    text_config: {
+      model_type: "llama4_text",
+      num_hidden_layers: 8,
+      hidden_size: 5120,
+      num_attention_heads: 40,
+      num_key_value_heads: 8,
+      head_dim: 128,
+      intermediate_size: 8192,
+      intermediate_size_mlp: 16384,
+      num_local_experts: 16,
+      num_experts_per_tok: 1,
+      vocab_size: 202048,
+      attention_chunk_size: 8192,
+      max_position_embeddings: 10485760,
+    },
+  });
+  const { page, errors, fig } = await figureOf();
+  await fig.getByLabel("config.json", { exact: true }).fill(llama4);
+  assert.equal(await fig.locator(".model-message").textContent(), "");
+  assert.match(await fig.locator(".model-kinds").textContent(), /^8 layers: 2 full, 6 chunked \(8,192 tokens\)$/);
+  const table = await cacheTable(fig);
+  const chunked = table.columns.indexOf("chunked layers (6)");
+  assert.ok(chunked > 0, table.columns.join(", "));
+  const beyond = table.rows.filter(([x]) => Number(x.replace(/,/g, "")) >= 8192);
+  assert.ok(beyond.length > 5);
+  assert.equal(
+    new Set(beyond.map((r) => r[chunked])).size,
+    1,
+    "the chunked layers' cache is the same from 8,192 tokens on",
+  );
+  const { now } = await coreFor(page, llama4);
+  const shown = await page.evaluate(() => document.getElementById("model-figure").result.now);
+  assert.deepEqual(shown.byKind, now.byKind);
+  assert.match(await fig.locator(".worked").textContent(), /tokens held \(the chunk\) × 6 layers/);
+  await fig.screenshot({ path: artifact("model-llama4-chunked.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
 });

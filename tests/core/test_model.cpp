@@ -428,3 +428,22 @@ TEST_CASE("model: parameters as each model's authors publish them", "[model][fix
   }
   CHECK(checked >= 12);
 }
+
+TEST_CASE("model: each kind's numbers per token, and whether the chosen batch fits", "[model]") {
+  const ModelShape s = model_from_config_text(file_text("gpt-oss-20b.json"));
+  ModelCostOptions o = at(4096, 8);
+  o.memory_bytes = 48e9;
+  const auto r = model_cost(s, o);
+  REQUIRE(r.by_kind.size() == 2);
+  for (const auto& k : r.by_kind) {
+    CHECK(k.elements_per_token == 2.0 * 8 * 64);
+    CHECK(k.bytes == k.elements_per_token * k.layers * k.tokens_held * 8 * 2);
+  }
+  REQUIRE(r.fit);
+  CHECK(r.fit->fits == (r.weights_bytes + r.kv_bytes <= 48e9));
+  CHECK(r.fit->fits == (r.fit->max_batch >= 8));
+  o.memory_bytes = 30e9;  // the 20.9 billion weights alone take 41.8 GB at 2 bytes
+  CHECK_FALSE(model_cost(s, o).fit->fits);
+  const ModelShape v3 = model_from_config_text(file_text("deepseek-v3.json"));
+  CHECK(model_cost(v3, at(1)).by_kind[0].elements_per_token == 576);
+}

@@ -175,13 +175,15 @@ struct ModelCostOptions {
 struct ModelCostKind {
   std::string kind;
   double layers = 0;
-  double tokens_held = 0;  ///< per sequence, in each such layer
-  double bytes = 0;        ///< these layers' cache for the whole batch
+  double elements_per_token = 0;  ///< numbers one token leaves in one such layer's cache
+  double tokens_held = 0;         ///< per sequence, in each such layer
+  double bytes = 0;               ///< these layers' cache for the whole batch
 };
 template <class Visit>
 void for_each_field(const ModelCostKind& r, Visit&& visit) {
   LLMMATH_FIELD(kind);
   LLMMATH_FIELD(layers);
+  LLMMATH_FIELD(elements_per_token);
   LLMMATH_FIELD(tokens_held);
   LLMMATH_FIELD(bytes);
 }
@@ -199,11 +201,13 @@ void for_each_field(const ModelParams& r, Visit&& visit) {
 }
 
 struct ModelFit {
+  bool fits = false;      ///< weights and the cache at `tokens` and `batch` fit the memory
   double max_batch = 0;   ///< at `tokens`, at most 2^20
   double max_tokens = 0;  ///< at `batch`, at most the model's max_context
 };
 template <class Visit>
 void for_each_field(const ModelFit& r, Visit&& visit) {
+  LLMMATH_FIELD(fits);
   LLMMATH_FIELD(max_batch);
   LLMMATH_FIELD(max_tokens);
 }

@@ -708,7 +708,7 @@ export class LlmModel extends LlmWidget {
         y: { name: "bytes" },
       }),
     );
-    const fits = now.fit.maxBatch >= s.batch;
+    const fits = now.fit.fits;
     patch(
       this.fit,
       `Weights ${fmtBytes(now.weightsBytes)} and a cache of ${fmtBytes(now.kvBytes)} `,
@@ -796,19 +796,25 @@ export class LlmModel extends LlmWidget {
     const perToken = (k) => {
       if (k.kind !== "mla") {
         return shape.vHeadDim === shape.headDim
-          ? ["2·", sym("h", "kv"), "·", sym("d"), ` = 2·${c(shape.kvHeads)}·${c(shape.headDim)}`]
+          ? [
+              "2·",
+              sym("h", "kv"),
+              "·",
+              sym("d"),
+              ` = 2·${c(shape.kvHeads)}·${c(shape.headDim)} = ${c(k.elementsPerToken)}`,
+            ]
           : [
               sym("h", "kv"),
               "·(",
               sym("d"),
               " + ",
               sym("d", "v"),
-              `) = ${c(shape.kvHeads)}·(${c(shape.headDim)} + ${c(shape.vHeadDim)})`,
+              `) = ${c(shape.kvHeads)}·(${c(shape.headDim)} + ${c(shape.vHeadDim)}) = ${c(k.elementsPerToken)}`,
             ];
       }
       const m = shape.mla;
       return s.mlaCache === "latent"
-        ? ["latent + rotary key = ", `${c(m.kvLoraRank)} + ${c(m.qkRopeHeadDim)}`]
+        ? ["latent + rotary key = ", `${c(m.kvLoraRank)} + ${c(m.qkRopeHeadDim)} = ${c(k.elementsPerToken)}`]
         : [
             "every head's key and value, ",
             sym("h"),
@@ -820,7 +826,7 @@ export class LlmModel extends LlmWidget {
             sym("h"),
             "·",
             sym("d", "v"),
-            ` = ${c(shape.heads)}·(${c(m.qkNopeHeadDim)} + ${c(m.qkRopeHeadDim)}) + ${c(shape.heads)}·${c(m.vHeadDim)}`,
+            ` = ${c(shape.heads)}·(${c(m.qkNopeHeadDim)} + ${c(m.qkRopeHeadDim)}) + ${c(shape.heads)}·${c(m.vHeadDim)} = ${c(k.elementsPerToken)}`,
           ];
     };
     const li = (...parts) => h("li", {}, ...parts);
