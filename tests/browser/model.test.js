@@ -250,6 +250,24 @@ test('model: a configuration given inline as a <script type="application/json"> 
     assert.equal(await fig.locator(".model-kinds").textContent(), "8 layers: 8 full");
     assert.deepEqual(errors, []);
     await page.close();
+
+    // With the script in the page's head, the element is connected before its child is parsed:
+    // the figure still starts from the inline configuration once it arrives.
+    fs.writeFileSync(
+      path.join(dir, "course-head.html"),
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course</title>
+<script src="llmmath-widgets.js"></script></head><body>
+<llm-model id="model-figure" tokens="1024" batch="2">
+  <script type="application/json">${inline}</script>
+</llm-model></body></html>`,
+    );
+    const early = await browser.context.newPage();
+    early.on("pageerror", (e) => errors.push(e.message));
+    await early.goto(pathToFileURL(path.join(dir, "course-head.html")).href);
+    await early.waitForFunction(() => document.getElementById("model-figure")?.hasAttribute("data-ready"));
+    assert.equal(await early.locator("#model-figure .model-kinds").textContent(), "8 layers: 8 full");
+    assert.deepEqual(errors, []);
+    await early.close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

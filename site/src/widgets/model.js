@@ -136,6 +136,8 @@ export class LlmModel extends LlmWidget {
 
   constructor() {
     super();
+    /** @type {MutationObserver | null} watches for the inline configuration (connectedCallback) */
+    this._inlineWatch = null;
     /** @type {{ text: string, version: number } | null} a pasted or dropped file too large for a link */
     this.pasted = null;
     this.pastedVersion = 0;
@@ -149,6 +151,28 @@ export class LlmModel extends LlmWidget {
       (c) => c.localName === "script" && c.getAttribute("type") === "application/json",
     );
     return script ? script.textContent : null;
+  }
+
+  /**
+   * An inline configuration is one of the figure's attributes. On a page whose script comes before
+   * the element, the element is connected as its start tag is parsed, before its children: the
+   * <script type="application/json"> child, or its text, arrives after. So the figure watches its
+   * children, and when the inline configuration appears or changes, it starts again from its
+   * attributes, as it does when one of them changes.
+   */
+  connectedCallback() {
+    super.connectedCallback();
+    if (this._inlineWatch) return;
+    let seen = this.inlineConfig();
+    this._inlineWatch = new MutationObserver(() => {
+      const now = this.inlineConfig();
+      if (now === seen) return;
+      seen = now;
+      if (this.hasAttribute("model") || this.hasAttribute("config")) return;
+      this.state = this._stateFrom(this._pageSettings).state;
+      this._redraw();
+    });
+    this._inlineWatch.observe(this, { childList: true, subtree: true, characterData: true });
   }
 
   /** With an inline configuration and no model attribute, the figure starts from the inline one. */
