@@ -388,7 +388,9 @@ def model_cost(shape, tokens, batch=1, kv_bytes_per_element=2, weight_bytes_per_
         while lo < hi:
             mid = (lo + hi + 1) // 2
             lo, hi = (mid, hi) if kv_bytes_exact(mid, batch) <= room else (lo, mid - 1)
-        r["fit"] = {"max_batch": max_batch, "max_tokens": lo}
+        # the core reports a batch of at most 2^20, the largest it costs
+        r["fit"] = {"fits": room >= 0 and kv_bytes_exact(tokens, batch) <= room,
+                    "max_batch": min(max_batch, 2 ** 20), "max_tokens": lo}
     return r
 
 

@@ -540,7 +540,7 @@ const tables = Object.entries(figures)
     const rows = decls
       .map(
         (d) =>
-          `      <tr><th scope="row"><code>${escapeHtml(d.name)}</code></th><td>${escapeHtml(describeType(d))}</td><td>${byDefault(d)}</td><td>${escapeHtml(d.doc)}${formerly(d)}</td></tr>`,
+          `      <tr><th scope="row"><code>${escapeHtml(d.name)}</code></th><td>${escapeHtml(describeType(d))}</td><td>${byDefault(d)}</td><td>${escapeHtml(d.doc)}${formerly(d)}${d.example ? ` For example <code>${escapeHtml(d.example)}</code>.` : ""}</td></tr>`,
       )
       .join("\n");
     // A renamed figure says that its former names still work (figures.js: aliases).

@@ -56,7 +56,8 @@ const changeEverything = (page) =>
             next = d.choices.find((c) => c !== v) ?? v;
             break;
           case "text":
-            next = `${v} changed`.slice(0, d.maxLength ?? 4096);
+            // a text of a form of its own (a configuration's JSON) declares a value to change to
+            next = d.example ?? `${v} changed`.slice(0, d.maxLength ?? 4096);
             break;
           case "numbers":
             // Half the first entry moves to the second: a list the core checks whole (probabilities

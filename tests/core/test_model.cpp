@@ -137,7 +137,8 @@ TEST_CASE("model: sliding layers hold their window (gpt-oss's alternation)", "[m
 }
 
 TEST_CASE(
-    "model: a latent cache is kv_lora_rank + qk_rope_head_dim; expanded is about 71× (DeepSeek-V3)",
+    "model: a latent cache is kv_lora_rank + qk_rope_head_dim and expanded about 71 times more "
+    "(DeepSeek-V3)",
     "[model]") {
   const ModelShape s = model_from_config_text(
       R"({"model_type": "deepseek_v3", "num_hidden_layers": 61, "hidden_size": 7168,

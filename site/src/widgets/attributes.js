@@ -16,6 +16,9 @@
 //   default  the value when neither the attribute nor a preset gives one
 //   doc      one sentence for the guide
 //   preset   true on the one attribute that selects a preset (a widget may have none)
+//   example  optional: a value the figure accepts other than the default, for a text whose
+//            form a generic change cannot make (a configuration's JSON); the guide shows it and
+//            the tests that change every setting use it
 //   aliases  optional: former names still accepted wherever a name is read (an HTML attribute,
 //            a key of the reader's URL, embed.html's query), so that pages and links written
 //            before a rename keep working; the name wins when a source gives both, and only the

@@ -74,6 +74,8 @@ export class LlmModel extends LlmWidget {
       type: "text",
       maxLength: CONFIG_MAX,
       default: "",
+      example:
+        '{"model_type":"llama","num_hidden_layers":16,"hidden_size":2048,"num_attention_heads":32,"num_key_value_heads":8,"intermediate_size":8192,"vocab_size":128256,"max_position_embeddings":131072,"tie_word_embeddings":true}',
       doc: `A config.json written without spaces (at most ${CONFIG_MAX} characters), used instead of the model; a larger one goes in a <script type="application/json"> child of the element.`,
     },
     {
