@@ -33,6 +33,19 @@ export const pyList = (xs) => `[${xs.map(py).join(", ")}]`;
 export const pyMatrix = (M) => `[${M.map(pyList).join(",\n     ")}]`;
 export const pyStrings = (xs) => `[${xs.map((s) => JSON.stringify(String(s))).join(", ")}]`;
 
+/**
+ * A configuration as JSON.parse gives it, written as the Python literal json.loads would give:
+ * objects as dicts, true, false and null as True, False and None, one member a line at the top.
+ */
+export function pyJson(v, depth = 0) {
+  if (v === null) return "None";
+  if (typeof v === "boolean" || typeof v === "number") return py(v);
+  if (typeof v === "string") return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map((x) => pyJson(x, depth + 1)).join(", ")}]`;
+  const members = Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${pyJson(x, depth + 1)}`);
+  return depth === 0 && members.length ? `{\n    ${members.join(",\n    ")},\n}` : `{${members.join(", ")}}`;
+}
+
 /** Every program's helper: one quantity per line, long doubles printed as the doubles they round to. */
 const SHOW = `def show(name, x):
     """One quantity per line, at full precision: name = value."""

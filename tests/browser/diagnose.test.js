@@ -12,6 +12,9 @@ const { useBrowser, openReader, openFigure, shown } = require("./browser.js");
 
 const browser = useBrowser(test);
 
+/** A real model's committed config.json (tests/fixtures/models/), as text. */
+const configText = (id) => fs.readFileSync(path.join(__dirname, "..", "fixtures", "models", `${id}.json`), "utf8");
+
 const MECHANISMS = [
   "Missing context",
   "Different sampled wording",
@@ -26,7 +29,8 @@ const MECHANISMS = [
 // not fit (specific to the story), the section linked, the number the calculation must show
 // with the story's inputs, computed by the core in the page (rounded as the page writes it), and
 // for the assumption (assume) and the check: the right choice's number in the list and a phrase
-// of its text, a wrong one's number and a phrase of why it is not the one.
+// of its text, a wrong one's number and a phrase of why it is not the one. A scenario about a
+// real model is computed from the model's committed config.json, handed to `expected` as `arg`.
 const SCENARIOS = {
   "refund-policy": {
     assume: { right: [2, "Every other token scores alike"], wrong: [1, "holds head by head"] },
@@ -113,6 +117,22 @@ const SCENARIOS = {
     },
     shows: (a) => `At 12,000 tokens back it turns ${shown(a, 3)} radians.`,
   },
+  "header-line": {
+    assume: { right: [1, "only through the 10 full layers"], wrong: [2, "not why one answer is wrong"] },
+    check: { right: [2, "at measured distances from the question"], wrong: [3, "not which layers reach the header"] },
+    title: "The line in the log's header",
+    right: "Positional relationships",
+    because: "within reach of the 10 full layers only",
+    wrong: "Memory cost",
+    why: "is why it fits",
+    section: "cost",
+    arg: configText("gemma-3-27b"),
+    expected: async (text) => {
+      const m = await createLLMMath();
+      return m.modelCost(m.modelFromConfigText(text), { tokens: 120000 }).kvBytes / 2 ** 30;
+    },
+    shows: (gib) => `; in all ${shown(gib, 2)} GiB.`,
+  },
   serving: {
     assume: { right: [2, "All twenty conversations are held in full at once"], wrong: [1, "fills the card"] },
     check: { right: [3, "Compute the cache for the planned users"], wrong: [2, "well within 131,072 already"] },
@@ -159,6 +179,25 @@ const SCENARIOS = {
       }).kvBytes /
       2 ** 30,
     shows: (gib) => `KV cache = 2 · 8 · 4,096 · 32 · 128 · 32 layers · 2 bytes = ${gib} GiB`,
+  },
+  "research-script": {
+    assume: {
+      right: [4, "stores every head's keys and values, rebuilt from the latent"],
+      wrong: [1, "rule out a difference"],
+    },
+    check: { right: [4, "how much the GPUs' use grows per token"], wrong: [2, "Twice the weights leave less room"] },
+    title: "The same weights in a research script",
+    right: "Memory cost",
+    because: "dozens of times as many bytes per token",
+    wrong: "Positional relationships",
+    why: "well within the model's window of 163,840",
+    section: "cost",
+    arg: configText("deepseek-v3"),
+    expected: async (text) => {
+      const m = await createLLMMath();
+      return m.modelCost(m.modelFromConfigText(text), { tokens: 1, mlaCache: "expanded" }).kvBytesPerToken / 2 ** 20;
+    },
+    shows: (mib) => `· 2 bytes = ${shown(mib, 2)} MiB per token.`,
   },
   "slow-chat": {
     assume: { right: [3, "at a steady rate α = 0.6"], wrong: [1, "the premise of the method"] },
@@ -258,7 +297,7 @@ test("every scenario in three steps: a wrong choice is explained and keeps the n
     const s = SCENARIOS[id];
     const wrong = wrongFirst(k);
     assert.equal(await titleOf(fig), s.title, `position ${k + 1}`);
-    assert.match(await fig.locator(".diagnose-progress").textContent(), new RegExp(`^Scenario ${k + 1} of 12\\.`));
+    assert.match(await fig.locator(".diagnose-progress").textContent(), new RegExp(`^Scenario ${k + 1} of 14\\.`));
     assert.equal(await analysis.isVisible(), false, `${id}: closed before a choice`);
     assert.equal(await stepOf(fig, 0).isVisible(), false, `${id}: no assumption asked before the mechanism`);
     if (wrong[0]) {
@@ -302,7 +341,7 @@ test("every scenario in three steps: a wrong choice is explained and keeps the n
       assert.ok((await others.textContent()).includes(s.why), `${id}: why not ${s.wrong}, among the others`);
     }
     const lines = await fig.locator(".diagnose-lines").textContent();
-    const want = s.shows(await page.evaluate(s.expected));
+    const want = s.shows(await page.evaluate(s.expected, s.arg));
     assert.ok(lines.includes(want), `${id}: "${lines}" shows "${want}"`);
 
     // The assumption, then the check: each step opens only once the one before is right, a wrong
@@ -347,10 +386,10 @@ test("every scenario in three steps: a wrong choice is explained and keeps the n
     if (k < order.length - 1) await next.click();
   }
   assert.equal(await next.isVisible(), false);
-  assert.equal(right, 23); // of 12 first choices in the walk, 6 mechanisms, 8 assumptions and 9 checks right
+  assert.equal(right, 26); // of 14 first choices in the walk, 7 mechanisms, 9 assumptions and 10 checks right
   assert.equal(
     await fig.locator(".diagnose-final").textContent(),
-    "That was the last of the 12 scenarios: 23 of 36 steps right at the first try. Start again in a new order",
+    "That was the last of the 14 scenarios: 26 of 42 steps right at the first try. Start again in a new order",
   );
   assert.deepEqual(errors, []);
   await page.close();
@@ -514,6 +553,141 @@ test("item 5: the memory scenario serves Llama-3.1-8B, whose 131,072-token conte
   await page.close();
 });
 
+/** Opens scenario `id` of the figure with its mechanism found; returns its calculation's lines. */
+async function openSolved(fig, id) {
+  const k = (await fig.evaluate((el) => el.order)).indexOf(id);
+  assert.ok(k >= 0, id);
+  await fig.evaluate(
+    (el, [pos, mechanism]) => {
+      el.setAttribute("scenario", pos);
+      el.setAttribute("picks", `${"|".repeat(pos - 1)}${mechanism}`);
+    },
+    [k + 1, { "header-line": "position", "research-script": "memory" }[id]],
+  );
+  return fig.locator(".diagnose-lines");
+}
+
+test("issue 20: the sliding-window scenario is Gemma 3 27B as its config.json says: its 52 sliding layers of 1,024 tokens make the log fit, and a line more than 1,024 tokens back is seen by the 10 full layers only", async () => {
+  const { page, errors } = await openFigure(browser.context, "diagnose");
+  const fig = page.locator("#diagnose-figure");
+  const lines = await openSolved(fig, "header-line");
+  // The figure reads the committed file itself, not a shape typed by hand.
+  const text = configText("gemma-3-27b");
+  assert.deepEqual(await fig.evaluate((el) => el.result.configs), { "gemma-3-27b": text });
+  const story = await fig.locator(".diagnose-story").textContent();
+  assert.match(story, /Gemma 3 27B \(62 layers; a window of 131,072 tokens\), two bytes per number, on one 80 GB GPU/);
+  assert.match(story, /a whole 120,000-token log fits on that card beside its weights/);
+  assert.match(story, /about 100,000 tokens before the question/);
+  // What the story and the reasons say of the model, from the core's reading of the file.
+  const core = await page.evaluate(async (text) => {
+    const m = await createLLMMath();
+    const shape = m.modelFromConfigText(text);
+    const opts = { tokens: 120000, memoryBytes: 80 * 2 ** 30 };
+    const every = { ...shape, layerKinds: shape.layerKinds.map(() => "full") };
+    return {
+      layers: shape.layers,
+      sliding: shape.layerKinds.filter((k) => k === "sliding").length,
+      window: shape.window,
+      maxContext: shape.maxContext,
+      fits: m.modelCost(shape, opts).fit.maxTokens,
+      fitsFull: m.modelCost(every, opts).fit.maxTokens,
+      kv: m.modelCost(shape, opts).kvBytes,
+    };
+  }, text);
+  assert.deepEqual([core.layers, core.sliding, core.window, core.maxContext], [62, 52, 1024, 131072]);
+  assert.ok(core.fits >= 120000, "the windowed model fits the log beside its weights");
+  assert.ok(core.fitsFull < 120000, "every layer holding every token, it would not");
+  const said = await lines.textContent();
+  assert.ok(
+    said.includes("62 layers; 52 sliding layers hold the last 1,024 tokens, 10 full layers every token;"),
+    said,
+  );
+  assert.ok(said.includes(`in all ${shown(core.kv / 2 ** 30, 2)} GiB`), said);
+  assert.ok(
+    said.includes(
+      `fits a log of up to ${core.fits.toLocaleString("en")} tokens; with every layer holding every token, up to ${core.fitsFull.toLocaleString("en")}.`,
+    ),
+    said,
+  );
+  // Which layers see the line: the sliding ones only while it is within their 1,024 tokens.
+  for (const [back, sliding] of [
+    [100000, "so none of the 52 sliding layers does."],
+    [1025, "so none of the 52 sliding layers does."],
+    [1024, "so the 52 sliding layers see it too."],
+    [1, "so the 52 sliding layers see it too."],
+  ]) {
+    await fig.evaluate((el, b) => el.setAttribute("header-line-back", String(b)), back);
+    const t = await lines.textContent();
+    const n = back.toLocaleString("en");
+    assert.ok(
+      t.includes(
+        `A line ${n} tokens from the end: each full layer holds the last ${n} tokens, so all 10 full layers see it;`,
+      ),
+      t,
+    );
+    assert.ok(
+      t.includes(`each sliding layer holds the last ${Math.min(back, 1024).toLocaleString("en")}, ${sliding}`),
+      `${back}: ${t}`,
+    );
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("issue 20: the latent scenario is DeepSeek-V3 as its config.json says: its latent cache fits forty sessions where its rebuilt keys and values do not fit one, and is smaller per token than grouped-query Llama 3.1 8B's", async () => {
+  const { page, errors } = await openFigure(browser.context, "diagnose");
+  const fig = page.locator("#diagnose-figure");
+  const lines = await openSolved(fig, "research-script");
+  const texts = { "deepseek-v3": configText("deepseek-v3"), "llama-3.1-8b": configText("llama-3.1-8b") };
+  assert.deepEqual(await fig.evaluate((el) => el.result.configs), texts);
+  const story = await fig.locator(".diagnose-story").textContent();
+  assert.match(story, /DeepSeek-V3 \(61 layers, 128 heads; a window of 163,840 tokens\)/);
+  assert.match(story, /eight 141 GB GPUs, with its weights stored in one byte each, about 671 GB\./);
+  assert.match(story, /keeps 40 agent sessions of 120,000 tokens each/);
+  assert.match(story, /when the session reaches about 105,000 tokens/);
+  const core = await page.evaluate(async (texts) => {
+    const m = await createLLMMath();
+    const ds = m.modelFromConfigText(texts["deepseek-v3"]);
+    const llama = m.modelFromConfigText(texts["llama-3.1-8b"]);
+    const opts = { tokens: 120000, weightBytesPerParam: 1, memoryBytes: 1128 * 2 ** 30 };
+    const engine = m.modelCost(ds, { ...opts, batch: 40, mlaCache: "latent" });
+    const script = m.modelCost(ds, { ...opts, mlaCache: "expanded" });
+    return {
+      shape: [ds.layers, ds.heads, ds.maxContext, llama.heads, llama.kvHeads],
+      weights: engine.weightsBytes,
+      engine: [engine.kvBytesPerToken, engine.fit.maxBatch],
+      script: [script.kvBytesPerToken, script.fit.maxTokens],
+      llama: m.modelCost(llama, { tokens: 120000 }).kvBytesPerToken,
+    };
+  }, texts);
+  assert.deepEqual(core.shape, [61, 128, 163840, 32, 8]);
+  assert.equal(Math.round(core.weights / 1e9), 671, "about 671 GB of weights at one byte each");
+  assert.equal(core.engine[0], 61 * (512 + 64) * 2, "the latent and the rotary key, per layer");
+  assert.equal(core.script[0], 61 * 128 * (192 + 128) * 2, "every head's keys and values, per layer");
+  assert.equal(core.llama, 131072);
+  assert.ok(core.engine[1] >= 40, "forty sessions fit with the latent");
+  // The script stops at about 105,000 tokens: below what its keys and values alone allow, and a
+  // whole session of 120,000 does not fit.
+  assert.ok(core.script[1] > 105000 && core.script[1] < 120000, String(core.script[1]));
+  assert.ok(core.engine[0] < core.llama, "the latent per token is below the grouped-query model's");
+  const said = await lines.textContent();
+  for (const want of [
+    "61 · (512 + 64) · 2 bytes = 68.6 KiB per token.",
+    "61 · 128 · (192 + 128) · 2 bytes = 4.77 MiB per token.",
+    `up to ${core.engine[1]} such sessions fit.`,
+    `one session fits up to ${core.script[1].toLocaleString("en")} tokens.`,
+    "whose 32 query heads share 8 key–value heads, keeps 128 KiB per token",
+  ])
+    assert.ok(said.includes(want), `${want} in ${said}`);
+  // One byte per cached value halves both; the rebuilt keys and values then fit a whole session.
+  await fig.evaluate((el) => el.setAttribute("research-script-bytes-per-value", "1"));
+  const half = await lines.textContent();
+  assert.ok(half.includes("· 1 byte = 34.3 KiB per token.") && half.includes("· 1 byte = 2.38 MiB per token."), half);
+  assert.ok(half.includes("one session fits up to 163,840 tokens."), half);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("restart reshuffles: a new seed, a new order from its first scenario, no choices and no score; the same seed gives the same order", async () => {
   const { page } = await openReader(browser.context);
   const fig = page.locator("#diagnose-figure");
@@ -521,13 +695,13 @@ test("restart reshuffles: a new seed, a new order from its first scenario, no ch
   await fig.getByRole("button", { name: SCENARIOS[first[0]].right, exact: true }).click();
   assert.match(
     await fig.locator(".diagnose-progress").textContent(),
-    /^Scenario 1 of 12\. 1 of 1 step right at the first try\.$/,
+    /^Scenario 1 of 14\. 1 of 1 step right at the first try\.$/,
   );
   await reason(fig, SCENARIOS[first[0]]);
   await fig.getByRole("button", { name: "Next scenario" }).click();
   assert.match(
     await fig.locator(".diagnose-progress").textContent(),
-    /^Scenario 2 of 12\. 3 of 3 steps right at the first try\.$/,
+    /^Scenario 2 of 14\. 3 of 3 steps right at the first try\.$/,
   );
   assert.equal(await page.evaluate(() => document.activeElement?.id), "diagnose-figure");
   assert.equal(
@@ -551,7 +725,7 @@ test("restart reshuffles: a new seed, a new order from its first scenario, no ch
     [2, 1, [], [], []],
   );
   assert.equal(await titleOf(fig), SCENARIOS[second[0]].title);
-  assert.match(await fig.locator(".diagnose-progress").textContent(), /^Scenario 1 of 12\. No answers yet\.$/);
+  assert.match(await fig.locator(".diagnose-progress").textContent(), /^Scenario 1 of 14\. No answers yet\.$/);
   assert.equal(await fig.locator(".diagnose-verdict").count(), 0);
   assert.equal(await fig.locator(".diagnose-analysis").isVisible(), false);
   assert.equal(await fig.locator(".diagnose-step").first().isVisible(), false);
@@ -586,7 +760,7 @@ test("every declared attribute set on the live element redraws the figure; bad v
   // shows in its field, redraws the calculation, is the embed code's setting, and when removed
   // the default comes back.
   const inputs = decls.slice(5);
-  assert.equal(inputs.length, 38);
+  assert.equal(inputs.length, 45);
   for (const d of inputs) {
     const id = order.filter((s) => d.name.startsWith(`${s}-`)).sort((a, b) => b.length - a.length)[0];
     assert.ok(id, d.name);
@@ -623,8 +797,8 @@ test("every declared attribute set on the live element redraws the figure; bad v
   const firstRight = {
     "missing-context": ["refund-policy", "warranty"],
     "sampled-wording": ["treaty", "eiffel"],
-    position: ["contract", "long-report"],
-    memory: ["serving", "batch"],
+    position: ["contract", "long-report", "header-line"],
+    memory: ["serving", "batch", "research-script"],
     speed: ["slow-chat", "slow-draft"],
     precision: ["outlier", "four-bit"],
   };
@@ -676,11 +850,11 @@ test("every declared attribute set on the live element redraws the figure; bad v
   for (const [name, value, why] of [
     ["seed", "-1", "a whole number from 0 to 4294967295"],
     ["seed", "1.5", "a whole number"],
-    ["scenario", "13", "a whole number from 1 to 12"],
+    ["scenario", "15", "a whole number from 1 to 14"],
     ["scenario", "constructor", "a whole number"],
-    ["picks", "a|b|c|d|e|f|g|h|i|j|k|l|m", "1 to 12 labels"],
-    ["assumptions", "1|1|1|1|1|1|1|1|1|1|1|1|1", "1 to 12 labels"],
-    ["checks", "1".repeat(33), "1 to 12 labels separated by |, each at most 32 characters"],
+    ["picks", "a|b|c|d|e|f|g|h|i|j|k|l|m|n|o", "1 to 14 labels"],
+    ["assumptions", "1|1|1|1|1|1|1|1|1|1|1|1|1|1|1", "1 to 14 labels"],
+    ["checks", "1".repeat(33), "1 to 14 labels separated by |, each at most 32 characters"],
     ["contract-heads", "65", "a whole number from 1 to 64"],
     ["slow-chat-alpha", "1.5", "a number from 0 to 1"],
   ]) {
@@ -769,7 +943,7 @@ test("the reader's place, choices and inputs are in the page's address, and open
   const fig2 = again.locator("#diagnose-figure");
   assert.equal(await titleOf(fig2), seen.title);
   assert.equal(await fig2.locator(".diagnose-progress").textContent(), seen.progress);
-  assert.match(seen.progress, /^Scenario 2 of 12\. 2 of 5 steps right at the first try\.$/);
+  assert.match(seen.progress, /^Scenario 2 of 14\. 2 of 5 steps right at the first try\.$/);
   assert.equal(seen.verdicts.length, 2);
   assert.deepEqual(await fig2.locator(".diagnose-verdict").allTextContents(), seen.verdicts);
   assert.equal(await stepOf(fig2, 0).isVisible(), true);
@@ -893,7 +1067,7 @@ test("each step's verdict is said in the figure's polite status line, with the q
       .catch(() => {});
     assert.equal(await live.textContent(), text);
   };
-  const where = "(scenario 1 of 12)";
+  const where = "(scenario 1 of 14)";
   await fig.getByRole("button", { name: s.right, exact: true }).click();
   await page.waitForFunction(
     () => document.getElementById("diagnose-figure").shadowRoot.querySelector(".llm-live").textContent !== "",
@@ -922,7 +1096,7 @@ test("each step's verdict is said in the figure's polite status line, with the q
     .locator("button")
     .nth(s.check.right[0] - 1)
     .click();
-  await says("Right check. That was scenario 1 of 12: 1 of 3 steps right at the first try.");
+  await says("Right check. That was scenario 1 of 14: 1 of 3 steps right at the first try.");
   for (const text of await fig.locator(".llm-live").allTextContents()) assert.ok(text.length <= 200, text);
   assert.deepEqual(errors, []);
   await page.close();

@@ -530,7 +530,7 @@ test("Copy as NumPy: every figure's program, run with python3 and NumPy, prints 
 });
 
 // The diagnosis figure shows one scenario's calculation at a time, once its mechanism is found:
-// each of the twelve, found, as it opens and with its first input changed. Its numbers are in
+// each of the fourteen, found, as it opens and with its first input changed. Its numbers are in
 // the calculation's lines: each printed quantity is compared with the core's (called here as the
 // scenario calls it), and every emphasised number in the lines with a printed one.
 const SCENARIOS = {
@@ -542,137 +542,200 @@ const SCENARIOS = {
   "long-report": "rope",
   serving: "cache",
   batch: "cache",
+  "header-line": "window",
+  "research-script": "latent",
   "slow-chat": "speculation",
   "slow-draft": "speculation",
   outlier: "outlier",
   "four-bit": "four-bit",
 };
 
+// The real models' committed configurations that scenarios read, computed here from the files.
+const MODEL_TEXTS = Object.fromEntries(
+  ["gemma-3-27b", "deepseek-v3", "llama-3.1-8b"].map((id) => [
+    id,
+    fs.readFileSync(path.join(__dirname, "..", "fixtures", "models", `${id}.json`), "utf8"),
+  ]),
+);
+
 const diagnoseExpected = (page) =>
   page
-    .evaluate((kinds) => {
-      const el = document.getElementById("diagnose-figure");
-      const { s } = el.current();
-      const camel = (n) => n.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-      const v = Object.fromEntries(s.inputs.map((i) => [i.key, el.state[camel(`${s.id}-${i.name}`)]]));
-      const core = el.core;
-      const years = { treaty: [["1919", "1920", "1918"], 7], eiffel: [["1887", "1889", "1888"], 11] };
-      const shapes = {
-        serving: { heads: 32, kvHeads: 8, headDim: 128, layers: 32 },
-        batch: { heads: 32, kvHeads: 32, headDim: 128, layers: 32 },
-      };
-      let out;
-      switch (kinds[s.id]) {
-        case "dilution":
-          out = {
-            relevant_weight: core.contextDilution({ relevantScore: v.a, distractorScore: v.b, distractors: v.n })
-              .relevantWeight,
-            relevant_weight_trimmed: core.contextDilution({
-              relevantScore: v.a,
-              distractorScore: v.b,
-              distractors: v.trimmed,
-            }).relevantWeight,
-          };
-          break;
-        case "years": {
-          const [tokens, seed] = years[s.id];
-          const r = core.sampling({ logits: [v.z1, v.z2, v.z3] }, { temperature: v.T });
-          const draws = core.sample(r.probs, { count: 10, seed });
-          const greedy = core.sampling({ logits: [v.z1, v.z2, v.z3] }, { temperature: 0 });
-          out = { probs: r.probs, draws, drawn: draws.map((t) => tokens[t]), greedy_token: tokens[greedy.kept[0]] };
-          break;
+    .evaluate(
+      ({ kinds, texts }) => {
+        const el = document.getElementById("diagnose-figure");
+        const { s } = el.current();
+        const camel = (n) => n.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+        const v = Object.fromEntries(s.inputs.map((i) => [i.key, el.state[camel(`${s.id}-${i.name}`)]]));
+        const core = el.core;
+        const years = { treaty: [["1919", "1920", "1918"], 7], eiffel: [["1887", "1889", "1888"], 11] };
+        const shapes = {
+          serving: { heads: 32, kvHeads: 8, headDim: 128, layers: 32 },
+          batch: { heads: 32, kvHeads: 32, headDim: 128, layers: 32 },
+        };
+        let out;
+        switch (kinds[s.id]) {
+          case "dilution":
+            out = {
+              relevant_weight: core.contextDilution({ relevantScore: v.a, distractorScore: v.b, distractors: v.n })
+                .relevantWeight,
+              relevant_weight_trimmed: core.contextDilution({
+                relevantScore: v.a,
+                distractorScore: v.b,
+                distractors: v.trimmed,
+              }).relevantWeight,
+            };
+            break;
+          case "years": {
+            const [tokens, seed] = years[s.id];
+            const r = core.sampling({ logits: [v.z1, v.z2, v.z3] }, { temperature: v.T });
+            const draws = core.sample(r.probs, { count: 10, seed });
+            const greedy = core.sampling({ logits: [v.z1, v.z2, v.z3] }, { temperature: 0 });
+            out = { probs: r.probs, draws, drawn: draws.map((t) => tokens[t]), greedy_token: tokens[greedy.kept[0]] };
+            break;
+          }
+          case "contract": {
+            const { steepest, gentlest } = core.alibiHeads(v.heads);
+            out = {
+              steepest_head: steepest.head,
+              steepest_slope: steepest.slope,
+              steepest_half_distance: steepest.halfDistance,
+              gentlest_head: gentlest.head,
+              gentlest_slope: gentlest.slope,
+              gentlest_half_distance: gentlest.halfDistance,
+              far_weight_factor: core.alibi({ slope: gentlest.slope, distances: v.distance + 1 }).relativeWeight[
+                v.distance
+              ],
+            };
+            break;
+          }
+          case "rope": {
+            const unit = Array.from({ length: 128 }, (_, i) => (i === 0 ? 1 : 0));
+            const trained = core.rope(unit, unit, v.trained, 0, { base: v.base });
+            const used = core.rope(unit, unit, v.offset, 0, { base: v.base });
+            out = {
+              slowest_theta: trained.thetas[63],
+              angle_at_trained_length: trained.angles[63][0],
+              angle_at_offset: used.angles[63][0],
+            };
+            break;
+          }
+          case "cache": {
+            const r = core.attentionCost({
+              ...shapes[s.id],
+              tokens: v.tokens,
+              batch: v.batch,
+              bytesPerValue: v.bytesPerValue,
+            });
+            out = { kv_bytes: r.kvBytes, kv_bytes_per_token: r.kvBytesPerToken };
+            break;
+          }
+          case "window": {
+            const shape = core.modelFromConfigText(texts["gemma-3-27b"]);
+            const opts = {
+              tokens: v.tokens,
+              kvBytesPerElement: 2,
+              weightBytesPerParam: 2,
+              memoryBytes: v.memory * 2 ** 30,
+            };
+            const r = core.modelCost(shape, opts);
+            const e = core.modelCost({ ...shape, layerKinds: shape.layerKinds.map(() => "full") }, opts);
+            const far = core.modelCost(shape, { tokens: v.back });
+            out = {
+              ...Object.fromEntries(r.byKind.map((k) => [`kv_bytes_${k.kind}`, k.bytes])),
+              kv_bytes: r.kvBytes,
+              kv_bytes_every_layer_full: e.kvBytes,
+              weights_bytes: r.weightsBytes,
+              fit_max_tokens: r.fit.maxTokens,
+              fit_max_tokens_every_layer_full: e.fit.maxTokens,
+              ...Object.fromEntries(far.byKind.map((k) => [`tokens_held_${k.kind}`, k.tokensHeld])),
+            };
+            break;
+          }
+          case "latent": {
+            const shape = core.modelFromConfigText(texts["deepseek-v3"]);
+            const opts = {
+              tokens: v.tokens,
+              kvBytesPerElement: v.bytesPerValue,
+              weightBytesPerParam: 1,
+              memoryBytes: v.memory * 2 ** 30,
+            };
+            const engine = core.modelCost(shape, { ...opts, batch: v.batch, mlaCache: "latent" });
+            const script = core.modelCost(shape, { ...opts, batch: 1, mlaCache: "expanded" });
+            const other = core.modelCost(core.modelFromConfigText(texts["llama-3.1-8b"]), {
+              tokens: v.tokens,
+              kvBytesPerElement: v.bytesPerValue,
+            });
+            out = {
+              engine_kv_bytes_per_token: engine.kvBytesPerToken,
+              engine_kv_bytes: engine.kvBytes,
+              script_kv_bytes_per_token: script.kvBytesPerToken,
+              script_kv_bytes: script.kvBytes,
+              weights_bytes: engine.weightsBytes,
+              params_total: engine.params.total,
+              engine_fit_max_batch: engine.fit.maxBatch,
+              script_fit_max_tokens: script.fit.maxTokens,
+              llama_kv_bytes_per_token: other.kvBytesPerToken,
+              llama_params_total: other.params.total,
+            };
+            break;
+          }
+          case "speculation": {
+            const r = core.speculativeDecoding({ alpha: v.alpha, gamma: v.gamma, costRatio: v.c });
+            out = {
+              expected_tokens: r.expectedTokens,
+              ceiling: r.ceiling === Infinity ? "Infinity" : r.ceiling,
+              speedup: r.speedup,
+            };
+            break;
+          }
+          case "outlier": {
+            const values = [v.outlier, 0.82, -0.37, 0.15, -0.06];
+            const q = core.quantize(values, { bits: v.bits }),
+              small = core.quantize(values.slice(1), { bits: v.bits });
+            out = {
+              scale: q.scale,
+              levels: q.levels,
+              max_error: q.maxAbsError,
+              scale_without_outlier: small.scale,
+              max_error_without_outlier: small.maxAbsError,
+            };
+            break;
+          }
+          case "four-bit": {
+            const values = [v.largest, 0.04, -0.03, 0.02, -0.01];
+            const q = core.quantize(values, { bits: v.bits }),
+              before = core.quantize(values, { bits: v.before });
+            out = {
+              qmax: q.qmax,
+              scale: q.scale,
+              levels: q.levels,
+              max_error: q.maxAbsError,
+              before_qmax: before.qmax,
+              before_scale: before.scale,
+              before_levels: before.levels,
+              before_max_error: before.maxAbsError,
+            };
+            break;
+          }
+          default:
+            throw new Error(`no expectation for the scenario ${s.id}`);
         }
-        case "contract": {
-          const { steepest, gentlest } = core.alibiHeads(v.heads);
-          out = {
-            steepest_head: steepest.head,
-            steepest_slope: steepest.slope,
-            steepest_half_distance: steepest.halfDistance,
-            gentlest_head: gentlest.head,
-            gentlest_slope: gentlest.slope,
-            gentlest_half_distance: gentlest.halfDistance,
-            far_weight_factor: core.alibi({ slope: gentlest.slope, distances: v.distance + 1 }).relativeWeight[
-              v.distance
-            ],
-          };
-          break;
-        }
-        case "rope": {
-          const unit = Array.from({ length: 128 }, (_, i) => (i === 0 ? 1 : 0));
-          const trained = core.rope(unit, unit, v.trained, 0, { base: v.base });
-          const used = core.rope(unit, unit, v.offset, 0, { base: v.base });
-          out = {
-            slowest_theta: trained.thetas[63],
-            angle_at_trained_length: trained.angles[63][0],
-            angle_at_offset: used.angles[63][0],
-          };
-          break;
-        }
-        case "cache": {
-          const r = core.attentionCost({
-            ...shapes[s.id],
-            tokens: v.tokens,
-            batch: v.batch,
-            bytesPerValue: v.bytesPerValue,
-          });
-          out = { kv_bytes: r.kvBytes, kv_bytes_per_token: r.kvBytesPerToken };
-          break;
-        }
-        case "speculation": {
-          const r = core.speculativeDecoding({ alpha: v.alpha, gamma: v.gamma, costRatio: v.c });
-          out = {
-            expected_tokens: r.expectedTokens,
-            ceiling: r.ceiling === Infinity ? "Infinity" : r.ceiling,
-            speedup: r.speedup,
-          };
-          break;
-        }
-        case "outlier": {
-          const values = [v.outlier, 0.82, -0.37, 0.15, -0.06];
-          const q = core.quantize(values, { bits: v.bits }),
-            small = core.quantize(values.slice(1), { bits: v.bits });
-          out = {
-            scale: q.scale,
-            levels: q.levels,
-            max_error: q.maxAbsError,
-            scale_without_outlier: small.scale,
-            max_error_without_outlier: small.maxAbsError,
-          };
-          break;
-        }
-        case "four-bit": {
-          const values = [v.largest, 0.04, -0.03, 0.02, -0.01];
-          const q = core.quantize(values, { bits: v.bits }),
-            before = core.quantize(values, { bits: v.before });
-          out = {
-            qmax: q.qmax,
-            scale: q.scale,
-            levels: q.levels,
-            max_error: q.maxAbsError,
-            before_qmax: before.qmax,
-            before_scale: before.scale,
-            before_levels: before.levels,
-            before_max_error: before.maxAbsError,
-          };
-          break;
-        }
-        default:
-          throw new Error(`no expectation for the scenario ${s.id}`);
-      }
-      const strong = [...el.shadowRoot.querySelectorAll(".diagnose-lines strong")].map((x) => x.textContent);
-      return {
-        id: s.id,
-        out,
-        strong,
-        inputs: s.inputs.map((i) => ({
-          key: camel(`${s.id}-${i.name}`),
-          min: i.min,
-          max: i.max,
-          step: i.step ?? 1,
-          value: el.state[camel(`${s.id}-${i.name}`)],
-        })),
-      };
-    }, SCENARIOS)
+        const strong = [...el.shadowRoot.querySelectorAll(".diagnose-lines strong")].map((x) => x.textContent);
+        return {
+          id: s.id,
+          out,
+          strong,
+          inputs: s.inputs.map((i) => ({
+            key: camel(`${s.id}-${i.name}`),
+            min: i.min,
+            max: i.max,
+            step: i.step ?? 1,
+            value: el.state[camel(`${s.id}-${i.name}`)],
+          })),
+        };
+      },
+      { kinds: SCENARIOS, texts: MODEL_TEXTS },
+    )
     .then((x) => ({ ...x, out: JSON.parse(JSON.stringify(x.out), (k, v) => (v === "Infinity" ? Infinity : v)) }));
 
 /** Shows scenario k (1-based) of the figure's order with its mechanism found. */

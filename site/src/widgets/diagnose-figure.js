@@ -1,6 +1,6 @@
 // Figure 9.1, <llm-diagnose> (diagnose.js), as the pages, the build and the tests know it (see
 // figures.js): its element, its place in the chapter and its facets, its NumPy program among them.
-import { program, py, pyInt, pyList, pyStrings } from "../numpy.js";
+import { program, py, pyInt, pyJson, pyList, pyStrings } from "../numpy.js";
 import { stateKey } from "./attributes.js";
 
 export const diagnose = {
@@ -30,13 +30,14 @@ function numpy(s, r) {
     `# Scenario "${id}": ${scenario.title}
 # With the figure's numbers; the functions are reference/${scenario.module}.py's, the code the core is tested against.`,
     scenario.uses,
-    scenario.driver(v),
+    scenario.driver(v, r.configs ?? {}),
   );
 }
 
 // The scenarios of the diagnosis figure (widgets/diagnose-scenarios.js): for each, its inputs
 // (compute's key → the input's attribute name), the reference functions its calculation calls
-// and the driver that calls them with the inputs' values.
+// and the driver that calls them with the inputs' values (and, for a scenario about real models,
+// their config.json texts by id, which the widget's result carries).
 const dilution = {
   inputs: { a: "relevant-score", b: "distractor-score", n: "distractors", trimmed: "trimmed" },
   title: "Context dilution (section 1): one relevant key among n distractors, before and after trimming.",
@@ -85,6 +86,10 @@ for name in ["expected_tokens", "ceiling", "speedup"]:
     show(name, r[name])`,
 };
 
+/** A real model's configuration as a Python literal, named after the file it is. */
+const config = (name, configs, id) =>
+  `${name} = ${pyJson(JSON.parse(configs[id]))}  # tests/fixtures/models/${id}.json`;
+
 const DIAGNOSE = {
   "refund-policy": dilution,
   warranty: dilution,
@@ -118,6 +123,54 @@ show("angle_at_offset", at_offset["angles"][-1][0])`,
   },
   serving: cache({ heads: 32, kvHeads: 8, headDim: 128, layers: 32 }),
   batch: cache({ heads: 32, kvHeads: 32, headDim: 128, layers: 32 }),
+  "header-line": {
+    inputs: { tokens: "tokens", back: "back", memory: "memory" },
+    title:
+      "A real model's cache (section 4): Gemma 3 27B's sliding and full layers, and those that hold a token far back.",
+    module: "model",
+    uses: ["model_from_config", "model_cost"],
+    driver: (v, configs) => `${config("config", configs, "gemma-3-27b")}
+tokens, back, memory_bytes = ${pyInt(v.tokens)}, ${pyInt(v.back)}, ${py(v.memory)} * 2**30
+shape = model_from_config(config)
+r = model_cost(shape, tokens, kv_bytes_per_element=2, weight_bytes_per_param=2, memory_bytes=memory_bytes)
+every = dict(shape, layerKinds=["full"] * len(shape["layerKinds"]))  # the sliding layers holding every token
+e = model_cost(every, tokens, kv_bytes_per_element=2, weight_bytes_per_param=2, memory_bytes=memory_bytes)
+far = model_cost(shape, back)  # a context reaching back to the line: a layer sees it if it holds all of it
+for k in r["by_kind"]:
+    show("kv_bytes_" + k["kind"], k["bytes"])
+show("kv_bytes", r["kv_bytes"])
+show("kv_bytes_every_layer_full", e["kv_bytes"])
+show("weights_bytes", r["weights_bytes"])
+show("fit_max_tokens", r["fit"]["max_tokens"])
+show("fit_max_tokens_every_layer_full", e["fit"]["max_tokens"])
+for k in far["by_kind"]:
+    show("tokens_held_" + k["kind"], k["tokensHeld"])`,
+  },
+  "research-script": {
+    inputs: { tokens: "tokens", batch: "batch", memory: "memory", bytesPerValue: "bytes-per-value" },
+    title:
+      "A real model's cache (section 4): DeepSeek-V3's latent against its rebuilt keys and values, and Llama 3.1 8B's.",
+    module: "model",
+    uses: ["model_from_config", "model_cost"],
+    driver: (v, configs) => `${config("deepseek_config", configs, "deepseek-v3")}
+${config("llama_config", configs, "llama-3.1-8b")}
+tokens, batch, memory_bytes, b = ${pyInt(v.tokens)}, ${pyInt(v.batch)}, ${py(v.memory)} * 2**30, ${py(v.bytesPerValue)}
+shape = model_from_config(deepseek_config)
+engine = model_cost(shape, tokens, batch=batch, kv_bytes_per_element=b, weight_bytes_per_param=1, mla_cache="latent",
+                    memory_bytes=memory_bytes)
+script = model_cost(shape, tokens, batch=1, kv_bytes_per_element=b, weight_bytes_per_param=1, mla_cache="expanded",
+                    memory_bytes=memory_bytes)
+other = model_cost(model_from_config(llama_config), tokens, kv_bytes_per_element=b)
+for name, r in [("engine", engine), ("script", script)]:
+    show(name + "_kv_bytes_per_token", r["kv_bytes_per_token"])
+    show(name + "_kv_bytes", r["kv_bytes"])
+show("weights_bytes", engine["weights_bytes"])
+show("params_total", engine["params"]["total"])
+show("engine_fit_max_batch", engine["fit"]["max_batch"])
+show("script_fit_max_tokens", script["fit"]["max_tokens"])
+show("llama_kv_bytes_per_token", other["kv_bytes_per_token"])
+show("llama_params_total", other["params"]["total"])`,
+  },
   "slow-chat": speculation,
   "slow-draft": speculation,
   outlier: {

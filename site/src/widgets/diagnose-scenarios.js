@@ -6,9 +6,16 @@
 // numbers they have; neither may name a mechanism or use one of its give-away words, below),
 // because (why the right mechanism explains it), not (for each of the five other mechanisms,
 // why it does not explain this story), section (the chapter section whose calculation applies),
-// inputs, compute(core, values) returning the calculation's lines (every number from the core;
-// the story's numbers are its inputs' defaults), assumptions (the choices of "Which assumption
-// matters most here?") and checks (those of "Which check would tell you?") }.
+// inputs, compute(core, values, models) returning the calculation's lines (every number from the
+// core; the story's numbers are its inputs' defaults), assumptions (the choices of "Which
+// assumption matters most here?") and checks (those of "Which check would tell you?") }, and
+// models (the ids of the real models it reads, if any).
+//
+// A scenario about a real model reads its committed config.json (tests/fixtures/models/) with the
+// core: `models` is the figure's table of those files by id ({ id, name, file, source, published,
+// text }, as llmmath:model-presets gives them; diagnose.js passes it in, so that this module stays
+// plain data that Node can import), and compute calls core.modelFromConfigText on a model's text,
+// never a shape typed here.
 //
 // A choice: { text, why, right (true on exactly one choice of each list) }. The right one's why
 // says why it is the one, a wrong one's why it is not; all of them must be plausible, and the
@@ -131,6 +138,19 @@ function cache(core, v, shape) {
     [`Per token of one sequence: ${fmtBytes(r.kvBytesPerToken)}.`],
   ];
 }
+
+/** Bytes in a GiB: the scenarios' memory sizes are in GiB, as Figure 4.2 counts an accelerator's. */
+const GIB = 2 ** 30;
+
+/** A real model's name and shape, the core's reading of its committed config.json. */
+function realModel(core, models, id) {
+  const preset = models[id];
+  if (!preset) throw new Error(`no configuration of the model ${id} among tests/fixtures/models`);
+  return { name: preset.name, shape: core.modelFromConfigText(preset.text) };
+}
+
+/** The layers of one kind in a modelCost result (its byKind lists each kind present once). */
+const ofKind = (r, kind) => r.byKind.find((k) => k.kind === kind);
 
 /** Expected tokens per target call and the walltime improvement (section 5). */
 function speculation(core, v) {
@@ -746,6 +766,136 @@ export const scenarios = [
     ],
   },
   {
+    id: "header-line",
+    mechanism: "position",
+    title: "The line in the log's header",
+    story:
+      "A team answers questions about long service logs with Gemma 3 27B (62 layers; a window of 131,072 tokens), two bytes per number, on one 80 GB GPU. They picked it because a whole 120,000-token log fits on that card beside its weights. Questions about the log's recent entries get right answers. A question about a setting printed once in the log's header, about 100,000 tokens before the question, gets a wrong value on every run; with that one header line copied in just before the question, and nothing removed, the answer is right.",
+    because:
+      "In 52 of Gemma 3 27B's 62 layers a token attends only to the last 1,024 tokens: which keys such a layer may read depends on how far back they are. That is what lets a 120,000-token log fit on one card. A line 100,000 tokens back is within reach of the 10 full layers only; the sliding layers cannot attend to it, and get of it only what the full layers have already carried into nearer tokens. Copied next to the question, the line is within every layer's reach.",
+    not: {
+      "missing-context":
+        "The header is in the log and the log is within the window; copying one line next to the question fixed the answer without removing anything. Dilution grows with the amount of competing text, which hardly changed; where the line stood did.",
+      "sampled-wording":
+        "The wrong value comes back on every run, and the right one once the line is moved: the split follows where the line stands, not the draw.",
+      memory:
+        "The log fits and the answer comes back. Holding only a short stretch of tokens in most layers is why it fits; the complaint is what the answer says.",
+      speed: "The complaint is the value in the answer, not how long it took.",
+      precision:
+        "The same two-byte model answered right once the line was moved: the number format did not change, the line's place did.",
+    },
+    section: "cost",
+    models: ["gemma-3-27b"],
+    inputs: [
+      {
+        key: "tokens",
+        name: "tokens",
+        type: "integer",
+        label: "log tokens",
+        min: 1,
+        max: 131072,
+        step: 1,
+        value: 120000,
+        doc: "The line in the log's header: the log's length in tokens, up to Gemma 3 27B's window of 131,072.",
+      },
+      {
+        key: "back",
+        name: "back",
+        type: "integer",
+        label: "tokens back",
+        min: 1,
+        max: 131072,
+        step: 1,
+        value: 100000,
+        doc: "The line in the log's header: how many tokens from the end of the prompt the header's line stands (the last token counts as 1).",
+      },
+      {
+        key: "memory",
+        name: "memory",
+        label: "GPU memory (GiB)",
+        min: 1,
+        max: 1024,
+        step: 1,
+        value: 80,
+        doc: "The line in the log's header: the GPU's memory in GiB (2^30 bytes), for the weights and the cache.",
+      },
+    ],
+    compute(core, v, models) {
+      const { name, shape } = realModel(core, models, "gemma-3-27b");
+      const opts = { tokens: v.tokens, kvBytesPerElement: 2, weightBytesPerParam: 2, memoryBytes: v.memory * GIB };
+      const r = core.modelCost(shape, opts);
+      // The same model if its sliding layers held every token: its own shape, every layer full.
+      const every = core.modelCost({ ...shape, layerKinds: shape.layerKinds.map(() => "full") }, opts);
+      // What each kind of layer holds at a context that reaches back to the line: a layer sees the
+      // line when it holds every one of those tokens.
+      const far = core.modelCost(shape, { tokens: v.back });
+      const [full, sliding] = [ofKind(r, "full"), ofKind(r, "sliding")];
+      const [farFull, farSliding] = [ofKind(far, "full"), ofKind(far, "sliding")];
+      return [
+        [
+          `${name}, read from its config.json: ${int(shape.layers)} layers; ${int(sliding.layers)} sliding layers hold the last ${int(shape.window)} tokens, ${int(full.layers)} full layers every token; ${int(shape.kvHeads)} key–value heads of dimension ${int(shape.headDim)}.`,
+        ],
+        [
+          `At ${int(v.tokens)} tokens, 2 bytes per value: the full layers' cache `,
+          strong(fmtBytes(full.bytes)),
+          ", the sliding layers' ",
+          strong(fmtBytes(sliding.bytes)),
+          "; in all ",
+          strong(fmtBytes(r.kvBytes)),
+          ". If the sliding layers held every token: ",
+          strong(fmtBytes(every.kvBytes)),
+          ".",
+        ],
+        [
+          `In ${grouped(v.memory)} GiB beside the weights (${fmtBytes(r.weightsBytes)}), the model as it is fits a log of up to `,
+          strong(int(r.fit.maxTokens)),
+          " tokens; with every layer holding every token, up to ",
+          strong(int(every.fit.maxTokens)),
+          ".",
+        ],
+        [
+          `A line ${int(v.back)} tokens from the end: each full layer holds the last `,
+          strong(int(farFull.tokensHeld)),
+          ` tokens, so all ${int(farFull.layers)} full layers see it; each sliding layer holds the last `,
+          strong(int(farSliding.tokensHeld)),
+          farSliding.tokensHeld === v.back
+            ? `, so the ${int(farSliding.layers)} sliding layers see it too.`
+            : `, so none of the ${int(farSliding.layers)} sliding layers does.`,
+        ],
+      ];
+    },
+    assumptions: [
+      {
+        text: "A line that far back reaches the question only through the 10 full layers, and they carry less of it than all 62 layers would.",
+        why: "The diagnosis rests on it: the sliding layers cannot attend 100,000 tokens back at all, and get of the line only what the full layers have written into nearer tokens. Gemma 3's authors found that this ratio of sliding to full layers changes perplexity little, so whether it costs this question is what the check must show.",
+        right: true,
+      },
+      {
+        text: "A whole 120,000-token log fits on the card beside the weights.",
+        why: "It does, by the calculation, and the sliding layers are why; it explains why the team chose the model, not why one answer is wrong.",
+      },
+      {
+        text: "The image encoder's weights, which the calculation leaves out, are small.",
+        why: "About 0.4 billion parameters beside 27 billion: they change the room left on the card a little, not which layers reach the header.",
+      },
+    ],
+    checks: [
+      {
+        text: "Ask the question several times and keep the majority answer.",
+        why: "The wrong value comes back on every run: more runs show that it repeats, not why.",
+      },
+      {
+        text: "Place the same line at measured distances from the question (500, 5,000, 50,000 and 100,000 tokens) in logs of the same length, and ask for it.",
+        why: "With the length fixed only the line's place changes: accuracy that falls once the line is beyond the last 1,024 tokens, where only the 10 full layers reach it, points to the sliding layers; accuracy that holds at every distance points elsewhere.",
+        right: true,
+      },
+      {
+        text: "Run the same log on a GPU with twice the room.",
+        why: "The log already fits; more room changes what fits, not which layers reach the header.",
+      },
+    ],
+  },
+  {
     id: "serving",
     mechanism: "memory",
     title: "Twenty users at 32k",
@@ -910,6 +1060,157 @@ export const scenarios = [
       {
         text: "Move to a model with a longer window.",
         why: "The window is not what broke: eight sequences of 4,096 tokens take the same cache in any model of this shape, and a longer window only allows more.",
+      },
+    ],
+  },
+  {
+    id: "research-script",
+    mechanism: "memory",
+    title: "The same weights in a research script",
+    story:
+      "A lab runs DeepSeek-V3 (61 layers, 128 heads; a window of 163,840 tokens) on one server of eight 141 GB GPUs, with its weights stored in one byte each, about 671 GB. Their serving engine keeps 40 agent sessions of 120,000 tokens each going at once. A researcher loads the same weights on the same server into a plain research script built on a general-purpose library and replays one of those sessions turn by turn. The script stops with an error when the session reaches about 105,000 tokens, every time.",
+    because:
+      "DeepSeek-V3 keeps, per token and layer, one latent of 512 values and a rotary key of 64, from which every head's keys and values are rebuilt when needed; serving engines store just that. The library behind the script rebuilds every head's keys and values first and stores those, 128 heads' keys of 192 and values of 128 per layer: dozens of times as many bytes per token. The weights are the same in both programs; what each keeps per token is not.",
+    not: {
+      "missing-context":
+        "The script stops with an error before it answers; there is no answer to be missing anything, and the engine holds the same sessions.",
+      "sampled-wording": "Nothing is drawn: the script stops at the same point on every replay, before it answers.",
+      position:
+        "The session stops at about 105,000 tokens, well within the model's window of 163,840, and the engine runs the same sessions past that point.",
+      speed: "The failure is an error, not a delay; the engine runs forty such sessions at once.",
+      precision:
+        "The weights are the same bytes in both programs, and one fails while the other runs. (Storing the script's keys and values in one byte each is one remedy, but the cause is what it stores, not how finely.)",
+    },
+    section: "cost",
+    models: ["deepseek-v3", "llama-3.1-8b"],
+    inputs: [
+      {
+        key: "tokens",
+        name: "tokens",
+        type: "integer",
+        label: "session tokens",
+        min: 1,
+        max: 163840,
+        step: 1,
+        value: 120000,
+        doc: "The same weights in a research script: each session's length in tokens, up to DeepSeek-V3's window of 163,840.",
+      },
+      {
+        key: "batch",
+        name: "batch",
+        type: "integer",
+        label: "sessions on the engine",
+        min: 1,
+        max: 4096,
+        step: 1,
+        value: 40,
+        doc: "The same weights in a research script: the number of sessions the serving engine holds at once.",
+      },
+      {
+        key: "memory",
+        name: "memory",
+        label: "server memory (GiB)",
+        min: 1,
+        max: 16384,
+        step: 1,
+        value: 1128,
+        doc: "The same weights in a research script: the server's memory in GiB (2^30 bytes), eight GPUs of 141 together.",
+      },
+      {
+        key: "bytesPerValue",
+        name: "bytes-per-value",
+        label: "bytes per cached value",
+        min: 0.5,
+        max: 4,
+        step: 0.5,
+        value: 2,
+        doc: "The same weights in a research script: the bytes each cached value takes in both programs (2 for 16-bit, 1 for 8-bit).",
+      },
+    ],
+    compute(core, v, models) {
+      const { name, shape } = realModel(core, models, "deepseek-v3");
+      const gqa = realModel(core, models, "llama-3.1-8b");
+      const opts = {
+        tokens: v.tokens,
+        kvBytesPerElement: v.bytesPerValue,
+        weightBytesPerParam: 1,
+        memoryBytes: v.memory * GIB,
+      };
+      // The engine keeps the latent (vLLM, SGLang); transformers' DeepSeek-V3 keeps every head's
+      // keys and values, expanded from it.
+      const engine = core.modelCost(shape, { ...opts, batch: v.batch, mlaCache: "latent" });
+      const script = core.modelCost(shape, { ...opts, batch: 1, mlaCache: "expanded" });
+      const other = core.modelCost(gqa.shape, { tokens: v.tokens, kvBytesPerElement: v.bytesPerValue });
+      const m = shape.mla;
+      const bytes = `${fmt(v.bytesPerValue)} byte${v.bytesPerValue === 1 ? "" : "s"}`;
+      return [
+        [
+          `${name}, read from its config.json: ${int(shape.layers)} layers of latent attention. The engine keeps per token and layer the latent (${int(m.kvLoraRank)}) and the rotary key (${int(m.qkRopeHeadDim)}): ${int(shape.layers)} · (${int(m.kvLoraRank)} + ${int(m.qkRopeHeadDim)}) · ${bytes} = `,
+          strong(fmtBytes(engine.kvBytesPerToken)),
+          " per token.",
+        ],
+        [
+          `The script keeps every head's keys and values: ${int(shape.layers)} · ${int(shape.heads)} · (${int(shape.headDim)} + ${int(shape.vHeadDim)}) · ${bytes} = `,
+          strong(fmtBytes(script.kvBytesPerToken)),
+          " per token.",
+        ],
+        [
+          `In ${grouped(v.memory)} GiB beside the weights (${grouped(engine.params.total)} parameters at 1 byte: ${fmtBytes(engine.weightsBytes)}), the engine's ${int(v.batch)} sessions of ${int(v.tokens)} tokens keep `,
+          strong(fmtBytes(engine.kvBytes)),
+          ", and up to ",
+          strong(int(engine.fit.maxBatch)),
+          " such sessions fit.",
+        ],
+        [
+          `The script's one session of ${int(v.tokens)} tokens would keep `,
+          strong(fmtBytes(script.kvBytes)),
+          "; one session fits up to ",
+          strong(int(script.fit.maxTokens)),
+          " tokens.",
+        ],
+        [
+          `${gqa.name}, whose ${int(gqa.shape.heads)} query heads share ${int(gqa.shape.kvHeads)} key–value heads, keeps `,
+          strong(fmtBytes(other.kvBytesPerToken)),
+          ` per token with ${grouped(other.params.total)} parameters; ${name}'s latent, with ${grouped(engine.params.total)}, keeps less.`,
+        ],
+      ];
+    },
+    assumptions: [
+      {
+        text: "The weights take the same 671 GB in both programs.",
+        why: "They do, and they leave the same room in both; since one program fits and the other does not in that room, the weights rule out a difference rather than explain one.",
+      },
+      {
+        text: "All of each GPU's 141 GB is free for the model.",
+        why: "The runtime and the kernels take a few GB of each, which makes the room smaller in both programs alike; the script's stored keys and values for 120,000 tokens are by themselves nearly half the server.",
+      },
+      {
+        text: "One turn's intermediate results need little beside what is kept per token.",
+        why: "A turn adds only its own tokens, so its intermediate results are small next to the stored ones; they come on top and make the script stop sooner, not later.",
+      },
+      {
+        text: "The script's library stores every head's keys and values, rebuilt from the latent, while the engine stores the latent itself.",
+        why: "The whole difference rests on it: the weights and the sessions are the same, and only the bytes kept per token differ, by the ratio of the first two lines. Transformers' implementation of DeepSeek-V3 caches the rebuilt keys and values; vLLM and SGLang keep the latent and fold the rebuilding into the queries.",
+        right: true,
+      },
+    ],
+    checks: [
+      {
+        text: "Replay the session in the script with every turn cut to half its length.",
+        why: "The script would get further before it stops, which shows that length matters, not what the script keeps per token or why the engine manages.",
+      },
+      {
+        text: "Load the weights in two bytes each and replay the session again.",
+        why: "Twice the weights leave less room, not more: the script would stop sooner, and the weights were never what differed between the programs.",
+      },
+      {
+        text: "Switch to a model with a longer window.",
+        why: "The window is 163,840 tokens and the script stops far before it: a longer window allows more tokens, it does not change what is kept per token.",
+      },
+      {
+        text: "Read how much the GPUs' use grows per token as the script replays, and compare it with the two lines of the calculation; then run the study on the engine, or on an implementation that keeps the latent.",
+        why: "Growth per token that matches the rebuilt keys and values, not the latent, confirms the diagnosis, and the same session running with the latent settles it.",
+        right: true,
       },
     ],
   },

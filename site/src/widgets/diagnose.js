@@ -12,13 +12,15 @@
 // scenario) and one attribute per input of every scenario, named "<scenario id>-<input name>"
 // (serving-batch, slow-chat-alpha, …), with the input's default. Inputs of the scenarios not
 // shown keep their values.
-// Properties: result ({ id, lines }), state ({ seed, scenario, picks, assumptions, checks,
+// Properties: result ({ id, lines, configs: the config.json texts of the real models the scenario
+// reads, by id }), state ({ seed, scenario, picks, assumptions, checks,
 // servingBatch, … }), order (the scenario ids in the shown order).
 import { fill, h } from "../dom.js";
 import { LlmWidget } from "./base.js";
 import { stateKey } from "./attributes.js";
 import { markInvalid, numberField } from "./controls.js";
 import { mechanisms, scenarios } from "./diagnose-scenarios.js";
+import { modelPresets } from "llmmath:model-presets";
 import css from "./diagnose.css";
 
 const SECTION_TITLES = {
@@ -33,6 +35,8 @@ const SECTION_TITLES = {
 };
 
 const MAX_SEED = 2 ** 32 - 1;
+/** The real models' committed configurations by id, which the scenarios' compute reads. */
+const MODELS = Object.fromEntries(modelPresets.map((p) => [p.id, p]));
 const MECHANISM_IDS = mechanisms.map((m) => m.id);
 const labelOf = (id) => mechanisms.find((m) => m.id === id).label;
 
@@ -298,7 +302,7 @@ export class LlmDiagnose extends LlmWidget {
               h(
                 "ul",
                 {},
-                s.compute(this.core, values).map((line) => h("li", {}, line)),
+                s.compute(this.core, values, MODELS).map((line) => h("li", {}, line)),
               ),
             );
           }),
@@ -581,7 +585,8 @@ export class LlmDiagnose extends LlmWidget {
   compute() {
     const { s } = this.current();
     const values = Object.fromEntries(s.inputs.map((i) => [i.key, this.state[inputKey(s, i)]]));
-    return { id: s.id, lines: s.compute(this.core, values) };
+    const configs = Object.fromEntries((s.models ?? []).map((id) => [id, MODELS[id].text]));
+    return { id: s.id, lines: s.compute(this.core, values, MODELS), configs };
   }
 
   render(r) {

@@ -1,6 +1,6 @@
 // Figure 4.2, <llm-model> (model.js), as the pages, the build and the tests know it (see
 // figures.js): its element, its place in the chapter and its facets, its NumPy program among them.
-import { program, py, pyInt } from "../numpy.js";
+import { program, py, pyInt, pyJson } from "../numpy.js";
 
 export const model = {
   tag: "llm-model",
@@ -39,17 +39,4 @@ for name in ["total", "active", "embedding"]:
 for name in ["max_batch", "max_tokens"]:
     show("fit_" + name, r["fit"][name])`,
   );
-}
-
-/**
- * A configuration as JSON.parse gives it, written as the Python literal json.loads would give:
- * objects as dicts, true, false and null as True, False and None, one member a line at the top.
- */
-function pyJson(v, depth = 0) {
-  if (v === null) return "None";
-  if (typeof v === "boolean" || typeof v === "number") return py(v);
-  if (typeof v === "string") return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map((x) => pyJson(x, depth + 1)).join(", ")}]`;
-  const members = Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${pyJson(x, depth + 1)}`);
-  return depth === 0 && members.length ? `{\n    ${members.join(",\n    ")},\n}` : `{${members.join(", ")}}`;
 }
