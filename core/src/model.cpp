@@ -123,6 +123,9 @@ class Reader {
     const bool ok = v.type == Value::Type::number && std::isfinite(v.number) &&
                     v.number == std::floor(v.number) && v.number >= lo && v.number <= hi;
     if (!ok) {
+      // not a number at all: said as core-api.md says it; a number out of range: with the range
+      if (v.type != Value::Type::number)
+        fail(name(key), lo == 1 ? "a positive integer" : "an integer", json::describe(v));
       const std::string expectation = lo == 1 ? "a positive integer (at most " + whole(hi) + ")"
                                               : "an integer in " + whole(lo) + " … " + whole(hi);
       fail(name(key), expectation, json::describe(v));

@@ -36,7 +36,7 @@ for name in ["kv_bytes", "kv_bytes_per_token", "attention_flops", "linear_flops"
     show(name, r[name])
 for name in ["total", "active", "embedding"]:
     show("params_" + name, r["params"][name])
-for name in ["max_batch", "max_tokens"]:
+for name in ["fits", "max_batch", "max_tokens"]:
     show("fit_" + name, r["fit"][name])`,
   );
 }
