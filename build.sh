@@ -41,7 +41,8 @@ apt_packages=(
 )
 # The browsers are needed only by the browser tests (Chromium, and Firefox ESR driven over
 # WebDriver BiDi); clang and its runtime libraries only by the sanitizer build and the fuzzer;
-# clang-format (14, the version .clang-format is made for) only by the lint suite.
+# clang-format (14, the version .clang-format is made for) only by the lint suite; MkDocs and
+# Sphinx with MyST only by the tests that build course sites with them.
 test_apt_packages=(
   "clang-format:/usr/bin/clang-format"
   "chromium:/usr/bin/chromium"
@@ -49,6 +50,10 @@ test_apt_packages=(
   "clang:/usr/bin/clang++"
   "libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a"
   "python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py"
+  # the publishing tools whose real sites tests/browser/platforms.test.js builds
+  "mkdocs:/usr/bin/mkdocs"
+  "python3-sphinx:/usr/bin/sphinx-build"
+  "python3-myst-parser:/usr/lib/python3/dist-packages/myst_parser/__init__.py"
 )
 
 ensure_packages() {

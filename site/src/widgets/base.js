@@ -66,6 +66,19 @@ const ANNOUNCE_DELAY = 700;
 const COMPUTING_DELAY = 600;
 const COMPUTING = "Computing the figure…";
 
+// Keys pressed in a figure stay in the figure. A host page's shortcut handlers listen on the
+// document and look at the event's target or document.activeElement, which outside the shadow
+// root are the <llm-…> element, never the field inside it: so a host took every key typed into a
+// figure for a shortcut (MkDocs' n/p/s/?, Material's n/p/s/f and /, Sphinx's / and arrow keys,
+// the book theme's arrows turning the page). The shadow root stops keyboard events on their way
+// out, once the figure's own controls have had them; Escape and Tab go on, so a host's dialog
+// still closes and focus still moves out (Tab's move is the browser's, not a handler's).
+const KEY_EVENTS = ["keydown", "keypress", "keyup"];
+const PASSING_KEYS = new Set(["Escape", "Tab"]);
+function keepKey(event) {
+  if (!PASSING_KEYS.has(event.key)) event.stopPropagation();
+}
+
 const sheets = new Map();
 /** One constructed style sheet per CSS text, shared by every widget that uses it. */
 function sheetFor(css) {
@@ -199,6 +212,7 @@ export class LlmWidget extends HTMLElement {
     this.setAttribute("data-figure", figureNameOf(this.localName) ?? "");
     const cls = /** @type {typeof LlmWidget} */ (this.constructor);
     this.root = styledRoot(this, cls.styles);
+    for (const type of KEY_EVENTS) this.root.addEventListener(type, keepKey);
     this.frame = h("div", { class: "llm-frame", part: "frame" });
     // "Skip this figure", first in the figure and shown while it has the focus: one key press
     // past every control of the figure (a figure has tens; the chapter has eleven figures), to
