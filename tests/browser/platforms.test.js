@@ -132,3 +132,31 @@ test("Sphinx with MyST (alabaster, navigation with keys): arrows and / typed in 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("a misspelt attribute name gets a note naming the nearest setting, written to the console once; id, class, data- and aria- attributes are not settings and get none", async () => {
+  const dir = path.join(work, "misspelt");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.copyFileSync(path.join(dist, "llmmath-widgets.js"), path.join(dir, "llmmath-widgets.js"));
+  write(
+    path.join(dir, "page.html"),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course</title></head><body>
+<script src="llmmath-widgets.js"></script>
+<llm-sampling id="fig" temprature="0.2" class="wide" data-course="1" aria-label="Sampling"></llm-sampling>
+<llm-speculative id="other" class="x" data-y="2" title="Speculative decoding"></llm-speculative>
+</body></html>`,
+  );
+  const page = await browser.context.newPage();
+  const warnings = [];
+  page.on("console", (m) => m.type() === "warning" && warnings.push(m.text()));
+  await page.goto(pathToFileURL(path.join(dir, "page.html")).href);
+  await page.waitForSelector("#fig[data-ready]");
+  await page.waitForSelector("#other[data-ready]");
+  const note = "temprature is not a setting of this figure; ignored (temperature?).";
+  assert.equal(await page.locator("#fig .llm-notes").textContent(), `Settings: ${note}`);
+  assert.equal(await page.locator("#other .llm-notes").isVisible(), false);
+  // A later change redraws the figure; the note stays, and is not written again.
+  await page.evaluate(() => document.getElementById("fig").setAttribute("top-k", "3"));
+  await page.waitForFunction(() => document.getElementById("fig").state.topK === 3);
+  assert.deepEqual(warnings, [`<llm-sampling id="fig">: ${note}`]);
+  await page.close();
+});

@@ -224,6 +224,52 @@ export function shownNames(names) {
   return more > 0 ? `${listed} and ${more} more` : listed;
 }
 
+// Attributes any element may carry, which are not a figure's settings.
+const GLOBAL_ATTRIBUTES = new Set(
+  "id class style title hidden lang dir tabindex slot part exportparts role translate draggable spellcheck autofocus inert accesskey contenteditable enterkeyhint inputmode nonce is popover autocapitalize itemscope itemprop itemtype itemid itemref".split(
+    " ",
+  ),
+);
+
+/** The edits (insert, delete, replace, swap two neighbours) that make `a` into `b`, up to 3. */
+function distance(a, b) {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/**
+ * The notes for attribute names of an element that are neither a setting of its figure (a name
+ * or a former one), nor an attribute any element may carry (id, class, data-…, aria-…, on…),
+ * nor one of `others` (the widget's own, such as an exercise's for): one note per name, naming
+ * the nearest setting when one is within two edits ("temprature … (temperature?)").
+ */
+export function unknownAttributeNotes(decls, names, others = []) {
+  const known = new Set(decls.flatMap(namesOf));
+  const notes = [];
+  for (const name of names) {
+    if (known.has(name) || others.includes(name) || GLOBAL_ATTRIBUTES.has(name)) continue;
+    if (/^(data-|aria-|on)/.test(name)) continue;
+    let nearest = null;
+    let best = 3;
+    for (const k of known) {
+      const d = distance(name, k);
+      if (d < best) [nearest, best] = [k, d];
+    }
+    notes.push(`${shown(name)} is not a setting of this figure; ignored${nearest ? ` (${nearest}?)` : ""}.`);
+  }
+  return notes;
+}
+
 function note(name, raw, error) {
   return `${shown(name)}="${shown(raw)}" ignored: ${error}.`;
 }

@@ -48,6 +48,7 @@ import {
   settingsToState,
   shown,
   shownNames,
+  unknownAttributeNotes,
   stateDiff,
   stateKey,
 } from "./attributes.js";
@@ -199,6 +200,8 @@ export class LlmWidget extends HTMLElement {
     this.ready = new Promise((resolve) => (this._resolveReady = resolve));
     this._pageSettings = [];
     this._memos = new Map(); // memo(): each name → { key, value } of its last computation
+    /** @type {Set<string>} the notes already written to the console (_showNotes) */
+    this._logged = new Set();
   }
 
   connectedCallback() {
@@ -396,6 +399,8 @@ export class LlmWidget extends HTMLElement {
       cls.presetFields(p),
     );
     this.normalize(state, notes);
+    // A misspelt attribute name is reported as a misspelt value is, not silently ignored.
+    notes.unshift(...unknownAttributeNotes(cls.attributes, this.getAttributeNames()));
     this.notes = notes;
     return { state, notes };
   }
@@ -654,5 +659,11 @@ export class LlmWidget extends HTMLElement {
   _showNotes() {
     this.notesEl.textContent = this.notes?.length ? `Settings: ${this.notes.join(" ")}` : "";
     this.notesEl.hidden = !this.notes?.length;
+    // Each note is also written to the console, once per figure, for an author reading it there.
+    for (const note of this.notes ?? []) {
+      if (this._logged.has(note)) continue;
+      this._logged.add(note);
+      console.warn(`<${this.localName}${this.id ? ` id="${this.id}"` : ""}>: ${note}`);
+    }
   }
 }
