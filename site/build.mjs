@@ -371,6 +371,8 @@ const widgetsJs = `${coreJs}\n${await bundle("widgets-embed.js")}`;
 const readerJs = await bundle("reader.js");
 const readerHeadJs = await bundle("reader-head.js");
 const embedJs = await bundle("embed.js");
+// The host page's resizer of framed figures, an external script of its own (site/src/frame.js).
+await writeFile(path.join(out, "llmmath-frame.js"), await bundle("frame.js"));
 
 // The widgets' declarations and the figures, read by running the widget modules here with a
 // stand-in for HTMLElement (nothing is drawn at import).

@@ -1,7 +1,9 @@
 // embed.html's glue, after llmmath-widgets.js: shows the figure named by ?widget= (by its name,
 // or by a name it had before: aliases in figures.js) with the other query parameters as its
-// attributes, and its caption from the chapter; tells the parent frame its height (postMessage
-// { type: "llmmath:height", height }) on load and whenever it changes.
+// attributes, and its caption from the chapter; tells the parent frame its height on load and
+// whenever it changes, in two forms: { type: "llmmath:height", height, figure, frame } for
+// llmmath-frame.js (figure: its name; frame: the query's frame=, an id the host chose, or null),
+// and { subject: "lti.frameResize", height }, which Canvas, Moodle and Sakai act on themselves.
 // Nothing from the query is inserted as markup: names are checked against the figures and their
 // declared attributes, values are set as attributes, which the widget parses.
 import { figureName, figures } from "./widgets/figures.js";
@@ -23,10 +25,17 @@ function say(text) {
   message.hidden = false;
 }
 
+// The host's own name for this frame, given as ?frame=, handed back with every height.
+const frameId = params.get("frame");
+let posted = 0;
+
 function postHeight() {
   if (window.parent === window) return;
   const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
-  window.parent.postMessage({ type: "llmmath:height", height }, "*");
+  if (height === posted) return;
+  posted = height;
+  window.parent.postMessage({ type: "llmmath:height", height, figure: name, frame: frameId }, "*");
+  window.parent.postMessage({ subject: "lti.frameResize", height }, "*");
 }
 
 if (!figure) {
@@ -44,7 +53,7 @@ if (!figure) {
   el.id = figure.id;
   const unknown = [];
   for (const [key, value] of params) {
-    if (key === "widget") continue;
+    if (key === "widget" || key === "frame") continue;
     if (declared.has(key)) el.setAttribute(key, value);
     else unknown.push(key);
   }

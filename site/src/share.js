@@ -14,17 +14,9 @@ export function escapeHtml(s) {
   return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
-// The few lines a host page adds once so that every frame of a figure takes the height it asks
-// for (embed.html posts { type: "llmmath:height", height } to its parent).
-export const RESIZER = `<script>
-addEventListener("message", (event) => {
-  const data = event.data;
-  if (!data || data.type !== "llmmath:height" || !(data.height > 0)) return;
-  for (const frame of document.querySelectorAll("iframe")) {
-    if (frame.contentWindow === event.source) frame.style.height = Math.ceil(data.height) + "px";
-  }
-});
-</script>`;
+// What a host page adds once so that every frame of a figure takes the height it asks for: an
+// external script (site/src/frame.js), which a policy without 'unsafe-inline' allows.
+export const RESIZER = (base) => `<script src="${escapeHtml(base)}llmmath-frame.js"></script>`;
 
 /**
  * The embed code for figure `name` (its element `tag`) with `settings` (relative to the
@@ -37,7 +29,7 @@ export function embedCode({ name, tag, title, settings, base }) {
     "<!-- As a frame (for platforms that allow only frames): -->",
     `<iframe src="${escapeHtml(src)}" title="${escapeHtml(title)}" sandbox="allow-scripts allow-downloads" width="100%" height="600" style="border:0" loading="lazy"></iframe>`,
     "<!-- Once per page, so that each frame takes the height it needs: -->",
-    RESIZER,
+    RESIZER(base),
     "",
     "<!-- Or as a script (for pages that allow scripts; include the script once per page): -->",
     `<script src="${escapeHtml(base)}llmmath-widgets.js"></script>`,

@@ -19,7 +19,8 @@ const FIGURES = Object.keys(figures);
 
 // A course folder: the two embed files of dist/ and the fixture pages.
 const course = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-course-"));
-for (const f of ["llmmath-widgets.js", "embed.html"]) fs.copyFileSync(path.join(dist, f), path.join(course, f));
+for (const f of ["llmmath-widgets.js", "embed.html", "llmmath-frame.js"])
+  fs.copyFileSync(path.join(dist, f), path.join(course, f));
 for (const f of fs.readdirSync(path.join(__dirname, "fixtures")))
   fs.copyFileSync(path.join(__dirname, "fixtures", f), path.join(course, f));
 // The same course page without the figures' script: the host's styles as they are alone.
@@ -159,13 +160,31 @@ test("script embed: the same course page works over http, under its strict polic
   }
 });
 
-test("frame embed: a sandboxed frame of embed.html tells its parent a height larger than the frame's", async () => {
+test("frame embed: a sandboxed frame of embed.html tells its parent its height, named, in our form and in LTI's; llmmath-frame.js sizes it and no other frame", async () => {
   const { page, errors } = await open("frame-host.html", { ready: "iframe" });
-  await page.waitForFunction(() => window.heights.some((h) => h > 150), null, { timeout: 15000 });
-  const box = await page.locator("#frame").boundingBox();
-  assert.ok(box.height > 150, `the frame was resized to ${box.height}px`);
+  await page.waitForFunction(() => document.getElementById("frame").getBoundingClientRect().height > 150, null, {
+    timeout: 15000,
+  });
+  const messages = await page.evaluate(() => window.messages);
+  const ours = messages.filter((m) => m.from === "frame");
+  const height = ours.find((m) => m.data?.type === "llmmath:height")?.data;
+  assert.ok(height, JSON.stringify(ours));
+  assert.equal(height.figure, "sampling");
+  assert.equal(height.frame, "week3");
+  assert.ok(Number.isInteger(height.height) && height.height > 150);
+  const lti = ours.find((m) => m.data?.subject === "lti.frameResize")?.data;
+  assert.ok(lti && lti.height > 150, "the LTI form is posted too");
+  const last = ours.filter((m) => m.data?.type === "llmmath:height").at(-1).data.height;
+  // its content box (the frame's default border is around it)
+  const inner = await page.evaluate(() => document.getElementById("frame").clientHeight);
+  assert.equal(inner, last, "the frame takes the height it asked for");
+  assert.equal(await page.locator("#frame").getAttribute("data-llmmath-figure"), "sampling");
+  // Someone else's frame asked for 10^7 px, Infinity, NaN, -5 and "900": it keeps its own height.
+  await page.waitForFunction(() => window.messages.some((m) => m.data?.type === "intruder:done"));
+  assert.equal(await page.evaluate(() => document.getElementById("intruder").clientHeight), 100);
   const frame = page.frameLocator("#frame");
   assert.equal(await frame.locator("llm-sampling").getAttribute("temperature"), "0.5");
+  assert.equal(await frame.locator("#embed-message").isVisible(), false, "frame= is not a setting");
   await page.screenshot({ path: artifact("frame-host.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
