@@ -376,12 +376,12 @@ await writeFile(path.join(out, "llmmath-frame.js"), await bundle("frame.js"));
 
 // The widgets' declarations and the figures, read by running the widget modules here with a
 // stand-in for HTMLElement (nothing is drawn at import).
-const { widgets, figures, describeType, formatValue, stateKey } = await (async () => {
+const { widgets, figures, describeType, formatValue, stateKey, VIEW_ATTRIBUTES } = await (async () => {
   const code = await bundle(
     {
       contents: `export { widgets } from "./widgets/index.js";
     export { figures } from "./widgets/figures.js";
-    export { describeType, formatValue, stateKey } from "./widgets/attributes.js";`,
+    export { describeType, formatValue, stateKey, VIEW_ATTRIBUTES } from "./widgets/attributes.js";`,
     },
     "cjs",
   );
@@ -567,6 +567,10 @@ await writeFile(
   fill(await read("embed-guide.html"), "site/embed-guide.html", {
     noscript: noscript(),
     "attribute-tables": tables,
+    "view-table": VIEW_ATTRIBUTES.map(
+      (d) =>
+        `      <tr><th scope="row"><code>${escapeHtml(d.name)}</code></th><td>${escapeHtml(describeType(d))}</td><td><code>${escapeHtml(formatValue(d, d.default))}</code></td><td>${escapeHtml(d.doc)}</td></tr>`,
+    ).join("\n"),
     "figure-names": Object.entries(figures)
       .map(
         ([n, f]) =>

@@ -7,7 +7,7 @@
 // Nothing from the query is inserted as markup: names are checked against the figures and their
 // declared attributes, values are set as attributes, which the widget parses.
 import { figureName, figures } from "./widgets/figures.js";
-import { namesOf, shown, shownNames } from "./widgets/attributes.js";
+import { namesOf, shown, shownNames, VIEW_ATTRIBUTES } from "./widgets/attributes.js";
 import { addTakeawayActions } from "./takeaway.js";
 
 const main = document.getElementById("embed");
@@ -48,7 +48,8 @@ if (!figure) {
 } else {
   const cls = /** @type {typeof import("./widgets/base.js").LlmWidget | undefined} */ (customElements.get(figure.tag));
   // An attribute's former names (aliases) are settings too: the widget reads them as its name.
-  const declared = new Set((cls?.attributes ?? []).flatMap(namesOf));
+  // The view attributes (compact, scheme) are parameters of every figure.
+  const declared = new Set([...(cls?.attributes ?? []).flatMap(namesOf), ...VIEW_ATTRIBUTES.map((d) => d.name)]);
   const el = document.createElement(figure.tag);
   el.id = figure.id;
   const unknown = [];

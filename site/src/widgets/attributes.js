@@ -25,6 +25,26 @@
 //            name is ever written
 // Pure functions of strings and numbers: no DOM, so the build and Node tests use them too.
 
+// How a figure is shown on a page, the same for every figure: not a part of its state (neither the
+// reader's URL, nor Copy link, nor Reset touch them), but attributes of its element and query
+// parameters of embed.html, declared like the figures' own and listed once in the guide. The kit
+// (base.js) reads them; the styles select on them (:host([compact]), :host([scheme="dark"])).
+export const VIEW_ATTRIBUTES = Object.freeze([
+  Object.freeze({
+    name: "compact",
+    type: "boolean",
+    default: false,
+    doc: "Shows only the figure's chart and its main controls: no editor, no list of draws, no written calculation (for a course page that wants the picture).",
+  }),
+  Object.freeze({
+    name: "scheme",
+    type: "choice",
+    choices: Object.freeze(["auto", "light", "dark"]),
+    default: "auto",
+    doc: "The figure's colours: auto follows the page it is on (its declared color-scheme or theme, else the reader's system setting); light or dark pins them.",
+  }),
+]);
+
 /** "cost-ratio" → "costRatio": the state key of an attribute. */
 export function stateKey(name) {
   return name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
@@ -225,6 +245,7 @@ export function shownNames(names) {
 }
 
 // Attributes any element may carry, which are not a figure's settings.
+const VIEW_NAMES = new Set(VIEW_ATTRIBUTES.map((d) => d.name));
 const GLOBAL_ATTRIBUTES = new Set(
   "id class style title hidden lang dir tabindex slot part exportparts role translate draggable spellcheck autofocus inert accesskey contenteditable enterkeyhint inputmode nonce is popover autocapitalize itemscope itemprop itemtype itemid itemref".split(
     " ",
@@ -254,7 +275,7 @@ function distance(a, b) {
  * the nearest setting when one is within two edits ("temprature … (temperature?)").
  */
 export function unknownAttributeNotes(decls, names, others = []) {
-  const known = new Set(decls.flatMap(namesOf));
+  const known = new Set([...decls.flatMap(namesOf), ...VIEW_NAMES]);
   const notes = [];
   for (const name of names) {
     if (known.has(name) || others.includes(name) || GLOBAL_ATTRIBUTES.has(name)) continue;

@@ -49,6 +49,7 @@ import {
   shown,
   shownNames,
   unknownAttributeNotes,
+  VIEW_ATTRIBUTES,
   stateDiff,
   stateKey,
 } from "./attributes.js";
@@ -187,7 +188,7 @@ export class LlmWidget extends HTMLElement {
   }
 
   static get observedAttributes() {
-    return this.attributes.flatMap(namesOf);
+    return [...this.attributes.flatMap(namesOf), ...VIEW_ATTRIBUTES.map((d) => d.name)];
   }
 
   constructor() {
@@ -229,6 +230,7 @@ export class LlmWidget extends HTMLElement {
     );
     this.root.append(this.skip, this.frame, this.skipEnd);
     this.state = this._stateFrom([]).state;
+    this._readView();
     this.actions = h(
       "div",
       { class: "llm-actions" },
@@ -358,6 +360,11 @@ export class LlmWidget extends HTMLElement {
 
   attributeChangedCallback(name, before, after) {
     if (!this._connected || before === after) return;
+    if (VIEW_ATTRIBUTES.some((d) => d.name === name)) {
+      this._readView();
+      this._showNotes();
+      return;
+    }
     const decl = declarationNamed(/** @type {typeof LlmWidget} */ (this.constructor).attributes, name);
     // A former name (an alias) changed where the element also has the name: the name wins.
     if (name !== decl.name && this.hasAttribute(decl.name)) return;
@@ -656,11 +663,39 @@ export class LlmWidget extends HTMLElement {
     this.status.classList.remove("llm-error");
   }
 
+  /**
+   * Reads the view attributes (attributes.js: VIEW_ATTRIBUTES, the same for every figure) into
+   * this.view, { compact, scheme }, a bad value noted in this.viewNotes and replaced by its
+   * default; then lets the figure follow them (viewChanged). Not state: nothing here redraws.
+   */
+  _readView() {
+    const view = {};
+    const notes = [];
+    for (const d of VIEW_ATTRIBUTES) {
+      const raw = this.getAttribute(d.name);
+      // a boolean view attribute present without a value (<llm-x compact>) means true
+      const parsed =
+        raw === null ? { value: d.default } : d.type === "boolean" && raw === "" ? { value: true } : parseValue(d, raw);
+      if ("value" in parsed) view[stateKey(d.name)] = parsed.value;
+      else {
+        view[stateKey(d.name)] = d.default;
+        notes.push(`${d.name}="${shown(raw)}" ignored: ${parsed.error}.`);
+      }
+    }
+    this.view = view;
+    this.viewNotes = notes;
+    this.viewChanged();
+  }
+
+  /** Called after this.view changed (and once when the figure is connected); the kit's own hook. */
+  viewChanged() {}
+
   _showNotes() {
-    this.notesEl.textContent = this.notes?.length ? `Settings: ${this.notes.join(" ")}` : "";
-    this.notesEl.hidden = !this.notes?.length;
+    const all = [...(this.viewNotes ?? []), ...(this.notes ?? [])];
+    this.notesEl.textContent = all.length ? `Settings: ${all.join(" ")}` : "";
+    this.notesEl.hidden = !all.length;
     // Each note is also written to the console, once per figure, for an author reading it there.
-    for (const note of this.notes ?? []) {
+    for (const note of all) {
       if (this._logged.has(note)) continue;
       this._logged.add(note);
       console.warn(`<${this.localName}${this.id ? ` id="${this.id}"` : ""}>: ${note}`);
