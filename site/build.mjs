@@ -29,6 +29,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { modelFacts } from "./model-facts.mjs";
 import { exerciseAnswers } from "./noscript.mjs";
+import { tokensCss } from "./src/tokens.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
@@ -445,8 +446,7 @@ const sectionsHtml = permalinks(
 const readerHtml = fill(sectionsHtml, "site/reader.html", { noscript: noscript("") });
 await writeFile(path.join(out, "reader.html"), readerHtml);
 // Every page's stylesheet starts with the colour tokens the widgets use too, and the formulas' font.
-const tokensCss = await read("src/tokens.css");
-const readerCss = `${tokensCss}\n${mathCss}\n${await read("reader.css")}`;
+const readerCss = `${tokensCss()}\n${mathCss}\n${await read("reader.css")}`;
 await writeFile(path.join(out, "reader.css"), readerCss);
 await writeFile(path.join(out, "reader.js"), readerJs);
 await writeFile(path.join(out, "reader-head.js"), readerHeadJs);
@@ -512,7 +512,7 @@ await writeFile(
   oneFile(embedHtml, "embed.html", {
     styles: {
       "embed.css": fontInline(
-        `${tokensCss}\n${mathCss}\n${await read("embed.css")}`,
+        `${tokensCss()}\n${mathCss}\n${await read("embed.css")}`,
         await fontFile("chapter-math-captions.woff2"),
       ),
     },

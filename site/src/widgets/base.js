@@ -54,11 +54,12 @@ import {
   stateKey,
 } from "./attributes.js";
 import { figureNameOf } from "./figures.js";
-import tokensCss from "../tokens.css";
+import { followScheme, unfollowScheme } from "./scheme.js";
+import { tokensCss } from "../tokens.js";
 import widgetCss from "./widget.css";
 import plotCss from "./plot.css";
 
-const kitCss = `${tokensCss}\n${widgetCss}\n${plotCss}`;
+const kitCss = `${tokensCss()}\n${widgetCss}\n${plotCss}`;
 
 // A figure's summary is spoken this long after the last change (ms): a reader dragging a slider
 // or typing a number hears the figure once they pause, not at every step.
@@ -208,6 +209,7 @@ export class LlmWidget extends HTMLElement {
   connectedCallback() {
     if (this._connected) {
       if (!this._started) whenNeeded(this); // moved before it started
+      followScheme(this, this.view.scheme); // moved: the page it is on now
       return;
     }
     this._connected = true;
@@ -350,8 +352,10 @@ export class LlmWidget extends HTMLElement {
 
   disconnectedCallback() {
     clearTimeout(this._announceTimer);
-    // A figure removed before it started is no longer waited for. Nothing else of a widget
-    // lives outside its own element; subclasses that listen elsewhere remove their listeners here.
+    unfollowScheme(this);
+    // A figure removed before it started is no longer waited for, nor does it follow its page's
+    // scheme. Nothing else of a widget lives outside its own element; subclasses that listen
+    // elsewhere remove their listeners here.
     if (!this._started && observer) {
       observer.unobserve(this);
       waiting.delete(this);
@@ -687,8 +691,13 @@ export class LlmWidget extends HTMLElement {
     this.viewChanged();
   }
 
-  /** Called after this.view changed (and once when the figure is connected); the kit's own hook. */
-  viewChanged() {}
+  /**
+   * Called after this.view changed (and once when the figure is connected); the kit's own hook:
+   * the figure takes its scheme, pinned or its page's (scheme.js sets data-scheme).
+   */
+  viewChanged() {
+    followScheme(this, this.view.scheme);
+  }
 
   _showNotes() {
     const all = [...(this.viewNotes ?? []), ...(this.notes ?? [])];
