@@ -571,6 +571,9 @@ await writeFile(
       (d) =>
         `      <tr><th scope="row"><code>${escapeHtml(d.name)}</code></th><td>${escapeHtml(describeType(d))}</td><td><code>${escapeHtml(formatValue(d, d.default))}</code></td><td>${escapeHtml(d.doc)}</td></tr>`,
     ).join("\n"),
+    "compact-list": Object.entries(figures)
+      .map(([n, f]) => `      <li><code>${n}</code>: ${escapeHtml(f.compact.leaves)}.</li>`)
+      .join("\n"),
     "figure-names": Object.entries(figures)
       .map(
         ([n, f]) =>

@@ -28,8 +28,9 @@
 // How a figure is shown on a page, the same for every figure: not a part of its state (neither the
 // reader's URL, nor Copy link, nor Reset touch them), but attributes of its element and query
 // parameters of embed.html, declared like the figures' own and listed once in the guide. The kit
-// (base.js) reads them; the styles select on them (:host([compact])), or on what the kit makes of
-// them (:host([data-scheme="dark"]), the scheme resolved by scheme.js).
+// (base.js) reads them; the styles select on what the kit makes of them (.llm-compact on the
+// figure's frame, the parts each figure's declaration names hidden; :host([data-scheme="dark"]),
+// the scheme resolved by scheme.js).
 export const VIEW_ATTRIBUTES = Object.freeze([
   Object.freeze({
     name: "compact",

@@ -53,7 +53,7 @@ import {
   stateDiff,
   stateKey,
 } from "./attributes.js";
-import { figureNameOf } from "./figures.js";
+import { figureNameOf, figureOf } from "./figures.js";
 import { followScheme, unfollowScheme } from "./scheme.js";
 import { tokensCss } from "../tokens.js";
 import widgetCss from "./widget.css";
@@ -94,11 +94,26 @@ function sheetFor(css) {
   return sheet;
 }
 
+// A compact figure (the view attribute compact) keeps its chart and its main controls: it hides
+// the parts its figure's declaration lists (figures.js: compact.hides, selectors within .llm-frame) and
+// the kit's actions (downloads, copies, embed code). One style sheet per figure, made once.
+const KIT_COMPACT = ["> .llm-actions", "> .llm-panel"];
+const compactSheets = new Map();
+function compactCss(tag) {
+  let css = compactSheets.get(tag);
+  if (css === undefined) {
+    const parts = [...(figureOf(tag)?.compact.hides ?? []), ...KIT_COMPACT];
+    css = `${parts.map((sel) => `.llm-frame.llm-compact ${sel}`).join(",\n")} { display: none !important; }`;
+    compactSheets.set(tag, css);
+  }
+  return css;
+}
+
 /** Attaches (or clears) an element's open shadow root styled by the kit's CSS and `css`. */
 export function styledRoot(el, css) {
   const root = el.shadowRoot ?? el.attachShadow({ mode: "open" });
   root.replaceChildren();
-  const texts = css ? [kitCss, css] : [kitCss];
+  const texts = [kitCss, ...(css ? [css] : []), compactCss(el.localName)];
   if ("adoptedStyleSheets" in root) root.adoptedStyleSheets = texts.map(sheetFor);
   else root.append(...texts.map((t) => h("style", {}, t)));
   return root;
@@ -693,10 +708,12 @@ export class LlmWidget extends HTMLElement {
 
   /**
    * Called after this.view changed (and once when the figure is connected); the kit's own hook:
-   * the figure takes its scheme, pinned or its page's (scheme.js sets data-scheme).
+   * the figure takes its scheme, pinned or its page's (scheme.js sets data-scheme), and is
+   * compact or whole (the class llm-compact on its frame, which compactCss's rules select).
    */
   viewChanged() {
     followScheme(this, this.view.scheme);
+    this.frame?.classList.toggle("llm-compact", this.view.compact);
   }
 
   _showNotes() {
