@@ -536,6 +536,62 @@ export class LlmWidget extends HTMLElement {
     return area;
   }
 
+  /**
+   * Shows, in the widget's panel under `label`, texts to copy one at a time: for each form its
+   * label, a sentence on when to use it, the text and a Copy button, which copies that text
+   * alone and says so (or selects it where the clipboard is refused). Focus goes to the first.
+   */
+  showForms(label, forms) {
+    const parts = forms.map((f) => {
+      const area = h("textarea", {
+        readonly: true,
+        rows: Math.min(8, f.text.split("\n").length + 1),
+        "aria-label": f.label,
+      });
+      area.value = f.text;
+      const said = h("span", { class: "llm-copied", role: "status" });
+      const copy = h(
+        "button",
+        {
+          type: "button",
+          onclick: async () => {
+            const copied = await navigator.clipboard?.writeText(f.text).then(
+              () => true,
+              () => false,
+            );
+            said.textContent = copied ? "Copied." : "Select the text and copy it.";
+            if (!copied) {
+              area.focus();
+              area.select();
+            }
+          },
+        },
+        `Copy ${f.label.toLowerCase()}`,
+      );
+      return h(
+        "div",
+        { class: "llm-form" },
+        h("p", {}, h("strong", {}, f.label), ` ${f.when}`),
+        area,
+        h("p", {}, copy, " ", said),
+      );
+    });
+    this.panel.replaceChildren(
+      h(
+        "div",
+        { class: "llm-panel-head" },
+        h("strong", {}, label),
+        h("button", { type: "button", onclick: () => (this.panel.hidden = true) }, "Close"),
+      ),
+      ...parts,
+    );
+    this.panel.hidden = false;
+    const first = /** @type {HTMLTextAreaElement} */ (parts[0].querySelector("textarea"));
+    first.focus();
+    first.select();
+    return parts;
+  }
+
   /** Builds the controls and figure skeleton into this.root (subclasses). */
   build() {}
 
@@ -680,6 +736,17 @@ export class LlmWidget extends HTMLElement {
     this._failed = false;
     this.status.textContent = "";
     this.status.classList.remove("llm-error");
+  }
+
+  /**
+   * The view attributes that differ from their defaults, as [name, string] pairs for embed code:
+   * a boolean one present as ["compact", ""] (written <llm-x compact>, ?compact).
+   */
+  viewSettings() {
+    return VIEW_ATTRIBUTES.filter((d) => this.view[stateKey(d.name)] !== d.default).map((d) => [
+      d.name,
+      d.type === "boolean" ? "" : String(this.view[stateKey(d.name)]),
+    ]);
   }
 
   /**
