@@ -4,7 +4,8 @@
 // whole state in one object, `this.state`, keyed by the attributes' camelCase names. Its HTML
 // attributes, the reader's URL, embed.html's query and its own controls all read and write that
 // object: attributes through attributeChangedCallback, a page through applySettings(), controls
-// through set(). After every change the widget recomputes with the core and redraws; bad input
+// through set(). After every change the widget recomputes with the core and redraws (changes of
+// its attributes made by one script together, once the script is done: _redrawSoon); bad input
 // shows a message that names the parameter and keeps the last good figure. When it has first
 // rendered it sets data-ready on itself and resolves `ready`; it emits "llm-change" after every
 // render. Every widget's element carries data-figure, its figure's name in the registry
@@ -391,12 +392,18 @@ export class LlmWidget extends HTMLElement {
       // A new preset, or a removed attribute: start again from the attributes (a removed name
       // leaves its former name, if the element has it, in force).
       this.state = this._stateFrom(this._pageSettings).state;
-      this._redraw();
+      this._redrawSoon();
       return;
     }
     const parsed = parseValue(decl, after);
-    if ("value" in parsed) this.set({ [stateKey(decl.name)]: parsed.value }, { sync: true, report: true });
-    else {
+    if ("value" in parsed) {
+      const next = { ...this.state, [stateKey(decl.name)]: parsed.value };
+      const notes = [];
+      this.normalize(next, notes);
+      this.state = next;
+      this.notes = notes;
+      this._redrawSoon();
+    } else {
       this.notes = [`${name}="${shown(after)}" ignored: ${parsed.error}.`];
       this._showNotes();
     }
@@ -508,6 +515,20 @@ export class LlmWidget extends HTMLElement {
     if (!this._started) return;
     this.sync();
     this.update();
+  }
+
+  /**
+   * After attributes changed: the state is already theirs, and the notes, controls and figure
+   * follow once, when the script that changed them is done (a microtask), however many it
+   * changed: a host page setting 1,000 attributes in a loop costs one computation and drawing.
+   */
+  _redrawSoon() {
+    if (this._redrawQueued) return;
+    this._redrawQueued = true;
+    queueMicrotask(() => {
+      this._redrawQueued = false;
+      this._redraw();
+    });
   }
 
   /** Adds buttons to the widget's action bar: [{ label, run }] (the reader's Copy link, …). */
