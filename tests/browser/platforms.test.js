@@ -20,7 +20,7 @@ const os = require("node:os");
 const path = require("node:path");
 const { execFileSync } = require("node:child_process");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, dist, serve, guideRecipe } = require("./browser.js");
+const { useBrowser, dist, serve, guideRecipe, artifact } = require("./browser.js");
 const { figures } = require("./registry.js");
 
 const browser = useBrowser(test);
@@ -198,6 +198,25 @@ function allRequestsLocal(requests, server, site) {
   assert.deepEqual(away, [], `${site}: no request leaves the site`);
 }
 
+/**
+ * Screenshots of the page at a desktop's and a phone's width, scrolled to the figure, for looking
+ * at: build/test-artifacts/platform-<site>-<width>.png.
+ */
+async function shoot(page, site) {
+  for (const width of [1280, 390]) {
+    // a page opened at that width, as a reader's is (a theme lays out its sidebar as it loads)
+    const shot = await browser.context.newPage();
+    await shot.setViewportSize({ width, height: 900 });
+    await shot.goto(page.url());
+    const figure = shot.locator("[data-figure][data-ready]").first();
+    await figure.waitFor({ timeout: 15000 });
+    await figure.evaluate((el) => el.scrollIntoView());
+    await shot.waitForTimeout(200);
+    await shot.screenshot({ path: artifact(`platform-${site}-${width}.png`) });
+    await shot.close();
+  }
+}
+
 /** Clicks the page's heading, so that a key pressed next goes to the page, not a figure. */
 async function focusPage(page) {
   await page.locator("h1").first().click();
@@ -211,6 +230,7 @@ test("MkDocs (default theme): the guide's recipe draws the figure; n, p, s and ?
   const url = `${server.origin}/sampling/`;
   const { page, errors, requests } = await open(url);
   await sliderChangesPicture(page, "MkDocs");
+  await shoot(page, "mkdocs");
   await pressInFigure(page, ["n", "p", "s", "Shift+Slash", "Escape"]);
   await page.waitForTimeout(300);
   assert.equal(page.url(), url, "the page did not turn");
@@ -262,6 +282,7 @@ test("MkDocs with Material and instant navigation: the figure draws on a page re
     document.addEventListener("keydown", (e) => e.key === "Escape" && (window.__escapes += 1));
   });
   await sliderChangesPicture(page, "Material");
+  await shoot(page, "material");
   const url = page.url();
   await pressInFigure(page, ["n", "p", "s", "Slash", "f", "Escape"]);
   await page.waitForTimeout(300);
@@ -300,6 +321,7 @@ for (const [name, theme, settings] of [
     const url = `${server.origin}/index.html`;
     const { page, errors, requests } = await open(url);
     await sliderChangesPicture(page, "Sphinx");
+    await shoot(page, `sphinx-${name.includes("book") ? "book" : "alabaster"}`);
     await pressInFigure(page, ["ArrowRight", "ArrowLeft", "Slash"]);
     await page.waitForTimeout(300);
     assert.equal(page.url(), url, "the page did not turn");
@@ -331,6 +353,7 @@ for (const [site, build, file] of [
     const server = await host(root);
     const { page, errors, requests } = await open(`${server.origin}/${file}`);
     await sliderChangesPicture(page, site);
+    await shoot(page, site.toLowerCase());
     await pressInFigure(page, ["n", "p", "s", "Slash", "ArrowRight"]);
     assert.deepEqual(await page.evaluate(() => window.__shortcuts), [], "no shortcut reached the site");
     await focusPage(page);
