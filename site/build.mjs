@@ -576,6 +576,20 @@ await writeFile(
     "frame-snippet": escapeHtml(
       embedCode({ name: "sampling", figure: figures.sampling, settings: [["temperature", "0.7"]] }).frame,
     ),
+    // the frame recipes' frames: the embed code's first line, for a page one folder down (MkDocs)
+    // and at the top of the site (Sphinx)
+    "mkdocs-frame": escapeHtml(
+      embedCode({
+        name: "sampling",
+        figure: figures.sampling,
+        settings: [],
+        view: [["compact", ""]],
+        base: "../",
+      }).frame.split("\n")[0],
+    ),
+    "sphinx-frame": escapeHtml(
+      embedCode({ name: "rope", figure: figures.rope, settings: [["m", "5"]] }).frame.split("\n")[0],
+    ),
     "compact-list": Object.entries(figures)
       .map(([n, f]) => `      <li><code>${n}</code>: ${escapeHtml(f.compact.leaves)}.</li>`)
       .join("\n"),

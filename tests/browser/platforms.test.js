@@ -20,7 +20,7 @@ const os = require("node:os");
 const path = require("node:path");
 const { execFileSync } = require("node:child_process");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, dist, serve, guideRecipe, artifact } = require("./browser.js");
+const { useBrowser, dist, serve, guideRecipe, guideFiles, artifact } = require("./browser.js");
 const { figures } = require("./registry.js");
 
 const browser = useBrowser(test);
@@ -364,6 +364,101 @@ for (const [site, build, file] of [
     await page.close();
   });
 }
+
+// --- the frame recipes -------------------------------------------------------------------------
+
+/** Copies the files the guide says a frame needs (and the host's resizer) into `folder`. */
+function copyFrameFiles(folder, host = folder) {
+  fs.mkdirSync(folder, { recursive: true });
+  fs.mkdirSync(host, { recursive: true });
+  for (const f of guideFiles("frame")) fs.copyFileSync(path.join(dist, f), path.join(folder, f));
+  for (const f of guideFiles("host")) fs.copyFileSync(path.join(dist, f), path.join(host, f));
+}
+
+/**
+ * A course page's frame of a figure: drawn, sized by the resizer to the whole of its page (no
+ * scrolling inside), a slider in it changes the picture, and the site's keys typed in it do
+ * nothing to the page around it.
+ */
+async function checkFrame(page, site, keys) {
+  const frameEl = page.locator('iframe[src*="embed.html"]');
+  await frameEl.waitFor();
+  const frame = page.frames().find((f) => /embed\.html/.test(f.url()));
+  assert.ok(frame, `${site}: the frame's page loaded`);
+  await frame.waitForSelector("[data-figure][data-ready]", { timeout: 15000 });
+  const fits = async () => {
+    const inner = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    const outer = await frameEl.evaluate((f) => f.getBoundingClientRect().height);
+    return { inner, outer };
+  };
+  // the resizer acts on the frame's message: the frame is as tall as its page
+  let size;
+  for (let i = 0; i < 50; i++) {
+    size = await fits();
+    if (Math.abs(size.outer - size.inner) <= 1) break;
+    await page.waitForTimeout(100);
+  }
+  assert.ok(
+    Math.abs(size.outer - size.inner) <= 1,
+    `${site}: the frame takes its full height (${JSON.stringify(size)})`,
+  );
+  const url = page.url();
+  const before = await frame.evaluate(() => document.querySelector("[data-figure]").shadowRoot.innerHTML);
+  const slider = frame.locator("[data-figure]").locator('input[type="range"]').first();
+  await slider.focus();
+  await page.keyboard.press("End");
+  await frame.waitForFunction((b) => document.querySelector("[data-figure]").shadowRoot.innerHTML !== b, before);
+  for (const key of keys) await page.keyboard.press(key);
+  await page.waitForTimeout(300);
+  assert.equal(page.url(), url, `${site}: keys typed in the frame did not turn the page`);
+}
+
+test("MkDocs, a frame as the guide writes it (../embed.html, the resizer in mkdocs.yml): drawn, full height, a slider changes it, the theme's keys stay in it", async () => {
+  const root = path.join(work, "mkdocs-frame");
+  write(
+    path.join(root, "mkdocs.yml"),
+    `site_name: Course\ntheme:\n  name: mkdocs\n  highlightjs: false\nnav:\n  - sampling.md\n  - next.md\n${guideRecipe("mkdocs-frame-yml")}\n`,
+  );
+  write(path.join(root, "docs", "sampling.md"), `# Sampling\n\nSome text.\n\n${guideRecipe("mkdocs-frame-page")}\n`);
+  write(path.join(root, "docs", "next.md"), "# Next\n\nThe next page.\n");
+  copyFrameFiles(path.join(root, "docs"));
+  execFileSync("mkdocs", ["build", "-q", "-d", path.join(root, "site")], { cwd: root, stdio: "pipe" });
+  const server = await host(path.join(root, "site"));
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1000, height: 900 });
+  const requests = [];
+  page.on("request", (r) => requests.push(r.url()));
+  await page.goto(`${server.origin}/sampling/`);
+  await checkFrame(page, "MkDocs frame", ["n", "s"]);
+  assert.deepEqual(server.missing, [], "every file the frame asked for was there");
+  allRequestsLocal(requests, server, "MkDocs frame");
+  await page.close();
+});
+
+test("Sphinx, a frame as the guide writes it (html_extra_path, the resizer in html_js_files): drawn, full height, a slider changes it, the arrows stay in it", async () => {
+  const root = path.join(work, "sphinx-frame");
+  write(
+    path.join(root, "conf.py"),
+    `project = "Course"\nextensions = ["myst_parser"]\nhtml_theme = "alabaster"\nhtml_theme_options = {"navigation_with_keys": True}\n${guideRecipe("sphinx-frame-conf")}\n`,
+  );
+  write(
+    path.join(root, "index.md"),
+    `# Rotary embeddings\n\n${guideRecipe("sphinx-frame-page")}\n\n\`\`\`{toctree}\nnext\n\`\`\`\n`,
+  );
+  write(path.join(root, "next.md"), "# Next\n\nThe next page.\n");
+  copyFrameFiles(path.join(root, "frames"), path.join(root, "_static"));
+  execFileSync("sphinx-build", ["-q", "-b", "html", root, path.join(root, "_build")], { stdio: "pipe" });
+  const server = await host(path.join(root, "_build"));
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 1000, height: 900 });
+  const requests = [];
+  page.on("request", (r) => requests.push(r.url()));
+  await page.goto(`${server.origin}/index.html`);
+  await checkFrame(page, "Sphinx frame", ["ArrowRight", "ArrowLeft"]);
+  assert.deepEqual(server.missing, [], "every file the frame asked for was there");
+  allRequestsLocal(requests, server, "Sphinx frame");
+  await page.close();
+});
 
 test("a misspelt attribute name gets a note naming the nearest setting, written to the console once; id, class, data- and aria- attributes are not settings and get none", async () => {
   const dir = path.join(work, "misspelt");
