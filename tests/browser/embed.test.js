@@ -1,25 +1,27 @@
 // The figures outside the chapter, as course authors use them: by one script tag on a course
 // page with its own styles and a strict policy, in a sandboxed frame (embed.html) that reports
 // its height, and in the course authors' guide. Each page is opened from file:// in a folder of
-// its own holding a copy of the files a course author would copy.
+// its own holding a copy of the files a course author would copy (the guide's "What to copy"),
+// but a page with a sandboxed frame: from file:// such a frame may load no file beside it, so that
+// page is served over http, as a course's pages are.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
-const http = require("node:http");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, dist, artifact } = require("./browser.js");
+const { useBrowser, dist, artifact, serve } = require("./browser.js");
 const { figures } = require("./registry.js");
 
 const browser = useBrowser(test);
 // Every figure by its name (site/src/widgets/figures.js).
 const FIGURES = Object.keys(figures);
 
-// A course folder: the two embed files of dist/ and the fixture pages.
+// A course folder: the embed files of dist/ (the script embed's one, the frame's four, the host's
+// resizer) and the fixture pages.
 const course = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-course-"));
-for (const f of ["llmmath-widgets.js", "embed.html", "llmmath-frame.js"])
+for (const f of ["llmmath-widgets.js", "embed.html", "llmmath-embed.css", "llmmath-embed.js", "llmmath-frame.js"])
   fs.copyFileSync(path.join(dist, f), path.join(course, f));
 for (const f of fs.readdirSync(path.join(__dirname, "fixtures")))
   fs.copyFileSync(path.join(__dirname, "fixtures", f), path.join(course, f));
@@ -33,7 +35,10 @@ fs.writeFileSync(
 );
 test.after(() => fs.rmSync(course, { recursive: true, force: true }));
 
-async function open(file, { ready = "html[data-ready]", width = 1000 } = {}) {
+/** The course folder served on 127.0.0.1 (each file by its name), for the pages that need http. */
+const serveCourse = () => serve({ files: (pathname) => path.join(course, path.basename(pathname)) });
+
+async function open(file, { ready = "html[data-ready]", width = 1000, origin = null } = {}) {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width, height: 900 });
   const errors = [];
@@ -42,7 +47,8 @@ async function open(file, { ready = "html[data-ready]", width = 1000 } = {}) {
   });
   page.on("pageerror", (err) => errors.push(`page: ${err.message}`));
   const [name, query] = file.split("?");
-  await page.goto(pathToFileURL(path.join(course, name)).href + (query === undefined ? "" : `?${query}`));
+  const url = origin ? `${origin}/${name}` : pathToFileURL(path.join(course, name)).href;
+  await page.goto(url + (query === undefined ? "" : `?${query}`));
   if (ready) await page.waitForSelector(ready, { timeout: 15000 });
   return { page, errors };
 }
@@ -132,17 +138,7 @@ test("script embed: two sampling figures stay independent, and a changed attribu
 });
 
 test("script embed: the same course page works over http, under its strict policy", async () => {
-  // A static server on the loopback address for the course folder, for this test only.
-  const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
-  const server = http.createServer((req, res) => {
-    const name = path.basename(new URL(req.url, "http://x").pathname);
-    if (name === "favicon.ico") return res.writeHead(204).end(); // the browser's own request
-    const file = path.join(course, name);
-    if (!fs.existsSync(file)) return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const server = await serveCourse();
   const page = await browser.context.newPage();
   const errors = [];
   page.on("console", (msg) => {
@@ -150,18 +146,20 @@ test("script embed: the same course page works over http, under its strict polic
   });
   page.on("pageerror", (err) => errors.push(err.message));
   try {
-    await page.goto(`http://127.0.0.1:${server.address().port}/course.html`);
+    await page.goto(`${server.origin}/course.html`);
     for (const id of ["cool", "hot", "spec"]) await page.waitForSelector(`#${id}[data-ready]`, { timeout: 15000 });
     assert.equal(await page.locator("#spec .llm-status.llm-error").count(), 0);
     assert.deepEqual(errors, []);
   } finally {
     await page.close();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   }
 });
 
-test("frame embed: a sandboxed frame of embed.html tells its parent its height, named, in our form and in LTI's; llmmath-frame.js sizes it and no other frame", async () => {
-  const { page, errors } = await open("frame-host.html", { ready: "iframe" });
+test("frame embed: a sandboxed frame of embed.html tells its parent its height, named, in our form and in LTI's; llmmath-frame.js sizes it and no other frame", async (t) => {
+  const server = await serveCourse();
+  t.after(() => server.close());
+  const { page, errors } = await open("frame-host.html", { ready: "iframe", origin: server.origin });
   await page.waitForFunction(() => document.getElementById("frame").getBoundingClientRect().height > 150, null, {
     timeout: 15000,
   });
