@@ -597,6 +597,12 @@ await writeFile(
       .join(", "),
   }),
 );
+// The guide's "What to copy" names each file an author copies (<code data-copy="…">); each must be
+// a file of this edition, so that the list cannot promise one the build no longer makes.
+const guide = await readFile(path.join(out, "embed-guide.html"), "utf8");
+for (const [, file] of guide.matchAll(/<code data-copy="[a-z]+">([^<]+)<\/code>/g))
+  if (!existsSync(path.join(out, file)))
+    throw new Error(`embed-guide.html tells authors to copy ${file}, not in dist/`);
 
 // --- reader-standalone.html ------------------------------------------------------------------
 const standalone = readerHtml

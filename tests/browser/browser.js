@@ -134,12 +134,13 @@ const TYPES = {
  * Serves files on 127.0.0.1, on a port of its own, as a course's web server would, for one test.
  * `body(pathname)` gives the text of a page made by the test (or null), `files(pathname)` names
  * the file a request's path stands for otherwise (or null: a 404); `headers(pathname)` gives the
- * response's extra headers (a Content-Security-Policy). Resolves to { origin, requests, close }:
- * requests holds every path asked for, in order.
+ * response's extra headers (a Content-Security-Policy). Resolves to { origin, requests, missing,
+ * close }: requests holds every path asked for, in order, missing those answered 404.
  * @param {{ files: (pathname: string) => string | null, body?: (pathname: string) => string | null, headers?: (pathname: string) => Record<string, string> }} options
  */
 function serve({ files, body = () => null, headers = () => ({}) }) {
   const requests = [];
+  const missing = [];
   const server = http.createServer((req, res) => {
     const { pathname } = new URL(req.url, "http://127.0.0.1");
     requests.push(pathname);
@@ -151,7 +152,10 @@ function serve({ files, body = () => null, headers = () => ({}) }) {
       return res.end(made);
     }
     const file = files(pathname);
-    if (!file || !fs.existsSync(file)) return res.writeHead(404).end();
+    if (!file || !fs.existsSync(file)) {
+      missing.push(pathname);
+      return res.writeHead(404).end();
+    }
     res.writeHead(200, { "content-type": type, "cache-control": "no-store", ...headers(pathname) });
     fs.createReadStream(file).pipe(res);
   });
@@ -160,6 +164,7 @@ function serve({ files, body = () => null, headers = () => ({}) }) {
       resolve({
         origin: `http://127.0.0.1:${server.address().port}`,
         requests,
+        missing,
         close: () => new Promise((r) => server.close(r)),
       }),
     ),
@@ -182,9 +187,22 @@ function guideRecipe(name) {
     .replace(/&amp;/g, "&");
 }
 
+/**
+ * The files the course authors' guide tells an author to copy for an embed, `kind` "script",
+ * "frame" or "host" (its "What to copy": <code data-copy="kind">), in the guide's order, from
+ * dist/embed-guide.html.
+ */
+function guideFiles(kind) {
+  const html = fs.readFileSync(path.join(dist, "embed-guide.html"), "utf8");
+  const files = [...html.matchAll(new RegExp(`<code data-copy="${kind}">([^<]+)</code>`, "g"))].map((m) => m[1]);
+  if (files.length === 0) throw new Error(`dist/embed-guide.html names no file to copy for ${kind}`);
+  return files;
+}
+
 module.exports = {
   serve,
   guideRecipe,
+  guideFiles,
   launch,
   useBrowser,
   openReader,

@@ -3,7 +3,7 @@
 // host would add (the page's own <meta> policy holds as well: both must allow a thing). A frame
 // that may run everything draws; one whose scripts are refused, by a policy or by a sandbox,
 // says after a few seconds what it needs; one whose WebAssembly is refused names
-// 'wasm-unsafe-eval'. And Download SVG in a sandbox that may not save files claims no file.
+// 'wasm-unsafe-eval'. (Downloads in a sandbox: embed.test.js and lms.test.js.)
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -11,7 +11,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, dist, serve } = require("./browser.js");
+const { useBrowser, dist, serve, guideFiles } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -66,6 +66,34 @@ async function open(url, { ready = null } = {}) {
 
 const BLOCKED = "#embed-blocked";
 const POLICY_NAMED = "script-src 'self' 'wasm-unsafe-eval'";
+
+test("dist/embed.html has nothing inline: its own policy allows no inline script or style, and it loads its script and styles from files beside it", () => {
+  const html = fs.readFileSync(path.join(dist, "embed.html"), "utf8");
+  const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html);
+  assert.ok(meta, "a policy of its own");
+  const policy = Object.fromEntries(
+    meta[1].split(";").map((d) => {
+      const [name, ...values] = d.trim().split(/\s+/);
+      return [name, values];
+    }),
+  );
+  assert.deepEqual(policy["script-src"], ["'self'", "'wasm-unsafe-eval'"]);
+  assert.deepEqual(policy["style-src"], ["'self'"]);
+  assert.doesNotMatch(meta[1], /unsafe-inline|'sha(256|384|512)-|'nonce-/);
+  const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+  assert.deepEqual(
+    scripts.map((m) => [m[1].trim(), m[2]]),
+    [
+      ['src="llmmath-widgets.js"', ""],
+      ['src="llmmath-embed.js"', ""],
+    ],
+  );
+  assert.doesNotMatch(html, /<style\b|\sstyle="|\son[a-z]+="/);
+  assert.deepEqual(
+    [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]),
+    ["llmmath-embed.css"],
+  );
+});
 
 test("embed.html under a host's header script-src 'self' 'wasm-unsafe-eval'; style-src 'self' draws its figure, which a control changes, with no violation", async () => {
   const { page, errors, response } = await open("/strict/embed.html?widget=sampling", { ready: "html[data-ready]" });
@@ -155,8 +183,7 @@ test("embed.html in a frame sandboxed without allow-scripts shows the note at on
 test("embed.html in a sandboxed frame opened from file:// says that the browser refused the files beside it", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-policy-file-"));
   try {
-    for (const f of ["embed.html", "llmmath-embed.css", "llmmath-embed.js", "llmmath-widgets.js"])
-      fs.copyFileSync(path.join(dist, f), path.join(dir, f));
+    for (const f of guideFiles("frame")) fs.copyFileSync(path.join(dist, f), path.join(dir, f));
     fs.writeFileSync(
       path.join(dir, "host.html"),
       '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title></head><body><iframe id="frame" src="embed.html?widget=sampling" title="Sampling" sandbox="allow-scripts" width="800" height="600"></iframe></body></html>',
@@ -169,74 +196,4 @@ test("embed.html in a sandboxed frame opened from file:// says that the browser 
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-});
-
-// --- downloads ---------------------------------------------------------------------------------
-
-/** Presses Download SVG (or PNG) of the frame's figure; resolves to { file, note } (file: null if none came). */
-async function pressDownload(page, frame, kind = "svg") {
-  const fig = frame.locator("llm-sampling");
-  const came = page
-    .waitForEvent("download", { timeout: 2500 })
-    .then((d) => d.suggestedFilename())
-    .catch(() => null);
-  await fig.locator(`.llm-download-${kind}`).click();
-  const file = await came;
-  const note = await fig.locator(".llm-panel:not([hidden]) .llm-takeaway-note").textContent();
-  return { file, note, fig };
-}
-
-test("Download SVG and PNG in a frame sandboxed without allow-downloads: no file, a note that claims none, and Copy SVG giving the picture", async () => {
-  hostPage(
-    "download-host.html",
-    `<iframe id="sandboxed" src="embed.html?widget=sampling" title="Sampling" sandbox="allow-scripts" width="900" height="1700"></iframe>
-<iframe id="downloads" src="embed.html?widget=sampling" title="Sampling" sandbox="allow-scripts allow-downloads" width="900" height="1700"></iframe>
-<iframe id="same" src="embed.html?widget=sampling" title="Sampling" width="900" height="1700"></iframe>
-<iframe id="readable" src="embed.html?widget=sampling" title="Sampling" sandbox="allow-scripts allow-same-origin" width="900" height="1700"></iframe>`,
-  );
-  const { page } = await open("/plain/download-host.html", { ready: "iframe" });
-  for (const id of ["sandboxed", "downloads", "same", "readable"])
-    await page.frameLocator(`#${id}`).locator("llm-sampling[data-ready]").waitFor({ timeout: 15000 });
-
-  // Sandboxed without allow-downloads: the browser refuses the file and tells the page nothing.
-  const sandboxed = page.frameLocator("#sandboxed");
-  for (const kind of ["svg", "png"]) {
-    const { file, note, fig } = await pressDownload(page, sandboxed, kind);
-    assert.equal(file, null, `${kind}: no file came`);
-    assert.doesNotMatch(note, /Downloaded/, `${kind}: ${note}`);
-    assert.match(note, new RegExp(`asked to save sampling-figure\\.${kind}\\. If no file came, .*allow-downloads`));
-    const copy = fig.locator(".llm-panel .llm-copy-svg");
-    assert.equal(await copy.textContent(), "Copy SVG");
-    await copy.click();
-    const text = await fig.locator(".llm-panel textarea").inputValue();
-    const parsed = await page.evaluate((svg) => {
-      const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
-      return { error: doc.querySelector("parsererror") !== null, root: doc.documentElement.localName };
-    }, text);
-    assert.deepEqual(parsed, { error: false, root: "svg" }, `${kind}: Copy SVG gives the picture`);
-    assert.match(text, /Figure 2\.1/, "with its caption");
-  }
-
-  // Sandboxed with allow-downloads: the file comes, and the figure, which cannot tell, says the same.
-  const allowed = await pressDownload(page, page.frameLocator("#downloads"));
-  assert.equal(allowed.file, "sampling-figure.svg");
-  assert.match(allowed.note, /If no file came/);
-  // A frame whose element it can read: not sandboxed, it says Downloaded; sandboxed without
-  // allow-downloads, it does not try.
-  const same = await pressDownload(page, page.frameLocator("#same"));
-  assert.equal(same.file, "sampling-figure.svg");
-  assert.match(same.note, /^Downloaded sampling-figure\.svg/);
-  const readable = await pressDownload(page, page.frameLocator("#readable"));
-  assert.equal(readable.file, null);
-  assert.match(readable.note, /^Not saved: this frame may not save files \(its sandbox has no allow-downloads\)/);
-  assert.equal(await readable.fig.locator(".llm-panel .llm-copy-svg").count(), 1);
-  await page.close();
-
-  // And on a page of its own.
-  const top = await open("/plain/embed.html?widget=sampling", { ready: "html[data-ready]" });
-  const own = await pressDownload(top.page, top.page.locator("body"));
-  assert.equal(own.file, "sampling-figure.svg");
-  assert.match(own.note, /^Downloaded sampling-figure\.svg/);
-  assert.equal(await top.page.locator("llm-sampling .llm-panel .llm-copy-svg").count(), 0, "no Copy SVG needed");
-  await top.page.close();
 });
