@@ -11,18 +11,18 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, dist, artifact, serve } = require("./browser.js");
+const { useBrowser, dist, artifact, serve, guideFiles } = require("./browser.js");
 const { figures } = require("./registry.js");
 
 const browser = useBrowser(test);
 // Every figure by its name (site/src/widgets/figures.js).
 const FIGURES = Object.keys(figures);
 
-// A course folder: the embed files of dist/ (the script embed's one, the frame's four, the host's
-// resizer) and the fixture pages.
+// A course folder: the files of dist/ that the guide's "What to copy" names (the script embed's,
+// the frame's, the host's resizer), no other, and the fixture pages.
+const COPIED = [...new Set(["script", "frame", "host"].flatMap(guideFiles))];
 const course = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-course-"));
-for (const f of ["llmmath-widgets.js", "embed.html", "llmmath-embed.css", "llmmath-embed.js", "llmmath-frame.js"])
-  fs.copyFileSync(path.join(dist, f), path.join(course, f));
+for (const f of COPIED) fs.copyFileSync(path.join(dist, f), path.join(course, f));
 for (const f of fs.readdirSync(path.join(__dirname, "fixtures")))
   fs.copyFileSync(path.join(__dirname, "fixtures", f), path.join(course, f));
 // The same course page without the figures' script: the host's styles as they are alone.
@@ -183,9 +183,99 @@ test("frame embed: a sandboxed frame of embed.html tells its parent its height, 
   const frame = page.frameLocator("#frame");
   assert.equal(await frame.locator("llm-sampling").getAttribute("temperature"), "0.5");
   assert.equal(await frame.locator("#embed-message").isVisible(), false, "frame= is not a setting");
+  // The guide's files were all the frame needed: none asked for in vain, its style sheet applied.
+  assert.deepEqual(server.missing, [], "files the frame asked for that the course folder lacks");
+  assert.equal(await frame.locator("body").evaluate((b) => getComputedStyle(b).paddingTop), "12px");
   await page.screenshot({ path: artifact("frame-host.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+/** Presses Download SVG (or PNG) of the figure in `scope` (a frame, or the page); resolves to
+ * { file, note, fig }, file null if no download came within 2.5 s. */
+async function pressDownload(page, scope, kind = "svg") {
+  const fig = scope.locator("llm-sampling");
+  const came = page
+    .waitForEvent("download", { timeout: 2500 })
+    .then((d) => d.suggestedFilename())
+    .catch(() => null);
+  await fig.locator(`.llm-download-${kind}`).click();
+  const file = await came;
+  const note = await fig.locator(".llm-panel:not([hidden]) .llm-takeaway-note").textContent();
+  return { file, note, fig };
+}
+
+test("frame embed: Download SVG and PNG in a frame sandboxed without allow-downloads claim no file, say it may be blocked and offer Copy SVG; a frame that can tell, and a page of its own, say Downloaded", async (t) => {
+  fs.writeFileSync(
+    path.join(course, "download-host.html"),
+    `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Downloads from frames</title></head>
+<body>
+<h1>A course page</h1>
+<iframe id="sandboxed" src="embed.html?widget=sampling" title="Sampling" sandbox="allow-scripts" width="900" height="1700"></iframe>
+<iframe id="downloads" src="embed.html?widget=sampling" title="Sampling" sandbox="allow-scripts allow-downloads" width="900" height="1700"></iframe>
+<iframe id="same" src="embed.html?widget=sampling" title="Sampling" width="900" height="1700"></iframe>
+<iframe id="readable" src="embed.html?widget=sampling" title="Sampling" sandbox="allow-scripts allow-same-origin" width="900" height="1700"></iframe>
+</body>
+</html>
+`,
+  );
+  const server = await serveCourse();
+  t.after(() => server.close());
+  const { page, errors } = await open("download-host.html", { ready: "iframe", origin: server.origin });
+  for (const id of ["sandboxed", "downloads", "same", "readable"])
+    await page.frameLocator(`#${id}`).locator("llm-sampling[data-ready]").waitFor({ timeout: 15000 });
+
+  // Sandboxed without allow-downloads (the frame of a learning platform): the browser refuses the
+  // file and tells the page nothing, and the page cannot read its own sandbox.
+  const sandboxed = page.frameLocator("#sandboxed");
+  for (const kind of ["svg", "png"]) {
+    const { file, note, fig } = await pressDownload(page, sandboxed, kind);
+    assert.equal(file, null, `${kind}: no file came`);
+    assert.doesNotMatch(note, /Downloaded/, `${kind}: ${note}`);
+    assert.match(note, new RegExp(`asked to save sampling-figure\\.${kind}\\. If no file came, .*allow-downloads`));
+    const copy = fig.locator(".llm-panel .llm-copy-svg");
+    assert.equal(await copy.textContent(), "Copy SVG");
+    await copy.click();
+    // the clipboard is not the frame's either: the SVG is given as text to select
+    const text = await fig.locator(".llm-panel textarea").inputValue();
+    const parsed = await page.evaluate((svg) => {
+      const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
+      return { error: doc.querySelector("parsererror") !== null, root: doc.documentElement.localName };
+    }, text);
+    assert.deepEqual(parsed, { error: false, root: "svg" }, `${kind}: Copy SVG gives the picture`);
+    assert.match(text, /Figure 2\.1/, "with its caption");
+  }
+
+  // Sandboxed with allow-downloads: the file comes, and the figure, which cannot tell, says the same.
+  const allowed = await pressDownload(page, page.frameLocator("#downloads"));
+  assert.equal(allowed.file, "sampling-figure.svg");
+  assert.match(allowed.note, /If no file came/);
+  // Frames whose element it can read: not sandboxed, it says Downloaded; sandboxed without
+  // allow-downloads, it does not try.
+  const same = await pressDownload(page, page.frameLocator("#same"));
+  assert.equal(same.file, "sampling-figure.svg");
+  assert.match(same.note, /^Downloaded sampling-figure\.svg/);
+  const readable = await pressDownload(page, page.frameLocator("#readable"));
+  assert.equal(readable.file, null);
+  assert.match(readable.note, /^Not saved: this frame may not save files \(its sandbox has no allow-downloads\)/);
+  assert.equal(await readable.fig.locator(".llm-panel .llm-copy-svg").count(), 1);
+  await page.close();
+
+  // And on a page of its own.
+  const top = await open("embed.html?widget=sampling", { origin: server.origin });
+  const own = await pressDownload(top.page, top.page.locator("body"));
+  assert.equal(own.file, "sampling-figure.svg");
+  assert.match(own.note, /^Downloaded sampling-figure\.svg/);
+  assert.equal(await top.page.locator("llm-sampling .llm-panel .llm-copy-svg").count(), 0, "no Copy SVG needed");
+  await top.page.close();
+  // Chromium logs the frames' refused clipboard (the figure then shows the text to select); no other error.
+  const refused = /Permissions policy violation: The Clipboard API has been blocked/;
+  assert.deepEqual(
+    [...errors, ...top.errors].filter((e) => !refused.test(e)),
+    [],
+  );
 });
 
 test("embed.html renders every figure by its name, with its caption, and applies query settings", async () => {

@@ -4,7 +4,8 @@
 // inline script, no inline style on the host), beside the platform's resizer: a stand-in for
 // Canvas's (fixtures/lms-resize.js, acting on lti.frameResize), or dist/llmmath-frame.js (ours).
 // The figure is drawn and answers a control; the theme's shortcut keys typed in it never reach
-// the platform's page; the frame takes the whole height of its page; nothing leaves 127.0.0.1.
+// the platform's page; the frame takes the whole height of its page; Download SVG, which the
+// sandbox refuses, claims no file and offers the picture as text; nothing leaves 127.0.0.1.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -112,8 +113,10 @@ async function settledHeights(page, frame) {
   return last;
 }
 
-/** The figure's table of tokens, as text: what a moved control changes. */
+/** The figure's table of tokens, as text, and its chart, each bar's width: what a moved control changes. */
 const table = (frame) => frame.locator("llm-sampling .sampling-table tbody").first().textContent();
+const bars = (frame) =>
+  frame.locator("llm-sampling .sampling-table tbody .sampling-bar").evaluateAll((els) => els.map((e) => e.style.width));
 
 for (const [name, width] of [
   ["canvas", 1280],
@@ -121,7 +124,7 @@ for (const [name, width] of [
   ["ours", 1280],
   ["ours", 390],
 ]) {
-  test(`a learning platform's page (${name === "canvas" ? "Canvas's lti.frameResize" : "llmmath-frame.js"}, ${width} px) under default-src 'self': the guide's frame draws, answers a control, takes its full height, keeps its keys, and asks nothing of another host`, async () => {
+  test(`a learning platform's page (${name === "canvas" ? "Canvas's lti.frameResize" : "llmmath-frame.js"}, ${width} px) under default-src 'self': the guide's frame draws, answers a control, takes its full height, keeps its keys, claims no download, and asks nothing of another host`, async () => {
     const { page, frame, errors, requests } = await open(`${name}.html`, width);
     const iframe = page.locator("iframe");
     assert.equal(await iframe.getAttribute("sandbox"), "allow-scripts", "the guide's sandbox");
@@ -137,10 +140,13 @@ for (const [name, width] of [
     if (name === "canvas") assert.ok((await page.evaluate(() => window.lmsResizes)) > 0, "Canvas's resizer did it");
 
     // A control moved changes the figure; the frame follows its new height.
-    const before = await table(frame);
+    const before = { table: await table(frame), bars: await bars(frame) };
+    assert.ok(before.bars.length >= 12 && before.bars.every((w) => /^\d+(\.\d+)?%$/.test(w)), before.bars.join());
     await frame.locator("llm-sampling").getByLabel("Temperature T").focus();
     await frame.page().keyboard.press("ArrowLeft");
-    assert.notEqual(await table(frame), before, "the table follows the slider");
+    assert.equal(await frame.locator("llm-sampling").evaluate((el) => el.state.temperature), 0.65);
+    assert.notEqual(await table(frame), before.table, "the table follows the slider");
+    assert.notDeepEqual(await bars(frame), before.bars, "and so do the chart's bars");
 
     // The themes' shortcut keys typed in the figure's field, slider and button reach no handler
     // of the platform's page (keys do not cross documents; the check is that nothing forwards them).
@@ -163,6 +169,7 @@ for (const [name, width] of [
     await page.locator("h1").click();
     await page.keyboard.press("n");
     assert.deepEqual(await page.evaluate(() => window.hostKeys), ["n"]);
+    assert.equal(page.url(), `${server.origin}/${name}.html#next-page`, "and turns the page");
 
     // The whole page in one screen: a full-page screenshot leaves a sandboxed frame's lower part
     // unpainted (the frame paints in a process of its own, what was near the screen).
@@ -172,6 +179,29 @@ for (const [name, width] of [
     const outside = requests.filter((u) => !u.startsWith(`${server.origin}/`) && !/^(data|blob):/.test(u));
     assert.deepEqual(outside, [], "requests that left 127.0.0.1");
     assert.deepEqual(errors, []);
+
+    // The guide's sandbox has no allow-downloads: Download SVG brings no file, and the figure
+    // does not say it did; it offers the picture as text, and the frame grows with its panel.
+    const fig = frame.locator("llm-sampling");
+    const came = page
+      .waitForEvent("download", { timeout: 2500 })
+      .then((d) => d.suggestedFilename())
+      .catch(() => null);
+    await fig.locator(".llm-download-svg").click();
+    assert.equal(await came, null, "no file came");
+    const note = await fig.locator(".llm-panel:not([hidden]) .llm-takeaway-note").textContent();
+    assert.doesNotMatch(note, /Downloaded/);
+    assert.match(note, /If no file came, this frame may not save files \(a sandbox without allow-downloads\)/);
+    await fig.locator(".llm-panel .llm-copy-svg").click();
+    assert.match(
+      await fig.locator(".llm-panel textarea").inputValue(),
+      /^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/,
+    );
+    h = await settledHeights(page, frame);
+    assert.ok(
+      Math.abs(h.frame - h.inside) <= 2,
+      `with the panel open: the frame ${h.frame} px, its page ${h.inside} px`,
+    );
     await page.close();
   });
 }
