@@ -12,8 +12,12 @@
 //   chapter-math.woff2     the formulas' font (site/fonts/: Latin Modern Math cut down to them)
 //   llmmath-widgets.js     the script embed: the core and every widget in one classic script
 //                          (file:// cannot load ES modules); widget styles travel inside it
-//   embed.html             one figure with its caption, for a frame (embed.html?widget=…); one
-//                          file, with site/embed.css, site/src/embed.js and the widgets inline
+//   embed.html             one figure with its caption, for a frame (embed.html?widget=…), with
+//                          no inline script or style: it loads, from beside it,
+//   llmmath-embed.css      its styles (site/embed.css after the tokens and the captions' font,
+//                          which is inside it as a data: URL)
+//   llmmath-embed.js       its glue (site/src/embed.js), after llmmath-widgets.js
+//   llmmath-frame.js       the host page's resizer of framed figures (site/src/frame.js)
 //   embed-guide.html       the course authors' guide, with every widget's attribute table made
 //                          from the widgets' own declarations
 //   reader-standalone.html the whole chapter in one file (styles and scripts inline, allowed by
@@ -457,7 +461,8 @@ await writeFile(path.join(out, "llmmath-widgets.js"), widgetsJs);
 // A page with its stylesheets and scripts inline. A strict policy still holds: each inline block
 // is allowed by its SHA-256 hash, nothing else may run, and nothing is fetched; so the page works
 // from a USB stick, as an attachment, and in a sandboxed frame opened from file:// (where an
-// opaque origin may load no other file).
+// opaque origin may load no other file). A host's own policy (a header) does not know those
+// hashes, and blocks every inline block: embed.html, made to be served by hosts, is not one file.
 const sha = (text) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 // Inside a <script> element "</script" would end it and "<!--" changes how it is parsed; in the
 // minified bundles both occur only inside string literals, where these escapes mean the same.
@@ -508,18 +513,31 @@ const captions = Object.entries(figures)
   })
   .join("\n");
 const embedHtml = fill(await read("embed.html"), "site/embed.html", { noscript: noscript(), captions });
+await writeFile(path.join(out, "embed.html"), policySafe(embedHtml, "embed.html"));
 await writeFile(
-  path.join(out, "embed.html"),
-  oneFile(embedHtml, "embed.html", {
-    styles: {
-      "embed.css": fontInline(
-        `${tokensCss()}\n${mathCss}\n${await read("embed.css")}`,
-        await fontFile("chapter-math-captions.woff2"),
-      ),
-    },
-    scripts: { "llmmath-widgets.js": widgetsJs, "embed.js": embedJs },
-  }),
+  path.join(out, "llmmath-embed.css"),
+  fontInline(`${tokensCss()}\n${mathCss}\n${await read("embed.css")}`, await fontFile("chapter-math-captions.woff2")),
 );
+await writeFile(path.join(out, "llmmath-embed.js"), embedJs);
+
+/**
+ * `html` as it is, after checking that it has nothing inline that a policy such as script-src
+ * 'self' 'wasm-unsafe-eval'; style-src 'self' refuses (an inline script or style, a style or
+ * event-handler attribute, a javascript: address); a <script> of data (type="application/json")
+ * is not run, and may stay.
+ */
+function policySafe(html, file) {
+  const inline = [
+    [/<script(?![^>]*\ssrc=)(?![^>]*\stype="application\/json")[^>]*>/, "an inline <script>"],
+    [/<style\b/, "a <style> element"],
+    [/<[^>]+\sstyle="/, "a style attribute"],
+    [/<[^>]+\son[a-z]+="/, "an event-handler attribute"],
+    [/(href|src)="javascript:/, "a javascript: address"],
+  ];
+  for (const [pattern, what] of inline)
+    if (pattern.test(html)) throw new Error(`${file} has ${what}, which a strict policy blocks`);
+  return html;
+}
 
 // --- embed-guide.html ----------------------------------------------------------------------
 const tables = Object.entries(figures)
@@ -590,6 +608,12 @@ await writeFile(
     "sphinx-frame": escapeHtml(
       embedCode({ name: "rope", figure: figures.rope, settings: [["m", "5"]] }).frame.split("\n")[0],
     ),
+    // a learning platform's frame: the same, in a sandbox that allows only scripts
+    "lms-frame": escapeHtml(
+      embedCode({ name: "sampling", figure: figures.sampling, settings: [["temperature", "0.7"]] })
+        .frame.split("\n")[0]
+        .replace('sandbox="allow-scripts allow-downloads"', 'sandbox="allow-scripts"'),
+    ),
     "compact-list": Object.entries(figures)
       .map(([n, f]) => `      <li><code>${n}</code>: ${escapeHtml(f.compact.leaves)}.</li>`)
       .join("\n"),
@@ -601,6 +625,12 @@ await writeFile(
       .join(", "),
   }),
 );
+// The guide's "What to copy" names each file an author copies (<code data-copy="…">); each must be
+// a file of this edition, so that the list cannot promise one the build no longer makes.
+const guide = await readFile(path.join(out, "embed-guide.html"), "utf8");
+for (const [, file] of guide.matchAll(/<code data-copy="[a-z]+">([^<]+)<\/code>/g))
+  if (!existsSync(path.join(out, file)))
+    throw new Error(`embed-guide.html tells authors to copy ${file}, not in dist/`);
 
 // --- reader-standalone.html ------------------------------------------------------------------
 const standalone = readerHtml

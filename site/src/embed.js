@@ -1,15 +1,19 @@
-// embed.html's glue, after llmmath-widgets.js: shows the figure named by ?widget= (by its name,
-// or by a name it had before: aliases in figures.js) with the other query parameters as its
-// attributes, and its caption from the chapter; tells the parent frame its height on load and
-// whenever it changes, in two forms: { type: "llmmath:height", height, figure, frame } for
-// llmmath-frame.js (figure: its name; frame: the query's frame=, an id the host chose, or null),
-// and { subject: "lti.frameResize", height }, which Canvas, Moodle and Sakai act on themselves.
-// Nothing from the query is inserted as markup: names are checked against the figures and their
-// declared attributes, values are set as attributes, which the widget parses.
+// embed.html's glue, dist/llmmath-embed.js, after llmmath-widgets.js: shows the figure named by
+// ?widget= (by its name, or by a name it had before: aliases in figures.js) with the other query
+// parameters as its attributes, and its caption from the chapter; tells the parent frame its
+// height on load and whenever it changes, in two forms: { type: "llmmath:height", height,
+// figure, frame } for llmmath-frame.js (figure: its name; frame: the query's frame=, an id the
+// host chose, or null), and { subject: "lti.frameResize", height }, which Canvas, Moodle and
+// Sakai act on themselves. Nothing from the query is inserted as markup: names are checked
+// against the figures and their declared attributes, values are set as attributes, which the
+// widget parses.
 import { figureName, figures } from "./widgets/figures.js";
 import { namesOf, parseValue, shown, shownNames, VIEW_ATTRIBUTES } from "./widgets/attributes.js";
 import { addTakeawayActions } from "./takeaway.js";
 
+// The page's note for a frame whose scripts never ran (embed.html, shown by llmmath-embed.css
+// after a delay) goes first: from here on, this script says what is wrong itself.
+document.getElementById("embed-blocked")?.remove();
 const main = document.getElementById("embed");
 const message = document.getElementById("embed-message");
 const params = new URLSearchParams(location.search);
@@ -53,6 +57,12 @@ if (!figure) {
     given === null
       ? `No figure named: add ?widget= with one of ${Object.keys(figures).join(", ")}.`
       : `There is no figure “${shown(given)}”. Use ?widget= with one of ${Object.keys(figures).join(", ")}.`,
+  );
+  document.documentElement.setAttribute("data-ready", "");
+} else if (!customElements.get(figure.tag)) {
+  // llmmath-widgets.js is missing beside the page, or was refused: no element would ever draw.
+  say(
+    "The figures' script, llmmath-widgets.js, did not run: it must sit beside embed.html, allowed by the page's policy.",
   );
   document.documentElement.setAttribute("data-ready", "");
 } else {

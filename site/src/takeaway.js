@@ -4,6 +4,10 @@
 //                      and written as an attribute (the widget's styles live in its shadow root
 //                      and would not travel), fonts as generic families; <figure-id>.svg
 //   Download PNG       the same SVG drawn on a canvas at twice the screen's pixels or more
+//                      Where the page cannot tell whether it may save a file (a frame of another
+//                      origin, or sandboxed: without allow-downloads the browser refuses the file
+//                      and tells the page nothing), the note does not say "Downloaded" and offers
+//                      Copy SVG, the picture as text, instead
 //   Copy calculation   the worked calculation as plain text: one line per step, list items
 //                      numbered, superscripts and subscripts written as ^ and _
 //   Copy as NumPy      a Python 3 + NumPy program that recomputes the figure's numbers from its
@@ -47,8 +51,7 @@ export function addTakeawayActions(el, { caption } = {}) {
       run: () =>
         whenShown(el, async () => {
           const { svg } = picture(el, caption);
-          download(new Blob([svg], { type: "image/svg+xml" }), name("svg"));
-          notice(el, `Downloaded ${name("svg")}: the figure as it is now, with its caption.`);
+          save(el, new Blob([svg], { type: "image/svg+xml" }), name("svg"), svg);
         }),
     },
     {
@@ -56,9 +59,8 @@ export function addTakeawayActions(el, { caption } = {}) {
       className: "llm-download-png",
       run: () =>
         whenShown(el, async () => {
-          const png = await rasterize(picture(el, caption));
-          download(png, name("png"));
-          notice(el, `Downloaded ${name("png")}: the figure as it is now, with its caption.`);
+          const shot = picture(el, caption);
+          save(el, await rasterize(shot), name("png"), shot.svg);
         }),
     },
     {
@@ -131,17 +133,83 @@ async function whenShown(el, action) {
   }
 }
 
-/** A message in the figure's panel, with a Close button. */
-function notice(el, text) {
+/**
+ * A message in the figure's panel, with a Close button, and before it the button of `offer`
+ * ({ label, className, run }) where one is given.
+ */
+function notice(el, text, offer = null) {
   el.panel.replaceChildren(
     h(
       "div",
       { class: "llm-panel-head" },
       h("span", { class: "llm-takeaway-note" }, text),
+      offer ? h("button", { type: "button", class: offer.className, onclick: offer.run }, offer.label) : null,
       h("button", { type: "button", onclick: () => (el.panel.hidden = true) }, "Close"),
     ),
   );
   el.panel.hidden = false;
+}
+
+/**
+ * Saves `blob` as the file `file` where the page may, and says what it knows: "Downloaded" only
+ * where nothing can have refused it; elsewhere that the file may not have come, with Copy SVG,
+ * which gives `svg` (the same picture) as text to copy.
+ */
+function save(el, blob, file, svg) {
+  const allowed = downloadsAllowed();
+  if (allowed !== "no") download(blob, file);
+  if (allowed === "yes") return notice(el, `Downloaded ${file}: the figure as it is now, with its caption.`);
+  const svgFile = file.replace(/\.png$/, ".svg");
+  notice(
+    el,
+    allowed === "no"
+      ? `Not saved: this frame may not save files (its sandbox has no allow-downloads). Copy SVG gives the picture as text, to paste into a file named ${svgFile}.`
+      : `Your browser was asked to save ${file}. If no file came, this frame may not save files (a sandbox without allow-downloads): Copy SVG gives the picture as text, to paste into a file named ${svgFile}.`,
+    {
+      label: "Copy SVG",
+      className: "llm-copy-svg",
+      run: async () => {
+        const copied = await copyText(svg);
+        el.showPanel(
+          copied
+            ? `The picture's SVG copied to the clipboard (paste it into a file named ${svgFile})`
+            : `The picture as SVG text (select it, copy it, and paste it into a file named ${svgFile})`,
+          svg,
+        );
+      },
+    },
+  );
+}
+
+/**
+ * Whether this page may save a file, as far as it can tell: "yes" on a page of its own (or in
+ * frames whose elements it can read, none sandboxed without allow-downloads), "no" when one of
+ * those elements is, "unknown" in a frame it cannot read: another origin's, or a sandbox's
+ * (whose origin is opaque, "null"), whose flags no script can see, and where a refused download
+ * fires nothing (Chromium writes a warning to the console, no more).
+ * @returns {"yes" | "no" | "unknown"}
+ */
+export function downloadsAllowed() {
+  /** @type {Window} */
+  let w = window;
+  while (w.parent !== w) {
+    let frame = null;
+    try {
+      frame = w.frameElement;
+    } catch {
+      // a window of another origin: its frame element is not ours to read
+    }
+    if (!frame) return "unknown";
+    if (
+      frame.hasAttribute("sandbox") &&
+      !(/** @type {HTMLIFrameElement} */ (frame).sandbox.contains("allow-downloads"))
+    )
+      return "no";
+    w = w.parent;
+  }
+  // A page sandboxed by its own server's policy (the sandbox directive) has an opaque origin; so
+  // has a page from file://, which may save.
+  return self.origin === "null" && location.protocol !== "file:" ? "unknown" : "yes";
 }
 
 /** Saves a Blob as a file named `name` (an <a download> on an object URL). */

@@ -1,26 +1,28 @@
 // The figures outside the chapter, as course authors use them: by one script tag on a course
 // page with its own styles and a strict policy, in a sandboxed frame (embed.html) that reports
 // its height, and in the course authors' guide. Each page is opened from file:// in a folder of
-// its own holding a copy of the files a course author would copy.
+// its own holding a copy of the files a course author would copy (the guide's "What to copy"),
+// but a page with a sandboxed frame: from file:// such a frame may load no file beside it, so that
+// page is served over http, as a course's pages are.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
-const http = require("node:http");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, dist, artifact } = require("./browser.js");
+const { useBrowser, dist, artifact, serve, guideFiles } = require("./browser.js");
 const { figures } = require("./registry.js");
 
 const browser = useBrowser(test);
 // Every figure by its name (site/src/widgets/figures.js).
 const FIGURES = Object.keys(figures);
 
-// A course folder: the two embed files of dist/ and the fixture pages.
+// A course folder: the files of dist/ that the guide's "What to copy" names (the script embed's,
+// the frame's, the host's resizer), no other, and the fixture pages.
+const COPIED = [...new Set(["script", "frame", "host"].flatMap(guideFiles))];
 const course = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-course-"));
-for (const f of ["llmmath-widgets.js", "embed.html", "llmmath-frame.js"])
-  fs.copyFileSync(path.join(dist, f), path.join(course, f));
+for (const f of COPIED) fs.copyFileSync(path.join(dist, f), path.join(course, f));
 for (const f of fs.readdirSync(path.join(__dirname, "fixtures")))
   fs.copyFileSync(path.join(__dirname, "fixtures", f), path.join(course, f));
 // The same course page without the figures' script: the host's styles as they are alone.
@@ -33,7 +35,10 @@ fs.writeFileSync(
 );
 test.after(() => fs.rmSync(course, { recursive: true, force: true }));
 
-async function open(file, { ready = "html[data-ready]", width = 1000 } = {}) {
+/** The course folder served on 127.0.0.1 (each file by its name), for the pages that need http. */
+const serveCourse = () => serve({ files: (pathname) => path.join(course, path.basename(pathname)) });
+
+async function open(file, { ready = "html[data-ready]", width = 1000, origin = null } = {}) {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width, height: 900 });
   const errors = [];
@@ -42,7 +47,8 @@ async function open(file, { ready = "html[data-ready]", width = 1000 } = {}) {
   });
   page.on("pageerror", (err) => errors.push(`page: ${err.message}`));
   const [name, query] = file.split("?");
-  await page.goto(pathToFileURL(path.join(course, name)).href + (query === undefined ? "" : `?${query}`));
+  const url = origin ? `${origin}/${name}` : pathToFileURL(path.join(course, name)).href;
+  await page.goto(url + (query === undefined ? "" : `?${query}`));
   if (ready) await page.waitForSelector(ready, { timeout: 15000 });
   return { page, errors };
 }
@@ -132,17 +138,7 @@ test("script embed: two sampling figures stay independent, and a changed attribu
 });
 
 test("script embed: the same course page works over http, under its strict policy", async () => {
-  // A static server on the loopback address for the course folder, for this test only.
-  const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
-  const server = http.createServer((req, res) => {
-    const name = path.basename(new URL(req.url, "http://x").pathname);
-    if (name === "favicon.ico") return res.writeHead(204).end(); // the browser's own request
-    const file = path.join(course, name);
-    if (!fs.existsSync(file)) return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const server = await serveCourse();
   const page = await browser.context.newPage();
   const errors = [];
   page.on("console", (msg) => {
@@ -150,18 +146,20 @@ test("script embed: the same course page works over http, under its strict polic
   });
   page.on("pageerror", (err) => errors.push(err.message));
   try {
-    await page.goto(`http://127.0.0.1:${server.address().port}/course.html`);
+    await page.goto(`${server.origin}/course.html`);
     for (const id of ["cool", "hot", "spec"]) await page.waitForSelector(`#${id}[data-ready]`, { timeout: 15000 });
     assert.equal(await page.locator("#spec .llm-status.llm-error").count(), 0);
     assert.deepEqual(errors, []);
   } finally {
     await page.close();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   }
 });
 
-test("frame embed: a sandboxed frame of embed.html tells its parent its height, named, in our form and in LTI's; llmmath-frame.js sizes it and no other frame", async () => {
-  const { page, errors } = await open("frame-host.html", { ready: "iframe" });
+test("frame embed: a sandboxed frame of embed.html tells its parent its height, named, in our form and in LTI's; llmmath-frame.js sizes it and no other frame", async (t) => {
+  const server = await serveCourse();
+  t.after(() => server.close());
+  const { page, errors } = await open("frame-host.html", { ready: "iframe", origin: server.origin });
   await page.waitForFunction(() => document.getElementById("frame").getBoundingClientRect().height > 150, null, {
     timeout: 15000,
   });
@@ -185,9 +183,99 @@ test("frame embed: a sandboxed frame of embed.html tells its parent its height, 
   const frame = page.frameLocator("#frame");
   assert.equal(await frame.locator("llm-sampling").getAttribute("temperature"), "0.5");
   assert.equal(await frame.locator("#embed-message").isVisible(), false, "frame= is not a setting");
+  // The guide's files were all the frame needed: none asked for in vain, its style sheet applied.
+  assert.deepEqual(server.missing, [], "files the frame asked for that the course folder lacks");
+  assert.equal(await frame.locator("body").evaluate((b) => getComputedStyle(b).paddingTop), "12px");
   await page.screenshot({ path: artifact("frame-host.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+/** Presses Download SVG (or PNG) of the figure in `scope` (a frame, or the page); resolves to
+ * { file, note, fig }, file null if no download came within 2.5 s. */
+async function pressDownload(page, scope, kind = "svg") {
+  const fig = scope.locator("llm-sampling");
+  const came = page
+    .waitForEvent("download", { timeout: 2500 })
+    .then((d) => d.suggestedFilename())
+    .catch(() => null);
+  await fig.locator(`.llm-download-${kind}`).click();
+  const file = await came;
+  const note = await fig.locator(".llm-panel:not([hidden]) .llm-takeaway-note").textContent();
+  return { file, note, fig };
+}
+
+test("frame embed: Download SVG and PNG in a frame sandboxed without allow-downloads claim no file, say it may be blocked and offer Copy SVG; a frame that can tell, and a page of its own, say Downloaded", async (t) => {
+  fs.writeFileSync(
+    path.join(course, "download-host.html"),
+    `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Downloads from frames</title></head>
+<body>
+<h1>A course page</h1>
+<iframe id="sandboxed" src="embed.html?widget=sampling" title="Sampling" sandbox="allow-scripts" width="900" height="1700"></iframe>
+<iframe id="downloads" src="embed.html?widget=sampling" title="Sampling" sandbox="allow-scripts allow-downloads" width="900" height="1700"></iframe>
+<iframe id="same" src="embed.html?widget=sampling" title="Sampling" width="900" height="1700"></iframe>
+<iframe id="readable" src="embed.html?widget=sampling" title="Sampling" sandbox="allow-scripts allow-same-origin" width="900" height="1700"></iframe>
+</body>
+</html>
+`,
+  );
+  const server = await serveCourse();
+  t.after(() => server.close());
+  const { page, errors } = await open("download-host.html", { ready: "iframe", origin: server.origin });
+  for (const id of ["sandboxed", "downloads", "same", "readable"])
+    await page.frameLocator(`#${id}`).locator("llm-sampling[data-ready]").waitFor({ timeout: 15000 });
+
+  // Sandboxed without allow-downloads (the frame of a learning platform): the browser refuses the
+  // file and tells the page nothing, and the page cannot read its own sandbox.
+  const sandboxed = page.frameLocator("#sandboxed");
+  for (const kind of ["svg", "png"]) {
+    const { file, note, fig } = await pressDownload(page, sandboxed, kind);
+    assert.equal(file, null, `${kind}: no file came`);
+    assert.doesNotMatch(note, /Downloaded/, `${kind}: ${note}`);
+    assert.match(note, new RegExp(`asked to save sampling-figure\\.${kind}\\. If no file came, .*allow-downloads`));
+    const copy = fig.locator(".llm-panel .llm-copy-svg");
+    assert.equal(await copy.textContent(), "Copy SVG");
+    await copy.click();
+    // the clipboard is not the frame's either: the SVG is given as text to select
+    const text = await fig.locator(".llm-panel textarea").inputValue();
+    const parsed = await page.evaluate((svg) => {
+      const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
+      return { error: doc.querySelector("parsererror") !== null, root: doc.documentElement.localName };
+    }, text);
+    assert.deepEqual(parsed, { error: false, root: "svg" }, `${kind}: Copy SVG gives the picture`);
+    assert.match(text, /Figure 2\.1/, "with its caption");
+  }
+
+  // Sandboxed with allow-downloads: the file comes, and the figure, which cannot tell, says the same.
+  const allowed = await pressDownload(page, page.frameLocator("#downloads"));
+  assert.equal(allowed.file, "sampling-figure.svg");
+  assert.match(allowed.note, /If no file came/);
+  // Frames whose element it can read: not sandboxed, it says Downloaded; sandboxed without
+  // allow-downloads, it does not try.
+  const same = await pressDownload(page, page.frameLocator("#same"));
+  assert.equal(same.file, "sampling-figure.svg");
+  assert.match(same.note, /^Downloaded sampling-figure\.svg/);
+  const readable = await pressDownload(page, page.frameLocator("#readable"));
+  assert.equal(readable.file, null);
+  assert.match(readable.note, /^Not saved: this frame may not save files \(its sandbox has no allow-downloads\)/);
+  assert.equal(await readable.fig.locator(".llm-panel .llm-copy-svg").count(), 1);
+  await page.close();
+
+  // And on a page of its own.
+  const top = await open("embed.html?widget=sampling", { origin: server.origin });
+  const own = await pressDownload(top.page, top.page.locator("body"));
+  assert.equal(own.file, "sampling-figure.svg");
+  assert.match(own.note, /^Downloaded sampling-figure\.svg/);
+  assert.equal(await top.page.locator("llm-sampling .llm-panel .llm-copy-svg").count(), 0, "no Copy SVG needed");
+  await top.page.close();
+  // Chromium logs the frames' refused clipboard (the figure then shows the text to select); no other error.
+  const refused = /Permissions policy violation: The Clipboard API has been blocked/;
+  assert.deepEqual(
+    [...errors, ...top.errors].filter((e) => !refused.test(e)),
+    [],
+  );
 });
 
 test("embed.html renders every figure by its name, with its caption, and applies query settings", async () => {

@@ -12,7 +12,7 @@ const http = require("node:http");
 const path = require("node:path");
 const zlib = require("node:zlib");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, openReader, dist } = require("./browser.js");
+const { useBrowser, openReader, dist, guideFiles } = require("./browser.js");
 
 const browser = useBrowser(test);
 const FAMILY = "Chapter Math";
@@ -131,8 +131,10 @@ function cmapCodePoints(cmap) {
 /** The font a page uses: dist/chapter-math.woff2, or the one its styles carry as a data: URL. */
 function pageFont(file) {
   if (file === "reader.html") return fs.readFileSync(path.join(dist, "chapter-math.woff2"));
-  const m = /url\("data:font\/woff2;base64,([A-Za-z0-9+/=]+)"\)/.exec(fs.readFileSync(path.join(dist, file), "utf8"));
-  assert.ok(m, `${file} carries its font as a data: URL`);
+  // embed.html's font is inside its style sheet, a file beside it
+  const sheet = file === "embed.html" ? "llmmath-embed.css" : file;
+  const m = /url\("data:font\/woff2;base64,([A-Za-z0-9+/=]+)"\)/.exec(fs.readFileSync(path.join(dist, sheet), "utf8"));
+  assert.ok(m, `${sheet} carries ${file}'s font as a data: URL`);
   return Buffer.from(m[1], "base64");
 }
 
@@ -249,8 +251,8 @@ test("font: each edition loads the formulas' font from itself, under its policy,
     assert.deepEqual(faces, ["loaded"], `${file}: the ${FAMILY} face`);
     assert.match(used, new RegExp(`^"?${FAMILY}"?,`), `${file}: formulas use it first`);
     assert.deepEqual(errors, [], `${file}: no error (a refused font is a CSP error)`);
-    // Nothing outside dist/ (data: URLs are the one-file pages' own bytes); reader.html fetches
-    // the font beside it, a one-file page nothing but itself.
+    // Nothing outside dist/ (data: URLs are the pages' own bytes); reader.html fetches the font
+    // beside it, embed.html its script and style sheet, a one-file page nothing but itself.
     const fetched = requests.filter((u) => !u.startsWith("data:"));
     assert.deepEqual(
       fetched.filter((u) => !u.startsWith(own)),
@@ -259,6 +261,9 @@ test("font: each edition loads the formulas' font from itself, under its policy,
     );
     const names = new Set(fetched.map((u) => u.slice(own.length).split(/[?#]/)[0]));
     if (file === "reader.html") assert.ok(names.has("chapter-math.woff2"), "reader.html fetched chapter-math.woff2");
+    else if (file === "embed.html")
+      // the guide's files for a frame, no font file: its font is inside llmmath-embed.css
+      assert.deepEqual([...names].sort(), guideFiles("frame").sort(), "embed.html loads the guide's files");
     else assert.deepEqual([...names], [file], `${file} is one file`);
     await page.close();
   }

@@ -11,7 +11,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, dist } = require("./browser.js");
+const { useBrowser, dist, guideFiles } = require("./browser.js");
 
 const browser = useBrowser(test);
 const AXE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -21,7 +21,9 @@ const { colour, rgb } = require("./tokens.js");
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-scheme-"));
 test.after(() => fs.rmSync(work, { recursive: true, force: true }));
-for (const f of ["llmmath-widgets.js", "embed.html"]) fs.copyFileSync(path.join(dist, f), path.join(work, f));
+// the files of dist/ that the guide tells an author to copy, for a script embed and for a frame
+for (const f of new Set(["script", "frame"].flatMap(guideFiles)))
+  fs.copyFileSync(path.join(dist, f), path.join(work, f));
 
 const FIGURE = '<llm-sampling id="fig"></llm-sampling>';
 

@@ -311,7 +311,7 @@ async function openFile(file, { ready }) {
 }
 
 const CANNOT_RUN =
-  "This figure cannot run: the engine did not start (the page's Content-Security-Policy does not allow WebAssembly). The text and the answers still read.";
+  "This figure cannot run: the engine did not start (the page's Content-Security-Policy does not allow WebAssembly: its script-src needs 'wasm-unsafe-eval'). The text and the answers still read.";
 
 /** Each widget's placeholder text (visible or not) and live region, once every one has settled. */
 function settled(page) {
@@ -366,14 +366,14 @@ test("the reader without its engine shows one notice under its title, with the e
   });
   assert.equal(
     await page.getAttribute("html", "data-error"),
-    "the page's Content-Security-Policy does not allow WebAssembly",
+    "the page's Content-Security-Policy does not allow WebAssembly: its script-src needs 'wasm-unsafe-eval'",
   );
   const notice = page.locator(".engine-notice");
   assert.equal(await notice.count(), 1);
   assert.equal(await notice.getAttribute("role"), "alert");
   assert.match(
     await notice.locator("p").first().textContent(),
-    /The figures cannot run here\. The chapter's calculation engine did not start \(the page's Content-Security-Policy does not allow WebAssembly\)/,
+    /The figures cannot run here\. The chapter's calculation engine did not start \(the page's Content-Security-Policy does not allow WebAssembly: its script-src needs 'wasm-unsafe-eval'\)/,
   );
   const box = await notice.boundingBox();
   assert.ok(box && box.y < 900, `the notice is on the first screen (at ${box?.y} px)`);

@@ -5,7 +5,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useFirefox, open, readThrough, settle, assertFiguresDrawn, outside, artifact } = require("./firefox.js");
+const { useFirefox, open, readThrough, settle, assertFiguresDrawn, outside, artifact, dist } = require("./firefox.js");
 
 const firefox = useFirefox(test);
 
@@ -150,4 +150,36 @@ test("firefox: embed.html?scheme= pins the figure and its page, and with scheme 
   await firefox.page.waitForFunction(() => document.getElementById("alibi-figure").dataset.scheme === "light");
   assert.deepEqual((await look()).slice(1), LIGHT.slice(1), "auto on default");
   assert.deepEqual(firefox.errors, []);
+});
+
+test("firefox: embed.html served with a header policy that refuses WebAssembly names 'wasm-unsafe-eval'; one that refuses its scripts shows the note naming the policy it needs", async (t) => {
+  // dist/ on 127.0.0.1, each page with the header a host would add (the /no-wasm/… and
+  // /no-scripts/… of a path choose it); tests/browser/policy.test.js does the same in Chromium.
+  const path = require("node:path");
+  const { serve } = require("../browser/browser.js");
+  const POLICIES = { "no-wasm": "script-src 'self'", "no-scripts": "script-src 'none'" };
+  const server = await serve({
+    files: (pathname) => path.join(dist, path.basename(pathname)),
+    headers: (pathname) =>
+      pathname.endsWith(".html") ? { "content-security-policy": POLICIES[pathname.split("/")[1]] } : {},
+  });
+  t.after(() => server.close());
+  const page = firefox.page;
+  await page.goto(`${server.origin}/no-wasm/embed.html?widget=sampling`);
+  await page.waitForSelector("html[data-ready]", { timeout: 15000 });
+  await page.waitForFunction(() =>
+    document.querySelector("llm-sampling")?.shadowRoot?.querySelector(".llm-pending")?.textContent.includes("engine"),
+  );
+  assert.equal(
+    await page.evaluate(
+      () => document.querySelector("llm-sampling").shadowRoot.querySelector(".llm-pending").textContent,
+    ),
+    "This figure cannot run: the engine did not start (the page's Content-Security-Policy does not allow WebAssembly: its script-src needs 'wasm-unsafe-eval'). The text and the answers still read.",
+  );
+  await page.goto(`${server.origin}/no-scripts/embed.html?widget=sampling`);
+  await page.waitForFunction(() => getComputedStyle(document.getElementById("embed-blocked")).opacity === "1", {
+    timeout: 6000,
+  });
+  const note = await page.evaluate(() => document.getElementById("embed-blocked").textContent.replace(/\s+/g, " "));
+  assert.ok(note.includes("script-src 'self' 'wasm-unsafe-eval'"), note);
 });

@@ -178,8 +178,9 @@ function queueIdle() {
 function engineReason(error) {
   const text = String(error?.message ?? error);
   if (typeof WebAssembly !== "object") return "this browser has WebAssembly turned off";
-  if (/Content.Security.Policy|unsafe-eval/i.test(text))
-    return "the page's Content-Security-Policy does not allow WebAssembly";
+  // Chromium names the policy and 'unsafe-eval'; Firefox says "blocked by CSP"
+  if (/Content.Security.Policy|unsafe-eval|blocked by CSP/i.test(text))
+    return "the page's Content-Security-Policy does not allow WebAssembly: its script-src needs 'wasm-unsafe-eval'";
   const bare = text
     .replace(/\s*Build with -s\w+.*$/s, "")
     .replace(/^Aborted\((.*)\)[.\s]*$/s, "$1")
