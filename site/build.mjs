@@ -345,9 +345,53 @@ const modelPresets = {
   },
 };
 
+// --- the core as an ES module ----------------------------------------------------------------
+// dist/llmmath.js is Emscripten's classic script and CommonJS module (core-api.md): a `var
+// createLLMMath` and, at its end, the lines that export it to CommonJS or AMD. Its ES module form
+// is that text without those lines, inside a function whose parameters hide the names of Node's
+// CommonJS scope that Emscripten's Node branch mentions (`require`, `__dirname`, `__filename`),
+// so that a bundler resolves no require("fs") and finds no CommonJS; the WebAssembly being
+// embedded (SINGLE_FILE), that branch reads no file, so in Node it needs none of them either.
+// The bundles get it as the module "llmmath:core": the script embed carries it inside (the page
+// gets no createLLMMath global), the package's widgets module imports the package's ./llmmath.js.
+const UMD_EXPORT = `
+if (typeof exports === 'object' && typeof module === 'object')
+  module.exports = createLLMMath;
+else if (typeof define === 'function' && define['amd'])
+  define([], function() { return createLLMMath; });
+else if (typeof exports === 'object')
+  exports["createLLMMath"] = createLLMMath;
+`;
+/** The core module's text (a classic script ending in UMD_EXPORT) as an ES module. */
+function coreAsModule(js) {
+  if (!js.trimStart().startsWith("var createLLMMath = ") || !js.endsWith(UMD_EXPORT))
+    throw new Error("llmmath.js is not Emscripten's MODULARIZE output of createLLMMath ending in its UMD export");
+  return `const createLLMMath = ((require, __dirname, __filename) => {
+${js.slice(0, -UMD_EXPORT.length)}
+return createLLMMath;
+})();
+export default createLLMMath;
+export { createLLMMath };
+`;
+}
+let coreModuleText;
+const coreModule = {
+  name: "core-module",
+  setup(b) {
+    const external = b.initialOptions.format === "esm";
+    b.onResolve({ filter: /^llmmath:core$/ }, () =>
+      external ? { path: "./llmmath.js", external: true } : { path: "core", namespace: "llmmath" },
+    );
+    b.onLoad({ filter: /^core$/, namespace: "llmmath" }, async () => {
+      coreModuleText ??= coreAsModule(await readFile(path.join(out, "llmmath.js"), "utf8"));
+      return { contents: coreModuleText, loader: "js" };
+    });
+  },
+};
+
 /**
  * Bundles one entry of src/ (a file name, or { contents } of a module in src/) into a classic
- * script, or CommonJS for the build itself; returns its text.
+ * script, an ES module (the package's), or CommonJS for the build itself; returns its text.
  */
 async function bundle(entry, format = "iife") {
   const result = await build({
@@ -356,18 +400,17 @@ async function bundle(entry, format = "iife") {
       : { stdin: { contents: entry.contents, resolveDir: path.join(here, "src"), loader: "js" } }),
     bundle: true,
     format,
-    minify: format === "iife" && !process.env.LLMMATH_NO_MINIFY,
+    minify: format !== "cjs" && !process.env.LLMMATH_NO_MINIFY,
     target: ["chrome95", "firefox100", "safari15.2"],
     write: false,
     legalComments: "none",
     logLevel: "warning",
-    plugins: [cssAsText, referencePython, widgetModules, modelPresets],
+    plugins: [cssAsText, referencePython, widgetModules, modelPresets, coreModule],
   });
   return result.outputFiles[0].text;
 }
 
-const coreJs = await readFile(path.join(out, "llmmath.js"), "utf8");
-const widgetsJs = `${coreJs}\n${await bundle("widgets-embed.js")}`;
+const widgetsJs = await bundle("widgets-embed.js");
 const readerJs = await bundle("reader.js");
 const readerHeadJs = await bundle("reader-head.js");
 const embedJs = await bundle("embed.js");
