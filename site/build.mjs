@@ -29,6 +29,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { modelFacts } from "./model-facts.mjs";
 import { exerciseAnswers } from "./noscript.mjs";
+import { tokensCss } from "./src/tokens.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
@@ -488,8 +489,7 @@ const sectionsHtml = permalinks(
 const readerHtml = fill(sectionsHtml, "site/reader.html", { noscript: noscript("") });
 await writeFile(path.join(out, "reader.html"), readerHtml);
 // Every page's stylesheet starts with the colour tokens the widgets use too, and the formulas' font.
-const tokensCss = await read("src/tokens.css");
-const readerCss = `${tokensCss}\n${mathCss}\n${await read("reader.css")}`;
+const readerCss = `${tokensCss()}\n${mathCss}\n${await read("reader.css")}`;
 await writeFile(path.join(out, "reader.css"), readerCss);
 await writeFile(path.join(out, "reader.js"), readerJs);
 await writeFile(path.join(out, "reader-head.js"), readerHeadJs);
@@ -555,7 +555,7 @@ await writeFile(
   oneFile(embedHtml, "embed.html", {
     styles: {
       "embed.css": fontInline(
-        `${tokensCss}\n${mathCss}\n${await read("embed.css")}`,
+        `${tokensCss()}\n${mathCss}\n${await read("embed.css")}`,
         await fontFile("chapter-math-captions.woff2"),
       ),
     },
@@ -614,6 +614,9 @@ await writeFile(
       (d) =>
         `      <tr><th scope="row"><code>${escapeHtml(d.name)}</code></th><td>${escapeHtml(describeType(d))}</td><td><code>${escapeHtml(formatValue(d, d.default))}</code></td><td>${escapeHtml(d.doc)}</td></tr>`,
     ).join("\n"),
+    "compact-list": Object.entries(figures)
+      .map(([n, f]) => `      <li><code>${n}</code>: ${escapeHtml(f.compact.leaves)}.</li>`)
+      .join("\n"),
     "figure-names": Object.entries(figures)
       .map(
         ([n, f]) =>

@@ -7,7 +7,7 @@
 // Nothing from the query is inserted as markup: names are checked against the figures and their
 // declared attributes, values are set as attributes, which the widget parses.
 import { figureName, figures } from "./widgets/figures.js";
-import { namesOf, shown, shownNames, VIEW_ATTRIBUTES } from "./widgets/attributes.js";
+import { namesOf, parseValue, shown, shownNames, VIEW_ATTRIBUTES } from "./widgets/attributes.js";
 import { addTakeawayActions } from "./takeaway.js";
 
 const main = document.getElementById("embed");
@@ -19,6 +19,16 @@ const name = figureName(given);
 const figure = name === null ? null : figures[name];
 // A saved copy of this page carries the data-ready it had: it is set again when the figure draws.
 document.documentElement.removeAttribute("data-ready");
+// ?scheme=light or dark pins the page around the figure too (the tokens select on the root's
+// data-scheme, src/tokens.js); with auto, or a value the figure refuses, the page follows the
+// system, and so does the figure on it.
+const scheme = parseValue(
+  VIEW_ATTRIBUTES.find((d) => d.name === "scheme"),
+  params.get("scheme") ?? "",
+);
+if ("value" in scheme && scheme.value !== "auto")
+  document.documentElement.setAttribute("data-scheme", String(scheme.value));
+else document.documentElement.removeAttribute("data-scheme");
 
 function say(text) {
   message.textContent = text;

@@ -12,6 +12,8 @@ const firefox = useFirefox(test);
 // The figures by their embed name, element and id on the reader: the site's registry
 // (site/src/widgets/figures.js).
 const { figures: FIGURES } = require("../browser/registry.js");
+// The palette as the site declares it (site/src/tokens.js).
+const { colour, rgb } = require("../browser/tokens.js");
 
 test("firefox: the reader becomes ready from file://, draws every figure and logs no error when read to its end", async () => {
   await open(firefox, "reader.html");
@@ -111,5 +113,39 @@ test("firefox: printing (its own PDF) adds the Solutions and each figure's setti
     await firefox.page.evaluate(() => document.querySelectorAll(".print-solutions, .print-settings").length),
     0,
   );
+  assert.deepEqual(firefox.errors, []);
+});
+
+test("firefox: embed.html?scheme= pins the figure and its page, and with scheme auto the figure follows a theme toggled on the page", async () => {
+  // The frame's page, the figure's host, and its panel: the palette's values (site/src/tokens.js).
+  const look = () =>
+    firefox.page.evaluate(() => {
+      const el = document.getElementById("alibi-figure");
+      const frame = el.shadowRoot.querySelector(".llm-frame");
+      return [
+        getComputedStyle(document.documentElement).backgroundColor,
+        el.getAttribute("data-scheme"),
+        getComputedStyle(frame).getPropertyValue("--bg").trim(),
+        getComputedStyle(frame).backgroundColor,
+        getComputedStyle(frame).colorScheme,
+      ];
+    });
+  const expect = (s) => [rgb(colour("bg", s)), s, colour("bg", s), rgb(colour("panel", s)), s];
+  const DARK = expect("dark");
+  const LIGHT = expect("light");
+  await open(firefox, "embed.html", { suffix: "?widget=alibi&scheme=dark" });
+  assert.deepEqual(await look(), DARK, "?scheme=dark");
+  await open(firefox, "embed.html", { suffix: "?widget=alibi&scheme=light" });
+  assert.deepEqual(await look(), LIGHT, "?scheme=light");
+  // auto, on a page that says Material's slate, then its default, as its palette toggle does
+  await firefox.page.evaluate(() => {
+    document.getElementById("alibi-figure").setAttribute("scheme", "auto");
+    document.body.setAttribute("data-md-color-scheme", "slate");
+  });
+  await firefox.page.waitForFunction(() => document.getElementById("alibi-figure").dataset.scheme === "dark");
+  assert.deepEqual((await look()).slice(1), DARK.slice(1), "auto on slate");
+  await firefox.page.evaluate(() => document.body.setAttribute("data-md-color-scheme", "default"));
+  await firefox.page.waitForFunction(() => document.getElementById("alibi-figure").dataset.scheme === "light");
+  assert.deepEqual((await look()).slice(1), LIGHT.slice(1), "auto on default");
   assert.deepEqual(firefox.errors, []);
 });

@@ -14,6 +14,12 @@ export const alibi = {
   // Exercise 6: the headline, the calculation, and the chart's half-distance guide and its
   // description, which name the distance.
   conceals: [".headline", ".worked", ".chart-box .guide-label", ".chart-box .chart-description"],
+  // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
+  // (the guide's list).
+  compact: {
+    leaves: "the bias map with its sliders, the evidence, the weight curve, the calculation",
+    hides: ["> .alibi-map-controls", "> .alibi-evidence", "> .alibi-panels", "> .worked"],
+  },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

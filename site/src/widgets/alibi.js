@@ -115,7 +115,7 @@ export class LlmAlibi extends LlmWidget {
       h("div", { class: "sliders llm-bar" }, this.headsCtl.row, this.headCtl.row),
       this.bars,
       this.headline,
-      h("div", { class: "sliders" }, this.tokensCtl.row, this.distanceCtl.row),
+      h("div", { class: "sliders alibi-map-controls" }, this.tokensCtl.row, this.distanceCtl.row),
       this.evidence,
       h("div", { class: "alibi-panels" }, this.map, this.chart),
       this.worked,

@@ -13,6 +13,20 @@ export const attention = {
   // Exercise 1: the weights, the outputs and the written-out calculation state the answer; the
   // scores stay visible, since the reader computes from them.
   conceals: [".attention-results .table-view:nth-child(2)", ".attention-results .table-view:nth-child(3)", ".worked"],
+  // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
+  // (the guide's list).
+  compact: {
+    leaves: "the example menu, the steppers, the editors, the scores and outputs, the calculation",
+    hides: [
+      "> .controls > :not(.check)",
+      "> .attention-size",
+      "> .hint",
+      "> .attention-editors",
+      ".attention-results > .table-view:not(:nth-child(2))",
+      "> .explain",
+      "> .worked",
+    ],
+  },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

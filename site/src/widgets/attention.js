@@ -3,9 +3,9 @@
 // calculation for one query written out with the current numbers.
 //
 // Attributes: see LlmAttention.attributes (preset, causal, query, labels (formerly tokens), q, k,
-// v, compact).
+// v), and the view attributes of every figure (compact, scheme).
 // Properties: result (the core's attention result), state ({ preset, causal, query, labels, q,
-// k, v, compact }; query is 1-based).
+// k, v }; query is 1-based).
 import { fill, h, patch, sym, uniqueId } from "../dom.js";
 import { fmt, fmtVec } from "../format.js";
 import { LlmWidget } from "./base.js";
@@ -51,12 +51,6 @@ export class LlmAttention extends LlmWidget {
     matrix("q", "Queries Q, one row per token (d ≤ 4 columns)."),
     matrix("k", "Keys K, one row per token, as many columns as Q."),
     matrix("v", "Values V, one row per token (at most 4 columns)."),
-    {
-      name: "compact",
-      type: "boolean",
-      default: false,
-      doc: "A small form for an opening screen: the weights and the causal mask's switch alone, without the example menu, the editors, the scores, the outputs, the calculation and the figure's buttons.",
-    },
   ];
 
   static presetFields(name) {
@@ -113,7 +107,7 @@ export class LlmAttention extends LlmWidget {
       ),
       h(
         "div",
-        { class: "controls" },
+        { class: "controls attention-size" },
         stepper(
           "Tokens",
           () => this.resize(-1, 0, 0),
@@ -135,7 +129,7 @@ export class LlmAttention extends LlmWidget {
       h("div", { class: "attention-results" }, this.scoresView, this.weightsView, this.outputView),
       h(
         "div",
-        { class: "controls" },
+        { class: "controls explain" },
         h("label", { for: `${id}-query` }, "Explain the calculation for query "),
         this.querySelect,
       ),
@@ -181,8 +175,6 @@ export class LlmAttention extends LlmWidget {
     const unchanged = JSON.stringify([p.labels, p.q, p.k, p.v]) === JSON.stringify([s.labels, s.q, s.k, s.v]);
     this.showExample(unchanged ? s.preset : "");
     this.causal.input.checked = s.causal;
-    // A class, not a second layout: compact can be switched on the live element, or by a link.
-    this.frame.classList.toggle("attention-compact", s.compact);
     fill(
       this.querySelect,
       s.labels.map((t, i) => h("option", { value: i + 1 }, `${i + 1} (${t})`)),

@@ -28,7 +28,9 @@
 // How a figure is shown on a page, the same for every figure: not a part of its state (neither the
 // reader's URL, nor Copy link, nor Reset touch them), but attributes of its element and query
 // parameters of embed.html, declared like the figures' own and listed once in the guide. The kit
-// (base.js) reads them; the styles select on them (:host([compact]), :host([scheme="dark"])).
+// (base.js) reads them; the styles select on what the kit makes of them (.llm-compact on the
+// figure's frame, the parts each figure's declaration names hidden; :host([data-scheme="dark"]),
+// the scheme resolved by scheme.js).
 export const VIEW_ATTRIBUTES = Object.freeze([
   Object.freeze({
     name: "compact",
@@ -41,7 +43,7 @@ export const VIEW_ATTRIBUTES = Object.freeze([
     type: "choice",
     choices: Object.freeze(["auto", "light", "dark"]),
     default: "auto",
-    doc: "The figure's colours: auto follows the page it is on (its declared color-scheme or theme, else the reader's system setting); light or dark pins them.",
+    doc: "The figure's colours: auto follows the page it is on (its theme, its color-scheme, the background around the figure, else the reader's system setting); light or dark pins them.",
   }),
 ]);
 

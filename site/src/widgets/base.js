@@ -53,12 +53,13 @@ import {
   stateDiff,
   stateKey,
 } from "./attributes.js";
-import { figureNameOf } from "./figures.js";
-import tokensCss from "../tokens.css";
+import { figureNameOf, figureOf } from "./figures.js";
+import { followScheme, unfollowScheme } from "./scheme.js";
+import { tokensCss } from "../tokens.js";
 import widgetCss from "./widget.css";
 import plotCss from "./plot.css";
 
-const kitCss = `${tokensCss}\n${widgetCss}\n${plotCss}`;
+const kitCss = `${tokensCss()}\n${widgetCss}\n${plotCss}`;
 
 // A figure's summary is spoken this long after the last change (ms): a reader dragging a slider
 // or typing a number hears the figure once they pause, not at every step.
@@ -93,11 +94,26 @@ function sheetFor(css) {
   return sheet;
 }
 
+// A compact figure (the view attribute compact) keeps its chart and its main controls: it hides
+// the parts its figure's declaration lists (figures.js: compact.hides, selectors within .llm-frame) and
+// the kit's actions (downloads, copies, embed code). One style sheet per figure, made once.
+const KIT_COMPACT = ["> .llm-actions", "> .llm-panel"];
+const compactSheets = new Map();
+function compactCss(tag) {
+  let css = compactSheets.get(tag);
+  if (css === undefined) {
+    const parts = [...(figureOf(tag)?.compact.hides ?? []), ...KIT_COMPACT];
+    css = `${parts.map((sel) => `.llm-frame.llm-compact ${sel}`).join(",\n")} { display: none !important; }`;
+    compactSheets.set(tag, css);
+  }
+  return css;
+}
+
 /** Attaches (or clears) an element's open shadow root styled by the kit's CSS and `css`. */
 export function styledRoot(el, css) {
   const root = el.shadowRoot ?? el.attachShadow({ mode: "open" });
   root.replaceChildren();
-  const texts = css ? [kitCss, css] : [kitCss];
+  const texts = [kitCss, ...(css ? [css] : []), compactCss(el.localName)];
   if ("adoptedStyleSheets" in root) root.adoptedStyleSheets = texts.map(sheetFor);
   else root.append(...texts.map((t) => h("style", {}, t)));
   return root;
@@ -208,6 +224,7 @@ export class LlmWidget extends HTMLElement {
   connectedCallback() {
     if (this._connected) {
       if (!this._started) whenNeeded(this); // moved before it started
+      followScheme(this, this.view.scheme); // moved: the page it is on now
       return;
     }
     this._connected = true;
@@ -350,8 +367,10 @@ export class LlmWidget extends HTMLElement {
 
   disconnectedCallback() {
     clearTimeout(this._announceTimer);
-    // A figure removed before it started is no longer waited for. Nothing else of a widget
-    // lives outside its own element; subclasses that listen elsewhere remove their listeners here.
+    unfollowScheme(this);
+    // A figure removed before it started is no longer waited for, nor does it follow its page's
+    // scheme. Nothing else of a widget lives outside its own element; subclasses that listen
+    // elsewhere remove their listeners here.
     if (!this._started && observer) {
       observer.unobserve(this);
       waiting.delete(this);
@@ -687,8 +706,15 @@ export class LlmWidget extends HTMLElement {
     this.viewChanged();
   }
 
-  /** Called after this.view changed (and once when the figure is connected); the kit's own hook. */
-  viewChanged() {}
+  /**
+   * Called after this.view changed (and once when the figure is connected); the kit's own hook:
+   * the figure takes its scheme, pinned or its page's (scheme.js sets data-scheme), and is
+   * compact or whole (the class llm-compact on its frame, which compactCss's rules select).
+   */
+  viewChanged() {
+    followScheme(this, this.view.scheme);
+    this.frame?.classList.toggle("llm-compact", this.view.compact);
+  }
 
   _showNotes() {
     const all = [...(this.viewNotes ?? []), ...(this.notes ?? [])];

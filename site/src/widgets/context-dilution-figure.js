@@ -16,6 +16,12 @@ export const contextDilution = {
   aliases: ["dilution"],
   // Download SVG and PNG: the headline, the bar of the weight's shares and the chart.
   picture: [".headline", ".mass-bar", ".chart-box"],
+  // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
+  // (the guide's list).
+  compact: {
+    leaves: "the written calculation",
+    hides: ["> .worked"],
+  },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

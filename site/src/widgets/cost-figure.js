@@ -14,6 +14,20 @@ export const cost = {
   // scores and cache (it states both), that chart's description and data table, and the
   // calculation; the chart of attention against the linear layers states neither.
   conceals: [".cost-stats", ".worked", ".cost-legend", ".cost-figure .chart-description", ".cost-figure .chart-data"],
+  // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
+  // (the guide's list).
+  compact: {
+    leaves: "the shape's fields, the arithmetic against the linear layers, the calculation, the real models",
+    hides: [
+      "> .hint",
+      "> .cost-fields",
+      "> .cost-gated",
+      "> .cost-subhead",
+      "> .cost-linear",
+      "> .worked",
+      "> .cost-models",
+    ],
+  },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

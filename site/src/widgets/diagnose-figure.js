@@ -11,6 +11,12 @@ export const diagnose = {
   section: "diagnose",
   // Download SVG and PNG: the scenario's title and story, and its calculation once found.
   picture: [".diagnose-title", ".diagnose-story", ".diagnose-lines"],
+  // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
+  // (the guide's list).
+  compact: {
+    leaves: "the printed list of every case (only on paper anyway); the trainer itself is its question",
+    hides: ["> .diagnose-print"],
+  },
   // Copy as NumPy (takeaway.js): a Python program of the small calculation of the scenario shown,
   // once its mechanism is found, for the widget's state and result (site/src/numpy.js says what
   // every program does). Its scenarios are keyed here by id (DIAGNOSE, below), beside

@@ -12,6 +12,20 @@ export const model = {
   // memory meter and the arithmetic chart.
   picture: [".model-read", ".model-stats", ".model-cache", ".model-memory", ".model-flops"],
   // (No exercise answers for this figure, so it declares nothing it conceals.)
+  // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
+  // (the guide's list).
+  compact: {
+    leaves: "the config.json editor, what was read, the fields, the memory and arithmetic charts, the calculation",
+    hides: [
+      "> .model-input .model-paste",
+      "> .model-read",
+      "> .model-fields",
+      "> .model-subhead",
+      "> .model-memory",
+      "> .model-flops",
+      "> .worked",
+    ],
+  },
   // Copy as NumPy (takeaway.js): a Python program that reads the same configuration with the
   // reference's reader and costs it at the figure's inputs (site/src/numpy.js says what every
   // program does).

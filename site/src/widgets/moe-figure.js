@@ -13,6 +13,12 @@ export const moe = {
   // Exercise 8: the figure shows the loss of its own router, and only the headline's range (the
   // loss when the traffic or the router is even) states the even router's, the answer.
   conceals: [".moe-loss-range"],
+  // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
+  // (the guide's list).
+  compact: {
+    leaves: "the steppers, the router logits' editor and the dispatch table, the calculation",
+    hides: ["> .moe-size", "> .hint", "> .moe-tables", "> .worked"],
+  },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

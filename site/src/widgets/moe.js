@@ -119,7 +119,7 @@ export class LlmMoe extends LlmWidget {
       ),
       h(
         "div",
-        { class: "controls" },
+        { class: "controls moe-size" },
         stepper(
           "Tokens",
           () => this.resize(-1, 0),

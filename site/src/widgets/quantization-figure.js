@@ -14,6 +14,21 @@ export const quantization = {
   // Exercise 7 and its follow-up (the ranges after smoothing): the channel table (ranges and s),
   // the bars after smoothing and the calculation.
   conceals: [".quantization-table", ".worked", ".quantization-ranges .quantization-pair .chart-box:nth-child(2)"],
+  // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
+  // (the guide's list).
+  compact: {
+    leaves: "the editors of X and W, the table per channel, the integer levels, the check of XW, the calculation",
+    hides: [
+      "> .hint",
+      "> .quantization-editors",
+      "> .quantization-table",
+      "> .quantization-levels",
+      "> .figure-sub",
+      "> .quantization-check",
+      "> .explain",
+      "> .worked",
+    ],
+  },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

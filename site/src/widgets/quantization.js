@@ -157,7 +157,7 @@ export class LlmQuantization extends LlmWidget {
       this.check,
       h(
         "div",
-        { class: "controls" },
+        { class: "controls explain" },
         h("label", { for: `${id}-channel` }, "Explain the calculation for channel "),
         this.channelSelect,
       ),

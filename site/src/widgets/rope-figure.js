@@ -21,6 +21,23 @@ export const rope = {
     ".chart-box .marker-label",
     ".chart-box .chart-description",
   ],
+  // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
+  // (the guide's list).
+  compact: {
+    leaves:
+      "the dimension and base, the frequencies and pairing, the vectors' editors, the moves, the offsets menu, the calculation",
+    hides: [
+      "> .rope-shape",
+      "> .rope-frequency",
+      "> .rope-freqs",
+      "> .rope-vectors",
+      "> .rope-move",
+      "> .rope-moved",
+      "> .rope-offsets",
+      "> .explain",
+      "> .worked",
+    ],
+  },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

@@ -259,8 +259,8 @@ export class LlmRope extends LlmWidget {
       h("div", { class: "controls" }, this.presetChoice.row),
       // The positions stay in view while the figure scrolls by (.llm-bar, widget.css).
       h("div", { class: "sliders llm-bar" }, this.mCtl.row, this.nCtl.row),
-      h("div", { class: "sliders" }, this.dCtl.row, this.baseCtl.row),
-      h("div", { class: "controls" }, this.modeChoice.row, this.pairingChoice.row),
+      h("div", { class: "sliders rope-shape" }, this.dCtl.row, this.baseCtl.row),
+      h("div", { class: "controls rope-frequency" }, this.modeChoice.row, this.pairingChoice.row),
       this.freqEditor,
       this.vectorEditor,
       h(
@@ -282,9 +282,9 @@ export class LlmRope extends LlmWidget {
         " before turning",
       ),
       this.dials,
-      h("div", { class: "controls" }, this.rangeChoice.row),
+      h("div", { class: "controls rope-offsets" }, this.rangeChoice.row),
       this.chart,
-      h("div", { class: "controls" }, this.pairChoice.row),
+      h("div", { class: "controls explain" }, this.pairChoice.row),
       this.worked,
     );
   }

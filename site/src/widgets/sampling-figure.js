@@ -13,6 +13,12 @@ export const sampling = {
   picture: [".headline", ".sampling-legend", ".sampling-chart", ".sampling-drawlist"],
   // Exercise 2 (on Figure 2.2): the headline, the chart and the written-out calculation.
   conceals: [".headline", ".sampling-chart", ".sampling-worked"],
+  // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
+  // (the guide's list).
+  compact: {
+    leaves: "the example's note, the probability editor with the draws, the calculation",
+    hides: ["> .sampling-note", "> .sampling-panels", "> .sampling-worked"],
+  },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

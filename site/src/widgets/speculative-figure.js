@@ -27,6 +27,12 @@ export const speculative = {
     ".speculative-measure-body .speculative-predicted",
     ".speculative-measure-body .speculative-mean",
   ],
+  // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
+  // (the guide's list).
+  compact: {
+    leaves: "the calculation and the measurement from a log",
+    hides: ["> .speculative-subhead", "> .worked", "> .speculative-measure"],
+  },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).
