@@ -41,8 +41,9 @@ apt_packages=(
 )
 # The browsers are needed only by the browser tests (Chromium, and Firefox ESR driven over
 # WebDriver BiDi); clang and its runtime libraries only by the sanitizer build and the fuzzer;
-# clang-format (14, the version .clang-format is made for) only by the lint suite; MkDocs and
-# Sphinx with MyST only by the tests that build course sites with them.
+# clang-format (14, the version .clang-format is made for) only by the lint suite; MkDocs (and
+# Material), Sphinx with MyST (and the book theme), Hugo and pandoc only by the tests that build
+# course sites with them.
 test_apt_packages=(
   "clang-format:/usr/bin/clang-format"
   "chromium:/usr/bin/chromium"
@@ -54,6 +55,11 @@ test_apt_packages=(
   "mkdocs:/usr/bin/mkdocs"
   "python3-sphinx:/usr/bin/sphinx-build"
   "python3-myst-parser:/usr/lib/python3/dist-packages/myst_parser/__init__.py"
+  "mkdocs-material:/usr/share/mkdocs/themes/material/__init__.py"
+  "python3-sphinx-book-theme:/usr/lib/python3/dist-packages/sphinx_book_theme/__init__.py"
+  "python3-yaml:/usr/lib/python3/dist-packages/yaml/__init__.py"
+  "hugo:/usr/bin/hugo"
+  "pandoc:/usr/bin/pandoc"
 )
 
 ensure_packages() {

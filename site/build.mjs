@@ -425,12 +425,13 @@ await writeFile(path.join(out, "llmmath-frame.js"), await bundle("frame.js"));
 
 // The widgets' declarations and the figures, read by running the widget modules here with a
 // stand-in for HTMLElement (nothing is drawn at import).
-const { widgets, figures, describeType, formatValue, stateKey, VIEW_ATTRIBUTES } = await (async () => {
+const { widgets, figures, describeType, formatValue, stateKey, VIEW_ATTRIBUTES, embedCode } = await (async () => {
   const code = await bundle(
     {
       contents: `export { widgets } from "./widgets/index.js";
     export { figures } from "./widgets/figures.js";
-    export { describeType, formatValue, stateKey, VIEW_ATTRIBUTES } from "./widgets/attributes.js";`,
+    export { describeType, formatValue, stateKey, VIEW_ATTRIBUTES } from "./widgets/attributes.js";
+    export { embedCode } from "./share.js";`,
     },
     "cjs",
   );
@@ -606,6 +607,7 @@ const tables = Object.entries(figures)
 ${rows}
       </tbody>
     </table></div>
+    <p class="frame-height">In a frame, with every default: ${f.frameHeight.full[800].toLocaleString("en")} px tall at 800 px wide and ${f.frameHeight.full[360].toLocaleString("en")} px at 360; with <code>compact</code>, ${f.frameHeight.compact[800].toLocaleString("en")} and ${f.frameHeight.compact[360].toLocaleString("en")} px.</p>
     <figure class="live"><${f.tag} id="example-${name}"></${f.tag}><figcaption>Live: <code>&lt;${f.tag}&gt;&lt;/${f.tag}&gt;</code> with every default.</figcaption></figure>
   </section>`;
   })
@@ -624,6 +626,23 @@ await writeFile(
       (d) =>
         `      <tr><th scope="row"><code>${escapeHtml(d.name)}</code></th><td>${escapeHtml(describeType(d))}</td><td><code>${escapeHtml(formatValue(d, d.default))}</code></td><td>${escapeHtml(d.doc)}</td></tr>`,
     ).join("\n"),
+    "frame-snippet": escapeHtml(
+      embedCode({ name: "sampling", figure: figures.sampling, settings: [["temperature", "0.7"]] }).frame,
+    ),
+    // the frame recipes' frames: the embed code's first line, for a page one folder down (MkDocs)
+    // and at the top of the site (Sphinx)
+    "mkdocs-frame": escapeHtml(
+      embedCode({
+        name: "sampling",
+        figure: figures.sampling,
+        settings: [],
+        view: [["compact", ""]],
+        base: "../",
+      }).frame.split("\n")[0],
+    ),
+    "sphinx-frame": escapeHtml(
+      embedCode({ name: "rope", figure: figures.rope, settings: [["m", "5"]] }).frame.split("\n")[0],
+    ),
     "compact-list": Object.entries(figures)
       .map(([n, f]) => `      <li><code>${n}</code>: ${escapeHtml(f.compact.leaves)}.</li>`)
       .join("\n"),

@@ -7,7 +7,7 @@
 // window of one of the page's <iframe>s whose address is an embed.html, and only on a finite
 // height above 0, capped at MAX_HEIGHT: another frame on the page (an advertisement, a video)
 // cannot resize itself, or anything else, through it. The frame it sized gets
-// data-llmmath-figure (the figure's name) so that a host's styles can tell the figures apart.
+// no border and data-llmmath-figure (the figure's name) so that a host's styles can tell the figures apart.
 // embed.html also posts { subject: "lti.frameResize", height }, which learning platforms (Canvas;
 // Moodle and Sakai with their message handlers) act on themselves, without this script.
 // It defines no global.
@@ -28,6 +28,8 @@
       }
       if (!/(^|\/)embed\.html$/.test(address.pathname)) return;
       frame.style.height = `${Math.min(MAX_HEIGHT, Math.ceil(height))}px`;
+      // the embed code writes no inline style (a host's policy may refuse it): the border goes here
+      frame.style.border = "0";
       if (typeof data.figure === "string") frame.dataset.llmmathFigure = data.figure;
       return;
     }

@@ -123,7 +123,6 @@ function main() {
   };
 
   function addShareActions() {
-    const base = new URL(".", location.href).href;
     for (const el of stateful) {
       const name = Object.keys(figures).find((n) => figures[n].id === el.id);
       el.addActions(
@@ -145,22 +144,25 @@ function main() {
             ? {
                 label: "Copy embed code",
                 className: "llm-copy-embed",
-                run: async () => {
-                  const caption = el.closest("figure")?.querySelector("figcaption strong")?.textContent ?? name;
+                run: () => {
                   const code = embedCode({
                     name,
-                    tag: el.localName,
-                    title: caption.replace(/\.$/, ""),
+                    figure: figures[name],
                     settings: el.settings("defaults"),
-                    base,
+                    view: el.viewSettings(),
                   });
-                  const copied = await copyText(code);
-                  el.showPanel(
-                    copied
-                      ? "Embed code copied to the clipboard"
-                      : "Embed code for this figure as it is now (select and copy)",
-                    code,
-                  );
+                  el.showForms("Embed code for this figure as it is now: paste one form", [
+                    {
+                      label: "Frame",
+                      when: "For a platform that allows only frames, or a page under a strict policy. Put the edition's files (dist/) beside your page.",
+                      text: code.frame,
+                    },
+                    {
+                      label: "Script",
+                      when: "For a page that allows scripts: the figure is part of your page and takes its colours. Put the edition's files beside your page.",
+                      text: code.script,
+                    },
+                  ]);
                 },
               }
             : null,

@@ -19,22 +19,33 @@ export function escapeHtml(s) {
 export const RESIZER = (base) => `<script src="${escapeHtml(base)}llmmath-frame.js"></script>`;
 
 /**
- * The embed code for figure `name` (its element `tag`) with `settings` (relative to the
- * declared defaults), for the dist/ folder at `base` (a URL ending in "/").
+ * The embed code for a figure (its registry entry `figure`, by `name`) with `settings` (relative
+ * to the declared defaults, [[attribute, value], …]) and `view` (the view attributes that differ
+ * from theirs, the same form), in its two forms, each to paste on its own (a page given both
+ * shows the figure twice). The addresses are relative: they find the edition's files (dist/)
+ * beside the course page, or under `base` ("" or a folder ending in "/").
+ *   frame   an <iframe> of embed.html with the figure's own title and its declared height at
+ *           800 px wide, then the resizer script, once per page (it also drops the frame's border)
+ *   script  the widgets' script, once per page, then the element
  */
-export function embedCode({ name, tag, title, settings, base }) {
-  const src = `${base}embed.html?${toQuery([["widget", name], ...settings])}`;
-  const attrs = settings.map(([n, v]) => ` ${n}="${escapeHtml(v)}"`).join("");
-  return [
-    "<!-- As a frame (for platforms that allow only frames): -->",
-    `<iframe src="${escapeHtml(src)}" title="${escapeHtml(title)}" sandbox="allow-scripts allow-downloads" width="100%" height="600" style="border:0" loading="lazy"></iframe>`,
-    "<!-- Once per page, so that each frame takes the height it needs: -->",
-    RESIZER(base),
-    "",
-    "<!-- Or as a script (for pages that allow scripts; include the script once per page): -->",
-    `<script src="${escapeHtml(base)}llmmath-widgets.js"></script>`,
-    `<${tag}${attrs}></${tag}>`,
-  ].join("\n");
+export function embedCode({ name, figure, settings, view = [], base = "" }) {
+  const all = [...settings, ...view];
+  const src = `${base}embed.html?${toQuery([["widget", name], ...all])}`.replace(/=(?=&|$)/g, "");
+  const compact = view.some(([n]) => n === "compact");
+  const height = figure.frameHeight[compact ? "compact" : "full"][800];
+  const attrs = all.map(([n, v]) => (v === "" ? ` ${n}` : ` ${n}="${escapeHtml(v)}"`)).join("");
+  return {
+    frame: [
+      `<iframe src="${escapeHtml(src)}" title="${escapeHtml(figure.title)}" sandbox="allow-scripts allow-downloads" width="100%" height="${height}" loading="lazy"></iframe>`,
+      `<!-- once per page, so that each frame takes the height its figure needs: -->`,
+      RESIZER(base),
+    ].join("\n"),
+    script: [
+      `<!-- once per page: -->`,
+      `<script src="${escapeHtml(base)}llmmath-widgets.js"></script>`,
+      `<${figure.tag}${attrs}></${figure.tag}>`,
+    ].join("\n"),
+  };
 }
 
 /** Copies text to the clipboard when the browser allows; resolves to whether it did. */

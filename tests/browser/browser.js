@@ -3,6 +3,7 @@
 "use strict";
 const { chromium } = require("playwright-core");
 const fs = require("node:fs");
+const http = require("node:http");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
@@ -120,7 +121,89 @@ function showNumbers(page) {
   });
 }
 
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".woff2": "font/woff2",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+};
+
+/**
+ * Serves files on 127.0.0.1, on a port of its own, as a course's web server would, for one test.
+ * `body(pathname)` gives the text of a page made by the test (or null), `files(pathname)` names
+ * the file a request's path stands for otherwise (or null: a 404); `headers(pathname)` gives the
+ * response's extra headers (a Content-Security-Policy). Resolves to { origin, requests, missing,
+ * close }: requests holds every path asked for, in order, missing those answered 404.
+ * @param {{ files: (pathname: string) => string | null, body?: (pathname: string) => string | null, headers?: (pathname: string) => Record<string, string> }} options
+ */
+function serve({ files, body = () => null, headers = () => ({}) }) {
+  const requests = [];
+  const missing = [];
+  const server = http.createServer((req, res) => {
+    const { pathname } = new URL(req.url, "http://127.0.0.1");
+    requests.push(pathname);
+    if (pathname === "/favicon.ico") return res.writeHead(204).end(); // the browser's own request
+    const made = body(pathname);
+    const file = made === null ? files(pathname) : null;
+    // the type of what is sent: a folder's address (/page/) sends its index.html
+    const type = TYPES[path.extname(file ?? pathname)] ?? "application/octet-stream";
+    if (made !== null) {
+      res.writeHead(200, { "content-type": type, "cache-control": "no-store", ...headers(pathname) });
+      return res.end(made);
+    }
+    if (!file || !fs.existsSync(file)) {
+      missing.push(pathname);
+      return res.writeHead(404).end();
+    }
+    res.writeHead(200, { "content-type": type, "cache-control": "no-store", ...headers(pathname) });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        origin: `http://127.0.0.1:${server.address().port}`,
+        requests,
+        missing,
+        close: () => new Promise((r) => server.close(r)),
+      }),
+    ),
+  );
+}
+
+/**
+ * A snippet of the course authors' guide as a course author copies it: the text of
+ * dist/embed-guide.html's <pre data-recipe="name"> (its markup unescaped), so that a test runs
+ * the guide's own words.
+ */
+function guideRecipe(name) {
+  const html = fs.readFileSync(path.join(dist, "embed-guide.html"), "utf8");
+  const m = new RegExp(`<pre data-recipe="${name}"><code>([\\s\\S]*?)</code></pre>`).exec(html);
+  if (!m) throw new Error(`dist/embed-guide.html has no <pre data-recipe="${name}">`);
+  return m[1]
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
+}
+
+/**
+ * The files the course authors' guide tells an author to copy for an embed, `kind` "script",
+ * "frame" or "host" (its "What to copy": <code data-copy="kind">), in the guide's order, from
+ * dist/embed-guide.html.
+ */
+function guideFiles(kind) {
+  const html = fs.readFileSync(path.join(dist, "embed-guide.html"), "utf8");
+  const files = [...html.matchAll(new RegExp(`<code data-copy="${kind}">([^<]+)</code>`, "g"))].map((m) => m[1]);
+  if (files.length === 0) throw new Error(`dist/embed-guide.html names no file to copy for ${kind}`);
+  return files;
+}
+
 module.exports = {
+  serve,
+  guideRecipe,
+  guideFiles,
   launch,
   useBrowser,
   openReader,

@@ -498,3 +498,28 @@ test("a copy of the reader saved without its scripts says where each figure woul
     fs.rmSync(saved, { recursive: true, force: true });
   }
 });
+
+test("a host script changing attributes 1,000 times in a loop costs one computation and drawing, of the last values", async () => {
+  const { page, errors } = await openFigure(browser.context, "sampling");
+  const counts = await page.evaluate(async () => {
+    const el = document.querySelector("llm-sampling");
+    let renders = 0;
+    el.addEventListener("llm-change", () => renders++);
+    const compute = el.compute.bind(el);
+    let computes = 0;
+    el.compute = () => (computes++, compute());
+    for (let i = 0; i < 1000; i++) {
+      el.setAttribute("temperature", String(0.5 + (i % 10) / 10));
+      el.setAttribute("top-k", String(i % 6));
+    }
+    const stateAtOnce = el.state.temperature; // the state is the attributes' at once
+    await new Promise((r) => setTimeout(r, 50));
+    return { renders, computes, stateAtOnce, temperature: el.state.temperature, topK: el.state.topK };
+  });
+  // the loop ends at i = 999: temperature 0.5 + 9/10, top-k 999 mod 6
+  assert.deepEqual(counts, { renders: 1, computes: 1, stateAtOnce: 1.4, temperature: 1.4, topK: 3 });
+  // the figure draws those: its slider and readout say T = 1.4
+  assert.equal(await page.locator("llm-sampling").locator('input[type="range"]').first().inputValue(), "1.4");
+  assert.deepEqual(errors, []);
+  await page.close();
+});

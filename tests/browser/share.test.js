@@ -215,7 +215,10 @@ test("URL state: a link with a figure's former name (dilution.…) still sets it
   );
   await fig.getByRole("button", { name: "Copy embed code" }).click();
   await fig.locator(".llm-panel-head strong", { hasText: /^Embed code/ }).waitFor();
-  assert.match(await fig.locator(".llm-panel textarea").inputValue(), /embed\.html\?widget=context-dilution&amp;/);
+  assert.match(
+    await fig.getByRole("textbox", { name: "Frame" }).inputValue(),
+    /embed\.html\?widget=context-dilution&amp;/,
+  );
   await page.close();
 
   // Both names in one link, in either order: context-dilution wins.
@@ -242,14 +245,44 @@ test("Copy link, Copy embed code and Reset act on the figure as it is now", asyn
   assert.match(link, /reader\.html#speculative-figure\?speculative\.alpha=0\.8$/);
   await fig.getByRole("button", { name: "Copy embed code" }).click();
   await fig.locator(".llm-panel-head strong", { hasText: /^Embed code/ }).waitFor();
-  const code = await fig.locator(".llm-panel textarea").inputValue();
-  // Only what differs from the figure's defaults is written: here α.
-  assert.match(code, /embed\.html\?widget=speculative&amp;alpha=0\.8" title="Figure 5\.1/);
-  assert.match(code, /sandbox="allow-scripts allow-downloads"/);
-  assert.match(
-    code,
-    /<script src="[^"]*llmmath-widgets\.js"><\/script>\n<llm-speculative alpha="0\.8"><\/llm-speculative>/,
+  const frame = await fig.getByRole("textbox", { name: "Frame" }).inputValue();
+  const script = await fig.getByRole("textbox", { name: "Script" }).inputValue();
+  const { figures } = require("./registry.js");
+  // Two forms, each to paste alone: only what differs from the figure's defaults is written (α),
+  // with relative addresses, the figure's own title and its declared height, and no inline style.
+  assert.equal(
+    frame,
+    `<iframe src="embed.html?widget=speculative&amp;alpha=0.8" title="${figures.speculative.title}" sandbox="allow-scripts allow-downloads" width="100%" height="${figures.speculative.frameHeight.full[800]}" loading="lazy"></iframe>
+<!-- once per page, so that each frame takes the height its figure needs: -->
+<script src="llmmath-frame.js"></script>`,
   );
+  assert.equal(
+    script,
+    `<!-- once per page: -->
+<script src="llmmath-widgets.js"></script>
+<llm-speculative alpha="0.8"></llm-speculative>`,
+  );
+  // Each form's button copies that form alone (the clipboard recorded: a headless page's is refused).
+  await page.evaluate(() => {
+    window.__copied = [];
+    navigator.clipboard.writeText = async (text) => void window.__copied.push(text);
+  });
+  await fig.getByRole("button", { name: "Copy script" }).click();
+  await fig.locator(".llm-copied", { hasText: "Copied." }).waitFor();
+  assert.deepEqual(await page.evaluate(() => window.__copied), [script]);
+
+  // A figure pinned to a scheme: its code carries the scheme (a view attribute, not a setting).
+  await page.evaluate(() => document.getElementById("speculative-figure").setAttribute("scheme", "dark"));
+  await fig.getByRole("button", { name: "Copy embed code" }).click();
+  assert.match(
+    await fig.getByRole("textbox", { name: "Frame" }).inputValue(),
+    /embed\.html\?widget=speculative&amp;alpha=0\.8&amp;scheme=dark"/,
+  );
+  assert.match(
+    await fig.getByRole("textbox", { name: "Script" }).inputValue(),
+    /<llm-speculative alpha="0\.8" scheme="dark"><\/llm-speculative>/,
+  );
+  await page.evaluate(() => document.getElementById("speculative-figure").removeAttribute("scheme"));
   await fig.getByRole("button", { name: "Reset" }).click();
   assert.equal(await page.evaluate(() => document.getElementById("speculative-figure").state.alpha), 0.5);
   await page.waitForFunction(() => !location.hash.includes("speculative."));

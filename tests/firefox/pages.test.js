@@ -71,8 +71,10 @@ test("firefox: the course authors' guide shows every figure live and logs no err
   await open(firefox, "embed-guide.html", { ready: null });
   for (const name of Object.keys(FIGURES))
     await firefox.page.waitForSelector(`#example-${name}[data-ready]`, { timeout: 15000 });
+  await firefox.page.waitForSelector("#example-compact[data-ready]", { timeout: 15000 });
   const drawn = await assertFiguresDrawn(assert, firefox.page, "embed-guide.html");
-  assert.equal(drawn.length, Object.keys(FIGURES).length);
+  // one live example of each figure, and the compact one
+  assert.equal(drawn.length, Object.keys(FIGURES).length + 1);
   await readThrough(firefox.page);
   assert.deepEqual(firefox.errors, []);
 });

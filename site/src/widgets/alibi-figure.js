@@ -7,6 +7,8 @@ export const alibi = {
   // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
   module: "alibi.js",
   id: "alibi-figure",
+  // its title outside the chapter (a frame"s title, the embed code): what it shows, in words
+  title: "ALiBi: attention biased by distance",
   section: "alibi",
   // Download SVG and PNG: the heads' slopes, the headline, the evidence's line, and the bias map
   // with the chart of weight factors.
@@ -20,6 +22,10 @@ export const alibi = {
     leaves: "the bias map with its sliders, the evidence, the weight curve, the calculation",
     hides: ["> .alibi-map-controls", "> .alibi-evidence", "> .alibi-panels", "> .worked"],
   },
+  // The height of its frame page (embed.html) with every default, in px, at 800 and 360 px wide,
+  // full and compact: the embed code's and the guide's frame height before the frame reports
+  // its own (measured by tests/browser/heights.js, checked by frame-height.test.js).
+  frameHeight: { full: { 800: 1465, 360: 1861 }, compact: { 800: 482, 360: 555 } },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

@@ -7,6 +7,8 @@ export const attention = {
   // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
   module: "attention.js",
   id: "attention-figure",
+  // its title outside the chapter (a frame"s title, the embed code): what it shows, in words
+  title: "Scaled dot-product attention with a causal mask",
   section: "attention",
   // Download SVG and PNG: the three tables: scores, weights and outputs.
   picture: [".attention-results"],
@@ -27,6 +29,10 @@ export const attention = {
       "> .worked",
     ],
   },
+  // The height of its frame page (embed.html) with every default, in px, at 800 and 360 px wide,
+  // full and compact: the embed code's and the guide's frame height before the frame reports
+  // its own (measured by tests/browser/heights.js, checked by frame-height.test.js).
+  frameHeight: { full: { 800: 1069, 360: 1915 }, compact: { 800: 325, 360: 383 } },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

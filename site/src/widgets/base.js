@@ -4,7 +4,8 @@
 // whole state in one object, `this.state`, keyed by the attributes' camelCase names. Its HTML
 // attributes, the reader's URL, embed.html's query and its own controls all read and write that
 // object: attributes through attributeChangedCallback, a page through applySettings(), controls
-// through set(). After every change the widget recomputes with the core and redraws; bad input
+// through set(). After every change the widget recomputes with the core and redraws (changes of
+// its attributes made by one script together, once the script is done: _redrawSoon); bad input
 // shows a message that names the parameter and keeps the last good figure. When it has first
 // rendered it sets data-ready on itself and resolves `ready`; it emits "llm-change" after every
 // render. Every widget's element carries data-figure, its figure's name in the registry
@@ -391,12 +392,18 @@ export class LlmWidget extends HTMLElement {
       // A new preset, or a removed attribute: start again from the attributes (a removed name
       // leaves its former name, if the element has it, in force).
       this.state = this._stateFrom(this._pageSettings).state;
-      this._redraw();
+      this._redrawSoon();
       return;
     }
     const parsed = parseValue(decl, after);
-    if ("value" in parsed) this.set({ [stateKey(decl.name)]: parsed.value }, { sync: true, report: true });
-    else {
+    if ("value" in parsed) {
+      const next = { ...this.state, [stateKey(decl.name)]: parsed.value };
+      const notes = [];
+      this.normalize(next, notes);
+      this.state = next;
+      this.notes = notes;
+      this._redrawSoon();
+    } else {
       this.notes = [`${name}="${shown(after)}" ignored: ${parsed.error}.`];
       this._showNotes();
     }
@@ -510,6 +517,20 @@ export class LlmWidget extends HTMLElement {
     this.update();
   }
 
+  /**
+   * After attributes changed: the state is already theirs, and the notes, controls and figure
+   * follow once, when the script that changed them is done (a microtask), however many it
+   * changed: a host page setting 1,000 attributes in a loop costs one computation and drawing.
+   */
+  _redrawSoon() {
+    if (this._redrawQueued) return;
+    this._redrawQueued = true;
+    queueMicrotask(() => {
+      this._redrawQueued = false;
+      this._redraw();
+    });
+  }
+
   /** Adds buttons to the widget's action bar: [{ label, run }] (the reader's Copy link, …). */
   addActions(actions) {
     for (const { label, run, className } of actions) {
@@ -534,6 +555,62 @@ export class LlmWidget extends HTMLElement {
     area.focus();
     area.select();
     return area;
+  }
+
+  /**
+   * Shows, in the widget's panel under `label`, texts to copy one at a time: for each form its
+   * label, a sentence on when to use it, the text and a Copy button, which copies that text
+   * alone and says so (or selects it where the clipboard is refused). Focus goes to the first.
+   */
+  showForms(label, forms) {
+    const parts = forms.map((f) => {
+      const area = h("textarea", {
+        readonly: true,
+        rows: Math.min(8, f.text.split("\n").length + 1),
+        "aria-label": f.label,
+      });
+      area.value = f.text;
+      const said = h("span", { class: "llm-copied", role: "status" });
+      const copy = h(
+        "button",
+        {
+          type: "button",
+          onclick: async () => {
+            const copied = await navigator.clipboard?.writeText(f.text).then(
+              () => true,
+              () => false,
+            );
+            said.textContent = copied ? "Copied." : "Select the text and copy it.";
+            if (!copied) {
+              area.focus();
+              area.select();
+            }
+          },
+        },
+        `Copy ${f.label.toLowerCase()}`,
+      );
+      return h(
+        "div",
+        { class: "llm-form" },
+        h("p", {}, h("strong", {}, f.label), ` ${f.when}`),
+        area,
+        h("p", {}, copy, " ", said),
+      );
+    });
+    this.panel.replaceChildren(
+      h(
+        "div",
+        { class: "llm-panel-head" },
+        h("strong", {}, label),
+        h("button", { type: "button", onclick: () => (this.panel.hidden = true) }, "Close"),
+      ),
+      ...parts,
+    );
+    this.panel.hidden = false;
+    const first = /** @type {HTMLTextAreaElement} */ (parts[0].querySelector("textarea"));
+    first.focus();
+    first.select();
+    return parts;
   }
 
   /** Builds the controls and figure skeleton into this.root (subclasses). */
@@ -680,6 +757,17 @@ export class LlmWidget extends HTMLElement {
     this._failed = false;
     this.status.textContent = "";
     this.status.classList.remove("llm-error");
+  }
+
+  /**
+   * The view attributes that differ from their defaults, as [name, string] pairs for embed code:
+   * a boolean one present as ["compact", ""] (written <llm-x compact>, ?compact).
+   */
+  viewSettings() {
+    return VIEW_ATTRIBUTES.filter((d) => this.view[stateKey(d.name)] !== d.default).map((d) => [
+      d.name,
+      d.type === "boolean" ? "" : String(this.view[stateKey(d.name)]),
+    ]);
   }
 
   /**

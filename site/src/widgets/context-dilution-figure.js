@@ -10,6 +10,8 @@ export const contextDilution = {
   // Its id on the reader keeps the figure's name before the rename: links to #dilution-figure
   // open at the figure as before.
   id: "dilution-figure",
+  // its title outside the chapter (a frame"s title, the embed code): what it shows, in words
+  title: "Context dilution: one relevant key among many distractors",
   section: "attention",
   // Its name until it took its element's: embed.html?widget=dilution and links' dilution.…
   // settings still work.
@@ -22,6 +24,10 @@ export const contextDilution = {
     leaves: "the written calculation",
     hides: ["> .worked"],
   },
+  // The height of its frame page (embed.html) with every default, in px, at 800 and 360 px wide,
+  // full and compact: the embed code's and the guide's frame height before the frame reports
+  // its own (measured by tests/browser/heights.js, checked by frame-height.test.js).
+  frameHeight: { full: { 800: 685, 360: 742 }, compact: { 800: 596, 360: 596 } },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

@@ -7,6 +7,8 @@ export const cost = {
   // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
   module: "cost.js",
   id: "cost-figure",
+  // its title outside the chapter (a frame"s title, the embed code): what it shows, in words
+  title: "The cost of attention as the context grows",
   section: "cost",
   // Download SVG and PNG: the result cards, and the chart with its legend.
   picture: [".cost-stats", ".cost-figure"],
@@ -28,6 +30,10 @@ export const cost = {
       "> .cost-models",
     ],
   },
+  // The height of its frame page (embed.html) with every default, in px, at 800 and 360 px wide,
+  // full and compact: the embed code's and the guide's frame height before the frame reports
+  // its own (measured by tests/browser/heights.js, checked by frame-height.test.js).
+  frameHeight: { full: { 800: 1947, 360: 3305 }, compact: { 800: 666, 360: 1135 } },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

@@ -8,6 +8,8 @@ export const diagnose = {
   // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
   module: "diagnose.js",
   id: "diagnose-figure",
+  // its title outside the chapter (a frame"s title, the embed code): what it shows, in words
+  title: "Diagnosing a practical problem with a language model",
   section: "diagnose",
   // Download SVG and PNG: the scenario's title and story, and its calculation once found.
   picture: [".diagnose-title", ".diagnose-story", ".diagnose-lines"],
@@ -17,6 +19,10 @@ export const diagnose = {
     leaves: "the printed list of every case (only on paper anyway); the trainer itself is its question",
     hides: ["> .diagnose-print"],
   },
+  // The height of its frame page (embed.html) with every default, in px, at 800 and 360 px wide,
+  // full and compact: the embed code's and the guide's frame height before the frame reports
+  // its own (measured by tests/browser/heights.js, checked by frame-height.test.js).
+  frameHeight: { full: { 800: 530, 360: 974 }, compact: { 800: 494, 360: 905 } },
   // Copy as NumPy (takeaway.js): a Python program of the small calculation of the scenario shown,
   // once its mechanism is found, for the widget's state and result (site/src/numpy.js says what
   // every program does). Its scenarios are keyed here by id (DIAGNOSE, below), beside

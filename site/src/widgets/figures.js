@@ -18,6 +18,13 @@
 //     conceals         for a figure an exercise uses: selectors of the readouts that state the
 //                      exercise's answer, held back until the reader commits a prediction
 //                      (site/src/widgets/answer.js); [] when the figure states none
+//     title            what it shows, in words that mean something outside the chapter (not
+//                      "Figure 2.1"): the title of its frame in embed code
+//     frameHeight      the height of its frame page (embed.html) with every default, in px, at
+//                      800 and 360 px wide, full and compact: { full: { 800, 360 }, compact:
+//                      { 800, 360 } } (measured by tests/browser/heights.js; frame-height.test.js
+//                      keeps it within 10%): the frame's height in embed code and in the guide
+//                      before the frame reports its own
 //     compact          what the view attribute compact (attributes.js) leaves out, to keep the
 //                      chart and the main controls: { leaves: those parts in words, for the
 //                      guide; hides: their selectors within the figure's frame (.llm-frame), "> …"

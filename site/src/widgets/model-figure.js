@@ -7,6 +7,8 @@ export const model = {
   // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
   module: "model.js",
   id: "model-figure",
+  // its title outside the chapter (a frame's title, the embed code): what it shows, in words
+  title: "A model's KV cache and attention cost from its config.json",
   section: "cost",
   // Download SVG and PNG: what was read, the readouts, the cache chart with its legend, the
   // memory meter and the arithmetic chart.
@@ -26,6 +28,10 @@ export const model = {
       "> .worked",
     ],
   },
+  // The height of its frame page (embed.html) with every default, in px, at 800 and 360 px wide,
+  // full and compact: the embed code's and the guide's frame height before the frame reports
+  // its own (measured by tests/browser/heights.js, checked by frame-height.test.js).
+  frameHeight: { full: { 800: 2165, 360: 3432 }, compact: { 800: 741, 360: 1089 } },
   // Copy as NumPy (takeaway.js): a Python program that reads the same configuration with the
   // reference's reader and costs it at the figure's inputs (site/src/numpy.js says what every
   // program does).

@@ -7,6 +7,8 @@ export const moe = {
   // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
   module: "moe.js",
   id: "moe-figure",
+  // its title outside the chapter (a frame"s title, the embed code): what it shows, in words
+  title: "Mixture of experts: routing and load balance",
   section: "moe",
   // Download SVG and PNG: the headline, and the experts' bars with their table.
   picture: [".headline", ".moe-stats"],
@@ -19,6 +21,10 @@ export const moe = {
     leaves: "the steppers, the router logits' editor and the dispatch table, the calculation",
     hides: ["> .moe-size", "> .hint", "> .moe-tables", "> .worked"],
   },
+  // The height of its frame page (embed.html) with every default, in px, at 800 and 360 px wide,
+  // full and compact: the embed code's and the guide's frame height before the frame reports
+  // its own (measured by tests/browser/heights.js, checked by frame-height.test.js).
+  frameHeight: { full: { 800: 1347, 360: 2273 }, compact: { 800: 563, 360: 871 } },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

@@ -8,6 +8,8 @@ export const quantization = {
   // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
   module: "quantization.js",
   id: "quantization-figure",
+  // its title outside the chapter (a frame's title, the embed code): what it shows, in words
+  title: "Quantising a layer's activations with SmoothQuant",
   section: "quantization",
   // Download SVG and PNG: the headline, the ranges and the chart.
   picture: [".headline", ".quantization-ranges", ".chart-box"],
@@ -29,6 +31,10 @@ export const quantization = {
       "> .worked",
     ],
   },
+  // The height of its frame page (embed.html) with every default, in px, at 800 and 360 px wide,
+  // full and compact: the embed code's and the guide's frame height before the frame reports
+  // its own (measured by tests/browser/heights.js, checked by frame-height.test.js).
+  frameHeight: { full: { 800: 2596, 360: 4314 }, compact: { 800: 965, 360: 1246 } },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

@@ -7,6 +7,8 @@ export const rope = {
   // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
   module: "rope.js",
   id: "rope-figure",
+  // its title outside the chapter (a frame"s title, the embed code): what it shows, in words
+  title: "Rotary position embeddings (RoPE)",
   section: "rope",
   // Download SVG and PNG: the headline, the dials of the pairs with their legend, and the chart.
   picture: [".headline", ".rope-legend", ".rope-dials", ".chart-box"],
@@ -38,6 +40,10 @@ export const rope = {
       "> .worked",
     ],
   },
+  // The height of its frame page (embed.html) with every default, in px, at 800 and 360 px wide,
+  // full and compact: the embed code's and the guide's frame height before the frame reports
+  // its own (measured by tests/browser/heights.js, checked by frame-height.test.js).
+  frameHeight: { full: { 800: 1648, 360: 2443 }, compact: { 800: 853, 360: 991 } },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

@@ -8,6 +8,8 @@ export const sampling = {
   // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
   module: "sampling.js",
   id: "sampling-figure",
+  // its title outside the chapter (a frame"s title, the embed code): what it shows, in words
+  title: "Sampling: temperature, top-k and top-p",
   section: "sampling",
   // Download SVG and PNG: the headline, the chart with its legend, and the list of draws.
   picture: [".headline", ".sampling-legend", ".sampling-chart", ".sampling-drawlist"],
@@ -19,6 +21,10 @@ export const sampling = {
     leaves: "the example's note, the probability editor with the draws, the calculation",
     hides: ["> .sampling-note", "> .sampling-panels", "> .sampling-worked"],
   },
+  // The height of its frame page (embed.html) with every default, in px, at 800 and 360 px wide,
+  // full and compact: the embed code's and the guide's frame height before the frame reports
+  // its own (measured by tests/browser/heights.js, checked by frame-height.test.js).
+  frameHeight: { full: { 800: 1548, 360: 2641 }, compact: { 800: 628, 360: 863 } },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).

@@ -8,6 +8,8 @@ export const speculative = {
   // its widget's file, whose `widgets` (tag → class) every page registers (index.js)
   module: "speculative.js",
   id: "speculative-figure",
+  // its title outside the chapter (a frame"s title, the embed code): what it shows, in words
+  title: "Speculative decoding: tokens per target call and speed-up",
   section: "speculative",
   // Download SVG and PNG: the headline, and the chart with its legend beside the bars of tokens
   // per call.
@@ -33,6 +35,10 @@ export const speculative = {
     leaves: "the calculation and the measurement from a log",
     hides: ["> .speculative-subhead", "> .worked", "> .speculative-measure"],
   },
+  // The height of its frame page (embed.html) with every default, in px, at 800 and 360 px wide,
+  // full and compact: the embed code's and the guide's frame height before the frame reports
+  // its own (measured by tests/browser/heights.js, checked by frame-height.test.js).
+  frameHeight: { full: { 800: 1558, 360: 2824 }, compact: { 800: 710, 360: 1158 } },
   // Copy as NumPy (takeaway.js): a Python program that recomputes the figure's numbers from its
   // current inputs, for the widget's state and result (site/src/numpy.js says what every program
   // does).
