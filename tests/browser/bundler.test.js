@@ -9,12 +9,11 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
-const http = require("node:http");
 const os = require("node:os");
 const path = require("node:path");
 const { spawnSync } = require("node:child_process");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, dist, artifact } = require("./browser.js");
+const { useBrowser, dist, artifact, serve, guideRecipe } = require("./browser.js");
 
 const browser = useBrowser(test);
 const root = path.join(__dirname, "..", "..");
@@ -31,21 +30,10 @@ const ELEMENT_TOKENS = 3.68928;
 // from elsewhere, WebAssembly allowed.
 const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'none'";
 
-/** The guide's recipes, by data-recipe name: each <pre data-recipe> block's text, as a reader copies it. */
-function guideRecipes() {
-  const html = fs.readFileSync(path.join(dist, "embed-guide.html"), "utf8");
-  const found = {};
-  for (const [, name, code] of html.matchAll(/<pre data-recipe="([\w-]+)"><code>([\s\S]*?)<\/code><\/pre>/g)) {
-    found[name] = code
-      .replace(/&lt;/g, "<")
-      .replace(/&gt;/g, ">")
-      .replace(/&quot;/g, '"')
-      .replace(/&amp;/g, "&");
-  }
-  return found;
-}
-
-const recipes = guideRecipes();
+// The guide's snippets, as a course author copies them.
+const recipes = Object.fromEntries(
+  ["vite-install", "vite-main", "vite-html", "vite-core"].map((name) => [name, guideRecipe(name)]),
+);
 
 /** Runs a command in the project; returns { status, output } (stdout and stderr together). */
 function run(command, args, options = {}) {
@@ -83,31 +71,6 @@ function install() {
     return { file };
   })();
   return installed;
-}
-
-/** A static server on the loopback address for the built site, and a blank page beside it. */
-async function serve(folder) {
-  const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
-  const server = http.createServer((req, res) => {
-    const name = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    if (name === "/favicon.ico") return res.writeHead(204).end(); // the browser's own request
-    if (name === "/blank.html")
-      return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>blank</title>");
-    const file = path.join(folder, name === "/" ? "index.html" : name);
-    if (!file.startsWith(folder + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile())
-      return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream" });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  // Chromium keeps its connections to the site open after the page closes: end them, or close()
-  // waits for them (up to minutes).
-  const close = () => {
-    const closed = new Promise((resolve) => server.close(resolve));
-    server.closeAllConnections();
-    return closed;
-  };
-  return { origin: `http://127.0.0.1:${server.address().port}`, close };
 }
 
 test("the guide's install recipe installs the packed package from its file, offline, with an exports map for the core and the widgets", () => {
@@ -150,8 +113,6 @@ test("the installed core, imported in Node as an ES module, computes exercise 5 
 
 test("vite builds the guide's page and script; in Chromium from 127.0.0.1, under a strict policy, the figure draws, its slider redraws it, the engine answers, nothing else is asked for and no global is added", async () => {
   install();
-  for (const name of ["vite-main", "vite-html", "vite-core"])
-    assert.ok(recipes[name], `the guide has a ${name} recipe`);
   assert.match(
     recipes["vite-html"],
     /^<llm-speculative alpha="0\.8" gamma="5"><\/llm-speculative>$/,
@@ -181,7 +142,11 @@ ${recipes["vite-html"]}
   const out = path.join(project, "dist");
   assert.ok(fs.existsSync(path.join(out, "index.html")), "vite wrote dist/index.html");
 
-  const server = await serve(out);
+  // the built site, and a blank page beside it to compare the globals with
+  const server = await serve({
+    files: (pathname) => path.join(out, pathname === "/" ? "index.html" : path.normalize(pathname)),
+    body: (pathname) => (pathname === "/blank.html" ? "<!doctype html><title>blank</title>" : null),
+  });
   const page = await browser.context.newPage();
   const errors = [];
   const logs = [];
@@ -238,6 +203,7 @@ ${recipes["vite-html"]}
       [],
       "every request goes to the site itself",
     );
+    assert.deepEqual(server.missing, [], "no file the page asked for is missing");
     assert.deepEqual(errors, []);
     await page.screenshot({ path: artifact("bundler-vite.png"), fullPage: true });
   } finally {
