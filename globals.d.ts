@@ -1,8 +1,9 @@
 // Ambient declarations for the type check (tsconfig.json), for what the JavaScript under check
 // gets from its build rather than from an import: the text of a .css file (esbuild's text
 // loader in site/build.mjs), the module of every figure's widgets that the build makes from the
-// registry, and the Emscripten glue that bindings/wasm/boundary.js runs inside (it is appended
-// to the module with --post-js). The module's own API is dist/llmmath.d.ts.
+// registry, the core's ES module that the package's widgets import, and the Emscripten glue that
+// bindings/wasm/boundary.js runs inside (it is appended to the module with --post-js). The
+// module's own API is dist/llmmath.d.ts.
 
 /** A stylesheet imported by a widget: its CSS text (esbuild's "text" loader). */
 declare module "*.css" {
@@ -38,4 +39,13 @@ declare module "llmmath:model-presets" {
     published: { total: number | null; active: number | null; source?: string; [field: string]: unknown };
     text: string;
   }[];
+}
+
+/**
+ * The core's factory, for the package's widgets module (src/widgets-module.js): site/build.mjs
+ * leaves it to the package's own ./llmmath.js, dist/llmmath.js as an ES module.
+ */
+declare module "llmmath:core" {
+  const createLLMMath: () => Promise<LLMMath>;
+  export default createLLMMath;
 }

@@ -22,13 +22,17 @@
 //                          from the widgets' own declarations
 //   reader-standalone.html the whole chapter in one file (styles and scripts inline, allowed by
 //                          their hashes in the page's Content-Security-Policy)
+//   package/, llmmath-attention-<version>.tgz
+//                          the npm package for sites built with a bundler (ES modules: the core,
+//                          and the widgets' registration; no global), and npm pack's file of it
 // Every page carries a <noscript> note with the eight exercise answers, computed here by the core.
 import { build } from "esbuild";
 import katex from "katex";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { modelFacts } from "./model-facts.mjs";
@@ -146,12 +150,12 @@ function permalinks(html) {
   });
 }
 
-/** Fills a page's <!-- name --> placeholders; a missing placeholder is a build error. */
+/** Fills a page's <!-- name --> placeholders (each everywhere); a missing one is a build error. */
 function fill(html, file, values) {
   for (const [name, value] of Object.entries(values)) {
     const mark = `<!-- ${name} -->`;
     if (!html.includes(mark)) throw new Error(`${file}: no ${mark}`);
-    html = html.replace(mark, () => value);
+    html = html.replaceAll(mark, () => value);
   }
   return html;
 }
@@ -350,9 +354,53 @@ const modelPresets = {
   },
 };
 
+// --- the core as an ES module ----------------------------------------------------------------
+// dist/llmmath.js is Emscripten's classic script and CommonJS module (core-api.md): a `var
+// createLLMMath` and, at its end, the lines that export it to CommonJS or AMD. The script embed
+// and the pages keep it as it is (the global createLLMMath). Its ES module form, the package's
+// llmmath.js, is that text without those lines, inside a function whose parameters hide the names
+// of Node's CommonJS scope that Emscripten's Node branch mentions (`require`, `__dirname`,
+// `__filename`), so that a bundler resolves no require("fs"), finds no CommonJS and the module
+// defines no global; the WebAssembly being embedded (SINGLE_FILE), that branch reads no file, so
+// in Node it needs none of them either. The package's widgets module imports it as
+// "llmmath:core", left to the bundle as the package's own ./llmmath.js, so that a site importing
+// both entries carries the engine once.
+const UMD_EXPORT = `
+if (typeof exports === 'object' && typeof module === 'object')
+  module.exports = createLLMMath;
+else if (typeof define === 'function' && define['amd'])
+  define([], function() { return createLLMMath; });
+else if (typeof exports === 'object')
+  exports["createLLMMath"] = createLLMMath;
+`;
+/** The core module's text (a classic script ending in UMD_EXPORT) as an ES module. */
+function coreAsModule(js) {
+  if (!js.trimStart().startsWith("var createLLMMath = ") || !js.endsWith(UMD_EXPORT))
+    throw new Error("llmmath.js is not Emscripten's MODULARIZE output of createLLMMath ending in its UMD export");
+  return `// The core of Attention and Transformers as an ES module: dist/llmmath.js (Emscripten's output,
+// the WebAssembly embedded) without its CommonJS export, made by site/build.mjs. No global.
+const createLLMMath = ((require, __dirname, __filename) => {
+${js.slice(0, -UMD_EXPORT.length)}
+return createLLMMath;
+})();
+export default createLLMMath;
+export { createLLMMath };
+`;
+}
+const coreModule = {
+  name: "core-module",
+  setup(b) {
+    b.onResolve({ filter: /^llmmath:core$/ }, (args) => {
+      if (b.initialOptions.format !== "esm")
+        throw new Error(`${args.importer}: "llmmath:core" is the package's own module, for an ES module bundle only`);
+      return { path: "./llmmath.js", external: true };
+    });
+  },
+};
+
 /**
  * Bundles one entry of src/ (a file name, or { contents } of a module in src/) into a classic
- * script, or CommonJS for the build itself; returns its text.
+ * script, an ES module (the package's), or CommonJS for the build itself; returns its text.
  */
 async function bundle(entry, format = "iife") {
   const result = await build({
@@ -366,7 +414,7 @@ async function bundle(entry, format = "iife") {
     write: false,
     legalComments: "none",
     logLevel: "warning",
-    plugins: [cssAsText, referencePython, widgetModules, modelPresets],
+    plugins: [cssAsText, referencePython, widgetModules, modelPresets, coreModule],
   });
   return result.outputFiles[0].text;
 }
@@ -582,9 +630,14 @@ ${rows}
   </section>`;
   })
   .join("\n");
+// The package's file name, which the guide's install recipe names (see "the npm package" below).
+const rootPackage = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
+const PACKAGE = { name: "llmmath-attention", version: rootPackage.version };
+const packageFile = `${PACKAGE.name}-${PACKAGE.version}.tgz`;
 await writeFile(
   path.join(out, "embed-guide.html"),
   fill(await read("embed-guide.html"), "site/embed-guide.html", {
+    "package-file": packageFile,
     noscript: noscript(),
     "attribute-tables": tables,
     "view-table": VIEW_ATTRIBUTES.map(
@@ -647,3 +700,101 @@ await writeFile(
     scripts: { "llmmath-widgets.js": widgetsJs, "reader.js": readerJs },
   }),
 );
+
+// --- the npm package -------------------------------------------------------------------------
+// dist/package/, packed by `npm pack` into dist/llmmath-attention-<version>.tgz, for a site built
+// by a bundler (the guide's "Bundlers"); its version is the edition's (package.json). Two ES
+// modules, neither of which defines a global:
+//   llmmath.js, .d.ts   "llmmath-attention": the core (coreAsModule) and its declarations, the
+//                       generated llmmath.d.ts as a module's (moduleDeclarations)
+//   widgets.js, .d.ts   "llmmath-attention/widgets": importing it defines every <llm-…> element
+//                       (src/widgets-module.js), with the core from ./llmmath.js
+//   README.md           site/package-readme.md with the guide's recipes (data-recipe) filled in
+// "sideEffects" names widgets.js, imported only for what it does, so that a bundler keeps the
+// import; the core's module does nothing until it is called.
+
+/**
+ * The generated declarations of the global createLLMMath (build/wasm/api/llmmath.d.ts, a script's)
+ * as a module's: every interface and type exported, createLLMMath the default and a named export.
+ */
+function moduleDeclarations(dts) {
+  const factory = "declare function createLLMMath(): Promise<LLMMath>;";
+  if (!dts.includes(factory)) throw new Error(`llmmath.d.ts: no ${factory}`);
+  const other = dts
+    .split("\n")
+    .find((l) => /^\S/.test(l) && !/^(\/\/|\/\*\*|interface |type |\}|declare function )/.test(l));
+  if (other !== undefined) throw new Error(`llmmath.d.ts: a top-level line neither an interface nor a type: ${other}`);
+  return `${dts
+    .replace(
+      /^\/\/ TypeScript declarations of dist\/llmmath\.js,/,
+      "// TypeScript declarations of llmmath-attention (this package's llmmath.js),",
+    )
+    .replace(/^(interface|type) /gm, "export $1 ")}
+export default createLLMMath;
+export { createLLMMath };
+`;
+}
+
+/** The guide's recipes, by their data-recipe name: the text of each <pre data-recipe><code>. */
+function recipes(html) {
+  const found = {};
+  for (const [, name, code] of html.matchAll(/<pre data-recipe="([\w-]+)"><code>([\s\S]*?)<\/code><\/pre>/g)) {
+    found[name] = decodeEntities(code.replace(/&quot;/g, '"'));
+  }
+  return found;
+}
+
+const packageDir = path.join(out, "package");
+await rm(packageDir, { recursive: true, force: true });
+await mkdir(packageDir);
+const guideRecipes = recipes(await readFile(path.join(out, "embed-guide.html"), "utf8"));
+const packageFiles = {
+  "llmmath.js": coreAsModule(coreJs),
+  "llmmath.d.ts": moduleDeclarations(await readFile(path.join(out, "llmmath.d.ts"), "utf8")),
+  "widgets.js": await bundle("widgets-module.js", "esm"),
+  "widgets.d.ts": `// TypeScript declarations of llmmath-attention/widgets (this package's widgets.js).
+
+/**
+ * Importing the module defines every element of the chapter's figures (once: a second import
+ * changes nothing); these are their tags. It adds no global.
+ */
+export declare const tags: readonly [${Object.keys(widgets)
+    .map((t) => JSON.stringify(t))
+    .join(", ")}];
+`,
+  "README.md": (await read("package-readme.md")).replace(/<!-- recipe ([\w-]+) -->/g, (mark, name) => {
+    if (!Object.hasOwn(guideRecipes, name))
+      throw new Error(`site/package-readme.md: ${mark}, but the guide has no such recipe`);
+    return guideRecipes[name];
+  }),
+};
+packageFiles["package.json"] = `${JSON.stringify(
+  {
+    name: PACKAGE.name,
+    version: PACKAGE.version,
+    description: `The figures and the WebAssembly core of ${rootPackage.description.replace(/^Interactive browser edition of /, "")}, for sites built with a bundler`,
+    license: rootPackage.license,
+    // an edition's file, installed from the .tgz; never published to a registry
+    private: true,
+    type: "module",
+    exports: {
+      ".": { types: "./llmmath.d.ts", default: "./llmmath.js" },
+      "./widgets": { types: "./widgets.d.ts", default: "./widgets.js" },
+      "./package.json": "./package.json",
+    },
+    types: "./llmmath.d.ts",
+    sideEffects: ["./widgets.js"],
+    files: Object.keys(packageFiles),
+  },
+  null,
+  2,
+)}\n`;
+for (const [name, text] of Object.entries(packageFiles)) await writeFile(path.join(packageDir, name), text);
+// npm pack writes the same bytes for the same files (fixed dates and order); --ignore-scripts: the
+// package has none, and the build runs nobody's.
+await rm(path.join(out, packageFile), { force: true });
+execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", out], {
+  cwd: packageDir,
+  stdio: ["ignore", "ignore", "inherit"],
+});
+if (!existsSync(path.join(out, packageFile))) throw new Error(`npm pack did not write ${packageFile}`);

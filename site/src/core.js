@@ -1,9 +1,20 @@
-// The one WebAssembly core of the page. dist/llmmath.js, loaded as a classic script before this
-// bundle, defines the global factory createLLMMath; every widget on the page shares the module
-// it resolves to. Widgets never compute: they pass the reader's inputs here and draw the result.
+// The one WebAssembly core of the page. The entry that registers the widgets (widgets-embed.js,
+// the script embed; widgets-module.js, the package's ES module) hands its factory createLLMMath
+// here first; every widget on the page shares the module it resolves to. Widgets never compute:
+// they pass the reader's inputs here and draw the result.
 
+/** @type {(() => Promise<LLMMath>) | null} */
+let factory = null;
 /** @type {Promise<LLMMath> | null} */
 let instance = null;
+
+/**
+ * Names the factory of the shared core (called once by the entry, before any widget starts).
+ * @param {() => Promise<LLMMath>} createLLMMath
+ */
+export function provideCore(createLLMMath) {
+  factory = createLLMMath;
+}
 
 /**
  * Resolves to the core module (created on first call, then shared).
@@ -11,11 +22,7 @@ let instance = null;
  */
 export function loadCore() {
   if (!instance) {
-    const factory = globalThis.createLLMMath;
-    instance =
-      typeof factory === "function"
-        ? factory()
-        : Promise.reject(new Error('llmmath.js did not load: include <script src="llmmath.js"></script> first'));
+    instance = factory ? factory() : Promise.reject(new Error("the widgets' entry gave no core (provideCore)"));
   }
   return instance;
 }
