@@ -19,13 +19,17 @@ import { setUpPrint } from "./print.js";
 // llmmath-widgets.js loads with `async` from right after the masthead (after reader-head.js), so
 // that the figures are defined and start while the page is still being read; it has normally run
 // by the time this script (at the end of <body>) runs, but on a slow connection it may come
-// later: then the page's glue waits for it.
-if (globalThis.LLMMathWidgets) main();
+// later: then the page's glue waits for it. It adds no global of its own to say so (the script
+// embed's one name is the core's createLLMMath): its elements being defined is the sign.
+if (customElements.get(Object.values(figures)[0].tag)) main();
 else addEventListener("llmmath-widgets", main, { once: true });
 
 function main() {
-  const tags = globalThis.LLMMathWidgets?.tags ?? [];
-  const all = [...document.querySelectorAll(tags.join(",") || "llm-none")];
+  // Every widget on the page (the figures and their exercises): the elements llmmath-widgets.js
+  // defined, whichever they are.
+  const all = [...document.body.querySelectorAll("*")].filter(
+    (el) => el.localName.startsWith("llm-") && customElements.get(el.localName),
+  );
   // Figures with state: widgets with an id and settings (answers have neither).
   const stateful = all.filter((el) => el.id && typeof el.settings === "function");
   const nameById = new Map(Object.entries(figures).map(([name, f]) => [f.id, name]));

@@ -108,6 +108,22 @@ test("script embed: the course page's own styles are the same with and without t
   await page.close();
 });
 
+test("script embed: llmmath-widgets.js adds one name to the page, the core's createLLMMath, which works", async () => {
+  const plain = await open("course-plain.html", { ready: "body" });
+  const before = await plain.page.evaluate(() => Object.getOwnPropertyNames(window));
+  await plain.page.close();
+  const { page, errors } = await open("course.html", { ready: "#spec[data-ready]" });
+  const added = await page.evaluate((before) => Object.getOwnPropertyNames(window).filter((n) => !before.includes(n)), before);
+  assert.deepEqual(added, ["createLLMMath"], "the one global of the script embed");
+  // it is the engine the contract describes (core-api.md): exercise 5's 1.875 tokens
+  const tokens = await page.evaluate(
+    async () => (await createLLMMath()).speculativeDecoding({ alpha: 0.5, gamma: 3 }).expectedTokens,
+  );
+  assert.ok(Math.abs(tokens - 1.875) <= 1e-12, `createLLMMath's engine gives ${tokens}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("script embed: two sampling figures stay independent, and a changed attribute re-renders", async () => {
   const { page, errors } = await open("course.html", { ready: "#spec[data-ready]" });
   await page.waitForSelector("#cool[data-ready]");

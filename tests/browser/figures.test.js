@@ -59,8 +59,11 @@ async function facets() {
           mark: el.getAttribute("data-figure"),
         };
       }
-      for (const tag of globalThis.LLMMathWidgets.tags.filter((t) => t.startsWith("llm-answer-"))) {
-        out.exercises[tag] = customElements.get(tag).figure;
+      // an exercise's element is its figure's with "answer-" (the script embed adds no list of
+      // its elements to the page)
+      for (const f of Object.values(figures)) {
+        const tag = f.tag.replace(/^llm-/, "llm-answer-");
+        if (customElements.get(tag)) out.exercises[tag] = customElements.get(tag).figure;
       }
       return out;
     },

@@ -10,6 +10,7 @@ const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { useBrowser, dist, openFigure, openReader, artifact } = require("./browser.js");
+const { figures } = require("./registry.js");
 
 const browser = useBrowser(test);
 
@@ -22,6 +23,11 @@ fs.writeFileSync(
 <title>blank</title></head><body><script src="llmmath-widgets.js"></script></body></html>`,
 );
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+// The figures' elements, from the registry; an exercise's element is its figure's with "answer-"
+// (the page says which exist: the script embed adds no list of its own to the page).
+const FIGURE_TAGS = Object.values(figures).map((f) => f.tag);
+const ANSWER_TAGS = FIGURE_TAGS.map((t) => t.replace(/^llm-/, "llm-answer-"));
 
 const PAYLOADS = [
   "constructor",
@@ -47,9 +53,8 @@ test("every widget given a hostile value in every attribute ends with a message 
     if (m.type() === "error") errors.push(m.text());
   });
   await page.goto(pathToFileURL(path.join(dir, "blank.html")).href);
-  const outcomes = await page.evaluate(async (payloads) => {
+  const outcomes = await page.evaluate(async ({ payloads, figureTags }) => {
     const results = [];
-    const figureTags = globalThis.LLMMathWidgets.tags.filter((t) => !t.startsWith("llm-answer-"));
     for (const tag of figureTags) {
       const cls = customElements.get(tag);
       for (const p of payloads) {
@@ -102,7 +107,7 @@ test("every widget given a hostile value in every attribute ends with a message 
       }
     }
     return results;
-  }, PAYLOADS);
+  }, { payloads: PAYLOADS, figureTags: FIGURE_TAGS });
   for (const o of outcomes) {
     assert.ok(o.settled, `${o.tag} with ${o.p}: ready settled`);
     assert.ok(o.message, `${o.tag} with ${o.p}: a refused value gets a message`);
@@ -117,13 +122,13 @@ test("every widget given a hostile value in every attribute ends with a message 
 test("an answer pointed at a missing figure or another kind of figure says so and settles ready", async () => {
   const page = await browser.context.newPage();
   await page.goto(pathToFileURL(path.join(dir, "blank.html")).href);
-  const outcomes = await page.evaluate(async () => {
+  const outcomes = await page.evaluate(async (answerTags) => {
     const fig = document.createElement("llm-attention");
     fig.id = "a-figure";
     document.body.append(fig);
     await fig.ready;
     const results = [];
-    for (const tag of globalThis.LLMMathWidgets.tags.filter((t) => t.startsWith("llm-answer-"))) {
+    for (const tag of answerTags.filter((t) => customElements.get(t))) {
       for (const target of ["nowhere", "a-figure", "__proto__", ""]) {
         if (tag === "llm-answer-attention" && target === "a-figure") continue;
         const el = document.createElement(tag);
@@ -138,7 +143,7 @@ test("an answer pointed at a missing figure or another kind of figure says so an
       }
     }
     return results;
-  });
+  }, ANSWER_TAGS);
   assert.ok(outcomes.length >= 24);
   for (const o of outcomes) {
     assert.ok(o.settled, `${o.tag} for=${o.target}: ready settled`);
@@ -156,7 +161,7 @@ test("every numeric attribute's declared bounds are accepted by the core, and ju
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(pathToFileURL(path.join(dir, "blank.html")).href);
-  const outcomes = await page.evaluate(async () => {
+  const outcomes = await page.evaluate(async (figureTags) => {
     const results = [];
     const camel = (n) => n.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
     const make = async (tag, name, value, others = []) => {
@@ -172,7 +177,7 @@ test("every numeric attribute's declared bounds are accepted by the core, and ju
       status: el.shadowRoot.querySelector(".llm-status")?.textContent ?? "",
       notes: el.shadowRoot.querySelector(".llm-notes")?.textContent ?? "",
     });
-    for (const tag of globalThis.LLMMathWidgets.tags.filter((t) => !t.startsWith("llm-answer-"))) {
+    for (const tag of figureTags) {
       const cls = customElements.get(tag);
       const plain = await make(tag, null);
       const start = plain.state;
@@ -255,7 +260,7 @@ test("every numeric attribute's declared bounds are accepted by the core, and ju
       }
     }
     return results;
-  });
+  }, FIGURE_TAGS);
   // Every figure with numeric settings has some: the check is over many cases, not none.
   assert.ok(outcomes.length >= 40, `only ${outcomes.length} bounds tried`);
   for (const o of outcomes) {
