@@ -27,6 +27,7 @@ else addEventListener("llmmath-widgets", main, { once: true });
 function main() {
   // Every widget on the page (the figures and their exercises): the elements llmmath-widgets.js
   // defined, whichever they are.
+  /** @type {any[]} the widgets' own properties (ready, settings, engineError) are their classes' */
   const all = [...document.body.querySelectorAll("*")].filter(
     (el) => el.localName.startsWith("llm-") && customElements.get(el.localName),
   );

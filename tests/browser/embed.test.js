@@ -113,7 +113,10 @@ test("script embed: llmmath-widgets.js adds one name to the page, the core's cre
   const before = await plain.page.evaluate(() => Object.getOwnPropertyNames(window));
   await plain.page.close();
   const { page, errors } = await open("course.html", { ready: "#spec[data-ready]" });
-  const added = await page.evaluate((before) => Object.getOwnPropertyNames(window).filter((n) => !before.includes(n)), before);
+  const added = await page.evaluate(
+    (before) => Object.getOwnPropertyNames(window).filter((n) => !before.includes(n)),
+    before,
+  );
   assert.deepEqual(added, ["createLLMMath"], "the one global of the script embed");
   // it is the engine the contract describes (core-api.md): exercise 5's 1.875 tokens
   const tokens = await page.evaluate(
