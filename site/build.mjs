@@ -691,13 +691,17 @@ const standalone = readerHtml
     /<p class="edition-links">[\s\S]*?<\/p>/,
     '<p class="edition-links">This is the one-file edition of the chapter: it needs no other file and makes no request.</p>',
   )
-  // the font is inside the style sheet there: nothing to ask for ahead
-  .replace('<script src="reader-head.js"></script>\n', "");
+  // the font is inside the style sheet there: nothing to ask for ahead (reader-head.js without
+  // data-font only watches the first screen)
+  .replace(
+    '<script src="reader-head.js" data-font="chapter-math.woff2"></script>',
+    '<script src="reader-head.js"></script>',
+  );
 await writeFile(
   path.join(out, "reader-standalone.html"),
   oneFile(standalone, "reader-standalone.html", {
     styles: { "reader.css": fontInline(readerCss, await fontFile("chapter-math.woff2")) },
-    scripts: { "llmmath-widgets.js": widgetsJs, "reader.js": readerJs },
+    scripts: { "reader-head.js": readerHeadJs, "llmmath-widgets.js": widgetsJs, "reader.js": readerJs },
   }),
 );
 

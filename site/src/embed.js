@@ -90,6 +90,10 @@ if (!figure) {
   // A copy of this page saved from the browser holds the figure it showed: only the new one stays.
   for (const old of main.querySelectorAll(":scope > figure")) old.remove();
   main.append(wrapper);
+  // The frame is there to show this one figure: it draws at once, not when it nears the screen (a
+  // sandboxed frame far down its host's page would wait to be seen; a host wanting that marks the
+  // frame loading="lazy").
+  /** @type {any} */ (el).drawNow();
   addTakeawayActions(el, { caption: wrapper.querySelector("figcaption") });
   Promise.resolve(el.ready).then(() => {
     document.documentElement.setAttribute("data-ready", "");

@@ -1,6 +1,7 @@
 // The chapter on paper, as a workbook. reader.css (@media print) lays out the printed copy; around
 // a print these handlers add what CSS cannot, and take it away after, so the screen is as the
 // reader left it:
+//  - every figure is drawn first (those the reader never scrolled near have not been);
 //  - #print-state says which state the figures are printed in: the page's address, which carries
 //    every figure's settings, where the page was opened over the web; from a file on disk, whose
 //    path means nothing to the reader of the paper, only that each figure's settings are printed
@@ -25,6 +26,9 @@ export function setUpPrint({ widgets, writeNow }) {
 
   function beforePrint() {
     writeNow(); // the last change of a figure may still wait for its write
+    // Paper has no scrolling: every figure is drawn now, also those the reader never came near
+    // (a figure draws as it nears the screen), so that the copy holds each and its solution.
+    for (const el of widgets) /** @type {any} */ (el).drawNow?.();
     added?.forEach((el) => el.remove());
     added = [];
     const stateEl = document.getElementById("print-state");

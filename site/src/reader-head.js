@@ -12,14 +12,24 @@
 // The widgets' script (async) is asked for after this one, not from <head>: read and compiled
 // while the first screen was laid out, it made that first paint later by about a fifth (cold
 // from file://, paired loads), and the figures are ready no later for it.
-const link = document.createElement("link");
-link.rel = "preload";
-link.as = "font";
-link.type = "font/woff2";
-link.href = "chapter-math.woff2";
-if (location.protocol !== "file:") link.crossOrigin = "anonymous";
-document.head.append(link);
+// The font's address is the script element's data-font: the one-file edition, whose font is inside
+// its style sheet, runs this script without it and asks for nothing.
+import { watchFirstScreen } from "./first-screen.js";
+
+const font = document.currentScript?.getAttribute("data-font");
+if (font) {
+  const link = document.createElement("link");
+  link.rel = "preload";
+  link.as = "font";
+  link.type = "font/woff2";
+  link.href = font;
+  if (location.protocol !== "file:") link.crossOrigin = "anonymous";
+  document.head.append(link);
+}
 
 // A copy of the page saved from the browser carries the signals the live page had set (reader.js
 // sets them again when they are true here): they must not say that this copy has drawn.
 for (const name of ["data-ready", "data-first-screen"]) document.documentElement.removeAttribute(name);
+
+// data-first-screen, as soon as the first screen's figures have drawn (first-screen.js).
+watchFirstScreen();

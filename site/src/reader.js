@@ -191,8 +191,11 @@ function main() {
     const events = ["wheel", "touchstart", "keydown", "pointerdown"];
     let drawn = false;
     let quiet = 0;
-    // Once every figure has drawn, the hold ends after a second without a change of height
-    // (sections near the target are laid out for the first time as it comes into view).
+    // Once the first screen's figures have drawn (data-first-screen: the target's screen; the
+    // figures a screen above and below it start with them, as they come near the viewport), the
+    // hold ends after a second without a change of height (sections near the target are laid out
+    // for the first time as it comes into view). Figures further away draw only when the reader
+    // goes to them.
     const releaseWhenQuiet = () => {
       clearTimeout(quiet);
       quiet = setTimeout(release, 1000);
@@ -208,14 +211,29 @@ function main() {
     }
     observer.observe(document.getElementById("main") ?? document.body);
     for (const type of events) addEventListener(type, release, { capture: true, passive: true });
-    whenAllRendered().then(() => {
+    whenFirstScreen().then(() => {
       drawn = true;
       releaseWhenQuiet();
-    }, release);
+    });
   }
 
-  function whenAllRendered() {
-    return Promise.all(all.map((el) => customElements.whenDefined(el.localName).then(() => el.ready)));
+  /** Resolves once data-first-screen is set on <html> (reader-head.js). */
+  function whenFirstScreen() {
+    const root = document.documentElement;
+    return new Promise((resolve) => {
+      if (root.hasAttribute("data-first-screen")) return resolve(undefined);
+      const seen = new MutationObserver(() => {
+        if (!root.hasAttribute("data-first-screen")) return;
+        seen.disconnect();
+        resolve(undefined);
+      });
+      seen.observe(root, { attributes: true, attributeFilter: ["data-first-screen"] });
+    });
+  }
+
+  /** Resolves once each of these widgets has drawn. */
+  function whenRendered(widgets) {
+    return Promise.all(widgets.map((el) => customElements.whenDefined(el.localName).then(() => el.ready)));
   }
 
   restore();
@@ -236,26 +254,14 @@ function main() {
   fragmentNote(bad);
   if (anchor && location.hash.includes("?")) document.getElementById(anchor)?.scrollIntoView();
   holdAnchor(anchor);
-  // data-first-screen: the figures in the first viewport (after a deep link's scroll) have drawn;
-  // data-ready: every widget on the page has.
-  // Each is also a performance mark, for the benchmark.
+  // data-ready: every widget on the page has drawn (a figure draws as it comes near the screen, so
+  // this comes once the reader has been everywhere, or printed). It is also a performance mark, for
+  // the benchmark; data-first-screen, the first screen's, is reader-head.js's (first-screen.js).
   const mark = (name) => {
     performance.mark(name);
     document.documentElement.setAttribute(name, "");
   };
-  // Which figures are on the first screen is asked of an IntersectionObserver, whose first report
-  // comes with the browser's own first layout (measuring boxes here would force the whole page's
-  // layout before the first paint).
-  const firstScreen = new Promise((resolve) => {
-    if (typeof IntersectionObserver !== "function") return resolve(all);
-    const io = new IntersectionObserver((entries) => {
-      io.disconnect();
-      resolve(entries.filter((e) => e.isIntersecting).map((e) => e.target));
-    });
-    for (const el of all) io.observe(el);
-  });
-  firstScreen.then((els) => Promise.all(els.map((el) => el.ready))).then(() => mark("data-first-screen"));
-  whenAllRendered().then(
+  whenRendered(all).then(
     () => mark("data-ready"),
     (error) => engineNotice(error.message),
   );

@@ -11,7 +11,7 @@ const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { chromium } = require("playwright-core");
-const { useBrowser, openReader, dist, CHROMIUM, FLAGS } = require("./browser.js");
+const { useBrowser, openReader, drawAll, dist, CHROMIUM, FLAGS } = require("./browser.js");
 const { figures } = require("./registry.js");
 
 const browser = useBrowser(test);
@@ -46,6 +46,7 @@ async function open(width, colorScheme, file, ready) {
   await page.emulateMedia({ colorScheme });
   const [name, query] = file.split("?");
   await page.goto(pathToFileURL(path.join(dist, name)).href + (query ? `?${query}` : ""));
+  await drawAll(page); // every figure audited, not only those near the screen
   await page.waitForFunction(ready, null, { timeout: 20000 });
   return page;
 }

@@ -42,13 +42,38 @@ async function launch() {
 }
 
 /**
- * Opens dist/<file> in a new page of `context` at the given viewport and waits for
- * html[data-ready]. Returns { page, errors, requests }: console and page errors, and the URL
- * of every request the page made.
+ * Draws every figure of the page now, as printing does (site/src/print.js): a figure draws when it
+ * comes near the screen, so a test that reads every figure of a long page asks them all first.
+ * Waits for the elements to be defined (the widgets' script is async); each draws as soon as the
+ * engine is loaded.
+ */
+async function drawAll(page) {
+  await page.evaluate(async () => {
+    const widgets = [...document.querySelectorAll("*")].filter((el) => el.localName.startsWith("llm-"));
+    // a page whose script cannot run defines nothing: its own wait (ready) then says so
+    const defined = Promise.all(widgets.map((el) => customElements.whenDefined(el.localName)));
+    if (!(await Promise.race([defined.then(() => true), new Promise((r) => setTimeout(r, 15000, false))]))) return;
+    for (const el of widgets) /** @type {any} */ (el).drawNow?.();
+  });
+}
+
+/**
+ * Opens dist/<file> in a new page of `context` at the given viewport, draws every figure
+ * (drawAll; `lazy` leaves them to draw as they come near the screen, as for a reader) and waits
+ * for `ready` (html[data-ready] unless told, or html[data-first-screen] when lazy). Returns
+ * { page, errors, requests }: console and page errors, and the URL of every request the page made.
  */
 async function openReader(
   context,
-  { file = "reader.html", width = 1280, height = 900, colorScheme = "light", hash = "" } = {},
+  {
+    file = "reader.html",
+    width = 1280,
+    height = 900,
+    colorScheme = "light",
+    hash = "",
+    lazy = false,
+    ready = lazy ? "html[data-first-screen]" : "html[data-ready]",
+  } = {},
 ) {
   const page = await context.newPage();
   await page.setViewportSize({ width, height });
@@ -62,7 +87,8 @@ async function openReader(
   page.on("request", (req) => requests.push(req.url()));
   const url = pathToFileURL(path.join(dist, file)).href + hash;
   await page.goto(url);
-  await page.waitForSelector("html[data-ready]", { timeout: 15000 });
+  if (!lazy) await drawAll(page);
+  await page.waitForSelector(ready, { timeout: 15000 });
   return { page, errors, requests, url };
 }
 
@@ -207,6 +233,7 @@ function guideFiles(kind) {
 }
 
 module.exports = {
+  drawAll,
   serve,
   guideRecipe,
   guideFiles,

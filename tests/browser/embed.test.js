@@ -11,7 +11,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, dist, artifact, serve, guideFiles } = require("./browser.js");
+const { useBrowser, drawAll, dist, artifact, serve, guideFiles } = require("./browser.js");
 const { figures } = require("./registry.js");
 
 const browser = useBrowser(test);
@@ -49,7 +49,10 @@ async function open(file, { ready = "html[data-ready]", width = 1000, origin = n
   const [name, query] = file.split("?");
   const url = origin ? `${origin}/${name}` : pathToFileURL(path.join(course, name)).href;
   await page.goto(url + (query === undefined ? "" : `?${query}`));
-  if (ready) await page.waitForSelector(ready, { timeout: 15000 });
+  if (ready) {
+    if (ready !== "body") await drawAll(page); // the guide's figures far down too
+    await page.waitForSelector(ready, { timeout: 15000 });
+  }
   return { page, errors };
 }
 

@@ -16,7 +16,7 @@ const assert = require("node:assert/strict");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { chromium } = require("playwright-core");
-const { useBrowser, openReader, dist, CHROMIUM, FLAGS } = require("./browser.js");
+const { useBrowser, openReader, drawAll, dist, CHROMIUM, FLAGS } = require("./browser.js");
 const { figures, figureOf } = require("./registry.js");
 
 const browser = useBrowser(test);
@@ -30,6 +30,7 @@ const SELECTORS = (xs) => Array.isArray(xs) && xs.every((s) => typeof s === "str
 async function facets() {
   const page = await browser.context.newPage();
   await page.goto(pathToFileURL(path.join(dist, "embed-guide.html")).href);
+  await drawAll(page);
   await page.waitForFunction(
     (names) => names.every((n) => document.getElementById(`example-${n}`)?.hasAttribute("data-ready")),
     Object.keys(figures),

@@ -246,7 +246,7 @@ test("font: each edition loads the formulas' font from itself, under its policy,
     page.on("pageerror", (err) => errors.push(`page: ${err.message}`));
     page.on("request", (req) => requests.push(req.url()));
     await page.goto(pathToFileURL(path.join(dist, file)).href + query);
-    await page.waitForSelector("html[data-ready]", { timeout: 15000 });
+    await page.waitForSelector("html[data-first-screen], html[data-ready]", { timeout: 15000 });
     const { faces, used } = await mathFontStatus(page);
     assert.deepEqual(faces, ["loaded"], `${file}: the ${FAMILY} face`);
     assert.match(used, new RegExp(`^"?${FAMILY}"?,`), `${file}: formulas use it first`);
@@ -281,7 +281,7 @@ test("font: each edition loads the formulas' font from itself, under its policy,
       if (res.url().endsWith(".woff2")) fonts.push(`${res.status()} ${res.url()}`);
     });
     await page.goto(`${server.url}reader.html`);
-    await page.waitForSelector("html[data-ready]", { timeout: 15000 });
+    await page.waitForSelector("html[data-first-screen]", { timeout: 15000 });
     assert.deepEqual((await mathFontStatus(page)).faces, ["loaded"], "over http");
     assert.deepEqual(fonts, [`200 ${server.url}chapter-math.woff2`]);
     assert.deepEqual(errors, []);
@@ -520,7 +520,7 @@ test("print: over http the state is the page's address, which carries the figure
   try {
     const page = await browser.context.newPage();
     await page.goto(`http://127.0.0.1:${server.address().port}/reader.html`);
-    await page.waitForSelector("html[data-ready]", { timeout: 15000 });
+    await page.waitForSelector("html[data-first-screen]", { timeout: 15000 });
     await page.evaluate(() => document.getElementById("rope-figure").set({ m: 9 }, { sync: true }));
     await page.emulateMedia({ media: "print" });
     await fire(page, "beforeprint");
@@ -532,6 +532,20 @@ test("print: over http the state is the page's address, which carries the figure
   } finally {
     server.close();
   }
+});
+
+test("print: a figure the reader never came near is drawn for the paper (the handlers draw every figure)", async () => {
+  const { page, errors } = await openReader(browser.context, { lazy: true });
+  const far = () =>
+    page.evaluate(() =>
+      ["moe-figure", "diagnose-figure"].map((id) => document.getElementById(id).hasAttribute("data-ready")),
+    );
+  assert.deepEqual(await far(), [false, false], "not drawn before the print");
+  await page.pdf({ format: "A4" });
+  assert.deepEqual(await far(), [true, true], "drawn by the print");
+  await page.waitForSelector("html[data-ready]", { timeout: 5000 });
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test("print: Chromium's A4 PDF (page.pdf) runs the print handlers, and the page is as it was after", async (t) => {

@@ -116,6 +116,46 @@ test("a link into the chapter lands on its section, and figures reaching out of 
   await page.close();
 });
 
+// A figure draws as it comes within a screen of the viewport (base.js whenNeeded), never before:
+// a reader's phone does the work of the figures the reader comes to.
+const FAR_DOWN = ["rope-figure", "cost-figure", "quantization-figure", "moe-figure", "diagnose-figure"];
+const drawnOf = (page, ids) =>
+  page.evaluate((ids) => ids.filter((id) => document.getElementById(id).hasAttribute("data-ready")), ids);
+
+test("the first screen draws first: figures far down wait for the reader and draw as the reader comes near", async () => {
+  const { page, errors } = await openReader(browser.context, { lazy: true });
+  assert.equal(await page.locator("#opening-attention[data-ready]").count(), 1, "the first screen's figure drew");
+  await page.waitForTimeout(1500); // time an eager page would have used to draw the rest
+  assert.deepEqual(await drawnOf(page, FAR_DOWN), [], "figures far down drew without the reader");
+  assert.equal(await page.locator("html[data-ready]").count(), 0, "data-ready says every figure drew");
+  // the reader goes to one: it draws, and its neighbours far away still wait
+  await page.evaluate(() => document.getElementById("moe-figure").scrollIntoView());
+  await page.waitForSelector("#moe-figure[data-ready]", { timeout: 10000 });
+  assert.deepEqual(await drawnOf(page, ["rope-figure", "cost-figure"]), []);
+  // read to the end, every figure has drawn
+  await page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+      scrollTo(0, y);
+      await frame();
+    }
+  });
+  await page.waitForSelector("html[data-ready]", { timeout: 15000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a link to a section draws that section's figure first, and not those far from it", async () => {
+  const { page, errors } = await openReader(browser.context, { lazy: true, hash: "#quantization" });
+  await page.waitForSelector("#quantization-figure[data-ready]", { timeout: 10000 });
+  await page.waitForTimeout(1000);
+  assert.deepEqual(await drawnOf(page, ["sampling-figure", "rope-figure", "cost-figure", "diagnose-figure"]), []);
+  const top = await page.evaluate(() => document.getElementById("quantization").getBoundingClientRect().top);
+  assert.ok(Math.abs(top) < 40, `#quantization is ${top} px from the top of the screen`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 /**
  * The prose of each section as a reader reads it, with every formula replaced by its TeX source
  * (KaTeX keeps it as the MathML annotation) in \( \), and without the exercise block and the

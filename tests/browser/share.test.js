@@ -10,7 +10,7 @@ const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { chromium } = require("playwright-core");
-const { useBrowser, openReader, openFigure, showNumbers, dist, artifact } = require("./browser.js");
+const { useBrowser, openReader, openFigure, showNumbers, drawAll, dist, artifact } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -406,6 +406,7 @@ test("the one-file edition reaches data-ready from file:// offline and requests 
   try {
     const url = pathToFileURL(file).href;
     await page.goto(url);
+    await drawAll(page);
     await page.waitForSelector("html[data-ready]", { timeout: 20000 });
     assert.deepEqual(requests, [url]);
     assert.deepEqual(errors, []);

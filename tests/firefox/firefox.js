@@ -77,9 +77,15 @@ function useFirefox(test, { width = 1280, height = 900, start } = {}) {
 
 /**
  * Opens dist/<file> (with an optional query or fragment) in the session's page, after clearing
- * its errors, and waits for `ready` (html[data-ready] unless told).
+ * its errors, draws every figure (as printing does: a figure draws as it comes near the screen;
+ * `lazy` leaves them so) and waits for `ready` (html[data-ready] unless told, or
+ * html[data-first-screen] when lazy).
  */
-async function open(session, file, { ready = "html[data-ready]", suffix = "" } = {}) {
+async function open(
+  session,
+  file,
+  { lazy = false, ready = lazy ? "html[data-first-screen]" : "html[data-ready]", suffix = "" } = {},
+) {
   session.errors.length = 0;
   session.requests.length = 0;
   const url = pathToFileURL(path.join(dist, file)).href + suffix;
@@ -87,8 +93,19 @@ async function open(session, file, { ready = "html[data-ready]", suffix = "" } =
   const page = pathToFileURL(path.join(dist, file)).href;
   if (session.page.url().split(/[?#]/)[0] === page) await session.page.goto("about:blank");
   await session.page.goto(url);
+  if (!lazy) await drawAll(session.page);
   if (ready) await session.page.waitForSelector(ready, { timeout: 15000 });
   return url;
+}
+
+/** Draws every figure of the page now (tests/browser/browser.js drawAll, here for Firefox). */
+async function drawAll(page) {
+  await page.evaluate(async () => {
+    const widgets = [...document.querySelectorAll("*")].filter((el) => el.localName.startsWith("llm-"));
+    const defined = Promise.all(widgets.map((el) => customElements.whenDefined(el.localName)));
+    if (!(await Promise.race([defined.then(() => true), new Promise((r) => setTimeout(r, 15000, false))]))) return;
+    for (const el of widgets) /** @type {any} */ (el).drawNow?.();
+  });
 }
 
 /**

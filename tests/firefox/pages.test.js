@@ -16,7 +16,15 @@ const { figures: FIGURES } = require("../browser/registry.js");
 const { colour, rgb } = require("../browser/tokens.js");
 
 test("firefox: the reader becomes ready from file://, draws every figure and logs no error when read to its end", async () => {
-  await open(firefox, "reader.html");
+  // as a reader: the first screen drawn first, each figure as the reader scrolls near it
+  await open(firefox, "reader.html", { lazy: true });
+  assert.equal(
+    await firefox.page.evaluate(() => document.getElementById("moe-figure").hasAttribute("data-ready")),
+    false,
+    "a figure far down waits for the reader",
+  );
+  await readThrough(firefox.page);
+  await firefox.page.waitForSelector("html[data-ready]", { timeout: 15000 });
   const drawn = await assertFiguresDrawn(assert, firefox.page, "reader.html");
   for (const { id } of Object.values(FIGURES))
     assert.ok(
@@ -28,7 +36,6 @@ test("firefox: the reader becomes ready from file://, draws every figure and log
   const figure = await firefox.page.$("#quantization-figure");
   await figure.scrollIntoView();
   await figure.screenshot({ path: artifact("firefox-quantization-figure.png") });
-  await readThrough(firefox.page);
   assert.deepEqual(firefox.errors, []);
   assert.deepEqual(outside(firefox.requests), [], "requests outside the page's own files");
 });
@@ -48,8 +55,8 @@ test("firefox: a deep link with a figure's state sets the figure, draws every fi
 // by 1,000 px moved §7 down by 1,000 px; with the sections visible, §7 stayed).
 test("firefox: a link into the chapter, with or without a figure's state, still shows its section once the figures are drawn", async () => {
   for (const suffix of ["#quantization", "#quantization?quantization.alpha=0.3"]) {
-    await open(firefox, "reader.html", { suffix });
-    await settle(firefox.page, 500);
+    await open(firefox, "reader.html", { suffix, lazy: true });
+    await settle(firefox.page, 1500);
     const top = await firefox.page.evaluate(() => document.getElementById("quantization").getBoundingClientRect().top);
     assert.ok(Math.abs(top) < 40, `${suffix}: #quantization is ${Math.round(top)} px from the top of the screen`);
   }
@@ -80,10 +87,11 @@ test("firefox: the course authors' guide shows every figure live and logs no err
 });
 
 test("firefox: the one-file edition becomes ready, draws every figure and logs no error when read to its end", async () => {
-  await open(firefox, "reader-standalone.html");
+  await open(firefox, "reader-standalone.html", { lazy: true });
+  await readThrough(firefox.page);
+  await firefox.page.waitForSelector("html[data-ready]", { timeout: 15000 });
   const drawn = await assertFiguresDrawn(assert, firefox.page, "reader-standalone.html");
   assert.ok(drawn.length >= Object.keys(FIGURES).length);
-  await readThrough(firefox.page);
   assert.deepEqual(firefox.errors, []);
   assert.deepEqual(outside(firefox.requests), [], "requests outside the file itself");
 });

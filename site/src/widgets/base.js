@@ -121,55 +121,98 @@ export function styledRoot(el, css) {
 }
 
 // --- starting figures when they are needed ---------------------------------------------------
-// A figure starts when it comes within a screen of the viewport; the others start one by one
-// while the browser is idle, in document order, so every figure is ready soon after the first
-// screen without delaying it. Where IntersectionObserver is missing, figures start at once.
-const waiting = new Set();
+// A figure starts (builds its controls, then draws with the engine) when it comes within a screen
+// of the viewport. One further down waits until the reader scrolls near it: a reader's phone does
+// the work of the figures the reader comes to, when they come, and a deep link's own figure is
+// drawn first. drawNow() starts and draws a figure at once (printing does so for every figure,
+// since paper has no scrolling). Where IntersectionObserver is missing, figures start at once.
+// A page opened at a place (page.html#section) is shown from its top until the parser has read
+// that place and the browser has scrolled there: figures seen near the top meanwhile wait, and are
+// asked again once the place is there, so the place's own figures are the ones drawn first.
 let observer = null;
-let idleQueued = false;
+/** @type {Set<Element>} figures near the screen while the page's place was still to come */
+const deferred = new Set();
+
+/**
+ * Whether the page's fragment names a place the page has not come to yet while it is being read:
+ * not read yet, or read but not scrolled into view (the browser scrolls there at a frame of its
+ * own, up to its load). Once the page has loaded, figures go by where the page is.
+ */
+function placeToCome() {
+  if (document.readyState === "complete") return false;
+  const id = location.hash.slice(1).split("?")[0];
+  if (!id) return false;
+  let place;
+  try {
+    place = document.getElementById(decodeURIComponent(id));
+  } catch {
+    return false; // a fragment that does not decode names no place
+  }
+  if (!place) return true;
+  const box = place.getBoundingClientRect();
+  return box.top >= innerHeight || box.bottom <= 0;
+}
+
+function askAgainWhenPlaceIsRead() {
+  if (!placeToCome()) {
+    // the page is at its place: the figures are asked afresh where they are now
+    for (const el of deferred) {
+      observer.unobserve(el);
+      observer.observe(el);
+    }
+    deferred.clear();
+  } else requestAnimationFrame(askAgainWhenPlaceIsRead);
+}
 
 function whenNeeded(widget) {
   if (typeof IntersectionObserver !== "function") return queueMicrotask(() => widget.start());
   observer ??= new IntersectionObserver(
     (entries) => {
-      for (const e of entries) if (e.isIntersecting) startNow(e.target);
+      for (const e of entries) {
+        if (!e.isIntersecting) continue;
+        if (placeToCome()) {
+          if (!deferred.size) requestAnimationFrame(askAgainWhenPlaceIsRead);
+          deferred.add(e.target);
+          continue;
+        }
+        observer.unobserve(e.target);
+        /** @type {LlmWidget} */ (e.target).start();
+      }
     },
     { rootMargin: "100% 0px" },
   );
-  waiting.add(widget);
   observer.observe(widget);
-  queueIdle();
 }
 
-function startNow(widget) {
-  observer.unobserve(widget);
-  waiting.delete(widget);
-  widget.start();
+// First drawings, one per task, in the order the figures started: figures that start together
+// (those of the first screen, or of a page of figures) then leave the page free to paint and to
+// answer the reader between them, rather than drawing all in one long task.
+/** @type {LlmWidget[]} */
+const drawQueue = [];
+let pumping = false;
+/** @type {MessageChannel | null} a task each, without setTimeout's clamping; made when first needed */
+let tasks = null;
+function nextTask() {
+  if (!tasks && typeof MessageChannel === "function") {
+    tasks = new MessageChannel();
+    tasks.port1.onmessage = drawNext;
+  }
+  if (tasks) tasks.port2.postMessage(null);
+  else setTimeout(drawNext, 0);
 }
-
-const idle =
-  globalThis.requestIdleCallback ??
-  ((cb) => setTimeout(() => cb(/** @type {IdleDeadline} */ ({ timeRemaining: () => 8 })), 16));
-function queueIdle() {
-  if (idleQueued) return;
-  idleQueued = true;
-  idle(
-    (deadline) => {
-      idleQueued = false;
-      // The first figure still waiting, in document order, then more while the slice lasts.
-      do {
-        const next = [...waiting].sort((a, b) =>
-          a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
-        )[0];
-        if (!next) return;
-        if (next.isConnected) startNow(next);
-        else waiting.delete(next);
-      } while (deadline.timeRemaining() > 4);
-      if (waiting.size) queueIdle();
-    },
-    { timeout: 1000 },
-  );
+function queueDraw(widget) {
+  drawQueue.push(widget);
+  if (pumping) return;
+  pumping = true;
+  nextTask();
 }
+function drawNext() {
+  drawQueue.shift()?._firstDraw();
+  if (drawQueue.length) nextTask();
+  else pumping = false;
+}
+/** The engine once loaded (a figure that draws at once, for print, needs it without waiting). */
+let loadedCore = null;
 
 /**
  * Why the engine did not start, in one short clause: the two usual causes in words, otherwise
@@ -268,8 +311,8 @@ export class LlmWidget extends HTMLElement {
     this._pending = h("p", { class: "llm-pending" }, COMPUTING);
     this.frame.append(this._pending, this.live);
     // The state is known at once (attributes, links and the API read and write it); building
-    // the controls and computing waits until the figure comes near the screen, or the browser
-    // is idle, so a long page shows its first screen without drawing every figure first.
+    // the controls and computing waits until the figure comes near the screen, so a long page
+    // shows its first screen without drawing every figure first.
     whenNeeded(this);
   }
 
@@ -298,6 +341,7 @@ export class LlmWidget extends HTMLElement {
     } catch (error) {
       // A widget that cannot build still says why, and its `ready` still settles. Only the
       // placeholder goes: what a page added to the frame meanwhile (an exercise's note) stays.
+      this._unbuilt = true;
       this._pending.remove();
       this.frame.append(this.notesEl, this.status, this.actions, this.panel);
       this.showError(`This figure could not be built: ${error?.message ?? error}.`);
@@ -317,11 +361,8 @@ export class LlmWidget extends HTMLElement {
     }, COMPUTING_DELAY);
     loadCore().then(
       (core) => {
-        this.core = core;
-        this.update();
-        this._settle();
-        this.setAttribute("data-ready", "");
-        this._resolveReady();
+        loadedCore = core;
+        queueDraw(this);
       },
       (error) => {
         this.engineError = engineReason(error);
@@ -334,6 +375,27 @@ export class LlmWidget extends HTMLElement {
         this._resolveReady();
       },
     );
+  }
+
+  /** The figure's first drawing, once the engine is loaded (from the queue, or drawNow). */
+  _firstDraw() {
+    if (this.core || !loadedCore || this._unbuilt) return;
+    this.core = loadedCore;
+    this.update();
+    this._settle();
+    this.setAttribute("data-ready", "");
+    this._resolveReady();
+  }
+
+  /**
+   * Starts the figure and draws it now, without waiting to come near the screen or for its turn:
+   * at once where the engine is loaded (so that a print handler's figures are on the paper), else
+   * as soon as it is. Returns whether the figure is drawn.
+   */
+  drawNow() {
+    this.start();
+    if (this._started) this._firstDraw();
+    return Boolean(this.core);
   }
 
   /**
@@ -373,9 +435,9 @@ export class LlmWidget extends HTMLElement {
     // A figure removed before it started is no longer waited for, nor does it follow its page's
     // scheme. Nothing else of a widget lives outside its own element; subclasses that listen
     // elsewhere remove their listeners here.
-    if (!this._started && observer) {
-      observer.unobserve(this);
-      waiting.delete(this);
+    if (!this._started) {
+      observer?.unobserve(this);
+      deferred.delete(this);
     }
   }
 

@@ -364,7 +364,8 @@ export class LlmRope extends LlmWidget {
   set(patch, options = {}) {
     this.moved = options.moved ?? null;
     super.set(patch, options);
-    this.syncLive();
+    // a figure not yet started (still off the screen) has no controls: start() syncs them all
+    if (this._started) this.syncLive();
   }
 
   /** The position sliders and number fields from the state, except `source` (being edited). */

@@ -1,0 +1,101 @@
+// data-first-screen: the moment the figures on the reader's first screen have drawn, set on <html>
+// (and as a performance mark, for the benchmark) as soon as it is true, while the rest of the
+// chapter may still be being read. reader-head.js starts this from right after the masthead, so
+// it cannot wait for the end of the page as reader.js (at the end of <body>) would.
+//
+// The first screen is the viewport where the page opens: its top, or for a link to a place in the
+// page (reader.html#quantization) the screen that starts at that place, where the browser scrolls
+// to. Which figures are on it is known once the parser has read past the screen's bottom (or has
+// read the whole page): while the page is still being read, each animation frame asks whether
+// the last element read so far starts below that line. Those figures' elements are kept as the
+// parser adds them (a MutationObserver over the document until then), and the mark waits for each
+// to be drawn (its `ready`, once llmmath-widgets.js has defined it). A screen with no figure is
+// marked as soon as it is known.
+
+/** The element a link's fragment names ("#rope?rope.m=3" → the element with id "rope"), or null. */
+function target() {
+  const raw = location.hash.slice(1).split("?")[0];
+  if (!raw) return null;
+  try {
+    return document.getElementById(decodeURIComponent(raw));
+  } catch {
+    return null;
+  }
+}
+
+/** An element's top and bottom in the page (not the viewport), in CSS pixels. */
+const span = (el) => {
+  const box = el.getBoundingClientRect();
+  return { top: box.top + scrollY, bottom: box.bottom + scrollY, height: box.height };
+};
+
+/**
+ * Whether an element lies between `top` and `bottom` of the page. A section of the chapter off the
+ * screen is not laid out (content-visibility: auto): asking an element inside it for its box would
+ * lay out the whole section, so the section's own box answers first for what it holds.
+ */
+function within(el, top, bottom) {
+  const section = el.closest("main > section");
+  if (section) {
+    const s = span(section);
+    if (s.top >= bottom || s.bottom <= top) return false;
+  }
+  const e = span(el);
+  return e.height > 0 && e.top < bottom && e.bottom > top;
+}
+
+/** Watches the page being read and marks data-first-screen once its first screen's figures drew. */
+export function watchFirstScreen() {
+  const root = document.documentElement;
+  const hasFragment = location.hash.length > 1;
+  /** @type {Element[]} */
+  const figures = [...document.querySelectorAll("*")].filter((el) => el.localName.startsWith("llm-"));
+  const parsed = new MutationObserver((records) => {
+    for (const r of records)
+      for (const n of r.addedNodes)
+        if (n.nodeType === 1 && /** @type {Element} */ (n).localName.startsWith("llm-"))
+          figures.push(/** @type {Element} */ (n));
+  });
+  parsed.observe(document, { childList: true, subtree: true });
+
+  /** The last element the parser has read (the deepest last child). */
+  const lastRead = () => {
+    let el = document.body?.lastElementChild ?? null;
+    while (el?.lastElementChild) el = el.lastElementChild;
+    return el;
+  };
+
+  /** Whether the parser has read past the line `bottom`: the last element read starts below it. */
+  function readPast(bottom) {
+    const last = lastRead();
+    if (!last) return false;
+    const section = last.closest("main > section");
+    if (section && span(section).top >= bottom) return true;
+    return span(last).top >= bottom;
+  }
+
+  /** The first screen's figures, or null while the parser has not read past the screen. */
+  function onFirstScreen() {
+    const reading = document.readyState === "loading";
+    const place = hasFragment ? target() : null;
+    if (hasFragment && !place && reading) return null; // the place the link names is still to come
+    const top = place ? span(place).top : scrollY;
+    const bottom = top + innerHeight;
+    if (reading && !readPast(bottom)) return null;
+    return figures.filter((el) => el.isConnected && within(el, top, bottom));
+  }
+
+  const mark = () => {
+    performance.mark("data-first-screen");
+    root.setAttribute("data-first-screen", "");
+  };
+  const check = () => {
+    const shown = onFirstScreen();
+    if (!shown) return void requestAnimationFrame(check);
+    parsed.disconnect();
+    Promise.all(
+      shown.map((el) => customElements.whenDefined(el.localName).then(() => /** @type {any} */ (el).ready)),
+    ).then(mark);
+  };
+  requestAnimationFrame(check);
+}
