@@ -11,7 +11,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, dist, artifact, serve, guideFiles } = require("./browser.js");
+const { useBrowser, asset, dist, artifact, serve, guideFiles } = require("./browser.js");
 const { figures } = require("./registry.js");
 
 const browser = useBrowser(test);
@@ -113,7 +113,10 @@ test("script embed: llmmath-widgets.js adds one name to the page, the core's cre
   const before = await plain.page.evaluate(() => Object.getOwnPropertyNames(window));
   await plain.page.close();
   const { page, errors } = await open("course.html", { ready: "#spec[data-ready]" });
-  const added = await page.evaluate((before) => Object.getOwnPropertyNames(window).filter((n) => !before.includes(n)), before);
+  const added = await page.evaluate(
+    (before) => Object.getOwnPropertyNames(window).filter((n) => !before.includes(n)),
+    before,
+  );
   assert.deepEqual(added, ["createLLMMath"], "the one global of the script embed");
   // it is the engine the contract describes (core-api.md): exercise 5's 1.875 tokens
   const tokens = await page.evaluate(
@@ -413,7 +416,10 @@ test("payloads in embed.html's query and in attributes never run or appear as el
 
 test("the guide lists every figure's attributes from their declarations and shows each live", async () => {
   fs.copyFileSync(path.join(dist, "embed-guide.html"), path.join(course, "embed-guide.html"));
-  fs.copyFileSync(path.join(dist, "reader.css"), path.join(course, "reader.css"));
+  // the guide's own style sheet and script, as the build names them
+  fs.mkdirSync(path.join(course, "assets"), { recursive: true });
+  for (const f of ["reader.css", "llmmath-widgets.js"].map(asset))
+    fs.copyFileSync(path.join(dist, f), path.join(course, f));
   const { page, errors } = await open("embed-guide.html", { ready: "#example-diagnose[data-ready]" });
   for (const name of FIGURES) {
     const declared = await page.evaluate((name) => {

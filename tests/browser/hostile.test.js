@@ -9,7 +9,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, dist, openFigure, openReader, artifact } = require("./browser.js");
+const { useBrowser, asset, dist, openFigure, openReader, artifact } = require("./browser.js");
 const { figures } = require("./registry.js");
 
 const browser = useBrowser(test);
@@ -53,61 +53,64 @@ test("every widget given a hostile value in every attribute ends with a message 
     if (m.type() === "error") errors.push(m.text());
   });
   await page.goto(pathToFileURL(path.join(dir, "blank.html")).href);
-  const outcomes = await page.evaluate(async ({ payloads, figureTags }) => {
-    const results = [];
-    for (const tag of figureTags) {
-      const cls = customElements.get(tag);
-      for (const p of payloads) {
-        const el = document.createElement(tag);
-        for (const d of cls.attributes) el.setAttribute(d.name, p);
-        document.body.append(el);
-        const settled = await Promise.race([
-          el.ready.then(() => true),
-          new Promise((r) => setTimeout(() => r(false), 8000)),
-        ]);
-        const root = el.shadowRoot;
-        const notes = root.querySelector(".llm-notes")?.textContent ?? "";
-        const status = root.querySelector(".llm-status")?.textContent ?? "";
-        // Every attribute whose value did not become the state is named in a note.
-        const camel = (n) => n.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-        const refused = cls.attributes
-          .filter((d) => {
-            // The value was taken when the state holds what the string says.
-            const v = el.state[camel(d.name)];
-            const read =
-              {
-                number: Number,
-                integer: Number,
-                boolean: (x) => x === "true" || x === "",
-                labels: (x) => x.split("|"),
-                numbers: (x) => x.split(",").map(Number),
-                matrix: (x) => x.split(";").map((r) => r.split(",").map(Number)),
-              }[d.type] ?? ((x) => x);
-            // (An empty list of labels may be kept as no labels at all.)
-            const taken =
-              JSON.stringify(read(p)) === JSON.stringify(v) || (d.type === "labels" && p === "" && v.length === 0);
-            return !taken;
-          })
-          .map((d) => d.name);
-        // Named as the attribute ("temperature=…") or, for a value the widget fitted, by its word.
-        // A first computation the core refused sets every setting aside, and says so once.
-        const setAside = /Not drawn: .* instead\./.test(notes);
-        const unnamed = refused.filter(
-          (name) => !setAside && !new RegExp(`(^|[^a-z-])${name}([^a-z-]|$)`, "i").test(notes),
-        );
-        results.push({
-          tag,
-          p: p.slice(0, 20),
-          settled,
-          message: refused.length === 0 || notes !== "" || status !== "",
-          unnamed,
-          drawn: root.querySelectorAll("img, script, iframe").length,
-        });
-        el.remove();
+  const outcomes = await page.evaluate(
+    async ({ payloads, figureTags }) => {
+      const results = [];
+      for (const tag of figureTags) {
+        const cls = customElements.get(tag);
+        for (const p of payloads) {
+          const el = document.createElement(tag);
+          for (const d of cls.attributes) el.setAttribute(d.name, p);
+          document.body.append(el);
+          const settled = await Promise.race([
+            el.ready.then(() => true),
+            new Promise((r) => setTimeout(() => r(false), 8000)),
+          ]);
+          const root = el.shadowRoot;
+          const notes = root.querySelector(".llm-notes")?.textContent ?? "";
+          const status = root.querySelector(".llm-status")?.textContent ?? "";
+          // Every attribute whose value did not become the state is named in a note.
+          const camel = (n) => n.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+          const refused = cls.attributes
+            .filter((d) => {
+              // The value was taken when the state holds what the string says.
+              const v = el.state[camel(d.name)];
+              const read =
+                {
+                  number: Number,
+                  integer: Number,
+                  boolean: (x) => x === "true" || x === "",
+                  labels: (x) => x.split("|"),
+                  numbers: (x) => x.split(",").map(Number),
+                  matrix: (x) => x.split(";").map((r) => r.split(",").map(Number)),
+                }[d.type] ?? ((x) => x);
+              // (An empty list of labels may be kept as no labels at all.)
+              const taken =
+                JSON.stringify(read(p)) === JSON.stringify(v) || (d.type === "labels" && p === "" && v.length === 0);
+              return !taken;
+            })
+            .map((d) => d.name);
+          // Named as the attribute ("temperature=…") or, for a value the widget fitted, by its word.
+          // A first computation the core refused sets every setting aside, and says so once.
+          const setAside = /Not drawn: .* instead\./.test(notes);
+          const unnamed = refused.filter(
+            (name) => !setAside && !new RegExp(`(^|[^a-z-])${name}([^a-z-]|$)`, "i").test(notes),
+          );
+          results.push({
+            tag,
+            p: p.slice(0, 20),
+            settled,
+            message: refused.length === 0 || notes !== "" || status !== "",
+            unnamed,
+            drawn: root.querySelectorAll("img, script, iframe").length,
+          });
+          el.remove();
+        }
       }
-    }
-    return results;
-  }, { payloads: PAYLOADS, figureTags: FIGURE_TAGS });
+      return results;
+    },
+    { payloads: PAYLOADS, figureTags: FIGURE_TAGS },
+  );
   for (const o of outcomes) {
     assert.ok(o.settled, `${o.tag} with ${o.p}: ready settled`);
     assert.ok(o.message, `${o.tag} with ${o.p}: a refused value gets a message`);
@@ -459,7 +462,9 @@ test("a copy of the reader saved without its scripts says where each figure woul
       .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, "");
     assert.doesNotMatch(html, /<script/);
     fs.writeFileSync(path.join(saved, "reader.html"), html);
-    for (const f of ["reader.css", "chapter-math.woff2"]) fs.copyFileSync(path.join(dist, f), path.join(saved, f));
+    fs.mkdirSync(path.join(saved, "assets"));
+    for (const f of ["reader.css", "chapter-math.woff2"].map(asset))
+      fs.copyFileSync(path.join(dist, f), path.join(saved, f));
     const page = await browser.context.newPage();
     const errors = [];
     page.on("pageerror", (e) => errors.push(e.message));
