@@ -5,7 +5,8 @@
 #                       and write the finished site to dist/ (open dist/reader.html)
 #   ./build.sh test     build if needed, then run every test: the type check and the linters
 #                       (tests/habits.js), native Catch2 (CTest), Node tests of dist/llmmath.js,
-#                       and browser tests in headless Chromium
+#                       browser tests in headless Chromium, and the edition served by nginx and
+#                       Apache (tests/hosting/)
 #   ./build.sh core     only the core: native tests built and dist/llmmath.js written
 #   ./build.sh fuzz [s] fuzz every core function for s seconds (default 600), growing the corpus
 #                       kept in tests/fuzz/corpus/
@@ -60,6 +61,12 @@ test_apt_packages=(
   "python3-yaml:/usr/lib/python3/dist-packages/yaml/__init__.py"
   "hugo:/usr/bin/hugo"
   "pandoc:/usr/bin/pandoc"
+  # the web servers tests/hosting/ serves the edition with, by the hosting guide's configurations
+  # (apache2-bin: the server alone, no service that starts itself; nginx's package may start one)
+  "nginx:/usr/sbin/nginx"
+  "libnginx-mod-http-brotli-static:/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"
+  "apache2-bin:/usr/sbin/apache2"
+  "media-types:/etc/mime.types"
 )
 
 ensure_packages() {
@@ -205,6 +212,7 @@ run_tests() {
   run_suite node npm run --silent test:node
   run_suite browser npm run --silent test:browser
   run_suite firefox npm run --silent test:firefox
+  run_suite hosting npm run --silent test:hosting
   echo
   say "Summary"
   printf '  %s\n' "${results[@]}"

@@ -39,13 +39,24 @@ module.exports = [
     languageOptions: { sourceType: "module", globals: globals.node },
   },
   {
+    // The offline copy's service worker (site/sw.js, written to dist/sw.js by site/publish.mjs).
+    files: ["site/sw.js"],
+    languageOptions: { sourceType: "script", globals: globals.serviceworker },
+  },
+  {
     // Tests, the benchmark and the API's declarations: Node CommonJS scripts. The browser tests
     // hand functions to the page (page.evaluate), which run there and use its globals.
     files: ["tests/**/*.js", "bench/**/*.js", "bindings/api/**/*.js", "eslint.config.js"],
     languageOptions: { sourceType: "commonjs", globals: globals.node },
   },
   {
-    files: ["tests/browser/**/*.js", "tests/firefox/**/*.js", "tests/visual/**/*.js", "bench/page.js"],
+    files: [
+      "tests/browser/**/*.js",
+      "tests/firefox/**/*.js",
+      "tests/hosting/**/*.js",
+      "tests/visual/**/*.js",
+      "bench/page.js",
+    ],
     languageOptions: {
       globals: {
         ...globals.node,

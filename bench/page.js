@@ -31,7 +31,7 @@ const path = require("node:path");
 const zlib = require("node:zlib");
 const { pathToFileURL } = require("node:url");
 const { chromium } = require("playwright-core");
-const { dist, CHROMIUM, FLAGS } = require("../tests/browser/browser.js");
+const { asset, dist, CHROMIUM, FLAGS } = require("../tests/browser/browser.js");
 
 const RUNS = Number(process.argv[2] ?? 10);
 const INPUTS = Number(process.argv[3] ?? 200);
@@ -58,9 +58,11 @@ function bytes() {
     "embed.html",
     "reader-standalone.html",
   ];
+  // what the pages load is in assets/, under names with a hash (site/build.mjs)
+  const hashed = new Set(["reader.css", "reader-head.js", "reader.js", "chapter-math.woff2"]);
   const out = {};
   for (const f of files) {
-    const file = path.join(dist, f);
+    const file = path.join(dist, hashed.has(f) ? asset(f) : f);
     if (!fs.existsSync(file)) continue;
     const data = fs.readFileSync(file);
     out[f] = { raw: data.length, gzip: zlib.gzipSync(data, { level: 9 }).length };
@@ -136,11 +138,12 @@ const readerUrl = (hash = "", root = dist) => pathToFileURL(path.join(root, "rea
  */
 async function withoutFigures(browser) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-text-"));
-  for (const f of ["reader.css", "reader-head.js", "chapter-math.woff2"])
+  fs.mkdirSync(path.join(dir, "assets"));
+  for (const f of ["reader.css", "reader-head.js", "chapter-math.woff2"].map(asset))
     fs.copyFileSync(path.join(dist, f), path.join(dir, f));
   const html = fs.readFileSync(path.join(dist, "reader.html"), "utf8");
-  const text = html.replace(/<script src="(llmmath-widgets|reader)\.js"[^>]*><\/script>\n?/g, "");
-  if (text.length === html.length || /llmmath-widgets\.js|"reader\.js"/.test(text))
+  const text = html.replace(/<script src="assets\/(llmmath-widgets|reader)\.[0-9a-f]{10}\.js"[^>]*><\/script>\n?/g, "");
+  if (text.length === html.length || /llmmath-widgets\.[0-9a-f]{10}\.js|"assets\/reader\.[0-9a-f]{10}\.js"/.test(text))
     throw new Error("reader.html's scripts were not found to take out");
   fs.writeFileSync(path.join(dir, "reader.html"), text);
   try {

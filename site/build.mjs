@@ -7,9 +7,15 @@
 //                          in file-name order) and their table of contents, every \( … \) and
 //                          \[ … \] typeset at build time as MathML by KaTeX (no script,
 //                          read as mathematics by screen readers)
-//   reader.css, reader.js  the page's styles and its glue (URL state, sharing), after …
-//   reader-head.js         the reader's first script: asks for the formulas' font ahead (src/reader-head.js)
-//   chapter-math.woff2     the formulas' font (site/fonts/: Latin Modern Math cut down to them)
+//   assets/                what the edition's pages load, each name with a hash of its content
+//                          (reader.<hash>.css): browsers keep them for good, a new build has new
+//                          names (site/hosting.mjs: caching). The pages name these; the names
+//                          course authors copy (below) stay as they are, beside them:
+//     reader.css, reader.js  the page's styles and its glue (URL state, sharing), after …
+//     reader-head.js       the reader's first script: asks for the formulas' font ahead (src/reader-head.js)
+//     chapter-math.woff2   the formulas' font (site/fonts/: Latin Modern Math cut down to them)
+//     llmmath-widgets.js   a copy of the script embed, for the pages
+//     icon.svg, icon-<px>.png  the chapter's icon (site/icon.mjs), named by the manifest
 //   llmmath-widgets.js     the script embed: the core and every widget in one classic script
 //                          (file:// cannot load ES modules); widget styles travel inside it
 //   embed.html             one figure with its caption, for a frame (embed.html?widget=…), with
@@ -25,6 +31,15 @@
 //   package/, llmmath-attention-<version>.tgz
 //                          the npm package for sites built with a bundler (ES modules: the core,
 //                          and the widgets' registration; no global), and npm pack's file of it
+//   manifest.webmanifest   the web app manifest: the chapter can be installed as an app
+//   hosting.html           the hosting guide: how to serve dist/, with the servers' files below
+//   hosting/nginx.conf, .htaccess, _headers
+//                          nginx's, Apache's and Netlify's or Cloudflare Pages' configuration, from
+//                          the one declaration of how the edition is served (site/hosting.mjs)
+//   sw.js                  the offline copy's service worker (site/sw.js, site/publish.mjs)
+//   *.br, *.gz             beside every text file: its Brotli and gzip copies, for servers that
+//                          send what the build compressed (site/publish.mjs precompress)
+// Each page's <meta> Content-Security-Policy is its kind's in site/hosting.mjs (<!-- policy -->).
 // Every page carries a <noscript> note with the eight exercise answers, computed here by the core.
 import { build } from "esbuild";
 import katex from "katex";
@@ -37,7 +52,21 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { modelFacts } from "./model-facts.mjs";
 import { exerciseAnswers } from "./noscript.mjs";
-import { tokensCss } from "./src/tokens.js";
+import { tokensCss, colour } from "./src/tokens.js";
+import {
+  ASSETS,
+  CACHING,
+  COMMON,
+  compressible,
+  KINDS,
+  kindOf,
+  metaPolicy,
+  POLICIES,
+  policyText,
+  TYPES,
+} from "./hosting.mjs";
+import { iconPng, iconSvg, PNG_SIZES } from "./icon.mjs";
+import { compressed, precompress, servedFiles, serverFiles, writeOffline, writeServerFiles } from "./publish.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
@@ -149,6 +178,9 @@ function permalinks(html) {
     );
   });
 }
+
+/** A page's <meta> policy, its kind's (site/hosting.mjs), filled at <!-- policy -->. */
+const withPolicy = (html, file) => fill(html, `site/${file}`, { policy: metaPolicy(kindOf(file).policy) });
 
 /** Fills a page's <!-- name --> placeholders (each everywhere); a missing one is a build error. */
 function fill(html, file, values) {
@@ -463,7 +495,42 @@ ${exerciseAnswers(core)
 // the font as a data: URL instead (fontInline).
 const mathCss = await read("fonts/math.css");
 const fontFile = (name) => readFile(path.join(here, "fonts", name));
-await writeFile(path.join(out, "chapter-math.woff2"), await fontFile("chapter-math.woff2"));
+
+// --- content-hashed files -------------------------------------------------------------------
+// What the pages load is written to assets/ under a name with the first 10 hex digits of the
+// SHA-256 of its bytes (reader.css → assets/reader.0123456789.css); `hashed` maps the name to
+// that path. A server tells browsers to keep these for a year without asking again (site/
+// hosting.mjs), which a name that could be reused would make unsafe. The folder is emptied first,
+// so that it holds exactly this build's files. The pages are written with the plain names
+// (the one-file edition inlines them by those) and then pointed at the hashed files (withAssets).
+await rm(path.join(out, ASSETS), { recursive: true, force: true });
+await mkdir(path.join(out, ASSETS));
+// Written by builds before assets/ existed: no page names them now.
+for (const old of ["reader.css", "reader.js", "reader-head.js", "chapter-math.woff2"])
+  await rm(path.join(out, old), { force: true });
+const hashed = new Map();
+/** Writes `data` as assets/<name with its hash>; returns that path. */
+async function writeAsset(name, data) {
+  const hash = createHash("sha256").update(data).digest("hex").slice(0, 10);
+  const ext = path.extname(name);
+  const file = `${ASSETS}/${path.basename(name, ext)}.${hash}${ext}`;
+  await writeFile(path.join(out, file), data);
+  hashed.set(name, file);
+  return file;
+}
+/**
+ * `html` with each <link href> and <script src> naming one of `names` pointed at its hashed
+ * file; each name must be found.
+ */
+function withAssets(html, file, names) {
+  for (const name of names) {
+    const pattern = new RegExp(`(<(?:link|script)\\b[^>]*?\\s(?:href|src)=")${name.replace(/[.]/g, "\\.")}"`, "g");
+    if (!pattern.test(html)) throw new Error(`${file}: nothing loads ${name}`);
+    html = html.replace(pattern, (_, before) => `${before}${hashed.get(name)}"`);
+  }
+  return html;
+}
+const fontAsset = await writeAsset("chapter-math.woff2", await fontFile("chapter-math.woff2"));
 /** `css` with the font file of fonts/math.css replaced by `woff2` (bytes) as a data: URL. */
 function fontInline(css, woff2) {
   const url = 'url("chapter-math.woff2")';
@@ -496,14 +563,29 @@ const frame = typeset(
 const sectionsHtml = permalinks(
   fill(frame, "site/reader.html", { sections: sections.map((s) => typeset(s.html, s.file)).join("\n\n") }),
 );
-const readerHtml = fill(sectionsHtml, "site/reader.html", { noscript: noscript("") });
-await writeFile(path.join(out, "reader.html"), readerHtml);
+const readerHtml = withPolicy(fill(sectionsHtml, "site/reader.html", { noscript: noscript("") }), "reader.html");
 // Every page's stylesheet starts with the colour tokens the widgets use too, and the formulas' font.
 const readerCss = `${tokensCss()}\n${mathCss}\n${await read("reader.css")}`;
-await writeFile(path.join(out, "reader.css"), readerCss);
-await writeFile(path.join(out, "reader.js"), readerJs);
-await writeFile(path.join(out, "reader-head.js"), readerHeadJs);
+// The style sheet sits beside the font in assets/: its url() names the font's hashed file.
+await writeAsset(
+  "reader.css",
+  readerCss.replace('url("chapter-math.woff2")', () => `url("${path.basename(fontAsset)}")`),
+);
+await writeAsset("reader-head.js", readerHeadJs);
+await writeAsset("reader.js", readerJs);
+await writeAsset("llmmath-widgets.js", widgetsJs);
 await writeFile(path.join(out, "llmmath-widgets.js"), widgetsJs);
+// reader-head.js asks for the font ahead by its script element's data-font: the hashed file's.
+const FONT_AHEAD = ' data-font="chapter-math.woff2"';
+if (readerHtml.split(FONT_AHEAD).length !== 2)
+  throw new Error(`reader.html: not one${FONT_AHEAD} to point at the hashed font`);
+await writeFile(
+  path.join(out, "reader.html"),
+  withAssets(readerHtml, "reader.html", ["reader.css", "reader-head.js", "llmmath-widgets.js", "reader.js"]).replace(
+    FONT_AHEAD,
+    () => ` data-font="${fontAsset}"`,
+  ),
+);
 
 // --- one-file pages ------------------------------------------------------------------------
 // A page with its stylesheets and scripts inline. A strict policy still holds: each inline block
@@ -560,7 +642,10 @@ const captions = Object.entries(figures)
     return `<template id="caption-${name}"><figcaption>${m[1]}</figcaption></template>`;
   })
   .join("\n");
-const embedHtml = fill(await read("embed.html"), "site/embed.html", { noscript: noscript(), captions });
+const embedHtml = withPolicy(
+  fill(await read("embed.html"), "site/embed.html", { noscript: noscript(), captions }),
+  "embed.html",
+);
 await writeFile(path.join(out, "embed.html"), policySafe(embedHtml, "embed.html"));
 await writeFile(
   path.join(out, "llmmath-embed.css"),
@@ -585,6 +670,19 @@ function policySafe(html, file) {
   for (const [pattern, what] of inline)
     if (pattern.test(html)) throw new Error(`${file} has ${what}, which a strict policy blocks`);
   return html;
+}
+
+/**
+ * A page of the edition beside the chapter (the embedding and the hosting guide): site/<file>
+ * filled with `values`, its kind's policy, and pointed at the hashed files of what it loads.
+ */
+async function pageOfTheEdition(file, values) {
+  const html = withPolicy(fill(await read(file), `site/${file}`, values), file);
+  return withAssets(
+    html,
+    file,
+    [...hashed.keys()].filter((name) => new RegExp(`\\s(?:href|src)="${name.replace(/[.]/g, "\\.")}"`).test(html)),
+  );
 }
 
 // --- embed-guide.html ----------------------------------------------------------------------
@@ -636,7 +734,7 @@ const PACKAGE = { name: "llmmath-attention", version: rootPackage.version };
 const packageFile = `${PACKAGE.name}-${PACKAGE.version}.tgz`;
 await writeFile(
   path.join(out, "embed-guide.html"),
-  fill(await read("embed-guide.html"), "site/embed-guide.html", {
+  await pageOfTheEdition("embed-guide.html", {
     "package-file": packageFile,
     noscript: noscript(),
     "attribute-tables": tables,
@@ -694,9 +792,12 @@ const standalone = readerHtml
   // the font is inside the style sheet there: nothing to ask for ahead (reader-head.js without
   // data-font only watches the first screen)
   .replace(
-    '<script src="reader-head.js" data-font="chapter-math.woff2"></script>',
+    `<script src="reader-head.js" data-font="chapter-math.woff2"></script>`,
     '<script src="reader-head.js"></script>',
-  );
+  )
+  // one file, not an offline copy of a site: no control to keep it
+  .replace(/\n *<div class="offline" id="offline"[\s\S]*?<\/div>/, "");
+if (standalone.includes('id="offline"')) throw new Error("reader-standalone.html: the offline control is still there");
 await writeFile(
   path.join(out, "reader-standalone.html"),
   oneFile(standalone, "reader-standalone.html", {
@@ -802,3 +903,94 @@ execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination
   stdio: ["ignore", "ignore", "inherit"],
 });
 if (!existsSync(path.join(out, packageFile))) throw new Error(`npm pack did not write ${packageFile}`);
+
+// --- the web app manifest and its icons ------------------------------------------------------
+// manifest.webmanifest (reader.html links it): the chapter can be installed as an app, opening at
+// reader.html in a window of its own, with the icon of site/icon.mjs, in the page's light colours.
+const icons = [{ src: await writeAsset("icon.svg", iconSvg()), sizes: "any", type: "image/svg+xml", purpose: "any" }];
+for (const px of PNG_SIZES) {
+  const src = await writeAsset(`icon-${px}.png`, iconPng(px));
+  icons.push({ src, sizes: `${px}x${px}`, type: "image/png", purpose: "any" });
+  // painted to its edges, its picture inside the circle a launcher's mask keeps (site/icon.mjs)
+  icons.push({ src, sizes: `${px}x${px}`, type: "image/png", purpose: "maskable" });
+}
+await writeFile(
+  path.join(out, "manifest.webmanifest"),
+  `${JSON.stringify(
+    {
+      name: "Attention and Transformers",
+      short_name: "Attention",
+      description:
+        "Chapter 8 of The Mathematics of Large Language Models, with every example computed in your browser.",
+      lang: "en",
+      start_url: "reader.html",
+      scope: "./",
+      display: "standalone",
+      background_color: colour("bg", "light"),
+      theme_color: colour("bg", "light"),
+      icons,
+    },
+    null,
+    2,
+  )}\n`,
+);
+
+// --- the offline copy ------------------------------------------------------------------------
+// sw.js and the counts in reader.html's control (site/publish.mjs writeOffline): after every file
+// the chapter loads is written.
+const offline = await writeOffline(out);
+
+// --- hosting.html, and the servers' configurations ---------------------------------------------
+// The configurations are made from site/hosting.mjs; _headers names every file of the edition,
+// hosting.html and the configurations among them, and hosting.html shows all three as written.
+const served = [...new Set([...(await servedFiles(out)), "hosting.html", "hosting/nginx.conf"])].sort();
+const serverTexts = serverFiles(served);
+const bytesOf = (n) => n.toLocaleString("en");
+// what travels: a compressible file's copy, any other file as it is (a font, an image)
+const sizes = await Promise.all(
+  offline.files.map(async (f) => {
+    const bytes = await readFile(path.join(out, f));
+    if (!compressible(f)) return { f, raw: bytes.length, gz: bytes.length, br: bytes.length, asIs: true };
+    const { br, gz } = compressed(bytes);
+    return { f, raw: bytes.length, gz: gz.length, br: br.length };
+  }),
+);
+const total = (k) => sizes.reduce((s, x) => s + x[k], 0);
+const sent = (s, k) => (s.asIs ? `${bytesOf(s[k])} (as it is)` : bytesOf(s[k]));
+const header = (headers) =>
+  Object.entries(headers)
+    .map(([name, value]) => `<code>${escapeHtml(`${name}: ${value}`)}</code>`)
+    .join(" and ");
+await writeFile(
+  path.join(out, "hosting.html"),
+  await pageOfTheEdition("hosting.html", {
+    "compressed-kinds": Object.entries(TYPES)
+      .filter(([, t]) => t.compress)
+      .map(([ext]) => `<code>.${ext}</code>`)
+      .join(", "),
+    "sizes-table": [
+      ...sizes.map(
+        (s) =>
+          `      <tr><th scope="row"><code>${escapeHtml(s.f)}</code></th><td>${bytesOf(s.raw)}</td><td>${sent(s, "gz")}</td><td>${sent(s, "br")}</td></tr>`,
+      ),
+      `      <tr><th scope="row">all ${sizes.length} files</th><td>${bytesOf(total("raw"))}</td><td>${bytesOf(total("gz"))}</td><td>${bytesOf(total("br"))}</td></tr>`,
+    ].join("\n"),
+    "kinds-table": KINDS.map(
+      (k) =>
+        `      <tr><th scope="row">${k.name}</th><td><code>${escapeHtml(k.pattern)}</code></td><td><code>${escapeHtml(CACHING[k.caching])}</code></td><td><code>${escapeHtml(policyText(POLICIES[k.policy]))}</code></td></tr>`,
+    ).join("\n"),
+    "common-headers": header(COMMON),
+    "nginx-conf": escapeHtml(serverTexts["hosting/nginx.conf"]),
+    htaccess: escapeHtml(serverTexts[".htaccess"]),
+    "netlify-headers": escapeHtml(serverTexts._headers),
+    "offline-count": String(offline.files.length),
+    "offline-size": `${(offline.bytes / 1e6).toFixed(1)} MB`,
+    "offline-list": offline.files.map((f) => `    <li><code>${escapeHtml(f)}</code></li>`).join("\n"),
+  }),
+);
+await writeServerFiles(out, served);
+if ((await servedFiles(out)).join("\n") !== served.join("\n"))
+  throw new Error("the servers' configurations were written for other files than the edition has");
+
+// --- precompressed copies: last, once every file is written ----------------------------------
+await precompress(out);

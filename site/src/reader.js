@@ -15,6 +15,10 @@ import { addTakeawayActions } from "./takeaway.js";
 import { h } from "./dom.js";
 import { focusWhereScrolls } from "./scrollable.js";
 import { setUpPrint } from "./print.js";
+import { setUpOffline } from "./offline.js";
+
+// "Keep this chapter for offline reading", in the contents: needs no figure (offline.js).
+setUpOffline();
 
 // llmmath-widgets.js loads with `async` from right after the masthead (after reader-head.js), so
 // that the figures are defined and start while the page is still being read; it has normally run

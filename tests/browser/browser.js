@@ -130,6 +130,21 @@ function num(text) {
   return Number(text.trim().replace(/−/g, "-").replace(/^[×±]/, ""));
 }
 
+/**
+ * The path in dist/ of the file the pages load for `name` ("reader.css" →
+ * "assets/reader.0123456789.css"): site/build.mjs writes what the pages load under names carrying
+ * a hash of their content, exactly one per name.
+ */
+function asset(name) {
+  const ext = path.extname(name);
+  const pattern = new RegExp(
+    `^${path.basename(name, ext).replace(/[.]/g, "\\.")}\\.[0-9a-f]{10}${ext.replace(".", "\\.")}$`,
+  );
+  const found = fs.readdirSync(path.join(dist, "assets")).filter((f) => pattern.test(f));
+  if (found.length !== 1) throw new Error(`dist/assets/ has ${found.length} files for ${name}: ${found.join(", ")}`);
+  return `assets/${found[0]}`;
+}
+
 function artifact(name) {
   fs.mkdirSync(artifacts, { recursive: true });
   return path.join(artifacts, name);
@@ -243,6 +258,7 @@ module.exports = {
   openFigure,
   showNumbers,
   artifact,
+  asset,
   dist,
   shown,
   num,

@@ -11,7 +11,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, drawAll, dist, artifact, serve, guideFiles } = require("./browser.js");
+const { useBrowser, asset, drawAll, dist, artifact, serve, guideFiles } = require("./browser.js");
 const { figures } = require("./registry.js");
 
 const browser = useBrowser(test);
@@ -419,7 +419,10 @@ test("payloads in embed.html's query and in attributes never run or appear as el
 
 test("the guide lists every figure's attributes from their declarations and shows each live", async () => {
   fs.copyFileSync(path.join(dist, "embed-guide.html"), path.join(course, "embed-guide.html"));
-  fs.copyFileSync(path.join(dist, "reader.css"), path.join(course, "reader.css"));
+  // the guide's own style sheet and script, as the build names them
+  fs.mkdirSync(path.join(course, "assets"), { recursive: true });
+  for (const f of ["reader.css", "llmmath-widgets.js"].map(asset))
+    fs.copyFileSync(path.join(dist, f), path.join(course, f));
   const { page, errors } = await open("embed-guide.html", { ready: "#example-diagnose[data-ready]" });
   for (const name of FIGURES) {
     const declared = await page.evaluate((name) => {

@@ -9,7 +9,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, dist, openFigure, openReader, artifact } = require("./browser.js");
+const { useBrowser, asset, dist, openFigure, openReader, artifact } = require("./browser.js");
 const { figures } = require("./registry.js");
 
 const browser = useBrowser(test);
@@ -462,7 +462,9 @@ test("a copy of the reader saved without its scripts says where each figure woul
       .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, "");
     assert.doesNotMatch(html, /<script/);
     fs.writeFileSync(path.join(saved, "reader.html"), html);
-    for (const f of ["reader.css", "chapter-math.woff2"]) fs.copyFileSync(path.join(dist, f), path.join(saved, f));
+    fs.mkdirSync(path.join(saved, "assets"));
+    for (const f of ["reader.css", "chapter-math.woff2"].map(asset))
+      fs.copyFileSync(path.join(dist, f), path.join(saved, f));
     const page = await browser.context.newPage();
     const errors = [];
     page.on("pageerror", (e) => errors.push(e.message));

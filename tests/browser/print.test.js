@@ -12,7 +12,7 @@ const http = require("node:http");
 const path = require("node:path");
 const zlib = require("node:zlib");
 const { pathToFileURL } = require("node:url");
-const { useBrowser, openReader, dist, guideFiles } = require("./browser.js");
+const { useBrowser, openReader, asset, dist, guideFiles } = require("./browser.js");
 
 const browser = useBrowser(test);
 const FAMILY = "Chapter Math";
@@ -128,9 +128,9 @@ function cmapCodePoints(cmap) {
   return points;
 }
 
-/** The font a page uses: dist/chapter-math.woff2, or the one its styles carry as a data: URL. */
+/** The font a page uses: dist/assets/chapter-math.<hash>.woff2, or the one its styles carry as a data: URL. */
 function pageFont(file) {
-  if (file === "reader.html") return fs.readFileSync(path.join(dist, "chapter-math.woff2"));
+  if (file === "reader.html") return fs.readFileSync(path.join(dist, asset("chapter-math.woff2")));
   // embed.html's font is inside its style sheet, a file beside it
   const sheet = file === "embed.html" ? "llmmath-embed.css" : file;
   const m = /url\("data:font\/woff2;base64,([A-Za-z0-9+/=]+)"\)/.exec(fs.readFileSync(path.join(dist, sheet), "utf8"));
@@ -260,7 +260,7 @@ test("font: each edition loads the formulas' font from itself, under its policy,
       `${file}: requests outside dist/`,
     );
     const names = new Set(fetched.map((u) => u.slice(own.length).split(/[?#]/)[0]));
-    if (file === "reader.html") assert.ok(names.has("chapter-math.woff2"), "reader.html fetched chapter-math.woff2");
+    if (file === "reader.html") assert.ok(names.has(asset("chapter-math.woff2")), "reader.html fetched its font");
     else if (file === "embed.html")
       // the guide's files for a frame, no font file: its font is inside llmmath-embed.css
       assert.deepEqual([...names].sort(), guideFiles("frame").sort(), "embed.html loads the guide's files");
@@ -283,7 +283,7 @@ test("font: each edition loads the formulas' font from itself, under its policy,
     await page.goto(`${server.url}reader.html`);
     await page.waitForSelector("html[data-first-screen]", { timeout: 15000 });
     assert.deepEqual((await mathFontStatus(page)).faces, ["loaded"], "over http");
-    assert.deepEqual(fonts, [`200 ${server.url}chapter-math.woff2`]);
+    assert.deepEqual(fonts, [`200 ${server.url}${asset("chapter-math.woff2")}`]);
     assert.deepEqual(errors, []);
     await page.close();
   } finally {

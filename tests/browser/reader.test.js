@@ -3,7 +3,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("node:path");
-const { useBrowser, openReader, artifact, dist } = require("./browser.js");
+const { useBrowser, openReader, artifact, asset, dist } = require("./browser.js");
 
 const SECTIONS = ["attention", "sampling", "rope", "cost", "speculative", "alibi", "quantization", "moe", "diagnose"];
 
@@ -32,7 +32,7 @@ test("the reader loads from file://, becomes ready, logs no error and requests o
   });
   assert.equal(placeholders, 0, "keep() placeholders left in the figures");
   assert.ok(
-    requests.some((u) => u.endsWith("/llmmath-widgets.js")),
+    requests.some((u) => u.endsWith(`/${asset("llmmath-widgets.js")}`)),
     "the core and widgets were loaded",
   );
   await page.screenshot({ path: artifact("reader-1280.png"), fullPage: true });

@@ -292,7 +292,7 @@ test("every chart is an image with a name, a description with numbers the figure
 /** A copy of `files` of dist/ in a folder of their own; returns the folder. */
 function copyOf(files) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-sr-"));
-  for (const f of files) fs.copyFileSync(path.join(dist, f), path.join(dir, f));
+  for (const f of files) fs.cpSync(path.join(dist, f), path.join(dir, f), { recursive: true });
   test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
@@ -357,7 +357,7 @@ test("on a course page whose policy forbids WebAssembly, every figure says in wo
 });
 
 test("the reader without its engine shows one notice under its title, with the exercises' answers behind a disclosure, and sets data-error", async () => {
-  const dir = copyOf(fs.readdirSync(dist).filter((f) => fs.statSync(path.join(dist, f)).isFile()));
+  const dir = copyOf(fs.readdirSync(dist));
   const html = fs.readFileSync(path.join(dir, "reader.html"), "utf8");
   assert.ok(html.includes(" 'wasm-unsafe-eval'"), "the reader's policy allows WebAssembly: remove it for this test");
   fs.writeFileSync(path.join(dir, "reader.html"), html.replace(" 'wasm-unsafe-eval'", ""));

@@ -10,7 +10,7 @@ const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { chromium } = require("playwright-core");
-const { useBrowser, openReader, openFigure, showNumbers, drawAll, dist, artifact } = require("./browser.js");
+const { useBrowser, openReader, openFigure, showNumbers, asset, drawAll, dist, artifact } = require("./browser.js");
 
 const browser = useBrowser(test);
 
@@ -348,12 +348,13 @@ test("'Save page as' keeps one copy of every widget: the live page serialised an
       };
     });
   });
-  const tag = '<script src="llmmath-widgets.js" async=""></script>';
+  const widgets = asset("llmmath-widgets.js");
+  const tag = `<script src="${widgets}" async=""></script>`;
   assert.ok(html.includes(tag), "the saved copy loads the widgets' script");
   assert.match(html, /<html [^>]*data-ready/, "the live page was saved with its signals");
   for (const mode of ["", " defer"]) {
     const saved = path.join(dist, "saved-copy.html");
-    fs.writeFileSync(saved, html.replace(tag, `<script src="llmmath-widgets.js"${mode}></script>`));
+    fs.writeFileSync(saved, html.replace(tag, `<script src="${widgets}"${mode}></script>`));
     try {
       const { page: reopened, errors } = await openReader(browser.context, { file: "saved-copy.html" });
       const order = `the widgets' script${mode || " run where it stands"}`;
