@@ -45,7 +45,13 @@ module.exports = [
     languageOptions: { sourceType: "commonjs", globals: globals.node },
   },
   {
-    files: ["tests/browser/**/*.js", "tests/firefox/**/*.js", "tests/visual/**/*.js", "bench/page.js"],
+    files: [
+      "tests/browser/**/*.js",
+      "tests/firefox/**/*.js",
+      "tests/webkit/**/*.js",
+      "tests/visual/**/*.js",
+      "bench/page.js",
+    ],
     languageOptions: {
       globals: {
         ...globals.node,
