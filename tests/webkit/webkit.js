@@ -337,7 +337,8 @@ function useWebKit(test, { width = 1280, height = 900 } = {}) {
     const { value } = await res.json();
     if (!res.ok) throw new Error(`no WebKit session: ${value?.message}\n${driverLog}`);
     webkit.session = new Session(origin, value.sessionId);
-    await webkit.session.command("POST", "/timeouts", { script: 30000, pageLoad: 60000 });
+    // A script may take long: reading the chapter through takes about 7 s on an idle machine.
+    await webkit.session.command("POST", "/timeouts", { script: 120000, pageLoad: 60000 });
     await webkit.session.viewport(width, height);
   });
   test.after(async () => {
