@@ -42,10 +42,9 @@ apt_packages=(
 # The browsers are needed only by the browser tests (Chromium, Firefox ESR driven over WebDriver
 # BiDi, and WebKitGTK driven over classic WebDriver by WebKitWebDriver, whose MiniBrowser needs an
 # X server: Xvfb, started by tests/webkit/webkit.js); clang and its runtime libraries only by the
-# sanitizer build and the fuzzer;
-# clang-format (14, the version .clang-format is made for) only by the lint suite; MkDocs (and
-# Material), Sphinx with MyST (and the book theme), Hugo and pandoc only by the tests that build
-# course sites with them.
+# sanitizer build and the fuzzer; clang-format (14, the version .clang-format is made for) only by
+# the lint suite; MkDocs (and Material), Sphinx with MyST (and the book theme), Hugo and pandoc
+# only by the tests that build course sites with them.
 test_apt_packages=(
   "clang-format:/usr/bin/clang-format"
   "chromium:/usr/bin/chromium"
