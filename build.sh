@@ -5,8 +5,8 @@
 #                       and write the finished site to dist/ (open dist/reader.html)
 #   ./build.sh test     build if needed, then run every test: the type check and the linters
 #                       (tests/habits.js), native Catch2 (CTest), Node tests of dist/llmmath.js,
-#                       browser tests in headless Chromium, and the edition served by nginx and
-#                       Apache (tests/hosting/)
+#                       browser tests in Chromium, Firefox ESR and WebKitGTK, and the edition
+#                       served by nginx and Apache (tests/hosting/)
 #   ./build.sh core     only the core: native tests built and dist/llmmath.js written
 #   ./build.sh fuzz [s] fuzz every core function for s seconds (default 600), growing the corpus
 #                       kept in tests/fuzz/corpus/
@@ -40,15 +40,20 @@ apt_packages=(
   "catch2:/usr/lib/cmake/Catch2/Catch2Config.cmake"
   "nodejs:/usr/bin/node"
 )
-# The browsers are needed only by the browser tests (Chromium, and Firefox ESR driven over
-# WebDriver BiDi); clang and its runtime libraries only by the sanitizer build and the fuzzer;
-# clang-format (14, the version .clang-format is made for) only by the lint suite; MkDocs (and
-# Material), Sphinx with MyST (and the book theme), Hugo and pandoc only by the tests that build
-# course sites with them.
+# The browsers are needed only by the browser tests (Chromium, Firefox ESR driven over WebDriver
+# BiDi, and WebKitGTK driven over classic WebDriver by WebKitWebDriver, whose MiniBrowser needs an
+# X server: Xvfb, started by tests/webkit/webkit.js); clang and its runtime libraries only by the
+# sanitizer build and the fuzzer; clang-format (14, the version .clang-format is made for) only by
+# the lint suite; MkDocs (and Material), Sphinx with MyST (and the book theme), Hugo and pandoc
+# only by the tests that build course sites with them.
 test_apt_packages=(
   "clang-format:/usr/bin/clang-format"
   "chromium:/usr/bin/chromium"
   "firefox-esr:/usr/bin/firefox-esr"
+  # WebKit, the engine of Safari and of every iPhone browser: WebKitGTK's driver (it brings the
+  # engine and its MiniBrowser) and the virtual X server the browser draws into
+  "webkit2gtk-driver:/usr/bin/WebKitWebDriver"
+  "xvfb:/usr/bin/Xvfb"
   "clang:/usr/bin/clang++"
   "libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a"
   "python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py"
@@ -213,6 +218,7 @@ run_tests() {
   run_suite browser npm run --silent test:browser
   run_suite firefox npm run --silent test:firefox
   run_suite hosting npm run --silent test:hosting
+  run_suite webkit npm run --silent test:webkit
   echo
   say "Summary"
   printf '  %s\n' "${results[@]}"

@@ -54,6 +54,7 @@ module.exports = [
       "tests/browser/**/*.js",
       "tests/firefox/**/*.js",
       "tests/hosting/**/*.js",
+      "tests/webkit/**/*.js",
       "tests/visual/**/*.js",
       "bench/page.js",
     ],
