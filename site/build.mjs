@@ -935,6 +935,11 @@ await writeFile(
   )}\n`,
 );
 
+// --- robots.txt ------------------------------------------------------------------------------
+// For the edition published at the top of a site: every page may be read and indexed. (A site
+// that publishes it in a folder has its own robots.txt at its top, which this one does not replace.)
+await writeFile(path.join(out, "robots.txt"), "User-agent: *\nAllow: /\n");
+
 // --- the offline copy ------------------------------------------------------------------------
 // sw.js and the counts in reader.html's control (site/publish.mjs writeOffline): after every file
 // the chapter loads is written.

@@ -23,7 +23,9 @@ export const STANDALONE = "reader-standalone.html";
  * what only a header can say (META_EXCLUDED); a policy whose every directive is header-only has
  * no <meta> form.
  *   page        the chapter, the embedding guide and the hosting guide: their own files only;
- *               WebAssembly ('wasm-unsafe-eval'); no request of their own (connect-src 'none');
+ *               WebAssembly ('wasm-unsafe-eval'); no request of their own beyond their site
+ *               (connect-src 'self': the pages fetch nothing, but a crawler's tool reading the
+ *               site's robots.txt from the page, as Lighthouse does, is refused under 'none');
  *               the offline copy's worker and the web app manifest from their own folder; framed
  *               only by a page of the same site (frame-ancestors 'self', a header's alone)
  *   embed       embed.html, made to be framed by any course: no frame-ancestors at all (a
@@ -45,7 +47,7 @@ export const POLICIES = {
     "style-src": ["'self'"],
     "font-src": ["'self'"],
     "img-src": ["'self'", "data:"],
-    "connect-src": ["'none'"],
+    "connect-src": ["'self'"],
     "worker-src": ["'self'"],
     "manifest-src": ["'self'"],
     "object-src": ["'none'"],

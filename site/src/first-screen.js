@@ -7,9 +7,8 @@
 // page (reader.html#quantization) the screen that starts at that place, where the browser scrolls
 // to. Which figures are on it is known once the parser has read past the screen's bottom (or has
 // read the whole page): while the page is still being read, each animation frame asks whether
-// the last element read so far starts below that line. Those figures' elements are kept as the
-// parser adds them (a MutationObserver over the document until then), and the mark waits for each
-// to be drawn (its `ready`, once llmmath-widgets.js has defined it). A screen with no figure is
+// the last element read so far starts below that line. Then the figures' elements read so far are
+// looked at once, and the mark waits for each of those on the screen to be drawn (its `ready`, once llmmath-widgets.js has defined it). A screen with no figure is
 // marked as soon as it is known.
 
 /** The element a link's fragment names ("#rope?rope.m=3" → the element with id "rope"), or null. */
@@ -48,15 +47,9 @@ function within(el, top, bottom) {
 export function watchFirstScreen() {
   const root = document.documentElement;
   const hasFragment = location.hash.length > 1;
-  /** @type {Element[]} */
-  const figures = [...document.querySelectorAll("*")].filter((el) => el.localName.startsWith("llm-"));
-  const parsed = new MutationObserver((records) => {
-    for (const r of records)
-      for (const n of r.addedNodes)
-        if (n.nodeType === 1 && /** @type {Element} */ (n).localName.startsWith("llm-"))
-          figures.push(/** @type {Element} */ (n));
-  });
-  parsed.observe(document, { childList: true, subtree: true });
+  /** The figures' elements read so far (once, when the first screen is known: a watch of every
+   * element the parser adds cost tens of ms of a load). */
+  const figures = () => [...document.body.getElementsByTagName("*")].filter((el) => el.localName.startsWith("llm-"));
 
   /** The last element the parser has read (the deepest last child). */
   const lastRead = () => {
@@ -82,7 +75,7 @@ export function watchFirstScreen() {
     const top = place ? span(place).top : scrollY;
     const bottom = top + innerHeight;
     if (reading && !readPast(bottom)) return null;
-    return figures.filter((el) => el.isConnected && within(el, top, bottom));
+    return figures().filter((el) => within(el, top, bottom));
   }
 
   const mark = () => {
@@ -92,7 +85,6 @@ export function watchFirstScreen() {
   const check = () => {
     const shown = onFirstScreen();
     if (!shown) return void requestAnimationFrame(check);
-    parsed.disconnect();
     Promise.all(
       shown.map((el) => customElements.whenDefined(el.localName).then(() => /** @type {any} */ (el).ready)),
     ).then(mark);

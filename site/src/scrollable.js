@@ -19,12 +19,21 @@ export function focusWhereScrolls(root = document) {
     for (const box of boxes) box.setAttribute("tabindex", "0");
     return;
   }
+  // Only boxes the browser has laid out are measured: a box in a section off the screen
+  // (content-visibility: auto) reports no size until its section comes near, and asking for its
+  // widths then would lay out the whole section (all of them took 100 ms of a load).
+  /** @type {Set<Element>} */
+  const laidOut = new Set();
   const observer = new ResizeObserver((entries) => {
-    for (const e of entries) mark(e.target);
+    for (const e of entries) {
+      if (!e.contentRect.width && !e.contentRect.height) continue;
+      laidOut.add(e.target);
+      mark(e.target);
+    }
   });
   for (const box of boxes) observer.observe(box);
   // The formulas' font changes their width once it has loaded, the boxes' own size staying.
   document.fonts?.ready.then(() => {
-    for (const box of boxes) if (box.clientWidth) mark(box);
+    for (const box of laidOut) if (box.checkVisibility?.({ contentVisibilityAuto: true }) ?? true) mark(box);
   });
 }

@@ -3,6 +3,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("node:path");
+const { pathToFileURL } = require("node:url");
 const { useBrowser, openReader, artifact, asset, dist } = require("./browser.js");
 
 const SECTIONS = ["attention", "sampling", "rope", "cost", "speculative", "alibi", "quantization", "moe", "diagnose"];
@@ -144,6 +145,52 @@ test("the first screen draws first: figures far down wait for the reader and dra
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// Nothing on the first screen moves as its figure draws (layout shifts, as Lighthouse scores them):
+// the opening figure holds its room until drawn (reader.css), and that room is its drawn height.
+for (const [width, height] of [
+  [412, 823],
+  [1280, 900],
+]) {
+  test(`at ${width} × ${height} the first screen does not shift as its figure draws, which holds the room it takes`, async () => {
+    const page = await browser.context.newPage();
+    try {
+      await page.setViewportSize({ width, height });
+      await page.addInitScript(() => {
+        window.__shifts = [];
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts.push(e.value);
+        }).observe({ type: "layout-shift", buffered: true });
+      });
+      await page.goto(pathToFileURL(path.join(dist, "reader.html")).href);
+      await page.waitForSelector("html[data-first-screen]");
+      await page.waitForTimeout(500);
+      const shift = await page.evaluate(() => window.__shifts.reduce((a, b) => a + b, 0));
+      assert.ok(shift < 0.01, `layout shift ${shift.toFixed(4)} while the first screen drew`);
+      const { drawn, held } = await page.evaluate(() => {
+        const el = document.getElementById("opening-attention");
+        const box = el.getBoundingClientRect();
+        el.removeAttribute("data-ready"); // the rule that holds the room, as before the drawing
+        const style = getComputedStyle(el);
+        const held = { height: parseFloat(style.minHeight), width: parseFloat(style.width) };
+        el.setAttribute("data-ready", "");
+        return { drawn: { height: box.height, width: box.width }, held };
+      });
+      assert.ok(
+        Math.abs(drawn.height - held.height) <= 4,
+        `the height held, ${held.height} px, against the figure drawn, ${drawn.height} px`,
+      );
+      // beside its caption (a wide screen) the figure's width is held too
+      if (width >= 768)
+        assert.ok(
+          Math.abs(drawn.width - held.width) <= 4,
+          `the width held, ${held.width} px, against the figure drawn, ${drawn.width} px`,
+        );
+    } finally {
+      await page.close();
+    }
+  });
+}
 
 test("a link to a section draws that section's figure first, and not those far from it", async () => {
   const { page, errors } = await openReader(browser.context, { lazy: true, hash: "#quantization" });

@@ -308,7 +308,8 @@ export class FigureAnswer extends HTMLElement {
   step() {
     const id = uniqueId("predict");
     const step = {
-      labelEl: h("label", { for: id }),
+      // named at once, before the figure draws and the label says what to predict
+      labelEl: h("label", { for: id }, "Your prediction:"),
       input: h("input", {
         id,
         type: "text",

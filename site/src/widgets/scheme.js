@@ -47,12 +47,25 @@ export function followScheme(el, scheme) {
   }
   following.add(el);
   watch();
-  show(el, resolveScheme(el));
+  // Resolved with every figure connected before the next frame, at that frame: each resolution
+  // reads computed styles, which a page still being read restyles for (one forced style update
+  // per figure cost tens of ms of a load); the frame's own style update serves them all.
+  settling.add(el);
+  if (settling.size === 1) requestAnimationFrame(settle);
+}
+
+/** The figures connected since the last frame, to resolve at the next (followScheme). */
+const settling = new Set();
+function settle() {
+  const now = [...settling].filter((el) => following.has(el)).map((el) => [el, resolveScheme(el)]);
+  settling.clear();
+  for (const [el, scheme] of now) show(el, scheme);
 }
 
 /** `el` no longer follows its page (it left the document). */
 export function unfollowScheme(el) {
   following.delete(el);
+  settling.delete(el);
   if (!following.size) unwatch();
 }
 
