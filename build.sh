@@ -10,10 +10,12 @@
 #   ./build.sh core     only the core: native tests built and dist/llmmath.js written
 #   ./build.sh fuzz [s] fuzz every core function for s seconds (default 600), growing the corpus
 #                       kept in tests/fuzz/corpus/
-#   ./build.sh bench    a benchmark (figures, not a test): bytes, load times, input times and
-#                       heap of the reader (bench/page.js), every API function against the native
-#                       core (bench/api.js); writes bench/results.json and compares it with
-#                       bench/baseline.json in one table (bench/compare.js → bench/results.md)
+#   ./build.sh bench    a benchmark (figures, not a test): bytes, load times and ratios, input
+#                       times and heap of the reader (bench/page.js), every API function against
+#                       the native core (bench/api.js), Lighthouse on a phone against the edition
+#                       served by nginx (bench/lighthouse.js); writes bench/results.json and
+#                       compares it with bench/baseline.json in one table (bench/compare.js →
+#                       bench/results.md)
 #   ./build.sh serve    serve dist/ on http://127.0.0.1:8000/ (PORT=... to change)
 #   ./build.sh clean    remove build/ and dist/
 set -euo pipefail
@@ -250,6 +252,8 @@ case ${1:-build} in
     say "Benchmark of the reader (bench/page.js)"
     node bench/page.js "${RUNS:-10}" "${INPUTS:-200}"
     if [[ -f bench/api.js ]]; then say "Benchmark of the API against the native core (bench/api.js)"; node bench/api.js; fi
+    say "Lighthouse on a phone against the edition served by nginx (bench/lighthouse.js)"
+    node bench/lighthouse.js "${LIGHTHOUSE_RUNS:-5}"
     say "All figures against bench/baseline.json (bench/compare.js; also in bench/results.md)"
     node bench/compare.js ;;
   serve)

@@ -3,13 +3,14 @@
 // context (cold), median and p95 of each figure:
 //   - bytes, raw and gzip, of every file a page loads (those present in dist/);
 //   - the floor: first contentful paint of a one-paragraph page over RUNS cold loads;
-//   - the chapter without its figures: reader.html with the widgets' script and reader.js taken
-//     out, over RUNS cold loads: first contentful paint and DOMContentLoaded;
-//   - first contentful paint, data-first-screen and data-ready of reader.html over RUNS cold
-//     loads, and the same for a deep link (reader.html#quantization), whose data-first-screen
-//     is the moment its target figure has drawn;
+//   - issue 22's load figures, RUNS rounds of three cold loads in turn: the chapter without its
+//     figures (reader.html with the widgets' script and reader.js taken out: first contentful
+//     paint, DOMContentLoaded), the reader (first contentful paint, data-first-screen, and
+//     data-ready once every figure is asked to draw, as a print does) and a deep link
+//     (reader.html#quantization: its figure drawn); each of the reader's as a ratio to the text
+//     alone's first contentful paint;
 //   - the renderer's main thread over TRACED cold loads of reader.html, traced: how much of the
-//     time until data-ready it was busy, and with what (layout, style, script, its compilation,
+//     time until data-first-screen it was busy, and with what (layout, style, script, its compilation,
 //     parsing, paint, garbage collection, loading files);
 //   - per widget, input-to-DOM (the handler's synchronous work: the input event until the
 //     figure has redrawn, which it does before the event returns) and input-to-next-frame
@@ -31,7 +32,7 @@ const path = require("node:path");
 const zlib = require("node:zlib");
 const { pathToFileURL } = require("node:url");
 const { chromium } = require("playwright-core");
-const { asset, dist, CHROMIUM, FLAGS } = require("../tests/browser/browser.js");
+const { asset, drawAll, dist, CHROMIUM, FLAGS } = require("../tests/browser/browser.js");
 
 const RUNS = Number(process.argv[2] ?? 10);
 const INPUTS = Number(process.argv[3] ?? 200);
@@ -131,12 +132,11 @@ async function floor(browser) {
 const readerUrl = (hash = "", root = dist) => pathToFileURL(path.join(root, "reader.html")).href + hash;
 
 /**
- * The chapter without its figures: a copy of reader.html with the widgets' script and reader.js
- * taken out (its styles, formulas and reader-head.js kept), over RUNS cold loads. What the text
- * alone costs on this machine: with the figures the page is read no sooner, and data-first-screen
- * comes after DOMContentLoaded (reader.js, at the end of the page, marks it).
+ * The chapter without its figures: a copy of reader.html in a folder of its own with the widgets'
+ * script and reader.js taken out (its styles, formulas and reader-head.js kept). What the text
+ * alone costs on this machine: the yardstick of issue 22's load budgets. Returns the folder.
  */
-async function withoutFigures(browser) {
+function textOnlyCopy() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-text-"));
   fs.mkdirSync(path.join(dir, "assets"));
   for (const f of ["reader.css", "reader-head.js", "chapter-math.woff2"].map(asset))
@@ -146,14 +146,110 @@ async function withoutFigures(browser) {
   if (text.length === html.length || /llmmath-widgets\.[0-9a-f]{10}\.js|"assets\/reader\.[0-9a-f]{10}\.js"/.test(text))
     throw new Error("reader.html's scripts were not found to take out");
   fs.writeFileSync(path.join(dir, "reader.html"), text);
+  return dir;
+}
+
+/**
+ * Issue 22's load figures, RUNS rounds of three cold loads in turn (each in a fresh context, so
+ * that a busier moment of the machine weighs on all three alike): the chapter without its
+ * figures (first contentful paint, DOMContentLoaded); the reader (first contentful paint,
+ * data-first-screen, then every figure asked to draw at once, as a print does, until data-ready);
+ * and a deep link, reader.html#quantization (first contentful paint, data-first-screen, and the
+ * moment its figure, #quantization-figure, has drawn). Each load figure of the reader is also
+ * given as a ratio to the text alone's first contentful paint: the ratio of the medians, and the
+ * median of each round's ratio.
+ */
+async function pairedLoads(browser) {
+  const dir = textOnlyCopy();
+  const samples = { text: {}, load: {}, deepLink: {} };
+  const push = (where, t) => {
+    for (const [k, x] of Object.entries(t)) (samples[where][k] ??= []).push(x);
+  };
+  const cold = async (url, read, after = async () => {}) => {
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    try {
+      await context.addInitScript(() => {
+        // when the deep link's figure has drawn (its data-ready attribute, set by the kit)
+        new MutationObserver((records, observer) => {
+          for (const r of records)
+            if (/** @type {Element} */ (r.target).id === "quantization-figure") {
+              performance.mark("quantization-figure drawn");
+              observer.disconnect();
+            }
+        }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-ready"] });
+      });
+      const page = await context.newPage();
+      await page.goto(url);
+      await after(page);
+      return await page.evaluate(read);
+    } finally {
+      await context.close();
+    }
+  };
   try {
-    return await paintedLoads(browser, path.join(dir, "reader.html"), () => ({
-      fcp: performance.getEntriesByName("first-contentful-paint")[0].startTime,
-      domContentLoaded: performance.getEntriesByType("navigation")[0].domContentLoadedEventStart,
-    }));
+    for (let i = 0; i < RUNS; i += 1) {
+      push(
+        "text",
+        await cold(pathToFileURL(path.join(dir, "reader.html")).href, async () => {
+          while (!performance.getEntriesByName("first-contentful-paint").length)
+            await new Promise((r) => setTimeout(r, 20));
+          return {
+            fcp: performance.getEntriesByName("first-contentful-paint")[0].startTime,
+            domContentLoaded: performance.getEntriesByType("navigation")[0].domContentLoadedEventStart,
+          };
+        }),
+      );
+      push(
+        "load",
+        await cold(
+          readerUrl(),
+          () => ({
+            fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
+            firstScreen: performance.getEntriesByName("data-first-screen")[0]?.startTime,
+            ready: performance.getEntriesByName("data-ready")[0]?.startTime,
+          }),
+          async (page) => {
+            await page.waitForSelector("html[data-first-screen]", { timeout: 60000 });
+            await drawAll(page);
+            await page.waitForSelector("html[data-ready]", { timeout: 60000 });
+          },
+        ),
+      );
+      push(
+        "deepLink",
+        await cold(
+          readerUrl("#quantization"),
+          () => ({
+            fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
+            firstScreen: performance.getEntriesByName("data-first-screen")[0]?.startTime,
+            target: performance.getEntriesByName("quantization-figure drawn")[0]?.startTime,
+          }),
+          (page) => page.waitForSelector("#quantization-figure[data-ready]", { timeout: 60000 }),
+        ),
+      );
+    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+  const summed = (where) => Object.fromEntries(Object.entries(samples[where]).map(([k, xs]) => [k, summary(xs)]));
+  const text = samples.text.fcp;
+  const ratio = (xs) => ({
+    ofMedians: quantile(xs, 0.5) / quantile(text, 0.5),
+    pairedMedian: quantile(
+      xs.map((x, i) => x / text[i]),
+      0.5,
+    ),
+  });
+  return {
+    withoutFigures: summed("text"),
+    load: summed("load"),
+    deepLink: summed("deepLink"),
+    ratios: {
+      fcp: ratio(samples.load.fcp),
+      firstScreen: ratio(samples.load.firstScreen),
+      deepLinkTarget: ratio(samples.deepLink.target),
+    },
+  };
 }
 
 // What a trace event of the renderer's main thread is, for mainThread(): its own time (its
@@ -202,15 +298,15 @@ async function mainThread(browser) {
         ],
       });
       await page.goto(readerUrl());
-      await page.waitForSelector("html[data-ready]", { timeout: 60000 });
+      await page.waitForSelector("html[data-first-screen]", { timeout: 60000 });
       await browser.stopTracing();
       await context.close();
       const events = JSON.parse(fs.readFileSync(file, "utf8")).traceEvents;
       const parse = events.find((e) => e.name === "ParseHTML");
       const mine = (e) => e.pid === parse.pid && e.tid === parse.tid;
       const start = events.find((e) => e.name === "navigationStart" && e.pid === parse.pid)?.ts ?? parse.ts;
-      const end = events.find((e) => e.name === "data-ready" && e.pid === parse.pid)?.ts;
-      if (end === undefined) throw new Error("no data-ready mark in the trace");
+      const end = events.find((e) => e.name === "data-first-screen" && e.pid === parse.pid)?.ts;
+      if (end === undefined) throw new Error("no data-first-screen mark in the trace");
       const spans = events
         .filter((e) => mine(e) && e.ph === "X" && e.dur > 0 && e.ts < end && e.ts + e.dur > start)
         .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
@@ -244,28 +340,6 @@ async function mainThread(browser) {
     busy: summary(busy),
     kinds: Object.fromEntries(Object.entries(kinds).map(([k, xs]) => [k, summary(xs)])),
   };
-}
-
-async function loads(browser, hash) {
-  const fcp = [],
-    first = [],
-    ready = [];
-  for (let i = 0; i < RUNS; i += 1) {
-    const context = await browser.newContext({ viewport: VIEWPORT });
-    const page = await context.newPage();
-    await page.goto(readerUrl(hash));
-    await page.waitForSelector("html[data-ready]", { timeout: 60000 });
-    const t = await page.evaluate(() => ({
-      fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
-      first: performance.getEntriesByName("data-first-screen")[0]?.startTime,
-      ready: performance.getEntriesByName("data-ready")[0]?.startTime,
-    }));
-    fcp.push(t.fcp);
-    first.push(t.first);
-    ready.push(t.ready);
-    await context.close();
-  }
-  return { fcp: summary(fcp), firstScreen: summary(first), ready: summary(ready) };
 }
 
 /**
@@ -339,6 +413,7 @@ function installDriver() {
 async function openReader(context, root = dist) {
   const page = await context.newPage();
   await page.goto(readerUrl("", root));
+  await drawAll(page); // every figure, not only those near the screen
   await page.waitForSelector("html[data-ready]", { timeout: 60000 });
   await page.evaluate(installDriver);
   return page;
@@ -490,9 +565,7 @@ async function main() {
       inputsPerWidget: INPUTS,
       bytes: bytes(),
       floor: await floor(plain),
-      withoutFigures: await withoutFigures(plain),
-      load: await loads(plain, ""),
-      deepLink: await loads(plain, "#quantization"),
+      ...(await pairedLoads(plain)),
       mainThread: await mainThread(plain),
       inputs: await inputs(plain),
       heap: await heap(plain),
@@ -512,15 +585,22 @@ async function main() {
     console.log(
       `  ${"no figures".padEnd(14)} FCP ${ms(results.withoutFigures.fcp)}  DOMContentLoaded ${ms(results.withoutFigures.domContentLoaded)}  (reader.html without its scripts)`,
     );
-    for (const [name, r] of [
-      ["reader.html", results.load],
-      ["#quantization", results.deepLink],
-    ]) {
-      console.log(`  ${name.padEnd(14)} FCP ${ms(r.fcp)}  first screen ${ms(r.firstScreen)}  ready ${ms(r.ready)}`);
-    }
+    const l = results.load;
+    const d = results.deepLink;
+    console.log(
+      `  ${"reader.html".padEnd(14)} FCP ${ms(l.fcp)}  first screen ${ms(l.firstScreen)}  every figure asked, ready ${ms(l.ready)}`,
+    );
+    console.log(
+      `  ${"#quantization".padEnd(14)} FCP ${ms(d.fcp)}  first screen ${ms(d.firstScreen)}  its figure drawn ${ms(d.target)}`,
+    );
+    const x = (r) => `${r.ofMedians.toFixed(2)}× (paired ${r.pairedMedian.toFixed(2)}×)`;
+    const q = results.ratios;
+    console.log(
+      `  to the text alone's FCP: FCP ${x(q.fcp)}, first screen ${x(q.firstScreen)}, #quantization's figure ${x(q.deepLinkTarget)}`,
+    );
     const mt = results.mainThread;
     console.log(
-      `main thread over ${TRACED} traced loads (median): busy ${mt.busy.median.toFixed(0)} of ${mt.window.median.toFixed(0)} ms until data-ready; ` +
+      `main thread over ${TRACED} traced loads (median): busy ${mt.busy.median.toFixed(0)} of ${mt.window.median.toFixed(0)} ms until data-first-screen; ` +
         Object.entries(mt.kinds)
           .map(([k, s]) => `${k} ${s.median.toFixed(0)}`)
           .join(", "),
