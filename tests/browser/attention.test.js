@@ -124,6 +124,7 @@ test("attention, moe, sampling: the former attribute name tokens still sets the 
       el.setAttribute("tokens", tokens);
       if (both) el.setAttribute("labels", " new| s2| s3| s4| s5| s6");
       document.body.append(el);
+      el.drawNow(); // at the page's end, far from the screen: drawn now rather than when scrolled to
       await el.ready;
       out[`${tag}${both ? " both" : ""}`] = {
         labels: el.state.labels.join("|"),

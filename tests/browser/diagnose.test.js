@@ -873,6 +873,7 @@ test("every declared attribute set on the live element redraws the figure; bad v
     el.setAttribute("scenario", "__proto__");
     el.setAttribute("picks", "<img src=x>");
     document.getElementById("diagnose-figure").after(el);
+    el.drawNow(); // drawn now, wherever the page is scrolled
     await el.ready;
     const root = el.shadowRoot;
     const out = {

@@ -252,6 +252,7 @@ test("rope: every declared attribute, set on the live element, redraws the figur
     const copy = document.createElement("llm-rope");
     for (const [name, value] of el.settings("defaults")) copy.setAttribute(name, value);
     document.body.append(copy);
+    copy.drawNow(); // at the page's end, far from the screen: drawn now rather than when scrolled to
     await copy.ready;
     const out = JSON.stringify(copy.state) === JSON.stringify(el.state) && copy.result.now.raw === el.result.now.raw;
     copy.remove();

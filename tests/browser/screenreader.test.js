@@ -319,7 +319,9 @@ function settled(page) {
     const widgets = [...document.querySelectorAll("*")].filter(
       (e) => e.localName.startsWith("llm-") && !e.localName.startsWith("llm-answer-"),
     );
-    await Promise.all(widgets.map((el) => customElements.whenDefined(el.localName).then(() => el.ready)));
+    await Promise.all(widgets.map((el) => customElements.whenDefined(el.localName)));
+    for (const el of widgets) el.drawNow(); // every one, not only those near the screen
+    await Promise.all(widgets.map((el) => el.ready));
     return widgets.map((el) => {
       const p = el.shadowRoot.querySelector(".llm-pending");
       return {
@@ -361,8 +363,9 @@ test("the reader without its engine shows one notice under its title, with the e
   const html = fs.readFileSync(path.join(dir, "reader.html"), "utf8");
   assert.ok(html.includes(" 'wasm-unsafe-eval'"), "the reader's policy allows WebAssembly: remove it for this test");
   fs.writeFileSync(path.join(dir, "reader.html"), html.replace(" 'wasm-unsafe-eval'", ""));
+  // the first figure that cannot start says so for the page (the others, far down, wait)
   const { page, errors } = await openFile(path.join(dir, "reader.html"), {
-    ready: (p) => p.waitForSelector("html[data-ready]", { timeout: 20000 }),
+    ready: (p) => p.waitForSelector("html[data-error]", { timeout: 20000 }),
   });
   assert.equal(
     await page.getAttribute("html", "data-error"),
