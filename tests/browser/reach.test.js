@@ -228,11 +228,20 @@ test("keyboard: each figure starts with “Skip Figure N” (“Skip this figure
 test("keyboard: a display formula takes the focus only where it is wider than its column", async () => {
   for (const width of [1280, 390]) {
     const { page, errors } = await openReader(browser.context, { width, height: 800 });
-    // Every section laid out, then a frame for the boxes that overflow to take the focus.
+    // Every section laid out as the reader reaches it (a section off the screen is not, and its
+    // boxes are measured once it is), a screen at a time, each given frames to measure its boxes.
+    await page.evaluate(async () => {
+      const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+        scrollTo(0, y);
+        await frame();
+      }
+    });
+    await frames(page);
+    // the boxes' widths now, each section laid out to be measured
     await page.evaluate(() => {
       for (const box of document.querySelectorAll('math[display="block"], .table-scroll')) void box.scrollWidth;
     });
-    await frames(page);
     const boxes = await page.evaluate(() =>
       [...document.querySelectorAll('math[display="block"], .table-scroll')].map((box) => ({
         scrolls: box.scrollWidth > box.clientWidth + 1,

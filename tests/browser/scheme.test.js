@@ -79,6 +79,8 @@ function look(p, id = "fig") {
 
 /** Fails unless the figure looks `scheme`: the attribute, and the palette's colours really applied. */
 async function assertLooks(p, scheme, what, id = "fig") {
+  // a figure's scheme is resolved at the frame after it was placed (scheme.js settle)
+  await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(undefined))));
   const l = await look(p, id);
   assert.equal(l.scheme, scheme, `${what}: data-scheme`);
   assert.equal(l.bg, colour("bg", scheme), `${what}: the frame's --bg is the ${scheme} one`);
