@@ -250,9 +250,14 @@ function main() {
     if (document.visibilityState === "hidden") writeNow();
   });
   // A link inside the page (the contents) replaces the fragment: put the state back behind it.
+  // The figures near the place it goes to draw as it arrives there, and some stand above it: where
+  // the browser does not keep its place as they grow (Safari has no scroll anchoring), the place is
+  // held as at a load (measured in WebKit: §2 ended 1,400 to 2,400 px above the screen's top).
   addEventListener("hashchange", () => {
-    fragmentNote(readFragment().bad);
+    const { anchor, bad } = readFragment();
+    fragmentNote(bad);
     if (!location.hash.includes("?")) writeFragment();
+    holdAnchor(anchor);
   });
   const { anchor, bad } = readFragment();
   fragmentNote(bad);

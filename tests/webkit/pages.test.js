@@ -236,6 +236,30 @@ test("webkit: Copy link on the reader gives the figure's link with its new setti
   assert.deepEqual(await pageErrors(webkit), []);
 });
 
+// WebKit has no scroll anchoring: as the figures near a place in the page draw (a screen above it
+// too), what stands above the place grows, and without the reader's hold (reader.js holdAnchor) the
+// place would run off the screen (measured: §2 1,400 to 2,400 px above its top).
+test("webkit: a link to a place in the page, at the load and from within it, keeps that place at the top as the figures near it draw", async () => {
+  const top = (id) => webkit.session.execute((id) => document.getElementById(id).getBoundingClientRect().top, id);
+  await open(webkit, "reader.html", { suffix: "#sampling", lazy: true });
+  await waitFor(webkit, "#sampling-figure[data-ready]", 20000);
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.ok(
+    Math.abs(await top("sampling")) < 40,
+    `#sampling opened: ${Math.round(await top("sampling"))} px from the top`,
+  );
+  for (const id of ["quantization", "rope"]) {
+    await webkit.session.execute((id) => {
+      location.hash = `#${id}`;
+    }, id);
+    await waitFor(webkit, `#${id}-figure[data-ready]`, 20000);
+    await new Promise((r) => setTimeout(r, 1500));
+    const at = await top(id);
+    assert.ok(Math.abs(at) < 40, `#${id} reached from within the page: ${Math.round(at)} px from the top`);
+  }
+  assert.deepEqual(await pageErrors(webkit), []);
+});
+
 test("webkit: the reader at 390 px, a phone's width, draws every figure, runs no wider than the screen and logs no page error when read to its end", async () => {
   const { session } = webkit;
   webkit.size = [390, 844];
