@@ -8,19 +8,10 @@
 // to. Which figures are on it is known once the parser has read past the screen's bottom (or has
 // read the whole page): while the page is still being read, each animation frame asks whether
 // the last element read so far starts below that line. Then the figures' elements read so far are
-// looked at once, and the mark waits for each of those on the screen to be drawn (its `ready`, once llmmath-widgets.js has defined it). A screen with no figure is
-// marked as soon as it is known.
+// looked at once, and the mark waits for each of those on the screen to be drawn (its `ready`, once
+// llmmath-widgets.js has defined it). A screen with no figure is marked as soon as it is known.
 
-/** The element a link's fragment names ("#rope?rope.m=3" → the element with id "rope"), or null. */
-function target() {
-  const raw = location.hash.slice(1).split("?")[0];
-  if (!raw) return null;
-  try {
-    return document.getElementById(decodeURIComponent(raw));
-  } catch {
-    return null;
-  }
-}
+import { placeInAddress } from "./place.js";
 
 /** An element's top and bottom in the page (not the viewport), in CSS pixels. */
 const span = (el) => {
@@ -46,7 +37,7 @@ function within(el, top, bottom) {
 /** Watches the page being read and marks data-first-screen once its first screen's figures drew. */
 export function watchFirstScreen() {
   const root = document.documentElement;
-  const hasFragment = location.hash.length > 1;
+  const { id } = placeInAddress();
   /** The figures' elements read so far (once, when the first screen is known: a watch of every
    * element the parser adds cost tens of ms of a load). */
   const figures = () => [...document.body.getElementsByTagName("*")].filter((el) => el.localName.startsWith("llm-"));
@@ -70,8 +61,8 @@ export function watchFirstScreen() {
   /** The first screen's figures, or null while the parser has not read past the screen. */
   function onFirstScreen() {
     const reading = document.readyState === "loading";
-    const place = hasFragment ? target() : null;
-    if (hasFragment && !place && reading) return null; // the place the link names is still to come
+    const place = id ? document.getElementById(id) : null;
+    if (id && !place && reading) return null; // the place the link names is still to come
     const top = place ? span(place).top : scrollY;
     const bottom = top + innerHeight;
     if (reading && !readPast(bottom)) return null;

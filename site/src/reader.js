@@ -16,6 +16,7 @@ import { h } from "./dom.js";
 import { focusWhereScrolls } from "./scrollable.js";
 import { setUpPrint } from "./print.js";
 import { setUpOffline } from "./offline.js";
+import { placeInAddress } from "./place.js";
 
 // "Keep this chapter for offline reading", in the contents: needs no figure (offline.js).
 setUpOffline();
@@ -48,16 +49,9 @@ function main() {
    * it as given. (URLSearchParams reads any query, an escape it cannot decode as U+FFFD.)
    */
   function readFragment() {
-    const raw = location.hash.slice(1).split("?")[0];
     const query = location.hash.includes("?") ? location.hash.slice(location.hash.indexOf("?") + 1) : "";
-    let anchor = "",
-      bad = null;
-    try {
-      anchor = decodeURIComponent(raw);
-    } catch {
-      bad = raw;
-    }
-    return { anchor, bad, params: new URLSearchParams(query) };
+    const { id, bad } = placeInAddress();
+    return { anchor: id, bad, params: new URLSearchParams(query) };
   }
 
   /** Says under the page's title that the link's anchor could not be read (or takes that back). */
@@ -189,7 +183,10 @@ function main() {
    * Until the reader scrolls, clicks or types, or the page has settled, the target is put back
    * whenever the chapter's height changes.
    */
+  /** Ends the place held now, if any (one place is held at a time: the newest link's). */
+  let releaseHold = () => {};
   function holdAnchor(id) {
+    releaseHold();
     const target = id ? document.getElementById(id) : null;
     if (!target || typeof ResizeObserver !== "function") return;
     const events = ["wheel", "touchstart", "keydown", "pointerdown"];
@@ -213,6 +210,7 @@ function main() {
       observer.disconnect();
       for (const type of events) removeEventListener(type, release, true);
     }
+    releaseHold = release;
     observer.observe(document.getElementById("main") ?? document.body);
     for (const type of events) addEventListener(type, release, { capture: true, passive: true });
     whenFirstScreen().then(() => {

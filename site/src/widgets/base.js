@@ -41,6 +41,7 @@
 //                             region; with `concealed` (an exercise hides the figure's answer)
 //                             it must not state the numbers the exercise asks for
 import { loadCore } from "../core.js";
+import { placeInAddress } from "../place.js";
 import { h } from "../dom.js";
 import {
   declarationNamed,
@@ -140,14 +141,9 @@ const deferred = new Set();
  */
 function placeToCome() {
   if (document.readyState === "complete") return false;
-  const id = location.hash.slice(1).split("?")[0];
+  const { id } = placeInAddress();
   if (!id) return false;
-  let place;
-  try {
-    place = document.getElementById(decodeURIComponent(id));
-  } catch {
-    return false; // a fragment that does not decode names no place
-  }
+  const place = document.getElementById(id);
   if (!place) return true;
   const box = place.getBoundingClientRect();
   return box.top >= innerHeight || box.bottom <= 0;
@@ -390,12 +386,11 @@ export class LlmWidget extends HTMLElement {
   /**
    * Starts the figure and draws it now, without waiting to come near the screen or for its turn:
    * at once where the engine is loaded (so that a print handler's figures are on the paper), else
-   * as soon as it is. Returns whether the figure is drawn.
+   * as soon as it is.
    */
   drawNow() {
     this.start();
     if (this._started) this._firstDraw();
-    return Boolean(this.core);
   }
 
   /**

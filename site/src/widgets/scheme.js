@@ -51,12 +51,15 @@ export function followScheme(el, scheme) {
   // reads computed styles, which a page still being read restyles for (one forced style update
   // per figure cost tens of ms of a load); the frame's own style update serves them all.
   settling.add(el);
-  if (settling.size === 1) requestAnimationFrame(settle);
+  if (!settleQueued) requestAnimationFrame(settle);
+  settleQueued = true;
 }
 
 /** The figures connected since the last frame, to resolve at the next (followScheme). */
 const settling = new Set();
+let settleQueued = false;
 function settle() {
+  settleQueued = false;
   const now = [...settling].filter((el) => following.has(el)).map((el) => [el, resolveScheme(el)]);
   settling.clear();
   for (const [el, scheme] of now) show(el, scheme);

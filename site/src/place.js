@@ -1,0 +1,18 @@
+// The place in the page that the address names: its fragment up to the figures' settings
+// (reader.html#rope?rope.m=3 names "rope"), decoded. Read by the reader's glue (reader.js: the
+// place it holds, and the note on a fragment it cannot read), by the kit (base.js: figures near
+// the top wait while that place is still to come) and by first-screen.js (the first screen
+// starts there).
+
+/**
+ * { id, bad }: `id` the place's name, "" when the address names none; an escape that does not
+ * decode ("#%E0%A4") names none either, and `bad` holds it as given (else null).
+ */
+export function placeInAddress() {
+  const raw = location.hash.slice(1).split("?")[0];
+  try {
+    return { id: decodeURIComponent(raw), bad: null };
+  } catch {
+    return { id: "", bad: raw };
+  }
+}
