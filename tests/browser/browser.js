@@ -2,9 +2,11 @@
 // pages of dist/ from file://, recording console errors, page errors and every request.
 "use strict";
 const { chromium } = require("playwright-core");
+const { drawEveryFigure } = require("./in-page.js");
 const fs = require("node:fs");
 const http = require("node:http");
 const os = require("node:os");
+const net = require("node:net");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 
@@ -48,12 +50,18 @@ async function launch() {
  * engine is loaded.
  */
 async function drawAll(page) {
-  await page.evaluate(async () => {
-    const widgets = [...document.querySelectorAll("*")].filter((el) => el.localName.startsWith("llm-"));
-    // a page whose script cannot run defines nothing: its own wait (ready) then says so
-    const defined = Promise.all(widgets.map((el) => customElements.whenDefined(el.localName)));
-    if (!(await Promise.race([defined.then(() => true), new Promise((r) => setTimeout(r, 15000, false))]))) return;
-    for (const el of widgets) /** @type {any} */ (el).drawNow?.();
+  await page.evaluate(drawEveryFigure, 15000);
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on now (for a server a test starts itself). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
   });
 }
 
@@ -249,6 +257,7 @@ function guideFiles(kind) {
 
 module.exports = {
   drawAll,
+  freePort,
   serve,
   guideRecipe,
   guideFiles,

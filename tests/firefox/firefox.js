@@ -8,6 +8,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
+const { drawEveryFigure, figuresOnPage, assertEveryFigureDrawn } = require("../browser/in-page.js");
 
 // LLMMATH_DIST: another built copy of dist/ (a helper building in parallel); default dist/.
 const dist = path.resolve(process.env.LLMMATH_DIST || path.join(__dirname, "..", "..", "dist"));
@@ -98,14 +99,9 @@ async function open(
   return url;
 }
 
-/** Draws every figure of the page now (tests/browser/browser.js drawAll, here for Firefox). */
+/** Draws every figure of the page now (tests/browser/in-page.js drawEveryFigure). */
 async function drawAll(page) {
-  await page.evaluate(async () => {
-    const widgets = [...document.querySelectorAll("*")].filter((el) => el.localName.startsWith("llm-"));
-    const defined = Promise.all(widgets.map((el) => customElements.whenDefined(el.localName)));
-    if (!(await Promise.race([defined.then(() => true), new Promise((r) => setTimeout(r, 15000, false))]))) return;
-    for (const el of widgets) /** @type {any} */ (el).drawNow?.();
-  });
+  await page.evaluate(drawEveryFigure, 15000);
 }
 
 /**
@@ -131,44 +127,9 @@ async function settle(page, ms = 300) {
   await page.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), ms);
 }
 
-/**
- * Every figure in the page's document with what shows it drew: data-ready, the error message it
- * shows if any, and whether it drew its figure (an svg or a table in its shadow root; the
- * diagnosis has neither, it draws a scenario and six choices).
- */
-function figures(page) {
-  return page.evaluate(() =>
-    [...document.querySelectorAll("*")]
-      .filter((el) => el.localName.startsWith("llm-") && el.shadowRoot && el.constructor.attributes)
-      .map((el) => {
-        const root = el.shadowRoot;
-        const error = root.querySelector(".llm-status.llm-error");
-        const drawn =
-          el.localName === "llm-diagnose"
-            ? root.querySelector(".diagnose-title")?.textContent.trim().length > 0 &&
-              root.querySelectorAll(".diagnose-choice").length === 6
-            : root.querySelector("svg, table") !== null;
-        return {
-          id: el.id,
-          tag: el.localName,
-          ready: el.hasAttribute("data-ready"),
-          error: error ? error.textContent : null,
-          drawn,
-        };
-      }),
-  );
-}
-
-/** Fails unless every figure is ready, shows no error and drew its figure; returns them. */
+/** Fails unless every figure is ready, shows no error and drew its figure (in-page.js); returns them. */
 async function assertFiguresDrawn(assert, page, what) {
-  const all = await figures(page);
-  assert.ok(all.length > 0, `${what}: no figure on the page`);
-  for (const f of all) {
-    assert.ok(f.ready, `${what}: ${f.id || f.tag} is not ready`);
-    assert.equal(f.error, null, `${what}: ${f.id || f.tag} shows an error`);
-    assert.ok(f.drawn, `${what}: ${f.id || f.tag} drew no figure`);
-  }
-  return all;
+  return assertEveryFigureDrawn(assert, await page.evaluate(figuresOnPage), what);
 }
 
 /** Requests that left the page's own files (Firefox reports data: URLs, never file://). */
@@ -187,7 +148,6 @@ module.exports = {
   open,
   readThrough,
   settle,
-  figures,
   assertFiguresDrawn,
   outside,
   artifact,

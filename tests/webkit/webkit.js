@@ -20,12 +20,12 @@
 "use strict";
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");
-const net = require("node:net");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const zlib = require("node:zlib");
-const { serve } = require("../browser/browser.js");
+const { serve, freePort } = require("../browser/browser.js");
+const { drawEveryFigure, figuresOnPage, assertEveryFigureDrawn } = require("../browser/in-page.js");
 
 // LLMMATH_DIST: another built copy of dist/ (a helper building in parallel); default dist/.
 const dist = path.resolve(process.env.LLMMATH_DIST || path.join(__dirname, "..", "..", "dist"));
@@ -63,18 +63,6 @@ const WATCH = `"use strict";
   };
 })();
 `;
-
-/** A free TCP port on 127.0.0.1. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Waits for `child` to exit, or kills it after `ms`. */
 function stop(child, ms = 3000) {
@@ -384,14 +372,9 @@ async function load(
   return page + suffix;
 }
 
-/** Draws every figure of the page now, as printing does (tests/browser/browser.js drawAll). */
+/** Draws every figure of the page now, as printing does (tests/browser/in-page.js drawEveryFigure). */
 function drawAll(webkit, ms) {
-  return webkit.session.evaluate(async (ms) => {
-    const widgets = [...document.querySelectorAll("*")].filter((el) => el.localName.startsWith("llm-"));
-    const defined = Promise.all(widgets.map((el) => customElements.whenDefined(el.localName)));
-    if (!(await Promise.race([defined.then(() => true), new Promise((r) => setTimeout(r, ms, false))]))) return;
-    for (const el of widgets) el.drawNow?.();
-  }, ms);
+  return webkit.session.evaluate(drawEveryFigure, ms);
 }
 
 /** Waits until `css` matches an element of the page (in the page, not by polling the driver). */
@@ -472,44 +455,9 @@ function readThrough(webkit) {
   });
 }
 
-/**
- * Every figure in the page's document with what shows it drew: data-ready, the error message it
- * shows if any, and whether it drew its figure (an svg or a table in its shadow root; the
- * diagnosis has neither, it draws a scenario and six choices).
- */
-function figures(webkit) {
-  return webkit.session.execute(() =>
-    [...document.querySelectorAll("*")]
-      .filter((el) => el.localName.startsWith("llm-") && el.shadowRoot && el.constructor.attributes)
-      .map((el) => {
-        const root = el.shadowRoot;
-        const error = root.querySelector(".llm-status.llm-error");
-        const drawn =
-          el.localName === "llm-diagnose"
-            ? root.querySelector(".diagnose-title")?.textContent.trim().length > 0 &&
-              root.querySelectorAll(".diagnose-choice").length === 6
-            : root.querySelector("svg, table") !== null;
-        return {
-          id: el.id,
-          tag: el.localName,
-          ready: el.hasAttribute("data-ready"),
-          error: error ? error.textContent : null,
-          drawn,
-        };
-      }),
-  );
-}
-
-/** Fails unless every figure is ready, shows no error and drew its figure; returns them. */
+/** Fails unless every figure is ready, shows no error and drew its figure (in-page.js); returns them. */
 async function assertFiguresDrawn(assert, webkit, what) {
-  const all = await figures(webkit);
-  assert.ok(all.length > 0, `${what}: no figure on the page`);
-  for (const f of all) {
-    assert.ok(f.ready, `${what}: ${f.id || f.tag} is not ready`);
-    assert.equal(f.error, null, `${what}: ${f.id || f.tag} shows an error`);
-    assert.ok(f.drawn, `${what}: ${f.id || f.tag} drew no figure`);
-  }
-  return all;
+  return assertEveryFigureDrawn(assert, await webkit.session.execute(figuresOnPage), what);
 }
 
 /**
@@ -567,7 +515,6 @@ module.exports = {
   pageErrors,
   outsideRequests,
   readThrough,
-  figures,
   assertFiguresDrawn,
   artifact,
   decodePng,
