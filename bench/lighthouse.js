@@ -12,7 +12,7 @@
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
-const { copyOfDist, guideConfig, startNginx, stopAll } = require("../tests/hosting/servers.js");
+const { serveAsTheGuideSays, stopAll } = require("../tests/hosting/servers.js");
 const { CHROMIUM, FLAGS } = require("../tests/browser/browser.js");
 
 const RUNS = Number(process.argv[2] ?? 5);
@@ -35,10 +35,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) 
 async function main() {
   const { default: lighthouse } = await import("lighthouse");
   const chromeLauncher = await import("chrome-launcher");
-  const served = copyOfDist();
-  const include = path.join(served.dir, "llmmath.conf");
-  fs.writeFileSync(include, guideConfig("hosting/nginx.conf"));
-  const server = await startNginx({ dir: served.dir, root: served.root, include });
+  const { served, server } = await serveAsTheGuideSays("nginx");
   const url = `${server.origin}/${PAGE}`;
   const runs = [];
   try {

@@ -8,7 +8,7 @@ const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const path = require("node:path");
 const { useBrowser, artifact, dist } = require("../browser/browser.js");
-const { copyOfDist, guideConfig, startApache, stopAll } = require("./servers.js");
+const { guideConfig, serveAsTheGuideSays, stopAll } = require("./servers.js");
 const { everyFile, revalidation, index, readerInChromium, framedEmbed } = require("./checks.js");
 
 const browser = useBrowser(test);
@@ -16,9 +16,7 @@ let server;
 let served;
 
 test.before(async () => {
-  served = copyOfDist();
-  fs.writeFileSync(path.join(served.root, ".htaccess"), guideConfig(".htaccess"));
-  server = await startApache({ dir: served.dir, root: served.root });
+  ({ served, server } = await serveAsTheGuideSays("apache"));
 });
 test.after(async () => {
   await stopAll();

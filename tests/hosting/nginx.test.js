@@ -9,7 +9,7 @@ const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const path = require("node:path");
 const { useBrowser, artifact, dist } = require("../browser/browser.js");
-const { copyOfDist, guideConfig, startNginx, stopAll } = require("./servers.js");
+const { guideConfig, serveAsTheGuideSays, stopAll } = require("./servers.js");
 const { everyFile, revalidation, index, readerInChromium, framedEmbed } = require("./checks.js");
 
 const browser = useBrowser(test);
@@ -17,11 +17,7 @@ let server;
 let served;
 
 test.before(async () => {
-  served = copyOfDist();
-  // the guide's text, written where the server block includes it
-  const include = path.join(served.dir, "llmmath.conf");
-  fs.writeFileSync(include, guideConfig("hosting/nginx.conf"));
-  server = await startNginx({ dir: served.dir, root: served.root, include });
+  ({ served, server } = await serveAsTheGuideSays("nginx"));
 });
 test.after(async () => {
   await stopAll();

@@ -16,7 +16,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { chromium } = require("playwright-core");
 const { useBrowser, openReader, drawAll, artifact, CHROMIUM, FLAGS } = require("../browser/browser.js");
-const { copyOfDist, guideConfig, startNginx, publish, stopAll } = require("./servers.js");
+const { serveAsTheGuideSays, startNginx, publish, stopAll } = require("./servers.js");
 const { openServed } = require("./checks.js");
 
 const browser = useBrowser(test);
@@ -29,10 +29,7 @@ let page;
 let seen;
 
 test.before(async () => {
-  served = copyOfDist();
-  include = path.join(served.dir, "llmmath.conf");
-  fs.writeFileSync(include, guideConfig("hosting/nginx.conf"));
-  server = await startNginx({ dir: served.dir, root: served.root, include });
+  ({ served, server, include } = await serveAsTheGuideSays("nginx"));
   ({ port, origin } = server);
 });
 test.after(async () => {

@@ -12,7 +12,7 @@ const net = require("node:net");
 const os = require("node:os");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { dist } = require("../browser/browser.js");
+const { dist, freePort } = require("../browser/browser.js");
 
 const site = path.join(__dirname, "..", "..", "site");
 /** site/hosting.mjs, the declaration of how the edition is served. */
@@ -57,18 +57,6 @@ function copyOfDist() {
     fs.chmodSync(path.join(e.parentPath ?? e.path, e.name), e.isDirectory() ? 0o755 : 0o644);
   fs.chmodSync(root, 0o755);
   return { dir, root };
-}
-
-/** A TCP port on 127.0.0.1 that nothing listens on now. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves once 127.0.0.1:port accepts a connection; rejects after `ms` or if `child` exits first. */
@@ -160,6 +148,31 @@ http {
 }
 
 /**
+ * A copy of dist/ served as the hosting guide says, on 127.0.0.1: "nginx" with the guide's
+ * nginx.conf (its text, dist/hosting.html's) written to `include` and included in the server
+ * block, or "apache" with the guide's .htaccess in the folder. Returns { served, server, include }
+ * (include null for Apache); stopAll() stops the server, and the caller removes served.dir.
+ */
+async function serveAsTheGuideSays(kind) {
+  const served = copyOfDist();
+  try {
+    if (kind === "nginx") {
+      const include = path.join(served.dir, "llmmath.conf");
+      fs.writeFileSync(include, guideConfig("hosting/nginx.conf"));
+      return { served, include, server: await startNginx({ dir: served.dir, root: served.root, include }) };
+    }
+    if (kind === "apache") {
+      fs.writeFileSync(path.join(served.root, ".htaccess"), guideConfig(".htaccess"));
+      return { served, include: null, server: await startApache({ dir: served.dir, root: served.root }) };
+    }
+    throw new Error(`no server named ${kind}`);
+  } catch (error) {
+    fs.rmSync(served.dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
  * Apache 2.4 serving `root` on 127.0.0.1:`port`, in one process in the foreground (-X), with the
  * modules the guide names and those Debian enables by default that touch a static file (its
  * type table, mod_deflate compressing text on the fly, mod_dir); the folder allows its
@@ -220,6 +233,7 @@ module.exports = {
   freePort,
   startNginx,
   startApache,
+  serveAsTheGuideSays,
   stopAll,
   get,
   NGINX,
