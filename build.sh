@@ -41,16 +41,18 @@ apt_packages=(
   "libeigen3-dev:/usr/share/eigen3/cmake/Eigen3Config.cmake"
   "catch2:/usr/lib/cmake/Catch2/Catch2Config.cmake"
   "nodejs:/usr/bin/node"
+  # the build draws each figure's first drawing into the reader's pages in headless Chromium
+  # (site/prerender.mjs)
+  "chromium:/usr/bin/chromium"
 )
-# The browsers are needed only by the browser tests (Chromium, Firefox ESR driven over WebDriver
-# BiDi, and WebKitGTK driven over classic WebDriver by WebKitWebDriver, whose MiniBrowser needs an
+# The other browsers are needed only by the browser tests (with Chromium: Firefox ESR driven over
+# WebDriver BiDi, and WebKitGTK driven over classic WebDriver by WebKitWebDriver, whose MiniBrowser needs an
 # X server: Xvfb, started by tests/webkit/webkit.js); clang and its runtime libraries only by the
 # sanitizer build and the fuzzer; clang-format (14, the version .clang-format is made for) only by
 # the lint suite; MkDocs (and Material), Sphinx with MyST (and the book theme), Hugo and pandoc
 # only by the tests that build course sites with them.
 test_apt_packages=(
   "clang-format:/usr/bin/clang-format"
-  "chromium:/usr/bin/chromium"
   "firefox-esr:/usr/bin/firefox-esr"
   # WebKit, the engine of Safari and of every iPhone browser: WebKitGTK's driver (it brings the
   # engine and its MiniBrowser) and the virtual X server the browser draws into

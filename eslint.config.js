@@ -39,6 +39,11 @@ module.exports = [
     languageOptions: { sourceType: "module", globals: globals.node },
   },
   {
+    // The build's drawing of the figures, which hands functions to the page it opens.
+    files: ["site/prerender.mjs"],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
     // The offline copy's service worker (site/sw.js, written to dist/sw.js by site/publish.mjs).
     files: ["site/sw.js"],
     languageOptions: { sourceType: "script", globals: globals.serviceworker },

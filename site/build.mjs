@@ -6,7 +6,8 @@
 //   reader.html            the chapter: site/reader.html with its sections (site/sections/*.html,
 //                          in file-name order) and their table of contents, every \( … \) and
 //                          \[ … \] typeset at build time as MathML by KaTeX (no script,
-//                          read as mathematics by screen readers)
+//                          read as mathematics by screen readers), and each figure's first
+//                          drawing, made by the core in Chromium (site/prerender.mjs)
 //   assets/                what the edition's pages load, each name with a hash of its content
 //                          (reader.<hash>.css): browsers keep them for good, a new build has new
 //                          names (site/hosting.mjs: caching). The pages name these; the names
@@ -16,6 +17,8 @@
 //     chapter-math.woff2   the formulas' font (site/fonts/: Latin Modern Math cut down to them)
 //     llmmath-widgets.js   a copy of the script embed, for the pages
 //     icon.svg, icon-<px>.png  the chapter's icon (site/icon.mjs), named by the manifest
+//     figure-kit.css, figure-<id>.css  the style sheets of the figures' drawings in reader.html:
+//                          the widgets' kit's, and each figure's own with its drawing's
 //   llmmath-widgets.js     the script embed: the core and every widget in one classic script
 //                          (file:// cannot load ES modules); widget styles travel inside it
 //   embed.html             one figure with its caption, for a frame (embed.html?widget=…), with
@@ -51,6 +54,7 @@ import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promi
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { modelFacts } from "./model-facts.mjs";
+import { drawFigures, PRERENDER_CSS, withDrawings } from "./prerender.mjs";
 import { exerciseAnswers } from "./noscript.mjs";
 import { tokensCss, colour } from "./src/tokens.js";
 import {
@@ -461,20 +465,22 @@ await writeFile(path.join(out, "llmmath-frame.js"), await bundle("frame.js"));
 
 // The widgets' declarations and the figures, read by running the widget modules here with a
 // stand-in for HTMLElement (nothing is drawn at import).
-const { widgets, figures, describeType, formatValue, stateKey, VIEW_ATTRIBUTES, embedCode } = await (async () => {
-  const code = await bundle(
-    {
-      contents: `export { widgets } from "./widgets/index.js";
+const { widgets, figures, describeType, formatValue, stateKey, VIEW_ATTRIBUTES, embedCode, styleTexts } =
+  await (async () => {
+    const code = await bundle(
+      {
+        contents: `export { widgets } from "./widgets/index.js";
     export { figures } from "./widgets/figures.js";
     export { describeType, formatValue, stateKey, VIEW_ATTRIBUTES } from "./widgets/attributes.js";
-    export { embedCode } from "./share.js";`,
-    },
-    "cjs",
-  );
-  const module = { exports: {} };
-  new Function("module", "exports", "HTMLElement", code)(module, module.exports, class {});
-  return module.exports;
-})();
+    export { embedCode } from "./share.js";
+    export { styleTexts } from "./widgets/base.js";`,
+      },
+      "cjs",
+    );
+    const module = { exports: {} };
+    new Function("module", "exports", "HTMLElement", code)(module, module.exports, class {});
+    return module.exports;
+  })();
 
 // --- the noscript note -------------------------------------------------------------------
 const core = await createRequire(import.meta.url)(path.join(out, "llmmath.js"))();
@@ -587,6 +593,32 @@ await writeFile(
   ),
 );
 
+// --- the figures' first drawings (site/prerender.mjs) ----------------------------------------
+// reader.html as just written is drawn in Chromium; each figure's drawing goes into the reader's
+// pages as a declarative shadow root, styled by the widget's own style sheets: the kit's, the
+// same for every figure, and the widget's own (with its compact view's).
+const drawings = await drawFigures(out);
+/** A figure's style sheets: the kit's (the same for all) and its own (its widget's, then its drawing's). */
+const drawnStyles = (id, d) => {
+  const [kit, ...own] = styleTexts(d.tag, widgets[d.tag].styles);
+  return { kit: `${PRERENDER_CSS}${kit}`, own: [...own, d.css].join("\n") };
+};
+for (const [id, d] of Object.entries(drawings)) {
+  const { kit, own } = drawnStyles(id, d);
+  if (!hashed.has("figure-kit.css")) await writeAsset("figure-kit.css", kit);
+  await writeAsset(`figure-${id}.css`, own);
+}
+await writeFile(
+  path.join(out, "reader.html"),
+  withDrawings(
+    await readFile(path.join(out, "reader.html"), "utf8"),
+    "reader.html",
+    drawings,
+    (id) =>
+      `<link rel="stylesheet" href="${hashed.get("figure-kit.css")}"><link rel="stylesheet" href="${hashed.get(`figure-${id}.css`)}">`,
+  ),
+);
+
 // --- one-file pages ------------------------------------------------------------------------
 // A page with its stylesheets and scripts inline. A strict policy still holds: each inline block
 // is allowed by its SHA-256 hash, nothing else may run, and nothing is fetched; so the page works
@@ -601,6 +633,8 @@ const inlineSafe = (js) => js.replace(/<\/script/gi, "<\\/script").replace(/<!--
 /** `html` with each <link rel="stylesheet" href> of `styles` and <script src> of `scripts` inline. */
 function oneFile(html, file, { styles, scripts }) {
   const hashes = { script: [], style: [] };
+  // Style blocks the page has of its own (the figures' drawings in the one-file edition).
+  for (const [, css] of html.matchAll(/<style>([\s\S]*?)<\/style>/g)) hashes.style.push(sha(css));
   for (const [href, css] of Object.entries(styles)) {
     const tag = `<link rel="stylesheet" href="${href}">`;
     if (!html.includes(tag)) throw new Error(`${file}: no ${tag}`);
@@ -617,6 +651,7 @@ function oneFile(html, file, { styles, scripts }) {
     html = html.replace(tag, () => `<script>${safe}</script>`);
     hashes.script.push(sha(safe));
   }
+  hashes.style = [...new Set(hashes.style)];
   // A font inlined as a data: URL (fontInline) is the only font the page may use.
   const css = Object.values(styles).join("\n");
   const fonts = /url\("data:font\//.test(css) ? " font-src data:;" : "";
@@ -800,10 +835,17 @@ const standalone = readerHtml
 if (standalone.includes('id="offline"')) throw new Error("reader-standalone.html: the offline control is still there");
 await writeFile(
   path.join(out, "reader-standalone.html"),
-  oneFile(standalone, "reader-standalone.html", {
-    styles: { "reader.css": fontInline(readerCss, await fontFile("chapter-math.woff2")) },
-    scripts: { "reader-head.js": readerHeadJs, "llmmath-widgets.js": widgetsJs, "reader.js": readerJs },
-  }),
+  oneFile(
+    withDrawings(standalone, "reader-standalone.html", drawings, (id, d) => {
+      const { kit, own } = drawnStyles(id, d);
+      return `<style>${kit}</style><style>${own}</style>`;
+    }),
+    "reader-standalone.html",
+    {
+      styles: { "reader.css": fontInline(readerCss, await fontFile("chapter-math.woff2")) },
+      scripts: { "reader-head.js": readerHeadJs, "llmmath-widgets.js": widgetsJs, "reader.js": readerJs },
+    },
+  ),
 );
 
 // --- the npm package -------------------------------------------------------------------------

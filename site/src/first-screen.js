@@ -1,6 +1,8 @@
 // data-first-screen: the moment the figures on the reader's first screen have drawn, set on <html>
 // (and as a performance mark, for the benchmark) as soon as it is true, while the rest of the
-// chapter may still be being read. reader-head.js starts this from right after the masthead, so
+// chapter may still be being read; data-first-screen-shown, the moment each is on the screen,
+// drawn by its script or drawn at build time (site/prerender.mjs), which is as soon as the first
+// screen is known where the page was built with the drawings. reader-head.js starts this from right after the masthead, so
 // it cannot wait for the end of the page as reader.js (at the end of <body>) would.
 //
 // The first screen is the viewport where the page opens: its top, or for a link to a place in the
@@ -69,16 +71,28 @@ export function watchFirstScreen() {
     return figures().filter((el) => within(el, top, bottom));
   }
 
-  const mark = () => {
-    performance.mark("data-first-screen");
-    root.setAttribute("data-first-screen", "");
+  const mark = (name) => {
+    performance.mark(name);
+    root.setAttribute(name, "");
   };
+  /** Drawn by its script: its `ready`, once llmmath-widgets.js has defined it. */
+  const drawn = (el) => customElements.whenDefined(el.localName).then(() => /** @type {any} */ (el).ready);
+  /**
+   * Shown already: its drawing from the build is in the page (site/prerender.mjs), which the
+   * browser paints with the text, unless the address gives settings the drawing does not have
+   * (reader.css hides it then).
+   */
+  const built = (el) =>
+    el.hasAttribute("data-prerendered") &&
+    (el.shadowRoot?.childElementCount ?? 0) > 0 &&
+    !root.hasAttribute("data-linked-settings");
   const check = () => {
     const shown = onFirstScreen();
     if (!shown) return void requestAnimationFrame(check);
-    Promise.all(
-      shown.map((el) => customElements.whenDefined(el.localName).then(() => /** @type {any} */ (el).ready)),
-    ).then(mark);
+    // data-first-screen-shown: every figure of the first screen on it, drawn at build time or by
+    // its script; data-first-screen: every one drawn by its script, answering the reader.
+    Promise.all(shown.map((el) => (built(el) ? null : drawn(el)))).then(() => mark("data-first-screen-shown"));
+    Promise.all(shown.map(drawn)).then(() => mark("data-first-screen"));
   };
   requestAnimationFrame(check);
 }

@@ -25,10 +25,12 @@ export function setUpPrint({ widgets, writeNow }) {
   let added = null;
 
   function beforePrint() {
-    writeNow(); // the last change of a figure may still wait for its write
     // Paper has no scrolling: every figure is drawn now, also those the reader never came near
     // (a figure draws as it nears the screen), so that the copy holds each and its solution.
     for (const el of widgets) /** @type {any} */ (el).drawNow?.();
+    // The last change of a figure may still wait for its write, and a figure first drawn just now
+    // says its state only as it draws (one set through the API before it had drawn).
+    writeNow();
     added?.forEach((el) => el.remove());
     added = [];
     const stateEl = document.getElementById("print-state");

@@ -29,7 +29,13 @@ if (font) {
 
 // A copy of the page saved from the browser carries the signals the live page had set (reader.js
 // sets them again when they are true here): they must not say that this copy has drawn.
-for (const name of ["data-ready", "data-first-screen"]) document.documentElement.removeAttribute(name);
+for (const name of ["data-ready", "data-first-screen", "data-first-screen-shown"])
+  document.documentElement.removeAttribute(name);
+
+// An address with figures' settings (reader.html#rope?rope.m=5): the drawings the page was built
+// with show the figures' own attributes, not these, so reader.css hides them until each figure
+// has drawn (site/prerender.mjs).
+if (location.hash.includes("?")) document.documentElement.setAttribute("data-linked-settings", "");
 
 // data-first-screen, as soon as the first screen's figures have drawn (first-screen.js).
 watchFirstScreen();

@@ -1,7 +1,8 @@
 // Functions that every browser suite runs inside a page, whatever drives it: Playwright's
 // page.evaluate (tests/browser/), puppeteer's (tests/firefox/) and WebDriver's execute
 // (tests/webkit/). Each is whole in itself (no name from outside it), since only its text reaches
-// the page; what checks their answers runs here, in Node.
+// the page; what checks their answers runs here, in Node, as does the page they are run in
+// before the figures' scripts (readerWithoutScripts).
 "use strict";
 
 /**
@@ -54,4 +55,66 @@ function assertEveryFigureDrawn(assert, all, what) {
   return all;
 }
 
-module.exports = { drawEveryFigure, figuresOnPage, assertEveryFigureDrawn };
+/**
+ * Every figure of the page with what shows of the drawing the page was built with (site/
+ * prerender.mjs), as it stands before any figure's script has run: whether its shadow root holds
+ * the drawing's frame, inert and displayed, its height, and whether the drawing's style sheets
+ * apply ("Skip this figure" is out of sight until focused).
+ */
+function drawingsOnPage() {
+  return [...document.querySelectorAll("[data-prerendered]")].map((el) => {
+    const root = el.shadowRoot;
+    const frame = root?.querySelector(".llm-frame");
+    const skip = root?.querySelector(".llm-skip");
+    return {
+      id: el.id,
+      defined: customElements.get(el.localName) !== undefined,
+      frame: !!frame && /** @type {HTMLElement} */ (frame).inert && getComputedStyle(frame).display !== "none",
+      height: el.getBoundingClientRect().height,
+      styled: !!skip && getComputedStyle(skip).position === "absolute",
+    };
+  });
+}
+
+/** Fails unless each of drawingsOnPage()'s answer shows its drawing, styled, with no script. */
+function assertEveryDrawingShown(assert, all, what) {
+  assert.equal(all.length, 13, `${what}: the chapter's figures drawn at build time`);
+  for (const f of all) {
+    assert.equal(f.defined, false, `${what}: #${f.id} was defined by a script`);
+    assert.ok(f.frame, `${what}: #${f.id} shows no drawing`);
+    assert.ok(f.height > 150, `${what}: #${f.id}'s drawing is ${f.height} px tall`);
+    assert.ok(f.styled, `${what}: #${f.id}'s drawing is not styled`);
+  }
+  return all;
+}
+
+/**
+ * A copy of dist/'s reader.html without the figures' scripts (the widgets' script and reader.js
+ * taken out; its styles and reader-head.js kept) in a new folder beside a copy of dist/assets:
+ * the reader as it stands before those scripts have run. Returns the folder; the caller removes it.
+ */
+function readerWithoutScripts(dist) {
+  const fs = require("node:fs");
+  const os = require("node:os");
+  const path = require("node:path");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-without-scripts-"));
+  fs.cpSync(path.join(dist, "assets"), path.join(dir, "assets"), { recursive: true });
+  const html = fs.readFileSync(path.join(dist, "reader.html"), "utf8");
+  const without = html.replace(
+    /<script src="assets\/(llmmath-widgets|reader)\.[0-9a-f]{10}\.js"[^>]*><\/script>\n?/g,
+    "",
+  );
+  if (html.length === without.length || /llmmath-widgets\.[0-9a-f]{10}\.js/.test(without))
+    throw new Error("reader.html's scripts were not found to take out");
+  fs.writeFileSync(path.join(dir, "reader.html"), without);
+  return dir;
+}
+
+module.exports = {
+  drawEveryFigure,
+  figuresOnPage,
+  assertEveryFigureDrawn,
+  drawingsOnPage,
+  assertEveryDrawingShown,
+  readerWithoutScripts,
+};

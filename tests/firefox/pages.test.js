@@ -14,6 +14,10 @@ const firefox = useFirefox(test);
 const { figures: FIGURES } = require("../browser/registry.js");
 // The palette as the site declares it (site/src/tokens.js).
 const { colour, rgb } = require("../browser/tokens.js");
+const fs = require("node:fs");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
+const { drawingsOnPage, assertEveryDrawingShown, readerWithoutScripts } = require("../browser/in-page.js");
 
 test("firefox: the reader becomes ready from file://, draws every figure and logs no error when read to its end", async () => {
   // as a reader: the first screen drawn first, each figure as the reader scrolls near it
@@ -163,7 +167,6 @@ test("firefox: embed.html?scheme= pins the figure and its page, and with scheme 
 test("firefox: embed.html served with a header policy that refuses WebAssembly names 'wasm-unsafe-eval'; one that refuses its scripts shows the note naming the policy it needs", async (t) => {
   // dist/ on 127.0.0.1, each page with the header a host would add (the /no-wasm/… and
   // /no-scripts/… of a path choose it); tests/browser/policy.test.js does the same in Chromium.
-  const path = require("node:path");
   const { serve } = require("../browser/browser.js");
   const POLICIES = { "no-wasm": "script-src 'self'", "no-scripts": "script-src 'none'" };
   const server = await serve({
@@ -190,4 +193,18 @@ test("firefox: embed.html served with a header policy that refuses WebAssembly n
   });
   const note = await page.evaluate(() => document.getElementById("embed-blocked").textContent.replace(/\s+/g, " "));
   assert.ok(note.includes("script-src 'self' 'wasm-unsafe-eval'"), note);
+});
+
+test("firefox: before the figures' scripts have run, each figure shows the drawing the page was built with, styled, and nothing logs an error", async () => {
+  const dir = readerWithoutScripts(dist);
+  try {
+    firefox.errors.length = 0;
+    await firefox.page.goto(pathToFileURL(path.join(dir, "reader.html")).href);
+    await firefox.page.waitForSelector("html[data-first-screen-shown]", { timeout: 15000 });
+    assertEveryDrawingShown(assert, await firefox.page.evaluate(drawingsOnPage), "firefox");
+    await settle(firefox.page);
+    assert.deepEqual(firefox.errors, []);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

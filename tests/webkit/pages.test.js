@@ -19,8 +19,13 @@ const {
   artifact,
   decodePng,
   KEYS,
+  dist,
 } = require("./webkit.js");
 const { figures: FIGURES } = require("../browser/registry.js");
+const fs = require("node:fs");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
+const { drawingsOnPage, assertEveryDrawingShown, readerWithoutScripts } = require("../browser/in-page.js");
 
 const webkit = useWebKit(test);
 
@@ -301,5 +306,16 @@ test("webkit: from disk (file://), the reader and the one-file edition become re
   for (const file of ["reader.html", "reader-standalone.html"]) {
     await openFile(webkit, file);
     await assertEveryFigure(`${file} from file://`);
+  }
+});
+
+test("webkit: before the figures' scripts have run, each figure shows the drawing the page was built with, styled", async () => {
+  const dir = readerWithoutScripts(dist);
+  try {
+    await webkit.session.navigate(pathToFileURL(path.join(dir, "reader.html")).href);
+    await waitFor(webkit, "html[data-first-screen-shown]", 20000);
+    assertEveryDrawingShown(assert, await webkit.session.execute(drawingsOnPage), "webkit");
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });

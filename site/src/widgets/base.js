@@ -111,13 +111,30 @@ function compactCss(tag) {
   return css;
 }
 
-/** Attaches (or clears) an element's open shadow root styled by the kit's CSS and `css`. */
-export function styledRoot(el, css) {
+/**
+ * The style sheets' texts of a widget `tag` whose own styles are `css`: the kit's, its own, and its
+ * compact view's. The build gives the drawings it puts in the reader's pages the same
+ * (site/prerender.mjs).
+ */
+export function styleTexts(tag, css) {
+  return [kitCss, ...(css ? [css] : []), compactCss(tag)];
+}
+
+/**
+ * Attaches (or clears) an element's open shadow root styled by the kit's CSS and `css`. With
+ * `keep`, what the root holds stays: a drawing the page was built with (LlmWidget's prerender),
+ * shown until the figure's own replaces it.
+ */
+export function styledRoot(el, css, keep = false) {
   const root = el.shadowRoot ?? el.attachShadow({ mode: "open" });
-  root.replaceChildren();
-  const texts = [kitCss, ...(css ? [css] : []), compactCss(el.localName)];
-  if ("adoptedStyleSheets" in root) root.adoptedStyleSheets = texts.map(sheetFor);
-  else root.append(...texts.map((t) => h("style", {}, t)));
+  if (!keep) root.replaceChildren();
+  const texts = styleTexts(el.localName, css);
+  // A sheet another part gave the root before (an exercise's, answer.js, given a figure whose
+  // root the page was built with) stays, after the widget's.
+  if ("adoptedStyleSheets" in root) {
+    const own = texts.map(sheetFor);
+    root.adoptedStyleSheets = [...own, ...root.adoptedStyleSheets.filter((s) => !own.includes(s))];
+  } else root.append(...texts.map((t) => h("style", {}, t)));
   return root;
 }
 
@@ -260,6 +277,8 @@ export class LlmWidget extends HTMLElement {
     this._memos = new Map(); // memo(): each name → { key, value } of its last computation
     /** @type {Set<string>} the notes already written to the console (_showNotes) */
     this._logged = new Set();
+    /** @type {HTMLElement | undefined} "Computing the figure…" over a drawing the page was built with */
+    this._waiting = undefined;
   }
 
   connectedCallback() {
@@ -272,9 +291,6 @@ export class LlmWidget extends HTMLElement {
     // A saved copy of a page carries the data-ready its figures had: it is set again when drawn.
     this.removeAttribute("data-ready");
     this.setAttribute("data-figure", figureNameOf(this.localName) ?? "");
-    const cls = /** @type {typeof LlmWidget} */ (this.constructor);
-    this.root = styledRoot(this, cls.styles);
-    for (const type of KEY_EVENTS) this.root.addEventListener(type, keepKey);
     this.frame = h("div", { class: "llm-frame", part: "frame" });
     // "Skip this figure", first in the figure and shown while it has the focus: one key press
     // past every control of the figure (a figure has tens; the chapter has eleven figures), to
@@ -286,7 +302,7 @@ export class LlmWidget extends HTMLElement {
       { type: "button", class: "llm-skip", onclick: () => this.skipEnd.focus() },
       "Skip this figure",
     );
-    this.root.append(this.skip, this.frame, this.skipEnd);
+    this._attachRoot();
     this.state = this._stateFrom([]).state;
     this._readView();
     this.actions = h(
@@ -312,6 +328,34 @@ export class LlmWidget extends HTMLElement {
     whenNeeded(this);
   }
 
+  /**
+   * Gives the figure its shadow root, styled, with its elements in it; or, for a figure the page
+   * was built with a drawing for, that drawing's root, the drawing left in place (_showLive puts
+   * the figure's elements in at its first drawing). The reader's pages carry each figure's first
+   * drawing, made by the core at build time (site/prerender.mjs), as a declarative shadow root,
+   * attached by the parser as it reads the element, before any script runs: the reader sees the
+   * figure with the text. A figure whose element the parser has made but not read to its end
+   * (this script was defined first) waits for it: a root attached now would leave the parser's
+   * none to attach. Returns whether the root is there.
+   */
+  _attachRoot() {
+    if (this.root) return true;
+    if (this.hasAttribute("data-prerendered") && !this._readToItsEnd()) return false;
+    this._prerendered = this.shadowRoot !== null && this.shadowRoot.childElementCount > 0;
+    this.root = styledRoot(this, /** @type {typeof LlmWidget} */ (this.constructor).styles, this._prerendered);
+    for (const type of KEY_EVENTS) this.root.addEventListener(type, keepKey);
+    if (!this._prerendered) this.root.append(this.skip, this.frame, this.skipEnd);
+    return true;
+  }
+
+  /** Whether the parser has read this element to its end: the page is read, or it has read past it. */
+  _readToItsEnd() {
+    if (document.readyState !== "loading") return true;
+    let last = document.body?.lastElementChild ?? null;
+    while (last?.lastElementChild) last = last.lastElementChild;
+    return last !== null && last !== this && !this.contains(last);
+  }
+
   /** The figure's name as its caption gives it ("Figure 5.1"), or "" where it has none. */
   captionName() {
     const caption = this.closest("figure")?.querySelector("figcaption strong")?.textContent ?? "";
@@ -324,6 +368,8 @@ export class LlmWidget extends HTMLElement {
    */
   start() {
     if (this._started || !this._connected) return;
+    // its drawing still being read (_attachRoot): asked again at the next frame
+    if (!this._attachRoot()) return void requestAnimationFrame(() => this.start());
     this._started = true;
     // Named as its caption names it, where it stands in a <figure> ("Skip Figure 5.1").
     const name = this.captionName();
@@ -338,6 +384,7 @@ export class LlmWidget extends HTMLElement {
       // A widget that cannot build still says why, and its `ready` still settles. Only the
       // placeholder goes: what a page added to the frame meanwhile (an exercise's note) stays.
       this._unbuilt = true;
+      this._showLive();
       this._pending.remove();
       this.frame.append(this.notesEl, this.status, this.actions, this.panel);
       this.showError(`This figure could not be built: ${error?.message ?? error}.`);
@@ -350,6 +397,7 @@ export class LlmWidget extends HTMLElement {
     for (const out of this.frame.querySelectorAll("output")) out.setAttribute("aria-live", "off");
     this._showNotes();
     this._computingTimer = setTimeout(() => {
+      this._showWaiting();
       if (speaking?.isConnected || !this._onScreen()) return;
       speaking = this;
       this._said = COMPUTING;
@@ -361,6 +409,7 @@ export class LlmWidget extends HTMLElement {
         queueDraw(this);
       },
       (error) => {
+        this._showLive();
         this.engineError = engineReason(error);
         this._settle(
           `This figure cannot run: the engine did not start (${this.engineError}). The text and the answers still read.`,
@@ -377,10 +426,37 @@ export class LlmWidget extends HTMLElement {
   _firstDraw() {
     if (this.core || !loadedCore || this._unbuilt) return;
     this.core = loadedCore;
+    this._showLive();
     this.update();
     this._settle();
     this.setAttribute("data-ready", "");
     this._resolveReady();
+  }
+
+  /**
+   * The figure's own elements in its shadow root in place of the drawing the page was built with
+   * (if any), in the same task as its first drawing or its error: nothing is painted between.
+   */
+  _showLive() {
+    if (!this._prerendered) return;
+    this._prerendered = false;
+    // the live region back in the frame, after the placeholder, where the figure keeps it
+    if (this.live.parentNode !== this.frame)
+      if (this._pending.parentNode === this.frame) this._pending.after(this.live);
+      else this.frame.prepend(this.live);
+    this.root.replaceChildren(this.skip, this.frame, this.skipEnd);
+  }
+
+  /**
+   * A figure shown by the drawing the page was built with that has not drawn after
+   * COMPUTING_DELAY (a slow device, an engine slow to start): "Computing the figure…" over the
+   * drawing's top, taking no room, so that a reader who tries its controls, which do not answer
+   * yet, knows why; and the figure's live region beside it, out of the inert drawing, to say so.
+   */
+  _showWaiting() {
+    if (!this._prerendered) return;
+    this._waiting ??= h("p", { class: "llm-pending llm-waiting" }, h("span", {}, COMPUTING));
+    this.root.prepend(this.live, this._waiting);
   }
 
   /**

@@ -1,0 +1,138 @@
+// The figures' first drawings, made at build time and put in the reader's pages, so that a reader
+// sees each figure with the text around it rather than after the engine has loaded (issue 22:
+// the first screen first). The core draws them, as it draws for a reader: the built reader.html is
+// opened in Debian's headless Chromium, every figure is drawn at a laptop's width, and each
+// figure's shadow root is read back as markup. In the pages, each figure's element then carries
+// its drawing as a declarative shadow root (<template shadowrootmode="open">), which the browser
+// attaches as it reads the page, before any script runs; the widget, once its script and the
+// engine have loaded, draws afresh and puts its own elements in place of that drawing in one step
+// (LlmWidget._showLive in src/widgets/base.js). Until then the drawing is inert: it answers no
+// click or key, since nothing would follow. Where scripts do not run it is not shown (the page's
+// note for readers without scripts says what the figures need), and a figure the address gives
+// settings for is hidden until it has drawn them (reader.css, src/reader-head.js).
+//
+// The drawing is styled by the widgets' own style sheets, as text: linked files in reader.html
+// (assets/, allowed by a policy's style-src 'self', as a host's policy would have it), inline
+// <style> blocks in the one-file edition (allowed there by their hashes).
+
+import { chromium } from "playwright-core";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+// A laptop's window: the width the chapter's column has at its widest. A narrower screen shows
+// the drawing scaled until the figure draws for its own width.
+const VIEWPORT = { width: 1280, height: 900 };
+// Shown only where scripts run: without them the figure's controls would never answer.
+export const PRERENDER_CSS = "@media (scripting: none) { .llm-skip, .llm-frame { display: none !important; } }\n";
+
+/**
+ * Opens `dir`/reader.html (built, with its assets) in headless Chromium, draws every figure and
+ * returns, for each figure with an id: { tag, attributes (its element's, as [name, value], as the
+ * kit set them), html (its shadow root's
+ * children as markup, controls' values written as attributes, each child inert), css (the rules of
+ * the classes that stand for its elements' style attributes) }.
+ */
+export async function drawFigures(dir) {
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `${CHROMIUM} is missing: the build draws the figures' first drawings with Chromium (apt-get install chromium, or CHROMIUM_PATH)`,
+    );
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+  });
+  try {
+    const context = await browser.newContext({ viewport: VIEWPORT, colorScheme: "light", reducedMotion: "reduce" });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    await page.goto(pathToFileURL(path.join(dir, "reader.html")).href);
+    await page.evaluate(async () => {
+      const widgets = [...document.querySelectorAll("*")].filter((el) => el.localName.startsWith("llm-"));
+      await Promise.all(widgets.map((el) => customElements.whenDefined(el.localName)));
+      for (const el of widgets) /** @type {any} */ (el).drawNow?.();
+    });
+    await page.waitForSelector("html[data-ready]", { timeout: 60000 });
+    // the charts fitted to their boxes (a ResizeObserver's redraw, before a frame is painted)
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    if (errors.length) throw new Error(`reader.html, drawn for the build: ${errors.join("; ")}`);
+    return await page.evaluate(() => {
+      const out = {};
+      for (const el of document.querySelectorAll("[data-figure][id]")) {
+        const root = el.shadowRoot;
+        if (!root || !el.hasAttribute("data-ready") || root.querySelector(".llm-status.llm-error:not(:empty)"))
+          throw new Error(`#${el.id} did not draw`);
+        // What a control holds is a property; the markup says it in attributes (not for one an
+        // exercise withholds, answer.js: its attributes are withheld already, its value is not).
+        for (const input of root.querySelectorAll("input:not([data-predict-conceal] *, [data-predict-conceal])")) {
+          if (input.type === "checkbox" || input.type === "radio") input.toggleAttribute("checked", input.checked);
+          else input.setAttribute("value", input.value);
+        }
+        for (const option of root.querySelectorAll("option")) option.toggleAttribute("selected", option.selected);
+        for (const area of root.querySelectorAll("textarea")) area.textContent = area.value;
+        // A style the script set on an element (a bar's width, a colour) would be a style
+        // attribute in markup, which a policy without 'unsafe-inline' refuses: each becomes a
+        // class of the drawing's own, its declarations a rule (important, as an element's own
+        // style outweighs the style sheets' rules).
+        const classes = new Map();
+        const html = [...root.children]
+          .map((child) => {
+            const copy = /** @type {HTMLElement} */ (child.cloneNode(true));
+            copy.setAttribute("inert", "");
+            for (const styled of [copy, ...copy.querySelectorAll("[style]")]) {
+              if (!styled.hasAttribute("style")) continue;
+              const style = /** @type {HTMLElement} */ (styled).style;
+              const rule = [...style].map((name) => `${name}: ${style.getPropertyValue(name)} !important;`).join(" ");
+              if (!classes.has(rule)) classes.set(rule, `llm-drawn-${classes.size}`);
+              styled.removeAttribute("style");
+              styled.classList.add(/** @type {string} */ (classes.get(rule)));
+            }
+            return copy.outerHTML;
+          })
+          .join("");
+        // Sheets given to the root besides the widget's own (the kit's, its own if it has any, its
+        // compact view's): an exercise's, which blurs what it withholds (answer.js).
+        const own = /** @type {any} */ (el.constructor).styles ? 3 : 2;
+        const given = root.adoptedStyleSheets
+          .slice(own)
+          .map((sheet) => [...sheet.cssRules].map((r) => r.cssText).join("\n"));
+        const css = [...given, ...[...classes].map(([rule, name]) => `.${name} { ${rule} }`)].join("\n");
+        // The element's attributes as the kit and the exercises have set them (data-predict-first),
+        // but those that say it is live (data-ready) or follow the reader's page (data-scheme).
+        const attributes = [...el.attributes]
+          .filter((a) => !["data-ready", "data-scheme", "id"].includes(a.name))
+          .map((a) => [a.name, a.value]);
+        out[el.id] = { tag: el.localName, attributes, html, css };
+      }
+      return out;
+    });
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
+ * `html` (a reader page) with each figure of `drawings` given its drawing: the element marked
+ * data-prerendered and given the attributes the kit set on it (data-figure, …), holding a declarative shadow
+ * root whose styles are `styles(id, drawing)`, markup to put before the drawing. Each figure must be found.
+ */
+export function withDrawings(html, file, drawings, styles) {
+  const quoted = (v) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+  for (const [id, d] of Object.entries(drawings)) {
+    const element = new RegExp(`<${d.tag} id="${id}"([^>]*)></${d.tag}>`);
+    if (!element.test(html)) throw new Error(`${file}: no empty <${d.tag} id="${id}"> to put its drawing in`);
+    html = html.replace(element, (_, written) => {
+      // the attributes the page was written with, then those the figure set on itself
+      const added = d.attributes
+        .filter(([name]) => !new RegExp(`\\s${name}(=|\\s|$)`).test(written))
+        .map(([name, value]) => (value === "" ? ` ${name}` : ` ${name}="${quoted(value)}"`))
+        .join("");
+      return `<${d.tag} id="${id}"${written}${added} data-prerendered><template shadowrootmode="open">${styles(id, d)}${d.html}</template></${d.tag}>`;
+    });
+  }
+  return html;
+}
