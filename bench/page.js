@@ -176,7 +176,12 @@ async function pairedLoads(browser) {
         // the build's drawing (site/prerender.mjs) or its script's
         const shown = () => {
           const el = document.getElementById("quantization-figure");
-          if (el?.shadowRoot?.querySelector(".llm-frame") && getComputedStyle(el).visibility !== "hidden")
+          const root = el?.shadowRoot;
+          if (
+            root?.querySelector(".llm-frame") &&
+            [...root.querySelectorAll('link[rel="stylesheet"]')].every((l) => /** @type {any} */ (l).sheet) &&
+            getComputedStyle(el).visibility !== "hidden"
+          )
             performance.mark("quantization-figure shown");
           else requestAnimationFrame(shown);
         };

@@ -86,12 +86,24 @@ export function watchFirstScreen() {
     el.hasAttribute("data-prerendered") &&
     (el.shadowRoot?.childElementCount ?? 0) > 0 &&
     !root.hasAttribute("data-linked-settings");
+  /** The drawing's style sheets loaded (or failed): the browser shows a shadow root once they have. */
+  const styled = (el) =>
+    Promise.all(
+      [...el.shadowRoot.querySelectorAll('link[rel="stylesheet"]')].map((link) =>
+        link.sheet
+          ? null
+          : new Promise((resolve) => {
+              link.addEventListener("load", resolve, { once: true });
+              link.addEventListener("error", resolve, { once: true });
+            }),
+      ),
+    );
   const check = () => {
     const shown = onFirstScreen();
     if (!shown) return void requestAnimationFrame(check);
     // data-first-screen-shown: every figure of the first screen on it, drawn at build time or by
     // its script; data-first-screen: every one drawn by its script, answering the reader.
-    Promise.all(shown.map((el) => (built(el) ? null : drawn(el)))).then(() => mark("data-first-screen-shown"));
+    Promise.all(shown.map((el) => (built(el) ? styled(el) : drawn(el)))).then(() => mark("data-first-screen-shown"));
     Promise.all(shown.map(drawn)).then(() => mark("data-first-screen"));
   };
   requestAnimationFrame(check);
