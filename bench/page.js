@@ -144,8 +144,11 @@ function textOnlyCopy() {
   const html = fs.readFileSync(path.join(dist, "reader.html"), "utf8");
   // and without the figures' drawings made at build time (site/prerender.mjs): the text alone
   const text = html
-    .replace(/<script src="assets\/(llmmath-widgets|reader)\.[0-9a-f]{10}\.js"[^>]*><\/script>\n?/g, "")
-    .replace(/<template shadowrootmode="open">[\s\S]*?<\/template>/g, "");
+    .replace(
+      /<(script src|link rel="preload" href)="assets\/(llmmath-widgets|reader)\.[0-9a-f]{10}\.js"[^>]*>(<\/script>)?\n?/g,
+      "",
+    )
+    .replace(/<template (data-drawing|id="llm-drawing-kit")>[\s\S]*?<\/template>/g, "");
   if (text.length === html.length || /llmmath-widgets\.[0-9a-f]{10}\.js|"assets\/reader\.[0-9a-f]{10}\.js"/.test(text))
     throw new Error("reader.html's scripts were not found to take out");
   fs.writeFileSync(path.join(dir, "reader.html"), text);
@@ -172,20 +175,6 @@ async function pairedLoads(browser) {
     const context = await browser.newContext({ viewport: VIEWPORT });
     try {
       await context.addInitScript(() => {
-        // when the deep link's figure is on the screen: the frame its drawing is first painted in,
-        // the build's drawing (site/prerender.mjs) or its script's
-        const shown = () => {
-          const el = document.getElementById("quantization-figure");
-          const root = el?.shadowRoot;
-          if (
-            root?.querySelector(".llm-frame") &&
-            [...root.querySelectorAll('link[rel="stylesheet"]')].every((l) => /** @type {any} */ (l).sheet) &&
-            getComputedStyle(el).visibility !== "hidden"
-          )
-            performance.mark("quantization-figure shown");
-          else requestAnimationFrame(shown);
-        };
-        requestAnimationFrame(shown);
         // when the deep link's figure has drawn (its data-ready attribute, set by the kit)
         new MutationObserver((records, observer) => {
           for (const r of records)
@@ -240,7 +229,11 @@ async function pairedLoads(browser) {
           () => ({
             fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
             firstScreen: performance.getEntriesByName("data-first-screen")[0]?.startTime,
-            shown: performance.getEntriesByName("quantization-figure shown")[0]?.startTime,
+            // on the screen: its drawing from the build shown (site/src/drawing.js marks it in
+            // the animation frame before the paint), or else drawn by its script
+            shown:
+              performance.getEntriesByName("drawing shown: quantization-figure")[0]?.startTime ??
+              performance.getEntriesByName("quantization-figure drawn")[0]?.startTime,
             target: performance.getEntriesByName("quantization-figure drawn")[0]?.startTime,
           }),
           (page) => page.waitForSelector("#quantization-figure[data-ready]", { timeout: 60000 }),

@@ -17,8 +17,6 @@
 //     chapter-math.woff2   the formulas' font (site/fonts/: Latin Modern Math cut down to them)
 //     llmmath-widgets.js   a copy of the script embed, for the pages
 //     icon.svg, icon-<px>.png  the chapter's icon (site/icon.mjs), named by the manifest
-//     figure-kit.css, figure-<id>.css  the style sheets of the figures' drawings in reader.html:
-//                          the widgets' kit's, and each figure's own with its drawing's
 //   llmmath-widgets.js     the script embed: the core and every widget in one classic script
 //                          (file:// cannot load ES modules); widget styles travel inside it
 //   embed.html             one figure with its caption, for a frame (embed.html?widget=…), with
@@ -54,7 +52,7 @@ import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promi
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { modelFacts } from "./model-facts.mjs";
-import { drawFigures, PRERENDER_CSS, withDrawings } from "./prerender.mjs";
+import { drawFigures, withDrawings } from "./prerender.mjs";
 import { exerciseAnswers } from "./noscript.mjs";
 import { tokensCss, colour } from "./src/tokens.js";
 import {
@@ -595,28 +593,20 @@ await writeFile(
 
 // --- the figures' first drawings (site/prerender.mjs) ----------------------------------------
 // reader.html as just written is drawn in Chromium; each figure's drawing goes into the reader's
-// pages as a declarative shadow root, styled by the widget's own style sheets: the kit's, the
-// same for every figure, and the widget's own (with its compact view's).
+// pages in a <template data-drawing>, with the texts of the style sheets it is drawn with
+// (site/prerender.mjs).
 const drawings = await drawFigures(out);
-/** A figure's style sheets: the kit's (the same for all) and its own (its widget's, then its drawing's). */
-const drawnStyles = (id, d) => {
+// Each drawing's own styles: its widget's (with its compact view's), then its drawing's; the
+// kit's, the same for every figure, once in the page.
+let drawingKit = "";
+for (const d of Object.values(drawings)) {
   const [kit, ...own] = styleTexts(d.tag, widgets[d.tag].styles);
-  return { kit: `${PRERENDER_CSS}${kit}`, own: [...own, d.css].join("\n") };
-};
-for (const [id, d] of Object.entries(drawings)) {
-  const { kit, own } = drawnStyles(id, d);
-  if (!hashed.has("figure-kit.css")) await writeAsset("figure-kit.css", kit);
-  await writeAsset(`figure-${id}.css`, own);
+  drawingKit = kit;
+  d.css = [...own, d.css].join("\n");
 }
 await writeFile(
   path.join(out, "reader.html"),
-  withDrawings(
-    await readFile(path.join(out, "reader.html"), "utf8"),
-    "reader.html",
-    drawings,
-    (id) =>
-      `<link rel="stylesheet" href="${hashed.get("figure-kit.css")}"><link rel="stylesheet" href="${hashed.get(`figure-${id}.css`)}">`,
-  ),
+  withDrawings(await readFile(path.join(out, "reader.html"), "utf8"), "reader.html", drawings, drawingKit),
 );
 
 // --- one-file pages ------------------------------------------------------------------------
@@ -633,8 +623,6 @@ const inlineSafe = (js) => js.replace(/<\/script/gi, "<\\/script").replace(/<!--
 /** `html` with each <link rel="stylesheet" href> of `styles` and <script src> of `scripts` inline. */
 function oneFile(html, file, { styles, scripts }) {
   const hashes = { script: [], style: [] };
-  // Style blocks the page has of its own (the figures' drawings in the one-file edition).
-  for (const [, css] of html.matchAll(/<style>([\s\S]*?)<\/style>/g)) hashes.style.push(sha(css));
   for (const [href, css] of Object.entries(styles)) {
     const tag = `<link rel="stylesheet" href="${href}">`;
     if (!html.includes(tag)) throw new Error(`${file}: no ${tag}`);
@@ -642,16 +630,12 @@ function oneFile(html, file, { styles, scripts }) {
     hashes.style.push(sha(`\n${css}`));
   }
   for (const [src, js] of Object.entries(scripts)) {
-    // the reader loads the widgets with `async`; inline, a script runs where it stands
-    const tag = [`<script src="${src}"></script>`, `<script src="${src}" async></script>`].find((t) =>
-      html.includes(t),
-    );
+    const tag = [`<script src="${src}"></script>`].find((t) => html.includes(t));
     if (!tag) throw new Error(`${file}: no <script src="${src}">`);
     const safe = inlineSafe(js);
     html = html.replace(tag, () => `<script>${safe}</script>`);
     hashes.script.push(sha(safe));
   }
-  hashes.style = [...new Set(hashes.style)];
   // A font inlined as a data: URL (fontInline) is the only font the page may use.
   const css = Object.values(styles).join("\n");
   const fonts = /url\("data:font\//.test(css) ? " font-src data:;" : "";
@@ -830,22 +814,20 @@ const standalone = readerHtml
     `<script src="reader-head.js" data-font="chapter-math.woff2"></script>`,
     '<script src="reader-head.js"></script>',
   )
+  // the widgets' script inline where reader.html asks for it (first-screen.js starts it there)
+  .replace(
+    '<link rel="preload" href="llmmath-widgets.js" as="script" id="widgets-script">',
+    '<script src="llmmath-widgets.js"></script>',
+  )
   // one file, not an offline copy of a site: no control to keep it
   .replace(/\n *<div class="offline" id="offline"[\s\S]*?<\/div>/, "");
 if (standalone.includes('id="offline"')) throw new Error("reader-standalone.html: the offline control is still there");
 await writeFile(
   path.join(out, "reader-standalone.html"),
-  oneFile(
-    withDrawings(standalone, "reader-standalone.html", drawings, (id, d) => {
-      const { kit, own } = drawnStyles(id, d);
-      return `<style>${kit}</style><style>${own}</style>`;
-    }),
-    "reader-standalone.html",
-    {
-      styles: { "reader.css": fontInline(readerCss, await fontFile("chapter-math.woff2")) },
-      scripts: { "reader-head.js": readerHeadJs, "llmmath-widgets.js": widgetsJs, "reader.js": readerJs },
-    },
-  ),
+  oneFile(withDrawings(standalone, "reader-standalone.html", drawings, drawingKit), "reader-standalone.html", {
+    styles: { "reader.css": fontInline(readerCss, await fontFile("chapter-math.woff2")) },
+    scripts: { "reader-head.js": readerHeadJs, "llmmath-widgets.js": widgetsJs, "reader.js": readerJs },
+  }),
 );
 
 // --- the npm package -------------------------------------------------------------------------

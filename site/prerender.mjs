@@ -1,19 +1,23 @@
 // The figures' first drawings, made at build time and put in the reader's pages, so that a reader
-// sees each figure with the text around it rather than after the engine has loaded (issue 22:
-// the first screen first). The core draws them, as it draws for a reader: the built reader.html is
-// opened in Debian's headless Chromium, every figure is drawn at a laptop's width, and each
-// figure's shadow root is read back as markup. In the pages, each figure's element then carries
-// its drawing as a declarative shadow root (<template shadowrootmode="open">), which the browser
-// attaches as it reads the page, before any script runs; the widget, once its script and the
-// engine have loaded, draws afresh and puts its own elements in place of that drawing in one step
-// (LlmWidget._showLive in src/widgets/base.js). Until then the drawing is inert: it answers no
-// click or key, since nothing would follow. Where scripts do not run it is not shown (the page's
-// note for readers without scripts says what the figures need), and a figure the address gives
-// settings for is hidden until it has drawn them (reader.css, src/reader-head.js).
+// sees a figure as soon as its place is on the screen rather than after the engine has loaded
+// (issue 22: the first screen first). The core draws them, as it draws for a reader: the built
+// reader.html is opened in Debian's headless Chromium, every figure is drawn at a laptop's width,
+// and each figure's shadow root is read back as markup. In the pages, each figure's element then
+// carries its drawing in an inert <template data-drawing>, which the parser reads cheaply and
+// which shows nothing by itself; src/drawing.js shows it in the figure's shadow root where it is
+// needed: the first screen's figures as soon as the page knows its first screen (src/
+// first-screen.js, run by reader-head.js, before the widgets' script), a figure that starts
+// before the engine has loaded (src/widgets/base.js). The widget, once the engine has loaded,
+// draws afresh and puts its own elements in place of the drawing in one step (LlmWidget._showLive).
+// Until then the drawing is inert: it answers no click or key, since nothing would follow. Where
+// scripts do not run nothing shows it (the page's note for readers without scripts says what the
+// figures need), nor where the address gives settings the drawing does not have (reader-head.js).
 //
-// The drawing is styled by the widgets' own style sheets, as text: linked files in reader.html
-// (assets/, allowed by a policy's style-src 'self', as a host's policy would have it), inline
-// <style> blocks in the one-file edition (allowed there by their hashes).
+// The drawing is styled by the widgets' own style sheets, whose texts the page carries inert (in
+// the templates, never put in the page as <style> elements): drawing.js makes constructed style
+// sheets of them and gives them to the shadow root, as the widgets do with theirs. A page's
+// Content-Security-Policy (style-src 'self', with no 'unsafe-inline') has nothing to refuse, and
+// no file is asked for.
 
 import { chromium } from "playwright-core";
 import { existsSync } from "node:fs";
@@ -24,8 +28,9 @@ const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 // A laptop's window: the width the chapter's column has at its widest. A narrower screen shows
 // the drawing scaled until the figure draws for its own width.
 const VIEWPORT = { width: 1280, height: 900 };
-// Shown only where scripts run: without them the figure's controls would never answer.
-export const PRERENDER_CSS = "@media (scripting: none) { .llm-skip, .llm-frame { display: none !important; } }\n";
+
+/** The id of the template that holds the kit's styles, the same for every drawing (src/drawing.js). */
+export const KIT_STYLES = "llm-drawing-kit";
 
 /**
  * Opens `dir`/reader.html (built, with its assets) in headless Chromium, draws every figure and
@@ -117,10 +122,12 @@ export async function drawFigures(dir) {
 
 /**
  * `html` (a reader page) with each figure of `drawings` given its drawing: the element marked
- * data-prerendered and given the attributes the kit set on it (data-figure, …), holding a declarative shadow
- * root whose styles are `styles(id, drawing)`, markup to put before the drawing. Each figure must be found.
+ * data-prerendered and given the attributes the kit set on it (data-figure, …), holding its
+ * drawing in a <template data-drawing>, after a <style> of its own styles (the widget's, its
+ * drawing's, `drawing.css`); at the top of the body, a <template id=KIT_STYLES> with the kit's
+ * styles, `kit`, which every drawing shares. Each figure must be found.
  */
-export function withDrawings(html, file, drawings, styles) {
+export function withDrawings(html, file, drawings, kit) {
   const quoted = (v) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
   for (const [id, d] of Object.entries(drawings)) {
     const element = new RegExp(`<${d.tag} id="${id}"([^>]*)></${d.tag}>`);
@@ -131,8 +138,11 @@ export function withDrawings(html, file, drawings, styles) {
         .filter(([name]) => !new RegExp(`\\s${name}(=|\\s|$)`).test(written))
         .map(([name, value]) => (value === "" ? ` ${name}` : ` ${name}="${quoted(value)}"`))
         .join("");
-      return `<${d.tag} id="${id}"${written}${added} data-prerendered><template shadowrootmode="open">${styles(id, d)}${d.html}</template></${d.tag}>`;
+      return `<${d.tag} id="${id}"${written}${added} data-prerendered><template data-drawing><style>${d.css}</style>${d.html}</template></${d.tag}>`;
     });
   }
-  return html;
+  // the kit's styles, once, at the top of the body, before any figure
+  const body = /<body[^>]*>\n?/;
+  if (!body.test(html)) throw new Error(`${file}: no <body> to put the kit's styles after`);
+  return html.replace(body, (open) => `${open}<template id="${KIT_STYLES}"><style>${kit}</style></template>\n`);
 }

@@ -13,6 +13,7 @@
 // looked at once, and the mark waits for each of those on the screen to be drawn (its `ready`, once
 // llmmath-widgets.js has defined it). A screen with no figure is marked as soon as it is known.
 
+import { showDrawing } from "./drawing.js";
 import { placeInAddress } from "./place.js";
 
 /** An element's top and bottom in the page (not the viewport), in CSS pixels. */
@@ -34,6 +35,23 @@ function within(el, top, bottom) {
   }
   const e = span(el);
   return e.height > 0 && e.top < bottom && e.bottom > top;
+}
+
+/**
+ * Starts the figures' script, which reader.html asks the browser to fetch (a preload,
+ * #widgets-script) but runs only from here: once the first screen is on the screen, with the
+ * drawings the page was built with. Run while the page was still being read, or before its first
+ * screen was painted, the script's work (its compilation, the engine's) came first and the
+ * reader waited for it to see the screen the link opened at.
+ */
+export function startWidgets() {
+  const ahead = /** @type {HTMLLinkElement | null} */ (document.getElementById("widgets-script"));
+  if (!ahead || ahead.hasAttribute("data-started")) return;
+  ahead.setAttribute("data-started", "");
+  const script = document.createElement("script");
+  // its address as the page writes it (relative), so that a saved copy of the page loads it from beside itself
+  script.src = /** @type {string} */ (ahead.getAttribute("href"));
+  document.head.append(script);
 }
 
 /** Watches the page being read and marks data-first-screen once its first screen's figures drew. */
@@ -60,13 +78,16 @@ export function watchFirstScreen() {
     return span(last).top >= bottom;
   }
 
-  /** The first screen's figures, or null while the parser has not read past the screen. */
-  function onFirstScreen() {
+  /**
+   * The figures of the first screen (`screens` 1) or of it and the screen below it (2), or null
+   * while the parser has not read past them.
+   */
+  function onFirstScreen(screens = 1) {
     const reading = document.readyState === "loading";
     const place = id ? document.getElementById(id) : null;
     if (id && !place && reading) return null; // the place the link names is still to come
     const top = place ? span(place).top : scrollY;
-    const bottom = top + innerHeight;
+    const bottom = top + screens * innerHeight;
     if (reading && !readPast(bottom)) return null;
     return figures().filter((el) => within(el, top, bottom));
   }
@@ -78,33 +99,32 @@ export function watchFirstScreen() {
   /** Drawn by its script: its `ready`, once llmmath-widgets.js has defined it. */
   const drawn = (el) => customElements.whenDefined(el.localName).then(() => /** @type {any} */ (el).ready);
   /**
-   * Shown already: its drawing from the build is in the page (site/prerender.mjs), which the
-   * browser paints with the text, unless the address gives settings the drawing does not have
-   * (reader.css hides it then).
+   * Shown from the build: its drawing made at build time (site/prerender.mjs) shown now, or
+   * already, in its shadow root (drawing.js), unless it has drawn by its script meanwhile.
    */
-  const built = (el) =>
-    el.hasAttribute("data-prerendered") &&
-    (el.shadowRoot?.childElementCount ?? 0) > 0 &&
-    !root.hasAttribute("data-linked-settings");
-  /** The drawing's style sheets loaded (or failed): the browser shows a shadow root once they have. */
-  const styled = (el) =>
-    Promise.all(
-      [...el.shadowRoot.querySelectorAll('link[rel="stylesheet"]')].map((link) =>
-        link.sheet
-          ? null
-          : new Promise((resolve) => {
-              link.addEventListener("load", resolve, { once: true });
-              link.addEventListener("error", resolve, { once: true });
-            }),
-      ),
-    );
+  const fromBuild = (el) =>
+    !el.hasAttribute("data-ready") && (showDrawing(el) || el.shadowRoot?.querySelector(".llm-frame[inert]") != null);
   const check = () => {
     const shown = onFirstScreen();
     if (!shown) return void requestAnimationFrame(check);
     // data-first-screen-shown: every figure of the first screen on it, drawn at build time or by
     // its script; data-first-screen: every one drawn by its script, answering the reader.
-    Promise.all(shown.map((el) => (built(el) ? styled(el) : drawn(el)))).then(() => mark("data-first-screen-shown"));
+    Promise.all(shown.map((el) => (fromBuild(el) ? null : drawn(el)))).then(() => mark("data-first-screen-shown"));
+    ahead();
+    // The figures' script once this frame, which shows the first screen, is painted.
+    setTimeout(startWidgets, 0);
     Promise.all(shown.map(drawn)).then(() => mark("data-first-screen"));
   };
+  // The screen below the first, where a reader goes next and where the widgets start figures
+  // ahead of the reader: its drawings shown too, once read (a link to a section whose figure
+  // starts just below the first screen shows it as the reader scrolls to it).
+  function ahead() {
+    const next = onFirstScreen(2);
+    if (!next) return void requestAnimationFrame(ahead);
+    for (const el of next) showDrawing(el);
+  }
+  // A page opened at its top: the figures read before this script (the masthead's) are on its
+  // first screen; their drawings are shown at once, for the paint that follows this script.
+  if (!id) for (const el of figures()) showDrawing(el);
   requestAnimationFrame(check);
 }

@@ -9,9 +9,10 @@
 // shows before the rest of the page is read and laid out (first paint about 400 → 190 ms cold
 // from file://, where the whole page is otherwise read in one go and painted at once). Nothing
 // above it has a formula, so the font is still asked for before it is needed.
-// The widgets' script (async) is asked for after this one, not from <head>: read and compiled
+// The widgets' script is asked for after this one (a preload), not from <head>: read and compiled
 // while the first screen was laid out, it made that first paint later by about a fifth (cold
-// from file://, paired loads), and the figures are ready no later for it.
+// from file://, paired loads), and the figures are ready no later for it. first-screen.js runs
+// it once the first screen is shown, with the drawings the page was built with.
 // The font's address is the script element's data-font: the one-file edition, whose font is inside
 // its style sheet, runs this script without it and asks for nothing.
 import { watchFirstScreen } from "./first-screen.js";
@@ -33,8 +34,8 @@ for (const name of ["data-ready", "data-first-screen", "data-first-screen-shown"
   document.documentElement.removeAttribute(name);
 
 // An address with figures' settings (reader.html#rope?rope.m=5): the drawings the page was built
-// with show the figures' own attributes, not these, so reader.css hides them until each figure
-// has drawn (site/prerender.mjs).
+// with show the figures' own attributes, not these, so none is shown (drawing.js); each figure
+// shows its own once drawn (site/prerender.mjs).
 if (location.hash.includes("?")) document.documentElement.setAttribute("data-linked-settings", "");
 
 // data-first-screen, as soon as the first screen's figures have drawn (first-screen.js).

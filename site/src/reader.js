@@ -17,17 +17,20 @@ import { focusWhereScrolls } from "./scrollable.js";
 import { setUpPrint } from "./print.js";
 import { setUpOffline } from "./offline.js";
 import { placeInAddress } from "./place.js";
+import { startWidgets } from "./first-screen.js";
 
 // "Keep this chapter for offline reading", in the contents: needs no figure (offline.js).
 setUpOffline();
 
-// llmmath-widgets.js loads with `async` from right after the masthead (after reader-head.js), so
-// that the figures are defined and start while the page is still being read; it has normally run
-// by the time this script (at the end of <body>) runs, but on a slow connection it may come
-// later: then the page's glue waits for it. It adds no global of its own to say so (the script
+// llmmath-widgets.js is fetched from right after the masthead (after reader-head.js) and run once
+// the first screen is shown (first-screen.js), which is mostly after this script (at the end of
+// <body>) has run, and in the one-file edition, where it is inline there, before: the page's glue
+// waits for it when it has not run yet. It adds no global of its own to say so (the script
 // embed's one name is the core's createLLMMath): its elements being defined is the sign.
 if (customElements.get(Object.values(figures)[0].tag)) main();
 else addEventListener("llmmath-widgets", main, { once: true });
+// Should the first screen not have started it (reader-head.js did not run), the page's load does.
+addEventListener("load", startWidgets, { once: true });
 
 function main() {
   // Every widget on the page (the figures and their exercises): the elements llmmath-widgets.js

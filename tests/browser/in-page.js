@@ -57,9 +57,9 @@ function assertEveryFigureDrawn(assert, all, what) {
 
 /**
  * Every figure of the page with what shows of the drawing the page was built with (site/
- * prerender.mjs), as it stands before any figure's script has run: whether its shadow root holds
- * the drawing's frame, inert and displayed, its height, and whether the drawing's style sheets
- * apply ("Skip this figure" is out of sight until focused).
+ * prerender.mjs, shown by site/src/drawing.js): whether its shadow root shows the drawing's frame,
+ * inert and displayed, its height, whether the drawing's styles apply ("Skip this figure" is out
+ * of sight until focused), and whether a script has defined the figure.
  */
 function drawingsOnPage() {
   return [...document.querySelectorAll("[data-prerendered]")].map((el) => {
@@ -69,28 +69,32 @@ function drawingsOnPage() {
     return {
       id: el.id,
       defined: customElements.get(el.localName) !== undefined,
-      frame: !!frame && /** @type {HTMLElement} */ (frame).inert && getComputedStyle(frame).display !== "none",
+      shown: !!frame && /** @type {HTMLElement} */ (frame).inert && getComputedStyle(frame).display !== "none",
       height: el.getBoundingClientRect().height,
       styled: !!skip && getComputedStyle(skip).position === "absolute",
     };
   });
 }
 
-/** Fails unless each of drawingsOnPage()'s answer shows its drawing, styled, with no script. */
-function assertEveryDrawingShown(assert, all, what) {
+/**
+ * Fails unless drawingsOnPage()'s answer has the chapter's 13 figures, none defined by a script,
+ * and shows the drawing of each of `ids`, styled; returns the answer.
+ */
+function assertDrawingsShown(assert, all, ids, what) {
   assert.equal(all.length, 13, `${what}: the chapter's figures drawn at build time`);
-  for (const f of all) {
-    assert.equal(f.defined, false, `${what}: #${f.id} was defined by a script`);
-    assert.ok(f.frame, `${what}: #${f.id} shows no drawing`);
-    assert.ok(f.height > 150, `${what}: #${f.id}'s drawing is ${f.height} px tall`);
-    assert.ok(f.styled, `${what}: #${f.id}'s drawing is not styled`);
+  for (const f of all) assert.equal(f.defined, false, `${what}: #${f.id} was defined by a script`);
+  for (const id of ids) {
+    const f = all.find((x) => x.id === id);
+    assert.ok(f?.shown, `${what}: #${id} shows no drawing`);
+    assert.ok(f.height > 150, `${what}: #${id}'s drawing is ${f.height} px tall`);
+    assert.ok(f.styled, `${what}: #${id}'s drawing is not styled`);
   }
   return all;
 }
 
 /**
- * A copy of dist/'s reader.html without the figures' scripts (the widgets' script and reader.js
- * taken out; its styles and reader-head.js kept) in a new folder beside a copy of dist/assets:
+ * A copy of dist/'s reader.html without the figures' scripts (the widgets' script, which
+ * first-screen.js would start, and reader.js taken out; its styles and reader-head.js kept) in a new folder beside a copy of dist/assets:
  * the reader as it stands before those scripts have run. Returns the folder; the caller removes it.
  */
 function readerWithoutScripts(dist) {
@@ -101,7 +105,7 @@ function readerWithoutScripts(dist) {
   fs.cpSync(path.join(dist, "assets"), path.join(dir, "assets"), { recursive: true });
   const html = fs.readFileSync(path.join(dist, "reader.html"), "utf8");
   const without = html.replace(
-    /<script src="assets\/(llmmath-widgets|reader)\.[0-9a-f]{10}\.js"[^>]*><\/script>\n?/g,
+    /<(script src|link rel="preload" href)="assets\/(llmmath-widgets|reader)\.[0-9a-f]{10}\.js"[^>]*>(<\/script>)?\n?/g,
     "",
   );
   if (html.length === without.length || /llmmath-widgets\.[0-9a-f]{10}\.js/.test(without))
@@ -115,6 +119,6 @@ module.exports = {
   figuresOnPage,
   assertEveryFigureDrawn,
   drawingsOnPage,
-  assertEveryDrawingShown,
+  assertDrawingsShown,
   readerWithoutScripts,
 };

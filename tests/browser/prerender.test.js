@@ -1,9 +1,11 @@
 // The figures' drawings made at build time (site/prerender.mjs, issue 22's first screen first):
-// every figure of the reader's pages comes with its first drawing, made by the core as the figure
-// makes it, shown with the text before any script has run, inert until the figure draws, and
-// given way to the figure's own drawing without moving the page. Where a drawing would say
-// something the figure would not (no scripts to answer its controls, settings in the address, an
-// exercise's answer), it is not shown or says nothing more than the figure does.
+// every figure of the reader's pages carries its first drawing, made by the core as the figure
+// makes it, inert in a <template data-drawing>; the page shows the drawings of its first screen,
+// and of the screen below, before the figures' script has run (site/src/first-screen.js,
+// drawing.js), inert until the figure draws, and each gives way to the figure's own drawing
+// without moving the page. Where a drawing would say something the figure would not (no scripts
+// to answer its controls, settings in the address, an exercise's answer), it is not shown or says
+// nothing more than the figure does.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -12,7 +14,7 @@ const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { chromium } = require("playwright-core");
 const { useBrowser, openReader, dist, CHROMIUM, FLAGS } = require("./browser.js");
-const { drawingsOnPage, assertEveryDrawingShown, readerWithoutScripts } = require("./in-page.js");
+const { drawingsOnPage, assertDrawingsShown, readerWithoutScripts } = require("./in-page.js");
 
 const browser = useBrowser(test);
 
@@ -43,81 +45,64 @@ async function openScriptless({ hash = "", width = 1280, height = 900 } = {}) {
   page.on("console", (msg) => msg.type() === "error" && errors.push(msg.text()));
   page.on("pageerror", (err) => errors.push(err.message));
   await page.goto(pathToFileURL(path.join(scriptless, "reader.html")).href + hash);
+  await page.waitForSelector("html[data-first-screen-shown]", { timeout: 10000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return { page, errors };
 }
 
-/** Each figure's text as drawn in the page (its live region, which speaks later, left out). */
-function figureTexts(page) {
-  return page.evaluate(() =>
-    Object.fromEntries(
+/**
+ * Each figure's text as it draws it (its live region, which speaks later, left out): its shadow
+ * root's frame, or with `fromTemplates` the drawing its <template data-drawing> holds.
+ */
+function figureTexts(page, fromTemplates = false) {
+  return page.evaluate((fromTemplates) => {
+    const text = (frame) => {
+      const copy = /** @type {Element} */ (frame.cloneNode(true));
+      for (const x of copy.querySelectorAll(".llm-live, style")) x.remove();
+      // a text area shows its value, which a drawing writes as its text
+      const areas = [...frame.querySelectorAll("textarea")];
+      [...copy.querySelectorAll("textarea")].forEach((a, i) => (a.textContent = areas[i].value));
+      return copy.textContent.replace(/\s+/g, " ").trim();
+    };
+    return Object.fromEntries(
       [...document.querySelectorAll("[data-figure][id]")].map((el) => {
-        const frame = /** @type {Element} */ (el.shadowRoot?.querySelector(".llm-frame"));
-        if (!frame) return [el.id, null];
-        const copy = /** @type {Element} */ (frame.cloneNode(true));
-        for (const x of copy.querySelectorAll(".llm-live")) x.remove();
-        // a text area shows its value, which a drawing writes as its text
-        const areas = [...frame.querySelectorAll("textarea")];
-        [...copy.querySelectorAll("textarea")].forEach((a, i) => (a.textContent = areas[i].value));
-        return [el.id, copy.textContent.replace(/\s+/g, " ").trim()];
+        const template = /** @type {HTMLTemplateElement | null} */ (
+          el.querySelector(":scope > template[data-drawing]")
+        );
+        const frame = fromTemplates
+          ? template?.content.querySelector(".llm-frame")
+          : el.shadowRoot?.querySelector(".llm-frame");
+        return [el.id, frame ? text(frame) : null];
       }),
-    ),
-  );
+    );
+  }, fromTemplates);
 }
 
-test("every figure of the reader's pages carries its drawing, inert, with no style attribute a policy would refuse", () => {
+test("every figure of the reader's pages carries its drawing, inert, with its styles as text a policy has no need to allow", () => {
   for (const file of ["reader.html", "reader-standalone.html"]) {
-    const figures = figureElements(read(file));
+    const html = read(file);
+    const figures = figureElements(html);
     assert.equal(figures.length, 13, `${file}: the chapter's 13 figures`);
     for (const f of figures) {
       assert.match(f.attributes, /\sdata-prerendered(\s|$)/, `${file} #${f.id}`);
       assert.match(f.attributes, /\sdata-figure="[a-z-]+"/, `${file} #${f.id}`);
-      assert.match(f.body, /^<template shadowrootmode="open">[\s\S]*<\/template>$/, `${file} #${f.id}`);
+      assert.match(f.body, /^<template data-drawing><style>[\s\S]*?<\/style>[\s\S]*<\/template>$/, `${file} #${f.id}`);
       assert.match(f.body, /<div class="llm-frame[^"]*"[^>]* inert=""/, `${file} #${f.id}: its frame is inert`);
-      assert.doesNotMatch(f.body, /\sstyle="/, `${file} #${f.id}: a style attribute`);
-      assert.doesNotMatch(f.body, /<script/, `${file} #${f.id}`);
+      // a style attribute would be refused by a policy without 'unsafe-inline'; a file would be asked for
+      const markup = f.body.replace(/<style>[\s\S]*?<\/style>/, "");
+      assert.doesNotMatch(markup, /\sstyle="|<link |<script/, `${file} #${f.id}`);
     }
-  }
-  // reader.html's drawings are styled by files (a host's style-src 'self' allows them), the
-  // one-file edition's by blocks its own policy allows by their hashes
-  assert.doesNotMatch(figureElements(read("reader.html"))[0].body, /<style>/);
-  const standalone = read("reader-standalone.html");
-  const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(standalone)[1];
-  const crypto = require("node:crypto");
-  for (const f of figureElements(standalone)) {
-    assert.doesNotMatch(f.body, /<link /, `reader-standalone.html #${f.id} loads a file`);
-    for (const [, css] of f.body.matchAll(/<style>([\s\S]*?)<\/style>/g)) {
-      const hash = `'sha256-${crypto.createHash("sha256").update(css, "utf8").digest("base64")}'`;
-      assert.ok(policy.includes(hash), `reader-standalone.html #${f.id}: a style block its policy does not allow`);
-    }
+    // the kit's styles once, before the first figure
+    assert.equal(html.split('<template id="llm-drawing-kit"><style>').length, 2, `${file}: the kit's styles`);
+    assert.ok(html.indexOf('id="llm-drawing-kit"') < html.indexOf("<llm-attention"), file);
   }
 });
 
-test("before any figure's script has run, each figure is on the screen, drawn as the figure draws it", async () => {
+test("the drawings are what the figures draw, and before any script has run the first screen shows its own", async () => {
   const before = await openScriptless();
-  // the first screen is known and shown without the engine; it is never drawn live here
-  await before.page.waitForSelector("html[data-first-screen-shown]", { timeout: 10000 });
-  assert.equal(await before.page.locator("html[data-first-screen]").count(), 0);
-  const drawn = await figureTexts(before.page);
-  const seen = await before.page.evaluate(() => {
-    const el = document.getElementById("opening-attention");
-    const frame = el.shadowRoot.querySelector(".llm-frame");
-    const box = frame.getBoundingClientRect();
-    const skip = el.shadowRoot.querySelector(".llm-skip");
-    return {
-      height: box.height,
-      inert: frame.inert,
-      display: getComputedStyle(frame).display,
-      // styled by its sheets: "Skip this figure" is out of sight until focused (widget.css)
-      skipPosition: skip ? getComputedStyle(skip).position : null,
-      defined: customElements.get("llm-attention") !== undefined,
-    };
-  });
-  assert.equal(seen.defined, false, "no script defined the figures");
-  assertEveryDrawingShown(assert, await before.page.evaluate(drawingsOnPage), "Chromium");
-  assert.equal(seen.inert, true);
-  assert.notEqual(seen.display, "none");
-  assert.ok(seen.height > 200, `the opening figure's drawing is ${seen.height} px tall`);
-  assert.equal(seen.skipPosition, "absolute", "the drawing's styles applied");
+  assert.equal(await before.page.locator("html[data-first-screen]").count(), 0, "nothing drew live");
+  assertDrawingsShown(assert, await before.page.evaluate(drawingsOnPage), ["opening-attention"], "the top");
+  const drawn = await figureTexts(before.page, true);
   assert.deepEqual(before.errors, [], "no error and no policy violation");
   await before.page.close();
 
@@ -132,24 +117,43 @@ test("before any figure's script has run, each figure is on the screen, drawn as
   }
 });
 
+test("a link to a section shows its figure's drawing, just below the screen it opens at, before any script has run", async () => {
+  const { page, errors } = await openScriptless({ hash: "#quantization" });
+  const all = assertDrawingsShown(
+    assert,
+    await page.evaluate(drawingsOnPage),
+    ["quantization-figure"],
+    "#quantization",
+  );
+  // far from there, none
+  for (const id of ["opening-attention", "attention-figure", "diagnose-figure"])
+    assert.equal(all.find((f) => f.id === id)?.shown, false, `#${id} was shown, far from the link's place`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("a drawing withholds what the figure's exercise withholds: no digit of an answer is in the page", async () => {
   const { page, errors } = await openScriptless();
   const held = await page.evaluate(() =>
     [...document.querySelectorAll("[data-predict-first]")].map((el) => {
-      const withheld = [...el.shadowRoot.querySelectorAll("[data-predict-conceal]")];
+      const template = /** @type {HTMLTemplateElement} */ (el.querySelector(":scope > template[data-drawing]"));
+      const withheld = [...template.content.querySelectorAll("[data-predict-conceal]")];
       return {
         id: el.id,
         count: withheld.length,
         digits: withheld
           .flatMap((w) => [w, ...w.querySelectorAll("*")])
           .flatMap((n) => [
-            ...[...n.childNodes].filter((c) => c.nodeType === 3).map((c) => c.data),
+            ...[...n.childNodes].filter((c) => c.nodeType === 3).map((c) => /** @type {Text} */ (c).data),
             n.getAttribute("value") ?? "",
             n.getAttribute("aria-label") ?? "",
             n.getAttribute("title") ?? "",
           ])
           .filter((t) => /\d/.test(t)),
-        blurred: withheld.length ? getComputedStyle(withheld[0]).filter : "",
+        // the rule that blurs them, in the drawing's own styles
+        blurs: /\[data-predict-conceal\][^{]*\{[^}]*blur/.test(
+          template.content.querySelector("style")?.textContent ?? "",
+        ),
       };
     }),
   );
@@ -157,89 +161,90 @@ test("a drawing withholds what the figure's exercise withholds: no digit of an a
   for (const f of held) {
     assert.ok(f.count > 0, `#${f.id} withholds nothing`);
     assert.deepEqual(f.digits, [], `#${f.id} shows what its exercise withholds`);
-    assert.match(f.blurred, /blur/, `#${f.id}: the withheld readouts are not blurred`);
+    assert.ok(f.blurs, `#${f.id}: the withheld readouts are not blurred`);
   }
   assert.deepEqual(errors, []);
   await page.close();
 });
 
-test("each drawing gives way to its figure in place, on a phone and a laptop: the same boxes, and the figure's controls answer", async () => {
-  /** Every figure's height, and where the opening figure and what follows it are. */
-  const boxes = (page) =>
-    page.evaluate(() => {
-      const out = Object.fromEntries(
-        [...document.querySelectorAll("[data-figure][id]")].map((el) => [el.id, el.getBoundingClientRect().height]),
-      );
-      out["opening top"] = document.getElementById("opening-attention").getBoundingClientRect().top;
-      out["after the opening"] = document.querySelector(".opening + *")?.getBoundingClientRect().top ?? 0;
-      return out;
-    });
+test("a drawing gives way to its figure in place, on a phone and a laptop: the same boxes, and the figure's controls answer", async () => {
+  /** The figure's height, where it is in its section and where what follows its <figure> is. */
+  const boxes = (page, id) =>
+    page.evaluate((id) => {
+      const el = /** @type {HTMLElement} */ (document.getElementById(id));
+      const r = el.getBoundingClientRect();
+      const next = el.closest("figure")?.nextElementSibling?.getBoundingClientRect();
+      // within its section (what is above the section, figures not drawn yet among it, may differ)
+      const section = (el.closest("main > section") ?? document.body).getBoundingClientRect();
+      return { height: r.height, top: r.top - section.top, next: (next?.top ?? 0) - r.top };
+    }, id);
   for (const [width, height] of [
     [390, 844],
     [1280, 900],
   ]) {
-    const { page } = await openScriptless({ width, height });
-    await page.waitForSelector("html[data-first-screen-shown]");
-    const drawn = await boxes(page);
-    await page.close();
-    // every figure drawn by its script (the far ones too, as a print asks them)
-    const live = await openReader(browser.context, { width, height });
-    const drawnLive = await boxes(live.page);
-    assert.equal(Object.keys(drawn).length, 15);
-    for (const k of Object.keys(drawn))
-      assert.ok(
-        Math.abs(drawn[k] - drawnLive[k]) <= 4,
-        `at ${width} px, ${k}: ${drawn[k]} px drawn at build time, ${drawnLive[k]} px by its script`,
-      );
-    // live now: the causal mask's box answers
-    const weights = () =>
-      live.page.evaluate(
-        () => document.getElementById("opening-attention").shadowRoot.querySelector(".attention-results").textContent,
-      );
-    const before = await weights();
-    await live.page.evaluate(() =>
-      /** @type {HTMLInputElement} */ (
-        document.getElementById("opening-attention").shadowRoot.querySelector('input[type="checkbox"]')
-      ).click(),
-    );
-    assert.notEqual(await weights(), before, "the causal mask's box changed nothing");
-    assert.deepEqual(live.errors, []);
-    await live.page.close();
+    // a link's figure a screen below its place (on a phone, #quantization's is further)
+    const places = [["", "opening-attention"], ...(width > 800 ? [["#quantization", "quantization-figure"]] : [])];
+    for (const [hash, id] of places) {
+      const { page } = await openScriptless({ width, height, hash });
+      const drawn = await boxes(page, id);
+      assert.ok((await page.evaluate(drawingsOnPage)).find((f) => f.id === id)?.shown, `#${id} shown`);
+      await page.close();
+      const live = await openReader(browser.context, { width, height, hash, lazy: true });
+      await live.page.waitForSelector(`#${id}[data-ready]`);
+      const drawnLive = await boxes(live.page, id);
+      for (const k of ["height", "top", "next"])
+        assert.ok(
+          Math.abs(drawn[k] - drawnLive[k]) <= 4,
+          `at ${width} px, #${id}'s ${k}: ${drawn[k]} px drawn at build time, ${drawnLive[k]} px by its script`,
+        );
+      assert.deepEqual(live.errors, []);
+      if (id === "opening-attention") {
+        // live now: the causal mask's box answers
+        const weights = () =>
+          live.page.evaluate(
+            () =>
+              document.getElementById("opening-attention").shadowRoot.querySelector(".attention-results").textContent,
+          );
+        const before = await weights();
+        await live.page.evaluate(() =>
+          /** @type {HTMLInputElement} */ (
+            document.getElementById("opening-attention").shadowRoot.querySelector('input[type="checkbox"]')
+          ).click(),
+        );
+        assert.notEqual(await weights(), before, "the causal mask's box changed nothing");
+      }
+      await live.page.close();
+    }
   }
 });
 
-test("without scripts the drawings are not shown, and a link with settings shows each figure only as it draws them", async () => {
+test("without scripts no drawing is shown, nor with settings in the address, where each figure shows itself as it draws them", async () => {
   const off = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   try {
     const page = await (await off.newContext({ javaScriptEnabled: false })).newPage();
     await page.goto(pathToFileURL(path.join(dist, "reader.html")).href);
-    const shown = await page.evaluate(() => ({
-      scripting: matchMedia("(scripting: none)").matches,
-      frame: getComputedStyle(document.getElementById("quantization-figure").shadowRoot.querySelector(".llm-frame"))
-        .display,
-    }));
-    assert.deepEqual(shown, { scripting: true, frame: "none" }, "a drawing shown to a reader whose scripts are off");
+    const roots = await page.evaluate(() =>
+      [...document.querySelectorAll("[data-prerendered]")].filter((el) => el.shadowRoot).map((el) => el.id),
+    );
+    assert.deepEqual(roots, [], "a drawing shown to a reader whose scripts are off");
   } finally {
     await off.close();
   }
 
-  // settings in the address: the drawings (which do not have them) are hidden, the room kept
+  // settings in the address: the drawings, which do not have them, are not shown
   const { page: linked } = await openScriptless({ hash: "#quantization?quantization.bits=4" });
-  await linked.waitForTimeout(300);
-  const hidden = await linked.evaluate(() => {
-    const el = document.getElementById("quantization-figure");
-    return { visibility: getComputedStyle(el).visibility, height: el.getBoundingClientRect().height };
-  });
-  assert.equal(hidden.visibility, "hidden");
-  assert.ok(hidden.height > 200, "the hidden drawing keeps its room");
+  assert.deepEqual(
+    (await linked.evaluate(drawingsOnPage)).filter((f) => f.shown).map((f) => f.id),
+    [],
+    "a drawing shown for a link with settings",
+  );
   await linked.close();
   const live = await openReader(browser.context, { lazy: true, hash: "#quantization?quantization.bits=4" });
   await live.page.waitForSelector("#quantization-figure[data-ready]");
-  const bits = await live.page.evaluate(() => ({
-    visibility: getComputedStyle(document.getElementById("quantization-figure")).visibility,
-    state: /** @type {any} */ (document.getElementById("quantization-figure")).state.bits,
-  }));
-  assert.deepEqual(bits, { visibility: "visible", state: 4 });
+  const bits = await live.page.evaluate(
+    () => /** @type {any} */ (document.getElementById("quantization-figure")).state.bits,
+  );
+  assert.equal(bits, 4);
   assert.deepEqual(live.errors, []);
   await live.page.close();
 });

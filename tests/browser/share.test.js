@@ -322,10 +322,11 @@ test("'Save page as' keeps one copy of every widget: the live page serialised an
   const html = await page.evaluate(() => `<!doctype html>\n${document.documentElement.outerHTML}`);
   await page.close();
   assert.ok(before.frames.every((n) => n === 1));
-  // The widgets' script is async: it may define the elements before the parser reaches the
-  // exercises (each then connects before its saved drawing is read into it) or after (each is
-  // upgraded with its saved drawing inside). Which comes first depends on the machine, so each
-  // order is made certain once: the script run where it stands, and run once the page is read.
+  // The widgets' script is added to <head> once the first screen is shown (first-screen.js), so
+  // the copy has it there, and its preload marked started (no second copy is added). Run where it
+  // stands, it defines the elements before the parser reaches them (each then connects before
+  // its saved drawing is read into it); deferred, after (each is upgraded with its saved drawing
+  // inside): each order is made certain once.
   // What claims to be drawn, and is not, once the copy is read: the copy carries the page's
   // signals and the widgets' data-ready from the live page. A claim that is true by then (the
   // first screen's figures may have drawn before the parser is done) is no fault.
@@ -349,8 +350,9 @@ test("'Save page as' keeps one copy of every widget: the live page serialised an
     });
   });
   const widgets = asset("llmmath-widgets.js");
-  const tag = `<script src="${widgets}" async=""></script>`;
-  assert.ok(html.includes(tag), "the saved copy loads the widgets' script");
+  const tag = `<script src="${widgets}"></script>`;
+  assert.equal(html.split(tag).length, 2, "the saved copy loads the widgets' script, once");
+  assert.match(html, /<link rel="preload" [^>]*id="widgets-script" data-started="">/);
   assert.match(html, /<html [^>]*data-ready/, "the live page was saved with its signals");
   for (const mode of ["", " defer"]) {
     const saved = path.join(dist, "saved-copy.html");

@@ -17,7 +17,7 @@ const { colour, rgb } = require("../browser/tokens.js");
 const fs = require("node:fs");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { drawingsOnPage, assertEveryDrawingShown, readerWithoutScripts } = require("../browser/in-page.js");
+const { drawingsOnPage, assertDrawingsShown, readerWithoutScripts } = require("../browser/in-page.js");
 
 test("firefox: the reader becomes ready from file://, draws every figure and logs no error when read to its end", async () => {
   // as a reader: the first screen drawn first, each figure as the reader scrolls near it
@@ -195,15 +195,21 @@ test("firefox: embed.html served with a header policy that refuses WebAssembly n
   assert.ok(note.includes("script-src 'self' 'wasm-unsafe-eval'"), note);
 });
 
-test("firefox: before the figures' scripts have run, each figure shows the drawing the page was built with, styled, and nothing logs an error", async () => {
+test("firefox: before the figures' scripts have run, the first screen's figure, and a linked section's, show the drawings the page was built with, styled, and nothing logs an error", async () => {
   const dir = readerWithoutScripts(dist);
   try {
-    firefox.errors.length = 0;
-    await firefox.page.goto(pathToFileURL(path.join(dir, "reader.html")).href);
-    await firefox.page.waitForSelector("html[data-first-screen-shown]", { timeout: 15000 });
-    assertEveryDrawingShown(assert, await firefox.page.evaluate(drawingsOnPage), "firefox");
-    await settle(firefox.page);
-    assert.deepEqual(firefox.errors, []);
+    for (const [hash, id] of [
+      ["", "opening-attention"],
+      ["#quantization", "quantization-figure"],
+    ]) {
+      firefox.errors.length = 0;
+      await firefox.page.goto("about:blank");
+      await firefox.page.goto(pathToFileURL(path.join(dir, "reader.html")).href + hash);
+      await firefox.page.waitForSelector("html[data-first-screen-shown]", { timeout: 15000 });
+      await settle(firefox.page);
+      assertDrawingsShown(assert, await firefox.page.evaluate(drawingsOnPage), [id], `firefox ${hash || "top"}`);
+      assert.deepEqual(firefox.errors, []);
+    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -84,14 +84,10 @@ test("sw.js keeps exactly the chapter's files, under a version that is their has
   const listed = JSON.parse(/^const FILES = (.*);$/m.exec(sw)[1]);
   assert.deepEqual(listed, files);
   assert.equal(files[0], "reader.html");
-  // the page, what it loads (style sheet, font, scripts, the style sheets of the figures' drawings
-  // made at build time: the kit's and each figure's), the manifest and its icons; nothing else
+  // the page, what it loads (style sheet, font, scripts), the manifest and its icons; nothing else
   const kinds = files.map((f) => f.replace(/\.[0-9a-f]{10}\./, ".*."));
-  const drawn = [...read("reader.html").matchAll(/<llm-[a-z-]+ id="([^"]+)"[^>]* data-prerendered>/g)].map((m) => m[1]);
-  assert.equal(drawn.length, 13, "the figures drawn at build time");
   assert.deepEqual(kinds.sort(), [
     "assets/chapter-math.*.woff2",
-    ...["kit", ...drawn].map((name) => `assets/figure-${name}.*.css`).sort(),
     "assets/icon-192.*.png",
     "assets/icon-512.*.png",
     "assets/icon.*.svg",

@@ -42,6 +42,7 @@
 //                             it must not state the numbers the exercise asks for
 import { loadCore } from "../core.js";
 import { placeInAddress } from "../place.js";
+import { drawingSheet, showDrawing } from "../drawing.js";
 import { h } from "../dom.js";
 import {
   declarationNamed,
@@ -329,22 +330,34 @@ export class LlmWidget extends HTMLElement {
   }
 
   /**
-   * Gives the figure its shadow root, styled, with its elements in it; or, for a figure the page
-   * was built with a drawing for, that drawing's root, the drawing left in place (_showLive puts
-   * the figure's elements in at its first drawing). The reader's pages carry each figure's first
-   * drawing, made by the core at build time (site/prerender.mjs), as a declarative shadow root,
-   * attached by the parser as it reads the element, before any script runs: the reader sees the
-   * figure with the text. A figure whose element the parser has made but not read to its end
-   * (this script was defined first) waits for it: a root attached now would leave the parser's
-   * none to attach. Returns whether the root is there.
+   * Gives the figure its shadow root, styled, with its elements in it. The reader's pages carry
+   * each figure's first drawing, made by the core at build time (site/prerender.mjs), inert in a
+   * <template data-drawing>; first-screen.js may have shown it in the root already (src/
+   * drawing.js): then it stays until the figure's own first drawing replaces it (_showLive). A
+   * figure with such a drawing gets its elements, or its drawing, when it starts (_placeParts).
    */
   _attachRoot() {
-    if (this.root) return true;
-    if (this.hasAttribute("data-prerendered") && !this._readToItsEnd()) return false;
-    this._prerendered = this.shadowRoot !== null && this.shadowRoot.childElementCount > 0;
-    this.root = styledRoot(this, /** @type {typeof LlmWidget} */ (this.constructor).styles, this._prerendered);
+    const drawn = this.hasAttribute("data-prerendered");
+    this.root = styledRoot(this, /** @type {typeof LlmWidget} */ (this.constructor).styles, drawn);
     for (const type of KEY_EVENTS) this.root.addEventListener(type, keepKey);
-    if (!this._prerendered) this.root.append(this.skip, this.frame, this.skipEnd);
+    this._prerendered = drawn && this.root.childElementCount > 0;
+    if (!drawn) this.root.append(this.skip, this.frame, this.skipEnd);
+  }
+
+  /**
+   * Once started, where the figure's elements go for a figure the page was built with a drawing
+   * for: nowhere yet if its drawing is shown; otherwise, while the engine is still loading, its
+   * drawing is shown meanwhile (the parser must have read the element to its end, for its
+   * template to be whole); else the elements. Returns false to be asked again at the next frame.
+   */
+  _placeParts() {
+    if (!this.hasAttribute("data-prerendered") || this._prerendered || this.frame.parentNode === this.root) return true;
+    if (this.root.childElementCount > 0) return (this._prerendered = true);
+    if (!loadedCore) {
+      if (!this._readToItsEnd()) return false;
+      if (showDrawing(this)) return (this._prerendered = true);
+    }
+    this.root.append(this.skip, this.frame, this.skipEnd);
     return true;
   }
 
@@ -368,8 +381,8 @@ export class LlmWidget extends HTMLElement {
    */
   start() {
     if (this._started || !this._connected) return;
-    // its drawing still being read (_attachRoot): asked again at the next frame
-    if (!this._attachRoot()) return void requestAnimationFrame(() => this.start());
+    // its drawing still being read (_placeParts): asked again at the next frame
+    if (!this._placeParts()) return void requestAnimationFrame(() => this.start());
     this._started = true;
     // Named as its caption names it, where it stands in a <figure> ("Skip Figure 5.1").
     const name = this.captionName();
@@ -438,8 +451,13 @@ export class LlmWidget extends HTMLElement {
    * (if any), in the same task as its first drawing or its error: nothing is painted between.
    */
   _showLive() {
-    if (!this._prerendered) return;
+    if (!this._prerendered) {
+      // a figure that never started (it failed before): its elements, as any figure has them
+      if (this.frame.parentNode !== this.root) this.root.append(this.skip, this.frame, this.skipEnd);
+      return;
+    }
     this._prerendered = false;
+    this.root.adoptedStyleSheets = this.root.adoptedStyleSheets.filter((sheet) => !drawingSheet(sheet));
     // the live region back in the frame, after the placeholder, where the figure keeps it
     if (this.live.parentNode !== this.frame)
       if (this._pending.parentNode === this.frame) this._pending.after(this.live);
