@@ -54,12 +54,6 @@ export function startWidgets() {
   document.head.append(script);
 }
 
-/** Runs `fn` in the frame after the page's first paint (at once if it has painted already). */
-function afterFirstPaint(fn) {
-  if (performance.getEntriesByName("first-contentful-paint").length) return fn();
-  requestAnimationFrame(() => requestAnimationFrame(() => fn()));
-}
-
 /** Watches the page being read and marks data-first-screen once its first screen's figures drew. */
 export function watchFirstScreen() {
   const root = document.documentElement;
@@ -130,9 +124,7 @@ export function watchFirstScreen() {
     for (const el of next) showDrawing(el);
   }
   // A page opened at its top: the figures read before this script (the masthead's) are on its
-  // first screen; their drawings are shown once the text has been painted, in the frame after
-  // the first (shown at once, their styles and layout came before the first paint: 1.1× → 1.3×
-  // the text's first paint).
-  if (!id) afterFirstPaint(() => figures().forEach(showDrawing));
+  // first screen; their drawings are shown at once, for the paint that follows this script.
+  if (!id) for (const el of figures()) showDrawing(el);
   requestAnimationFrame(check);
 }
