@@ -595,15 +595,15 @@ await writeFile(
 // reader.html as just written is drawn in Chromium; each figure's drawing goes into the reader's
 // pages in a <template data-drawing>, with the texts of the style sheets it is drawn with
 // (site/prerender.mjs).
-const drawings = await drawFigures(out);
+const sheetsOf = (tag) => styleTexts(tag, widgets[tag].styles);
+const drawings = await drawFigures(
+  out,
+  Object.fromEntries(Object.keys(widgets).map((tag) => [tag, sheetsOf(tag).length])),
+);
 // Each drawing's own styles: its widget's (with its compact view's), then its drawing's; the
-// kit's, the same for every figure, once in the page.
-let drawingKit = "";
-for (const d of Object.values(drawings)) {
-  const [kit, ...own] = styleTexts(d.tag, widgets[d.tag].styles);
-  drawingKit = kit;
-  d.css = [...own, d.css].join("\n");
-}
+// kit's, the same for every figure (the first of each widget's), once in the page.
+const [drawingKit] = sheetsOf(Object.values(drawings)[0].tag);
+for (const d of Object.values(drawings)) d.css = [...sheetsOf(d.tag).slice(1), d.css].join("\n");
 await writeFile(
   path.join(out, "reader.html"),
   withDrawings(await readFile(path.join(out, "reader.html"), "utf8"), "reader.html", drawings, drawingKit),
@@ -630,8 +630,8 @@ function oneFile(html, file, { styles, scripts }) {
     hashes.style.push(sha(`\n${css}`));
   }
   for (const [src, js] of Object.entries(scripts)) {
-    const tag = [`<script src="${src}"></script>`].find((t) => html.includes(t));
-    if (!tag) throw new Error(`${file}: no <script src="${src}">`);
+    const tag = `<script src="${src}"></script>`;
+    if (!html.includes(tag)) throw new Error(`${file}: no ${tag}`);
     const safe = inlineSafe(js);
     html = html.replace(tag, () => `<script>${safe}</script>`);
     hashes.script.push(sha(safe));

@@ -35,11 +35,12 @@ export const KIT_STYLES = "llm-drawing-kit";
 /**
  * Opens `dir`/reader.html (built, with its assets) in headless Chromium, draws every figure and
  * returns, for each figure with an id: { tag, attributes (its element's, as [name, value], as the
- * kit set them), html (its shadow root's
- * children as markup, controls' values written as attributes, each child inert), css (the rules of
- * the classes that stand for its elements' style attributes) }.
+ * kit set them), html (its shadow root's children as markup, controls' values written as
+ * attributes, each child inert), css (the rules of the sheets other parts gave its root, and of
+ * the classes that stand for its elements' style attributes) }. `ownSheets` maps each widget's
+ * tag to how many style sheets the widget gives its root itself (widgets/base.js styleTexts).
  */
-export async function drawFigures(dir) {
+export async function drawFigures(dir, ownSheets) {
   if (!existsSync(CHROMIUM))
     throw new Error(
       `${CHROMIUM} is missing: the build draws the figures' first drawings with Chromium (apt-get install chromium, or CHROMIUM_PATH)`,
@@ -65,7 +66,7 @@ export async function drawFigures(dir) {
     // the charts fitted to their boxes (a ResizeObserver's redraw, before a frame is painted)
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     if (errors.length) throw new Error(`reader.html, drawn for the build: ${errors.join("; ")}`);
-    return await page.evaluate(() => {
+    return await page.evaluate((ownSheets) => {
       const out = {};
       for (const el of document.querySelectorAll("[data-figure][id]")) {
         const root = el.shadowRoot;
@@ -99,11 +100,10 @@ export async function drawFigures(dir) {
             return copy.outerHTML;
           })
           .join("");
-        // Sheets given to the root besides the widget's own (the kit's, its own if it has any, its
-        // compact view's): an exercise's, which blurs what it withholds (answer.js).
-        const own = /** @type {any} */ (el.constructor).styles ? 3 : 2;
+        // Sheets given to the root besides the widget's own: an exercise's, which blurs what it
+        // withholds (answer.js).
         const given = root.adoptedStyleSheets
-          .slice(own)
+          .slice(ownSheets[el.localName])
           .map((sheet) => [...sheet.cssRules].map((r) => r.cssText).join("\n"));
         const css = [...given, ...[...classes].map(([rule, name]) => `.${name} { ${rule} }`)].join("\n");
         // The element's attributes as the kit and the exercises have set them (data-predict-first),
@@ -114,7 +114,7 @@ export async function drawFigures(dir) {
         out[el.id] = { tag: el.localName, attributes, html, css };
       }
       return out;
-    });
+    }, ownSheets);
   } finally {
     await browser.close();
   }

@@ -5,37 +5,39 @@
 // needed only: the first screen's figures and those of the screen below, as soon as the page
 // knows them (first-screen.js), and a figure that starts before the engine has loaded (widgets/
 // base.js). Never where scripts do not run, since a script shows it; not when the address gives
-// figures settings the drawings do not have (reader-head.js marks that, data-linked-settings).
+// figures settings the drawings do not have (reader.html#rope?rope.m=5).
 //
 // Its styles are texts the page carries inert: the kit's once (<template id="llm-drawing-kit">),
 // each drawing's own in its template. They become constructed style sheets given to the shadow
-// root, as the widgets' own styles do: never <style> elements in the page, which a policy without
-// 'unsafe-inline' would refuse.
+// root (sheets.js), as the widgets' own styles do: never <style> elements in the page, which a
+// policy without 'unsafe-inline' would refuse.
+
+import { placeInAddress } from "./place.js";
+import { sheetFor } from "./sheets.js";
 
 const KIT = "llm-drawing-kit";
-/** @type {Map<string, CSSStyleSheet>} a sheet per text, made once */
-const sheets = new Map();
-/** The sheets given to drawings, which the figure takes away once it draws (drawingSheet). */
-const given = new WeakSet();
 
-function sheetOf(text) {
-  let sheet = sheets.get(text);
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(text);
-    sheets.set(text, sheet);
-    given.add(sheet);
-  }
-  return sheet;
+/** The last element the parser has read so far (the deepest last child of <body>), or null. */
+export function lastRead() {
+  let el = document.body?.lastElementChild ?? null;
+  while (el?.lastElementChild) el = el.lastElementChild;
+  return el;
 }
 
-/** Whether `sheet` styles a drawing from the build (and not the figure's own elements). */
-export const drawingSheet = (sheet) => given.has(sheet);
+/** Whether the parser has read `el` to its end: the page is read, or it has read past it. */
+export function readToItsEnd(el) {
+  if (document.readyState !== "loading") return true;
+  const last = lastRead();
+  return last !== null && last !== el && !el.contains(last);
+}
+
+/** Whether `el` shows a drawing from the build (inert, until the figure draws its own). */
+export const drawingShown = (el) => el.shadowRoot?.querySelector(".llm-frame[inert]") != null;
 
 /** Whether `el` has a drawing from the build that is not shown yet and may be. */
 export function drawingToShow(el) {
   return (
-    !document.documentElement.hasAttribute("data-linked-settings") &&
+    placeInAddress().settings === "" &&
     (el.shadowRoot?.childElementCount ?? 0) === 0 &&
     el.querySelector(":scope > template[data-drawing]") !== null &&
     "adoptedStyleSheets" in Document.prototype
@@ -44,10 +46,11 @@ export function drawingToShow(el) {
 
 /**
  * Shows `el`'s drawing from the build in its shadow root (made open, or the empty one it has);
- * returns whether it did. The element must have been read to its end (its template whole).
+ * returns the style sheets it gave the root for it (the figure takes them away with the drawing),
+ * or null where it showed none. The element must have been read to its end (its template whole).
  */
 export function showDrawing(el) {
-  if (!drawingToShow(el)) return false;
+  if (!drawingToShow(el)) return null;
   const template = /** @type {HTMLTemplateElement} */ (el.querySelector(":scope > template[data-drawing]"));
   const kit = /** @type {HTMLTemplateElement | null} */ (document.getElementById(KIT));
   const drawing = /** @type {DocumentFragment} */ (template.content.cloneNode(true));
@@ -58,9 +61,14 @@ export function showDrawing(el) {
     style.remove();
   }
   const root = el.shadowRoot ?? el.attachShadow({ mode: "open" });
-  root.adoptedStyleSheets = [...root.adoptedStyleSheets, ...texts.filter(Boolean).map(sheetOf)];
+  // those the root has already (the widget's, the kit's among them) are not given twice
+  const given = texts
+    .filter(Boolean)
+    .map(sheetFor)
+    .filter((sheet) => !root.adoptedStyleSheets.includes(sheet));
+  root.adoptedStyleSheets = [...root.adoptedStyleSheets, ...given];
   root.append(drawing);
   // for the benchmark (bench/page.js): when a figure was first shown, in the frame painted next
   performance.mark(`drawing shown: ${el.id}`);
-  return true;
+  return given;
 }

@@ -1,9 +1,10 @@
 // data-first-screen: the moment the figures on the reader's first screen have drawn, set on <html>
 // (and as a performance mark, for the benchmark) as soon as it is true, while the rest of the
 // chapter may still be being read; data-first-screen-shown, the moment each is on the screen,
-// drawn by its script or drawn at build time (site/prerender.mjs), which is as soon as the first
-// screen is known where the page was built with the drawings. reader-head.js starts this from right after the masthead, so
-// it cannot wait for the end of the page as reader.js (at the end of <body>) would.
+// drawn by its script or drawn at build time (site/prerender.mjs): the drawings of the figures on
+// the first screen are shown here (drawing.js) as soon as that screen is known. reader-head.js
+// starts this from right after the masthead, so it cannot wait for the end of the page as
+// reader.js (at the end of <body>) would.
 //
 // The first screen is the viewport where the page opens: its top, or for a link to a place in the
 // page (reader.html#quantization) the screen that starts at that place, where the browser scrolls
@@ -13,7 +14,7 @@
 // looked at once, and the mark waits for each of those on the screen to be drawn (its `ready`, once
 // llmmath-widgets.js has defined it). A screen with no figure is marked as soon as it is known.
 
-import { showDrawing } from "./drawing.js";
+import { drawingShown, lastRead, showDrawing } from "./drawing.js";
 import { placeInAddress } from "./place.js";
 
 /** An element's top and bottom in the page (not the viewport), in CSS pixels. */
@@ -62,13 +63,6 @@ export function watchFirstScreen() {
    * element the parser adds cost tens of ms of a load). */
   const figures = () => [...document.body.getElementsByTagName("*")].filter((el) => el.localName.startsWith("llm-"));
 
-  /** The last element the parser has read (the deepest last child). */
-  const lastRead = () => {
-    let el = document.body?.lastElementChild ?? null;
-    while (el?.lastElementChild) el = el.lastElementChild;
-    return el;
-  };
-
   /** Whether the parser has read past the line `bottom`: the last element read starts below it. */
   function readPast(bottom) {
     const last = lastRead();
@@ -102,8 +96,7 @@ export function watchFirstScreen() {
    * Shown from the build: its drawing made at build time (site/prerender.mjs) shown now, or
    * already, in its shadow root (drawing.js), unless it has drawn by its script meanwhile.
    */
-  const fromBuild = (el) =>
-    !el.hasAttribute("data-ready") && (showDrawing(el) || el.shadowRoot?.querySelector(".llm-frame[inert]") != null);
+  const fromBuild = (el) => !el.hasAttribute("data-ready") && (showDrawing(el) !== null || drawingShown(el));
   const check = () => {
     const shown = onFirstScreen();
     if (!shown) return void requestAnimationFrame(check);

@@ -33,10 +33,5 @@ if (font) {
 for (const name of ["data-ready", "data-first-screen", "data-first-screen-shown"])
   document.documentElement.removeAttribute(name);
 
-// An address with figures' settings (reader.html#rope?rope.m=5): the drawings the page was built
-// with show the figures' own attributes, not these, so none is shown (drawing.js); each figure
-// shows its own once drawn (site/prerender.mjs).
-if (location.hash.includes("?")) document.documentElement.setAttribute("data-linked-settings", "");
-
 // data-first-screen, as soon as the first screen's figures have drawn (first-screen.js).
 watchFirstScreen();

@@ -52,9 +52,8 @@ function main() {
    * it as given. (URLSearchParams reads any query, an escape it cannot decode as U+FFFD.)
    */
   function readFragment() {
-    const query = location.hash.includes("?") ? location.hash.slice(location.hash.indexOf("?") + 1) : "";
-    const { id, bad } = placeInAddress();
-    return { anchor: id, bad, params: new URLSearchParams(query) };
+    const { id, bad, settings } = placeInAddress();
+    return { anchor: id, bad, params: new URLSearchParams(settings) };
   }
 
   /** Says under the page's title that the link's anchor could not be read (or takes that back). */

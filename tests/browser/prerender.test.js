@@ -14,7 +14,7 @@ const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { chromium } = require("playwright-core");
 const { useBrowser, openReader, dist, CHROMIUM, FLAGS } = require("./browser.js");
-const { drawingsOnPage, assertDrawingsShown, readerWithoutScripts } = require("./in-page.js");
+const { drawingsOnPage, assertDrawingsShown, readerWithoutScripts, PLACES_SHOWN } = require("./in-page.js");
 
 const browser = useBrowser(test);
 
@@ -183,7 +183,7 @@ test("a drawing gives way to its figure in place, on a phone and a laptop: the s
     [1280, 900],
   ]) {
     // a link's figure a screen below its place (on a phone, #quantization's is further)
-    const places = [["", "opening-attention"], ...(width > 800 ? [["#quantization", "quantization-figure"]] : [])];
+    const places = width > 800 ? PLACES_SHOWN : PLACES_SHOWN.filter(([hash]) => !hash);
     for (const [hash, id] of places) {
       const { page } = await openScriptless({ width, height, hash });
       const drawn = await boxes(page, id);
@@ -197,6 +197,20 @@ test("a drawing gives way to its figure in place, on a phone and a laptop: the s
           Math.abs(drawn[k] - drawnLive[k]) <= 4,
           `at ${width} px, #${id}'s ${k}: ${drawn[k]} px drawn at build time, ${drawnLive[k]} px by its script`,
         );
+      // the drawing's style sheets went with it: none of its rules is left, and no sheet twice
+      const sheets = await live.page.evaluate(
+        (id) =>
+          document
+            .getElementById(id)
+            .shadowRoot.adoptedStyleSheets.map((sheet) => [...sheet.cssRules].map((r) => r.cssText).join("\n")),
+        id,
+      );
+      assert.deepEqual(
+        sheets.filter((text) => text.includes(".llm-drawn-")),
+        [],
+        `#${id} keeps its drawing's styles`,
+      );
+      assert.equal(new Set(sheets).size, sheets.length, `#${id} has a style sheet twice`);
       assert.deepEqual(live.errors, []);
       if (id === "opening-attention") {
         // live now: the causal mask's box answers

@@ -42,7 +42,8 @@
 //                             it must not state the numbers the exercise asks for
 import { loadCore } from "../core.js";
 import { placeInAddress } from "../place.js";
-import { drawingSheet, showDrawing } from "../drawing.js";
+import { readToItsEnd, showDrawing } from "../drawing.js";
+import { sheetFor } from "../sheets.js";
 import { h } from "../dom.js";
 import {
   declarationNamed,
@@ -83,18 +84,6 @@ const KEY_EVENTS = ["keydown", "keypress", "keyup"];
 const PASSING_KEYS = new Set(["Escape", "Tab"]);
 function keepKey(event) {
   if (!PASSING_KEYS.has(event.key)) event.stopPropagation();
-}
-
-const sheets = new Map();
-/** One constructed style sheet per CSS text, shared by every widget that uses it. */
-function sheetFor(css) {
-  let sheet = sheets.get(css);
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(css);
-    sheets.set(css, sheet);
-  }
-  return sheet;
 }
 
 // A compact figure (the view attribute compact) keeps its chart and its main controls: it hides
@@ -338,6 +327,10 @@ export class LlmWidget extends HTMLElement {
    */
   _attachRoot() {
     const drawn = this.hasAttribute("data-prerendered");
+    // The sheets a drawing shown before this script ran was given (first-screen.js): taken away
+    // with the drawing (_showLive).
+    /** @type {CSSStyleSheet[]} */
+    this._drawingSheets = drawn && this.shadowRoot ? [...this.shadowRoot.adoptedStyleSheets] : [];
     this.root = styledRoot(this, /** @type {typeof LlmWidget} */ (this.constructor).styles, drawn);
     for (const type of KEY_EVENTS) this.root.addEventListener(type, keepKey);
     this._prerendered = drawn && this.root.childElementCount > 0;
@@ -354,19 +347,15 @@ export class LlmWidget extends HTMLElement {
     if (!this.hasAttribute("data-prerendered") || this._prerendered || this.frame.parentNode === this.root) return true;
     if (this.root.childElementCount > 0) return (this._prerendered = true);
     if (!loadedCore) {
-      if (!this._readToItsEnd()) return false;
-      if (showDrawing(this)) return (this._prerendered = true);
+      if (!readToItsEnd(this)) return false;
+      const given = showDrawing(this);
+      if (given) {
+        this._drawingSheets.push(...given);
+        return (this._prerendered = true);
+      }
     }
     this.root.append(this.skip, this.frame, this.skipEnd);
     return true;
-  }
-
-  /** Whether the parser has read this element to its end: the page is read, or it has read past it. */
-  _readToItsEnd() {
-    if (document.readyState !== "loading") return true;
-    let last = document.body?.lastElementChild ?? null;
-    while (last?.lastElementChild) last = last.lastElementChild;
-    return last !== null && last !== this && !this.contains(last);
   }
 
   /** The figure's name as its caption gives it ("Figure 5.1"), or "" where it has none. */
@@ -451,13 +440,9 @@ export class LlmWidget extends HTMLElement {
    * (if any), in the same task as its first drawing or its error: nothing is painted between.
    */
   _showLive() {
-    if (!this._prerendered) {
-      // a figure that never started (it failed before): its elements, as any figure has them
-      if (this.frame.parentNode !== this.root) this.root.append(this.skip, this.frame, this.skipEnd);
-      return;
-    }
+    if (!this._prerendered) return;
     this._prerendered = false;
-    this.root.adoptedStyleSheets = this.root.adoptedStyleSheets.filter((sheet) => !drawingSheet(sheet));
+    this.root.adoptedStyleSheets = this.root.adoptedStyleSheets.filter((s) => !this._drawingSheets.includes(s));
     // the live region back in the frame, after the placeholder, where the figure keeps it
     if (this.live.parentNode !== this.frame)
       if (this._pending.parentNode === this.frame) this._pending.after(this.live);
