@@ -33,6 +33,7 @@ const zlib = require("node:zlib");
 const { pathToFileURL } = require("node:url");
 const { chromium } = require("playwright-core");
 const { asset, drawAll, dist, CHROMIUM, FLAGS } = require("../tests/browser/browser.js");
+const { readerWithoutScripts } = require("../tests/browser/in-page.js");
 
 const RUNS = Number(process.argv[2] ?? 10);
 const INPUTS = Number(process.argv[3] ?? 200);
@@ -133,26 +134,12 @@ const readerUrl = (hash = "", root = dist) => pathToFileURL(path.join(root, "rea
 
 /**
  * The chapter without its figures: a copy of reader.html in a folder of its own with the widgets'
- * script and reader.js taken out (its styles, formulas and reader-head.js kept). What the text
- * alone costs on this machine: the yardstick of issue 22's load budgets. Returns the folder.
+ * script, reader.js and the drawings made at build time taken out (its styles, formulas and
+ * reader-head.js kept). What the text alone costs on this machine: the yardstick of issue 22's
+ * load budgets. Returns the folder.
  */
 function textOnlyCopy() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-text-"));
-  fs.mkdirSync(path.join(dir, "assets"));
-  for (const f of ["reader.css", "reader-head.js", "chapter-math.woff2"].map(asset))
-    fs.copyFileSync(path.join(dist, f), path.join(dir, f));
-  const html = fs.readFileSync(path.join(dist, "reader.html"), "utf8");
-  // and without the figures' drawings made at build time (site/prerender.mjs): the text alone
-  const text = html
-    .replace(
-      /<(script src|link rel="preload" href)="assets\/(llmmath-widgets|reader)\.[0-9a-f]{10}\.js"[^>]*>(<\/script>)?\n?/g,
-      "",
-    )
-    .replace(/<template (data-drawing|id="llm-drawing-kit")>[\s\S]*?<\/template>/g, "");
-  if (text.length === html.length || /llmmath-widgets\.[0-9a-f]{10}\.js|"assets\/reader\.[0-9a-f]{10}\.js"/.test(text))
-    throw new Error("reader.html's scripts were not found to take out");
-  fs.writeFileSync(path.join(dir, "reader.html"), text);
-  return dir;
+  return readerWithoutScripts(dist, { drawings: false });
 }
 
 /**

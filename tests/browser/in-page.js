@@ -94,25 +94,40 @@ function assertDrawingsShown(assert, all, ids, what) {
 
 /**
  * A copy of dist/'s reader.html without the figures' scripts (the widgets' script, which
- * first-screen.js would start, and reader.js taken out; its styles and reader-head.js kept) in a new folder beside a copy of dist/assets:
- * the reader as it stands before those scripts have run. Returns the folder; the caller removes it.
+ * first-screen.js would start, and reader.js taken out; its styles and reader-head.js kept), in a
+ * new folder beside a copy of dist/assets: the reader as it stands before those scripts have run.
+ * With `drawings` false, without the figures' drawings made at build time either (site/
+ * prerender.mjs): the text alone. Returns the folder; the caller removes it.
  */
-function readerWithoutScripts(dist) {
+function readerWithoutScripts(dist, { drawings = true } = {}) {
   const fs = require("node:fs");
   const os = require("node:os");
   const path = require("node:path");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-without-scripts-"));
   fs.cpSync(path.join(dist, "assets"), path.join(dir, "assets"), { recursive: true });
   const html = fs.readFileSync(path.join(dist, "reader.html"), "utf8");
-  const without = html.replace(
+  let without = html.replace(
     /<(script src|link rel="preload" href)="assets\/(llmmath-widgets|reader)\.[0-9a-f]{10}\.js"[^>]*>(<\/script>)?\n?/g,
     "",
   );
-  if (html.length === without.length || /llmmath-widgets\.[0-9a-f]{10}\.js/.test(without))
+  if (
+    html.length === without.length ||
+    /llmmath-widgets\.[0-9a-f]{10}\.js|"assets\/reader\.[0-9a-f]{10}\.js"/.test(without)
+  )
     throw new Error("reader.html's scripts were not found to take out");
+  if (!drawings) without = without.replace(/<template (data-drawing|id="llm-drawing-kit")>[\s\S]*?<\/template>/g, "");
   fs.writeFileSync(path.join(dir, "reader.html"), without);
   return dir;
 }
+
+/**
+ * Where the reader opens, and the figure whose drawing from the build it shows there before any
+ * script has run: its top, and a link to a section whose figure stands a screen below its place.
+ */
+const PLACES_SHOWN = [
+  ["", "opening-attention"],
+  ["#quantization", "quantization-figure"],
+];
 
 module.exports = {
   drawEveryFigure,
@@ -121,4 +136,5 @@ module.exports = {
   drawingsOnPage,
   assertDrawingsShown,
   readerWithoutScripts,
+  PLACES_SHOWN,
 };

@@ -17,7 +17,7 @@ const { colour, rgb } = require("../browser/tokens.js");
 const fs = require("node:fs");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { drawingsOnPage, assertDrawingsShown, readerWithoutScripts } = require("../browser/in-page.js");
+const { drawingsOnPage, assertDrawingsShown, readerWithoutScripts, PLACES_SHOWN } = require("../browser/in-page.js");
 
 test("firefox: the reader becomes ready from file://, draws every figure and logs no error when read to its end", async () => {
   // as a reader: the first screen drawn first, each figure as the reader scrolls near it
@@ -198,10 +198,7 @@ test("firefox: embed.html served with a header policy that refuses WebAssembly n
 test("firefox: before the figures' scripts have run, the first screen's figure, and a linked section's, show the drawings the page was built with, styled, and nothing logs an error", async () => {
   const dir = readerWithoutScripts(dist);
   try {
-    for (const [hash, id] of [
-      ["", "opening-attention"],
-      ["#quantization", "quantization-figure"],
-    ]) {
+    for (const [hash, id] of PLACES_SHOWN) {
       firefox.errors.length = 0;
       await firefox.page.goto("about:blank");
       await firefox.page.goto(pathToFileURL(path.join(dir, "reader.html")).href + hash);

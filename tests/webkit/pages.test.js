@@ -25,7 +25,7 @@ const { figures: FIGURES } = require("../browser/registry.js");
 const fs = require("node:fs");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
-const { drawingsOnPage, assertDrawingsShown, readerWithoutScripts } = require("../browser/in-page.js");
+const { drawingsOnPage, assertDrawingsShown, readerWithoutScripts, PLACES_SHOWN } = require("../browser/in-page.js");
 
 const webkit = useWebKit(test);
 
@@ -312,10 +312,7 @@ test("webkit: from disk (file://), the reader and the one-file edition become re
 test("webkit: before the figures' scripts have run, the first screen's figure, and a linked section's, show the drawings the page was built with, styled", async () => {
   const dir = readerWithoutScripts(dist);
   try {
-    for (const [hash, id] of [
-      ["", "opening-attention"],
-      ["#quantization", "quantization-figure"],
-    ]) {
+    for (const [hash, id] of PLACES_SHOWN) {
       await webkit.session.navigate("about:blank");
       await webkit.session.navigate(pathToFileURL(path.join(dir, "reader.html")).href + hash);
       await waitFor(webkit, "html[data-first-screen-shown]", 20000);
