@@ -55,6 +55,14 @@ export function startWidgets() {
   document.head.append(script);
 }
 
+/**
+ * Shows a figure's drawing from here only while the figures' script has not taken the figure: once
+ * it has (its element defined, its shadow root its own), the figure shows its drawing itself when it
+ * starts and takes the drawing's style sheets away with it (widgets/base.js), which it could not do
+ * for sheets given from this script's bundle after it had taken the figure.
+ */
+const showEarly = (el) => (customElements.get(el.localName) ? null : showDrawing(el));
+
 /** Watches the page being read and marks data-first-screen once its first screen's figures drew. */
 export function watchFirstScreen() {
   const root = document.documentElement;
@@ -96,7 +104,7 @@ export function watchFirstScreen() {
    * Shown from the build: its drawing made at build time (site/prerender.mjs) shown now, or
    * already, in its shadow root (drawing.js), unless it has drawn by its script meanwhile.
    */
-  const fromBuild = (el) => !el.hasAttribute("data-ready") && (showDrawing(el) !== null || drawingShown(el));
+  const fromBuild = (el) => !el.hasAttribute("data-ready") && (showEarly(el) !== null || drawingShown(el));
   const check = () => {
     const shown = onFirstScreen();
     if (!shown) return void requestAnimationFrame(check);
@@ -114,10 +122,10 @@ export function watchFirstScreen() {
   function ahead() {
     const next = onFirstScreen(2);
     if (!next) return void requestAnimationFrame(ahead);
-    for (const el of next) showDrawing(el);
+    for (const el of next) showEarly(el);
   }
   // A page opened at its top: the figures read before this script (the masthead's) are on its
   // first screen; their drawings are shown at once, for the paint that follows this script.
-  if (!id) for (const el of figures()) showDrawing(el);
+  if (!id) for (const el of figures()) showEarly(el);
   requestAnimationFrame(check);
 }
