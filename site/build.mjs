@@ -593,8 +593,8 @@ await writeFile(
 
 // --- the figures' first drawings (site/prerender.mjs) ----------------------------------------
 // reader.html as just written is drawn in Chromium; each figure's drawing goes into the reader's
-// pages in a <template data-drawing>, with the texts of the style sheets it is drawn with
-// (site/prerender.mjs).
+// pages as the text of a <script type="text/html" data-drawing>, with the texts of the style
+// sheets it is drawn with (site/prerender.mjs).
 const sheetsOf = (tag) => styleTexts(tag, widgets[tag].styles);
 const drawings = await drawFigures(
   out,

@@ -3,8 +3,9 @@
 // (issue 22: the first screen first). The core draws them, as it draws for a reader: the built
 // reader.html is opened in Debian's headless Chromium, every figure is drawn at a laptop's width,
 // and each figure's shadow root is read back as markup. In the pages, each figure's element then
-// carries its drawing in an inert <template data-drawing>, which the parser reads cheaply and
-// which shows nothing by itself; src/drawing.js shows it in the figure's shadow root where it is
+// carries its drawing as text in a data block, <script type="text/html" data-drawing>, which the
+// parser reads as fast as it can scan for its end (no element is made: the figures' 4,900 inert
+// elements in <template>s cost a load about 70 ms of parsing) and which neither runs nor shows; src/drawing.js shows it in the figure's shadow root where it is
 // needed: the first screen's figures as soon as the page knows its first screen (src/
 // first-screen.js, run by reader-head.js, before the widgets' script), a figure that starts
 // before the engine has loaded (src/widgets/base.js). The widget, once the engine has loaded,
@@ -14,7 +15,7 @@
 // figures need), nor where the address gives settings the drawing does not have (reader-head.js).
 //
 // The drawing is styled by the widgets' own style sheets, whose texts the page carries inert (in
-// the templates, never put in the page as <style> elements): drawing.js makes constructed style
+// the data blocks, never put in the page as <style> elements): drawing.js makes constructed style
 // sheets of them and gives them to the shadow root, as the widgets do with theirs. A page's
 // Content-Security-Policy (style-src 'self', with no 'unsafe-inline') has nothing to refuse, and
 // no file is asked for.
@@ -123,13 +124,17 @@ export async function drawFigures(dir, ownSheets) {
 /**
  * `html` (a reader page) with each figure of `drawings` given its drawing: the element marked
  * data-prerendered and given the attributes the kit set on it (data-figure, …), holding its
- * drawing in a <template data-drawing>, after a <style> of its own styles (the widget's, its
- * drawing's, `drawing.css`); at the top of the body, a <template id=KIT_STYLES> with the kit's
- * styles, `kit`, which every drawing shares. Each figure must be found.
+ * drawing as the text of a <script type="text/html" data-drawing>, after a <style> of its own
+ * styles (the widget's, its drawing's, `drawing.css`); at the top of the body, a <template
+ * id=KIT_STYLES> with the kit's styles, `kit`, which every drawing shares. Each figure must be
+ * found.
  */
 export function withDrawings(html, file, drawings, kit) {
   const quoted = (v) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
   for (const [id, d] of Object.entries(drawings)) {
+    // a data block's text ends at the first "</script", and "<!--" in it changes how that is read
+    if (/<!--|<\/?script/i.test(d.css + d.html))
+      throw new Error(`${file}: #${id}'s drawing holds "<!--" or "<script", which its data block cannot carry`);
     const element = new RegExp(`<${d.tag} id="${id}"([^>]*)></${d.tag}>`);
     if (!element.test(html)) throw new Error(`${file}: no empty <${d.tag} id="${id}"> to put its drawing in`);
     html = html.replace(element, (_, written) => {
@@ -138,7 +143,7 @@ export function withDrawings(html, file, drawings, kit) {
         .filter(([name]) => !new RegExp(`\\s${name}(=|\\s|$)`).test(written))
         .map(([name, value]) => (value === "" ? ` ${name}` : ` ${name}="${quoted(value)}"`))
         .join("");
-      return `<${d.tag} id="${id}"${written}${added} data-prerendered><template data-drawing><style>${d.css}</style>${d.html}</template></${d.tag}>`;
+      return `<${d.tag} id="${id}"${written}${added} data-prerendered><script type="text/html" data-drawing><style>${d.css}</style>${d.html}</script></${d.tag}>`;
     });
   }
   // the kit's styles, once, at the top of the body, before any figure

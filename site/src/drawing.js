@@ -1,6 +1,6 @@
-// A figure's drawing made at build time (site/prerender.mjs): the reader's pages carry it inside
-// the figure's element as an inert <template data-drawing>, which costs the parser little and
-// shows nothing by itself. Shown, it becomes the figure's shadow root's content until the figure's
+// A figure's drawing made at build time (site/prerender.mjs): the reader's pages carry its markup
+// inside the figure's element as the text of a data block, <script type="text/html" data-drawing>,
+// which the parser reads without making an element of it and which neither runs nor shows. Shown, it becomes the figure's shadow root's content until the figure's
 // own first drawing replaces it (LlmWidget._showLive in widgets/base.js). Shown where it is
 // needed only: the first screen's figures and those of the screen below, as soon as the page
 // knows them (first-screen.js), and a figure that starts before the engine has loaded (widgets/
@@ -8,7 +8,7 @@
 // figures settings the drawings do not have (reader.html#rope?rope.m=5).
 //
 // Its styles are texts the page carries inert: the kit's once (<template id="llm-drawing-kit">),
-// each drawing's own in its template. They become constructed style sheets given to the shadow
+// each drawing's own in its data block. They become constructed style sheets given to the shadow
 // root (sheets.js), as the widgets' own styles do: never <style> elements in the page, which a
 // policy without 'unsafe-inline' would refuse.
 
@@ -16,6 +16,8 @@ import { placeInAddress } from "./place.js";
 import { sheetFor } from "./sheets.js";
 
 const KIT = "llm-drawing-kit";
+/** A figure's drawing, the text of a data block in it. */
+const DRAWING = ":scope > script[data-drawing]";
 
 /** The last element the parser has read so far (the deepest last child of <body>), or null. */
 export function lastRead() {
@@ -39,7 +41,7 @@ export function drawingToShow(el) {
   return (
     placeInAddress().settings === "" &&
     (el.shadowRoot?.childElementCount ?? 0) === 0 &&
-    el.querySelector(":scope > template[data-drawing]") !== null &&
+    el.querySelector(DRAWING) !== null &&
     "adoptedStyleSheets" in Document.prototype
   );
 }
@@ -47,13 +49,15 @@ export function drawingToShow(el) {
 /**
  * Shows `el`'s drawing from the build in its shadow root (made open, or the empty one it has);
  * returns the style sheets it gave the root for it (the figure takes them away with the drawing),
- * or null where it showed none. The element must have been read to its end (its template whole).
+ * or null where it showed none. The element must have been read to its end (its drawing whole).
  */
 export function showDrawing(el) {
   if (!drawingToShow(el)) return null;
-  const template = /** @type {HTMLTemplateElement} */ (el.querySelector(":scope > template[data-drawing]"));
+  // its markup made inert elements (a template's content: nothing in it loads or runs)
+  const template = document.createElement("template");
+  template.innerHTML = /** @type {Element} */ (el.querySelector(DRAWING)).textContent ?? "";
+  const drawing = template.content;
   const kit = /** @type {HTMLTemplateElement | null} */ (document.getElementById(KIT));
-  const drawing = /** @type {DocumentFragment} */ (template.content.cloneNode(true));
   const texts = [kit?.content.querySelector("style")?.textContent ?? ""];
   // the drawing's own styles, taken out before it goes in the page
   for (const style of drawing.querySelectorAll("style")) {

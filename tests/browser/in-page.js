@@ -115,7 +115,10 @@ function readerWithoutScripts(dist, { drawings = true } = {}) {
     /llmmath-widgets\.[0-9a-f]{10}\.js|"assets\/reader\.[0-9a-f]{10}\.js"/.test(without)
   )
     throw new Error("reader.html's scripts were not found to take out");
-  if (!drawings) without = without.replace(/<template (data-drawing|id="llm-drawing-kit")>[\s\S]*?<\/template>/g, "");
+  if (!drawings)
+    without = without
+      .replace(/<script type="text\/html" data-drawing>[\s\S]*?<\/script>/g, "")
+      .replace(/<template id="llm-drawing-kit">[\s\S]*?<\/template>/, "");
   fs.writeFileSync(path.join(dir, "reader.html"), without);
   return dir;
 }

@@ -1,6 +1,6 @@
 // The figures' drawings made at build time (site/prerender.mjs, issue 22's first screen first):
 // every figure of the reader's pages carries its first drawing, made by the core as the figure
-// makes it, inert in a <template data-drawing>; the page shows the drawings of its first screen,
+// makes it, as the text of a data block (<script type="text/html" data-drawing>); the page shows the drawings of its first screen,
 // and of the screen below, before the figures' script has run (site/src/first-screen.js,
 // drawing.js), inert until the figure draws, and each gives way to the figure's own drawing
 // without moving the page. Where a drawing would say something the figure would not (no scripts
@@ -52,7 +52,7 @@ async function openScriptless({ hash = "", width = 1280, height = 900 } = {}) {
 
 /**
  * Each figure's text as it draws it (its live region, which speaks later, left out): its shadow
- * root's frame, or with `fromTemplates` the drawing its <template data-drawing> holds.
+ * root's frame, or with `fromTemplates` the drawing its data block holds.
  */
 function figureTexts(page, fromTemplates = false) {
   return page.evaluate((fromTemplates) => {
@@ -66,11 +66,10 @@ function figureTexts(page, fromTemplates = false) {
     };
     return Object.fromEntries(
       [...document.querySelectorAll("[data-figure][id]")].map((el) => {
-        const template = /** @type {HTMLTemplateElement | null} */ (
-          el.querySelector(":scope > template[data-drawing]")
-        );
+        const drawing = document.createElement("template");
+        drawing.innerHTML = el.querySelector(":scope > script[data-drawing]")?.textContent ?? "";
         const frame = fromTemplates
-          ? template?.content.querySelector(".llm-frame")
+          ? drawing.content.querySelector(".llm-frame")
           : el.shadowRoot?.querySelector(".llm-frame");
         return [el.id, frame ? text(frame) : null];
       }),
@@ -86,10 +85,14 @@ test("every figure of the reader's pages carries its drawing, inert, with its st
     for (const f of figures) {
       assert.match(f.attributes, /\sdata-prerendered(\s|$)/, `${file} #${f.id}`);
       assert.match(f.attributes, /\sdata-figure="[a-z-]+"/, `${file} #${f.id}`);
-      assert.match(f.body, /^<template data-drawing><style>[\s\S]*?<\/style>[\s\S]*<\/template>$/, `${file} #${f.id}`);
+      assert.match(
+        f.body,
+        /^<script type="text\/html" data-drawing><style>[\s\S]*?<\/style>[\s\S]*<\/script>$/,
+        `${file} #${f.id}`,
+      );
       assert.match(f.body, /<div class="llm-frame[^"]*"[^>]* inert=""/, `${file} #${f.id}: its frame is inert`);
       // a style attribute would be refused by a policy without 'unsafe-inline'; a file would be asked for
-      const markup = f.body.replace(/<style>[\s\S]*?<\/style>/, "");
+      const markup = f.body.replace(/^<script [^>]*><style>[\s\S]*?<\/style>/, "").replace(/<\/script>$/, "");
       assert.doesNotMatch(markup, /\sstyle="|<link |<script/, `${file} #${f.id}`);
     }
     // the kit's styles once, before the first figure
@@ -136,7 +139,8 @@ test("a drawing withholds what the figure's exercise withholds: no digit of an a
   const { page, errors } = await openScriptless();
   const held = await page.evaluate(() =>
     [...document.querySelectorAll("[data-predict-first]")].map((el) => {
-      const template = /** @type {HTMLTemplateElement} */ (el.querySelector(":scope > template[data-drawing]"));
+      const template = document.createElement("template");
+      template.innerHTML = el.querySelector(":scope > script[data-drawing]")?.textContent ?? "";
       const withheld = [...template.content.querySelectorAll("[data-predict-conceal]")];
       return {
         id: el.id,
