@@ -2,7 +2,8 @@
 // (and as a performance mark, for the benchmark) as soon as it is true, while the rest of the
 // chapter may still be being read; data-first-screen-shown, the moment each is on the screen,
 // drawn by its script or drawn at build time (site/prerender.mjs): the drawings of the figures on
-// the first screen are shown here (drawing.js) as soon as that screen is known. reader-head.js
+// the first screen and the screen below are shown here (drawing.js), each as soon as the parser
+// has read it. reader-head.js
 // starts this from right after the masthead, so it cannot wait for the end of the page as
 // reader.js (at the end of <body>) would.
 //
@@ -14,8 +15,11 @@
 // looked at once, and the mark waits for each of those on the screen to be drawn (its `ready`, once
 // llmmath-widgets.js has defined it). A screen with no figure is marked as soon as it is known.
 
-import { drawingShown, lastRead, showDrawing } from "./drawing.js";
+import { drawingShown, lastRead, readToItsEnd, showDrawing } from "./drawing.js";
 import { placeInAddress } from "./place.js";
+
+/** Elements the parser reads that are not drawn (display: none): no box to ask where they are. */
+const UNDRAWN = new Set(["script", "template", "style", "link", "meta", "noscript"]);
 
 /** An element's top and bottom in the page (not the viewport), in CSS pixels. */
 const span = (el) => {
@@ -56,12 +60,13 @@ export function startWidgets() {
 }
 
 /**
- * Shows a figure's drawing from here only while the figures' script has not taken the figure: once
- * it has (its element defined, its shadow root its own), the figure shows its drawing itself when it
- * starts and takes the drawing's style sheets away with it (widgets/base.js), which it could not do
- * for sheets given from this script's bundle after it had taken the figure.
+ * Shows a figure's drawing (drawing.js); returns the style sheets given, or null where none was
+ * shown. Once the figures' script has taken the figure (its element defined, its shadow root its
+ * own), the figure is asked to show it (widgets/base.js _showDrawing): it must know the drawing's
+ * sheets to take them away with it, and could not know those this script's bundle gave.
  */
-const showEarly = (el) => (customElements.get(el.localName) ? null : showDrawing(el));
+const showEarly = (el) =>
+  customElements.get(el.localName) ? (/** @type {any} */ (el)._showDrawing?.() ?? null) : showDrawing(el);
 
 /** Watches the page being read and marks data-first-screen once its first screen's figures drew. */
 export function watchFirstScreen() {
@@ -71,10 +76,14 @@ export function watchFirstScreen() {
    * element the parser adds cost tens of ms of a load). */
   const figures = () => [...document.body.getElementsByTagName("*")].filter((el) => el.localName.startsWith("llm-"));
 
-  /** Whether the parser has read past the line `bottom`: the last element read starts below it. */
+  /**
+   * Whether the parser has read past the line `bottom`: the last element read that is drawn
+   * starts below it (a <script> or <template>, which is not drawn, has no place to ask).
+   */
   function readPast(bottom) {
-    const last = lastRead();
-    if (!last) return false;
+    let last = lastRead();
+    while (last && UNDRAWN.has(last.localName)) last = last.previousElementSibling ?? last.parentElement;
+    if (!last || last === document.body) return false;
     const section = last.closest("main > section");
     if (section && span(section).top >= bottom) return true;
     return span(last).top >= bottom;
@@ -111,21 +120,28 @@ export function watchFirstScreen() {
     // data-first-screen-shown: every figure of the first screen on it, drawn at build time or by
     // its script; data-first-screen: every one drawn by its script, answering the reader.
     Promise.all(shown.map((el) => (fromBuild(el) ? null : drawn(el)))).then(() => mark("data-first-screen-shown"));
-    ahead();
     // The figures' script once this frame, which shows the first screen, is painted.
     setTimeout(startWidgets, 0);
     Promise.all(shown.map(drawn)).then(() => mark("data-first-screen"));
   };
-  // The screen below the first, where a reader goes next and where the widgets start figures
-  // ahead of the reader: its drawings shown too, once read (a link to a section whose figure
-  // starts just below the first screen shows it as the reader scrolls to it).
+  // The first screen and the one below it, where a reader goes next and where the widgets start
+  // figures ahead of the reader: each figure's drawing shown as soon as the parser has read the
+  // figure, frame by frame until it has read past them (a link to a section whose figure starts
+  // just below the screen it opens at shows it without waiting for the rest of that screen).
   function ahead() {
-    const next = onFirstScreen(2);
-    if (!next) return void requestAnimationFrame(ahead);
-    for (const el of next) showEarly(el);
+    const reading = document.readyState === "loading";
+    const place = id ? document.getElementById(id) : null;
+    if (id && !place && reading) return void requestAnimationFrame(ahead);
+    const top = place ? span(place).top : scrollY;
+    const bottom = top + 2 * innerHeight;
+    const done = !reading || readPast(bottom);
+    for (const el of document.querySelectorAll("[data-prerendered]"))
+      if (!drawingShown(el) && readToItsEnd(el) && within(el, top, bottom)) showEarly(el);
+    if (!done) requestAnimationFrame(ahead);
   }
   // A page opened at its top: the figures read before this script (the masthead's) are on its
   // first screen; their drawings are shown at once, for the paint that follows this script.
   if (!id) for (const el of figures()) showEarly(el);
   requestAnimationFrame(check);
+  requestAnimationFrame(ahead);
 }

@@ -321,7 +321,7 @@ export class LlmWidget extends HTMLElement {
   /**
    * Gives the figure its shadow root, styled, with its elements in it. The reader's pages carry
    * each figure's first drawing, made by the core at build time (site/prerender.mjs), inert in a
-   * <template data-drawing>; first-screen.js may have shown it in the root already (src/
+   * data block (<script type="text/html" data-drawing>); first-screen.js may have shown it in the root already (src/
    * drawing.js): then it stays until the figure's own first drawing replaces it (_showLive). A
    * figure with such a drawing gets its elements, or its drawing, when it starts (_placeParts).
    */
@@ -341,21 +341,34 @@ export class LlmWidget extends HTMLElement {
    * Once started, where the figure's elements go for a figure the page was built with a drawing
    * for: nowhere yet if its drawing is shown; otherwise, while the engine is still loading, its
    * drawing is shown meanwhile (the parser must have read the element to its end, for its
-   * template to be whole); else the elements. Returns false to be asked again at the next frame.
+   * drawing to be whole); else the elements. Returns false to be asked again at the next frame.
    */
   _placeParts() {
     if (!this.hasAttribute("data-prerendered") || this._prerendered || this.frame.parentNode === this.root) return true;
     if (this.root.childElementCount > 0) return (this._prerendered = true);
     if (!loadedCore) {
       if (!readToItsEnd(this)) return false;
-      const given = showDrawing(this);
-      if (given) {
-        this._drawingSheets.push(...given);
-        return (this._prerendered = true);
-      }
+      if (this._showDrawing()) return true;
     }
     this.root.append(this.skip, this.frame, this.skipEnd);
     return true;
+  }
+
+  /**
+   * Shows the figure's drawing from the build now, if it has one not shown and has not placed its
+   * own elements yet; returns the style sheets the drawing brought, or null where none was shown.
+   * first-screen.js (reader-head.js's bundle) asks this of a figure this script has already taken,
+   * rather than show the drawing itself: the figure then knows the drawing's sheets, and takes
+   * them away with it (_showLive).
+   */
+  _showDrawing() {
+    if (!this.root || this._prerendered || this.frame.parentNode === this.root || this.core) return null;
+    const given = showDrawing(this);
+    if (given) {
+      this._drawingSheets.push(...given);
+      this._prerendered = true;
+    }
+    return given;
   }
 
   /** The figure's name as its caption gives it ("Figure 5.1"), or "" where it has none. */
