@@ -114,6 +114,13 @@ function figures(r) {
       ...pick(l.firstScreenShown),
     });
     add({
+      key: "cold load.firstScreenPainted",
+      label: "cold load: the first screen painted with its figures' drawings (the frame after each was shown)",
+      kind: "time",
+      unit: "ms",
+      ...pick(l.firstScreenPainted),
+    });
+    add({
       key: "cold load.firstScreen",
       label: "cold load: data-first-screen (the first screen's figures drawn by their script)",
       kind: "time",
@@ -145,6 +152,13 @@ function figures(r) {
       ...pick(d.shown),
     });
     add({
+      key: "deep link #quantization.painted",
+      label: "deep link #quantization: its figure painted (the frame after it was shown)",
+      kind: "time",
+      unit: "ms",
+      ...pick(d.painted),
+    });
+    add({
       key: "deep link #quantization.target",
       label: "deep link #quantization: its figure drawn by its script",
       kind: "time",
@@ -158,6 +172,8 @@ function figures(r) {
       ["fcp", "first contentful paint", BUDGET.fcpRatio],
       ["firstScreenShown", "first screen shown", BUDGET.firstScreenRatio],
       ["deepLinkShown", "#quantization's figure shown", BUDGET.deepLinkRatio],
+      ["firstScreenPainted", "first screen painted with its drawings", undefined],
+      ["deepLinkPainted", "#quantization's figure painted", undefined],
       ["firstScreen", "first screen drawn by its script", undefined],
       ["deepLinkTarget", "#quantization's figure drawn by its script", undefined],
     ]) {
