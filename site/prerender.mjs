@@ -5,14 +5,15 @@
 // and each figure's shadow root is read back as markup. In the pages, each figure's element then
 // carries its drawing as text in a data block, <script type="text/html" data-drawing>, which the
 // parser reads as fast as it can scan for its end (no element is made: the figures' 4,900 inert
-// elements in <template>s cost a load about 70 ms of parsing) and which neither runs nor shows; src/drawing.js shows it in the figure's shadow root where it is
-// needed: the first screen's figures as soon as the page knows its first screen (src/
-// first-screen.js, run by reader-head.js, before the widgets' script), a figure that starts
-// before the engine has loaded (src/widgets/base.js). The widget, once the engine has loaded,
-// draws afresh and puts its own elements in place of the drawing in one step (LlmWidget._showLive).
-// Until then the drawing is inert: it answers no click or key, since nothing would follow. Where
-// scripts do not run nothing shows it (the page's note for readers without scripts says what the
-// figures need), nor where the address gives settings the drawing does not have (reader-head.js).
+// elements in <template>s cost a load about 70 ms of parsing) and which neither runs nor shows;
+// src/drawing.js shows it in the figure's shadow root where it is needed: the figures of the
+// first screen and the one below as soon as the parser has read them (src/first-screen.js, run
+// by reader-head.js, before the widgets' script), a figure that starts before the engine has
+// loaded (src/widgets/base.js). The widget, once the engine has loaded, draws afresh and puts
+// its own elements in place of the drawing in one step (LlmWidget._showLive). Until then the
+// drawing is inert: it answers no click or key, since nothing would follow. Where scripts do not
+// run nothing shows it (the page's note for readers without scripts says what the figures need),
+// nor where the address gives settings the drawing does not have (src/place.js).
 //
 // The drawing is styled by the widgets' own style sheets, whose texts the page carries inert (in
 // the data blocks, never put in the page as <style> elements): drawing.js makes constructed style

@@ -1,7 +1,8 @@
 // A figure's drawing made at build time (site/prerender.mjs): the reader's pages carry its markup
 // inside the figure's element as the text of a data block, <script type="text/html" data-drawing>,
-// which the parser reads without making an element of it and which neither runs nor shows. Shown, it becomes the figure's shadow root's content until the figure's
-// own first drawing replaces it (LlmWidget._showLive in widgets/base.js). Shown where it is
+// which the parser reads without making an element of it and which neither runs nor shows.
+// Shown, it becomes the figure's shadow root's content until the figure's own first drawing
+// replaces it (LlmWidget._showLive in widgets/base.js). Shown where it is
 // needed only: the first screen's figures and those of the screen below, as soon as the page
 // knows them (first-screen.js), and a figure that starts before the engine has loaded (widgets/
 // base.js). Never where scripts do not run, since a script shows it; not when the address gives

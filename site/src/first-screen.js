@@ -3,9 +3,8 @@
 // chapter may still be being read; data-first-screen-shown, the moment each is on the screen,
 // drawn by its script or drawn at build time (site/prerender.mjs): the drawings of the figures on
 // the first screen and the screen below are shown here (drawing.js), each as soon as the parser
-// has read it. reader-head.js
-// starts this from right after the masthead, so it cannot wait for the end of the page as
-// reader.js (at the end of <body>) would.
+// has read it. reader-head.js starts this from right after the masthead, so it cannot wait for
+// the end of the page as reader.js (at the end of <body>) would.
 //
 // The first screen is the viewport where the page opens: its top, or for a link to a place in the
 // page (reader.html#quantization) the screen that starts at that place, where the browser scrolls
@@ -89,16 +88,13 @@ export function watchFirstScreen() {
     return span(last).top >= bottom;
   }
 
-  /**
-   * The figures of the first screen (`screens` 1) or of it and the screen below it (2), or null
-   * while the parser has not read past them.
-   */
-  function onFirstScreen(screens = 1) {
+  /** The figures of the first screen, or null while the parser has not read past it. */
+  function onFirstScreen() {
     const reading = document.readyState === "loading";
     const place = id ? document.getElementById(id) : null;
     if (id && !place && reading) return null; // the place the link names is still to come
     const top = place ? span(place).top : scrollY;
-    const bottom = top + screens * innerHeight;
+    const bottom = top + innerHeight;
     if (reading && !readPast(bottom)) return null;
     return figures().filter((el) => within(el, top, bottom));
   }
