@@ -88,14 +88,22 @@ export function watchFirstScreen() {
     return span(last).top >= bottom;
   }
 
+  /**
+   * Where the first screen starts in the page: the place the link names, else where the page is;
+   * null while that place is still to come.
+   */
+  function screenTop() {
+    const place = id ? document.getElementById(id) : null;
+    if (id && !place && document.readyState === "loading") return null;
+    return place ? span(place).top : scrollY;
+  }
+
   /** The figures of the first screen, or null while the parser has not read past it. */
   function onFirstScreen() {
-    const reading = document.readyState === "loading";
-    const place = id ? document.getElementById(id) : null;
-    if (id && !place && reading) return null; // the place the link names is still to come
-    const top = place ? span(place).top : scrollY;
+    const top = screenTop();
+    if (top === null) return null;
     const bottom = top + innerHeight;
-    if (reading && !readPast(bottom)) return null;
+    if (document.readyState === "loading" && !readPast(bottom)) return null;
     return figures().filter((el) => within(el, top, bottom));
   }
 
@@ -125,12 +133,10 @@ export function watchFirstScreen() {
   // figure, frame by frame until it has read past them (a link to a section whose figure starts
   // just below the screen it opens at shows it without waiting for the rest of that screen).
   function ahead() {
-    const reading = document.readyState === "loading";
-    const place = id ? document.getElementById(id) : null;
-    if (id && !place && reading) return void requestAnimationFrame(ahead);
-    const top = place ? span(place).top : scrollY;
+    const top = screenTop();
+    if (top === null) return void requestAnimationFrame(ahead);
     const bottom = top + 2 * innerHeight;
-    const done = !reading || readPast(bottom);
+    const done = document.readyState !== "loading" || readPast(bottom);
     for (const el of document.querySelectorAll("[data-prerendered]"))
       if (!drawingShown(el) && readToItsEnd(el) && within(el, top, bottom)) showEarly(el);
     if (!done) requestAnimationFrame(ahead);

@@ -51,6 +51,26 @@ async function openScriptless({ hash = "", width = 1280, height = 900 } = {}) {
 }
 
 /**
+ * Fails unless the live figure `id` kept none of its drawing's style sheets: none of the rules of
+ * a drawing's own classes (.llm-drawn-N) is left in its shadow root, and no sheet is there twice.
+ */
+async function assertDrawingSheetsGone(page, id) {
+  const sheets = await page.evaluate(
+    (id) =>
+      document
+        .getElementById(id)
+        .shadowRoot.adoptedStyleSheets.map((sheet) => [...sheet.cssRules].map((r) => r.cssText).join("\n")),
+    id,
+  );
+  assert.deepEqual(
+    sheets.filter((text) => text.includes(".llm-drawn-")),
+    [],
+    `#${id} keeps its drawing's styles`,
+  );
+  assert.equal(new Set(sheets).size, sheets.length, `#${id} has a style sheet twice`);
+}
+
+/**
  * Each figure's text as it draws it (its live region, which speaks later, left out): its shadow
  * root's frame, or with `fromTemplates` the drawing its data block holds.
  */
@@ -201,20 +221,7 @@ test("a drawing gives way to its figure in place, on a phone and a laptop: the s
           Math.abs(drawn[k] - drawnLive[k]) <= 4,
           `at ${width} px, #${id}'s ${k}: ${drawn[k]} px drawn at build time, ${drawnLive[k]} px by its script`,
         );
-      // the drawing's style sheets went with it: none of its rules is left, and no sheet twice
-      const sheets = await live.page.evaluate(
-        (id) =>
-          document
-            .getElementById(id)
-            .shadowRoot.adoptedStyleSheets.map((sheet) => [...sheet.cssRules].map((r) => r.cssText).join("\n")),
-        id,
-      );
-      assert.deepEqual(
-        sheets.filter((text) => text.includes(".llm-drawn-")),
-        [],
-        `#${id} keeps its drawing's styles`,
-      );
-      assert.equal(new Set(sheets).size, sheets.length, `#${id} has a style sheet twice`);
+      await assertDrawingSheetsGone(live.page, id);
       assert.deepEqual(live.errors, []);
       if (id === "opening-attention") {
         // live now: the causal mask's box answers
@@ -264,17 +271,7 @@ test("a figure its script has taken shows its drawing itself, and keeps none of 
   });
   await page.goto(pathToFileURL(path.join(dist, "reader.html")).href + "#quantization");
   await page.waitForSelector("#quantization-figure[data-ready]");
-  const sheets = await page.evaluate(() =>
-    document
-      .getElementById("quantization-figure")
-      .shadowRoot.adoptedStyleSheets.map((sheet) => [...sheet.cssRules].map((r) => r.cssText).join("\n")),
-  );
-  assert.deepEqual(
-    sheets.filter((text) => text.includes(".llm-drawn-")),
-    [],
-    "the live figure keeps its drawing's styles",
-  );
-  assert.equal(new Set(sheets).size, sheets.length, "a style sheet twice");
+  await assertDrawingSheetsGone(page, "quantization-figure");
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -206,6 +206,8 @@ test("firefox: before the figures' scripts have run, the first screen's figure, 
       await settle(firefox.page);
       assertDrawingsShown(assert, await firefox.page.evaluate(drawingsOnPage), [id], `firefox ${hash || "top"}`);
       assert.deepEqual(firefox.errors, []);
+      // for the eye: the drawing as Firefox shows it
+      await (await firefox.page.$(`#${id}`)).screenshot({ path: artifact(`firefox-drawing-${id}.png`) });
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
