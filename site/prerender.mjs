@@ -25,14 +25,12 @@ import { chromium } from "playwright-core";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { DRAWING_BLOCK, KIT } from "./src/drawing.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 // A laptop's window: the width the chapter's column has at its widest. A narrower screen shows
 // the drawing scaled until the figure draws for its own width.
 const VIEWPORT = { width: 1280, height: 900 };
-
-/** The id of the template that holds the kit's styles, the same for every drawing (src/drawing.js). */
-export const KIT_STYLES = "llm-drawing-kit";
 
 /**
  * Opens `dir`/reader.html (built, with its assets) in headless Chromium, draws every figure and
@@ -127,7 +125,7 @@ export async function drawFigures(dir, ownSheets) {
  * data-prerendered and given the attributes the kit set on it (data-figure, …), holding its
  * drawing as the text of a <script type="text/html" data-drawing>, after a <style> of its own
  * styles (the widget's, its drawing's, `drawing.css`); at the top of the body, a <template
- * id=KIT_STYLES> with the kit's styles, `kit`, which every drawing shares. Each figure must be
+ * id=KIT> with the kit's styles, `kit`, which every drawing shares. Each figure must be
  * found.
  */
 export function withDrawings(html, file, drawings, kit) {
@@ -144,11 +142,11 @@ export function withDrawings(html, file, drawings, kit) {
         .filter(([name]) => !new RegExp(`\\s${name}(=|\\s|$)`).test(written))
         .map(([name, value]) => (value === "" ? ` ${name}` : ` ${name}="${quoted(value)}"`))
         .join("");
-      return `<${d.tag} id="${id}"${written}${added} data-prerendered><script type="text/html" data-drawing><style>${d.css}</style>${d.html}</script></${d.tag}>`;
+      return `<${d.tag} id="${id}"${written}${added} data-prerendered><script type="text/html" ${DRAWING_BLOCK}><style>${d.css}</style>${d.html}</script></${d.tag}>`;
     });
   }
   // the kit's styles, once, at the top of the body, before any figure
   const body = /<body[^>]*>\n?/;
   if (!body.test(html)) throw new Error(`${file}: no <body> to put the kit's styles after`);
-  return html.replace(body, (open) => `${open}<template id="${KIT_STYLES}"><style>${kit}</style></template>\n`);
+  return html.replace(body, (open) => `${open}<template id="${KIT}"><style>${kit}</style></template>\n`);
 }

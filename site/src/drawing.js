@@ -16,9 +16,11 @@
 import { placeInAddress } from "./place.js";
 import { sheetFor } from "./sheets.js";
 
-const KIT = "llm-drawing-kit";
-/** A figure's drawing, the text of a data block in it. */
-const DRAWING = ":scope > script[data-drawing]";
+/** The id of the <template> that holds the kit's styles (written by site/prerender.mjs). */
+export const KIT = "llm-drawing-kit";
+/** The attribute of the data block that holds a figure's drawing (written by site/prerender.mjs). */
+export const DRAWING_BLOCK = "data-drawing";
+const DRAWING = `:scope > script[${DRAWING_BLOCK}]`;
 
 /** The last element the parser has read so far (the deepest last child of <body>), or null. */
 export function lastRead() {
