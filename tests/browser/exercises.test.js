@@ -255,3 +255,34 @@ test("exercise 5: the follow-up's field goes while the ceiling is infinite (α =
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("exercises: an input rewrites only what it changed in an exercise, so a selection in the rest stays", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const before = await page.evaluate(() => {
+    const a = /** @type {any} */ (document.querySelector('[for="quantization-figure"]'));
+    // The reader selects the tolerance's sentence, which no input of this figure changes.
+    const range = document.createRange();
+    range.selectNodeContents(a.first.toleranceEl);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    window.__kept = { tolerance: a.first.toleranceEl.firstChild, first: a.body.firstElementChild };
+    return { selected: getSelection().toString(), body: a.body.textContent };
+  });
+  assert.match(before.selected, /^Counted right within /);
+  await setAttr(page, "quantization-figure", "alpha", "0.7");
+  const after = await page.evaluate(() => {
+    const a = /** @type {any} */ (document.querySelector('[for="quantization-figure"]'));
+    return {
+      selected: getSelection().toString(),
+      body: a.body.textContent,
+      sameTolerance: a.first.toleranceEl.firstChild === window.__kept.tolerance,
+      sameFirst: a.body.firstElementChild === window.__kept.first,
+    };
+  });
+  assert.notEqual(after.body, before.body, "the worked answer follows α");
+  assert.equal(after.sameTolerance, true, "the tolerance's text, unchanged, is the same node");
+  assert.equal(after.sameFirst, true, "the worked answer's first paragraph is written into, not replaced");
+  assert.equal(after.selected, before.selected, "the reader's selection is still there");
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -88,10 +88,21 @@ test("quantization: editing X changes the figure and the output check; a bad cel
   const errorQuantized = () => fig.locator(".error-quantized").textContent();
   const good = await errorQuantized();
   const rows = await channelRows(fig);
+  // The channel list marks the channel with the largest activation range, as the core has it.
+  const marked = () =>
+    fig
+      .locator('select[id$="-channel"] option')
+      .evaluateAll((os) =>
+        os.filter((o) => /\(largest activation range\)$/.test(o.textContent)).map((o) => Number(o.value)),
+      );
+  const largest = (xAbsMax) => xAbsMax.indexOf(Math.max(...xAbsMax));
+  const before = largest((await fromCore(page)).xAbsMax);
+  assert.deepEqual(await marked(), [before]);
 
   await fig.getByLabel("X t1, ch 2").fill("-20");
   const core = await fromCore(page);
   assert.equal(core.xAbsMax[1], 20);
+  assert.deepEqual(await marked(), [largest(core.xAbsMax)]);
   const edited = await channelRows(fig);
   close(edited[0][1], 20, 0, "max|X_2|");
   close(edited[2][1], core.sq.scales[1], 5e-5, "s_2");
@@ -107,6 +118,13 @@ test("quantization: editing X changes the figure and the output check; a bad cel
   await fig.getByLabel("X t1, ch 2").fill("-8");
   assert.equal(await fig.locator(".llm-status").textContent(), "");
   assert.equal(await errorQuantized(), good);
+
+  // An edit that makes another channel the largest moves the mark with it.
+  await fig.getByLabel("X t1, ch 3").fill("-50");
+  const now = largest((await fromCore(page)).xAbsMax);
+  assert.equal(now, 2);
+  assert.notEqual(now, before);
+  assert.deepEqual(await marked(), [now]);
   assert.deepEqual(errors, []);
   await page.close();
 });

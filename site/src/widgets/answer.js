@@ -45,7 +45,7 @@
 // page's exercise), with DOM calls only, so nothing the reader types is parsed as markup. Drawing
 // replaces what is there, and what the parser reads into it later, so a saved copy of the page
 // never shows it twice.
-import { fill, freeze, h, thaw, uniqueId, withhold } from "../dom.js";
+import { fill, freeze, h, patch, thaw, uniqueId, withhold } from "../dom.js";
 import { fmt } from "../format.js";
 import { figureOf } from "./figures.js";
 import css from "./answer.css";
@@ -546,16 +546,20 @@ export class FigureAnswer extends HTMLElement {
           step.expected = predict();
           if (!step.expected) continue;
           const { label, unit, tolerance } = step.expected;
-          fill(step.labelEl, label);
-          step.unitEl.textContent = unit ? ` ${unit}` : "";
-          step.toleranceEl.textContent = `Counted right ${toleranceText(tolerance)}, for the figure's inputs as they are now.`;
+          // Written into what is there (dom.js patch()): at most inputs only the numbers change.
+          patch(step.labelEl, label);
+          patch(step.unitEl, unit ? ` ${unit}` : "");
+          patch(
+            step.toleranceEl,
+            `Counted right ${toleranceText(tolerance)}, for the figure's inputs as they are now.`,
+          );
         }
         // A follow-up that asks for no number is a question the worked answer answers.
         if (this.second) this.second.form.hidden = !this.second.expected;
-        fill(this.body, this.answer(figure.result, figure));
+        patch(this.body, this.answer(figure.result, figure));
       } catch (error) {
         for (const step of [this.first, this.second]) if (step) step.expected = null;
-        fill(this.body, `The answer could not be written for these inputs: ${error?.message ?? error}.`);
+        patch(this.body, `The answer could not be written for these inputs: ${error?.message ?? error}.`);
       }
       for (const step of [this.first, this.second]) {
         if (!step?.checked) continue;
