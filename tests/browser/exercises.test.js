@@ -286,3 +286,40 @@ test("exercises: an input rewrites only what it changed in an exercise, so a sel
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("exercises: what is written into a withheld readout other than by a redraw, a new readout, and an element made one are withheld at once", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const result = await page.evaluate(async () => {
+    const root = document.getElementById("quantization-figure").shadowRoot;
+    const worked = root.querySelector(".worked");
+    // Each write is left to the page's watch before the next (its records come in a microtask).
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    const out = { before: [worked.hasAttribute("data-predict-conceal"), /\d/.test(worked.textContent)] };
+    // 1. Written straight into it, as a chart that measures itself would: a text and an attribute.
+    const text = document.createTreeWalker(worked, NodeFilter.SHOW_TEXT).nextNode();
+    text.data = "s = 4.5";
+    worked.firstElementChild.setAttribute("title", "0.25 of the range");
+    await settle();
+    out.written = [text.data, worked.firstElementChild.getAttribute("title")];
+    // 2. A new readout drawn into the figure.
+    const added = document.createElement("p");
+    added.className = "worked";
+    added.textContent = "the answer is 7.25";
+    root.querySelector(".llm-frame").append(added);
+    await settle();
+    out.added = [added.hasAttribute("data-predict-conceal"), added.textContent, added.getAttribute("aria-hidden")];
+    // 3. An element that becomes one by its class: the headline, which this figure shows.
+    const headline = root.querySelector(".headline");
+    const shown = /\d/.test(headline.textContent);
+    headline.classList.add("worked");
+    await settle();
+    out.headline = [shown, headline.hasAttribute("data-predict-conceal"), /\d/.test(headline.textContent)];
+    return out;
+  });
+  assert.deepEqual(result.before, [true, false], "the worked calculation starts withheld");
+  assert.deepEqual(result.written, ["s = •.•", "•.•• of the range"]);
+  assert.deepEqual(result.added, [true, "the answer is •.••", "true"]);
+  assert.deepEqual(result.headline, [true, true, false]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -98,6 +98,9 @@ function unwatchDock(answer) {
   removeEventListener("resize", dockSoon);
 }
 
+/** What the watcher of a figure's withheld readout records: anything written into it. */
+const WITHHELD_WRITES = { subtree: true, childList: true, characterData: true, attributes: true };
+
 let concealSheet = null;
 /** The constructed style sheet an exercise adds to its figure's shadow root (one for all). */
 function sheet() {
@@ -449,9 +452,12 @@ export class FigureAnswer extends HTMLElement {
     if (!this.note.isConnected) figure.frame.prepend(this.note);
     if (!conceals.length) return;
     figure.setAttribute("data-predict-first", "");
-    this.markConcealed();
     // A readout may be written after a render (a chart that measures itself, a table filled in
     // place): whatever is drawn into a withheld readout, or as a new one, is withheld at once.
+    // The figure is watched for new elements and classes (a new readout), and each withheld
+    // readout for anything written into it (markConcealed): the figure's other writes at an
+    // input, most of them, make no record.
+    this.watcher?.disconnect();
     this.watcher = new MutationObserver((records) => {
       for (const r of records) {
         const el = /** @type {Element | null} */ (
@@ -461,7 +467,13 @@ export class FigureAnswer extends HTMLElement {
       }
       this.markConcealed();
     });
-    this.watcher.observe(figure.shadowRoot, { subtree: true, childList: true, characterData: true, attributes: true });
+    this.watcher.observe(figure.shadowRoot, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ["class", "id"],
+    });
+    this.markConcealed();
   }
 
   /** Marks the readouts to conceal (again after every render: a figure may redraw them). */
@@ -473,6 +485,8 @@ export class FigureAnswer extends HTMLElement {
       el.setAttribute("data-predict-conceal", "");
       // Withheld, it need not follow each redraw (dom.js freeze): it is drawn anew when shown.
       freeze(el, { withhold: true });
+      // What is written into it other than by a redraw is withheld again (conceal()'s watcher).
+      this.watcher?.observe(el, WITHHELD_WRITES);
       if (!el.hasAttribute("aria-hidden")) {
         el.setAttribute("aria-hidden", "true");
         // Out of the tab order too: hidden content must hold nothing focusable (a scrolling table).
