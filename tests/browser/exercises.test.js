@@ -323,3 +323,19 @@ test("exercises: what is written into a withheld readout other than by a redraw,
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("exercises: concealing a figure again keeps watching the readouts it had withheld", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const written = await page.evaluate(async () => {
+    const answer = /** @type {any} */ (document.querySelector('[for="quantization-figure"]'));
+    const worked = document.getElementById("quantization-figure").shadowRoot.querySelector(".worked");
+    answer.conceal(); // its readouts are withheld already: a new watch must take them over
+    const text = document.createTreeWalker(worked, NodeFilter.SHOW_TEXT).nextNode();
+    text.data = "s = 4.5";
+    await new Promise((r) => setTimeout(r, 0));
+    return [worked.hasAttribute("data-predict-conceal"), text.data];
+  });
+  assert.deepEqual(written, [true, "s = •.•"]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

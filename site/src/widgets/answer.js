@@ -473,6 +473,9 @@ export class FigureAnswer extends HTMLElement {
       attributes: true,
       attributeFilter: ["class", "id"],
     });
+    // Readouts marked before (by an earlier watch) are watched too; markConcealed() marks the rest.
+    for (const el of figure.shadowRoot.querySelectorAll("[data-predict-conceal]"))
+      this.watcher.observe(el, WITHHELD_WRITES);
     this.markConcealed();
   }
 
