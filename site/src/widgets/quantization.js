@@ -126,7 +126,6 @@ export class LlmQuantization extends LlmWidget {
       id: `${id}-channel`,
       onchange: () => this.set({ channel: Number(this.channelSelect.value) + 1 }),
     });
-    this.channelList = ""; // what its options show: the channels and the largest (syncChannel)
 
     this.editors = h("div", { class: "quantization-editors" });
     this.headline = h("p", { class: "headline" });
@@ -216,16 +215,15 @@ export class LlmQuantization extends LlmWidget {
   /** The channel list, the largest-range channel marked (from the core's last result). */
   syncChannel(largest) {
     const c = this.state.x[0].length;
-    // Rebuilt only when the channels or the largest one changed: most inputs change neither.
-    if (this.channelList !== `${c} ${largest}`) {
-      this.channelList = `${c} ${largest}`;
-      fill(
-        this.channelSelect,
+    // Built again only when the channels or the largest one changed: most inputs change neither.
+    patch(
+      this.channelSelect,
+      keep([c, largest], () =>
         Array.from({ length: c }, (_, j) =>
           h("option", { value: j }, `${j + 1}${j === largest ? " (largest activation range)" : ""}`),
         ),
-      );
-    }
+      ),
+    );
     this.channelSelect.value = String(this.channelIndex(largest));
   }
 
