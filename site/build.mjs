@@ -579,16 +579,18 @@ await writeAsset("reader-head.js", readerHeadJs);
 await writeAsset("reader.js", readerJs);
 await writeAsset("llmmath-widgets.js", widgetsJs);
 await writeFile(path.join(out, "llmmath-widgets.js"), widgetsJs);
-// reader-head.js asks for the font ahead by its script element's data-font: the hashed file's.
+// reader-head.js asks for the font ahead by its script element's data-font, and starts the
+// widgets' script named by its data-widgets (first-screen.js): the hashed files'.
 const FONT_AHEAD = ' data-font="chapter-math.woff2"';
-if (readerHtml.split(FONT_AHEAD).length !== 2)
-  throw new Error(`reader.html: not one${FONT_AHEAD} to point at the hashed font`);
+const WIDGETS_LATER = ' data-widgets="llmmath-widgets.js"';
+for (const attribute of [FONT_AHEAD, WIDGETS_LATER])
+  if (readerHtml.split(attribute).length !== 2)
+    throw new Error(`reader.html: not one${attribute} to point at its hashed file`);
 await writeFile(
   path.join(out, "reader.html"),
-  withAssets(readerHtml, "reader.html", ["reader.css", "reader-head.js", "llmmath-widgets.js", "reader.js"]).replace(
-    FONT_AHEAD,
-    () => ` data-font="${fontAsset}"`,
-  ),
+  withAssets(readerHtml, "reader.html", ["reader.css", "reader-head.js", "reader.js"])
+    .replace(FONT_AHEAD, () => ` data-font="${fontAsset}"`)
+    .replace(WIDGETS_LATER, () => ` data-widgets="${hashed.get("llmmath-widgets.js")}"`),
 );
 
 // --- the figures' first drawings (site/prerender.mjs) ----------------------------------------
@@ -808,20 +810,18 @@ const standalone = readerHtml
     /<p class="edition-links">[\s\S]*?<\/p>/,
     '<p class="edition-links">This is the one-file edition of the chapter: it needs no other file and makes no request.</p>',
   )
-  // the font is inside the style sheet there: nothing to ask for ahead (reader-head.js without
-  // data-font only watches the first screen)
+  // The font is inside the style sheet there: nothing to ask for ahead (reader-head.js without
+  // data-font only watches the first screen). The widgets' script is inline right after it, in
+  // the one file already: nothing for first-screen.js to start (no data-widgets).
   .replace(
-    `<script src="reader-head.js" data-font="chapter-math.woff2"></script>`,
-    '<script src="reader-head.js"></script>',
-  )
-  // the widgets' script inline where reader.html asks for it (first-screen.js starts it there)
-  .replace(
-    '<link rel="preload" href="llmmath-widgets.js" as="script" id="widgets-script">',
-    '<script src="llmmath-widgets.js"></script>',
+    `<script src="reader-head.js" data-font="chapter-math.woff2" data-widgets="llmmath-widgets.js"></script>`,
+    '<script src="reader-head.js"></script>\n<script src="llmmath-widgets.js"></script>',
   )
   // one file, not an offline copy of a site: no control to keep it
   .replace(/\n *<div class="offline" id="offline"[\s\S]*?<\/div>/, "");
 if (standalone.includes('id="offline"')) throw new Error("reader-standalone.html: the offline control is still there");
+if (standalone.includes("data-widgets") || !standalone.includes('<script src="llmmath-widgets.js"></script>'))
+  throw new Error("reader-standalone.html: the widgets' script is not inline after reader-head.js");
 await writeFile(
   path.join(out, "reader-standalone.html"),
   oneFile(withDrawings(standalone, "reader-standalone.html", drawings, drawingKit), "reader-standalone.html", {

@@ -40,10 +40,14 @@ export async function filesOf(dir) {
 // the reader asked to keep the chapter. The list is read from the pages themselves, so it cannot
 // miss a file the chapter starts to load.
 
-/** The addresses a page's markup loads: <link href> (not <a>) and <script src>, relative to it. */
+/**
+ * The addresses a page's markup loads, relative to it: <link href> (not <a>) and <script src>, and
+ * what reader-head.js's element names for it to load (data-font, the formulas' font asked for
+ * ahead; data-widgets, the widgets' script, started once the first screen is shown).
+ */
 const pageLoads = (html) =>
-  [...html.matchAll(/<(?:link|script)\b[^>]*?\s(?:href|src)="([^"]+)"/g)]
-    .map((m) => m[1])
+  [...html.matchAll(/<(?:link|script)\b[^>]*>/g)]
+    .flatMap((tag) => [...tag[0].matchAll(/\s(?:href|src|data-font|data-widgets)="([^"]+)"/g)].map((m) => m[1]))
     .filter((u) => !/^(data:|#)/.test(u));
 
 /** The files the offline copy keeps, relative to the edition's folder, reader.html first. */

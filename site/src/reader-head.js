@@ -9,12 +9,14 @@
 // shows before the rest of the page is read and laid out (first paint about 400 → 190 ms cold
 // from file://, where the whole page is otherwise read in one go and painted at once). Nothing
 // above it has a formula, so the font is still asked for before it is needed.
-// The widgets' script is asked for after this one (a preload), not from <head>: read and compiled
-// while the first screen was laid out, it made that first paint later by about a fifth (cold
-// from file://, paired loads), and the figures are ready no later for it. first-screen.js runs
-// it once the first screen is shown, with the drawings the page was built with.
-// The font's address is the script element's data-font: the one-file edition, whose font is inside
-// its style sheet, runs this script without it and asks for nothing.
+// The widgets' script is not asked for from <head>: read and compiled while the first screen was
+// laid out, it made that first paint later by about a fifth (cold from file://, paired loads),
+// and the figures are ready no later for it. first-screen.js asks for it and runs it once the
+// first screen is shown, with the drawings the page was built with; its address is this script
+// element's data-widgets.
+// The font's address is the script element's data-font. The one-file edition, whose font is inside
+// its style sheet and whose widgets' script is inline after this one, gives neither: this script
+// asks for nothing there.
 import { watchFirstScreen } from "./first-screen.js";
 
 const font = document.currentScript?.getAttribute("data-font");

@@ -22,9 +22,9 @@ import { startWidgets } from "./first-screen.js";
 // "Keep this chapter for offline reading", in the contents: needs no figure (offline.js).
 setUpOffline();
 
-// llmmath-widgets.js is fetched from right after the masthead (after reader-head.js) and run once
-// the first screen is shown (first-screen.js), which is mostly after this script (at the end of
-// <body>) has run, and in the one-file edition, where it is inline there, before: the page's glue
+// llmmath-widgets.js is fetched and run once the first screen is shown (first-screen.js, started
+// by reader-head.js), which is mostly after this script (at the end of <body>) has run, and in the
+// one-file edition, where it is inline after reader-head.js, before: the page's glue
 // waits for it when it has not run yet. It adds no global of its own to say so (the script
 // embed's one name is the core's createLLMMath): its elements being defined is the sign.
 if (customElements.get(Object.values(figures)[0].tag)) main();

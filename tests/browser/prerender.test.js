@@ -13,7 +13,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { chromium } = require("playwright-core");
-const { useBrowser, openReader, dist, CHROMIUM, FLAGS } = require("./browser.js");
+const { useBrowser, openReader, asset, dist, CHROMIUM, FLAGS } = require("./browser.js");
 const { drawingsOnPage, assertDrawingsShown, readerWithoutScripts, PLACES_SHOWN } = require("./in-page.js");
 
 const browser = useBrowser(test);
@@ -155,6 +155,36 @@ test("a link to a section shows its figure's drawing, just below the screen it o
   await page.close();
 });
 
+test("the figures' script is asked for only once the first screen is shown, at the top and at a link's place", async () => {
+  // Fetched ahead (a preload), its 900 kB were read and parsed on another thread while the page
+  // was still being read, and a link's figure came later (first-screen.js, startWidgets).
+  for (const hash of ["", "#quantization"]) {
+    const where = hash || "the top";
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const errors = [];
+    page.on("pageerror", (err) => errors.push(err.message));
+    const asked = [];
+    page.on("request", (req) => req.url().endsWith(asset("llmmath-widgets.js")) && asked.push(req));
+    await page.goto(pathToFileURL(path.join(dist, "reader.html")).href + hash);
+    await page.waitForSelector("html[data-first-screen]");
+    const [origin, shown] = await page.evaluate(() => [
+      performance.timeOrigin,
+      performance.getEntriesByName("data-first-screen-shown")[0]?.startTime,
+    ]);
+    assert.equal(asked.length, 1, `${where}: the figures' script asked for ${asked.length} times`);
+    assert.equal(typeof shown, "number", `${where}: no data-first-screen-shown`);
+    // the request's start, on the page's clock
+    const at = asked[0].timing().startTime - origin;
+    assert.ok(
+      at > shown,
+      `${where}: the figures' script asked for at ${at} ms, before the first screen was shown at ${shown} ms`,
+    );
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
 test("a drawing withholds what the figure's exercise withholds: no digit of an answer is in the page", async () => {
   const { page, errors } = await openScriptless();
   const held = await page.evaluate(() =>
@@ -262,10 +292,10 @@ test("a figure its script has taken shows its drawing itself, and keeps none of 
     window.requestAnimationFrame = (callback) =>
       taken ? frame(callback) : (defined.then(() => callback(performance.now())), 0);
     document.addEventListener("DOMContentLoaded", () => {
-      const ahead = /** @type {HTMLLinkElement} */ (document.getElementById("widgets-script"));
-      ahead.setAttribute("data-started", "");
+      const head = /** @type {HTMLScriptElement} */ (document.querySelector("script[data-widgets]"));
+      head.setAttribute("data-started", "");
       const script = document.createElement("script");
-      script.src = /** @type {string} */ (ahead.getAttribute("href"));
+      script.src = /** @type {string} */ (head.getAttribute("data-widgets"));
       document.head.append(script);
     });
   });

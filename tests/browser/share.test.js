@@ -323,10 +323,10 @@ test("'Save page as' keeps one copy of every widget: the live page serialised an
   await page.close();
   assert.ok(before.frames.every((n) => n === 1));
   // The widgets' script is added to <head> once the first screen is shown (first-screen.js), so
-  // the copy has it there, and its preload marked started (no second copy is added). Run where it
-  // stands, it defines the elements before the parser reaches them (each then connects before
-  // its saved drawing is read into it); deferred, after (each is upgraded with its saved drawing
-  // inside): each order is made certain once.
+  // the copy has it there, and reader-head.js's element marked started (no second copy is
+  // added). Run where it stands, it defines the elements before the parser reaches them (each
+  // then connects before its saved drawing is read into it); deferred, after (each is upgraded
+  // with its saved drawing inside): each order is made certain once.
   // What claims to be drawn, and is not, once the copy is read: the copy carries the page's
   // signals and the widgets' data-ready from the live page. A claim that is true by then (the
   // first screen's figures may have drawn before the parser is done) is no fault.
@@ -352,7 +352,7 @@ test("'Save page as' keeps one copy of every widget: the live page serialised an
   const widgets = asset("llmmath-widgets.js");
   const tag = `<script src="${widgets}"></script>`;
   assert.equal(html.split(tag).length, 2, "the saved copy loads the widgets' script, once");
-  assert.match(html, /<link rel="preload" [^>]*id="widgets-script" data-started="">/);
+  assert.match(html, /<script src="assets\/reader-head\.[0-9a-f]{10}\.js" [^>]*data-widgets="[^"]+" data-started="">/);
   assert.match(html, /<html [^>]*data-ready/, "the live page was saved with its signals");
   for (const mode of ["", " defer"]) {
     const saved = path.join(dist, "saved-copy.html");
