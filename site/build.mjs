@@ -68,7 +68,15 @@ import {
   TYPES,
 } from "./hosting.mjs";
 import { iconPng, iconSvg, PNG_SIZES } from "./icon.mjs";
-import { compressed, precompress, servedFiles, serverFiles, writeOffline, writeServerFiles } from "./publish.mjs";
+import {
+  compressed,
+  LOADING_ATTRIBUTES,
+  precompress,
+  servedFiles,
+  serverFiles,
+  writeOffline,
+  writeServerFiles,
+} from "./publish.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
@@ -523,12 +531,16 @@ async function writeAsset(name, data) {
   return file;
 }
 /**
- * `html` with each <link href> and <script src> naming one of `names` pointed at its hashed
- * file; each name must be found.
+ * `html` with each attribute of a <link> or <script> naming one of `names` (LOADING_ATTRIBUTES:
+ * href, src, reader-head.js's data-font and data-widgets) pointed at its hashed file; each name
+ * must be found.
  */
 function withAssets(html, file, names) {
   for (const name of names) {
-    const pattern = new RegExp(`(<(?:link|script)\\b[^>]*?\\s(?:href|src)=")${name.replace(/[.]/g, "\\.")}"`, "g");
+    const pattern = new RegExp(
+      `(<(?:link|script)\\b[^>]*?\\s(?:${LOADING_ATTRIBUTES})=")${name.replace(/[.]/g, "\\.")}"`,
+      "g",
+    );
     if (!pattern.test(html)) throw new Error(`${file}: nothing loads ${name}`);
     html = html.replace(pattern, (_, before) => `${before}${hashed.get(name)}"`);
   }
@@ -580,17 +592,17 @@ await writeAsset("reader.js", readerJs);
 await writeAsset("llmmath-widgets.js", widgetsJs);
 await writeFile(path.join(out, "llmmath-widgets.js"), widgetsJs);
 // reader-head.js asks for the font ahead by its script element's data-font, and starts the
-// widgets' script named by its data-widgets (first-screen.js): the hashed files'.
-const FONT_AHEAD = ' data-font="chapter-math.woff2"';
-const WIDGETS_LATER = ' data-widgets="llmmath-widgets.js"';
-for (const attribute of [FONT_AHEAD, WIDGETS_LATER])
-  if (readerHtml.split(attribute).length !== 2)
-    throw new Error(`reader.html: not one${attribute} to point at its hashed file`);
+// widgets' script named by its data-widgets (first-screen.js): withAssets points both at the
+// hashed files.
 await writeFile(
   path.join(out, "reader.html"),
-  withAssets(readerHtml, "reader.html", ["reader.css", "reader-head.js", "reader.js"])
-    .replace(FONT_AHEAD, () => ` data-font="${fontAsset}"`)
-    .replace(WIDGETS_LATER, () => ` data-widgets="${hashed.get("llmmath-widgets.js")}"`),
+  withAssets(readerHtml, "reader.html", [
+    "reader.css",
+    "reader-head.js",
+    "chapter-math.woff2",
+    "llmmath-widgets.js",
+    "reader.js",
+  ]),
 );
 
 // --- the figures' first drawings (site/prerender.mjs) ----------------------------------------
@@ -702,7 +714,9 @@ async function pageOfTheEdition(file, values) {
   return withAssets(
     html,
     file,
-    [...hashed.keys()].filter((name) => new RegExp(`\\s(?:href|src)="${name.replace(/[.]/g, "\\.")}"`).test(html)),
+    [...hashed.keys()].filter((name) =>
+      new RegExp(`\\s(?:${LOADING_ATTRIBUTES})="${name.replace(/[.]/g, "\\.")}"`).test(html),
+    ),
   );
 }
 

@@ -41,13 +41,18 @@ export async function filesOf(dir) {
 // miss a file the chapter starts to load.
 
 /**
- * The addresses a page's markup loads, relative to it: <link href> (not <a>) and <script src>, and
- * what reader-head.js's element names for it to load (data-font, the formulas' font asked for
- * ahead; data-widgets, the widgets' script, started once the first screen is shown).
+ * The attributes of a <link> or <script> that name a file the page loads: href (not an <a>'s) and
+ * src, and what reader-head.js's element names for it to load (data-font, the formulas' font asked
+ * for ahead; data-widgets, the widgets' script, started once the first screen is shown). The build
+ * points them at the hashed files (site/build.mjs withAssets), and the offline copy keeps what they
+ * name (pageLoads).
  */
+export const LOADING_ATTRIBUTES = "href|src|data-font|data-widgets";
+
+/** The addresses a page's markup loads, relative to it (LOADING_ATTRIBUTES). */
 const pageLoads = (html) =>
   [...html.matchAll(/<(?:link|script)\b[^>]*>/g)]
-    .flatMap((tag) => [...tag[0].matchAll(/\s(?:href|src|data-font|data-widgets)="([^"]+)"/g)].map((m) => m[1]))
+    .flatMap((tag) => [...tag[0].matchAll(new RegExp(`\\s(?:${LOADING_ATTRIBUTES})="([^"]+)"`, "g"))].map((m) => m[1]))
     .filter((u) => !/^(data:|#)/.test(u));
 
 /** The files the offline copy keeps, relative to the edition's folder, reader.html first. */
