@@ -33,6 +33,58 @@ const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const VIEWPORT = { width: 1280, height: 900 };
 
 /**
+ * Empties, in each figure's shadow root of the build's page, the elements whose content the
+ * figure's drawing leaves out: those the figure does not show (display: none) and would show on no
+ * screen and in no print, each the outermost of its kind. Each stays, empty, so that the rules that
+ * count an element's siblings (:nth-child, +, ~) match in the drawing as in the figure. A drawing
+ * is inert until the figure draws afresh, so nothing can bring those into view: the compact
+ * opening figure's editors, worked calculation and panels (283 of its 342 elements). Left out,
+ * the first screen's drawing is quicker to style and lay out before the first paint, and the page
+ * is shorter by what they took. Kept: an element that a rule under a condition (@media print, a
+ * width, @supports) gives a display, whether or not that condition holds here (one that hides, as
+ * print does the controls, shows nothing); what a select or a datalist holds (its options, not
+ * laid out as boxes). Run in the page (page.evaluate): it must use nothing from outside itself.
+ */
+export function emptyUnshown() {
+  /** The selectors of the rules under a condition that give a display other than none (or all). */
+  const conditional = [];
+  const walk = (rules, underCondition) => {
+    for (const rule of rules) {
+      if (rule instanceof CSSStyleRule) {
+        const display = rule.style.getPropertyValue("display");
+        if (underCondition && ((display && display !== "none") || rule.style.getPropertyValue("all")))
+          conditional.push(rule.selectorText);
+        if (rule.cssRules?.length) walk(rule.cssRules, underCondition);
+      } else if ("cssRules" in rule) walk(/** @type {CSSGroupingRule} */ (rule).cssRules, true);
+    }
+  };
+  /** Whether a rule under a condition may give `el` a display (:host read as any host, to be safe). */
+  const mayShow = (el) =>
+    conditional.some((selector) => {
+      try {
+        return el.matches(selector.replace(/:host(\([^()]*\))?/g, ":where(*)"));
+      } catch {
+        return true;
+      }
+    });
+  for (const host of document.querySelectorAll("[data-figure]")) {
+    const root = host.shadowRoot;
+    if (!root) continue;
+    conditional.length = 0;
+    for (const sheet of root.adoptedStyleSheets) walk(sheet.cssRules, false);
+    for (const style of root.querySelectorAll("style")) if (style.sheet) walk(style.sheet.cssRules, false);
+    /** @type {Element[]} */
+    const unshown = [];
+    for (const el of root.querySelectorAll("*")) {
+      const within = el.parentElement?.closest("select, datalist") || unshown.some((u) => u.contains(el));
+      if (el.localName !== "style" && !within && getComputedStyle(el).display === "none" && !mayShow(el))
+        unshown.push(el);
+    }
+    for (const el of unshown) el.replaceChildren();
+  }
+}
+
+/**
  * Opens `dir`/reader.html (built, with its assets) in headless Chromium, draws every figure and
  * returns, for each figure with an id: { tag, attributes (its element's, as [name, value], as the
  * kit set them), html (its shadow root's children as markup, controls' values written as
@@ -66,6 +118,7 @@ export async function drawFigures(dir, ownSheets) {
     // the charts fitted to their boxes (a ResizeObserver's redraw, before a frame is painted)
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     if (errors.length) throw new Error(`reader.html, drawn for the build: ${errors.join("; ")}`);
+    await page.evaluate(emptyUnshown);
     return await page.evaluate((ownSheets) => {
       const out = {};
       for (const el of document.querySelectorAll("[data-figure][id]")) {

@@ -71,14 +71,40 @@ async function assertDrawingSheetsGone(page, id) {
 }
 
 /**
- * Each figure's text as it draws it (its live region, which speaks later, left out): its shadow
- * root's frame, or with `fromTemplates` the drawing its data block holds.
+ * Each figure's text as the screen shows it (its live region, which speaks later, and what is not
+ * laid out, display: none, left out): its shadow root's frame, or with `fromTemplates` the
+ * drawing its data block holds, put for the purpose in a shadow root of its own with the styles
+ * the page gives it (the kit's, then its own), as drawing.js shows it.
  */
 function figureTexts(page, fromTemplates = false) {
   return page.evaluate((fromTemplates) => {
+    const sheet = (css) => {
+      const s = new CSSStyleSheet();
+      s.replaceSync(css);
+      return s;
+    };
+    const kit = document.getElementById("llm-drawing-kit")?.content.querySelector("style")?.textContent ?? "";
+    /** The drawing of `el`'s data block, laid out in a shadow root of a new element; its frame. */
+    const laidOut = (el) => {
+      const drawing = document.createElement("template");
+      drawing.innerHTML = el.querySelector(":scope > script[data-drawing]")?.textContent ?? "";
+      const styles = [...drawing.content.querySelectorAll("style")];
+      const host = document.createElement("div");
+      document.body.append(host);
+      const root = host.attachShadow({ mode: "open" });
+      root.adoptedStyleSheets = [kit, ...styles.map((style) => style.textContent ?? "")].map(sheet);
+      for (const style of styles) style.remove();
+      root.append(drawing.content);
+      return root.querySelector(".llm-frame");
+    };
     const text = (frame) => {
+      const all = [...frame.querySelectorAll("*")];
       const copy = /** @type {Element} */ (frame.cloneNode(true));
-      for (const x of copy.querySelectorAll(".llm-live, style")) x.remove();
+      const copies = [...copy.querySelectorAll("*")];
+      const unshown = all.flatMap((el, i) =>
+        getComputedStyle(el).display === "none" && !el.parentElement?.closest("select") ? [copies[i]] : [],
+      );
+      for (const x of [...unshown, ...copy.querySelectorAll(".llm-live, style")]) x.remove();
       // a text area shows its value, which a drawing writes as its text
       const areas = [...frame.querySelectorAll("textarea")];
       [...copy.querySelectorAll("textarea")].forEach((a, i) => (a.textContent = areas[i].value));
@@ -86,11 +112,7 @@ function figureTexts(page, fromTemplates = false) {
     };
     return Object.fromEntries(
       [...document.querySelectorAll("[data-figure][id]")].map((el) => {
-        const drawing = document.createElement("template");
-        drawing.innerHTML = el.querySelector(":scope > script[data-drawing]")?.textContent ?? "";
-        const frame = fromTemplates
-          ? drawing.content.querySelector(".llm-frame")
-          : el.shadowRoot?.querySelector(".llm-frame");
+        const frame = fromTemplates ? laidOut(el) : el.shadowRoot?.querySelector(".llm-frame");
         return [el.id, frame ? text(frame) : null];
       }),
     );
@@ -115,6 +137,16 @@ test("every figure of the reader's pages carries its drawing, inert, with its st
       const markup = f.body.replace(/^<script [^>]*><style>[\s\S]*?<\/style>/, "").replace(/<\/script>$/, "");
       assert.doesNotMatch(markup, /\sstyle="|<link |<script/, `${file} #${f.id}`);
     }
+    // What a figure would show on no screen and in no print is left out of its drawing, kept as an
+    // empty element (site/prerender.mjs markUnshown): the compact opening figure's Q, K and V
+    // editors; what print shows is kept (an exercise's note of what it holds back).
+    const opening = /** @type {{ body: string }} */ (figures.find((f) => f.id === "opening-attention"));
+    assert.match(opening.body, /<div class="attention-editors"><\/div>/, `${file}: the opening drawing's editors`);
+    assert.doesNotMatch(opening.body, /<input type="number"/, `${file}: the opening drawing keeps hidden editors`);
+    const elements = opening.body.match(/<[a-z]/g)?.length ?? 0;
+    assert.ok(elements < 100, `${file}: the opening drawing has ${elements} elements`);
+    const attention = /** @type {{ body: string }} */ (figures.find((f) => f.id === "attention-figure"));
+    assert.match(attention.body, /<span class="llm-predict-print">The numbers Exercise \d/, `${file}: print's note`);
     // the kit's styles once, before the first figure
     assert.equal(html.split('<template id="llm-drawing-kit"><style>').length, 2, `${file}: the kit's styles`);
     assert.ok(html.indexOf('id="llm-drawing-kit"') < html.indexOf("<llm-attention"), file);
