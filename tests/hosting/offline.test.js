@@ -63,10 +63,19 @@ async function cachesBecome(names, ms) {
   return now;
 }
 const status = () => page.locator("#offline-status").textContent();
-/** Every widget on the page draws (asked at once, as printing does; html[data-ready] first). */
+/**
+ * Every widget on the page draws (asked at once, as printing does; html[data-ready] first). A file
+ * that did not load (one the kept copy lacks, with the server stopped) fails it by name,
+ * rather than as a wait for data-ready that runs out.
+ */
 async function drawn() {
   await drawAll(page);
-  await page.waitForSelector("html[data-ready]", { timeout: 20000 });
+  const start = Date.now();
+  while ((await page.locator("html[data-ready]").count()) === 0) {
+    assert.deepEqual(seen.failed, [], "files that did not load");
+    assert.ok(Date.now() - start < 20000, "html[data-ready] not set within 20 s");
+    await new Promise((r) => setTimeout(r, 100));
+  }
   const waiting = await page.evaluate(() =>
     [...document.body.querySelectorAll("*")]
       .filter((el) => el.localName.startsWith("llm-") && customElements.get(el.localName))
@@ -129,6 +138,8 @@ test("from file:// the control says the file is already on the disk, and registe
 
 test("keep, by keyboard: the worker caches exactly the chapter's files under its version, and the control says what is kept", async () => {
   ({ page, seen } = await openServed(browser.context, `${origin}/reader.html`, origin));
+  // no answer at all (the server stopped): a file the kept copy lacks
+  page.on("requestfailed", (r) => seen.failed.push(`${r.failure()?.errorText ?? "failed"} ${r.url()}`));
   await drawn();
   const { version, files } = worker();
   const box = page.locator("#offline");
