@@ -252,7 +252,7 @@ case ${1:-build} in
     build_all
     ensure_packages "${test_apt_packages[@]}"
     say "Benchmark of the reader (bench/page.js)"
-    node bench/page.js "${RUNS:-40}" "${INPUTS:-200}"
+    node bench/page.js "${RUNS:-80}" "${INPUTS:-200}"
     if [[ -f bench/api.js ]]; then say "Benchmark of the API against the native core (bench/api.js)"; node bench/api.js; fi
     say "Lighthouse on a phone against the edition served by nginx (bench/lighthouse.js)"
     node bench/lighthouse.js "${LIGHTHOUSE_RUNS:-5}"

@@ -185,7 +185,7 @@ function figures(r) {
       const how =
         q.ofInterquartileMeans === undefined
           ? `ratio of medians; paired: ${q.pairedMedian.toFixed(2)}×`
-          : `ratio of interquartile means, 95 % interval ${q.interval.map((v) => v.toFixed(2)).join(" to ")}; of medians: ${q.ofMedians.toFixed(2)}×`;
+          : `ratio of interquartile means${q.rounds ? ` over ${q.rounds} rounds` : ""}, 95 % interval ${q.interval.map((v) => v.toFixed(2)).join(" to ")}; of medians: ${q.ofMedians.toFixed(2)}×`;
       add({
         key: `ratios.${k}`,
         label: `${what} / the text alone's first contentful paint (${how})`,
