@@ -217,6 +217,39 @@ test("the figures' script is asked for only once the first screen is shown, at t
   }
 });
 
+test("at the top, the first frame after reader-head.js paints the text alone, and the opening figure's drawing follows within two frames", async () => {
+  // Shown before that frame, the drawing made the first paint later by more than a tenth of the
+  // text alone's (first-screen.js, textFirst).
+  for (let round = 0; round < 3; round += 1) {
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const errors = [];
+    page.on("pageerror", (err) => errors.push(err.message));
+    // As each animation frame begins (this callback runs before the page's own): whether
+    // reader-head.js has run (it has added the font's preload) and the opening figure shows its drawing.
+    await page.addInitScript(() => {
+      const frames = [];
+      /** @type {any} */ (window).__frames = frames;
+      const look = () => {
+        const ran = document.head?.querySelector('link[rel="preload"][as="font"]') != null;
+        const drawing = document.getElementById("opening-attention")?.shadowRoot?.querySelector(".llm-frame") != null;
+        if (ran || frames.length > 0) frames.push(drawing);
+        if (frames.length < 6) requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
+    await page.goto(pathToFileURL(path.join(dist, "reader.html")).href);
+    await page.waitForFunction(() => /** @type {any} */ (window).__frames.length >= 6);
+    const frames = await page.evaluate(() => /** @type {any} */ (window).__frames);
+    assert.equal(frames[0], false, `round ${round}: the first frame after reader-head.js showed the drawing`);
+    const first = frames.indexOf(true);
+    assert.ok(first >= 1 && first <= 2, `round ${round}: the drawing shown as frame ${first} began (${frames})`);
+    assert.ok(frames.slice(first).every(Boolean), `round ${round}: the drawing went again (${frames})`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
 test("a drawing withholds what the figure's exercise withholds: no digit of an answer is in the page", async () => {
   const { page, errors } = await openScriptless();
   const held = await page.evaluate(() =>
