@@ -147,7 +147,7 @@ export function watchFirstScreen() {
    * At the page's top, resolved in a task right after its first frame: that frame paints the text
    * read so far alone, as the chapter without its figures would, and the first screen's drawings
    * are shown for the frame after. Shown before it, the opening figure's drawing (its shadow root,
-   * its style sheets, its layout and paint) made the first paint later by about 8 ms, more than a
+   * its style sheets, its layout and paint) made the first paint later by about 9 ms, more than a
    * tenth of the text alone's: interquartile means of 150 rounds of cold first paints, 73.9 ms
    * against the text alone's 65.1 ms, and 67.3 ms with the drawing a frame later; the first screen
    * shown 6 ms later for it (paired, 40 rounds). At a link's place, resolved at once: the screen
