@@ -38,7 +38,7 @@ const VIEWPORT = { width: 1280, height: 900 };
  * screen and in no print, each the outermost of its kind. Each stays, empty, so that the rules that
  * count an element's siblings (:nth-child, +, ~) match in the drawing as in the figure. A drawing
  * is inert until the figure draws afresh, so nothing can bring those into view: the compact
- * opening figure's editors, worked calculation and panels (283 of its 342 elements). Left out,
+ * opening figure's editors, worked calculation and panels (273 of its 342 elements). Left out,
  * the first screen's drawing is quicker to style and lay out before the first paint, and the page
  * is shorter by what they took. Kept: an element that a rule under a condition (@media print, a
  * width, @supports) gives a display, whether or not that condition holds here (one that hides, as

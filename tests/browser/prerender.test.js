@@ -138,7 +138,7 @@ test("every figure of the reader's pages carries its drawing, inert, with its st
       assert.doesNotMatch(markup, /\sstyle="|<link |<script/, `${file} #${f.id}`);
     }
     // What a figure would show on no screen and in no print is left out of its drawing, kept as an
-    // empty element (site/prerender.mjs markUnshown): the compact opening figure's Q, K and V
+    // empty element (site/prerender.mjs emptyUnshown): the compact opening figure's Q, K and V
     // editors; what print shows is kept (an exercise's note of what it holds back).
     const opening = /** @type {{ body: string }} */ (figures.find((f) => f.id === "opening-attention"));
     assert.match(opening.body, /<div class="attention-editors"><\/div>/, `${file}: the opening drawing's editors`);
