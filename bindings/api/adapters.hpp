@@ -11,8 +11,9 @@
 // known keys, a choice as its index) or is absent. Read<V> is how a binding reads them:
 //   Read<V>::field(object, "snake_name")   a field of an options or config object; the binding
 //                                          derives the JavaScript name (snakeName) mechanically
-//   number, optional_number, optional_boolean, vector, optional_vector, matrix, shape, choice,
-//   text (a string: a "text" argument as given, a "json" one as the JSON text the binding wrote)
+//   present (an optional object given), number, optional_number, optional_boolean, vector,
+//   optional_vector, matrix, shape, choice, text (a string: a "text" argument as given, a "json"
+//   one as the JSON text the binding wrote)
 // Names inside are the core's (snake_case); the JavaScript name of each function is derived from
 // its adapter's name the same way (attention_cost → attentionCost).
 #pragma once
@@ -301,12 +302,31 @@ ModelCostOptions model_cost_options(const V& opts) {
   o.batch = R::optional_number(R::field(opts, "batch")).value_or(o.batch);
   o.kv_bytes_per_element =
       R::optional_number(R::field(opts, "kv_bytes_per_element")).value_or(o.kv_bytes_per_element);
-  o.weight_bytes_per_param = R::optional_number(R::field(opts, "weight_bytes_per_param"))
-                                 .value_or(o.weight_bytes_per_param);
+  o.weight_bytes_per_param = R::optional_number(R::field(opts, "weight_bytes_per_param"));
+  if (auto k = R::choice(R::field(opts, "weight_format"), model_weight_formats))
+    o.weight_format = model_weight_formats[*k];
   static constexpr const char* caches[] = {"latent", "expanded"};  // MlaCache's order
   if (R::choice(R::field(opts, "mla_cache"), caches).value_or(0) == 1)
     o.mla_cache = MlaCache::expanded;
   o.memory_bytes = R::optional_number(R::field(opts, "memory_bytes"));
+  o.tensor_parallel = R::optional_number(R::field(opts, "tensor_parallel"));
+  static constexpr const char* sliding[] = {"window", "full"};  // SlidingCache's order
+  if (R::choice(R::field(opts, "sliding_cache"), sliding).value_or(0) == 1)
+    o.sliding_cache = SlidingCache::full;
+  o.block_tokens = R::optional_number(R::field(opts, "block_tokens")).value_or(o.block_tokens);
+  o.kv_budget_bytes = R::optional_number(R::field(opts, "kv_budget_bytes"));
+  if (R::present(R::field(opts, "devices"))) {
+    const auto devices = R::field(opts, "devices");
+    ModelDevices d;
+    d.count = R::optional_number(R::field(devices, "count")).value_or(d.count);
+    d.memory_bytes = R::number(R::field(devices, "memory_bytes"));
+    d.bandwidth_bytes_per_second =
+        R::optional_number(R::field(devices, "bandwidth_bytes_per_second"));
+    d.flops_per_second = R::optional_number(R::field(devices, "flops_per_second"));
+    o.devices = d;
+  }
+  o.memory_utilization = R::optional_number(R::field(opts, "memory_utilization"));
+  o.reserve_bytes = R::optional_number(R::field(opts, "reserve_bytes")).value_or(o.reserve_bytes);
   return o;
 }
 

@@ -136,6 +136,7 @@ function entry(p) {
   const e = { name: p.name, kind: p.kind, optional: p.optional === true };
   if (p.kind === "choice") e.values = p.values;
   if (p.fuzzMax !== undefined) e.fuzzMax = p.fuzzMax;
+  if (p.kind === "object" && p.type && types[p.type]?.fields) e.fields = fieldsOf(p).map(entry);
   return e;
 }
 

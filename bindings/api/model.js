@@ -176,6 +176,25 @@ integers below 2^53 and correctly rounded above; bytes are that count times the 
         [llamaShape, { tokens: 4096, batch: 8, kvBytesPerElement: 1, memoryBytes: 24e9 }],
         [slidingShape, { tokens: 100000, memoryBytes: 1e9 }],
         [slidingShape, { tokens: 2 ** 30, kvBytesPerElement: 0.5, weightBytesPerParam: 0.5 }],
+        [
+          llamaShape,
+          {
+            tokens: 4096,
+            batch: 8,
+            tensorParallel: 2,
+            devices: { count: 4, memoryBytes: 24e9, bandwidthBytesPerSecond: 1e12, flopsPerSecond: 1e14 },
+            reserveBytes: 1e9,
+          },
+        ],
+        [
+          slidingShape,
+          { tokens: 2048, batch: 4, weightFormat: "mxfp4", slidingCache: "full", blockTokens: 32, kvBudgetBytes: 1e8 },
+        ],
+        [llamaShape, { tokens: 8192, weightFormat: "int4", memoryBytes: 1e9, memoryUtilization: 0.5 }],
+        [
+          { ...slidingShape, kvHeads: 2 },
+          { tokens: 100, tensorParallel: 8, devices: { count: 8, memoryBytes: 1e9, bandwidthBytesPerSecond: 1e11 } },
+        ],
       ],
     },
     {
@@ -265,6 +284,11 @@ entry named \`opts.tokens[i]\`.
         { name: "attentionSinks", type: "boolean", doc: "A learned sink per head and layer (gpt-oss)." },
         { name: "positionEmbeddings", type: "number", doc: "Rows of a learned position table (GPT-2), else 0." },
         {
+          name: "weights",
+          type: "ModelWeights",
+          doc: "How the file stores the weights (torch_dtype, quantization_config). A shape handed back without it is bf16.",
+        },
+        {
           name: "assumed",
           type: "string[]",
           doc: "One sentence per value not in the file, part not counted, or field not understood.",
@@ -272,6 +296,30 @@ entry named \`opts.tokens[i]\`.
       ],
     },
     { name: "LayerKind", alias: '"full" | "sliding" | "chunked" | "mla"' },
+    {
+      name: "ModelWeights",
+      doc: `How a checkpoint stores its weights. The quantised matrices (\`quantized\`) hold elementBits per weight and a
+scale (and zero point) per group of groupSize weights along a row (0: per row; −1: per matrix) or per blockSize ×
+blockSize tile, and indexBytes per input column; every other parameter restBytes. A shape handed back is checked
+field by field and its bytes recomputed.`,
+      fields: [
+        {
+          name: "format",
+          type: "string",
+          doc: 'A short name: "bf16", "fp8-block128", "mxfp4+bf16", "awq-int4-g128", …',
+        },
+        { name: "bytes", type: "number", doc: "Every parameter in this storage, scales and zero points included." },
+        { name: "note", type: "string", doc: "One sentence: what was read, and what stays in 16 bits." },
+        { name: "quantized", type: '"none" | "linear" | "mlp" | "experts"', doc: "Which matrices are quantised." },
+        { name: "elementBits", type: "number" },
+        { name: "scaleBytes", type: "number" },
+        { name: "zeroBytes", type: "number" },
+        { name: "groupSize", type: "number" },
+        { name: "blockSize", type: "number" },
+        { name: "indexBytes", type: "number" },
+        { name: "restBytes", type: "number", doc: "Bytes of each parameter left unquantised." },
+      ],
+    },
     {
       name: "ModelCostOptions",
       fields: [
@@ -287,7 +335,18 @@ entry named \`opts.tokens[i]\`.
           name: "weightBytesPerParam",
           kind: "number",
           optional: true,
-          doc: "Bytes per weight in (0, 64]; default 2 (bf16).",
+          doc: "Bytes of every parameter in (0, 64], overriding weightFormat (2 for bf16, 1 for fp8, 0.5 for 4 bits, no scales).",
+        },
+        {
+          name: "weightFormat",
+          kind: "choice",
+          values: ["file", "fp32", "bf16", "fp16", "fp8", "int8", "int4", "mxfp4"],
+          optional: true,
+          doc: `How the weights are stored: "file" (default: shape.weights, read from torch_dtype and
+quantization_config), or a format applied to every linear layer's matrix, the embedding, LM head,
+norms, biases and routers kept in 16 bits: "fp8" (one float32 scale per matrix), "int8" (a 16-bit
+scale per row), "int4" (group 128, 16-bit scale and zero), "mxfp4" (an 8-bit scale per 32); "fp32",
+"bf16" and "fp16" store every parameter so.`,
         },
         {
           name: "mlaCache",
@@ -301,14 +360,83 @@ token and layer) or "expanded" (transformers' eager path: per-head keys and valu
           name: "memoryBytes",
           kind: "number",
           optional: true,
-          doc: "A memory size in bytes (> 0): the result then has `fit`.",
+          doc: "One device's memory in bytes (> 0), all of it usable unless memoryUtilization says otherwise: the result then has `fit` and `budget`. Not with `devices`.",
+        },
+        {
+          name: "tensorParallel",
+          kind: "number",
+          optional: true,
+          doc: `Devices the model is split over, whole number in 1 … 1024 (default devices.count, else 1), as vLLM
+and SGLang split it: key-value heads kvHeads / tp each when tp divides them, one (replicated) when tp
+is a multiple of them, otherwise an Error; query heads must divide by tp; a latent cache whole on
+every device; matrices split, the vocabulary by rows (padded to 64), vectors and routers replicated.`,
+        },
+        {
+          name: "slidingCache",
+          kind: "choice",
+          values: ["window", "full"],
+          optional: true,
+          doc: `"window" (default): a sliding layer keeps its window and a chunked one its chunk, as engines
+that evict do; "full": every layer keeps every token, as engines without eviction do.`,
+        },
+        {
+          name: "blockTokens",
+          kind: "number",
+          optional: true,
+          doc: "The engine's page of cache in tokens, whole number in 1 … 1024 (default 16, vLLM's): a device's cache is whole pages.",
+        },
+        {
+          name: "kvBudgetBytes",
+          kind: "number",
+          optional: true,
+          doc: `One device's KV memory (> 0), as an engine reports it ("Available KV cache memory"): the
+result's \`budget\` holds floor(bytes / (blockTokens · perDevice.kvBytesPerToken)) pages.`,
+        },
+        {
+          name: "devices",
+          kind: "object",
+          optional: true,
+          type: "ModelDevices",
+          doc: "The devices: their count (replicas of the model when it exceeds tensorParallel), each one's memory, and with a bandwidth the decoding floor.",
+        },
+        {
+          name: "memoryUtilization",
+          kind: "number",
+          optional: true,
+          doc: "The share of each device's memory the engine takes, in (0, 1]: default 0.9 (vLLM's gpu_memory_utilization) with devices, 1 with memoryBytes.",
+        },
+        {
+          name: "reserveBytes",
+          kind: "number",
+          optional: true,
+          doc: "Bytes per device set aside within that share (activations, the runtime, the allocator), ≥ 0; default 0.",
+        },
+      ],
+    },
+    {
+      name: "ModelDevices",
+      doc: "The devices a model is served on.",
+      fields: [
+        { name: "count", kind: "number", optional: true, doc: "Whole number in 1 … 1024; default 1." },
+        { name: "memoryBytes", kind: "number", doc: "Each device's memory in bytes, > 0." },
+        {
+          name: "bandwidthBytesPerSecond",
+          kind: "number",
+          optional: true,
+          doc: "Each device's memory bandwidth, bytes per second: the result then has `decode`.",
+        },
+        {
+          name: "flopsPerSecond",
+          kind: "number",
+          optional: true,
+          doc: "Each device's peak arithmetic, operations per second: `decode` then has its compute floor.",
         },
       ],
     },
     {
       name: "ModelCostSweepOptions",
       doc: "modelCost's opts with `tokens` an array of context lengths (1 to 4096 of them).",
-      alias: 'Omit<ModelCostOptions, "tokens" | "memoryBytes"> & { tokens: Vector; memoryBytes?: number }',
+      alias: 'Omit<ModelCostOptions, "tokens"> & { tokens: Vector }',
     },
     {
       name: "ModelCostKind",
@@ -333,11 +461,69 @@ token and layer) or "expanded" (transformers' eager path: per-head keys and valu
       ],
     },
     {
+      name: "ModelPerDevice",
+      doc: "One device's share under tensor parallelism.",
+      fields: [
+        { name: "kvHeads", type: "number", doc: "Key-value heads it holds (a latent cache: the model's, whole)." },
+        { name: "kvBytesPerToken", type: "number", doc: "One token of one sequence in every layer, on this device." },
+        {
+          name: "kvBytes",
+          type: "number",
+          doc: "Its cache of its replica's sequences at `tokens`, in whole pages of blockTokens.",
+        },
+        { name: "weightsBytes", type: "number", doc: "Its weights (the vocabulary padded to 64 rows under tp > 1)." },
+      ],
+    },
+    {
+      name: "ModelBudget",
+      doc: "The tokens one device's KV memory holds, in whole pages, a page holding its tokens in every layer.",
+      fields: [
+        {
+          name: "bytes",
+          type: "number",
+          doc: "kvBudgetBytes, or what the memory leaves after the weights and reserve.",
+        },
+        { name: "blocks", type: "number", doc: "floor(bytes / (blockTokens · perDevice.kvBytesPerToken))." },
+        { name: "tokens", type: "number", doc: 'blocks · blockTokens: the engine\'s "KV cache size".' },
+      ],
+    },
+    {
       name: "ModelFit",
       fields: [
-        { name: "fits", type: "boolean", doc: "Whether the weights and the cache at `tokens` and `batch` fit." },
+        {
+          name: "fits",
+          type: "boolean",
+          doc: "Whether each device holds its weights, its cache at `tokens` and `batch` in whole pages, and the reserve.",
+        },
         { name: "maxBatch", type: "number", doc: "The largest batch at `tokens` (0 if none; at most 2^20)." },
         { name: "maxTokens", type: "number", doc: "The largest context at `batch` (0 if none; at most maxContext)." },
+        { name: "spareBytes", type: "number", doc: "Per device at `tokens` and `batch`; negative when short." },
+        {
+          name: "limitedBy",
+          type: '"weights" | "cache" | "context"',
+          doc: "What stops the context: the weights alone do not fit, the memory, or the model's maxContext.",
+        },
+      ],
+    },
+    {
+      name: "ModelDecode",
+      doc: `One decoding step of the whole batch at \`tokens\` on one device: its weights read once (the input embedding a
+row per sequence; a mixture of experts the E·(1 − (1 − k/E)^b) experts its b sequences touch under even routing)
+and its cache, over the bandwidth; its arithmetic at the peak. Communication not counted.`,
+      fields: [
+        { name: "bytesPerStep", type: "number" },
+        { name: "weightsBytesRead", type: "number", doc: "The weights' part of bytesPerStep." },
+        { name: "expertsTouched", type: "number", doc: "Routed experts per MoE layer the step reads (0 if dense)." },
+        {
+          name: "flopsPerStep",
+          type: "number",
+          doc: "(linearFlops + attentionFlops) per sequence, over tensorParallel.",
+        },
+        { name: "memorySeconds", type: "number", doc: "bytesPerStep / bandwidth." },
+        { name: "computeSeconds", type: "number", optional: true, doc: "flopsPerStep / peak, with a peak." },
+        { name: "secondsPerStep", type: "number", doc: "The larger floor." },
+        { name: "tokensPerSecond", type: "number", doc: "batch / secondsPerStep, every replica together." },
+        { name: "bound", type: '"memory" | "compute"' },
       ],
     },
     {
@@ -370,8 +556,20 @@ experts it is routed to with the shared ones and the router, and the output proj
           doc: "The first context (≤ maxContext) at which attentionFlops ≥ linearFlops; absent if none.",
         },
         { name: "params", type: "ModelParams" },
-        { name: "weightsBytes", type: "number", doc: "params.total · weightBytesPerParam." },
-        { name: "fit", type: "ModelFit", optional: true, doc: "With memoryBytes only." },
+        { name: "weightsBytes", type: "number", doc: "Every parameter in weightsFormat." },
+        { name: "weightsFormat", type: "string", doc: "The storage costed: the file's format, or the override's." },
+        { name: "beyondContext", type: "boolean", doc: "Whether `tokens` is past the model's maxContext." },
+        { name: "tensorParallel", type: "number" },
+        {
+          name: "replicas",
+          type: "number",
+          doc: "devices.count / tensorParallel copies of the model, the batch spread.",
+        },
+        { name: "perDevice", type: "ModelPerDevice" },
+        { name: "budget", type: "ModelBudget", optional: true, doc: "With kvBudgetBytes, memoryBytes or devices." },
+        { name: "fit", type: "ModelFit", optional: true, doc: "With memoryBytes or devices." },
+        { name: "decode", type: "ModelDecode", optional: true, doc: "With devices.bandwidthBytesPerSecond." },
+        { name: "notes", type: "string[]", doc: "One sentence per default taken and per thing not counted." },
       ],
     },
     {

@@ -381,6 +381,7 @@ struct Read<native::Json> {
     names.emplace_back(name, native::camel_case(name));
     return names.back().second;
   }
+  static bool present(const Json& j) { return j.present(); }
   static double number(const Json& j) {
     if (j.type != Json::Type::number) refuse("a number");
     return j.number;

@@ -522,23 +522,26 @@
   /** Reads one parameter (or one field of an object parameter) as its row of the table says. */
   function readParameter(p, value) {
     if (p.optional && value === undefined && p.kind !== "object") return undefined;
+    // an object within an options object (opts.devices): absent when undefined or null
+    if (p.nested && p.optional && (value === undefined || value === null)) return undefined;
+    const name = p.label ?? p.name;
     switch (p.kind) {
       case "number":
-        return number(value, p.name);
+        return number(value, name);
       case "vector":
-        return vector(value, p.name);
+        return vector(value, name);
       case "matrix":
-        return matrix(value, p.name);
+        return matrix(value, name);
       case "boolean":
-        return boolean(value, p.name);
+        return boolean(value, name);
       case "choice":
-        return optionalChoice(value, p.name, p.values);
+        return optionalChoice(value, name, p.values);
       case "text":
-        return text(value, p.name);
+        return text(value, name);
       case "json":
-        return jsonText(value, p.name);
+        return jsonText(value, name);
       case "object": {
-        const o = options(value, p.name, p.keys, p.optional);
+        const o = options(value, name, p.keys, p.optional && !p.nested);
         const out = {};
         for (let i = 0; i < p.fields.length; i++)
           out[p.fields[i].name] = readParameter(p.fields[i], o[p.fields[i].name]);
@@ -552,9 +555,19 @@
   /** The public function of one row: every argument read into a snapshot, in order, then the call. */
   function publicFunction(row, internal) {
     const params = row.params;
-    for (let i = 0; i < params.length; i++) {
-      if (params[i].kind === "object") params[i].keys = params[i].fields.map((f) => f.name);
-    }
+    // An object's keys, once; an object among its fields is read the same way, named by its path
+    // in messages (devices.count).
+    const prepare = (p, prefix) => {
+      p.keys = p.fields.map((f) => f.name);
+      for (const f of p.fields) {
+        if (prefix) f.label = prefix + f.name;
+        if (f.kind !== "object") continue;
+        f.nested = true;
+        f.label = prefix + f.name;
+        prepare(f, `${f.label}.`);
+      }
+    };
+    for (let i = 0; i < params.length; i++) if (params[i].kind === "object") prepare(params[i], "");
     const name = row.name;
     return function (...args) {
       const snapshots = new Array(params.length);

@@ -167,6 +167,7 @@ template <>
 struct Read<emscripten::val> {
   using val = emscripten::val;
   static val field(const val& object, const char* name) { return object[js::key(name)]; }
+  static bool present(const val& v) { return !v.isUndefined() && !v.isNull(); }
   static double number(const val& v) { return v.as<double>(); }
   static std::optional<double> optional_number(const val& v) { return js::optional_number(v); }
   static std::optional<bool> optional_boolean(const val& v) { return js::optional_boolean(v); }

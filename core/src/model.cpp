@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "llmmath/check.hpp"
@@ -410,6 +411,217 @@ void read_moe(const Reader& r, Family f, ModelShape& s) {
   s.moe = m;
 }
 
+// ---- how the file stores its weights ----------------------------------------------------------
+
+double weights_bytes_of(const ModelShape& s, const ModelWeights& w);  // below, with the tensors
+
+/// Whether any entry of a module list (modules_to_not_convert, ignore, llm_int8_skip_modules)
+/// names a part of the layers, by a word of its module names.
+bool names_part(const Value* list, std::initializer_list<std::string_view> words) {
+  if (!list || list->type != Value::Type::array) return false;
+  for (const Value& e : list->items) {
+    if (e.type != Value::Type::string) continue;
+    for (auto w : words)
+      if (e.string.find(w) != std::string::npos) return true;
+  }
+  return false;
+}
+
+/// The 16-bit (or 32-bit) storage of the parameters a method leaves alone, from torch_dtype.
+double dtype_bytes(const Reader& r, const Reader& outer, ModelShape& s, std::string& name) {
+  std::string_view which;
+  const Value* v = r.find({"torch_dtype", "dtype"}, &which);
+  if (!v) v = outer.find({"torch_dtype", "dtype"}, &which);
+  if (!v || (v->type == Value::Type::string && v->string == "auto")) {
+    s.assumed.push_back("torch_dtype is not in the file: the weights are taken as bf16 (2 bytes).");
+    name = "bf16";
+    return 2;
+  }
+  if (v->type != Value::Type::string) fail(r.name(which), "a dtype name", json::describe(*v));
+  const std::string& t = v->string;
+  if (t == "float32" || t == "float") {
+    name = "fp32";
+    return 4;
+  }
+  if (t == "float16" || t == "half") {
+    name = "fp16";
+    return 2;
+  }
+  if (t == "bfloat16") {
+    name = "bf16";
+    return 2;
+  }
+  s.assumed.push_back("torch_dtype \"" + t +
+                      "\" is not a dtype this calculator knows: taken as 2 bytes.");
+  name = "bf16";
+  return 2;
+}
+
+/// A number of a quantization_config, or `fallback`.
+double qnumber(const Value& q, std::string_view key, double fallback) {
+  const Value* v = q.find(key);
+  return v && v->type == Value::Type::number && std::isfinite(v->number) ? v->number : fallback;
+}
+bool qflag(const Value& q, std::string_view key, bool fallback) {
+  const Value* v = q.find(key);
+  return v && v->type == Value::Type::boolean ? v->boolean : fallback;
+}
+std::string qstring(const Value& q, std::string_view key) {
+  const Value* v = q.find(key);
+  return v && v->type == Value::Type::string ? v->string : "";
+}
+
+std::string group_name(double g) {
+  return g > 0 ? "-g" + whole(g) : g == 0 ? "-channel" : "-tensor";
+}
+
+/// shape.weights from torch_dtype and quantization_config (see model.hpp, ModelWeights).
+ModelWeights read_weights(const Reader& r, const Reader& outer, ModelShape& s) {
+  ModelWeights w;
+  std::string rest;
+  w.rest_bytes = dtype_bytes(r, outer, s, rest);
+  const std::string kept = rest == "fp32" ? "32 bits" : "16 bits (" + rest + ")";
+  const Value* q = outer.find({"quantization_config"});
+  if (!q) q = r.find({"quantization_config"});
+  if (!q || !q->is_object()) {
+    w.format = rest;
+    w.note = "torch_dtype: every parameter in " + rest + ".";
+    return w;
+  }
+  const std::string method = qstring(*q, "quant_method");
+  const Value* skip = q->find("modules_to_not_convert");
+  if (!skip) skip = q->find("ignore");
+  if (!skip) skip = q->find("llm_int8_skip_modules");
+  const bool keeps_attention = names_part(skip, {"self_attn", "attn", "attention"});
+  w.quantized = keeps_attention ? "mlp" : "linear";
+  const std::string what =
+      keeps_attention ? "the MLPs' and experts' matrices" : "every linear layer's matrix";
+  if (method == "fp8") {
+    const Value* block = q->find("weight_block_size");
+    w.element_bits = 8;
+    w.scale_bytes = 4;  // float32 scales (weight_scale_inv)
+    if (block && block->type == Value::Type::array && !block->items.empty() &&
+        block->items[0].type == Value::Type::number) {
+      w.block_size = block->items[0].number;
+      w.format = "fp8-block" + whole(w.block_size);
+      w.note = "quantization_config fp8: " + what + " in FP8 (e4m3) with a float32 scale per " +
+               whole(w.block_size) + " × " + whole(w.block_size) +
+               " block; embeddings, LM head, norms and routers in " + kept + ".";
+    } else {
+      w.group_size = -1;
+      w.format = "fp8";
+      w.note = "quantization_config fp8: " + what +
+               " in FP8 (e4m3) with one float32 scale each; embeddings, LM head, norms and "
+               "routers in " +
+               kept + ".";
+    }
+  } else if (method == "mxfp4") {
+    w.quantized = keeps_attention ? "experts" : "linear";
+    w.element_bits = 4;
+    w.scale_bytes = 1;  // an E8M0 exponent per 32 weights
+    w.group_size = 32;
+    w.format = keeps_attention ? "mxfp4+" + rest : "mxfp4";
+    w.note = std::string("quantization_config mxfp4: ") +
+             (keeps_attention ? "the routed experts' matrices" : what) +
+             " in MXFP4 (4-bit values, one 8-bit scale per 32); attention, router, embeddings, "
+             "LM head, biases and sinks in " +
+             kept + ".";
+  } else if (method == "awq" || method == "gptq") {
+    w.element_bits = qnumber(*q, method == "awq" ? "bits" : "bits", 4);
+    if (method == "awq" && q->find("w_bit")) w.element_bits = qnumber(*q, "w_bit", 4);
+    w.group_size = qnumber(*q, "group_size", qnumber(*q, "q_group_size", 128));
+    if (w.group_size < 0) w.group_size = 0;  // -1: one group per row
+    w.scale_bytes = 2;                       // float16 scales
+    const bool zero = method == "awq" ? qflag(*q, "zero_point", true) : true;
+    w.zero_bytes = zero ? w.element_bits / 8 : 0;  // packed like the weights
+    if (method == "gptq") w.index_bytes = 4;       // g_idx, int32 per input column
+    w.format = method + "-int" + whole(w.element_bits) + group_name(w.group_size);
+    w.note = "quantization_config " + method + ": " + what + " in " + whole(w.element_bits) +
+             "-bit integers with a float16 scale and a packed zero point per " +
+             (w.group_size > 0 ? whole(w.group_size) + " weights" : std::string("row")) +
+             (method == "gptq" ? ", and an int32 group index per input column" : "") +
+             "; embeddings, LM head and norms in " + kept + ".";
+  } else if (method == "bitsandbytes") {
+    if (qflag(*q, "load_in_8bit", false)) {
+      w.element_bits = 8;
+      w.group_size = 0;
+      w.scale_bytes = 4;  // SCB, a float32 per row
+      w.format = "bnb-int8";
+      w.note = "quantization_config bitsandbytes 8-bit: " + what +
+               " in int8 with a float32 scale per row; embeddings, LM head and norms in " + kept +
+               ".";
+    } else {
+      const std::string kind =
+          qstring(*q, "bnb_4bit_quant_type").empty() ? "fp4" : qstring(*q, "bnb_4bit_quant_type");
+      const bool nested = qflag(*q, "bnb_4bit_use_double_quant", false);
+      w.element_bits = 4;
+      w.group_size = 64;
+      // a float32 absmax per 64; double quantisation: 8 bits per 64 and a float32 per 256 blocks
+      w.scale_bytes = nested ? 1 + 4.0 / 256 : 4;
+      w.format = "bnb-" + kind + (nested ? "-dq" : "");
+      w.note = "quantization_config bitsandbytes 4-bit " + kind + ": " + what +
+               " in 4 bits with an absmax per 64" +
+               (nested ? " (itself quantised to 8 bits)" : "") +
+               "; embeddings, LM head and norms in " + kept + ".";
+    }
+  } else if (method == "compressed-tensors") {
+    // the first config group's weights
+    const Value* groups = q->find("config_groups");
+    const Value* weights = nullptr;
+    if (groups && groups->is_object() && !groups->members.empty()) {
+      const Value& g = groups->members.front().second;
+      weights = g.find("weights");
+    }
+    if (!weights || !weights->is_object()) {
+      w.format = rest;
+      s.assumed.push_back(
+          "quantization_config compressed-tensors names no weights' scheme: taken as " + rest +
+          ".");
+      w.quantized = "none";
+      w.note = "torch_dtype: every parameter in " + rest + ".";
+      return w;
+    }
+    w.element_bits = qnumber(*weights, "num_bits", 8);
+    const std::string type = qstring(*weights, "type");
+    const std::string strategy = qstring(*weights, "strategy");
+    const bool symmetric = qflag(*weights, "symmetric", true);
+    if (strategy == "tensor") {
+      w.group_size = -1;
+      w.scale_bytes = 4;
+    } else if (strategy == "group") {
+      w.group_size = qnumber(*weights, "group_size", 128);
+      w.scale_bytes = 2;
+    } else if (strategy == "block") {
+      const Value* b = weights->find("block_structure");
+      w.block_size =
+          b && b->type == Value::Type::array && !b->items.empty() ? b->items[0].number : 128;
+      w.scale_bytes = 4;
+    } else {  // channel
+      w.group_size = 0;
+      w.scale_bytes = 2;
+    }
+    w.zero_bytes = symmetric ? 0 : 1;
+    const std::string base = (type == "float" ? "fp" : "int") + whole(w.element_bits);
+    w.format =
+        base + (w.block_size > 0 ? "-block" + whole(w.block_size) : group_name(w.group_size));
+    w.note = "quantization_config compressed-tensors: " + what + " in " + base +
+             (w.group_size == -1  ? " with one scale each"
+              : w.group_size == 0 ? " with a scale per row"
+              : w.block_size > 0  ? " with a scale per block"
+                                  : " with a scale per " + whole(w.group_size) + " weights") +
+             "; embeddings, LM head and norms in " + kept + ".";
+  } else {
+    w.quantized = "none";
+    w.format = rest;
+    s.assumed.push_back("quantization_config's quant_method \"" + method +
+                        "\" is not a method this calculator knows: the weights are costed in " +
+                        rest + ".");
+    w.note = "torch_dtype: every parameter in " + rest + " (the quantisation not understood).";
+  }
+  if (!(w.element_bits > 0 && w.element_bits <= 32)) w.element_bits = 8;
+  return w;
+}
+
 ModelShape read(const Value& config) {
   if (!config.is_object())
     fail("config", "an object (the contents of a config.json)", json::describe(config));
@@ -590,16 +802,14 @@ ModelShape read(const Value& config) {
                           ": the multi-token prediction "
                           "layer is not counted (transformers does not load it).");
   }
-  if (outer.find({"quantization_config"}) || r.find({"quantization_config"}))
-    s.assumed.push_back(
-        "quantization_config: the file's weights are stored quantised; the weights' "
-        "bytes here use the bytes per parameter you choose.");
   for (auto key : unknown_attention_fields) {
     if (r.find({key}) || (multimodal && outer.find({key})))
       s.assumed.push_back(std::string(key) +
                           " is in the file: this calculator does not model it; "
                           "its layers are costed as full attention.");
   }
+  s.weights = read_weights(r, outer, s);
+  s.weights.bytes = weights_bytes_of(s, s.weights);
   return s;
 }
 
@@ -678,6 +888,36 @@ class ShapeReader {
         fail(where + "[" + std::to_string(i) + "]", "a string", json::describe(v.items[i]));
       out.push_back(v.items[i].string);
     }
+  }
+  /// The weights' storage: absent (a shape written before it was read from files) is bf16; its
+  /// numbers are checked by check_weights, its bytes recomputed from them.
+  void read(const char* name, ModelWeights& out) {
+    const Value* v = object_.find(js_name(name));
+    const std::string where = path_ + "." + js_name(name);
+    if (!v || v->is_null()) {
+      out = ModelWeights{};
+      out.format = "bf16";
+      out.note = "Every parameter in bf16 (the shape names no storage).";
+      return;
+    }
+    if (!v->is_object())
+      fail(where, "an object (as modelFromConfig returns it)", json::describe(*v));
+    for_each_field(out, [&](const char* field, const auto& member) {
+      auto& m = const_cast<std::remove_const_t<std::remove_reference_t<decltype(member)>>&>(member);
+      const std::string at = where + "." + js_name(field);
+      const Value* f = v->find(js_name(field));
+      if (!f)
+        fail(at, "present (a shape as modelFromConfig returns it)",
+             "nothing (the field is missing)");
+      if constexpr (std::is_same_v<std::decay_t<decltype(m)>, std::string>) {
+        if (f->type != Value::Type::string) fail(at, "a string", json::describe(*f));
+        m = f->string;
+      } else {
+        if (f->type != Value::Type::number || !std::isfinite(f->number))
+          fail(at, "a finite number", json::describe(*f));
+        m = f->number;
+      }
+    });
   }
   template <class T>
   void read(const char* name, Nullable<T>& out) {
@@ -769,6 +1009,22 @@ void check_shape(const ModelShape& s) {
     fail("shape.attentionBias", "\"none\", \"qkv\" or \"qkvo\"", "\"" + s.attention_bias + "\"");
   if (s.norm_kind != "rms" && s.norm_kind != "layer")
     fail("shape.normKind", "\"rms\" or \"layer\"", "\"" + s.norm_kind + "\"");
+  const ModelWeights& w = s.weights;
+  const std::string& q = w.quantized;
+  if (q != "none" && q != "linear" && q != "mlp" && q != "experts")
+    fail("shape.weights.quantized", "\"none\", \"linear\", \"mlp\" or \"experts\"",
+         "\"" + q + "\"");
+  if (!(w.element_bits > 0 && w.element_bits <= 32))
+    fail("shape.weights.elementBits", "in (0, 32]", describe(w.element_bits));
+  if (!(w.rest_bytes > 0 && w.rest_bytes <= max_model_element_bytes))
+    fail("shape.weights.restBytes", "in (0, 64]", describe(w.rest_bytes));
+  for (auto [value, name] : {std::pair{w.scale_bytes, "shape.weights.scaleBytes"},
+                             std::pair{w.zero_bytes, "shape.weights.zeroBytes"},
+                             std::pair{w.index_bytes, "shape.weights.indexBytes"}})
+    if (!(value >= 0 && value <= max_model_element_bytes))
+      fail(name, "in [0, 64]", describe(value));
+  require_integer(w.group_size, "shape.weights.groupSize", -1, max_model_width);
+  require_integer(w.block_size, "shape.weights.blockSize", 0, max_model_width);
 }
 
 // ---- costing ----------------------------------------------------------------------------------
@@ -779,6 +1035,7 @@ struct Counts {
   Int layers[4] = {0, 0, 0, 0};
   Int elements[4] = {0, 0, 0, 0};  // cached elements per token and layer, by kind
   Int flops_per_key = 0;           // 2·heads·(d_qk + d_v), the same in every layer
+  bool every_token = false;        // sliding and chunked layers keep every token (slidingCache)
 };
 
 int kind_index(const std::string& k) {
@@ -787,11 +1044,15 @@ int kind_index(const std::string& k) {
   return 0;
 }
 
-Counts counts(const ModelShape& s, MlaCache cache) {
+/// The cache's counts of the whole model, or of one device holding kv_heads key-value heads and
+/// heads query heads (a latent cache is whole on every device).
+Counts counts(const ModelShape& s, MlaCache cache, SlidingCache sliding = SlidingCache::window,
+              std::optional<Int> kv_heads = std::nullopt, std::optional<Int> heads = std::nullopt) {
   Counts c;
+  c.every_token = sliding == SlidingCache::full;
   for (const auto& k : s.layer_kinds) ++c.layers[kind_index(k)];
-  const Int kv = to_int(s.kv_heads), hd = to_int(s.head_dim), vd = to_int(s.v_head_dim),
-            h = to_int(s.heads);
+  const Int kv = kv_heads.value_or(to_int(s.kv_heads)), hd = to_int(s.head_dim),
+            vd = to_int(s.v_head_dim), h = heads.value_or(to_int(s.heads));
   for (int i = 0; i < 3; ++i) c.elements[i] = kv * (hd + vd);
   if (s.mla) {
     c.elements[3] = cache == MlaCache::latent
@@ -802,7 +1063,8 @@ Counts counts(const ModelShape& s, MlaCache cache) {
   return c;
 }
 
-Int held(const ModelShape& s, int kind, Int tokens) {
+Int held(const ModelShape& s, const Counts& c, int kind, Int tokens) {
+  if (c.every_token) return tokens;
   if (kind == 1) return std::min(tokens, to_int(*s.window));
   if (kind == 2) return std::min(tokens, to_int(*s.chunk));
   return tokens;
@@ -828,7 +1090,7 @@ Int attention_flops(const ModelShape& s, const Counts& c, Int tokens) {
 Int cached(const ModelShape& s, const Counts& c, Int tokens) {
   Int n = 0;
   for (int k = 0; k < 4; ++k)
-    if (c.layers[k] > 0) n += c.layers[k] * c.elements[k] * held(s, k, tokens);
+    if (c.layers[k] > 0) n += c.layers[k] * c.elements[k] * held(s, c, k, tokens);
   return n;
 }
 
@@ -905,17 +1167,248 @@ Weights weights(const ModelShape& s) {
   return w;
 }
 
+// ---- the weights tensor by tensor, as engines split them --------------------------------------
+//
+// Every parameter of weights() again, as tensors [rows (out), cols (in)] with what each is (which
+// a quantisation method may touch) and how tensor parallelism splits it (vLLM's and SGLang's
+// column- and row-parallel layers; the vocabulary split by rows, padded to 64 per device's share;
+// key-value projections by heads, replicated when devices outnumber heads; the rest replicated).
+
+enum class Role { attention, mlp, expert, embedding, head, router, vector };
+enum class Split { column, row, kv, vocab, replicated };
+
+struct Tensor {
+  Int rows, cols, count;
+  Role role;
+  Split split;
+  bool routed = false;  // a routed expert's matrix or bias
+};
+
+std::vector<Tensor> tensors(const ModelShape& s) {
+  std::vector<Tensor> t;
+  const Int d = to_int(s.hidden), h = to_int(s.heads), kv = to_int(s.kv_heads),
+            hd = to_int(s.head_dim), L = to_int(s.layers), V = to_int(s.vocab);
+  bool routed = false;
+  auto add = [&](Int rows, Int cols, Int count, Role role, Split split) {
+    if (rows > 0 && cols > 0 && count > 0) t.push_back({rows, cols, count, role, split, routed});
+  };
+  auto vec = [&](Int n, Int count, Split split) { add(n, 1, count, Role::vector, split); };
+  // attention
+  if (s.mla) {
+    const ModelMla& m = *s.mla;
+    const Int kvr = to_int(m.kv_lora_rank), rope = to_int(m.qk_rope_head_dim),
+              nope = to_int(m.qk_nope_head_dim), v = to_int(m.v_head_dim);
+    if (m.q_lora_rank) {
+      const Int qr = to_int(*m.q_lora_rank);
+      add(qr, d, L, Role::attention, Split::replicated);  // q_a_proj
+      vec(qr, L, Split::replicated);                      // q_a_layernorm
+      add(h * (nope + rope), qr, L, Role::attention, Split::column);
+    } else {
+      add(h * (nope + rope), d, L, Role::attention, Split::column);
+    }
+    add(kvr + rope, d, L, Role::attention, Split::replicated);  // kv_a_proj_with_mqa
+    vec(kvr, L, Split::replicated);                             // kv_a_layernorm
+    add(h * (nope + v), kvr, L, Role::attention, Split::column);
+    add(d, h * v, L, Role::attention, Split::row);
+  } else {
+    add(h * hd, d, L, Role::attention, Split::column);
+    add(kv * hd, d, 2 * L, Role::attention, Split::kv);
+    add(d, h * hd, L, Role::attention, Split::row);
+    if (s.attention_bias != "none") {
+      vec(h * hd, L, Split::column);
+      vec(kv * hd, 2 * L, Split::kv);
+      if (s.attention_bias == "qkvo") vec(d, L, Split::replicated);
+    }
+    if (s.qk_norm) vec(hd, 2 * L, Split::replicated);
+  }
+  if (s.attention_sinks) vec(h, L, Split::replicated);
+  // norms: a weight, and a bias for a LayerNorm
+  const Int per_norm = s.norm_kind == "layer" ? 2 : 1;
+  vec(d, (L * to_int(s.norms_per_layer) + 1) * per_norm, Split::replicated);
+  // MLPs: gate and up split by columns, down by rows; a bias of a row-parallel layer replicated
+  auto mlp = [&](Int width, Int count, Role role) {
+    add(width, d, (s.gated_mlp ? 2 : 1) * count, role, Split::column);
+    add(d, width, count, role, Split::row);
+    if (s.mlp_bias) {
+      vec(width, (s.gated_mlp ? 2 : 1) * count, Split::column);
+      vec(d, count, Split::replicated);
+    }
+  };
+  const Int dense_layers = s.moe ? to_int(s.moe->dense_layers) : L;
+  mlp(to_int(s.intermediate), dense_layers, Role::mlp);
+  if (s.moe) {
+    const ModelMoe& m = *s.moe;
+    const Int E = to_int(m.experts), ML = to_int(m.moe_layers);
+    add(E, d, ML, Role::router, Split::replicated);
+    if (m.router_bias) vec(E, ML, Split::replicated);
+    if (m.shared_expert_gate) add(1, d, ML, Role::router, Split::replicated);
+    routed = true;
+    mlp(to_int(m.expert_width), E * ML, Role::expert);
+    routed = false;
+    mlp(to_int(m.shared_width), to_int(m.shared_experts) * ML, Role::mlp);
+  }
+  add(V, d, 1, Role::embedding, Split::vocab);
+  add(to_int(s.position_embeddings), d, 1, Role::embedding, Split::replicated);
+  if (!s.tied_embeddings) add(V, d, 1, Role::head, Split::vocab);
+  return t;
+}
+
+bool quantized(const ModelWeights& w, Role role) {
+  if (role == Role::expert) return w.quantized != "none";
+  if (role == Role::mlp) return w.quantized == "linear" || w.quantized == "mlp";
+  if (role == Role::attention) return w.quantized == "linear";
+  return false;
+}
+
+/// Bytes of one tensor of rows × cols in the storage w (scales, zero points and indices included).
+double tensor_bytes(const ModelWeights& w, Role role, Int rows, Int cols) {
+  if (!quantized(w, role)) return to_double(rows * cols) * w.rest_bytes;
+  double bytes = to_double(rows * cols) * w.element_bits / 8;
+  Int scales;
+  if (w.block_size > 0) {
+    const Int b = to_int(w.block_size);
+    scales = ((rows + b - 1) / b) * ((cols + b - 1) / b);
+  } else if (w.group_size < 0) {
+    scales = 1;
+  } else if (w.group_size == 0) {
+    scales = rows;
+  } else {
+    const Int g = to_int(w.group_size);
+    scales = rows * ((cols + g - 1) / g);
+  }
+  bytes += to_double(scales) * (w.scale_bytes + w.zero_bytes);
+  bytes += to_double(cols) * w.index_bytes;
+  return bytes;
+}
+
+/// One device's rows and columns of a tensor under tensor parallelism tp with kv_dev key-value
+/// heads each.
+std::pair<Int, Int> device_dims(const ModelShape& s, const Tensor& t, Int tp, Int kv_dev) {
+  auto share = [tp](Int n) { return (n + tp - 1) / tp; };
+  switch (t.split) {
+    case Split::column: return {share(t.rows), t.cols};
+    case Split::row: return {t.rows, share(t.cols)};
+    case Split::kv: return {t.rows / to_int(s.kv_heads) * kv_dev, t.cols};
+    case Split::vocab: {
+      const Int padded = (t.rows + 63) / 64 * 64;  // vLLM's vocabulary padding
+      return {tp == 1 ? t.rows : share(padded), t.cols};
+    }
+    case Split::replicated: break;
+  }
+  return {t.rows, t.cols};
+}
+
+double weights_bytes_of(const ModelShape& s, const ModelWeights& w) {
+  double bytes = 0;
+  for (const Tensor& t : tensors(s))
+    bytes += to_double(t.count) * tensor_bytes(w, t.role, t.rows, t.cols);
+  return bytes;
+}
+
+/// A format named by modelCost's weightFormat (model_weight_formats), applied to every linear
+/// layer's matrix; the rest in 16 bits (fp32: everything in 32).
+ModelWeights named_format(const std::string& name) {
+  ModelWeights w;
+  w.format = name;
+  if (name == "fp32" || name == "bf16" || name == "fp16") {
+    w.rest_bytes = name == "fp32" ? 4 : 2;
+    w.note = "Every parameter in " + name + ".";
+    return w;
+  }
+  w.quantized = "linear";
+  if (name == "fp8") {
+    w.element_bits = 8;
+    w.group_size = -1;
+    w.scale_bytes = 4;
+    w.note =
+        "Every linear layer's matrix in FP8 with one float32 scale (as an engine quantises "
+        "a 16-bit checkpoint when loading it); embeddings, LM head, norms and routers in 16 "
+        "bits.";
+  } else if (name == "int8") {
+    w.element_bits = 8;
+    w.group_size = 0;
+    w.scale_bytes = 2;
+    w.note =
+        "Every linear layer's matrix in int8 with a 16-bit scale per row; embeddings, LM "
+        "head, norms and routers in 16 bits.";
+  } else if (name == "int4") {
+    w.element_bits = 4;
+    w.group_size = 128;
+    w.scale_bytes = 2;
+    w.zero_bytes = 2;
+    w.note =
+        "Every linear layer's matrix in 4-bit integers with a 16-bit scale and zero point per "
+        "128 weights; embeddings, LM head, norms and routers in 16 bits.";
+  } else {  // mxfp4
+    w.element_bits = 4;
+    w.group_size = 32;
+    w.scale_bytes = 1;
+    w.note =
+        "Every linear layer's matrix in MXFP4 (4-bit values, one 8-bit scale per 32); "
+        "embeddings, LM head, norms and routers in 16 bits.";
+  }
+  return w;
+}
+
+void require_positive(double x, const char* name, const char* what) {
+  if (!(x > 0 && std::isfinite(x))) fail(name, what, describe(x));
+}
+
 void check_options(const ModelCostOptions& o, bool sweep) {
   if (!sweep) require_integer(o.tokens, "opts.tokens", 1, max_model_context);
   require_integer(o.batch, "opts.batch", 1, max_model_batch);
   if (!(o.kv_bytes_per_element > 0 && o.kv_bytes_per_element <= max_model_element_bytes))
     fail("opts.kvBytesPerElement", "in (0, 64] (2 for bf16/fp16, 1 for fp8/int8, 0.5 for int4)",
          describe(o.kv_bytes_per_element));
-  if (!(o.weight_bytes_per_param > 0 && o.weight_bytes_per_param <= max_model_element_bytes))
+  if (o.weight_bytes_per_param &&
+      !(*o.weight_bytes_per_param > 0 && *o.weight_bytes_per_param <= max_model_element_bytes))
     fail("opts.weightBytesPerParam", "in (0, 64] (2 for bf16, 1 for fp8, 0.5 for 4-bit)",
-         describe(o.weight_bytes_per_param));
-  if (o.memory_bytes && !(*o.memory_bytes > 0 && std::isfinite(*o.memory_bytes)))
-    fail("opts.memoryBytes", "a positive finite number of bytes", describe(*o.memory_bytes));
+         describe(*o.weight_bytes_per_param));
+  if (std::find(std::begin(model_weight_formats), std::end(model_weight_formats),
+                o.weight_format) == std::end(model_weight_formats))
+    fail("opts.weightFormat",
+         "\"file\", \"fp32\", \"bf16\", \"fp16\", \"fp8\", \"int8\", \"int4\" or \"mxfp4\"",
+         "\"" + o.weight_format + "\"");
+  if (o.memory_bytes)
+    require_positive(*o.memory_bytes, "opts.memoryBytes", "a positive finite number of bytes");
+  if (o.tensor_parallel)
+    require_integer(*o.tensor_parallel, "opts.tensorParallel", 1, max_model_devices);
+  require_integer(o.block_tokens, "opts.blockTokens", 1, max_model_block_tokens);
+  if (o.kv_budget_bytes)
+    require_positive(*o.kv_budget_bytes, "opts.kvBudgetBytes", "a positive finite number of bytes");
+  if (o.devices) {
+    const ModelDevices& d = *o.devices;
+    require_integer(d.count, "opts.devices.count", 1, max_model_devices);
+    require_positive(d.memory_bytes, "opts.devices.memoryBytes",
+                     "a positive finite number of bytes");
+    if (d.bandwidth_bytes_per_second)
+      require_positive(*d.bandwidth_bytes_per_second, "opts.devices.bandwidthBytesPerSecond",
+                       "a positive finite number of bytes per second");
+    if (d.flops_per_second)
+      require_positive(*d.flops_per_second, "opts.devices.flopsPerSecond",
+                       "a positive finite number of operations per second");
+    if (o.memory_bytes)
+      fail("opts.memoryBytes",
+           "absent when opts.devices is given (each device's memory is "
+           "devices.memoryBytes)",
+           describe(*o.memory_bytes));
+  }
+  if (o.memory_utilization && !(*o.memory_utilization > 0 && *o.memory_utilization <= 1))
+    fail("opts.memoryUtilization", "in (0, 1] (vLLM's default 0.9)",
+         describe(*o.memory_utilization));
+  if (!(o.reserve_bytes >= 0 && std::isfinite(o.reserve_bytes)))
+    fail("opts.reserveBytes", "a finite number of bytes ≥ 0", describe(o.reserve_bytes));
+}
+
+/// floor(a / b) for a ≥ 0 and b > 0, exact at the boundary (a double quotient may round up).
+Int floor_div(double a, double b) {
+  if (!(a > 0)) return 0;
+  const double q = std::floor(a / b);
+  if (q >= 1e30) return to_int(1e30);
+  Int n = to_int(q);
+  while (n > 0 && to_double(n) * b > a) --n;
+  while (to_double(n + 1) * b <= a) ++n;
+  return n;
 }
 
 }  // namespace
@@ -932,17 +1425,19 @@ ModelShape model_shape(const json::Value& shape) {
   ModelShape s;
   ShapeReader(shape, "shape").fields(s);
   check_shape(s);
+  s.weights.bytes = weights_bytes_of(s, s.weights);
   return s;
 }
 
 ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
   check_shape(s);
   check_options(o, false);
-  const Counts c = counts(s, o.mla_cache);
+  const Counts c = counts(s, o.mla_cache, o.sliding_cache);
   const Int t = to_int(o.tokens), b = to_int(o.batch);
+  const double e = o.kv_bytes_per_element;
   ModelCostResult r;
 
-  // the cache
+  // the cache of the whole model
   Int per_token = 0;
   for (int k = 0; k < 4; ++k) {
     if (c.layers[k] == 0) continue;
@@ -951,12 +1446,23 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
     part.kind = kinds[k];
     part.layers = to_double(c.layers[k]);
     part.elements_per_token = to_double(c.elements[k]);
-    part.tokens_held = to_double(held(s, k, t));
-    part.bytes = bytes(c.layers[k] * c.elements[k] * held(s, k, t) * b, o.kv_bytes_per_element);
+    part.tokens_held = to_double(held(s, c, k, t));
+    part.bytes = bytes(c.layers[k] * c.elements[k] * held(s, c, k, t) * b, e);
     r.by_kind.push_back(part);
   }
-  r.kv_bytes = bytes(cached(s, c, t) * b, o.kv_bytes_per_element);
-  r.kv_bytes_per_token = bytes(per_token, o.kv_bytes_per_element);
+  r.kv_bytes = bytes(cached(s, c, t) * b, e);
+  r.kv_bytes_per_token = bytes(per_token, e);
+  r.beyond_context = o.tokens > s.max_context;
+  if (r.beyond_context)
+    r.notes.push_back("The context, " + whole(o.tokens) + " tokens, is past the model's " +
+                      whole(s.max_context) +
+                      " (max_position_embeddings): costed, but the model was not trained for it.");
+  if (c.layers[1] + c.layers[2] > 0)
+    r.notes.push_back(o.sliding_cache == SlidingCache::window
+                          ? "Sliding and chunked layers keep only their window or chunk "
+                            "(slidingCache \"window\"), as engines that evict do."
+                          : "Every layer keeps every token (slidingCache \"full\"), as engines "
+                            "without window eviction do.");
 
   // arithmetic
   const Weights w = weights(s);
@@ -1002,17 +1508,108 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
   r.params.total = to_double(w.total);
   r.params.active = to_double(w.active);
   r.params.embedding = to_double(w.embedding);
-  r.weights_bytes = r.params.total * o.weight_bytes_per_param;
 
-  if (o.memory_bytes) {
-    const double memory = *o.memory_bytes;
+  // the weights' storage: every parameter at one size, a named format, or the file's
+  ModelWeights format = s.weights;
+  if (o.weight_bytes_per_param) {
+    format = ModelWeights{};
+    format.rest_bytes = *o.weight_bytes_per_param;
+    format.format = describe(*o.weight_bytes_per_param) + " bytes per parameter";
+  } else if (o.weight_format != "file") {
+    format = named_format(o.weight_format);
+  }
+  r.weights_format = format.format;
+  r.weights_bytes = o.weight_bytes_per_param ? r.params.total * *o.weight_bytes_per_param
+                                             : weights_bytes_of(s, format);
+
+  // tensor parallelism: key-value heads per device, as vLLM and SGLang split them
+  const Int tp = to_int(o.tensor_parallel.value_or(o.devices ? o.devices->count : 1));
+  const Int kv = to_int(s.kv_heads), h = to_int(s.heads);
+  if (tp > 1 && h % tp != 0)
+    fail("opts.tensorParallel",
+         "a divisor of the model's query heads (" + whole(s.heads) + "), as engines split them",
+         whole(to_double(tp)));
+  Int kv_dev = kv;
+  if (!s.mla) {
+    if (kv % tp == 0)
+      kv_dev = kv / tp;
+    else if (tp % kv == 0)
+      kv_dev = 1;  // each device keeps a copy of its one head
+    else
+      fail("opts.tensorParallel",
+           "a divisor or a multiple of the model's key-value heads (" + whole(s.kv_heads) + ")",
+           whole(to_double(tp)));
+  }
+  const Int replicas = o.devices ? to_int(o.devices->count) / tp : 1;
+  if (o.devices && to_int(o.devices->count) % tp != 0)
+    fail("opts.devices.count", "a multiple of opts.tensorParallel (" + whole(to_double(tp)) + ")",
+         whole(o.devices->count));
+  r.tensor_parallel = to_double(tp);
+  r.replicas = to_double(replicas);
+  const Int b_dev = (b + replicas - 1) / replicas;  // the sequences of the fullest replica
+  const Counts cd = counts(s, o.mla_cache, o.sliding_cache, kv_dev, h / tp);
+  const Int block = to_int(o.block_tokens);
+  // one device's cache for n sequences at `tokens`, in whole pages (paged) or as held
+  auto device_kv = [&](Int tokens, Int n, bool paged) {
+    Int elements = 0;
+    for (int k = 0; k < 4; ++k) {
+      if (cd.layers[k] == 0) continue;
+      Int kept = held(s, cd, k, tokens);
+      if (paged) kept = (kept + block - 1) / block * block;
+      elements += cd.layers[k] * cd.elements[k] * kept;
+    }
+    return bytes(elements * n, e);
+  };
+  Int per_token_dev = 0;
+  for (int k = 0; k < 4; ++k) per_token_dev += cd.layers[k] * cd.elements[k];
+  const std::vector<Tensor> parts = tensors(s);
+  double weights_dev = 0;
+  for (const Tensor& x : parts) {
+    const auto [rows, cols] = device_dims(s, x, tp, kv_dev);
+    weights_dev += to_double(x.count) * (o.weight_bytes_per_param
+                                             ? to_double(rows * cols) * *o.weight_bytes_per_param
+                                             : tensor_bytes(format, x.role, rows, cols));
+  }
+  r.per_device.kv_heads = to_double(s.mla ? kv : kv_dev);
+  r.per_device.kv_bytes_per_token = bytes(per_token_dev, e);
+  r.per_device.kv_bytes = device_kv(t, b_dev, true);
+  r.per_device.weights_bytes = weights_dev;
+  if (tp > 1 && s.mla)
+    r.notes.push_back(
+        "A latent (MLA) cache is whole on every device: tensor parallelism does "
+        "not divide it.");
+  if (tp > 1 && !s.mla && tp > kv)
+    r.notes.push_back("More devices (" + whole(to_double(tp)) + ") than key-value heads (" +
+                      whole(s.kv_heads) +
+                      "): each device keeps a copy of one head's keys and "
+                      "values.");
+
+  // the memory: each device holds its weights, its cache in whole pages, and the reserve
+  const bool memory = o.devices || o.memory_bytes;
+  const double u = o.memory_utilization.value_or(o.devices ? 0.9 : 1);
+  const double usable =
+      memory ? u * (o.devices ? o.devices->memory_bytes : *o.memory_bytes) - o.reserve_bytes : 0;
+  if (o.devices && !o.memory_utilization)
+    r.notes.push_back(
+        "memoryUtilization is not given: the engine takes 0.9 of each device's "
+        "memory (vLLM's default).");
+  if (o.kv_budget_bytes || memory) {
+    ModelBudget budget;
+    budget.bytes = o.kv_budget_bytes ? *o.kv_budget_bytes : std::max(0.0, usable - weights_dev);
+    const double page = o.block_tokens * r.per_device.kv_bytes_per_token;
+    budget.blocks = to_double(floor_div(budget.bytes, page));
+    budget.tokens = budget.blocks * o.block_tokens;
+    r.budget = budget;
+  }
+  if (memory) {
     ModelFit fit;
-    auto fits = [&](Int tokens, Int batch) {
-      return r.weights_bytes + bytes(cached(s, c, tokens) * batch, o.kv_bytes_per_element) <=
-             memory;
+    auto fits = [&](Int tokens, Int sequences) {
+      const Int n = (sequences + replicas - 1) / replicas;
+      return weights_dev + device_kv(tokens, n, true) <= usable;
     };
-    // the largest batch at `tokens`: the cache grows linearly with it
-    Int lo = 0, hi = to_int(max_model_batch);
+    const bool weights_fit = weights_dev <= usable;
+    // the largest batch at `tokens`: the cache grows with it
+    Int lo = 0, hi = weights_fit ? to_int(max_model_batch) : 0;
     while (lo < hi) {
       const Int mid = (lo + hi + 1) / 2;
       if (fits(t, mid))
@@ -1022,9 +1619,9 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
     }
     fit.max_batch = to_double(lo);
     fit.fits = fits(t, b);
-    // the largest context at `batch`, up to the model's maximum: the cache grows with the context
+    // the longest context at `batch`, up to the model's maximum
     lo = 0;
-    hi = to_int(s.max_context);
+    hi = weights_fit ? to_int(s.max_context) : 0;
     while (lo < hi) {
       const Int mid = (lo + hi + 1) / 2;
       if (fits(mid, b))
@@ -1032,9 +1629,58 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
       else
         hi = mid - 1;
     }
-    if (lo == 0 && r.weights_bytes <= memory && fits(1, b)) lo = 1;
-    fit.max_tokens = to_double(r.weights_bytes <= memory ? lo : 0);
+    fit.max_tokens = to_double(lo);
+    fit.spare_bytes = usable - weights_dev - device_kv(t, b_dev, true);
+    fit.limited_by = !weights_fit                      ? "weights"
+                     : fit.max_tokens == s.max_context ? "context"
+                                                       : "cache";
     r.fit = fit;
+  }
+
+  // one decoding step: the memory it reads and the arithmetic it does, on one device
+  if (o.devices && o.devices->bandwidth_bytes_per_second) {
+    ModelDecode d;
+    double touched = 0, read = 0;
+    if (s.moe) {
+      const double E = s.moe->experts, k = s.moe->experts_per_token;
+      touched = E * (1 - std::pow(1 - k / E, to_double(b_dev)));
+      d.experts_touched = touched;
+    }
+    for (const Tensor& x : parts) {
+      const auto [rows, cols] = device_dims(s, x, tp, kv_dev);
+      double part = to_double(x.count) * (o.weight_bytes_per_param
+                                              ? to_double(rows * cols) * *o.weight_bytes_per_param
+                                              : tensor_bytes(format, x.role, rows, cols));
+      // the input embedding and a position table are looked up, a row per sequence
+      if (x.role == Role::embedding && (!s.tied_embeddings || x.split == Split::replicated))
+        part = part / to_double(rows) * to_double(std::min(rows, b_dev));
+      if (x.routed) part *= touched / s.moe->experts;
+      read += part;
+    }
+    d.weights_bytes_read = read;
+    d.bytes_per_step = read + device_kv(t, b_dev, false);
+    d.flops_per_step = (r.linear_flops + r.attention_flops) * to_double(b_dev) / to_double(tp);
+    d.memory_seconds = d.bytes_per_step / *o.devices->bandwidth_bytes_per_second;
+    d.seconds_per_step = d.memory_seconds;
+    d.bound = "memory";
+    if (o.devices->flops_per_second) {
+      d.compute_seconds = d.flops_per_step / *o.devices->flops_per_second;
+      if (*d.compute_seconds > d.memory_seconds) {
+        d.seconds_per_step = *d.compute_seconds;
+        d.bound = "compute";
+      }
+    }
+    d.tokens_per_second = o.batch / d.seconds_per_step;
+    r.decode = d;
+    r.notes.push_back(
+        "The decoding floor reads each weight once per step (the input embedding "
+        "only a row per sequence) and the whole cache; the arithmetic is 2 per "
+        "weight a token multiplies plus attention.");
+    if (s.moe)
+      r.notes.push_back("Under even routing a step of " + whole(to_double(b_dev)) +
+                        " sequences touches E·(1 − (1 − k/E)^b) of the " + whole(s.moe->experts) +
+                        " experts of each MoE layer.");
+    if (tp > 1 || replicas > 1) r.notes.push_back("Communication between devices is not counted.");
   }
   return r;
 }
@@ -1045,7 +1691,7 @@ ModelCostSweep model_cost_sweep(const ModelShape& s, const Eigen::VectorXd& toke
   check_options(o, true);
   require_sweep_length(tokens, "opts.tokens");
   require_integers(tokens, "opts.tokens", 1, max_model_context);
-  const Counts c = counts(s, o.mla_cache);
+  const Counts c = counts(s, o.mla_cache, o.sliding_cache);
   const Int b = to_int(o.batch);
   const Eigen::Index n = tokens.size();
   ModelCostSweep r;
@@ -1059,7 +1705,7 @@ ModelCostSweep model_cost_sweep(const ModelShape& s, const Eigen::VectorXd& toke
     part.layers = to_double(c.layers[k]);
     part.bytes.resize(n);
     for (Eigen::Index i = 0; i < n; ++i)
-      part.bytes[i] = bytes(c.layers[k] * c.elements[k] * held(s, k, to_int(tokens[i])) * b,
+      part.bytes[i] = bytes(c.layers[k] * c.elements[k] * held(s, c, k, to_int(tokens[i])) * b,
                             o.kv_bytes_per_element);
     r.by_kind.push_back(std::move(part));
   }

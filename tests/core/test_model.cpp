@@ -197,9 +197,9 @@ TEST_CASE("model: the largest batch and context that fit a memory", "[model]") {
   const auto r = model_cost(s, o);
   REQUIRE(r.fit);
   const double b = r.fit->max_batch, t = r.fit->max_tokens;
-  auto cost = [&](double tokens, double batch) {
+  auto cost = [&](double tokens, double batch) {  // the cache in whole pages of 16 tokens
     const auto c = model_cost(s, at(tokens, batch));
-    return c.weights_bytes + c.kv_bytes;
+    return c.per_device.weights_bytes + c.per_device.kv_bytes;
   };
   CHECK(cost(8192, b) <= 80e9);
   CHECK(cost(8192, b + 1) > 80e9);
@@ -358,6 +358,7 @@ TEST_CASE("model: every real configuration against reference/model.py's fixture(
     CHECK(s.window.value_or(-1) == c.scalar("window"));
     CHECK(s.chunk.value_or(-1) == c.scalar("chunk"));
     ModelCostOptions o = at(c.scalar("tokens"), c.scalar("batch"), c.scalar("kvBytesPerElement"));
+    o.weight_bytes_per_param = 2;  // these cases cost every parameter at 2 bytes
     if (c.scalar("mlaCacheExpanded") == 1) o.mla_cache = llmmath::MlaCache::expanded;
     const auto r = model_cost(s, o);
     CHECK(r.kv_bytes == Approx(c.scalar("kvBytes")).epsilon(1e-15));
@@ -446,4 +447,279 @@ TEST_CASE("model: each kind's numbers per token, and whether the chosen batch fi
   CHECK_FALSE(model_cost(s, o).fit->fits);
   const ModelShape v3 = model_from_config_text(file_text("deepseek-v3.json"));
   CHECK(model_cost(v3, at(1)).by_kind[0].elements_per_token == 576);
+}
+
+// ---- the serving plan: the file's weights, devices, pages and the decoding floor ----------------
+
+namespace {
+
+// A small Llama-like model whose every tensor is easy to list: one layer, hidden 256, 8 heads of
+// 32 with 2 key-value heads, an MLP of 512, a vocabulary of 1000, untied.
+std::string small(const std::string& extra) {
+  return R"({"model_type": "llama", "num_hidden_layers": 1, "hidden_size": 256,
+             "num_attention_heads": 8, "num_key_value_heads": 2, "intermediate_size": 512,
+             "vocab_size": 1000, "max_position_embeddings": 4096, "tie_word_embeddings": false)" +
+         extra + "}";
+}
+
+}  // namespace
+
+TEST_CASE("model: the file's weight format, costed tensor by tensor", "[model][weights]") {
+  // no dtype: bf16, said in assumed
+  const ModelShape plain = model_from_config_text(small(""));
+  CHECK(plain.weights.format == "bf16");
+  const double params = model_cost(plain, at(1)).params.total;
+  CHECK(plain.weights.bytes == 2 * params);
+  CHECK(std::find_if(plain.assumed.begin(), plain.assumed.end(), [](const std::string& a) {
+          return a.find("torch_dtype") != std::string::npos;
+        }) != plain.assumed.end());
+  // float32 in the file: 4 bytes each (GPT-2's checkpoint is stored so)
+  const ModelShape fp32 = model_from_config_text(small(R"(, "torch_dtype": "float32")"));
+  CHECK(fp32.weights.format == "fp32");
+  CHECK(fp32.weights.bytes == 4 * params);
+  // AWQ, 4 bits, groups of 128 along a row, a float16 scale and a packed 4-bit zero per group:
+  // a matrix [r, c] takes r·c/2 + r·(c/128)·(2 + 0.5) bytes; embedding, LM head, norms in 16 bits
+  const ModelShape awq = model_from_config_text(small(
+      R"(, "torch_dtype": "float16", "quantization_config": {"quant_method": "awq", "bits": 4,
+          "group_size": 128, "zero_point": true, "version": "gemm"})"));
+  CHECK(awq.weights.format == "awq-int4-g128");
+  auto awq_matrix = [](double r, double c) { return r * c / 2 + r * (c / 128) * 2.5; };
+  const double q = awq_matrix(256, 256), kv = awq_matrix(64, 256), mlp_up = awq_matrix(512, 256),
+               mlp_down = awq_matrix(256, 512);
+  CHECK(q == 34048);  // 32,768 + 256·2·2.5
+  const double expected = 2 * q + 2 * kv + 2 * mlp_up + mlp_down + 3 * 256 * 2 + 2 * 1000 * 256 * 2;
+  CHECK(expected == 1314944);
+  CHECK(awq.weights.bytes == expected);
+  // GPTQ adds an int32 group index per input column of each matrix
+  const ModelShape gptq = model_from_config_text(small(
+      R"(, "quantization_config": {"quant_method": "gptq", "bits": 4, "group_size": 128,
+          "desc_act": false, "sym": true})"));
+  CHECK(gptq.weights.format == "gptq-int4-g128");
+  // six matrices read 256 inputs (q, k, v, o, gate, up), down 512
+  CHECK(gptq.weights.bytes == expected + 4.0 * (256 * 6 + 512));
+  // FP8 with 128 × 128 blocks (DeepSeek-V3's file): a float32 scale per block
+  const ModelShape fp8 = model_from_config_text(small(
+      R"(, "torch_dtype": "bfloat16", "quantization_config": {"quant_method": "fp8",
+          "fmt": "e4m3", "activation_scheme": "dynamic", "weight_block_size": [128, 128]})"));
+  CHECK(fp8.weights.format == "fp8-block128");
+  const double blocks =
+      2 * 4 + 2 * 2 + 2 * 8 + 8;  // q and o 2×2, k and v 1×2, up and gate 4×2, down 2×4
+  const double matrices = 2 * 65536 + 2 * 16384 + 3 * 131072;
+  CHECK(fp8.weights.bytes == matrices + 4 * blocks + (3 * 256 + 2 * 1000 * 256) * 2);
+  // MXFP4 of the routed experts only, attention kept (gpt-oss's modules_to_not_convert)
+  const ModelShape oss = model_from_config_text(
+      R"({"model_type": "gpt_oss", "num_hidden_layers": 2, "hidden_size": 64, "head_dim": 16,
+          "num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 32,
+          "num_local_experts": 4, "num_experts_per_tok": 2, "vocab_size": 100, "sliding_window": 8,
+          "layer_types": ["sliding_attention", "full_attention"], "torch_dtype": "bfloat16",
+          "tie_word_embeddings": false, "quantization_config": {"quant_method": "mxfp4",
+          "modules_to_not_convert": ["model.layers.*.self_attn", "model.layers.*.mlp.router",
+          "model.embed_tokens", "lm_head"]}})");
+  CHECK(oss.weights.format == "mxfp4+bf16");
+  CHECK(oss.weights.quantized == "experts");
+  // each expert: gate and up [32, 64] and down [64, 32], 4.25 bits a weight (a byte per 32)
+  const double expert_matrices = 3 * 32 * 64, experts = 4 * 2;
+  const double total = model_cost(oss, at(1)).params.total;
+  CHECK(oss.weights.bytes ==
+        2 * (total - experts * expert_matrices) + experts * expert_matrices * (0.5 + 1.0 / 32));
+  // an override: the same model in int4 (group 128, 16-bit scale and zero) and every parameter at 1
+  // byte
+  ModelCostOptions o = at(1);
+  o.weight_format = "bf16";
+  CHECK(model_cost(awq, o).weights_bytes == 2 * params);
+  o.weight_format = "file";
+  o.weight_bytes_per_param = 1;
+  CHECK(model_cost(awq, o).weights_bytes == params);
+  CHECK(model_cost(awq, o).weights_format == "1 bytes per parameter");
+}
+
+TEST_CASE("model: tensor parallelism splits key-value heads as vLLM and SGLang do",
+          "[model][serving]") {
+  const ModelShape llama = model_from_config_text(file_text("llama-3.1-8b.json"));  // 32 h, 8 kv
+  ModelCostOptions o = at(4096);
+  for (auto [tp, heads] : {std::pair{1.0, 8.0}, {2.0, 4.0}, {8.0, 1.0}, {16.0, 1.0}}) {
+    o.tensor_parallel = tp;
+    const auto r = model_cost(llama, o);
+    INFO("tp " << tp);
+    CHECK(r.per_device.kv_heads == heads);
+    CHECK(r.per_device.kv_bytes_per_token == 2 * heads * 128 * 32 * 2);
+  }
+  // 16 devices, 8 heads: each device keeps a copy of one head, said in the notes
+  o.tensor_parallel = 16;
+  const auto replicated = model_cost(llama, o);
+  CHECK(std::any_of(replicated.notes.begin(), replicated.notes.end(), [](const std::string& n) {
+    return n.find("copy of one head") != std::string::npos;
+  }));
+  o.tensor_parallel = 3;
+  CHECK_THROWS_WITH(model_cost(llama, o),
+                    "opts.tensorParallel must be a divisor of the model's query heads (32), as "
+                    "engines split them, got 3");
+  const ModelShape qwen = model_from_config_text(file_text("qwen2.5-7b.json"));  // 28 h, 4 kv
+  o.tensor_parallel = 7;
+  CHECK_THROWS_WITH(model_cost(qwen, o),
+                    "opts.tensorParallel must be a divisor or a multiple of the model's key-value "
+                    "heads (4), got 7");
+  // a latent cache is whole on every device
+  const ModelShape v3 = model_from_config_text(file_text("deepseek-v3.json"));
+  o.tensor_parallel = 8;
+  CHECK(model_cost(v3, o).per_device.kv_bytes_per_token == 576.0 * 61 * 2);
+  // the weights: per device about an eighth, never less (replicated vectors, routers, latents)
+  const auto r = model_cost(v3, o);
+  CHECK(r.per_device.weights_bytes > r.weights_bytes / 8);
+  CHECK(r.per_device.weights_bytes < r.weights_bytes / 8 * 1.02);
+}
+
+TEST_CASE("model: an engine's KV memory in whole pages, and what fits each device",
+          "[model][serving]") {
+  const ModelShape llama = model_from_config_text(file_text("llama-3.1-8b.json"));
+  // 10 GiB at 2 · 8 · 128 · 32 · 2 = 131,072 bytes a token: 10 · 2^30 / (16 · 2^17) = 5,120 pages
+  ModelCostOptions o = at(4096);
+  o.kv_budget_bytes = 10.0 * (1 << 30);
+  auto r = model_cost(llama, o);
+  REQUIRE(r.budget);
+  CHECK(r.budget->blocks == 5120);
+  CHECK(r.budget->tokens == 81920);
+  o.kv_budget_bytes = 10.0 * (1 << 30) - 1;  // one byte short of a page: one page fewer
+  CHECK(model_cost(llama, o).budget->blocks == 5119);
+  o.kv_budget_bytes.reset();
+  // one 80 GiB device, vLLM's 0.9 of it: 77,309,411,328 bytes; weights 16,060,522,496 (bf16);
+  // the cache of 8,192 tokens 1,073,741,824
+  o = at(8192);
+  o.devices = llmmath::ModelDevices{1, 80.0 * (1 << 30), std::nullopt, std::nullopt};
+  r = model_cost(llama, o);
+  REQUIRE(r.fit);
+  CHECK(r.fit->spare_bytes == 77309411328.0 - 16060522496.0 - 1073741824.0);
+  CHECK(r.fit->limited_by == "context");  // one sequence reaches the model's 131,072 tokens
+  CHECK(r.budget->bytes == 77309411328.0 - 16060522496.0);
+  CHECK(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+    return n.find("0.9 of each device's memory") != std::string::npos;
+  }));
+  o.batch = 64;
+  CHECK(model_cost(llama, o).fit->limited_by == "cache");
+  o.devices->memory_bytes = 16.0 * (1 << 30);  // 14.4 GiB usable, 15 GiB of weights
+  r = model_cost(llama, o);
+  CHECK(r.fit->limited_by == "weights");
+  CHECK(r.fit->max_batch == 0);
+  CHECK(r.fit->max_tokens == 0);
+  CHECK_FALSE(r.fit->fits);
+  CHECK(r.fit->spare_bytes < 0);
+  // a page holds 16 tokens: 17 tokens take two pages in each layer
+  o = at(17);
+  CHECK(model_cost(llama, o).per_device.kv_bytes == 32.0 * 131072);
+  CHECK(model_cost(llama, o).kv_bytes == 17.0 * 131072);
+  // two devices of one model each (replicas) hold twice the sequences
+  o = at(8192);
+  o.devices = llmmath::ModelDevices{2, 80.0 * (1 << 30), std::nullopt, std::nullopt};
+  o.tensor_parallel = 1;
+  const double one = model_cost(llama, at(8192)).per_device.kv_bytes;
+  const double usable = 0.9 * 80.0 * (1 << 30) - 16060522496.0;
+  CHECK(model_cost(llama, o).fit->max_batch == 2 * std::floor(usable / one));
+}
+
+TEST_CASE("model: a context past the model's limit is costed and flagged", "[model][serving]") {
+  const ModelShape gpt2 = model_from_config_text(file_text("gpt2.json"));
+  CHECK_FALSE(model_cost(gpt2, at(1024)).beyond_context);
+  const auto r = model_cost(gpt2, at(32768));
+  CHECK(r.beyond_context);
+  CHECK(r.kv_bytes == 2.0 * 12 * 64 * 12 * 32768 * 2);
+  CHECK(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+    return n.find("past the model's 1,024") != std::string::npos;
+  }));
+  // the longest context that fits stops at the model's 1,024
+  ModelCostOptions o = at(32768);
+  o.devices = llmmath::ModelDevices{1, 80.0 * (1 << 30), std::nullopt, std::nullopt};
+  CHECK(model_cost(gpt2, o).fit->max_tokens == 1024);
+  CHECK(model_cost(gpt2, o).fit->limited_by == "context");
+}
+
+TEST_CASE("model: sliding layers keep their window unless the engine keeps everything",
+          "[model][serving]") {
+  const ModelShape oss = model_from_config_text(file_text("gpt-oss-20b.json"));
+  ModelCostOptions o = at(8192);
+  const double per_layer = 2.0 * 8 * 64 * 2;  // bytes a token leaves in one layer
+  CHECK(model_cost(oss, o).kv_bytes == per_layer * (12 * 8192 + 12 * 128));
+  o.sliding_cache = llmmath::SlidingCache::full;
+  const auto full = model_cost(oss, o);
+  CHECK(full.kv_bytes == per_layer * 24 * 8192);
+  CHECK(full.by_kind[1].tokens_held == 8192);
+}
+
+TEST_CASE("model: the decoding floor, bytes moved over bandwidth", "[model][serving][decode]") {
+  const ModelShape llama = model_from_config_text(file_text("llama-3.1-8b.json"));
+  // one H100 SXM (3.35 TB/s), 4,096 tokens, one sequence: every weight but the untied embedding
+  // table (a row looked up) read once, and the cache
+  ModelCostOptions o = at(4096);
+  o.devices = llmmath::ModelDevices{1, 80.0 * (1 << 30), 3.35e12, 989e12};
+  const auto r = model_cost(llama, o);
+  REQUIRE(r.decode);
+  const double weights = 16060522496.0 - 128256.0 * 4096 * 2 + 4096 * 2;
+  CHECK(r.decode->weights_bytes_read == weights);
+  CHECK(r.decode->bytes_per_step == weights + 4096.0 * 131072);
+  CHECK(r.decode->memory_seconds == Approx(15546728448.0 / 3.35e12).epsilon(1e-15));
+  CHECK(r.decode->bound == "memory");
+  CHECK(r.decode->tokens_per_second == Approx(3.35e12 / 15546728448.0).epsilon(1e-15));
+  CHECK(r.decode->tokens_per_second == Approx(215.48).epsilon(1e-4));
+  CHECK(r.decode->flops_per_step == r.linear_flops + r.attention_flops);
+  // a large batch turns the step compute-bound: the weights are read once for every sequence
+  o.batch = 4096;
+  o.tokens = 16;
+  const auto big = model_cost(llama, o);
+  CHECK(big.decode->bound == "compute");
+  CHECK(big.decode->tokens_per_second < 4096 / big.decode->memory_seconds);
+  // a mixture of experts reads the experts its batch touches: Mixtral, 8 experts, 2 a token
+  const ModelShape mixtral = model_from_config_text(file_text("mixtral-8x7b.json"));
+  o = at(1024);
+  o.devices = llmmath::ModelDevices{1, 141.0 * (1 << 30), 4.8e12, std::nullopt};
+  CHECK(model_cost(mixtral, o).decode->experts_touched == Approx(2).epsilon(1e-15));
+  o.batch = 4;
+  CHECK(model_cost(mixtral, o).decode->experts_touched ==
+        Approx(8 * (1 - std::pow(0.75, 4))).epsilon(1e-15));
+  CHECK_FALSE(model_cost(mixtral, o).decode->compute_seconds);
+  // tensor parallelism divides each device's bytes and arithmetic about by the devices
+  o = at(4096);
+  o.devices = llmmath::ModelDevices{2, 80.0 * (1 << 30), 3.35e12, std::nullopt};
+  const auto two = model_cost(llama, o);
+  CHECK(two.decode->flops_per_step == (two.linear_flops + two.attention_flops) / 2);
+  CHECK(two.decode->bytes_per_step < r.decode->bytes_per_step / 2 * 1.01);
+}
+
+TEST_CASE("model: every fault of the serving options names its option", "[model][errors]") {
+  const ModelShape s = model_from_config_text(small(""));
+  auto with = [&](auto change) {
+    ModelCostOptions o = at(16);
+    change(o);
+    return model_cost(s, o);
+  };
+  using O = ModelCostOptions;
+  CHECK_THROWS_WITH(with([](O& o) { o.weight_format = "fp6"; }),
+                    Catch::StartsWith("opts.weightFormat must be \"file\""));
+  CHECK_THROWS_WITH(with([](O& o) { o.tensor_parallel = 0; }),
+                    "opts.tensorParallel must be an integer in [1, 1024], got 0");
+  CHECK_THROWS_WITH(with([](O& o) { o.block_tokens = 0.5; }),
+                    "opts.blockTokens must be an integer, got 0.5");
+  CHECK_THROWS_WITH(with([](O& o) { o.kv_budget_bytes = 0; }),
+                    "opts.kvBudgetBytes must be a positive finite number of bytes, got 0");
+  CHECK_THROWS_WITH(with([](O& o) { o.memory_utilization = 1.5; }),
+                    "opts.memoryUtilization must be in (0, 1] (vLLM's default 0.9), got 1.5");
+  CHECK_THROWS_WITH(with([](O& o) { o.reserve_bytes = -1; }),
+                    "opts.reserveBytes must be a finite number of bytes ≥ 0, got -1");
+  CHECK_THROWS_WITH(with([](O& o) {
+                      o.devices = llmmath::ModelDevices{1, 0, {}, {}};
+                    }),
+                    "opts.devices.memoryBytes must be a positive finite number of bytes, got 0");
+  CHECK_THROWS_WITH(with([](O& o) {
+                      o.devices = llmmath::ModelDevices{1, 1e9, NAN, {}};
+                    }),
+                    Catch::StartsWith("opts.devices.bandwidthBytesPerSecond must be a positive"));
+  CHECK_THROWS_WITH(with([](O& o) {
+                      o.devices = llmmath::ModelDevices{3, 1e9, {}, {}};
+                      o.tensor_parallel = 2;
+                    }),
+                    "opts.devices.count must be a multiple of opts.tensorParallel (2), got 3");
+  CHECK_THROWS_WITH(
+      with([](O& o) {
+        o.devices = llmmath::ModelDevices{1, 1e9, {}, {}};
+        o.memory_bytes = 1e9;
+      }),
+      Catch::StartsWith("opts.memoryBytes must be absent when opts.devices is given"));
 }

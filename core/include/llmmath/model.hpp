@@ -88,6 +88,43 @@ void for_each_field(const ModelMoe& r, Visit&& visit) {
   LLMMATH_FIELD(shared_expert_gate);
 }
 
+/// How a checkpoint stores its weights: read from the file's `torch_dtype` (or `dtype`) and
+/// `quantization_config`, or named by modelCost's `weightFormat`. The quantised matrices are
+/// stored at `element_bits` per weight with one scale of `scale_bytes` (and a zero point of
+/// `zero_bytes`) per group of `group_size` weights along a row (0: one per output row; −1: one
+/// per matrix), or per `block_size` × `block_size` tile; `index_bytes` per input column (GPTQ's
+/// g_idx); everything else (embeddings, LM head, norms, biases, routers, and any module the
+/// method leaves out) at `rest_bytes` per parameter.
+struct ModelWeights {
+  std::string format;  ///< a short name: "bf16", "fp8-block128", "mxfp4+bf16", "awq-int4-g128", …
+  double bytes = 0;    ///< every parameter in this storage, scales and zero points included
+  std::string note;    ///< one sentence: what was read, what stays in 16 bits
+  /// which matrices are quantised: "none", "linear" (every linear layer's matrix but the LM
+  /// head), "experts" (the routed experts' only), "mlp" (the MLPs' and experts', not attention)
+  std::string quantized = "none";
+  double element_bits = 16;  ///< of a quantised weight
+  double scale_bytes = 0;    ///< of one scale
+  double zero_bytes = 0;     ///< of one zero point (0: symmetric)
+  double group_size = 0;     ///< weights along a row per scale; 0: per row; −1: per matrix
+  double block_size = 0;     ///< > 0: one scale per block × block tile instead of groups
+  double index_bytes = 0;    ///< per input column (GPTQ's g_idx)
+  double rest_bytes = 2;     ///< per parameter left unquantised
+};
+template <class Visit>
+void for_each_field(const ModelWeights& r, Visit&& visit) {
+  LLMMATH_FIELD(format);
+  LLMMATH_FIELD(bytes);
+  LLMMATH_FIELD(note);
+  LLMMATH_FIELD(quantized);
+  LLMMATH_FIELD(element_bits);
+  LLMMATH_FIELD(scale_bytes);
+  LLMMATH_FIELD(zero_bytes);
+  LLMMATH_FIELD(group_size);
+  LLMMATH_FIELD(block_size);
+  LLMMATH_FIELD(index_bytes);
+  LLMMATH_FIELD(rest_bytes);
+}
+
 /// What a configuration says about the model's cost, normalised across families. Counts are
 /// doubles holding whole numbers, as everywhere in the core (check.hpp).
 struct ModelShape {
@@ -115,6 +152,9 @@ struct ModelShape {
   bool qk_norm = false;            ///< RMS norms of head_dim on queries and keys
   bool attention_sinks = false;    ///< a learned sink logit per head and layer (gpt-oss)
   double position_embeddings = 0;  ///< rows of a learned position table (GPT-2)
+  /// How the file stores the weights. Absent from a shape handed back: bf16, as a file that
+  /// names no dtype.
+  ModelWeights weights;
   /// One sentence per value not in the file (a family default, or derived), per part of the file
   /// not counted, and per field not understood that could change the cost.
   std::vector<std::string> assumed;
@@ -145,6 +185,7 @@ void for_each_field(const ModelShape& r, Visit&& visit) {
   LLMMATH_FIELD(qk_norm);
   LLMMATH_FIELD(attention_sinks);
   LLMMATH_FIELD(position_embeddings);
+  LLMMATH_FIELD(weights);
   LLMMATH_FIELD(assumed);
 }
 
@@ -162,14 +203,50 @@ ModelShape model_from_config_text(std::string_view text);
 ModelShape model_shape(const json::Value& shape);
 
 enum class MlaCache { latent, expanded };
+/// Whether a sliding layer keeps only its window (engines that evict, as vLLM and SGLang do for
+/// windowed models) or every token (engines without eviction).
+enum class SlidingCache { window, full };
+
+/// The weight formats modelCost's `weightFormat` may name (besides "file", the file's own):
+/// an override quantises the linear layers' matrices and keeps the embedding, LM head, norms,
+/// biases and routers in 16 bits.
+constexpr const char* model_weight_formats[] = {"file", "fp32", "bf16", "fp16",
+                                                "fp8",  "int8", "int4", "mxfp4"};
+
+/// The devices a model is served on: `count` of them, each with `memory_bytes`; with a
+/// bandwidth, the decoding step's memory floor; with a peak, its compute floor.
+struct ModelDevices {
+  double count = 1;                                  ///< whole number in [1, 1024]
+  double memory_bytes = 0;                           ///< each device's, > 0
+  std::optional<double> bandwidth_bytes_per_second;  ///< each device's memory bandwidth, > 0
+  std::optional<double> flops_per_second;            ///< each device's peak, > 0
+};
+
+/// Largest tensor-parallel size and device count.
+constexpr double max_model_devices = 1024;
+/// Largest page of an engine's cache, in tokens.
+constexpr double max_model_block_tokens = 1024;
 
 struct ModelCostOptions {
-  double tokens = 0;                  ///< context length, whole number in [1, 2^30]
-  double batch = 1;                   ///< sequences, whole number in [1, 2^20]
-  double kv_bytes_per_element = 2;    ///< in (0, 64]: 4 fp32, 2 bf16/fp16, 1 fp8/int8, 0.5 int4
-  double weight_bytes_per_param = 2;  ///< in (0, 64]
+  double tokens = 0;                ///< context length, whole number in [1, 2^30]
+  double batch = 1;                 ///< sequences, whole number in [1, 2^20]
+  double kv_bytes_per_element = 2;  ///< in (0, 64]: 4 fp32, 2 bf16/fp16, 1 fp8/int8, 0.5 int4
+  /// in (0, 64]: every parameter at this size, overriding the format
+  std::optional<double> weight_bytes_per_param;
+  /// "file" (the shape's weights) or one of model_weight_formats
+  std::string weight_format = "file";
   MlaCache mla_cache = MlaCache::latent;
-  std::optional<double> memory_bytes;  ///< > 0: adds the fit
+  std::optional<double> memory_bytes;  ///< > 0: one device's memory, all of it usable; adds the fit
+  /// whole number in [1, 1024]; default devices.count, else 1
+  std::optional<double> tensor_parallel;
+  SlidingCache sliding_cache = SlidingCache::window;
+  double block_tokens = 16;               ///< the engine's page, whole number in [1, 1024]
+  std::optional<double> kv_budget_bytes;  ///< > 0: one device's KV memory, as an engine reports it
+  std::optional<ModelDevices> devices;
+  /// in (0, 1]: the share of a device's memory the engine takes (vLLM's
+  /// gpu_memory_utilization); default 0.9 with devices, 1 with memory_bytes
+  std::optional<double> memory_utilization;
+  double reserve_bytes = 0;  ///< ≥ 0, per device: activations, the runtime, the allocator
 };
 
 struct ModelCostKind {
@@ -200,16 +277,78 @@ void for_each_field(const ModelParams& r, Visit&& visit) {
   LLMMATH_FIELD(embedding);
 }
 
+/// One device's share under tensor parallelism, as vLLM and SGLang split a model.
+struct ModelPerDevice {
+  double kv_heads = 0;            ///< key-value heads it holds (1, replicated, when tp > kvHeads)
+  double kv_bytes_per_token = 0;  ///< one token of one sequence in every layer, on this device
+  double kv_bytes = 0;  ///< its cache of its sequences at `tokens`, in whole pages of blockTokens
+  double weights_bytes = 0;  ///< its weights, the vocabulary padded to a multiple of 64 rows
+};
+template <class Visit>
+void for_each_field(const ModelPerDevice& r, Visit&& visit) {
+  LLMMATH_FIELD(kv_heads);
+  LLMMATH_FIELD(kv_bytes_per_token);
+  LLMMATH_FIELD(kv_bytes);
+  LLMMATH_FIELD(weights_bytes);
+}
+
+/// The tokens an engine's KV memory holds: whole pages of blockTokens, a page holding its tokens
+/// in every layer.
+struct ModelBudget {
+  double bytes = 0;   ///< the KV memory of one device: kvBudgetBytes, or what the devices leave
+  double blocks = 0;  ///< floor(bytes / (blockTokens · perDevice.kvBytesPerToken))
+  double tokens = 0;  ///< blocks · blockTokens
+};
+template <class Visit>
+void for_each_field(const ModelBudget& r, Visit&& visit) {
+  LLMMATH_FIELD(bytes);
+  LLMMATH_FIELD(blocks);
+  LLMMATH_FIELD(tokens);
+}
+
 struct ModelFit {
-  bool fits = false;      ///< weights and the cache at `tokens` and `batch` fit the memory
-  double max_batch = 0;   ///< at `tokens`, at most 2^20
-  double max_tokens = 0;  ///< at `batch`, at most the model's max_context
+  bool fits = false;       ///< weights, cache (whole pages) and reserve fit each device
+  double max_batch = 0;    ///< at `tokens`, at most 2^20
+  double max_tokens = 0;   ///< at `batch`, at most the model's max_context
+  double spare_bytes = 0;  ///< per device at `tokens` and `batch` (negative: short by that much)
+  /// what stops the context: "weights" (they alone do not fit), "cache" (the memory), or
+  /// "context" (the model's max_context)
+  std::string limited_by;
 };
 template <class Visit>
 void for_each_field(const ModelFit& r, Visit&& visit) {
   LLMMATH_FIELD(fits);
   LLMMATH_FIELD(max_batch);
   LLMMATH_FIELD(max_tokens);
+  LLMMATH_FIELD(spare_bytes);
+  LLMMATH_FIELD(limited_by);
+}
+
+/// One decoding step of the whole batch at `tokens` (each sequence one new token), on one
+/// device: the floor set by reading its weights and cache once over the memory bandwidth, and
+/// by its arithmetic at the peak; communication not counted.
+struct ModelDecode {
+  double bytes_per_step = 0;      ///< weights read (MoE: the experts the batch touches) + cache
+  double weights_bytes_read = 0;  ///< the weights' part of bytes_per_step
+  double experts_touched = 0;     ///< routed experts per MoE layer the batch touches (0 if dense)
+  double flops_per_step = 0;      ///< (2 · active params + attention) per sequence, over tp
+  double memory_seconds = 0;      ///< bytes_per_step / bandwidth
+  std::optional<double> compute_seconds;  ///< flops_per_step / peak, with a peak
+  double seconds_per_step = 0;            ///< the larger floor
+  double tokens_per_second = 0;           ///< batch / seconds_per_step, every replica together
+  std::string bound;                      ///< "memory" or "compute"
+};
+template <class Visit>
+void for_each_field(const ModelDecode& r, Visit&& visit) {
+  LLMMATH_FIELD(bytes_per_step);
+  LLMMATH_FIELD(weights_bytes_read);
+  LLMMATH_FIELD(experts_touched);
+  LLMMATH_FIELD(flops_per_step);
+  LLMMATH_FIELD(memory_seconds);
+  LLMMATH_FIELD(compute_seconds);
+  LLMMATH_FIELD(seconds_per_step);
+  LLMMATH_FIELD(tokens_per_second);
+  LLMMATH_FIELD(bound);
 }
 
 struct ModelCostResult {
@@ -220,8 +359,17 @@ struct ModelCostResult {
   double linear_flops = 0;     ///< the weight matrices one token multiplies by, 2 per weight
   std::optional<double> crossover_tokens;  ///< first context where attention ≥ linear, if any
   ModelParams params;
-  double weights_bytes = 0;
-  std::optional<ModelFit> fit;  ///< with memory_bytes only
+  double weights_bytes = 0;     ///< every parameter in `weights_format`
+  std::string weights_format;   ///< the format costed: the file's, or the override's name
+  bool beyond_context = false;  ///< `tokens` is past the model's max_context
+  double tensor_parallel = 1;
+  double replicas = 1;  ///< devices.count / tensorParallel copies of the model, the batch spread
+  ModelPerDevice per_device;
+  std::optional<ModelBudget> budget;  ///< with kvBudgetBytes or devices
+  std::optional<ModelFit> fit;        ///< with memoryBytes or devices
+  std::optional<ModelDecode> decode;  ///< with devices.bandwidthBytesPerSecond
+  /// one sentence per default taken and per thing not counted
+  std::vector<std::string> notes;
 };
 template <class Visit>
 void for_each_field(const ModelCostResult& r, Visit&& visit) {
@@ -233,7 +381,15 @@ void for_each_field(const ModelCostResult& r, Visit&& visit) {
   LLMMATH_FIELD(crossover_tokens);
   LLMMATH_FIELD(params);
   LLMMATH_FIELD(weights_bytes);
+  LLMMATH_FIELD(weights_format);
+  LLMMATH_FIELD(beyond_context);
+  LLMMATH_FIELD(tensor_parallel);
+  LLMMATH_FIELD(replicas);
+  LLMMATH_FIELD(per_device);
+  LLMMATH_FIELD(budget);
   LLMMATH_FIELD(fit);
+  LLMMATH_FIELD(decode);
+  LLMMATH_FIELD(notes);
 }
 
 ModelCostResult model_cost(const ModelShape& shape, const ModelCostOptions& options);
