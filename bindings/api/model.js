@@ -220,6 +220,7 @@ entry named \`opts.tokens[i]\`.
       examples: [
         [slidingShape, { tokens: [1, 64, 128, 129, 4096, 131072], batch: 2 }],
         [llamaShape, { tokens: [1, 1024, 4096], kvBytesPerElement: 0.5 }],
+        [llamaShape, { tokens: [1, 4096], batch: 4, devices: { memoryBytes: 24e9, bandwidthBytesPerSecond: 1e12 } }],
       ],
     },
   ],
@@ -503,6 +504,12 @@ result's \`budget\` holds floor(bytes / (blockTokens · perDevice.kvBytesPerToke
           type: '"weights" | "cache" | "context"',
           doc: "What stops the context: the weights alone do not fit, the memory, or the model's maxContext.",
         },
+        {
+          name: "devicesNeeded",
+          type: "number",
+          optional: true,
+          doc: "The fewest devices (a tensor-parallel size the heads allow) over which each one's share of the weights and the reserve fits; absent if none up to 1024.",
+        },
       ],
     },
     {
@@ -587,6 +594,12 @@ experts it is routed to with the shared ones and the router, and the output proj
         { name: "kvBytes", type: "number[]" },
         { name: "byKind", type: "ModelSweepKind[]" },
         { name: "attentionFlops", type: "number[]" },
+        {
+          name: "tokensPerSecond",
+          type: "number[]",
+          optional: true,
+          doc: "With devices.bandwidthBytesPerSecond: the decoding floor's tokens per second at each context (modelCost's decode).",
+        },
       ],
     },
   ],

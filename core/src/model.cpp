@@ -1411,6 +1411,123 @@ Int floor_div(double a, double b) {
   return n;
 }
 
+/// The model on its devices: how its weights are stored, how it is split, and what each device
+/// holds (model_cost and the sweep's decoding floor share it).
+struct Plan {
+  const ModelShape* s = nullptr;
+  ModelWeights format;
+  bool per_param = false;  // weightBytesPerParam: every parameter at per_param_bytes
+  double per_param_bytes = 0;
+  Int tp = 1, kv_dev = 1, replicas = 1, batch = 1, block = 16;
+  double e = 2;                   // bytes per cached element
+  Counts cd;                      // one device's cache
+  double kv_bytes_per_token = 0;  // one token in every layer, on one device
+  std::vector<Tensor> parts;
+  double weights_dev = 0;
+
+  double tensor_bytes_dev(const Tensor& x) const {
+    const auto [rows, cols] = device_dims(*s, x, tp, kv_dev);
+    return to_double(x.count) * (per_param ? to_double(rows * cols) * per_param_bytes
+                                           : tensor_bytes(format, x.role, rows, cols));
+  }
+  /// One device's cache for n sequences at `tokens`, in whole pages (paged) or as held.
+  double device_kv(Int tokens, Int n, bool paged) const {
+    Int elements = 0;
+    for (int k = 0; k < 4; ++k) {
+      if (cd.layers[k] == 0) continue;
+      Int kept = held(*s, cd, k, tokens);
+      if (paged) kept = (kept + block - 1) / block * block;
+      elements += cd.layers[k] * cd.elements[k] * kept;
+    }
+    return bytes(elements * n, e);
+  }
+};
+
+Plan make_plan(const ModelShape& s, const ModelCostOptions& o) {
+  Plan p;
+  p.s = &s;
+  // the weights' storage: every parameter at one size, a named format, or the file's
+  p.format = s.weights;
+  if (o.weight_bytes_per_param) {
+    p.per_param = true;
+    p.per_param_bytes = *o.weight_bytes_per_param;
+    p.format = ModelWeights{};
+    p.format.rest_bytes = p.per_param_bytes;
+    p.format.format = describe(p.per_param_bytes) + " bytes per parameter";
+  } else if (o.weight_format != "file") {
+    p.format = named_format(o.weight_format);
+  }
+  // tensor parallelism: key-value heads per device, as vLLM and SGLang split them
+  p.tp = to_int(o.tensor_parallel.value_or(o.devices ? o.devices->count : 1));
+  const Int kv = to_int(s.kv_heads), h = to_int(s.heads);
+  if (p.tp > 1 && h % p.tp != 0)
+    fail("opts.tensorParallel",
+         "a divisor of the model's query heads (" + whole(s.heads) + "), as engines split them",
+         whole(to_double(p.tp)));
+  p.kv_dev = kv;
+  if (!s.mla) {
+    if (kv % p.tp == 0)
+      p.kv_dev = kv / p.tp;
+    else if (p.tp % kv == 0)
+      p.kv_dev = 1;  // each device keeps a copy of its one head
+    else
+      fail("opts.tensorParallel",
+           "a divisor or a multiple of the model's key-value heads (" + whole(s.kv_heads) + ")",
+           whole(to_double(p.tp)));
+  }
+  if (o.devices && to_int(o.devices->count) % p.tp != 0)
+    fail("opts.devices.count", "a multiple of opts.tensorParallel (" + whole(to_double(p.tp)) + ")",
+         whole(o.devices->count));
+  p.replicas = o.devices ? to_int(o.devices->count) / p.tp : 1;
+  p.batch = (to_int(o.batch) + p.replicas - 1) / p.replicas;
+  p.block = to_int(o.block_tokens);
+  p.e = o.kv_bytes_per_element;
+  p.cd = counts(s, o.mla_cache, o.sliding_cache, p.kv_dev, h / p.tp);
+  Int per_token = 0;
+  for (int k = 0; k < 4; ++k) per_token += p.cd.layers[k] * p.cd.elements[k];
+  p.kv_bytes_per_token = bytes(per_token, p.e);
+  p.parts = tensors(s);
+  for (const Tensor& x : p.parts) p.weights_dev += p.tensor_bytes_dev(x);
+  return p;
+}
+
+/// One decoding step of the fullest replica's p.batch sequences at `tokens`, on one device.
+ModelDecode decode_at(const Plan& p, const ModelCostOptions& o, double linear_flops,
+                      double attention_flops, Int tokens) {
+  const ModelShape& s = *p.s;
+  ModelDecode d;
+  double touched = 0, read = 0;
+  if (s.moe) {
+    const double E = s.moe->experts, k = s.moe->experts_per_token;
+    touched = E * (1 - std::pow(1 - k / E, to_double(p.batch)));
+    d.experts_touched = touched;
+  }
+  for (const Tensor& x : p.parts) {
+    double part = p.tensor_bytes_dev(x);
+    // the input embedding and a position table are looked up, a row per sequence
+    if (x.role == Role::embedding && (!s.tied_embeddings || x.split == Split::replicated)) {
+      const Int rows = device_dims(s, x, p.tp, p.kv_dev).first;
+      part = part / to_double(rows) * to_double(std::min(rows, p.batch));
+    }
+    if (x.routed) part *= touched / s.moe->experts;
+    read += part;
+  }
+  d.weights_bytes_read = read;
+  d.bytes_per_step = read + p.device_kv(tokens, p.batch, false);
+  d.flops_per_step = (linear_flops + attention_flops) * to_double(p.batch) / to_double(p.tp);
+  d.memory_seconds = d.bytes_per_step / *o.devices->bandwidth_bytes_per_second;
+  d.seconds_per_step = d.memory_seconds;
+  d.bound = "memory";
+  if (o.devices->flops_per_second) {
+    d.compute_seconds = d.flops_per_step / *o.devices->flops_per_second;
+    if (*d.compute_seconds > d.memory_seconds) {
+      d.seconds_per_step = *d.compute_seconds;
+      d.bound = "compute";
+    }
+  }
+  d.tokens_per_second = o.batch / d.seconds_per_step;
+  return d;
+}
 }  // namespace
 
 ModelShape model_from_config(const json::Value& config) { return read(config); }
@@ -1509,69 +1626,18 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
   r.params.active = to_double(w.active);
   r.params.embedding = to_double(w.embedding);
 
-  // the weights' storage: every parameter at one size, a named format, or the file's
-  ModelWeights format = s.weights;
-  if (o.weight_bytes_per_param) {
-    format = ModelWeights{};
-    format.rest_bytes = *o.weight_bytes_per_param;
-    format.format = describe(*o.weight_bytes_per_param) + " bytes per parameter";
-  } else if (o.weight_format != "file") {
-    format = named_format(o.weight_format);
-  }
-  r.weights_format = format.format;
-  r.weights_bytes = o.weight_bytes_per_param ? r.params.total * *o.weight_bytes_per_param
-                                             : weights_bytes_of(s, format);
-
-  // tensor parallelism: key-value heads per device, as vLLM and SGLang split them
-  const Int tp = to_int(o.tensor_parallel.value_or(o.devices ? o.devices->count : 1));
-  const Int kv = to_int(s.kv_heads), h = to_int(s.heads);
-  if (tp > 1 && h % tp != 0)
-    fail("opts.tensorParallel",
-         "a divisor of the model's query heads (" + whole(s.heads) + "), as engines split them",
-         whole(to_double(tp)));
-  Int kv_dev = kv;
-  if (!s.mla) {
-    if (kv % tp == 0)
-      kv_dev = kv / tp;
-    else if (tp % kv == 0)
-      kv_dev = 1;  // each device keeps a copy of its one head
-    else
-      fail("opts.tensorParallel",
-           "a divisor or a multiple of the model's key-value heads (" + whole(s.kv_heads) + ")",
-           whole(to_double(tp)));
-  }
-  const Int replicas = o.devices ? to_int(o.devices->count) / tp : 1;
-  if (o.devices && to_int(o.devices->count) % tp != 0)
-    fail("opts.devices.count", "a multiple of opts.tensorParallel (" + whole(to_double(tp)) + ")",
-         whole(o.devices->count));
+  const Plan plan = make_plan(s, o);
+  r.weights_format = plan.format.format;
+  r.weights_bytes =
+      plan.per_param ? r.params.total * plan.per_param_bytes : weights_bytes_of(s, plan.format);
+  const Int tp = plan.tp, kv = to_int(s.kv_heads), replicas = plan.replicas;
   r.tensor_parallel = to_double(tp);
   r.replicas = to_double(replicas);
   const Int b_dev = (b + replicas - 1) / replicas;  // the sequences of the fullest replica
-  const Counts cd = counts(s, o.mla_cache, o.sliding_cache, kv_dev, h / tp);
-  const Int block = to_int(o.block_tokens);
-  // one device's cache for n sequences at `tokens`, in whole pages (paged) or as held
-  auto device_kv = [&](Int tokens, Int n, bool paged) {
-    Int elements = 0;
-    for (int k = 0; k < 4; ++k) {
-      if (cd.layers[k] == 0) continue;
-      Int kept = held(s, cd, k, tokens);
-      if (paged) kept = (kept + block - 1) / block * block;
-      elements += cd.layers[k] * cd.elements[k] * kept;
-    }
-    return bytes(elements * n, e);
-  };
-  Int per_token_dev = 0;
-  for (int k = 0; k < 4; ++k) per_token_dev += cd.layers[k] * cd.elements[k];
-  const std::vector<Tensor> parts = tensors(s);
-  double weights_dev = 0;
-  for (const Tensor& x : parts) {
-    const auto [rows, cols] = device_dims(s, x, tp, kv_dev);
-    weights_dev += to_double(x.count) * (o.weight_bytes_per_param
-                                             ? to_double(rows * cols) * *o.weight_bytes_per_param
-                                             : tensor_bytes(format, x.role, rows, cols));
-  }
-  r.per_device.kv_heads = to_double(s.mla ? kv : kv_dev);
-  r.per_device.kv_bytes_per_token = bytes(per_token_dev, e);
+  const double weights_dev = plan.weights_dev;
+  auto device_kv = [&](Int tokens, Int n, bool paged) { return plan.device_kv(tokens, n, paged); };
+  r.per_device.kv_heads = to_double(s.mla ? kv : plan.kv_dev);
+  r.per_device.kv_bytes_per_token = plan.kv_bytes_per_token;
   r.per_device.kv_bytes = device_kv(t, b_dev, true);
   r.per_device.weights_bytes = weights_dev;
   if (tp > 1 && s.mla)
@@ -1634,44 +1700,21 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
     fit.limited_by = !weights_fit                      ? "weights"
                      : fit.max_tokens == s.max_context ? "context"
                                                        : "cache";
+    // the fewest devices over which the weights fit: the tensor-parallel sizes the heads allow
+    for (Int n = 1; n <= to_int(max_model_devices) && !fit.devices_needed; ++n) {
+      const bool legal = to_int(s.heads) % n == 0 && (s.mla || kv % n == 0 || n % kv == 0);
+      if (!legal) continue;
+      ModelCostOptions split = o;
+      split.tensor_parallel = to_double(n);
+      split.devices.reset();
+      if (make_plan(s, split).weights_dev <= usable) fit.devices_needed = to_double(n);
+    }
     r.fit = fit;
   }
 
   // one decoding step: the memory it reads and the arithmetic it does, on one device
   if (o.devices && o.devices->bandwidth_bytes_per_second) {
-    ModelDecode d;
-    double touched = 0, read = 0;
-    if (s.moe) {
-      const double E = s.moe->experts, k = s.moe->experts_per_token;
-      touched = E * (1 - std::pow(1 - k / E, to_double(b_dev)));
-      d.experts_touched = touched;
-    }
-    for (const Tensor& x : parts) {
-      const auto [rows, cols] = device_dims(s, x, tp, kv_dev);
-      double part = to_double(x.count) * (o.weight_bytes_per_param
-                                              ? to_double(rows * cols) * *o.weight_bytes_per_param
-                                              : tensor_bytes(format, x.role, rows, cols));
-      // the input embedding and a position table are looked up, a row per sequence
-      if (x.role == Role::embedding && (!s.tied_embeddings || x.split == Split::replicated))
-        part = part / to_double(rows) * to_double(std::min(rows, b_dev));
-      if (x.routed) part *= touched / s.moe->experts;
-      read += part;
-    }
-    d.weights_bytes_read = read;
-    d.bytes_per_step = read + device_kv(t, b_dev, false);
-    d.flops_per_step = (r.linear_flops + r.attention_flops) * to_double(b_dev) / to_double(tp);
-    d.memory_seconds = d.bytes_per_step / *o.devices->bandwidth_bytes_per_second;
-    d.seconds_per_step = d.memory_seconds;
-    d.bound = "memory";
-    if (o.devices->flops_per_second) {
-      d.compute_seconds = d.flops_per_step / *o.devices->flops_per_second;
-      if (*d.compute_seconds > d.memory_seconds) {
-        d.seconds_per_step = *d.compute_seconds;
-        d.bound = "compute";
-      }
-    }
-    d.tokens_per_second = o.batch / d.seconds_per_step;
-    r.decode = d;
+    r.decode = decode_at(plan, o, r.linear_flops, r.attention_flops, t);
     r.notes.push_back(
         "The decoding floor reads each weight once per step (the input embedding "
         "only a row per sequence) and the whole cache; the arithmetic is 2 per "
@@ -1713,6 +1756,15 @@ ModelCostSweep model_cost_sweep(const ModelShape& s, const Eigen::VectorXd& toke
     const Int t = to_int(tokens[i]);
     r.kv_bytes[i] = bytes(cached(s, c, t) * b, o.kv_bytes_per_element);
     r.attention_flops[i] = to_double(attention_flops(s, c, t));
+  }
+  if (o.devices && o.devices->bandwidth_bytes_per_second) {
+    const Plan plan = make_plan(s, o);
+    const double linear = to_double(2 * weights(s).matmul_active);
+    Eigen::VectorXd speed(n);
+    for (Eigen::Index i = 0; i < n; ++i)
+      speed[i] =
+          decode_at(plan, o, linear, r.attention_flops[i], to_int(tokens[i])).tokens_per_second;
+    r.tokens_per_second = speed;
   }
   return r;
 }

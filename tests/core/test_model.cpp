@@ -723,3 +723,30 @@ TEST_CASE("model: every fault of the serving options names its option", "[model]
       }),
       Catch::StartsWith("opts.memoryBytes must be absent when opts.devices is given"));
 }
+
+TEST_CASE("model: the fewest devices the weights need, and the floor along the context",
+          "[model][serving][decode]") {
+  const ModelShape llama = model_from_config_text(file_text("llama-3.1-8b.json"));
+  ModelCostOptions o = at(4096);
+  // 16 GiB, 0.9 of it: 14.4 GiB for 15 GiB of weights; two devices hold half each
+  o.devices = llmmath::ModelDevices{1, 16.0 * (1 << 30), 3.35e12, std::nullopt};
+  CHECK(model_cost(llama, o).fit->devices_needed == 2);
+  o.devices->memory_bytes = 80.0 * (1 << 30);
+  CHECK(model_cost(llama, o).fit->devices_needed == 1);
+  // DeepSeek-V3's 673 GB of FP8 over 72 GiB each: nine would do, but its 128 heads split over 16
+  const ModelShape v3 = model_from_config_text(file_text("deepseek-v3.json"));
+  CHECK(model_cost(v3, o).fit->devices_needed == 16);
+  CHECK(model_cost(v3, o).fit->limited_by == "weights");
+  // the sweep's floor is modelCost's decode at each context
+  const Eigen::VectorXd tokens = (Eigen::VectorXd(3) << 1, 4096, 131072).finished();
+  const auto sweep = llmmath::model_cost_sweep(llama, tokens, o);
+  REQUIRE(sweep.tokens_per_second);
+  for (Eigen::Index i = 0; i < tokens.size(); ++i) {
+    ModelCostOptions at_t = o;
+    at_t.tokens = tokens[i];
+    CHECK((*sweep.tokens_per_second)[i] == model_cost(llama, at_t).decode->tokens_per_second);
+  }
+  CHECK((*sweep.tokens_per_second)[0] > (*sweep.tokens_per_second)[2]);  // a longer cache to read
+  o.devices.reset();
+  CHECK_FALSE(llmmath::model_cost_sweep(llama, tokens, o).tokens_per_second);
+}

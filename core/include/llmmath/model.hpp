@@ -314,6 +314,9 @@ struct ModelFit {
   /// what stops the context: "weights" (they alone do not fit), "cache" (the memory), or
   /// "context" (the model's max_context)
   std::string limited_by;
+  /// the fewest devices, a tensor-parallel size the model's heads allow, over which each device's
+  /// share of the weights (and the reserve) fits; absent when none up to 1024 does
+  std::optional<double> devices_needed;
 };
 template <class Visit>
 void for_each_field(const ModelFit& r, Visit&& visit) {
@@ -322,6 +325,7 @@ void for_each_field(const ModelFit& r, Visit&& visit) {
   LLMMATH_FIELD(max_tokens);
   LLMMATH_FIELD(spare_bytes);
   LLMMATH_FIELD(limited_by);
+  LLMMATH_FIELD(devices_needed);
 }
 
 /// One decoding step of the whole batch at `tokens` (each sequence one new token), on one
@@ -411,6 +415,8 @@ struct ModelCostSweep {
   Eigen::VectorXd kv_bytes;
   std::vector<ModelSweepKind> by_kind;
   Eigen::VectorXd attention_flops;
+  /// with devices.bandwidthBytesPerSecond: the decoding floor's tokens per second at each context
+  std::optional<Eigen::VectorXd> tokens_per_second;
 };
 template <class Visit>
 void for_each_field(const ModelCostSweep& r, Visit&& visit) {
@@ -418,6 +424,7 @@ void for_each_field(const ModelCostSweep& r, Visit&& visit) {
   LLMMATH_FIELD(kv_bytes);
   LLMMATH_FIELD(by_kind);
   LLMMATH_FIELD(attention_flops);
+  LLMMATH_FIELD(tokens_per_second);
 }
 
 /// model_cost's cache and attention arithmetic at each of `tokens` (1 to 4096 lengths; an entry
