@@ -1,6 +1,8 @@
 """Your model: a Hugging Face config.json read as transformers reads it, and what the model
 costs: the key-value cache for a batch at any context, the arithmetic of the next token, the
-parameters and the bytes of the weights. Chapter 4; the core's is core/include/llmmath/model.hpp.
+parameters and the bytes of the weights as the file stores them, and the serving plan: the model
+split over devices, its cache in pages, what fits and one decoding step. Chapter 4; the core's is
+core/include/llmmath/model.hpp.
 
 Written from the rules of the working spec (model-spec.md, "Reading a config" and "Parameters")
 and transformers' configuration and modeling classes (field names, family defaults, which layers
@@ -17,7 +19,8 @@ from fractions import Fraction
 
 def model_from_config(config):
     """The shape of the text model of a config.json (a dict, as json.load gives it): camelCase
-    keys as the API's ModelShape, and 'assumed', a sentence per value not read from the file.
+    keys as the API's ModelShape, 'weights' (weights_storage's scheme and 'bytes', every tensor
+    of weight_tensors in it), and 'assumed', a sentence per value not read from the file.
     """
     assumed = []
     outer = config
@@ -216,11 +219,10 @@ def model_from_config(config):
     if text.get("num_nextn_predict_layers"):
         assumed.append(f"{where}.num_nextn_predict_layers: {text['num_nextn_predict_layers']} "
                        "multi-token-prediction layer(s) not counted (transformers does not load them).")
-    if outer.get("quantization_config") or text.get("quantization_config"):
-        assumed.append("The file's quantization_config does not change the counts: weights bytes "
-                       "use the chosen bytes per parameter.")
+    storage, said = weights_storage(outer)  # torch_dtype and quantization_config
+    assumed += said
 
-    return {
+    shape = {
         "modelType": family, "layers": layers, "hidden": hidden, "heads": heads,
         "kvHeads": kv_heads, "headDim": head_dim, "vHeadDim": v_head_dim,
         "intermediate": intermediate, "vocab": vocab, "tiedEmbeddings": bool(tied),
@@ -230,6 +232,11 @@ def model_from_config(config):
         "normsPerLayer": norms, "qkNorm": qk_norm, "attentionSinks": family == "gpt_oss",
         "positionEmbeddings": max_context if family == "gpt2" else 0, "assumed": assumed,
     }
+    # the bytes of every tensor in the file's storage, scales and zero points included
+    stored = sum(t["count"] * weight_tensor_bytes(t["rows"], t["cols"], t["role"], storage)
+                 for t in weight_tensors(shape))
+    shape["weights"] = dict(storage, bytes=float(stored))
+    return shape
 
 
 def model_params(shape):
@@ -290,6 +297,275 @@ def model_params(shape):
             "matmul": matmul + s["vocab"] * h}
 
 
+def weights_storage(config):
+    """How the file stores its weights, read from torch_dtype (or dtype) and quantization_config,
+    as transformers' quantizers and the engines' loaders read them: a dict of format, note,
+    quantized ("none", "linear": every linear layer's matrix but the LM head, "mlp": the MLPs'
+    and experts' only, "experts": the routed experts' only), elementBits, scaleBytes, zeroBytes,
+    groupSize (weights along a row per scale; 0 one scale per row, -1 one per matrix), blockSize
+    (> 0: one scale per block × block tile), indexBytes (per input column: GPTQ's g_idx) and
+    restBytes (of every parameter left unquantised); and the sentences of what was assumed.
+
+    Sources: the quantization_config each method writes (transformers' FP8, MXFP4, AWQ, GPTQ,
+    bitsandbytes and compressed-tensors quantizers); DeepSeek-V3's 128 × 128 FP8 blocks with one
+    fp32 scale each (DeepSeek-V3 report, §3.3); MXFP4's one 8-bit scale per 32 values (OCP
+    Microscaling Formats v1.0); bitsandbytes' 64-value blocks and its double quantization of their
+    fp32 absmax into 8 bits with one fp32 per 256 (Dettmers et al. 2023, QLoRA, §2).
+    """
+    assumed = []
+    text = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+
+    # the dtype of every parameter that is not quantised: the text config's, else the outer one's
+    dtype = None
+    for part in (text, config):
+        for key in ("torch_dtype", "dtype"):
+            if dtype is None and part.get(key) is not None:
+                dtype = part[key]
+    dtypes = {"float32": (4, "fp32"), "float": (4, "fp32"), "float16": (2, "fp16"),
+              "half": (2, "fp16"), "bfloat16": (2, "bf16")}
+    if dtype is None or dtype == "auto":
+        assumed.append("The file names no torch_dtype: its weights are taken as bf16.")
+    elif dtype not in dtypes:
+        assumed.append(f"The file's torch_dtype {dtype!r} is not a float type read here: its "
+                       "weights are taken as bf16.")
+    rest, rest_name = dtypes.get(dtype, (2, "bf16"))
+
+    def whole(x):
+        return int(x) if x == int(x) else x
+
+    scheme = {"format": rest_name, "quantized": "none", "elementBits": 16, "scaleBytes": 0,
+              "zeroBytes": 0, "groupSize": 0, "blockSize": 0, "indexBytes": 0, "restBytes": rest,
+              "note": f"Every parameter in {rest_name}" + (
+                  ", as torch_dtype says." if dtype in dtypes else " (assumed).")}
+    q = config.get("quantization_config")
+    if not isinstance(q, dict):
+        q = text.get("quantization_config")
+    if not isinstance(q, dict):
+        return scheme, assumed
+
+    method = q.get("quant_method")
+    skip = q.get("modules_to_not_convert")
+    if skip is None:
+        skip = q.get("ignore")
+    if skip is None:
+        skip = q.get("llm_int8_skip_modules")
+    keeps_attention = any(isinstance(m, str) and ("attn" in m or "attention" in m)
+                          for m in (skip or []))
+    quantized = "mlp" if keeps_attention else "linear"
+    kept = "the attention, " if keeps_attention else ""
+
+    def group_name(g):
+        return "-channel" if g == 0 else f"-g{whole(g)}"
+
+    if method == "fp8":
+        block = q.get("weight_block_size")
+        if block:
+            b = block[0]
+            scheme.update(format=f"fp8-block{whole(b)}", elementBits=8, scaleBytes=4, blockSize=b)
+            how = f"8-bit values with one fp32 scale per {whole(b)} × {whole(b)} block"
+        else:
+            scheme.update(format="fp8", elementBits=8, scaleBytes=4, groupSize=-1)
+            how = "8-bit values with one fp32 scale per matrix"
+    elif method == "mxfp4":
+        quantized = "experts" if keeps_attention else "linear"
+        scheme.update(format=f"mxfp4+{rest_name}" if keeps_attention else "mxfp4",
+                      elementBits=4, scaleBytes=1, groupSize=32)
+        how = "4-bit values with one 8-bit scale per 32"
+    elif method in ("awq", "gptq"):
+        bits = q.get("bits")
+        if method == "awq" and bits is None:
+            bits = q.get("w_bit")
+        bits = 4 if bits is None else bits
+        g = q.get("group_size")
+        if method == "awq" and g is None:
+            g = q.get("q_group_size")
+        g = 128 if g is None else g
+        g = 0 if g == -1 else g
+        if method == "awq":
+            zero = Fraction(bits) / 8 if q.get("zero_point", True) else 0
+            index = 0
+        else:
+            zero, index = Fraction(bits) / 8, 4
+        scheme.update(format=f"{method}-int{whole(bits)}{group_name(g)}", elementBits=bits,
+                      scaleBytes=2, zeroBytes=zero, groupSize=g, indexBytes=index)
+        how = f"{whole(bits)}-bit values with a 16-bit scale " + \
+              ("per row" if g == 0 else f"per {whole(g)} along a row")
+    elif method == "bitsandbytes":
+        if q.get("load_in_8bit"):
+            scheme.update(format="bnb-int8", elementBits=8, scaleBytes=4, groupSize=0)
+            how = "8-bit values with one fp32 scale per row"
+        else:
+            kind = q.get("bnb_4bit_quant_type") or "fp4"
+            double = bool(q.get("bnb_4bit_use_double_quant"))
+            scale = 1 + Fraction(4, 256) if double else 4
+            scheme.update(format=f"bnb-{kind}" + ("-dq" if double else ""), elementBits=4,
+                          scaleBytes=scale, groupSize=64)
+            how = "4-bit values with one scale per 64" + (", double-quantised" if double else "")
+    elif method == "compressed-tensors":
+        groups = q.get("config_groups") or {}
+        first = next(iter(groups.values()), {}) if isinstance(groups, dict) else {}
+        w = (first or {}).get("weights") or {}
+        bits = w.get("num_bits", 8)
+        strategy = w.get("strategy") or "tensor"
+        scale = {"tensor": 4, "group": 2, "block": 4, "channel": 2}.get(strategy, 4)
+        zero = 0 if w.get("symmetric", True) else 1
+        g, b = -1, 0
+        if strategy == "group":
+            g = w.get("group_size") or 128
+            suffix = f"-g{whole(g)}"
+        elif strategy == "channel":
+            g, suffix = 0, "-channel"
+        elif strategy == "block":
+            b = (w.get("block_structure") or [128])[0]
+            g, suffix = 0, f"-block{whole(b)}"
+        else:
+            suffix = "-tensor"
+        name = ("fp" if w.get("type") == "float" else "int") + f"{whole(bits)}{suffix}"
+        scheme.update(format=name, elementBits=bits, scaleBytes=scale, zeroBytes=zero,
+                      groupSize=g, blockSize=b)
+        how = f"{whole(bits)}-bit values, scales per {strategy}"
+    else:
+        assumed.append(f"The file's quantization_config has quant_method {method!r}, not read "
+                       f"here: its weights are taken as {rest_name}.")
+        return scheme, assumed
+    scheme["quantized"] = quantized
+    scope = {"linear": "every linear layer's matrix", "mlp": "the MLPs' and experts' matrices",
+             "experts": "the routed experts' matrices"}[quantized]
+    scheme["note"] = (f"quantization_config ({method}): {scope} in {how}; {kept}the embedding, "
+                      f"LM head, norms, routers and biases stay in {rest_name}.")
+    return scheme, assumed
+
+
+def weight_tensors(shape):
+    """Every parameter of the model once, as the checkpoint's tensors, each a dict: name (its
+    module, as Hugging Face checkpoints name it), rows (out) and cols (in), count (how many such
+    tensors), role (attention, mlp, expert, embedding, head, router or vector), split (how tensor
+    parallelism cuts it, as vLLM and SGLang do: "column" by output rows, "row" by input columns,
+    "kv" by key-value heads, "vocab" by vocabulary rows, "replicated") and routed (a routed
+    expert's tensor: read only when a token is sent to that expert). A vector of n values is
+    [n, 1]. Σ rows·cols·count is model_params(shape)["total"], checked here.
+    """
+    s = shape
+    d, h, L = s["hidden"], s["heads"], s["layers"]
+    hd, dv = s["headDim"], s["vHeadDim"]
+    kv = s["kvHeads"]
+    out = []
+
+    def add(name, rows, cols, count, role, split, routed=False):
+        if rows and cols and count:
+            out.append({"name": name, "rows": rows, "cols": cols, "count": count, "role": role,
+                        "split": split, "routed": routed})
+
+    # attention: separate projections (or DeepSeek's latent ones), biases, norms, sinks
+    if s["mla"] is not None:
+        m = s["mla"]
+        qr, kvr, rope = m["qLoraRank"], m["kvLoraRank"], m["qkRopeHeadDim"]
+        nope, v = m["qkNopeHeadDim"], m["vHeadDim"]
+        if qr:
+            add("self_attn.q_a_proj", qr, d, L, "attention", "replicated")
+            add("self_attn.q_a_layernorm", qr, 1, L, "vector", "replicated")
+            add("self_attn.q_b_proj", h * (nope + rope), qr, L, "attention", "column")
+        else:
+            add("self_attn.q_proj", h * (nope + rope), d, L, "attention", "column")
+        add("self_attn.kv_a_proj_with_mqa", kvr + rope, d, L, "attention", "replicated")
+        add("self_attn.kv_a_layernorm", kvr, 1, L, "vector", "replicated")
+        add("self_attn.kv_b_proj", h * (nope + v), kvr, L, "attention", "column")
+        add("self_attn.o_proj", d, h * v, L, "attention", "row")
+    else:
+        add("self_attn.q_proj", h * hd, d, L, "attention", "column")
+        add("self_attn.k_proj", kv * hd, d, L, "attention", "kv")
+        add("self_attn.v_proj", kv * hd, d, L, "attention", "kv")
+        add("self_attn.o_proj", d, h * hd, L, "attention", "row")
+        if s["attentionBias"] in ("qkv", "qkvo"):
+            add("self_attn.q_proj.bias", h * hd, 1, L, "vector", "column")
+            add("self_attn.k_proj.bias", kv * hd, 1, L, "vector", "kv")
+            add("self_attn.v_proj.bias", kv * hd, 1, L, "vector", "kv")
+        if s["attentionBias"] == "qkvo":
+            add("self_attn.o_proj.bias", d, 1, L, "vector", "replicated")
+    if s["qkNorm"]:
+        add("self_attn.q_norm", hd, 1, L, "vector", "replicated")
+        add("self_attn.k_norm", hd, 1, L, "vector", "replicated")
+    if s["attentionSinks"]:
+        add("self_attn.sinks", h, 1, L, "vector", "replicated")
+    layer_norm = s["normKind"] == "layer"
+    add("norms", d, 1, (L * s["normsPerLayer"] + 1) * (2 if layer_norm else 1), "vector",
+        "replicated")
+
+    def mlp(prefix, width, count, role, routed=False):
+        if s["gatedMlp"]:
+            add(prefix + ".gate_proj", width, d, count, role, "column", routed)
+        add(prefix + ".up_proj", width, d, count, role, "column", routed)
+        add(prefix + ".down_proj", d, width, count, role, "row", routed)
+        if s["mlpBias"]:
+            add(prefix + ".up_proj.bias", width, 1, count * (2 if s["gatedMlp"] else 1), "vector",
+                "column", routed)
+            add(prefix + ".down_proj.bias", d, 1, count, "vector", "replicated", routed)
+
+    moe = s["moe"]
+    mlp("mlp", s["intermediate"], moe["denseLayers"] if moe else L, "mlp")
+    if moe:
+        E, ML = moe["experts"], moe["moeLayers"]
+        add("mlp.gate", E, d, ML, "router", "replicated")
+        if moe["routerBias"]:
+            add("mlp.gate.bias", E, 1, ML, "vector", "replicated")
+        if s["modelType"] == "qwen2_moe":
+            add("mlp.shared_expert_gate", 1, d, ML, "router", "replicated")
+        mlp("mlp.experts", moe["expertWidth"], E * ML, "expert", routed=True)
+        mlp("mlp.shared_experts", moe["sharedWidth"], moe["sharedExperts"] * ML, "mlp")
+
+    add("embed_tokens", s["vocab"], d, 1, "embedding", "vocab")
+    add("embed_positions", s["positionEmbeddings"], d, 1, "embedding", "replicated")
+    if not s["tiedEmbeddings"]:
+        add("lm_head", s["vocab"], d, 1, "head", "vocab")
+    assert sum(t["rows"] * t["cols"] * t["count"] for t in out) == model_params(s)["total"]
+    return out
+
+
+def weight_tensor_bytes(rows, cols, role, scheme):
+    """Bytes of one [rows, cols] tensor of this role stored as `scheme` (weights_storage's keys),
+    exactly: a quantised matrix's values, its scales and zero points (one per block × block
+    tile, per matrix, per row, or per group of a row), and GPTQ's index per input column; any
+    other tensor at restBytes per parameter. Embeddings, the LM head, routers and vectors are
+    never quantised."""
+    w = scheme
+    quantized = ((role == "expert" and w["quantized"] != "none")
+                 or (role == "mlp" and w["quantized"] in ("linear", "mlp"))
+                 or (role == "attention" and w["quantized"] == "linear"))
+    if not quantized:
+        return rows * cols * Fraction(w["restBytes"])
+    b, g = w["blockSize"], w["groupSize"]
+    if b > 0:
+        scales = -(-rows // b) * -(-cols // b)
+    elif g == -1:
+        scales = 1
+    elif g == 0:
+        scales = rows
+    else:
+        scales = rows * -(-cols // g)
+    return (rows * cols * Fraction(w["elementBits"]) / 8
+            + scales * (Fraction(w["scaleBytes"]) + Fraction(w["zeroBytes"]))
+            + cols * Fraction(w["indexBytes"]))
+
+
+def weights_format(name):
+    """The scheme of a format the weights are converted to (modelCost's weightFormat): the linear
+    layers' matrices in it, the embedding, LM head, norms and routers in 16 bits (fp32: 32)."""
+    none = {"quantized": "none", "elementBits": 16, "scaleBytes": 0, "zeroBytes": 0,
+            "groupSize": 0, "blockSize": 0, "indexBytes": 0, "restBytes": 2}
+    quantized = {
+        "fp32": dict(restBytes=4),
+        "bf16": {},
+        "fp16": {},
+        "fp8": dict(quantized="linear", elementBits=8, groupSize=-1, scaleBytes=4),
+        "int8": dict(quantized="linear", elementBits=8, groupSize=0, scaleBytes=2),
+        "int4": dict(quantized="linear", elementBits=4, groupSize=128, scaleBytes=2, zeroBytes=2),
+        "mxfp4": dict(quantized="linear", elementBits=4, groupSize=32, scaleBytes=1),
+    }
+    if name not in quantized:
+        raise ValueError(f"weight_format must be one of file, {', '.join(quantized)}; got {name!r}")
+    return dict(none, format=name, **quantized[name])
+
+
 def kv_elements_per_token(shape, kind, mla_cache="latent"):
     """Values one layer of this kind caches per token: a key and a value per KV head, or
     MLA's latent (kv_lora_rank + qk_rope_head_dim) or its expanded per-head keys and values."""
@@ -328,25 +604,50 @@ def attention_flops_at(shape, tokens):
     return total
 
 
-def model_cost(shape, tokens, batch=1, kv_bytes_per_element=2, weight_bytes_per_param=2,
-               mla_cache="latent", memory_bytes=None):
+def model_cost(shape, tokens, batch=1, kv_bytes_per_element=2, weight_bytes_per_param=None,
+               mla_cache="latent", memory_bytes=None, weight_format="file", tensor_parallel=None,
+               sliding_cache="window", block_tokens=16, kv_budget_bytes=None, devices=None,
+               memory_utilization=None, reserve_bytes=0):
     """The cache, the arithmetic and the weights of the model of `shape` (model_from_config's)
-    at a context of `tokens` for `batch` sequences. Counts are exact integers; bytes are exact
-    fractions of the element sizes' doubles, each rounded once to a double."""
+    at a context of `tokens` for `batch` sequences, and its serving plan: the model split over
+    `tensor_parallel` devices as vLLM and SGLang split it (each matrix by its output rows or
+    input columns, the key-value heads whole, replicated when there are more devices than heads;
+    the embedding and LM head by vocabulary rows, padded to 64; vectors and routers replicated),
+    `devices` = {count, memory_bytes, bandwidth, flops} holding count / tensor_parallel replicas,
+    the cache in whole pages of `block_tokens` (vLLM's PagedAttention, Kwon et al. 2023), a KV
+    budget, what fits in memory_utilization · memory − reserve_bytes per device, and one decoding
+    step, from memory or from arithmetic (the roofline, Williams et al. 2009).
+
+    Weights: weight_bytes_per_param (every parameter at that size), else weight_format, "file"
+    (shape["weights"]) or one of weights_format's. sliding_cache "full": sliding and chunked
+    layers keep every token. Counts are exact integers; bytes, seconds and the experts touched
+    are exact fractions of their inputs' doubles, each rounded once to a double.
+    """
     s = shape
-    b_kv, b_w = Fraction(kv_bytes_per_element), Fraction(weight_bytes_per_param)
+    b_kv = Fraction(kv_bytes_per_element)
+    if sliding_cache not in ("window", "full"):
+        raise ValueError(f"sliding_cache must be \"window\" or \"full\", got {sliding_cache!r}")
+    if not (isinstance(block_tokens, int) and 1 <= block_tokens <= 1024):
+        raise ValueError(f"block_tokens must be a whole number from 1 to 1024, got {block_tokens}")
+    if kv_budget_bytes is not None and not kv_budget_bytes > 0:
+        raise ValueError(f"kv_budget_bytes must be positive, got {kv_budget_bytes}")
+    if memory_utilization is not None and not 0 < memory_utilization <= 1:
+        raise ValueError(f"memory_utilization must be in (0, 1], got {memory_utilization}")
+
+    def held(kind, t):
+        return t if sliding_cache == "full" else tokens_held(s, kind, t)
 
     def kv_bytes_exact(t, n):
-        return sum(kv_elements_per_token(s, k, mla_cache) * tokens_held(s, k, t)
+        return sum(kv_elements_per_token(s, k, mla_cache) * held(k, t)
                    for k in s["layerKinds"]) * n * b_kv
 
     by_kind = []
     for kind in ("full", "sliding", "chunked", "mla"):
         count = s["layerKinds"].count(kind)
         if count:
-            held = tokens_held(s, kind, tokens)
-            elements = kv_elements_per_token(s, kind, mla_cache) * held * count * batch
-            by_kind.append({"kind": kind, "layers": count, "tokensHeld": held,
+            kept = held(kind, tokens)
+            elements = kv_elements_per_token(s, kind, mla_cache) * kept * count * batch
+            by_kind.append({"kind": kind, "layers": count, "tokensHeld": kept,
                             "bytes": float(elements * b_kv)})
     per_token = sum(kv_elements_per_token(s, k, mla_cache) for k in s["layerKinds"]) * b_kv
 
@@ -367,7 +668,85 @@ def model_cost(shape, tokens, batch=1, kv_bytes_per_element=2, weight_bytes_per_
             crossover = lo
         start = end + 1
 
-    weights = p["total"] * b_w
+    # ---- the weights: how they are stored, and every tensor of them
+    tensors = weight_tensors(s)
+    if weight_bytes_per_param is not None:
+        b_w = Fraction(weight_bytes_per_param)
+        scheme = None
+        shown = weight_bytes_per_param
+        shown = int(shown) if shown == int(shown) else shown
+        format_name = f"{shown} bytes per parameter"
+    elif weight_format == "file":
+        scheme = s["weights"]
+        format_name = scheme["format"]
+    else:
+        scheme = weights_format(weight_format)
+        format_name = weight_format
+
+    def stored(rows, cols, role):
+        if scheme is None:
+            return rows * cols * b_w
+        return weight_tensor_bytes(rows, cols, role, scheme)
+
+    weights = sum(t["count"] * stored(t["rows"], t["cols"], t["role"]) for t in tensors)
+
+    # ---- tensor parallelism: key-value heads, replicas, each device's share of the batch
+    n_devices = devices["count"] if devices is not None else None
+    tp = tensor_parallel if tensor_parallel is not None else (n_devices or 1)
+    if not (isinstance(tp, int) and 1 <= tp <= 1024):
+        raise ValueError(f"tensor_parallel must be a whole number from 1 to 1024, got {tp}")
+    if tp > 1 and s["heads"] % tp:
+        raise ValueError(f"tensor_parallel {tp} does not divide the {s['heads']} attention heads")
+    kv = s["kvHeads"]
+    if s["mla"] is not None:
+        kv_dev = kv  # a latent cache is whole on every device
+    elif kv % tp == 0:
+        kv_dev = kv // tp
+    elif tp % kv == 0:
+        kv_dev = 1  # more devices than key-value heads: each head on tp / kv devices
+    else:
+        raise ValueError(f"tensor_parallel {tp} neither divides the {kv} key-value heads nor is "
+                         "a multiple of them")
+    if n_devices is not None and n_devices % tp:
+        raise ValueError(f"devices count {n_devices} is not a multiple of tensor_parallel {tp}")
+    replicas = n_devices // tp if n_devices is not None else 1
+    b_dev = -(-batch // replicas)  # the sequences of the fullest replica
+
+    def elements_on_device(kind):
+        if kind == "mla":
+            if mla_cache == "latent":
+                return s["mla"]["kvLoraRank"] + s["mla"]["qkRopeHeadDim"]
+            return s["heads"] // tp * (s["headDim"] + s["vHeadDim"])
+        return kv_dev * (s["headDim"] + s["vHeadDim"])
+
+    def device_cache(t, n, paged=True):
+        # one device's cache for n sequences at t tokens: in whole pages of block_tokens
+        total = 0
+        for k in s["layerKinds"]:
+            kept = held(k, t)
+            if paged:
+                kept = -(-kept // block_tokens) * block_tokens
+            total += elements_on_device(k) * kept
+        return total * n * b_kv
+
+    def on_device(t):
+        # a tensor's rows and cols on one device
+        r, c = t["rows"], t["cols"]
+        if t["split"] == "column":
+            r = -(-r // tp)
+        elif t["split"] == "row":
+            c = -(-c // tp)
+        elif t["split"] == "kv":
+            r = r // kv * kv_dev
+        elif t["split"] == "vocab" and tp > 1:
+            r = -(-(-(-r // 64) * 64) // tp)
+        return r, c
+
+    device_tensors = [(t, *on_device(t)) for t in tensors]
+    weights_dev = sum(t["count"] * stored(r, c, t["role"]) for t, r, c in device_tensors)
+    dev_per_token = sum(elements_on_device(k) for k in s["layerKinds"]) * b_kv
+    dev_kv = device_cache(tokens, b_dev)
+
     r = {
         "kv_bytes": float(kv_bytes_exact(tokens, batch)),
         "kv_bytes_per_token": float(per_token),
@@ -377,20 +756,73 @@ def model_cost(shape, tokens, batch=1, kv_bytes_per_element=2, weight_bytes_per_
         "crossover_tokens": crossover,
         "params": {"total": p["total"], "active": p["active"], "embedding": p["embedding"]},
         "weights_bytes": float(weights),
+        "weights_format": format_name,
+        "tensor_parallel": tp,
+        "replicas": replicas,
+        "beyond_context": tokens > s["maxContext"],
+        "per_device": {"kv_heads": kv_dev, "kv_bytes_per_token": float(dev_per_token),
+                       "kv_bytes": float(dev_kv), "weights_bytes": float(weights_dev)},
+        "budget": None, "fit": None, "decode": None,
     }
-    if memory_bytes is not None:
-        room = Fraction(memory_bytes) - weights
-        one = kv_bytes_exact(tokens, 1)
-        max_batch = int(room // one) if room >= 0 else 0
+
+    # ---- memory: what one device has for the weights and the cache
+    usable = None
+    if devices is not None or memory_bytes is not None:
+        u = memory_utilization if memory_utilization is not None else (
+            0.9 if devices is not None else 1)
+        memory = devices["memory_bytes"] if devices is not None else memory_bytes
+        usable = Fraction(u) * Fraction(memory) - Fraction(reserve_bytes)
+    if kv_budget_bytes is not None or usable is not None:
+        room = Fraction(kv_budget_bytes) if kv_budget_bytes is not None else max(
+            Fraction(0), usable - weights_dev)
+        blocks = int(room // (block_tokens * dev_per_token))
+        r["budget"] = {"bytes": float(room), "blocks": blocks, "tokens": blocks * block_tokens}
+    if usable is not None:
+        room = usable - weights_dev
+        one = device_cache(tokens, 1)
+        # fits(tokens, B): ceil(B / replicas) sequences per device, ≤ room; B up to 2^20
+        max_batch = min(int(room // one) * replicas, 2 ** 20) if room >= 0 else 0
         lo, hi = 0, s["maxContext"]  # the longest context that fits at `batch`
         if room < 0:
             hi = 0
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            lo, hi = (mid, hi) if kv_bytes_exact(mid, batch) <= room else (lo, mid - 1)
-        # the core reports a batch of at most 2^20, the largest it costs
-        r["fit"] = {"fits": room >= 0 and kv_bytes_exact(tokens, batch) <= room,
-                    "max_batch": min(max_batch, 2 ** 20), "max_tokens": lo}
+            lo, hi = (mid, hi) if device_cache(mid, b_dev) <= room else (lo, mid - 1)
+        limited = "weights" if room < 0 else "context" if lo == s["maxContext"] else "cache"
+        r["fit"] = {"fits": room >= 0 and dev_kv <= room, "max_batch": max_batch,
+                    "max_tokens": lo, "spare_bytes": float(room - dev_kv), "limited_by": limited}
+
+    # ---- one decoding step on one device of the fullest replica: bytes read, arithmetic
+    if devices is not None and devices.get("bandwidth") is not None:
+        moe = s["moe"]
+        touched = 0
+        if moe is not None:
+            E, k = moe["experts"], moe["expertsPerToken"]
+            touched = E * (1 - (1 - Fraction(k, E)) ** b_dev)  # even routing, b_dev tokens
+        read = 0
+        for t, rows, cols in device_tensors:
+            one_tensor = stored(rows, cols, t["role"])
+            if t["role"] == "embedding" and (t["name"] != "embed_tokens"
+                                             or not s["tiedEmbeddings"]):
+                one_tensor = one_tensor / rows * min(rows, b_dev)  # the rows looked up
+            if t["routed"]:
+                one_tensor = one_tensor * touched / moe["experts"]
+            read += t["count"] * one_tensor
+        step_bytes = read + device_cache(tokens, b_dev, paged=False)
+        flops = Fraction((linear + attention_flops_at(s, tokens)) * b_dev, tp)
+        memory_s = step_bytes / Fraction(devices["bandwidth"])
+        compute_s = None
+        if devices.get("flops") is not None:
+            compute_s = flops / Fraction(devices["flops"])
+        seconds = max(memory_s, compute_s) if compute_s is not None else memory_s
+        r["decode"] = {
+            "bytes_per_step": float(step_bytes), "weights_bytes_read": float(read),
+            "experts_touched": float(touched), "flops_per_step": float(flops),
+            "memory_seconds": float(memory_s),
+            "compute_seconds": None if compute_s is None else float(compute_s),
+            "seconds_per_step": float(seconds), "tokens_per_second": float(batch / seconds),
+            "bound": "compute" if compute_s is not None and compute_s > memory_s else "memory",
+        }
     return r
 
 
@@ -419,6 +851,42 @@ def fixture():
     mlaLayers, window (-1 if null), chunk (-1 if null). Every count is exact and rounded once to
     a double; values above 2^53 are that double.
 
+    The fit is the serving plan's (modelCost's memoryBytes without devices: one device,
+    utilization 1, no reserve, tensor parallelism 1): the cache in whole pages of 16 tokens.
+
+    tests/fixtures/model_serving.txt: the serving plan (the options of the contract's "Serving
+    plan"), the same functions, for every model of index.json. Case names and inputs:
+      <id>__tp<tp>: tp 1, 2, 4, 8 (each the heads and key-value heads allow), devices {count tp,
+        memory 80·2^30, bandwidth 3.35e12, flops 989e12}, tensorParallel not given (the devices'
+        count), reserve 2·2^30, utilization default (0.9); tokens min(32768, maxContext),
+        batch 8, kvBytesPerElement 2, weightFormat "file".
+      <id>__fmt<name>: weightFormat fp32, bf16, fp16, fp8, int8, int4, mxfp4; tensorParallel 1,
+        memoryBytes 24·2^30 (no devices); tokens 4096, batch 4, kvBytesPerElement 2.
+      <id>__slidingfull__b<block>: slidingCache "full", blockTokens 16 and 32, kvBudgetBytes
+        10·2^30, no memory; tokens 8192, batch 2, kvBytesPerElement 1.
+      <id>__replicas: tensorParallel tp0 (the smallest legal tp ≥ 2, else 1), devices {count
+        2·tp0, memory 48·2^30, bandwidth 8.64e11, no flops}, utilization 0.85; tokens 2048,
+        batch 5 (3 sequences on the fullest replica).
+      <id>__beyond: tokens maxContext + 1, batch 1, memoryBytes 80e9 (no devices).
+    weightBytesPerParam is never given there (the weights are the format's or the file's), the
+    MLA cache is latent throughout. Each case holds the inputs tokens, batch, kvBytesPerElement,
+    weightFormat (file 0, fp32 1, bf16 2, fp16 3, fp8 4, int8 5, int4 6, mxfp4 7),
+    tensorParallel, devicesCount, memoryBytes (the devices' or memoryBytes), bandwidth, flops,
+    memoryUtilization, kvBudgetBytes (each -1 when not given), reserveBytes, slidingFull (0/1),
+    blockTokens; the shape's weights: fileWeightsBytes, weightsQuantized (none 0, linear 1,
+    mlp 2, experts 3), weightsElementBits, weightsScaleBytes, weightsZeroBytes,
+    weightsGroupSize, weightsBlockSize, weightsIndexBytes, weightsRestBytes; and the outputs
+    weightsBytes, kvBytes, beyondContext (0/1), replicas, perDeviceKvHeads,
+    perDeviceKvBytesPerToken, perDeviceKvBytes, perDeviceWeightsBytes, budgetBytes,
+    budgetBlocks, budgetTokens (-1 without a budget), fitFits (0/1), fitMaxBatch,
+    fitMaxTokens, fitSpareBytes, fitLimitedBy (weights 0, cache 1, context 2; -1 without
+    memory), decodeBytesPerStep, decodeWeightsBytesRead, decodeExpertsTouched,
+    decodeFlopsPerStep, decodeMemorySeconds, decodeComputeSeconds (-1 without flops),
+    decodeSecondsPerStep, decodeTokensPerSecond, decodeBound (memory 0, compute 1) (-1
+    without a bandwidth). The weights' bytes are computed tensor by tensor (weight_tensors,
+    weight_tensor_bytes), each tensor's scales and zero points counted from its own
+    (per-device) rows and columns.
+
     Format as in fixture_format.py: 'case NAME' then 'name rows cols values...', all scalars.
     """
     import json
@@ -431,6 +899,8 @@ def fixture():
     with open(os.path.join(folder, "index.json")) as f:
         index = json.load(f)
     lines = ["# model reference values: reference/model.py's fixture() (exact integers)"]
+    serving = ["# model serving-plan reference values: reference/model.py's fixture() "
+               "(exact integers and fractions)"]
     for entry in index:
         with open(os.path.join(folder, entry["file"])) as f:
             shape = model_from_config(json.load(f))
@@ -465,4 +935,101 @@ def fixture():
                             "fitMaxTokens": r["fit"]["max_tokens"]})
             lines.append(f"case {name}")
             lines += [value(key, float(x)) for key, x in out.items()]
+        serving += serving_cases(entry["id"], shape, value)
+    return {"model.txt": lines, "model_serving.txt": serving}
+
+
+def serving_cases(name, shape, value):
+    """The lines of tests/fixtures/model_serving.txt for one model (fixture()'s docstring)."""
+    formats = ["file", "fp32", "bf16", "fp16", "fp8", "int8", "int4", "mxfp4"]
+    gib = 2 ** 30
+
+    def legal(tp):
+        try:
+            model_cost(shape, 1, tensor_parallel=tp, weight_bytes_per_param=2)
+            return True
+        except ValueError:
+            return False
+
+    tps = [tp for tp in (1, 2, 4, 8) if legal(tp)]
+    tp0 = next((tp for tp in range(2, 1025) if legal(tp)), 1)
+    runs = []  # (case name, model_cost's keyword arguments)
+    for tp in tps:
+        runs.append((f"tp{tp}", dict(
+            tokens=min(32768, shape["maxContext"]), batch=8, kv_bytes_per_element=2,
+            devices={"count": tp, "memory_bytes": 80 * gib, "bandwidth": 3.35e12,
+                     "flops": 989e12}, reserve_bytes=2 * gib)))
+    for fmt in formats[1:]:
+        runs.append((f"fmt{fmt}", dict(tokens=4096, batch=4, weight_format=fmt,
+                                       tensor_parallel=1, memory_bytes=24 * gib)))
+    for block in (16, 32):
+        runs.append((f"slidingfull__b{block}", dict(
+            tokens=8192, batch=2, kv_bytes_per_element=1, sliding_cache="full",
+            block_tokens=block, kv_budget_bytes=10 * gib)))
+    runs.append(("replicas", dict(
+        tokens=2048, batch=5, tensor_parallel=tp0, memory_utilization=0.85,
+        devices={"count": 2 * tp0, "memory_bytes": 48 * gib, "bandwidth": 8.64e11})))
+    runs.append(("beyond", dict(tokens=shape["maxContext"] + 1, batch=1, memory_bytes=80e9)))
+
+    w = shape["weights"]
+    lines = []
+    for suffix, kw in runs:
+        try:
+            r = model_cost(shape, **kw)
+        except ValueError:
+            continue  # a combination the model does not allow
+        dev = kw.get("devices")
+
+        def given(x):
+            return -1 if x is None else x
+        out = {
+            "tokens": kw["tokens"], "batch": kw["batch"],
+            "kvBytesPerElement": kw.get("kv_bytes_per_element", 2),
+            "weightFormat": formats.index(kw.get("weight_format", "file")),
+            "tensorParallel": given(kw.get("tensor_parallel")),
+            "devicesCount": dev["count"] if dev else -1,
+            "memoryBytes": dev["memory_bytes"] if dev else given(kw.get("memory_bytes")),
+            "bandwidth": given(dev.get("bandwidth")) if dev else -1,
+            "flops": given(dev.get("flops")) if dev else -1,
+            "memoryUtilization": given(kw.get("memory_utilization")),
+            "reserveBytes": kw.get("reserve_bytes", 0),
+            "slidingFull": int(kw.get("sliding_cache") == "full"),
+            "blockTokens": kw.get("block_tokens", 16),
+            "kvBudgetBytes": given(kw.get("kv_budget_bytes")),
+            "fileWeightsBytes": w["bytes"],
+            "weightsQuantized": ["none", "linear", "mlp", "experts"].index(w["quantized"]),
+            "weightsElementBits": w["elementBits"], "weightsScaleBytes": w["scaleBytes"],
+            "weightsZeroBytes": w["zeroBytes"], "weightsGroupSize": w["groupSize"],
+            "weightsBlockSize": w["blockSize"], "weightsIndexBytes": w["indexBytes"],
+            "weightsRestBytes": w["restBytes"],
+            "weightsBytes": r["weights_bytes"], "kvBytes": r["kv_bytes"],
+            "beyondContext": int(r["beyond_context"]), "replicas": r["replicas"],
+            "perDeviceKvHeads": r["per_device"]["kv_heads"],
+            "perDeviceKvBytesPerToken": r["per_device"]["kv_bytes_per_token"],
+            "perDeviceKvBytes": r["per_device"]["kv_bytes"],
+            "perDeviceWeightsBytes": r["per_device"]["weights_bytes"],
+        }
+        b = r["budget"] or {}
+        out.update({"budgetBytes": b.get("bytes", -1), "budgetBlocks": b.get("blocks", -1),
+                    "budgetTokens": b.get("tokens", -1)})
+        f = r["fit"]
+        out.update({
+            "fitFits": int(f["fits"]) if f else -1, "fitMaxBatch": f["max_batch"] if f else -1,
+            "fitMaxTokens": f["max_tokens"] if f else -1,
+            "fitSpareBytes": f["spare_bytes"] if f else -1,
+            "fitLimitedBy": ["weights", "cache", "context"].index(f["limited_by"]) if f else -1,
+        })
+        d = r["decode"]
+        keys = [("decodeBytesPerStep", "bytes_per_step"),
+                ("decodeWeightsBytesRead", "weights_bytes_read"),
+                ("decodeExpertsTouched", "experts_touched"),
+                ("decodeFlopsPerStep", "flops_per_step"),
+                ("decodeMemorySeconds", "memory_seconds"),
+                ("decodeComputeSeconds", "compute_seconds"),
+                ("decodeSecondsPerStep", "seconds_per_step"),
+                ("decodeTokensPerSecond", "tokens_per_second")]
+        out.update({key: given(d[k]) if d else -1 for key, k in keys})
+        out["decodeBound"] = ["memory", "compute"].index(d["bound"]) if d else -1
+        lines.append(f"case {name}__{suffix}")
+        lines += [value(key, float(x)) for key, x in out.items()]
     return lines

@@ -750,3 +750,89 @@ TEST_CASE("model: the fewest devices the weights need, and the floor along the c
   o.devices.reset();
   CHECK_FALSE(llmmath::model_cost_sweep(llama, tokens, o).tokens_per_second);
 }
+
+TEST_CASE("model: the serving plan of every real configuration against reference/model.py",
+          "[model][serving][fixtures]") {
+  // the reference lists every tensor by its checkpoint name and counts in exact integers and
+  // fractions (reference/model.py, serving_cases): bytes, pages and fits compared exactly; the
+  // decoding floor, a power and quotients of doubles, to 1e-12 relative
+  const auto cases = fixtures::load("model_serving.txt");
+  REQUIRE(cases.size() >= 12 * 14);
+  static constexpr const char* limits[] = {"weights", "cache", "context"};
+  static constexpr const char* quantized[] = {"none", "linear", "mlp", "experts"};
+  for (const auto& c : cases) {
+    INFO(c.name);
+    const std::string id = c.name.substr(0, c.name.find("__"));
+    const auto* entry = index_entry(id);
+    REQUIRE(entry != nullptr);
+    const ModelShape s = model_from_config_text(file_text(entry->find("file")->string));
+    const auto& w = s.weights;
+    CHECK(w.bytes == c.scalar("fileWeightsBytes"));
+    CHECK(w.quantized == quantized[static_cast<int>(c.scalar("weightsQuantized"))]);
+    CHECK(w.element_bits == c.scalar("weightsElementBits"));
+    CHECK(w.scale_bytes == c.scalar("weightsScaleBytes"));
+    CHECK(w.zero_bytes == c.scalar("weightsZeroBytes"));
+    CHECK(w.group_size == c.scalar("weightsGroupSize"));
+    CHECK(w.block_size == c.scalar("weightsBlockSize"));
+    CHECK(w.index_bytes == c.scalar("weightsIndexBytes"));
+    CHECK(w.rest_bytes == c.scalar("weightsRestBytes"));
+
+    ModelCostOptions o = at(c.scalar("tokens"), c.scalar("batch"), c.scalar("kvBytesPerElement"));
+    o.weight_format = llmmath::model_weight_formats[static_cast<int>(c.scalar("weightFormat"))];
+    auto given = [&](const char* key) {
+      const double v = c.scalar(key);
+      return v == -1 ? std::nullopt : std::optional<double>(v);
+    };
+    o.tensor_parallel = given("tensorParallel");
+    if (const auto count = given("devicesCount"))
+      o.devices = llmmath::ModelDevices{*count, c.scalar("memoryBytes"), given("bandwidth"),
+                                        given("flops")};
+    else if (c.scalar("memoryBytes") != -1)
+      o.memory_bytes = c.scalar("memoryBytes");
+    o.memory_utilization = given("memoryUtilization");
+    o.reserve_bytes = c.scalar("reserveBytes");
+    if (c.scalar("slidingFull") == 1) o.sliding_cache = llmmath::SlidingCache::full;
+    o.block_tokens = c.scalar("blockTokens");
+    o.kv_budget_bytes = given("kvBudgetBytes");
+    const auto r = model_cost(s, o);
+
+    CHECK(r.weights_bytes == c.scalar("weightsBytes"));
+    CHECK(r.kv_bytes == c.scalar("kvBytes"));
+    CHECK(r.beyond_context == (c.scalar("beyondContext") == 1));
+    CHECK(r.replicas == c.scalar("replicas"));
+    CHECK(r.per_device.kv_heads == c.scalar("perDeviceKvHeads"));
+    CHECK(r.per_device.kv_bytes_per_token == c.scalar("perDeviceKvBytesPerToken"));
+    CHECK(r.per_device.kv_bytes == c.scalar("perDeviceKvBytes"));
+    CHECK(r.per_device.weights_bytes == c.scalar("perDeviceWeightsBytes"));
+    CHECK(r.budget.has_value() == (c.scalar("budgetBytes") != -1));
+    // usable memory is u · memory − reserve − weights, three roundings in doubles against the
+    // reference's one: within 1e-15 relative (a few units of the last place); pages exactly
+    if (r.budget) {
+      CHECK(r.budget->bytes == Approx(c.scalar("budgetBytes")).epsilon(1e-15));
+      CHECK(r.budget->blocks == c.scalar("budgetBlocks"));
+      CHECK(r.budget->tokens == c.scalar("budgetTokens"));
+    }
+    CHECK(r.fit.has_value() == (c.scalar("fitFits") != -1));
+    if (r.fit) {
+      CHECK(r.fit->fits == (c.scalar("fitFits") == 1));
+      CHECK(r.fit->max_batch == c.scalar("fitMaxBatch"));
+      CHECK(r.fit->max_tokens == c.scalar("fitMaxTokens"));
+      CHECK(r.fit->spare_bytes == Approx(c.scalar("fitSpareBytes")).epsilon(1e-15));
+      CHECK(r.fit->limited_by == limits[static_cast<int>(c.scalar("fitLimitedBy"))]);
+    }
+    CHECK(r.decode.has_value() == (c.scalar("decodeBound") != -1));
+    if (r.decode) {
+      const auto& d = *r.decode;
+      CHECK(d.bytes_per_step == Approx(c.scalar("decodeBytesPerStep")).epsilon(1e-12));
+      CHECK(d.weights_bytes_read == Approx(c.scalar("decodeWeightsBytesRead")).epsilon(1e-12));
+      CHECK(d.experts_touched == Approx(c.scalar("decodeExpertsTouched")).epsilon(1e-12));
+      CHECK(d.flops_per_step == Approx(c.scalar("decodeFlopsPerStep")).epsilon(1e-12));
+      CHECK(d.memory_seconds == Approx(c.scalar("decodeMemorySeconds")).epsilon(1e-12));
+      CHECK(d.compute_seconds.value_or(-1) ==
+            Approx(c.scalar("decodeComputeSeconds")).epsilon(1e-12));
+      CHECK(d.seconds_per_step == Approx(c.scalar("decodeSecondsPerStep")).epsilon(1e-12));
+      CHECK(d.tokens_per_second == Approx(c.scalar("decodeTokensPerSecond")).epsilon(1e-12));
+      CHECK(d.bound == (c.scalar("decodeBound") == 1 ? "compute" : "memory"));
+    }
+  }
+}
