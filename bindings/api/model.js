@@ -498,6 +498,7 @@ result's \`budget\` holds floor(bytes / (blockTokens · perDevice.kvBytesPerToke
         },
         { name: "maxBatch", type: "number", doc: "The largest batch at `tokens` (0 if none; at most 2^20)." },
         { name: "maxTokens", type: "number", doc: "The largest context at `batch` (0 if none; at most maxContext)." },
+        { name: "usableBytes", type: "number", doc: "Per device: memoryUtilization · memory − reserveBytes." },
         { name: "spareBytes", type: "number", doc: "Per device at `tokens` and `batch`; negative when short." },
         {
           name: "limitedBy",

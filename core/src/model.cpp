@@ -1696,6 +1696,7 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
         hi = mid - 1;
     }
     fit.max_tokens = to_double(lo);
+    fit.usable_bytes = usable;
     fit.spare_bytes = usable - weights_dev - device_kv(t, b_dev, true);
     fit.limited_by = !weights_fit                      ? "weights"
                      : fit.max_tokens == s.max_context ? "context"

@@ -588,6 +588,7 @@ TEST_CASE("model: an engine's KV memory in whole pages, and what fits each devic
   o.devices = llmmath::ModelDevices{1, 80.0 * (1 << 30), std::nullopt, std::nullopt};
   r = model_cost(llama, o);
   REQUIRE(r.fit);
+  CHECK(r.fit->usable_bytes == 77309411328.0);
   CHECK(r.fit->spare_bytes == 77309411328.0 - 16060522496.0 - 1073741824.0);
   CHECK(r.fit->limited_by == "context");  // one sequence reaches the model's 131,072 tokens
   CHECK(r.budget->bytes == 77309411328.0 - 16060522496.0);

@@ -310,6 +310,7 @@ struct ModelFit {
   bool fits = false;       ///< weights, cache (whole pages) and reserve fit each device
   double max_batch = 0;    ///< at `tokens`, at most 2^20
   double max_tokens = 0;   ///< at `batch`, at most the model's max_context
+  double usable_bytes = 0;  ///< per device: memoryUtilization · memory − reserveBytes
   double spare_bytes = 0;  ///< per device at `tokens` and `batch` (negative: short by that much)
   /// what stops the context: "weights" (they alone do not fit), "cache" (the memory), or
   /// "context" (the model's max_context)
@@ -323,6 +324,7 @@ void for_each_field(const ModelFit& r, Visit&& visit) {
   LLMMATH_FIELD(fits);
   LLMMATH_FIELD(max_batch);
   LLMMATH_FIELD(max_tokens);
+  LLMMATH_FIELD(usable_bytes);
   LLMMATH_FIELD(spare_bytes);
   LLMMATH_FIELD(limited_by);
   LLMMATH_FIELD(devices_needed);
