@@ -775,7 +775,23 @@ def model_cost(shape, tokens, batch=1, kv_bytes_per_element=2, weight_bytes_per_
     if kv_budget_bytes is not None or usable is not None:
         room = Fraction(kv_budget_bytes) if kv_budget_bytes is not None else max(
             Fraction(0), usable - weights_dev)
-        blocks = int(room // (block_tokens * dev_per_token))
+        # vLLM's KV cache manager (v1/core/kv_cache_utils.py): one page of block_tokens per layer;
+        # when windowed layers sit beside full ones and keep only their window, its hybrid
+        # allocator groups each kind's layers group_size at a time (the fewest of a kind, or the
+        # most if that is under 1.5× the fewest), padding a kind's last group; a pool page serves
+        # a whole group, and the log's "GPU KV cache size" is the pool split evenly over the groups
+        counts = {k: s["layerKinds"].count(k) for k in set(s["layerKinds"])}
+        group, groups = len(s["layerKinds"]), 1
+        if len(counts) > 1 and sliding_cache == "window" and \
+                len({elements_on_device(k) for k in counts}) == 1:
+            fewest, most = min(counts.values()), max(counts.values())
+            group = most if most < Fraction(3, 2) * fewest else fewest
+            groups = sum(-(-n // group) for n in counts.values())
+        if groups == 1:
+            blocks = int(room // (block_tokens * dev_per_token))
+        else:
+            layer_page = block_tokens * elements_on_device(s["layerKinds"][0]) * b_kv
+            blocks = int(room // (layer_page * group)) // groups
         r["budget"] = {"bytes": float(room), "blocks": blocks, "tokens": blocks * block_tokens}
     if usable is not None:
         room = usable - weights_dev

@@ -1662,8 +1662,35 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
   if (o.kv_budget_bytes || memory) {
     ModelBudget budget;
     budget.bytes = o.kv_budget_bytes ? *o.kv_budget_bytes : std::max(0.0, usable - weights_dev);
-    const double page = o.block_tokens * r.per_device.kv_bytes_per_token;
-    budget.blocks = to_double(floor_div(budget.bytes, page));
+    // vLLM's hybrid allocator, where windowed layers sit beside full ones and are kept as windows:
+    // the layers of each kind are grouped G at a time (G the fewest of a kind, or the most when
+    // that is under 1.5 times the fewest), a kind's last group padded to G; each page of the pool
+    // serves the G layers of one group, and the tokens reported are the pool shared equally by
+    // the groups. One kind (or every token kept) is one group of every layer: the plain division.
+    const Counts& cd = plan.cd;
+    Int kinds_present = 0, fewest = 0, most = 0, layers = 0;
+    bool same_page = true;
+    for (int k = 0; k < 4; ++k) {
+      if (cd.layers[k] == 0) continue;
+      ++kinds_present;
+      fewest = fewest == 0 ? cd.layers[k] : std::min(fewest, cd.layers[k]);
+      most = std::max(most, cd.layers[k]);
+      layers += cd.layers[k];
+      for (int j = 0; j < k; ++j)
+        if (cd.layers[j] > 0 && cd.elements[j] != cd.elements[k]) same_page = false;
+    }
+    Int group = layers, groups = 1;
+    if (kinds_present > 1 && o.sliding_cache == SlidingCache::window && same_page) {
+      group = 2 * most < 3 * fewest ? most : fewest;
+      groups = 0;
+      for (int k = 0; k < 4; ++k) groups += (cd.layers[k] + group - 1) / group;
+      r.notes.push_back("The engine's pool, as vLLM's hybrid allocator keeps it: " +
+                        whole(to_double(groups)) + " groups of " + whole(to_double(group)) +
+                        " layers (each kind's last group padded), a page serving one group.");
+    }
+    const double layer_page = o.block_tokens * r.per_device.kv_bytes_per_token / to_double(layers);
+    const Int pool = floor_div(budget.bytes, layer_page * to_double(group));
+    budget.blocks = to_double(pool / groups);
     budget.tokens = budget.blocks * o.block_tokens;
     r.budget = budget;
   }

@@ -837,3 +837,28 @@ TEST_CASE("model: the serving plan of every real configuration against reference
     }
   }
 }
+
+TEST_CASE("model: a hybrid model's pool as vLLM's allocator groups its layers",
+          "[model][serving]") {
+  // Gemma 3 27B: 62 layers, 52 sliding and 10 full, 16 key-value heads of 128 per layer. vLLM
+  // groups them 10 at a time (the fewer kind's count): 6 sliding groups (the last padded) and 1
+  // full, a pool page serving 10 layers; the tokens it reports are the pool over the 7 groups, as
+  // if 70 layers held every token (vllm/v1/core/kv_cache_utils.py)
+  const ModelShape gemma = model_from_config_text(file_text("gemma-3-27b.json"));
+  const double per_layer = 2.0 * 16 * 128 * 2;  // bytes a token leaves in one layer
+  ModelCostOptions o = at(4096);
+  o.kv_budget_bytes = 20.0 * (1 << 30);
+  const auto r = model_cost(gemma, o);
+  const double pool = std::floor(*o.kv_budget_bytes / (16 * per_layer * 10));
+  CHECK(r.budget->blocks == std::floor(pool / 7));
+  CHECK(r.budget->tokens == 16 * std::floor(pool / 7));
+  // every token kept in every layer (the hybrid manager off): one group of 62
+  o.sliding_cache = llmmath::SlidingCache::full;
+  CHECK(model_cost(gemma, o).budget->blocks ==
+        std::floor(*o.kv_budget_bytes / (16 * per_layer * 62)));
+  // gpt-oss-20b's 12 and 12 make 2 groups of 12: the same as 24 layers
+  const ModelShape oss = model_from_config_text(file_text("gpt-oss-20b.json"));
+  o.sliding_cache = llmmath::SlidingCache::window;
+  CHECK(model_cost(oss, o).budget->blocks ==
+        std::floor(*o.kv_budget_bytes / (16 * 2.0 * 8 * 64 * 2 * 24)));
+}
