@@ -407,10 +407,14 @@ def weights_storage(config):
         w = (first or {}).get("weights") or {}
         bits = w.get("num_bits", 8)
         strategy = w.get("strategy") or "tensor"
-        scale = {"tensor": 4, "group": 2, "block": 4, "channel": 2}.get(strategy, 4)
-        zero = 0 if w.get("symmetric", True) else 1
+        # compressed-tensors saves scales in the model's dtype, 2 bytes, whatever the strategy;
+        # NVFP4 (4-bit floats in groups of 16) saves an FP8 scale per group
+        scale = 1 if w.get("type") == "float" and bits == 4 else 2
+        zero = 0 if w.get("symmetric", True) else Fraction(bits, 8)  # packed as the values are
+        order = w.get("actorder")
+        scheme.update(indexBytes=4 if order == "group" or order is True else 0)
         g, b = -1, 0
-        if strategy == "group":
+        if strategy in ("group", "tensor_group"):
             g = w.get("group_size") or 128
             suffix = f"-g{whole(g)}"
         elif strategy == "channel":
@@ -507,7 +511,10 @@ def weight_tensors(shape):
         E, ML = moe["experts"], moe["moeLayers"]
         add("mlp.gate", E, d, ML, "router", "replicated")
         if moe["routerBias"]:
-            add("mlp.gate.bias", E, 1, ML, "vector", "replicated")
+            # DeepSeek-V3 keeps its e_score_correction_bias in float32 (its safetensors)
+            deepseek = s["modelType"].startswith("deepseek")
+            add("mlp.gate.e_score_correction_bias" if deepseek else "mlp.router.bias", E, 1, ML,
+                "vector32" if deepseek else "vector", "replicated")
         if s["modelType"] == "qwen2_moe":
             add("mlp.shared_expert_gate", 1, d, ML, "router", "replicated")
         mlp("mlp.experts", moe["expertWidth"], E * ML, "expert", routed=True)
@@ -531,6 +538,8 @@ def weight_tensor_bytes(rows, cols, role, scheme):
     quantized = ((role == "expert" and w["quantized"] != "none")
                  or (role == "mlp" and w["quantized"] in ("linear", "mlp"))
                  or (role == "attention" and w["quantized"] == "linear"))
+    if role == "vector32":
+        return rows * cols * 4
     if not quantized:
         return rows * cols * Fraction(w["restBytes"])
     b, g = w["blockSize"], w["groupSize"]
@@ -738,7 +747,7 @@ def model_cost(shape, tokens, batch=1, kv_bytes_per_element=2, weight_bytes_per_
             c = -(-c // tp)
         elif t["split"] == "kv":
             r = r // kv * kv_dev
-        elif t["split"] == "vocab" and tp > 1:
+        elif t["split"] == "vocab":  # vLLM pads the vocabulary to 64 rows at any tp
             r = -(-(-(-r // 64) * 64) // tp)
         return r, c
 

@@ -465,6 +465,11 @@ result's \`budget\` holds floor(bytes / (blockTokens · perDevice.kvBytesPerToke
       name: "ModelPerDevice",
       doc: "One device's share under tensor parallelism.",
       fields: [
+        {
+          name: "sequences",
+          type: "number",
+          doc: "Of the batch, on the fullest copy of the model: ceil(batch / replicas).",
+        },
         { name: "kvHeads", type: "number", doc: "Key-value heads it holds (a latent cache: the model's, whole)." },
         { name: "kvBytesPerToken", type: "number", doc: "One token of one sequence in every layer, on this device." },
         {
@@ -521,6 +526,7 @@ and its cache, over the bandwidth; its arithmetic at the peak. Communication not
       fields: [
         { name: "bytesPerStep", type: "number" },
         { name: "weightsBytesRead", type: "number", doc: "The weights' part of bytesPerStep." },
+        { name: "kvBytesRead", type: "number", doc: "The cache's part: its sequences' cache as held (not in pages)." },
         { name: "expertsTouched", type: "number", doc: "Routed experts per MoE layer the step reads (0 if dense)." },
         {
           name: "flopsPerStep",

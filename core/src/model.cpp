@@ -585,22 +585,26 @@ ModelWeights read_weights(const Reader& r, const Reader& outer, ModelShape& s) {
     const std::string type = qstring(*weights, "type");
     const std::string strategy = qstring(*weights, "strategy");
     const bool symmetric = qflag(*weights, "symmetric", true);
+    // scales in the model's dtype (2 bytes) whatever the strategy; NVFP4 (4-bit floats in groups
+    // of 16) an FP8 scale per group
+    w.scale_bytes = type == "float" && w.element_bits == 4 ? 1 : 2;
     if (strategy == "tensor") {
       w.group_size = -1;
-      w.scale_bytes = 4;
-    } else if (strategy == "group") {
+    } else if (strategy == "group" || strategy == "tensor_group") {
       w.group_size = qnumber(*weights, "group_size", 128);
-      w.scale_bytes = 2;
     } else if (strategy == "block") {
       const Value* b = weights->find("block_structure");
       w.block_size =
           b && b->type == Value::Type::array && !b->items.empty() ? b->items[0].number : 128;
-      w.scale_bytes = 4;
     } else {  // channel
       w.group_size = 0;
-      w.scale_bytes = 2;
     }
-    w.zero_bytes = symmetric ? 0 : 1;
+    w.zero_bytes = symmetric ? 0 : w.element_bits / 8;  // packed like the weights
+    // activation order by group keeps an int32 group index per input column
+    const Value* order = weights->find("actorder");
+    if (order && ((order->type == Value::Type::string && order->string == "group") ||
+                  (order->type == Value::Type::boolean && order->boolean)))
+      w.index_bytes = 4;
     const std::string base = (type == "float" ? "fp" : "int") + whole(w.element_bits);
     w.format =
         base + (w.block_size > 0 ? "-block" + whole(w.block_size) : group_name(w.group_size));
@@ -1174,7 +1178,9 @@ Weights weights(const ModelShape& s) {
 // column- and row-parallel layers; the vocabulary split by rows, padded to 64 per device's share;
 // key-value projections by heads, replicated when devices outnumber heads; the rest replicated).
 
-enum class Role { attention, mlp, expert, embedding, head, router, vector };
+// vector32: a vector a checkpoint keeps in float32 whatever its dtype (DeepSeek-V3's
+// e_score_correction_bias)
+enum class Role { attention, mlp, expert, embedding, head, router, vector, vector32 };
 enum class Split { column, row, kv, vocab, replicated };
 
 struct Tensor {
@@ -1240,7 +1246,10 @@ std::vector<Tensor> tensors(const ModelShape& s) {
     const ModelMoe& m = *s.moe;
     const Int E = to_int(m.experts), ML = to_int(m.moe_layers);
     add(E, d, ML, Role::router, Split::replicated);
-    if (m.router_bias) vec(E, ML, Split::replicated);
+    if (m.router_bias) {
+      const bool fp32 = s.model_type.rfind("deepseek", 0) == 0;
+      add(E, 1, ML, fp32 ? Role::vector32 : Role::vector, Split::replicated);
+    }
     if (m.shared_expert_gate) add(1, d, ML, Role::router, Split::replicated);
     routed = true;
     mlp(to_int(m.expert_width), E * ML, Role::expert);
@@ -1262,6 +1271,7 @@ bool quantized(const ModelWeights& w, Role role) {
 
 /// Bytes of one tensor of rows × cols in the storage w (scales, zero points and indices included).
 double tensor_bytes(const ModelWeights& w, Role role, Int rows, Int cols) {
+  if (role == Role::vector32) return to_double(rows * cols) * 4;
   if (!quantized(w, role)) return to_double(rows * cols) * w.rest_bytes;
   double bytes = to_double(rows * cols) * w.element_bits / 8;
   Int scales;
@@ -1290,8 +1300,8 @@ std::pair<Int, Int> device_dims(const ModelShape& s, const Tensor& t, Int tp, In
     case Split::row: return {t.rows, share(t.cols)};
     case Split::kv: return {t.rows / to_int(s.kv_heads) * kv_dev, t.cols};
     case Split::vocab: {
-      const Int padded = (t.rows + 63) / 64 * 64;  // vLLM's vocabulary padding
-      return {tp == 1 ? t.rows : share(padded), t.cols};
+      const Int padded = (t.rows + 63) / 64 * 64;  // vLLM's vocabulary padding, at any tp
+      return {share(padded), t.cols};
     }
     case Split::replicated: break;
   }
@@ -1513,7 +1523,8 @@ ModelDecode decode_at(const Plan& p, const ModelCostOptions& o, double linear_fl
     read += part;
   }
   d.weights_bytes_read = read;
-  d.bytes_per_step = read + p.device_kv(tokens, p.batch, false);
+  d.kv_bytes_read = p.device_kv(tokens, p.batch, false);
+  d.bytes_per_step = read + d.kv_bytes_read;
   d.flops_per_step = (linear_flops + attention_flops) * to_double(p.batch) / to_double(p.tp);
   d.memory_seconds = d.bytes_per_step / *o.devices->bandwidth_bytes_per_second;
   d.seconds_per_step = d.memory_seconds;
@@ -1636,6 +1647,7 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
   const Int b_dev = (b + replicas - 1) / replicas;  // the sequences of the fullest replica
   const double weights_dev = plan.weights_dev;
   auto device_kv = [&](Int tokens, Int n, bool paged) { return plan.device_kv(tokens, n, paged); };
+  r.per_device.sequences = to_double(b_dev);
   r.per_device.kv_heads = to_double(s.mla ? kv : plan.kv_dev);
   r.per_device.kv_bytes_per_token = plan.kv_bytes_per_token;
   r.per_device.kv_bytes = device_kv(t, b_dev, true);

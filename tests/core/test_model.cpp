@@ -522,6 +522,24 @@ TEST_CASE("model: the file's weight format, costed tensor by tensor", "[model][w
   const double total = model_cost(oss, at(1)).params.total;
   CHECK(oss.weights.bytes ==
         2 * (total - experts * expert_matrices) + experts * expert_matrices * (0.5 + 1.0 / 32));
+  // compressed-tensors W4A16 (pack-quantized): scales in the model's dtype per 128 weights, and
+  // with activation order by group an int32 index per input column (RedHatAI's checkpoints)
+  const ModelShape ct = model_from_config_text(small(
+      R"(, "torch_dtype": "bfloat16", "quantization_config": {"quant_method": "compressed-tensors",
+          "format": "pack-quantized", "ignore": ["lm_head"], "config_groups": {"group_0": {
+          "targets": ["Linear"], "weights": {"num_bits": 4, "type": "int", "symmetric": true,
+          "strategy": "group", "group_size": 128, "actorder": "group"}}}})"));
+  CHECK(ct.weights.format == "int4-g128");
+  auto ct_matrix = [](double r, double c) { return r * c / 2 + r * (c / 128) * 2 + 4 * c; };
+  CHECK(ct.weights.bytes == 2 * ct_matrix(256, 256) + 2 * ct_matrix(64, 256) +
+                                2 * ct_matrix(512, 256) + ct_matrix(256, 512) + 3 * 256 * 2 +
+                                2 * 1000 * 256 * 2);
+  // DeepSeek-V3's FP8 checkpoint, less its multi-token-prediction layer (not loaded): the weights
+  // in FP8 with a float32 scale per 128 × 128 block, the rest in bf16, the routers' correction
+  // bias in float32, as its safetensors store them
+  const ModelShape v3 = model_from_config_text(file_text("deepseek-v3.json"));
+  CHECK(v3.weights.format == "fp8-block128");
+  CHECK(v3.weights.bytes == 673150611808.0);
   // an override: the same model in int4 (group 128, 16-bit scale and zero) and every parameter at 1
   // byte
   ModelCostOptions o = at(1);
@@ -615,6 +633,8 @@ TEST_CASE("model: an engine's KV memory in whole pages, and what fits each devic
   const double one = model_cost(llama, at(8192)).per_device.kv_bytes;
   const double usable = 0.9 * 80.0 * (1 << 30) - 16060522496.0;
   CHECK(model_cost(llama, o).fit->max_batch == 2 * std::floor(usable / one));
+  o.batch = 5;
+  CHECK(model_cost(llama, o).per_device.sequences == 3);  // 5 over 2 copies: 3 on the fuller
 }
 
 TEST_CASE("model: a context past the model's limit is costed and flagged", "[model][serving]") {
@@ -655,6 +675,7 @@ TEST_CASE("model: the decoding floor, bytes moved over bandwidth", "[model][serv
   REQUIRE(r.decode);
   const double weights = 16060522496.0 - 128256.0 * 4096 * 2 + 4096 * 2;
   CHECK(r.decode->weights_bytes_read == weights);
+  CHECK(r.decode->kv_bytes_read == 4096.0 * 131072);
   CHECK(r.decode->bytes_per_step == weights + 4096.0 * 131072);
   CHECK(r.decode->memory_seconds == Approx(15546728448.0 / 3.35e12).epsilon(1e-15));
   CHECK(r.decode->bound == "memory");

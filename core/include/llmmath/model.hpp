@@ -279,13 +279,15 @@ void for_each_field(const ModelParams& r, Visit&& visit) {
 
 /// One device's share under tensor parallelism, as vLLM and SGLang split a model.
 struct ModelPerDevice {
-  double kv_heads = 0;            ///< key-value heads it holds (1, replicated, when tp > kvHeads)
+  double sequences = 0;  ///< of the batch, on the fullest copy of the model: ceil(batch / replicas)
+  double kv_heads = 0;   ///< key-value heads it holds (1, replicated, when tp > kvHeads)
   double kv_bytes_per_token = 0;  ///< one token of one sequence in every layer, on this device
   double kv_bytes = 0;  ///< its cache of its sequences at `tokens`, in whole pages of blockTokens
   double weights_bytes = 0;  ///< its weights, the vocabulary padded to a multiple of 64 rows
 };
 template <class Visit>
 void for_each_field(const ModelPerDevice& r, Visit&& visit) {
+  LLMMATH_FIELD(sequences);
   LLMMATH_FIELD(kv_heads);
   LLMMATH_FIELD(kv_bytes_per_token);
   LLMMATH_FIELD(kv_bytes);
@@ -307,11 +309,11 @@ void for_each_field(const ModelBudget& r, Visit&& visit) {
 }
 
 struct ModelFit {
-  bool fits = false;       ///< weights, cache (whole pages) and reserve fit each device
-  double max_batch = 0;    ///< at `tokens`, at most 2^20
-  double max_tokens = 0;   ///< at `batch`, at most the model's max_context
+  bool fits = false;        ///< weights, cache (whole pages) and reserve fit each device
+  double max_batch = 0;     ///< at `tokens`, at most 2^20
+  double max_tokens = 0;    ///< at `batch`, at most the model's max_context
   double usable_bytes = 0;  ///< per device: memoryUtilization · memory − reserveBytes
-  double spare_bytes = 0;  ///< per device at `tokens` and `batch` (negative: short by that much)
+  double spare_bytes = 0;   ///< per device at `tokens` and `batch` (negative: short by that much)
   /// what stops the context: "weights" (they alone do not fit), "cache" (the memory), or
   /// "context" (the model's max_context)
   std::string limited_by;
@@ -336,6 +338,7 @@ void for_each_field(const ModelFit& r, Visit&& visit) {
 struct ModelDecode {
   double bytes_per_step = 0;      ///< weights read (MoE: the experts the batch touches) + cache
   double weights_bytes_read = 0;  ///< the weights' part of bytes_per_step
+  double kv_bytes_read = 0;       ///< the cache's part: its sequences' cache as held, not paged
   double experts_touched = 0;     ///< routed experts per MoE layer the batch touches (0 if dense)
   double flops_per_step = 0;      ///< (2 · active params + attention) per sequence, over tp
   double memory_seconds = 0;      ///< bytes_per_step / bandwidth
@@ -348,6 +351,7 @@ template <class Visit>
 void for_each_field(const ModelDecode& r, Visit&& visit) {
   LLMMATH_FIELD(bytes_per_step);
   LLMMATH_FIELD(weights_bytes_read);
+  LLMMATH_FIELD(kv_bytes_read);
   LLMMATH_FIELD(experts_touched);
   LLMMATH_FIELD(flops_per_step);
   LLMMATH_FIELD(memory_seconds);
