@@ -104,3 +104,18 @@ const SUPERSCRIPTS = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴"
 export function superscript(k) {
   return [...String(k)].map((ch) => SUPERSCRIPTS[ch]).join("");
 }
+
+/** Seconds in the unit that suits them: 0.00464 → "4.64 ms", 2.5e-5 → "25 µs" (display). */
+export function fmtSeconds(seconds) {
+  const abs = Math.abs(seconds);
+  if (!Number.isFinite(seconds) || abs >= 1) return `${fmt(seconds, abs >= 100 ? 0 : 2)} s`;
+  if (abs >= 1e-3) return `${fmt(seconds * 1e3, abs >= 0.1 ? 0 : abs >= 0.01 ? 1 : 2)} ms`;
+  return `${fmt(seconds * 1e6, abs >= 1e-4 ? 0 : abs >= 1e-5 ? 1 : 2)} µs`;
+}
+
+/** A rate to three significant figures, thousands grouped: 215.48 → "215", 9.876 → "9.88" (display). */
+export function fmtRate(x) {
+  const abs = Math.abs(x);
+  if (!Number.isFinite(x) || abs >= 100) return Number.isFinite(x) ? grouped(Math.round(x)) : fmt(x);
+  return fmt(x, abs >= 10 ? 1 : abs >= 1 ? 2 : 3);
+}

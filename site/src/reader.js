@@ -150,11 +150,15 @@ function main() {
                 label: "Copy embed code",
                 className: "llm-copy-embed",
                 run: () => {
+                  // a figure showing data its settings cannot hold (a pasted or inline
+                  // configuration) says how the embed code carries it
+                  const carried = el.embedData?.() ?? null;
                   const code = embedCode({
                     name,
                     figure: figures[name],
-                    settings: el.settings("defaults"),
+                    settings: carried?.settings ?? el.settings("defaults"),
                     view: el.viewSettings(),
+                    inline: carried?.inline ?? null,
                   });
                   el.showForms("Embed code for this figure as it is now: paste one form", [
                     {

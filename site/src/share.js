@@ -27,15 +27,25 @@ export const RESIZER = (base) => `<script src="${escapeHtml(base)}llmmath-frame.
  *   frame   an <iframe> of embed.html with the figure's own title and its declared height at
  *           800 px wide, then the resizer script, once per page (it also drops the frame's border)
  *   script  the widgets' script, once per page, then the element
+ * `inline`: a figure's data too long for an attribute (a configuration), carried by the script
+ * form as the element's <script type="application/json"> child; the frame form says it cannot.
  */
-export function embedCode({ name, figure, settings, view = [], base = "" }) {
+export function embedCode({ name, figure, settings, view = [], base = "", inline = null }) {
   const all = [...settings, ...view];
   const src = `${base}embed.html?${toQuery([["widget", name], ...all])}`.replace(/=(?=&|$)/g, "");
   const compact = view.some(([n]) => n === "compact");
   const height = figure.frameHeight[compact ? "compact" : "full"][800];
   const attrs = all.map(([n, v]) => (v === "" ? ` ${n}` : ` ${n}="${escapeHtml(v)}"`)).join("");
+  // Data too long for an address (a model's config.json) goes inside the element, as JSON whose
+  // "<" is escaped so that no "</script" can end it early; a frame cannot carry it.
+  const child = inline === null ? "" : `<script type="application/json">${inline.replace(/</g, "\\u003c")}</script>`;
   return {
     frame: [
+      ...(inline === null
+        ? []
+        : [
+            `<!-- This figure's data is too long for a frame's address: the frame asks for it (paste the file into the figure), or use the script form, which carries it. -->`,
+          ]),
       `<iframe src="${escapeHtml(src)}" title="${escapeHtml(figure.title)}" sandbox="allow-scripts allow-downloads" width="100%" height="${height}" loading="lazy"></iframe>`,
       `<!-- once per page, so that each frame takes the height its figure needs: -->`,
       RESIZER(base),
@@ -43,7 +53,7 @@ export function embedCode({ name, figure, settings, view = [], base = "" }) {
     script: [
       `<!-- once per page: -->`,
       `<script src="${escapeHtml(base)}llmmath-widgets.js"></script>`,
-      `<${figure.tag}${attrs}></${figure.tag}>`,
+      `<${figure.tag}${attrs}>${child}</${figure.tag}>`,
     ].join("\n"),
   };
 }

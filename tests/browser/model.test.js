@@ -91,7 +91,9 @@ test("model: Llama 3.1 8B at 32,768 tokens and a batch of 4: the readouts, the c
   );
   assert.match(
     worked,
-    new RegExp(`${fmtCount(now.params.total)} parameters × 2 bytes = ${fmtBytes(now.weightsBytes)}`),
+    new RegExp(
+      `${fmtCount(now.params.total)} parameters stored as bf16, scales included: ${fmtBytes(now.weightsBytes)}`,
+    ),
   );
   assert.match(
     await fig.locator(".model-flops-now").textContent(),
@@ -312,6 +314,169 @@ test("model: chunked layers (a pasted Llama 4 configuration) hold their chunk: t
   assert.deepEqual(shown.byKind, now.byKind);
   assert.match(await fig.locator(".worked").textContent(), /tokens held \(the chunk\) × 6 layers/);
   await fig.screenshot({ path: artifact("model-llama4-chunked.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** The verdict's sentences, the readouts and the fields the tests read. */
+const verdict = (fig) => fig.locator(".model-verdict").innerText();
+const field = (fig, label) => fig.getByLabel(label, { exact: true });
+
+test("model: a context past the model's limit is shown at the limit, slider and field agreeing, with a note; picking a model moves the context there", async () => {
+  const { fmtBytes, fmtCount } = await format;
+  // a link asks GPT-2 (1,024 positions) for 32,768 tokens
+  const { page, errors, fig } = await figureOf({}, "&model=gpt2&tokens=32768");
+  assert.equal(await field(fig, "Tokens n").inputValue(), "1024");
+  assert.equal(await fig.locator(".model-context output").textContent(), "1,024");
+  const note = fig.locator(".model-cap-note");
+  assert.equal(await note.isVisible(), true);
+  assert.match(await note.textContent(), /32,768 tokens were asked for; GPT-2 small reads at most 1,024/);
+  const { now } = await coreFor(page, fixture("gpt2"));
+  assert.equal(now.beyondContext, true); // the figure asks at the state's tokens: the core flags it
+  const s = await stats(fig);
+  assert.equal(s["Key-value cache"], fmtBytes(2 * 12 * 64 * 12 * 1024 * 2)); // at 1,024, not 32,768
+  assert.match(await verdict(fig), /each sequence can reach the model's 1,024-token limit/);
+  // the reader picks Gemma 2 9B (8,192 positions) from the list: the context becomes 8,192
+  await fig.getByLabel("Model", { exact: true }).selectOption("gemma-2-9b");
+  await page.waitForFunction(() => document.getElementById("model-figure").state.tokens === 8192);
+  assert.equal(await note.isVisible(), false);
+  const gemma = await coreFor(page, fixture("gemma-2-9b"));
+  assert.equal(gemma.now.beyondContext, false);
+  assert.equal((await stats(fig))["Key-value cache"], fmtBytes(gemma.now.kvBytes));
+  // the marker is the cache at 8,192 (Gemma 2 9B's 21 sliding layers hold 4,096 of them): within
+  // the chart, which ends at 8K
+  assert.equal(gemma.now.kvBytes, 2 * 8 * 256 * 2 * (21 * 8192 + 21 * 4096));
+  assert.match(
+    await fig.locator(".model-cache").textContent(),
+    new RegExp(`At the marked context of 8,192 tokens the cache is ${fmtBytes(gemma.now.kvBytes)}`),
+  );
+  assert.equal(fmtCount(gemma.now.fit.maxTokens), (await stats(fig))["Longest context that fits"]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("model: the file's weight format is read and shown, and can be overridden", async () => {
+  const { fmtBytes } = await format;
+  const { page, errors, fig } = await figureOf({}, "&model=deepseek-v3&tokens=4096");
+  const { shape, now } = await coreFor(page, fixture("deepseek-v3"));
+  assert.equal(shape.weights.format, "fp8-block128");
+  assert.equal(now.weightsFormat, "fp8-block128");
+  const s = await stats(fig);
+  assert.equal(s.Weights, fmtBytes(shape.weights.bytes)); // 627 GiB, not the 1.22 TiB of bf16
+  assert.equal(s.Weights, "627 GiB");
+  assert.match(await fig.locator(".model-read").innerText(), /fp8-block128, 627 GiB/);
+  assert.match(
+    await fig.locator(".model-weights-note").innerText(),
+    /FP8 \(e4m3\) with a float32 scale per 128 × 128 block/,
+  );
+  await fig.getByLabel("Weights stored").selectOption("bf16");
+  await page.waitForFunction(() => document.getElementById("model-figure").state.weightFormat === "bf16");
+  const bf16 = await coreFor(page, fixture("deepseek-v3"));
+  assert.equal((await stats(fig)).Weights, fmtBytes(bf16.now.weightsBytes));
+  assert.equal((await stats(fig)).Weights, "1.22 TiB");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("model: DeepSeek-V3 needs 16 × H100 by its weights alone, and fits on 8 × H200 with the spare and the floor said", async () => {
+  const { fmtBytes, fmtCount, fmtRate } = await format;
+  const { page, errors, fig } = await figureOf({}, "&model=deepseek-v3&tokens=32768&batch=8");
+  // one H100: the weights alone do not fit; the verdict names how many devices they need
+  const one = await coreFor(page, fixture("deepseek-v3"));
+  assert.equal(one.now.fit.limitedBy, "weights");
+  assert.equal(one.now.fit.devicesNeeded, 16);
+  const first = await verdict(fig);
+  assert.match(first, /The weights alone do not fit/);
+  assert.match(first, /They need 16 × H100 SXM 80 GB \(split over 16\)/);
+  assert.doesNotMatch(first, /Largest batch 0/);
+  // eight H200s
+  await fig.getByLabel("Device", { exact: true }).selectOption("h200");
+  await field(fig, "Devices").fill("8");
+  await page.waitForFunction(() => document.getElementById("model-figure").state.devices === 8);
+  const eight = await coreFor(page, fixture("deepseek-v3"));
+  assert.equal(eight.now.tensorParallel, 8);
+  assert.equal(eight.now.fit.fits, true);
+  const text = await verdict(fig);
+  assert.match(
+    text,
+    new RegExp(`Fits on 8 × H200 SXM 141 GB: ${fmtBytes(eight.now.fit.spareBytes)} to spare per device`),
+  );
+  assert.match(text, new RegExp(`the memory stops each sequence at ${fmtCount(eight.now.fit.maxTokens)} tokens`));
+  assert.match(text, new RegExp(`Decoding floor: ${fmtRate(eight.now.decode.tokensPerSecond)} tokens/s`));
+  assert.equal((await stats(fig))["Decoding floor"], `${fmtRate(eight.now.decode.tokensPerSecond)} tokens/s`);
+  // the calculation writes the floor out: bytes moved over the bandwidth
+  const worked = await fig.locator(".worked").innerText();
+  assert.match(worked, new RegExp(`${fmtBytes(eight.now.decode.bytesPerStep)} ÷ 4,800 GB/s`));
+  assert.match(worked, /57\.4 of 256 experts a layer touched/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("model: the speed chart is the core's floor along the context, and a custom device without a bandwidth has none", async () => {
+  const { page, errors, fig } = await figureOf({}, "&model=llama-3.1-8b&tokens=8192&batch=4");
+  const speed = fig.locator(".model-speed");
+  assert.equal(await speed.isVisible(), true);
+  const rows = await fig.locator(".model-speed .chart-data tbody tr").count();
+  assert.ok(rows > 10);
+  const sweep = await page.evaluate(async () => {
+    const el = document.getElementById("model-figure");
+    const core = await createLLMMath();
+    const shape = el.result.shape;
+    return core.modelCostSweep(shape, { ...el.inputs, tokens: el.result.sweep.tokens }).tokensPerSecond;
+  });
+  assert.deepEqual(
+    await page.evaluate(() => document.getElementById("model-figure").result.sweep.tokensPerSecond),
+    sweep,
+  );
+  assert.ok(sweep[0] > sweep.at(-1)); // a longer cache to read each step
+  // a custom device with its memory only: no bandwidth, no floor
+  await fig.getByLabel("Device", { exact: true }).selectOption("custom");
+  await field(fig, "Bandwidth (GB/s)").fill("0");
+  await page.waitForFunction(() => document.getElementById("model-figure").state.bandwidth === 0);
+  assert.equal(await speed.isVisible(), false);
+  assert.match(await fig.locator(".model-device-note").innerText(), /no bandwidth given \(no decoding floor\)/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("model: sliding layers keep their window or every token, as the engine is set", async () => {
+  const { fmtBytes } = await format;
+  const { page, errors, fig } = await figureOf({}, "&model=gpt-oss-20b&tokens=8192");
+  const windowed = await coreFor(page, fixture("gpt-oss-20b"));
+  assert.equal((await stats(fig))["Key-value cache"], fmtBytes(windowed.now.kvBytes));
+  await fig.getByLabel("Windowed layers keep").selectOption("full");
+  await page.waitForFunction(() => document.getElementById("model-figure").state.slidingCache === "full");
+  const full = await coreFor(page, fixture("gpt-oss-20b"));
+  assert.equal(full.now.kvBytes, 2 * 8 * 64 * 2 * 24 * 8192);
+  assert.equal((await stats(fig))["Key-value cache"], fmtBytes(full.now.kvBytes));
+  // a model without windows has no such choice
+  await fig.getByLabel("Model", { exact: true }).selectOption("llama-3.1-8b");
+  await page.waitForFunction(() => document.getElementById("model-figure").state.model === "llama-3.1-8b");
+  assert.equal(await fig.getByLabel("Windowed layers keep").isVisible(), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("model: the embed code of a pasted configuration carries it", async () => {
+  const { page, errors, fig } = await figureOf({}, "");
+  // a configuration longer than a link carries (DeepSeek-V3's, with its spaces)
+  const text = fixture("deepseek-v3").replace(
+    '"model_type": "deepseek_v3"',
+    '"model_type": "deepseek_v3", "note": "' + "x".repeat(1600) + '"',
+  );
+  await fig.locator(".model-text").fill(text);
+  await page.waitForFunction(() => document.getElementById("model-figure").tooLarge());
+  const carried = await page.evaluate(() => document.getElementById("model-figure").embedData());
+  assert.deepEqual(carried.settings[0], ["model", "custom"]);
+  assert.equal(
+    carried.settings.some(([n]) => n === "config"),
+    false,
+  );
+  assert.equal(JSON.parse(carried.inline).kv_lora_rank, 512);
+  // a short one goes in the config attribute
+  await fig.locator(".model-text").fill(JSON.stringify({ ...JSON.parse(fixture("llama-3.1-8b")) }));
+  await page.waitForFunction(() => document.getElementById("model-figure").state.config !== "");
+  assert.equal(await page.evaluate(() => document.getElementById("model-figure").embedData()), null);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -66,3 +66,21 @@ test("settings are escaped for the address and for the attribute", () => {
     /<script src="figures\/llmmath-widgets\.js"><\/script>\n<llm-sampling prompt="a &quot;quoted&quot; &lt;b&gt;&amp;&lt;\/b&gt; prompt" scheme="dark"><\/llm-sampling>$/,
   );
 });
+
+test("data too long for an address rides in the script form as the element's JSON child; the frame form says so", () => {
+  const figure = figures.model;
+  const json = JSON.stringify({
+    model_type: "llama",
+    note: "</script><script>alert(1)</script>",
+    big: "x".repeat(2000),
+  });
+  const { frame, script } = embedCode({ name: "model", figure, settings: [["model", "custom"]], inline: json });
+  const inner = script.match(
+    /<llm-model model="custom"><script type="application\/json">([\s\S]*)<\/script><\/llm-model>$/,
+  );
+  assert.ok(inner, script);
+  assert.equal(inner[1].includes("<"), false, "no < inside the data, so no </script> can end it");
+  assert.deepEqual(JSON.parse(inner[1]), JSON.parse(json));
+  assert.match(frame, /^<!-- This figure's data is too long for a frame's address/);
+  assert.doesNotMatch(frame, /note/);
+});

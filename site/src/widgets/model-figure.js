@@ -12,16 +12,27 @@ export const model = {
   section: "cost",
   // Download SVG and PNG: what was read, the readouts, the cache chart with its legend, the
   // memory meter and the arithmetic chart.
-  picture: [".model-read", ".model-stats", ".model-cache", ".model-memory", ".model-flops"],
+  picture: [
+    ".model-read",
+    ".model-verdict",
+    ".model-stats",
+    ".model-cache",
+    ".model-memory",
+    ".model-speed",
+    ".model-flops",
+  ],
   // (No exercise answers for this figure, so it declares nothing it conceals.)
   // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
   // (the guide's list).
   compact: {
-    leaves: "the config.json editor, what was read, the fields, the memory and arithmetic charts, the calculation",
+    leaves:
+      "the config.json editor, what was read, the fields, the device's settings, the memory, speed and arithmetic charts, the calculation",
     hides: [
       "> .model-input .model-paste",
       "> .model-read",
       "> .model-fields",
+      "> .model-serving",
+      "> .model-speed",
       "> .model-subhead",
       "> .model-memory",
       "> .model-flops",
@@ -50,13 +61,32 @@ function numpy(s, r) {
     `config = ${pyJson(JSON.parse(text))}
 shape = model_from_config(config)
 r = model_cost(shape, tokens=${pyInt(o.tokens ?? s.tokens)}, batch=${pyInt(o.batch ?? s.batch)}, kv_bytes_per_element=${py(o.kvBytesPerElement ?? 2)},
-               weight_bytes_per_param=${py(o.weightBytesPerParam ?? s.weightBytes)}, mla_cache=${JSON.stringify(o.mlaCache ?? s.mlaCache)},
-               memory_bytes=${py(o.memoryBytes ?? s.memory * 2 ** 30)})
+               weight_format=${JSON.stringify(o.weightFormat ?? s.weightFormat)}, mla_cache=${JSON.stringify(o.mlaCache ?? s.mlaCache)},
+               tensor_parallel=${pyInt(o.tensorParallel ?? 1)}, sliding_cache=${JSON.stringify(o.slidingCache ?? s.slidingCache)},
+               block_tokens=${pyInt(o.blockTokens ?? s.block)}, memory_utilization=${py(o.memoryUtilization ?? s.utilization)},
+               reserve_bytes=${py(o.reserveBytes ?? 0)}, devices=${pyDevices(o.devices)})
 for name in ["kv_bytes", "kv_bytes_per_token", "attention_flops", "linear_flops", "weights_bytes"]:
     show(name, r[name])
 for name in ["total", "active", "embedding"]:
     show("params_" + name, r["params"][name])
-for name in ["fits", "max_batch", "max_tokens"]:
-    show("fit_" + name, r["fit"][name])`,
+for name in ["kv_heads", "kv_bytes", "weights_bytes"]:
+    show("per_device_" + name, r["per_device"][name])
+for name in ["fits", "max_batch", "max_tokens", "spare_bytes", "limited_by"]:
+    show("fit_" + name, r["fit"][name])
+if r["decode"] is not None:
+    for name in ["bytes_per_step", "seconds_per_step", "tokens_per_second", "bound"]:
+        show("decode_" + name, r["decode"][name])`,
   );
+}
+
+/** The devices as the reference takes them: a dict, or None. */
+function pyDevices(d) {
+  if (!d) return "None";
+  const entries = [
+    `"count": ${pyInt(d.count ?? 1)}`,
+    `"memory_bytes": ${py(d.memoryBytes)}`,
+    ...(d.bandwidthBytesPerSecond === undefined ? [] : [`"bandwidth": ${py(d.bandwidthBytesPerSecond)}`]),
+    ...(d.flopsPerSecond === undefined ? [] : [`"flops": ${py(d.flopsPerSecond)}`]),
+  ];
+  return `{${entries.join(", ")}}`;
 }

@@ -1,29 +1,35 @@
 // <llm-model>: "Your model". The reader pastes a model's config.json, drops the file on the figure,
 // opens it, or picks one of the built-in models (the real files the core is tested against,
-// tests/fixtures/models/), and sees what the core read from it and what it assumed, then, at the
-// context, batch and cache precision they choose: the key-value cache against the context length
-// with full, windowed and latent layers as stacked areas, weights plus cache against a memory
-// size with the largest batch and context that fit, the attention arithmetic of the next token
-// beside the linear layers', and the calculation written out with their numbers.
+// tests/fixtures/models/), and sees what the core read from it (its weights' format among it) and
+// what it assumed; then, at the context, batch and cache precision they choose and on the devices
+// they choose (a GPU from model-devices.js or a custom one, how many, split how, the engine's
+// share of memory, reserve, page and window policy): the verdict in words (whether the weights fit
+// and on how many devices, what is to spare, what stops the context, the engine's pool, the
+// decoding floor), the key-value cache against the context with full, windowed and latent layers
+// as stacked areas, one device's weights and cache against its usable memory, the decoding floor
+// against the context, the attention arithmetic of the next token beside the linear layers', and
+// the calculation written out with their numbers. A context past the model's limit is shown at the
+// limit, with a note (the core's beyondContext).
 //
-// Attributes: see LlmModel.attributes (model, config, tokens, batch, kv-precision, weight-bytes,
-// mla-cache, memory). A configuration can also be given inline, as the element's child
+// Attributes: see LlmModel.attributes (model, config, tokens, batch, kv-precision, weight-format,
+// mla-cache, device, devices, tensor-parallel, memory, bandwidth, peak, utilization, reserve,
+// sliding-cache, block). A configuration can also be given inline, as the element's child
 // <script type="application/json">…</script>: without a model attribute the figure starts from it.
-// Properties: result ({ s, source, shape, opts, now, sweep }), state ({ model, config, tokens,
-// batch, kvPrecision, weightBytes, mlaCache, memory }).
+// Properties: result ({ s, source, shape, opts, now, sweep, compared, asked, single, device }),
+// state (the attributes' camelCase keys).
 import { h, keep, patch, sym, uniqueId } from "../dom.js";
-import { fieldValue, fmt, fmtBytes, fmtCount, grouped, superscript } from "../format.js";
+import { fieldValue, fmt, fmtBytes, fmtCount, fmtRate, fmtSeconds, grouped, superscript } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { choice, markInvalid, numberField, slider } from "./controls.js";
 import { legend, lineChart, meterChart } from "./plot.js";
 import { modelPresets } from "llmmath:model-presets";
+import { DEVICES, deviceById } from "./model-devices.js";
 import css from "./model.css";
 
 // The core's limits (core/include/llmmath/model.hpp, bindings/api/model.js): tokens 1 … 2^30,
-// batch 1 … 2^20, bytes per cached element and per weight in (0, 64].
+// batch 1 … 2^20, bytes per cached element in (0, 64].
 const MAX_TOKENS = 2 ** 30;
 const MAX_BATCH = 2 ** 20;
-const MAX_BYTES = 64;
 // Memory in GiB (2^30 bytes, as an accelerator's memory is counted), up to 1 PiB.
 const MAX_MEMORY = 2 ** 20;
 const GIB = 2 ** 30;
@@ -41,8 +47,23 @@ export const KV_PRECISIONS = [
   { key: "int4", label: "int4 (½ byte)", bytes: 0.5 },
 ];
 const kvBytesOf = (key) => KV_PRECISIONS.find((p) => p.key === key)?.bytes ?? NaN;
-// Memory sizes to pick, in GiB (a 24 GB card, 48, 80 and 141 GB accelerators).
-const MEMORIES = [24, 48, 80, 141];
+// How the weights are stored: as the file says, or a format every linear layer is put in (the
+// core's weightFormat; its names are the core's).
+export const WEIGHT_FORMATS = [
+  { key: "file", label: "as the file stores them" },
+  { key: "fp32", label: "fp32 (4 bytes)" },
+  { key: "bf16", label: "bf16 (2 bytes)" },
+  { key: "fp16", label: "fp16 (2 bytes)" },
+  { key: "fp8", label: "fp8, a scale per matrix" },
+  { key: "int8", label: "int8, a scale per row" },
+  { key: "int4", label: "int4, a scale and zero per 128" },
+  { key: "mxfp4", label: "MXFP4, a scale per 32" },
+];
+// The largest device count and tensor-parallel size the core takes.
+const MAX_DEVICES = 1024;
+// A custom device's limits: memory up to 1 PiB (in GiB), bandwidth and peak far above any device.
+const MAX_BANDWIDTH = 1e6; // GB/s
+const MAX_PEAK = 1e6; // TFLOPS
 
 // The kinds of layer, in the core's order, with their names in words and how they hold tokens.
 const KINDS = {
@@ -102,12 +123,11 @@ export class LlmModel extends LlmWidget {
       doc: "How the cache is stored: fp32 4 bytes per element, bf16 and fp16 2, fp8 and int8 1, int4 0.5 (scales not counted).",
     },
     {
-      name: "weight-bytes",
-      type: "number",
-      minExclusive: 0,
-      max: MAX_BYTES,
-      default: 2,
-      doc: "Bytes per weight, more than 0: 2 for bf16, 1 for fp8 or int8, 0.5 for int4.",
+      name: "weight-format",
+      type: "choice",
+      choices: WEIGHT_FORMATS.map((f) => f.key),
+      default: "file",
+      doc: "How the weights are stored: file, as the config.json says (torch_dtype and quantization_config); or fp32, bf16, fp16, fp8, int8, int4 or mxfp4 for every linear layer's matrix, the embedding, LM head, norms and routers kept in 16 bits.",
     },
     {
       name: "mla-cache",
@@ -117,12 +137,82 @@ export class LlmModel extends LlmWidget {
       doc: "How a latent-attention (MLA) model's cache is counted: latent, the compressed vector per token and layer as vLLM and SGLang keep it, or expanded, every head's keys and values as transformers' eager path keeps them.",
     },
     {
+      name: "device",
+      type: "choice",
+      choices: [...DEVICES.map((d) => d.id), "custom"],
+      default: "h100-sxm",
+      doc: `The GPU the model is served on (${DEVICES.map((d) => d.id).join(", ")}), with the memory its driver reports and the bandwidth and peak its data sheet states; custom: the memory, bandwidth and peak given.`,
+    },
+    {
+      name: "devices",
+      type: "integer",
+      min: 1,
+      max: MAX_DEVICES,
+      default: 1,
+      doc: "How many of those devices: the model is split over tensor-parallel of them, and further devices hold copies.",
+    },
+    {
+      name: "tensor-parallel",
+      type: "integer",
+      min: 0,
+      max: MAX_DEVICES,
+      default: 0,
+      doc: "Over how many devices the model is split (tensor parallelism); 0: all of them. It must divide the device count and suit the model's heads.",
+    },
+    {
       name: "memory",
       type: "number",
-      minExclusive: 0,
+      min: 0,
       max: MAX_MEMORY,
-      default: 80,
-      doc: "The memory that must hold the weights and the cache, in GiB (2^30 bytes).",
+      default: 0,
+      doc: "A custom device's memory in GiB (2^30 bytes); more than 0 makes the device custom.",
+    },
+    {
+      name: "bandwidth",
+      type: "number",
+      min: 0,
+      max: MAX_BANDWIDTH,
+      default: 0,
+      doc: "A custom device's memory bandwidth in GB/s (10^9 bytes a second); more than 0 makes the device custom; 0 on a custom device: no decoding floor.",
+    },
+    {
+      name: "peak",
+      type: "number",
+      min: 0,
+      max: MAX_PEAK,
+      default: 0,
+      doc: "A custom device's peak 16-bit arithmetic in TFLOPS; more than 0 makes the device custom; 0 on a custom device: no compute floor.",
+    },
+    {
+      name: "utilization",
+      type: "number",
+      minExclusive: 0,
+      max: 1,
+      default: 0.9,
+      doc: "The share of each device's memory the engine takes for weights, cache and reserve: 0.9 is vLLM's default (gpu_memory_utilization).",
+    },
+    {
+      name: "reserve",
+      type: "number",
+      min: 0,
+      max: MAX_MEMORY,
+      default: 1,
+      doc: "GiB of that share set aside on each device for what is neither weights nor cache: activations, the CUDA context and graphs (an engine measures it at start-up; 1 GiB by default).",
+    },
+    {
+      name: "sliding-cache",
+      type: "choice",
+      choices: ["window", "full"],
+      default: "window",
+      doc: "How the engine keeps sliding-window and chunked layers: window, only their window or chunk (engines that evict, as vLLM and SGLang); full, every token (engines that do not).",
+    },
+    {
+      name: "block",
+      type: "integer",
+      min: 1,
+      max: 1024,
+      default: 16,
+      doc: "The engine's page of cache in tokens (vLLM's block_size, 16 by default): caches are whole pages.",
     },
   ];
 
@@ -131,9 +221,34 @@ export class LlmModel extends LlmWidget {
     return name === "custom" ? {} : { config: "" };
   }
 
-  /** A configuration given in the state is what the figure shows: its model is custom. */
+  /**
+   * A configuration given in the state is what the figure shows: its model is custom. So is a
+   * device given by its memory, bandwidth or peak.
+   */
   normalize(s) {
     if (s.config && s.model !== "custom") s.model = "custom";
+    if ((s.memory > 0 || s.bandwidth > 0 || s.peak > 0) && s.device !== "custom") s.device = "custom";
+  }
+
+  /** The device the state names: its name, memory in bytes, bandwidth and peak (absent: not known). */
+  deviceSpec() {
+    const s = this.state;
+    const d = deviceById(s.device);
+    if (d)
+      return {
+        name: d.name,
+        memoryBytes: d.memoryMiB * 2 ** 20,
+        bandwidth: d.bandwidthGBs * 1e9,
+        peak: d.peakTflops * 1e12,
+        device: d,
+      };
+    return {
+      name: "custom device",
+      memoryBytes: s.memory * GIB,
+      bandwidth: s.bandwidth > 0 ? s.bandwidth * 1e9 : undefined,
+      peak: s.peak > 0 ? s.peak * 1e12 : undefined,
+      device: null,
+    };
   }
 
   constructor() {
@@ -197,6 +312,35 @@ export class LlmModel extends LlmWidget {
     } finally {
       this.state = own;
     }
+  }
+
+  /**
+   * What Copy embed code carries beyond the settings: a configuration pasted or given inline,
+   * which the settings do not hold. Short enough, it is the config attribute; longer, the
+   * element's JSON child (the embed code's script form). null when the settings hold it all.
+   */
+  embedData() {
+    const source = this.source();
+    if (source.kind !== "pasted" && source.kind !== "inline") return null;
+    let json;
+    try {
+      json = JSON.stringify(JSON.parse(source.text));
+    } catch {
+      return null;
+    }
+    const own = this.state;
+    this.state = { ...own, model: DEFAULT_MODEL, config: "" };
+    let rest;
+    try {
+      rest = super.settings("defaults").filter(([n]) => n !== "model" && n !== "config");
+    } finally {
+      this.state = own;
+    }
+    const short = json.length <= CONFIG_MAX;
+    return {
+      settings: [["model", "custom"], ...(short ? [["config", json]] : []), ...rest],
+      inline: short ? null : json,
+    };
   }
 
   /** Whether the figure shows a pasted configuration that a link cannot carry. */
@@ -296,14 +440,26 @@ export class LlmModel extends LlmWidget {
     this.fields = {
       tokens: field("tokens", ["Tokens ", sym("n")], { min: 1, max: MAX_TOKENS }),
       batch: field("batch", ["Batch ", sym("b")], { min: 1, max: MAX_BATCH }),
-      weightBytes: field("weightBytes", "Bytes per weight", { min: 0, max: MAX_BYTES, decimal: true }),
+      devices: field("devices", "Devices", { min: 1, max: MAX_DEVICES }),
+      tensorParallel: field("tensorParallel", "Split over (0 = all)", { min: 0, max: MAX_DEVICES }),
+      utilization: field("utilization", "Memory share", { min: 0, max: 1, decimal: true }),
+      reserve: field("reserve", "Reserve (GiB)", { min: 0, max: MAX_MEMORY, decimal: true }),
       memory: field("memory", "Memory (GiB)", { min: 0, max: MAX_MEMORY, decimal: true }),
+      bandwidth: field("bandwidth", "Bandwidth (GB/s)", { min: 0, max: MAX_BANDWIDTH, decimal: true }),
+      peak: field("peak", "Peak (TFLOPS)", { min: 0, max: MAX_PEAK, decimal: true }),
+      block: field("block", "Page (tokens)", { min: 1, max: 1024 }),
     };
     this.precision = choice({
       label: "KV cache precision",
       value: "bf16",
       onchange: (kvPrecision) => this.set({ kvPrecision }, { sync: true }),
       options: KV_PRECISIONS.map((p) => [p.key, p.label]),
+    });
+    this.weightChoice = choice({
+      label: "Weights stored",
+      value: "file",
+      onchange: (weightFormat) => this.set({ weightFormat }, { sync: true }),
+      options: WEIGHT_FORMATS.map((f) => [f.key, f.label]),
     });
     this.mlaChoice = choice({
       label: "Latent cache counted as",
@@ -314,20 +470,35 @@ export class LlmModel extends LlmWidget {
         ["expanded", "expanded per head (transformers)"],
       ],
     });
-    this.memoryChoice = choice({
-      label: "Memory size",
-      value: "80",
-      onchange: (v) => v && this.set({ memory: Number(v) }, { sync: true }),
-      options: [...MEMORIES.map((g) => [String(g), `${g} GiB`]), ["", "Other (typed)"]],
+    this.deviceChoice = choice({
+      label: "Device",
+      value: "h100-sxm",
+      onchange: (key) => this.pickDevice(key),
+      options: [...DEVICES.map((d) => [d.id, d.name]), ["custom", "Custom (typed below)"]],
     });
-    /** @type {HTMLOptionElement} */ (this.memoryChoice.select.lastElementChild).disabled = true;
+    this.slidingChoice = choice({
+      label: "Windowed layers keep",
+      value: "window",
+      onchange: (slidingCache) => this.set({ slidingCache }, { sync: true }),
+      options: [
+        ["window", "their window (vLLM, SGLang)"],
+        ["full", "every token"],
+      ],
+    });
+    this.deviceNote = h("p", { class: "hint model-device-note" });
+    this.capNote = h("p", { class: "model-cap-note", hidden: true, role: "note" });
 
     this.read = h("div", { class: "model-read", id: this.ids.read });
+    this.verdict = h("div", { class: "model-verdict", role: "status" });
     this.stats = h("dl", { class: "model-stats" });
     this.chart = h("div", { class: "chart-box" });
     this.chartLegend = h("div", { class: "model-legend" });
     this.meter = h("div", { class: "chart-box model-meter" });
     this.fit = h("p", { class: "model-fit" });
+    this.speed = h("div", { class: "chart-box" });
+    this.speedLegend = h("div", { class: "model-speed-legend" });
+    this.speedHead = h("p", { class: "model-subhead model-speed-head" }, "The decoding floor against the context");
+    this.speedFigure = h("div", { class: "model-figure model-speed" }, this.speed, this.speedLegend);
     this.flops = h("div", { class: "chart-box" });
     this.flopsLegend = h("div", { class: "model-flops-legend" });
     this.worked = h("div", { class: "worked" });
@@ -359,22 +530,44 @@ export class LlmModel extends LlmWidget {
       ),
       this.read,
       h("div", { class: "sliders model-context llm-bar" }, this.tokenSlider.row),
+      this.capNote,
       h(
         "div",
         { class: "model-fields" },
         this.fields.tokens.row,
         this.fields.batch.row,
         this.precision.row,
-        this.fields.weightBytes.row,
-        this.memoryChoice.row,
-        this.fields.memory.row,
+        this.weightChoice.row,
         this.mlaChoice.row,
       ),
+      h(
+        "fieldset",
+        { class: "model-serving" },
+        h("legend", {}, "Where it runs"),
+        h(
+          "div",
+          { class: "model-fields" },
+          this.deviceChoice.row,
+          this.fields.devices.row,
+          this.fields.tensorParallel.row,
+          this.fields.memory.row,
+          this.fields.bandwidth.row,
+          this.fields.peak.row,
+          this.fields.utilization.row,
+          this.fields.reserve.row,
+          this.slidingChoice.row,
+          this.fields.block.row,
+        ),
+        this.deviceNote,
+      ),
+      this.verdict,
       this.stats,
       h("p", { class: "model-subhead" }, "The key-value cache against the context"),
       h("div", { class: "model-figure model-cache" }, this.chart, this.chartLegend),
-      h("p", { class: "model-subhead" }, "Weights and cache against the memory"),
+      h("p", { class: "model-subhead" }, "One device's memory: weights, cache and reserve"),
       h("div", { class: "model-figure model-memory" }, this.meter, this.fit),
+      this.speedHead,
+      this.speedFigure,
       h("p", { class: "model-subhead" }, "Arithmetic of the next token: attention against the linear layers"),
       h("div", { class: "model-figure model-flops" }, this.flops, this.flopsLegend),
       h("p", { class: "model-subhead" }, "The calculation with these numbers"),
@@ -409,6 +602,34 @@ export class LlmModel extends LlmWidget {
     this.pasted = null;
     this.lastModel = key;
     this.set({ model: key, config: "" }, { sync: true });
+    this.capToModel();
+  }
+
+  /**
+   * After the reader picks or pastes a model: a context past its limit (the core's beyondContext,
+   * which compute() answers by costing the limit) becomes the limit, in the state and the link.
+   */
+  capToModel() {
+    const r = this.result;
+    if (r?.asked !== undefined) this.set({ tokens: r.opts.tokens }, { sync: true });
+  }
+
+  /** A device from the list (its own memory, bandwidth and peak), or custom, starting from the one shown. */
+  pickDevice(key) {
+    if (key === "custom") {
+      const d = this.deviceSpec();
+      this.set(
+        {
+          device: "custom",
+          memory: d.memoryBytes / GIB,
+          bandwidth: (d.bandwidth ?? 0) / 1e9,
+          peak: (d.peak ?? 0) / 1e12,
+        },
+        { sync: true },
+      );
+    } else if (deviceById(key)) {
+      this.set({ device: key, memory: 0, bandwidth: 0, peak: 0 }, { sync: true });
+    }
   }
 
   /**
@@ -439,6 +660,7 @@ export class LlmModel extends LlmWidget {
       this.memo("shape", [`pasted:${this.pastedVersion}`], () => shape);
       this.set({ model: "custom", config: "" }, { sync: true });
     }
+    this.capToModel();
   }
 
   /** A dropped or opened file: its text, read as a pasted one, shown in the text box. */
@@ -470,10 +692,15 @@ export class LlmModel extends LlmWidget {
     this.modelChoice.select.value = s.model;
     this.precision.select.value = s.kvPrecision;
     this.mlaChoice.select.value = s.mlaCache;
-    this.memoryChoice.select.value = MEMORIES.includes(s.memory) ? String(s.memory) : "";
+    this.weightChoice.select.value = s.weightFormat;
+    this.deviceChoice.select.value = s.device;
+    this.slidingChoice.select.value = s.slidingCache;
     for (const [key, f] of Object.entries(this.fields)) {
       if (!Object.is(f.input.valueAsNumber, s[key])) f.input.value = fieldValue(s[key]);
     }
+    // a custom device is typed; a listed one brings its own memory, bandwidth and peak
+    const custom = s.device === "custom";
+    for (const key of ["memory", "bandwidth", "peak"]) this.fields[key].row.hidden = !custom;
     // The text box shows the configuration shown, unless the reader is typing in it.
     const source = this.source();
     if (this.shadowRoot.activeElement !== this.text && source.kind !== "pasted") {
@@ -491,10 +718,12 @@ export class LlmModel extends LlmWidget {
     this.syncSlider();
   }
 
-  /** Slider position: the first of its steps at or above the context (screen mapping). */
-  syncSlider() {
+  /**
+   * Slider position: the first of its steps at or above the context shown (screen mapping): the
+   * state's, or the model's limit when the state asks past it (render passes it).
+   */
+  syncSlider(n = this.result?.opts?.tokens ?? this.state.tokens) {
     const steps = this.sliderSteps;
-    const n = this.state.tokens;
     const k = steps.findIndex((t) => t >= n);
     this.tokenSlider.input.max = String(steps.length - 1);
     this.tokenSlider.input.value = String(k < 0 ? steps.length - 1 : k);
@@ -506,13 +735,22 @@ export class LlmModel extends LlmWidget {
   /** The options of modelCost, from the state. */
   get inputs() {
     const s = this.state;
+    const d = this.deviceSpec();
+    const devices = { count: s.devices, memoryBytes: d.memoryBytes };
+    if (d.bandwidth !== undefined) devices.bandwidthBytesPerSecond = d.bandwidth;
+    if (d.peak !== undefined) devices.flopsPerSecond = d.peak;
     return {
       tokens: s.tokens,
       batch: s.batch,
       kvBytesPerElement: kvBytesOf(s.kvPrecision),
-      weightBytesPerParam: s.weightBytes,
+      weightFormat: s.weightFormat,
       mlaCache: s.mlaCache,
-      memoryBytes: s.memory * GIB,
+      tensorParallel: s.tensorParallel === 0 ? s.devices : s.tensorParallel,
+      devices,
+      memoryUtilization: s.utilization,
+      reserveBytes: s.reserve * GIB,
+      slidingCache: s.slidingCache,
+      blockTokens: s.block,
     };
   }
 
@@ -521,17 +759,23 @@ export class LlmModel extends LlmWidget {
     const source = this.source();
     const shape = this.shapeOf(source);
     const opts = this.inputs;
-    const now = this.core.modelCost(shape, opts);
-    // The curves: every context length of the axis in one call, again only when the model, the
-    // batch, the precision or the cache convention change (not the context or the memory).
+    let now = this.core.modelCost(shape, opts);
+    // A context past the model's limit (the core's beyondContext) is shown at the limit, with a
+    // note saying what was asked; picking or pasting a model moves the state there (capToModel).
+    let asked;
+    if (now.beyondContext) {
+      asked = opts.tokens;
+      opts.tokens = shape.maxContext;
+      now = this.core.modelCost(shape, opts);
+    }
+    // The curves: every context length of the axis in one call, again only when something but the
+    // context changes.
     const tokens = axisTokens(shape);
-    const sweep = this.memo("sweep", [source.key, s.batch, s.kvPrecision, s.mlaCache], () =>
-      this.core.modelCostSweep(shape, {
-        tokens,
-        batch: opts.batch,
-        kvBytesPerElement: opts.kvBytesPerElement,
-        mlaCache: opts.mlaCache,
-      }),
+    const rest = { ...opts };
+    delete rest.tokens;
+    const curveKey = JSON.stringify(rest);
+    const sweep = this.memo("sweep", [source.key, curveKey], () =>
+      this.core.modelCostSweep(shape, { ...rest, tokens }),
     );
     // A latent-attention model's cache is drawn beside the other convention's, as a line, so that
     // the reader sees at a glance how much the latent saves (again only when the curves change).
@@ -539,17 +783,25 @@ export class LlmModel extends LlmWidget {
     const compared =
       shape.mla === null
         ? null
-        : this.memo("compared", [source.key, s.batch, s.kvPrecision, other], () => ({
+        : this.memo("compared", [source.key, s.batch, s.kvPrecision, other, s.slidingCache], () => ({
             mlaCache: other,
             sweep: this.core.modelCostSweep(shape, {
               tokens,
               batch: opts.batch,
               kvBytesPerElement: opts.kvBytesPerElement,
               mlaCache: other,
+              slidingCache: opts.slidingCache,
             }),
           }));
+    // One sequence's floor beside the batch's, for the calculation of what batching buys.
+    const single =
+      now.decode && opts.batch > 1
+        ? this.memo("single", [source.key, curveKey, opts.tokens], () =>
+            this.core.modelCost(shape, { ...opts, batch: 1 }),
+          )
+        : null;
     if (source.kind === "preset") this.lastModel = s.model;
-    return { s, source, shape, opts, now, sweep, compared };
+    return { s, source, shape, opts, now, sweep, compared, asked, single, device: this.deviceSpec() };
   }
 
   render(r) {
@@ -560,17 +812,30 @@ export class LlmModel extends LlmWidget {
       this.syncSlider();
     }
     this.mlaChoice.row.hidden = r.shape.mla === null;
+    this.slidingChoice.row.hidden = r.shape.window === null && r.shape.chunk === null;
+    // the context shown: the state's, or the limit it asked past, in the field and on the slider
+    if (this.shadowRoot.activeElement !== this.fields.tokens.input)
+      this.fields.tokens.input.value = fieldValue(r.opts.tokens);
+    this.syncSlider(r.opts.tokens);
+    this.capNote.hidden = r.asked === undefined;
+    this.capNote.textContent =
+      r.asked === undefined
+        ? ""
+        : `${fmtCount(r.asked)} tokens were asked for; ${r.source.name} reads at most ${fmtCount(r.shape.maxContext)} (its max_position_embeddings), so the figure shows ${fmtCount(r.shape.maxContext)}.`;
+    this.deviceNote.textContent = deviceNote(r);
     this.linkNote.hidden = !this.tooLarge();
     this.linkNote.textContent = this.tooLarge()
-      ? `This configuration is longer than the ${grouped(CONFIG_MAX)} characters a link carries: Copy link names ${presetById(this.lastModel)?.name ?? this.lastModel} instead, and the figure there shows that built-in model.`
+      ? `This configuration is longer than the ${grouped(CONFIG_MAX)} characters a link carries: Copy link names ${presetById(this.lastModel)?.name ?? this.lastModel} instead, and the figure there shows that built-in model; Copy embed code carries it (the script form).`
       : "";
     patch(
       this.read,
       keep([r.source.key, r.now.byKind.map((k) => [k.kind, k.layers, k.tokensHeld])], () => this.readPart(r)),
     );
+    this.renderVerdict(r);
     this.renderStats(r);
     this.renderChart(r);
     this.renderMeter(r);
+    this.renderSpeed(r);
     this.renderFlops(r);
     this.renderWorked(r);
   }
@@ -619,7 +884,9 @@ export class LlmModel extends LlmWidget {
           "Embeddings",
           shape.tiedEmbeddings ? "tied (input and output share one matrix)" : "separate input and output",
         ),
+        f("Weights stored", `${shape.weights.format}, ${fmtBytes(shape.weights.bytes)}`),
       ),
+      h("p", { class: "model-weights-note" }, shape.weights.note),
       shape.assumed.length
         ? [
             h("p", { class: "model-assumed-title" }, "Assumed (not in the file):"),
@@ -633,8 +900,65 @@ export class LlmModel extends LlmWidget {
     ];
   }
 
+  /**
+   * The verdict a practitioner acts on, in words, from the core's fit: whether the weights fit a
+   * device at all (and how many devices they need), what is to spare, what stops the context, the
+   * engine's pool of pages, and the decoding floor.
+   */
+  renderVerdict({ s, shape, opts, now, device }) {
+    const fit = now.fit;
+    const devices = `${fmtCount(s.devices)} × ${device.name}`;
+    const lines = [];
+    if (fit.limitedBy === "weights") {
+      lines.push([
+        h("strong", { class: "model-fits-not" }, "The weights alone do not fit: "),
+        `${fmtBytes(now.perDevice.weightsBytes)} per device${now.tensorParallel > 1 ? ` split over ${fmtCount(now.tensorParallel)}` : ""}, and each ${device.name} offers ${fmtBytes(fit.usableBytes)}. `,
+        fit.devicesNeeded === undefined
+          ? "No split over up to 1,024 devices holds them."
+          : [
+              "They need ",
+              h("strong", {}, `${fmtCount(fit.devicesNeeded)} × ${device.name}`),
+              ` (split over ${fmtCount(fit.devicesNeeded)}).`,
+            ],
+      ]);
+    } else {
+      lines.push(
+        fit.fits
+          ? [
+              h("strong", { class: "model-fits" }, "Fits"),
+              ` on ${devices}: ${fmtBytes(fit.spareBytes)} to spare per device at ${fmtCount(opts.tokens)} tokens × ${fmtCount(s.batch)}.`,
+            ]
+          : [
+              h("strong", { class: "model-fits-not" }, "Does not fit"),
+              ` on ${devices}: ${fmtCount(s.batch)} sequence${s.batch === 1 ? "" : "s"} of ${fmtCount(opts.tokens)} tokens need ${fmtBytes(-fit.spareBytes)} more per device; at most ${fmtCount(fit.maxBatch)} fit at this context.`,
+            ],
+      );
+      lines.push(
+        fit.limitedBy === "context"
+          ? `At a batch of ${fmtCount(s.batch)}, each sequence can reach the model's ${fmtCount(shape.maxContext)}-token limit: the model stops it, not the memory.`
+          : fit.maxTokens === 0
+            ? `At a batch of ${fmtCount(s.batch)}, not even one token each fits beside the weights.`
+            : `At a batch of ${fmtCount(s.batch)}, the memory stops each sequence at ${fmtCount(fit.maxTokens)} tokens, short of the model's ${fmtCount(shape.maxContext)}.`,
+      );
+      lines.push(
+        `The engine's pool holds ${fmtCount(now.budget.tokens)} tokens per copy of the model (${fmtCount(now.budget.blocks)} pages of ${fmtCount(s.block)}).`,
+      );
+    }
+    if (now.decode)
+      lines.push([
+        "Decoding floor: ",
+        h("strong", {}, `${fmtRate(now.decode.tokensPerSecond)} tokens/s`),
+        ` (${fmtSeconds(now.decode.secondsPerStep)} a step, ${now.decode.bound}-bound)`,
+        ".",
+      ]);
+    patch(
+      this.verdict,
+      lines.map((l) => h("p", {}, l)),
+    );
+  }
+
   /** The readouts: the cache, its growth per token, the weights, the parameters and the fit. */
-  renderStats({ s, now }) {
+  renderStats({ s, opts, now }) {
     const stat = (term, value, note, cls) =>
       h(
         "div",
@@ -642,24 +966,54 @@ export class LlmModel extends LlmWidget {
         h("dt", {}, term),
         h("dd", {}, h("strong", {}, value), note ? h("span", {}, note) : null),
       );
+    const per = now.tensorParallel > 1 ? `on each of ${fmtCount(now.tensorParallel)} devices` : "on the device";
     patch(
       this.stats,
-      stat("Key-value cache", fmtBytes(now.kvBytes), `${fmtCount(s.batch)} × ${fmtCount(s.tokens)} tokens`, "model-kv"),
+      stat(
+        "Key-value cache",
+        fmtBytes(now.kvBytes),
+        `${fmtCount(s.batch)} × ${fmtCount(opts.tokens)} tokens`,
+        "model-kv",
+      ),
       stat("Cache per token", fmtBytes(now.kvBytesPerToken), "one sequence, all layers", "model-kv"),
-      stat("Weights", fmtBytes(now.weightsBytes), `${fmtParams(now.params.total)} parameters`, "model-weights"),
+      stat(
+        "Weights",
+        fmtBytes(now.weightsBytes),
+        `${fmtParams(now.params.total)} parameters, ${now.weightsFormat}`,
+        "model-weights",
+      ),
       stat(
         "Active per token",
         fmtParams(now.params.active),
         `parameters; embedding ${fmtParams(now.params.embedding)}`,
         "model-weights",
       ),
-      stat("Largest batch that fits", fmtCount(now.fit.maxBatch), `at ${fmtCount(s.tokens)} tokens`, "model-fit-batch"),
+      stat(
+        "Weights per device",
+        fmtBytes(now.perDevice.weightsBytes),
+        `and a cache of ${fmtBytes(now.perDevice.kvBytes)}, ${per}`,
+        "model-device",
+      ),
+      stat(
+        "Largest batch that fits",
+        fmtCount(now.fit.maxBatch),
+        `at ${fmtCount(opts.tokens)} tokens`,
+        "model-fit-batch",
+      ),
       stat(
         "Longest context that fits",
         `${fmtCount(now.fit.maxTokens)}`,
         `tokens at batch ${fmtCount(s.batch)}`,
         "model-fit-tokens",
       ),
+      now.decode
+        ? stat(
+            "Decoding floor",
+            `${fmtRate(now.decode.tokensPerSecond)} tokens/s`,
+            `${fmtSeconds(now.decode.secondsPerStep)} a step for ${fmtCount(s.batch)}, ${now.decode.bound}-bound`,
+            "model-speed-stat",
+          )
+        : null,
     );
   }
 
@@ -714,21 +1068,21 @@ export class LlmModel extends LlmWidget {
     );
   }
 
-  /** Weights and cache laid end to end against the memory, with the largest batch and context that fit. */
-  renderMeter({ s, now }) {
-    const memoryBytes = s.memory * GIB;
+  /** One device's weights and cache laid end to end against what the engine may use of its memory. */
+  renderMeter({ s, opts, now, device }) {
+    const memoryBytes = device.memoryBytes;
     const parts = [
-      { label: "weights", value: now.weightsBytes, class: "bar model-weights" },
-      { label: "cache", value: now.kvBytes, class: "bar model-kv" },
+      { label: "weights", value: now.perDevice.weightsBytes, class: "bar model-weights" },
+      { label: "cache", value: now.perDevice.kvBytes, class: "bar model-kv" },
     ];
     patch(
       this.meter,
       meterChart({
-        title: "Weights plus key-value cache against the memory",
-        // The scale reaches the memory or the two parts end to end, whichever is further (layout).
-        max: Math.max(memoryBytes, now.weightsBytes + now.kvBytes),
+        title: "One device's weights and key-value cache against the memory the engine may use",
+        // The scale reaches the memory or the parts end to end, whichever is further (layout).
+        max: Math.max(memoryBytes, now.perDevice.weightsBytes + now.perDevice.kvBytes),
         parts,
-        limit: { value: memoryBytes, label: `memory ${fmtBytes(memoryBytes)}` },
+        limit: { value: now.fit.usableBytes, label: `usable ${fmtBytes(now.fit.usableBytes)}` },
         format: fmtBytes,
         x: { name: "part" },
         y: { name: "bytes" },
@@ -737,15 +1091,44 @@ export class LlmModel extends LlmWidget {
     const fits = now.fit.fits;
     patch(
       this.fit,
-      `Weights ${fmtBytes(now.weightsBytes)} and a cache of ${fmtBytes(now.kvBytes)} `,
+      `Weights ${fmtBytes(now.perDevice.weightsBytes)} and a cache of ${fmtBytes(now.perDevice.kvBytes)} `,
       h("strong", { class: fits ? "model-fits" : "model-fits-not" }, fits ? "fit" : "do not fit"),
-      ` in ${fmtBytes(memoryBytes)}. At ${fmtCount(s.tokens)} tokens, at most `,
+      ` in the ${fmtBytes(now.fit.usableBytes)} the engine may use (${fmt(opts.memoryUtilization)} of the ${device.name}'s ${fmtBytes(device.memoryBytes)}, less a reserve of ${fmtBytes(opts.reserveBytes)}). At ${fmtCount(opts.tokens)} tokens, at most `,
       h("strong", {}, fmtCount(now.fit.maxBatch)),
       ` sequence${now.fit.maxBatch === 1 ? "" : "s"} fit; at a batch of ${fmtCount(s.batch)}, at most `,
       h("strong", {}, fmtCount(now.fit.maxTokens)),
-      " tokens each",
-      now.fit.maxTokens === 0 ? " (the weights alone leave no room)" : "",
-      ".",
+      " tokens each.",
+    );
+  }
+
+  /** The decoding floor against the context at the batch, from the sweep; a note where no bandwidth is known. */
+  renderSpeed({ s, opts, shape, now, sweep }) {
+    const shown = Boolean(now.decode && sweep.tokensPerSecond);
+    this.speedFigure.hidden = !shown;
+    this.speedHead.hidden = !shown;
+    if (!shown) return;
+    const points = sweep.tokens.map((t, i) => [t, sweep.tokensPerSecond[i]]);
+    const y = countAxis(Math.min(...sweep.tokensPerSecond), Math.max(...sweep.tokensPerSecond));
+    patch(
+      this.speed,
+      lineChart({
+        title: "Tokens per second at the decoding floor against the context, at the batch (both axes logarithmic)",
+        x: tokensAxis(Math.max(shape.maxContext, 2)),
+        y: { ...y, label: "tokens/s (log scale)", name: "tokens/s", valueFormat: fmtRate },
+        series: [{ points, class: "series model-speed-line", label: "tokens per second" }],
+        markers: [{ x: opts.tokens, y: now.decode.tokensPerSecond, class: "marker model-speed-line" }],
+        vlines: [{ x: opts.tokens, class: "guide model-now" }],
+        describe: `At ${fmtCount(opts.tokens)} tokens and a batch of ${fmtCount(s.batch)} the floor is ${fmtRate(now.decode.tokensPerSecond)} tokens per second; a longer context leaves more cache to read each step.`,
+      }),
+    );
+    patch(
+      this.speedLegend,
+      legend([{ label: `tokens per second, batch ${fmtCount(s.batch)}`, class: "line model-speed-line" }]),
+      h(
+        "p",
+        { class: "model-speed-now" },
+        `Each step reads ${fmtBytes(now.decode.bytesPerStep)} per device; the longer the context, the more of it is cache.`,
+      ),
     );
   }
 
@@ -810,7 +1193,7 @@ export class LlmModel extends LlmWidget {
   }
 
   /** The calculation with the reader's numbers: the cache kind by kind, the total, the weights, the arithmetic. */
-  renderWorked({ s, shape, opts, now }) {
+  renderWorked({ s, shape, opts, now, device, single }) {
     const c = (x) => fmtCount(x);
     const bytes = (x) => [h("strong", {}, fmtBytes(x)), x >= 1024 ? ` (${c(x)} bytes)` : ""];
     const p = opts.kvBytesPerElement;
@@ -878,10 +1261,51 @@ export class LlmModel extends LlmWidget {
         ),
         li(
           h("strong", {}, "Weights. "),
-          `${c(now.params.total)} parameters × ${fmt(opts.weightBytesPerParam)} byte${opts.weightBytesPerParam === 1 ? "" : "s"} = `,
+          `${c(now.params.total)} parameters stored as ${now.weightsFormat}, scales included: `,
           ...bytes(now.weightsBytes),
           `; one token uses ${c(now.params.active)} of them.`,
         ),
+        li(
+          h("strong", {}, "Per device. "),
+          now.tensorParallel > 1
+            ? `Split over ${c(now.tensorParallel)} devices: each holds ${c(now.perDevice.kvHeads)} key-value head${now.perDevice.kvHeads === 1 ? "" : "s"} per layer${shape.mla === null ? "" : " (the latent, whole)"} and `
+            : "One device holds every head and ",
+          ...bytes(now.perDevice.weightsBytes),
+          ` of weights; its cache in whole pages of ${c(s.block)} tokens: `,
+          ...bytes(now.perDevice.kvBytes),
+          now.replicas > 1
+            ? ` for ${c(now.perDevice.sequences)} of the ${c(s.batch)} sequences (${c(now.replicas)} copies of the model).`
+            : ".",
+        ),
+        li(
+          h("strong", {}, "Memory. "),
+          `${fmt(opts.memoryUtilization)} × ${fmtBytes(device.memoryBytes)} − ${fmtBytes(opts.reserveBytes)} reserve = `,
+          ...bytes(now.fit.usableBytes),
+          `; less weights and cache, `,
+          h("strong", {}, fmtBytes(Math.abs(now.fit.spareBytes))),
+          now.fit.spareBytes >= 0 ? " to spare." : " short.",
+        ),
+        li(
+          h("strong", {}, "The engine's pool. "),
+          `${fmtBytes(now.budget.bytes)} left for the cache ÷ (${c(s.block)} tokens × ${fmtBytes(now.perDevice.kvBytesPerToken)} a token in every layer) = `,
+          h("strong", {}, `${c(now.budget.blocks)} pages`),
+          `, ${c(now.budget.tokens)} tokens.`,
+        ),
+        now.decode
+          ? li(
+              h("strong", {}, "Decoding floor. "),
+              `Each step reads ${fmtBytes(now.decode.weightsBytesRead)} of weights${shape.moe === null ? "" : ` (${fmt(now.decode.expertsTouched, 1)} of ${c(shape.moe.experts)} experts a layer touched)`} and ${fmtBytes(now.decode.kvBytesRead)} of cache: ${fmtBytes(now.decode.bytesPerStep)} ÷ ${fmtCount(device.bandwidth / 1e9)} GB/s = `,
+              h("strong", {}, fmtSeconds(now.decode.memorySeconds)),
+              now.decode.computeSeconds === undefined
+                ? ""
+                : `; its ${fmtCount(now.decode.flopsPerStep, 4)} FLOPs ÷ ${fmtCount(device.peak / 1e12)} TFLOPS = ${fmtSeconds(now.decode.computeSeconds)}`,
+              `. The step takes the longer, ${fmtSeconds(now.decode.secondsPerStep)} (${now.decode.bound}-bound): ${c(s.batch)} token${s.batch === 1 ? "" : "s"} ÷ ${fmtSeconds(now.decode.secondsPerStep)} = `,
+              h("strong", {}, `${fmtRate(now.decode.tokensPerSecond)} tokens/s`),
+              single
+                ? `. One sequence alone gets ${fmtRate(single.decode.tokensPerSecond)}: the batch shares each read of the weights.`
+                : ".",
+            )
+          : null,
         li(
           h("strong", {}, "Arithmetic of the next token. "),
           `Attention, 2·h·(d + d_v) per visible key in every layer: ${c(now.attentionFlops)} FLOPs; the linear layers, 2 per weight it multiplies: ${c(now.linearFlops)} FLOPs.`,
@@ -891,9 +1315,28 @@ export class LlmModel extends LlmWidget {
   }
 
   /** One sentence: the model, the cache at the context, the weights and whether they fit. */
-  summary({ s, source, now }) {
-    return `${source.name}: at ${fmtCount(s.tokens)} tokens and a batch of ${fmtCount(s.batch)}, the key-value cache is ${fmtBytes(now.kvBytes)} beside ${fmtBytes(now.weightsBytes)} of weights; in ${fmtBytes(s.memory * GIB)} at most ${fmtCount(now.fit.maxBatch)} sequences fit at this context.`;
+  summary({ s, source, opts, now, device }) {
+    const on = `${fmtCount(s.devices)} × ${device.name}`;
+    const fits =
+      now.fit.limitedBy === "weights"
+        ? `the weights alone do not fit ${on}`
+        : `on ${on} at most ${fmtCount(now.fit.maxBatch)} sequences fit at this context`;
+    const speed = now.decode ? `; decoding floor ${fmtRate(now.decode.tokensPerSecond)} tokens/s` : "";
+    return `${source.name}: at ${fmtCount(opts.tokens)} tokens and a batch of ${fmtCount(s.batch)}, the key-value cache is ${fmtBytes(now.kvBytes)} beside ${fmtBytes(now.weightsBytes)} of weights (${now.weightsFormat}); ${fits}${speed}.`;
   }
+}
+
+/** The device in words: its memory, bandwidth and peak as the figure uses them. */
+function deviceNote({ device }) {
+  const d = device.device;
+  const parts = [
+    `${fmtBytes(device.memoryBytes)}${d ? ` (nvidia-smi's ${fmtCount(d.memoryMiB)} MiB)` : ""}`,
+    device.bandwidth === undefined
+      ? "no bandwidth given (no decoding floor)"
+      : `${fmtCount(device.bandwidth / 1e9)} GB/s`,
+    device.peak === undefined ? "no peak given" : `${fmtCount(device.peak / 1e12)} TFLOPS dense 16-bit`,
+  ];
+  return `${device.name}: ${parts.join(", ")}${d ? ", from its maker's data sheet." : "."}`;
 }
 
 /** "24 layers: 12 sliding (128 tokens), 12 full", from the core's count of each kind. */
