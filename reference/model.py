@@ -366,6 +366,10 @@ def weights_storage(config):
         else:
             scheme.update(format="fp8", elementBits=8, scaleBytes=4, groupSize=-1)
             how = "8-bit values with one fp32 scale per matrix"
+    elif method == "fbgemm_fp8":
+        # Meta's FP8 checkpoints (fbgemm): a float32 weight_scale of [out, 1], a scale per row
+        scheme.update(format="fp8-channel", elementBits=8, scaleBytes=4, groupSize=0)
+        how = "8-bit values with one fp32 scale per row"
     elif method == "mxfp4":
         quantized = "experts" if keeps_attention else "linear"
         scheme.update(format=f"mxfp4+{rest_name}" if keeps_attention else "mxfp4",
@@ -698,6 +702,8 @@ def model_cost(shape, tokens, batch=1, kv_bytes_per_element=2, weight_bytes_per_
         return weight_tensor_bytes(rows, cols, role, scheme)
 
     weights = sum(t["count"] * stored(t["rows"], t["cols"], t["role"]) for t in tensors)
+    mxfp4 = scheme is not None and (scheme["elementBits"], scheme["groupSize"],
+                                    scheme["scaleBytes"]) == (4, 32, 1)
 
     # ---- tensor parallelism: key-value heads, replicas, each device's share of the batch
     n_devices = devices["count"] if devices is not None else None
@@ -749,6 +755,13 @@ def model_cost(shape, tokens, batch=1, kv_bytes_per_element=2, weight_bytes_per_
             r = r // kv * kv_dev
         elif t["split"] == "vocab":  # vLLM pads the vocabulary to 64 rows at any tp
             r = -(-(-(-r // 64) * 64) // tp)
+        # vLLM's MXFP4 expert kernels (Triton on Hopper) keep a routed expert's width, the
+        # gate/up rows and the down columns, padded up to a multiple of 256
+        if weight_bytes_per_param is None and t["role"] == "expert" and mxfp4:
+            if t["split"] == "column":
+                r = -(-r // 256) * 256
+            else:
+                c = -(-c // 256) * 256
         return r, c
 
     device_tensors = [(t, *on_device(t)) for t in tensors]

@@ -367,7 +367,8 @@ token and layer) or "expanded" (transformers' eager path: per-head keys and valu
           name: "tensorParallel",
           kind: "number",
           optional: true,
-          doc: `Devices the model is split over, whole number in 1 … 1024 (default devices.count, else 1), as vLLM
+          doc: `Devices the model is split over, whole number in 0 … 1024 (default devices.count, else 1; 0: the
+largest size dividing devices.count that the heads allow, the other devices holding copies), as vLLM
 and SGLang split it: key-value heads kvHeads / tp each when tp divides them, one (replicated) when tp
 is a multiple of them, otherwise an Error; query heads must divide by tp; a latent cache whole on
 every device; matrices split, the vocabulary by rows (padded to 64), vectors and routers replicated.`,

@@ -515,6 +515,15 @@ ModelWeights read_weights(const Reader& r, const Reader& outer, ModelShape& s) {
                "routers in " +
                kept + ".";
     }
+  } else if (method == "fbgemm_fp8") {
+    // Meta's FP8 checkpoints (Llama 3.1 405B): a float32 scale per output row
+    w.element_bits = 8;
+    w.group_size = 0;
+    w.scale_bytes = 4;
+    w.format = "fp8-channel";
+    w.note = "quantization_config fbgemm_fp8: " + what +
+             " in FP8 with a float32 scale per row; embeddings, LM head, norms and routers in " +
+             kept + ".";
   } else if (method == "mxfp4") {
     w.quantized = keeps_attention ? "experts" : "linear";
     w.element_bits = 4;
@@ -1382,7 +1391,7 @@ void check_options(const ModelCostOptions& o, bool sweep) {
   if (o.memory_bytes)
     require_positive(*o.memory_bytes, "opts.memoryBytes", "a positive finite number of bytes");
   if (o.tensor_parallel)
-    require_integer(*o.tensor_parallel, "opts.tensorParallel", 1, max_model_devices);
+    require_integer(*o.tensor_parallel, "opts.tensorParallel", 0, max_model_devices);
   require_integer(o.block_tokens, "opts.blockTokens", 1, max_model_block_tokens);
   if (o.kv_budget_bytes)
     require_positive(*o.kv_budget_bytes, "opts.kvBudgetBytes", "a positive finite number of bytes");
@@ -1436,7 +1445,14 @@ struct Plan {
   double weights_dev = 0;
 
   double tensor_bytes_dev(const Tensor& x) const {
-    const auto [rows, cols] = device_dims(*s, x, tp, kv_dev);
+    auto [rows, cols] = device_dims(*s, x, tp, kv_dev);
+    // vLLM's MXFP4 kernels (Triton on Hopper) hold a routed expert's width padded to a multiple of
+    // 256 on each device: gpt-oss's 2,880 as 3,072 (its load logs: 13.47 GiB for gpt-oss-20b)
+    if (!per_param && x.role == Role::expert && format.element_bits == 4 &&
+        format.group_size == 32 && format.scale_bytes == 1) {
+      Int& width = x.split == Split::column ? rows : cols;
+      width = (width + 255) / 256 * 256;
+    }
     return to_double(x.count) * (per_param ? to_double(rows * cols) * per_param_bytes
                                            : tensor_bytes(format, x.role, rows, cols));
   }
@@ -1470,6 +1486,16 @@ Plan make_plan(const ModelShape& s, const ModelCostOptions& o) {
   // tensor parallelism: key-value heads per device, as vLLM and SGLang split them
   p.tp = to_int(o.tensor_parallel.value_or(o.devices ? o.devices->count : 1));
   const Int kv = to_int(s.kv_heads), h = to_int(s.heads);
+  if (p.tp == 0) {
+    // as many devices as the model's heads allow: the largest size dividing the device count
+    // whose split of the query heads, and of the key-value heads, is whole
+    const Int count = o.devices ? to_int(o.devices->count) : 1;
+    for (Int n = count; n >= 1; --n)
+      if (count % n == 0 && h % n == 0 && (s.mla || kv % n == 0 || n % kv == 0)) {
+        p.tp = n;
+        break;
+      }
+  }
   if (p.tp > 1 && h % p.tp != 0)
     fail("opts.tensorParallel",
          "a divisor of the model's query heads (" + whole(s.heads) + "), as engines split them",
@@ -1652,6 +1678,11 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
   r.per_device.kv_bytes_per_token = plan.kv_bytes_per_token;
   r.per_device.kv_bytes = device_kv(t, b_dev, true);
   r.per_device.weights_bytes = weights_dev;
+  if (o.tensor_parallel == 0.0 && o.devices && o.devices->count > 1)
+    r.notes.push_back("tensorParallel 0: the model split over " + whole(to_double(tp)) +
+                      " of the " + whole(o.devices->count) +
+                      " devices, as many as its heads allow" +
+                      (replicas > 1 ? ", in " + whole(to_double(replicas)) + " copies." : "."));
   if (tp > 1 && s.mla)
     r.notes.push_back(
         "A latent (MLA) cache is whole on every device: tensor parallelism does "

@@ -237,7 +237,8 @@ struct ModelCostOptions {
   std::string weight_format = "file";
   MlaCache mla_cache = MlaCache::latent;
   std::optional<double> memory_bytes;  ///< > 0: one device's memory, all of it usable; adds the fit
-  /// whole number in [1, 1024]; default devices.count, else 1
+  /// whole number in [0, 1024]; default devices.count, else 1; 0: the largest size dividing
+  /// devices.count that the model's heads allow (the rest of the devices hold copies)
   std::optional<double> tensor_parallel;
   SlidingCache sliding_cache = SlidingCache::window;
   double block_tokens = 16;               ///< the engine's page, whole number in [1, 1024]
