@@ -393,14 +393,12 @@ test("model: DeepSeek-V3 needs 16 × H100 by its weights alone, and fits on 8 ×
   await fig.getByLabel("Device", { exact: true }).selectOption("h200");
   await field(fig, "Devices").fill("8");
   await page.waitForFunction(() => document.getElementById("model-figure").state.devices === 8);
+  assert.match(await verdict(fig), /Fits on 8 × H200 SXM 141 GB \(split over 8\)/);
   const eight = await coreFor(page, fixture("deepseek-v3"));
   assert.equal(eight.now.tensorParallel, 8);
   assert.equal(eight.now.fit.fits, true);
   const text = await verdict(fig);
-  assert.match(
-    text,
-    new RegExp(`Fits on 8 × H200 SXM 141 GB: ${fmtBytes(eight.now.fit.spareBytes)} to spare per device`),
-  );
+  assert.match(text, new RegExp(`\\(split over 8\\): ${fmtBytes(eight.now.fit.spareBytes)} to spare per device`));
   assert.match(text, new RegExp(`the memory stops each sequence at ${fmtCount(eight.now.fit.maxTokens)} tokens`));
   assert.match(text, new RegExp(`Decoding floor: ${fmtRate(eight.now.decode.tokensPerSecond)} tokens/s`));
   assert.equal((await stats(fig))["Decoding floor"], `${fmtRate(eight.now.decode.tokensPerSecond)} tokens/s`);
@@ -412,7 +410,7 @@ test("model: DeepSeek-V3 needs 16 × H100 by its weights alone, and fits on 8 ×
   await page.close();
 });
 
-test("model: the speed chart is the core's floor along the context, and a custom device without a bandwidth has none", async () => {
+test("model: the speed chart is the core's floor along the context, and a custom device's bandwidth sets it", async () => {
   const { page, errors, fig } = await figureOf({}, "&model=llama-3.1-8b&tokens=8192&batch=4");
   const speed = fig.locator(".model-speed");
   assert.equal(await speed.isVisible(), true);
@@ -429,12 +427,13 @@ test("model: the speed chart is the core's floor along the context, and a custom
     sweep,
   );
   assert.ok(sweep[0] > sweep.at(-1)); // a longer cache to read each step
-  // a custom device with its memory only: no bandwidth, no floor
+  // a custom device with a slower memory: the floor follows the typed bandwidth (the rest the H100's)
   await fig.getByLabel("Device", { exact: true }).selectOption("custom");
-  await field(fig, "Bandwidth (GB/s)").fill("0");
-  await page.waitForFunction(() => document.getElementById("model-figure").state.bandwidth === 0);
-  assert.equal(await speed.isVisible(), false);
-  assert.match(await fig.locator(".model-device-note").innerText(), /no bandwidth given \(no decoding floor\)/);
+  await field(fig, "Bandwidth (GB/s)").fill("1000");
+  await page.waitForFunction(() => document.getElementById("model-figure").state.bandwidth === 1000);
+  const slow = await page.evaluate(() => document.getElementById("model-figure").result.now.decode);
+  assert.equal(slow.memorySeconds, slow.bytesPerStep / 1e12);
+  assert.match(await fig.locator(".model-device-note").innerText(), /custom device: .*1,000 GB\/s/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -12,7 +12,7 @@
 // limit, with a note (the core's beyondContext).
 //
 // Attributes: see LlmModel.attributes (model, config, tokens, batch, kv-precision, weight-format,
-// mla-cache, device, devices, tensor-parallel, memory, bandwidth, peak, utilization, reserve,
+// mla-cache, device, devices, split, memory, bandwidth, peak, utilization, reserve,
 // sliding-cache, block). A configuration can also be given inline, as the element's child
 // <script type="application/json">…</script>: without a model attribute the figure starts from it.
 // Properties: result ({ s, source, shape, opts, now, sweep, compared, asked, single, device }),
@@ -76,6 +76,7 @@ const KINDS = {
 // axis a flat window or a small latent cache is a band of its own at the bottom.
 const STACK = ["sliding", "chunked", "mla", "full"];
 
+const DEFAULT_DEVICE = "h100-sxm";
 const DEFAULT_MODEL = modelPresets.some((p) => p.id === "llama-3.1-8b") ? "llama-3.1-8b" : modelPresets[0].id;
 const presetById = (id) => modelPresets.find((p) => p.id === id) ?? null;
 
@@ -140,7 +141,7 @@ export class LlmModel extends LlmWidget {
       name: "device",
       type: "choice",
       choices: [...DEVICES.map((d) => d.id), "custom"],
-      default: "h100-sxm",
+      default: DEFAULT_DEVICE,
       doc: `The GPU the model is served on (${DEVICES.map((d) => d.id).join(", ")}), with the memory its driver reports and the bandwidth and peak its data sheet states; custom: the memory, bandwidth and peak given.`,
     },
     {
@@ -152,12 +153,11 @@ export class LlmModel extends LlmWidget {
       doc: "How many of those devices: the model is split over tensor-parallel of them, and further devices hold copies.",
     },
     {
-      name: "tensor-parallel",
-      type: "integer",
-      min: 0,
-      max: MAX_DEVICES,
-      default: 0,
-      doc: "Over how many devices the model is split (tensor parallelism); 0: as many as the model's heads allow, the other devices holding copies. It must divide the device count and suit the model's heads.",
+      name: "split",
+      type: "choice",
+      choices: ["most", "none"],
+      default: "most",
+      doc: "How the devices share the model: most, split over as many of them as the model's heads allow (tensor parallelism), the rest holding copies; none, a whole copy on each device.",
     },
     {
       name: "memory",
@@ -165,7 +165,7 @@ export class LlmModel extends LlmWidget {
       min: 0,
       max: MAX_MEMORY,
       default: 0,
-      doc: "A custom device's memory in GiB (2^30 bytes); more than 0 makes the device custom.",
+      doc: "A custom device's memory in GiB (2^30 bytes); more than 0 makes the device custom; 0 on a custom device: the H100 SXM's.",
     },
     {
       name: "bandwidth",
@@ -173,7 +173,7 @@ export class LlmModel extends LlmWidget {
       min: 0,
       max: MAX_BANDWIDTH,
       default: 0,
-      doc: "A custom device's memory bandwidth in GB/s (10^9 bytes a second); more than 0 makes the device custom; 0 on a custom device: no decoding floor.",
+      doc: "A custom device's memory bandwidth in GB/s (10^9 bytes a second); more than 0 makes the device custom; 0 on a custom device: the H100 SXM's.",
     },
     {
       name: "peak",
@@ -181,7 +181,7 @@ export class LlmModel extends LlmWidget {
       min: 0,
       max: MAX_PEAK,
       default: 0,
-      doc: "A custom device's peak 16-bit arithmetic in TFLOPS; more than 0 makes the device custom; 0 on a custom device: no compute floor.",
+      doc: "A custom device's peak 16-bit arithmetic in TFLOPS; more than 0 makes the device custom; 0 on a custom device: the H100 SXM's.",
     },
     {
       name: "utilization",
@@ -242,11 +242,13 @@ export class LlmModel extends LlmWidget {
         peak: d.peakTflops * 1e12,
         device: d,
       };
+    // a custom device's value left at 0 is the default device's
+    const base = deviceById(DEFAULT_DEVICE);
     return {
       name: "custom device",
-      memoryBytes: s.memory * GIB,
-      bandwidth: s.bandwidth > 0 ? s.bandwidth * 1e9 : undefined,
-      peak: s.peak > 0 ? s.peak * 1e12 : undefined,
+      memoryBytes: s.memory > 0 ? s.memory * GIB : base.memoryMiB * 2 ** 20,
+      bandwidth: (s.bandwidth > 0 ? s.bandwidth : base.bandwidthGBs) * 1e9,
+      peak: (s.peak > 0 ? s.peak : base.peakTflops) * 1e12,
       device: null,
     };
   }
@@ -441,7 +443,6 @@ export class LlmModel extends LlmWidget {
       tokens: field("tokens", ["Tokens ", sym("n")], { min: 1, max: MAX_TOKENS }),
       batch: field("batch", ["Batch ", sym("b")], { min: 1, max: MAX_BATCH }),
       devices: field("devices", "Devices", { min: 1, max: MAX_DEVICES }),
-      tensorParallel: field("tensorParallel", "Split over (0 = most)", { min: 0, max: MAX_DEVICES }),
       utilization: field("utilization", "Memory share", { min: 0, max: 1, decimal: true }),
       reserve: field("reserve", "Reserve (GiB)", { min: 0, max: MAX_MEMORY, decimal: true }),
       memory: field("memory", "Memory (GiB)", { min: 0, max: MAX_MEMORY, decimal: true }),
@@ -475,6 +476,15 @@ export class LlmModel extends LlmWidget {
       value: "h100-sxm",
       onchange: (key) => this.pickDevice(key),
       options: [...DEVICES.map((d) => [d.id, d.name]), ["custom", "Custom (typed below)"]],
+    });
+    this.splitChoice = choice({
+      label: "Devices share it",
+      value: "most",
+      onchange: (split) => this.set({ split }, { sync: true }),
+      options: [
+        ["most", "split over as many as its heads allow"],
+        ["none", "a whole copy on each"],
+      ],
     });
     this.slidingChoice = choice({
       label: "Windowed layers keep",
@@ -549,7 +559,7 @@ export class LlmModel extends LlmWidget {
           { class: "model-fields" },
           this.deviceChoice.row,
           this.fields.devices.row,
-          this.fields.tensorParallel.row,
+          this.splitChoice.row,
           this.fields.memory.row,
           this.fields.bandwidth.row,
           this.fields.peak.row,
@@ -694,6 +704,7 @@ export class LlmModel extends LlmWidget {
     this.mlaChoice.select.value = s.mlaCache;
     this.weightChoice.select.value = s.weightFormat;
     this.deviceChoice.select.value = s.device;
+    this.splitChoice.select.value = s.split;
     this.slidingChoice.select.value = s.slidingCache;
     for (const [key, f] of Object.entries(this.fields)) {
       if (!Object.is(f.input.valueAsNumber, s[key])) f.input.value = fieldValue(s[key]);
@@ -745,7 +756,8 @@ export class LlmModel extends LlmWidget {
       kvBytesPerElement: kvBytesOf(s.kvPrecision),
       weightFormat: s.weightFormat,
       mlaCache: s.mlaCache,
-      tensorParallel: s.tensorParallel,
+      // 0: the core splits the model over as many devices as its heads allow
+      tensorParallel: s.split === "none" ? 1 : 0,
       devices,
       memoryUtilization: s.utilization,
       reserveBytes: s.reserve * GIB,
@@ -926,11 +938,11 @@ export class LlmModel extends LlmWidget {
         fit.fits
           ? [
               h("strong", { class: "model-fits" }, "Fits"),
-              ` on ${devices}: ${fmtBytes(fit.spareBytes)} to spare per device at ${fmtCount(opts.tokens)} tokens × ${fmtCount(s.batch)}.`,
+              ` on ${devices}${splitWords(now)}: ${fmtBytes(fit.spareBytes)} to spare per device at ${fmtCount(opts.tokens)} tokens × ${fmtCount(s.batch)}.`,
             ]
           : [
               h("strong", { class: "model-fits-not" }, "Does not fit"),
-              ` on ${devices}: ${fmtCount(s.batch)} sequence${s.batch === 1 ? "" : "s"} of ${fmtCount(opts.tokens)} tokens need ${fmtBytes(-fit.spareBytes)} more per device; at most ${fmtCount(fit.maxBatch)} fit at this context.`,
+              ` on ${devices}${splitWords(now)}: ${fmtCount(s.batch)} sequence${s.batch === 1 ? "" : "s"} of ${fmtCount(opts.tokens)} tokens need ${fmtBytes(-fit.spareBytes)} more per device; at most ${fmtCount(fit.maxBatch)} fit at this context.`,
             ],
       );
       lines.push(
@@ -1324,6 +1336,15 @@ export class LlmModel extends LlmWidget {
     const speed = now.decode ? `; decoding floor ${fmtRate(now.decode.tokensPerSecond)} tokens/s` : "";
     return `${source.name}: at ${fmtCount(opts.tokens)} tokens and a batch of ${fmtCount(s.batch)}, the key-value cache is ${fmtBytes(now.kvBytes)} beside ${fmtBytes(now.weightsBytes)} of weights (${now.weightsFormat}); ${fits}${speed}.`;
   }
+}
+
+/** How the core split the model over the devices, in words: "" on one device. */
+function splitWords(now) {
+  if (now.tensorParallel === 1 && now.replicas === 1) return "";
+  if (now.replicas === 1) return ` (split over ${fmtCount(now.tensorParallel)})`;
+  return now.tensorParallel === 1
+    ? ` (a copy on each)`
+    : ` (split over ${fmtCount(now.tensorParallel)}, ${fmtCount(now.replicas)} copies)`;
 }
 
 /** The device in words: its memory, bandwidth and peak as the figure uses them. */
