@@ -34,6 +34,25 @@ module.exports = [
     },
   },
   {
+    // Put ahead of the Emscripten glue (--pre-js), inside the factory: its loader's names.
+    files: ["bindings/wasm/inflate_wasm.js"],
+    languageOptions: {
+      sourceType: "script",
+      globals: {
+        ...globals.browser,
+        Module: "readonly",
+        tryParseAsDataURI: "readonly",
+        wasmBinaryFile: "readonly",
+        readyPromiseReject: "readonly",
+      },
+    },
+  },
+  {
+    // A step of the build after the module's link (node bindings/wasm/gzip_embedded_wasm.js).
+    files: ["bindings/wasm/gzip_embedded_wasm.js"],
+    languageOptions: { sourceType: "commonjs", globals: globals.node },
+  },
+  {
     // The build (site/build.mjs, site/noscript.mjs): Node ES modules.
     files: ["**/*.mjs"],
     languageOptions: { sourceType: "module", globals: globals.node },
