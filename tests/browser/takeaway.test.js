@@ -112,7 +112,20 @@ const EXPECTED = {
     linear_flops: now.linearFlops,
     weights_bytes: now.weightsBytes,
     ...snakeFields(now.params, "params_"),
-    ...snakeFields(now.fit, "fit_"),
+    per_device_kv_heads: now.perDevice.kvHeads,
+    per_device_kv_bytes: now.perDevice.kvBytes,
+    per_device_weights_bytes: now.perDevice.weightsBytes,
+    fit_fits: now.fit.fits,
+    fit_max_batch: now.fit.maxBatch,
+    fit_max_tokens: now.fit.maxTokens,
+    fit_spare_bytes: now.fit.spareBytes,
+    ...(now.decode
+      ? {
+          decode_bytes_per_step: now.decode.bytesPerStep,
+          decode_seconds_per_step: now.decode.secondsPerStep,
+          decode_tokens_per_second: now.decode.tokensPerSecond,
+        }
+      : {}),
   }),
   speculative: ({ now, best, measure }) => ({
     token_probs: now.tokenProbs,

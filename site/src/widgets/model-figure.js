@@ -62,7 +62,7 @@ function numpy(s, r) {
 shape = model_from_config(config)
 r = model_cost(shape, tokens=${pyInt(o.tokens ?? s.tokens)}, batch=${pyInt(o.batch ?? s.batch)}, kv_bytes_per_element=${py(o.kvBytesPerElement ?? 2)},
                weight_format=${JSON.stringify(o.weightFormat ?? s.weightFormat)}, mla_cache=${JSON.stringify(o.mlaCache ?? s.mlaCache)},
-               tensor_parallel=${pyInt(o.tensorParallel ?? 1)}, sliding_cache=${JSON.stringify(o.slidingCache ?? s.slidingCache)},
+               tensor_parallel=${pyInt(r?.now?.tensorParallel ?? 1)}, sliding_cache=${JSON.stringify(o.slidingCache ?? s.slidingCache)},
                block_tokens=${pyInt(o.blockTokens ?? s.block)}, memory_utilization=${py(o.memoryUtilization ?? s.utilization)},
                reserve_bytes=${py(o.reserveBytes ?? 0)}, devices=${pyDevices(o.devices)})
 for name in ["kv_bytes", "kv_bytes_per_token", "attention_flops", "linear_flops", "weights_bytes"]:
@@ -71,11 +71,13 @@ for name in ["total", "active", "embedding"]:
     show("params_" + name, r["params"][name])
 for name in ["kv_heads", "kv_bytes", "weights_bytes"]:
     show("per_device_" + name, r["per_device"][name])
-for name in ["fits", "max_batch", "max_tokens", "spare_bytes", "limited_by"]:
+for name in ["fits", "max_batch", "max_tokens", "spare_bytes"]:
     show("fit_" + name, r["fit"][name])
+print("the context is stopped by:", r["fit"]["limited_by"])
 if r["decode"] is not None:
-    for name in ["bytes_per_step", "seconds_per_step", "tokens_per_second", "bound"]:
-        show("decode_" + name, r["decode"][name])`,
+    for name in ["bytes_per_step", "seconds_per_step", "tokens_per_second"]:
+        show("decode_" + name, r["decode"][name])
+    print("the decoding step is bound by:", r["decode"]["bound"])`,
   );
 }
 
