@@ -1683,6 +1683,13 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
                       " of the " + whole(o.devices->count) +
                       " devices, as many as its heads allow" +
                       (replicas > 1 ? ", in " + whole(to_double(replicas)) + " copies." : "."));
+  if (s.moe && plan.format.element_bits == 4 && plan.format.group_size == 32 &&
+      plan.format.scale_bytes == 1 && !o.weight_bytes_per_param &&
+      (to_int(s.moe->expert_width) + tp - 1) / tp % 256 != 0)
+    r.notes.push_back(
+        "The experts in MXFP4 are held as vLLM's kernels hold them, each expert's width "
+        "padded to a multiple of 256 on each device: the device holds more than the "
+        "file's share.");
   if (tp > 1 && s.mla)
     r.notes.push_back(
         "A latent (MLA) cache is whole on every device: tensor parallelism does "

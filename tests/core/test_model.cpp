@@ -450,6 +450,12 @@ TEST_CASE("model: each kind's numbers per token, and whether the chosen batch fi
   CHECK(model_cost(s, o).fit->fits);
   CHECK(s.weights.format == "mxfp4+bf16");
   CHECK(s.weights.bytes == 13761264768.0);  // the checkpoint's tensors, 12.82 GiB
+  // as vLLM holds them: each expert's width 2,880 padded to 3,072, said in the notes
+  const auto held = model_cost(s, o);
+  CHECK(held.per_device.weights_bytes > s.weights.bytes);
+  CHECK(std::any_of(held.notes.begin(), held.notes.end(), [](const std::string& n) {
+    return n.find("padded to a multiple of 256") != std::string::npos;
+  }));
   const ModelShape v3 = model_from_config_text(file_text("deepseek-v3.json"));
   CHECK(model_cost(v3, at(1)).by_kind[0].elements_per_token == 576);
 }

@@ -574,7 +574,7 @@ export class LlmModel extends LlmWidget {
       this.stats,
       h("p", { class: "model-subhead" }, "The key-value cache against the context"),
       h("div", { class: "model-figure model-cache" }, this.chart, this.chartLegend),
-      h("p", { class: "model-subhead" }, "One device's memory: weights, cache and reserve"),
+      h("p", { class: "model-subhead" }, "One device's memory: weights and cache against what the engine may use"),
       h("div", { class: "model-figure model-memory" }, this.meter, this.fit),
       this.speedHead,
       this.speedFigure,
@@ -966,6 +966,18 @@ export class LlmModel extends LlmWidget {
     patch(
       this.verdict,
       lines.map((l) => h("p", {}, l)),
+      now.notes.length
+        ? h(
+            "details",
+            { class: "model-notes" },
+            h("summary", {}, `What the plan assumes (${now.notes.length})`),
+            h(
+              "ul",
+              {},
+              now.notes.map((n) => h("li", {}, n)),
+            ),
+          )
+        : null,
     );
   }
 
