@@ -171,16 +171,23 @@ failed_total=0
 
 # run_suite NAME COMMAND...: runs one suite, keeps its output in build/test-logs/NAME.log and
 # judges it by its exit code alone. The counts of passed and failed tests in the summary are
-# read from the output for the reader of the summary; they decide nothing.
+# read from the output for the reader of the summary; they decide nothing. A suite that runs past
+# SUITE_LIMIT seconds (default 1800) is stopped and fails, so that a hang costs half an hour of
+# CI's 90 minutes and names its suite, instead of eating them all; CTest also stops any one test
+# after 300 s (--timeout).
 run_suite() {
   local name=$1; shift
   local log="$build_dir/test-logs/$name.log" status=0 pass fail
   mkdir -p "$build_dir/test-logs"
   say "Tests: $name"
   set +e
-  "$@" 2>&1 | tee "$log"
+  local limit=(timeout --kill-after=30 "${SUITE_LIMIT:-1800}")
+  declare -F "$1" >/dev/null && limit=()  # a function of this script (run_fuzz) limits itself
+  "${limit[@]}" "$@" 2>&1 | tee "$log"
   status=${PIPESTATUS[0]}
   set -e
+  [[ $status -eq 124 || $status -eq 137 ]] &&
+    echo "build.sh: the $name suite ran past ${SUITE_LIMIT:-1800} s and was stopped" | tee -a "$log"
   case $name in
     fuzz)  # libFuzzer ends with "Done N runs in S second(s)"; one run of the target counts
       pass=$(sed -nE 's/^Done ([0-9]+) runs in .*/1/p' "$log" | tail -1); fail=0 ;;
@@ -214,8 +221,8 @@ run_tests() {
   say "The test-only module with a planted leak (the leak test must see it)"
   cmake --build --preset wasm-leaky -j "$jobs"
   # CTest exits non-zero when a test fails and, with --no-tests=error, when it finds none.
-  run_suite native ctest --preset native --no-tests=error -j "$jobs"
-  run_suite sanitize ctest --preset sanitize --no-tests=error -j "$jobs"
+  run_suite native ctest --preset native --no-tests=error --timeout 300 -j "$jobs"
+  run_suite sanitize ctest --preset sanitize --no-tests=error --timeout 300 -j "$jobs"
   # A short fuzz run from the committed corpus; what it finds new stays in build/.
   run_suite fuzz run_fuzz "${FUZZ_SECONDS:-30}" "$build_dir/fuzz-corpus" tests/fuzz/corpus
   run_suite node npm run --silent test:node

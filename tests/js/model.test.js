@@ -66,10 +66,14 @@ test("the file's format travels in the shape and back: a shape handed back keeps
   assert.equal(v3.weights.format, "fp8-block128");
   const again = m.modelCost(JSON.parse(JSON.stringify(v3)), { tokens: 1 });
   assert.equal(again.weightsBytes, v3.weights.bytes);
-  // a shape without weights (written by hand before they were read) is bf16
+  // a shape without weights (written by hand before they were read) is bf16: 2 bytes a parameter,
+  // except the routers' correction biases (one per expert in each MoE layer), which DeepSeek's
+  // checkpoints keep in float32 whatever their dtype: 2 bytes more each
   const { weights, ...old } = v3;
   assert.ok(weights);
-  assert.equal(m.modelCost(old, { tokens: 1 }).weightsBytes, 2 * again.params.total);
+  const biases = v3.moe.experts * v3.moe.moeLayers;
+  assert.equal(biases, 256 * 58);
+  assert.equal(m.modelCost(old, { tokens: 1 }).weightsBytes, 2 * again.params.total + 2 * biases);
 });
 
 test("DeepSeek-V3 on 8 × H200: a latent cache whole on each device, the weights split", async () => {
