@@ -59,8 +59,14 @@ constexpr double golden_relative_tolerance = 1e-13;
 // number is read whole (strtod) from both at the same place and compared.
 std::string first_difference(const std::string& committed, const std::string& written) {
   std::size_t i = 0, j = 0;
+  // a digit, or a minus sign before one: the results' texts hold hyphens ("key-value"), which
+  // strtod reads as no number at all, and a hyphen taken for a number never moved on (the check
+  // ran forever once a note said "key-value heads")
   const auto starts_number = [](const std::string& s, std::size_t k) {
-    return k < s.size() && (std::isdigit(static_cast<unsigned char>(s[k])) || s[k] == '-');
+    const auto digit = [&](std::size_t at) {
+      return at < s.size() && std::isdigit(static_cast<unsigned char>(s[at]));
+    };
+    return digit(k) || (k < s.size() && s[k] == '-' && digit(k + 1));
   };
   while (i < committed.size() && j < written.size()) {
     if (starts_number(committed, i) && starts_number(written, j)) {
@@ -68,6 +74,8 @@ std::string first_difference(const std::string& committed, const std::string& wr
       char* end_w = nullptr;
       const double e = std::strtod(committed.c_str() + i, &end_c);
       const double a = std::strtod(written.c_str() + j, &end_w);
+      if (end_c == committed.c_str() + i || end_w == written.c_str() + j)
+        return "at character " + std::to_string(i) + ": no number read";
       const bool whole = e == std::floor(e) && std::fabs(e) < 9007199254740992.0;
       const double tolerance = whole ? 0 : golden_relative_tolerance * std::fmax(1, std::fabs(e));
       if (!(std::fabs(a - e) <= tolerance))
