@@ -482,8 +482,8 @@ export class LlmModel extends LlmWidget {
       value: "most",
       onchange: (split) => this.set({ split }, { sync: true }),
       options: [
-        ["most", "split over as many as its heads allow"],
-        ["none", "a whole copy on each"],
+        ["most", "split (tensor parallel)"],
+        ["none", "a copy on each"],
       ],
     });
     this.slidingChoice = choice({
@@ -499,7 +499,7 @@ export class LlmModel extends LlmWidget {
     this.capNote = h("p", { class: "model-cap-note", hidden: true, role: "note" });
 
     this.read = h("div", { class: "model-read", id: this.ids.read });
-    this.verdict = h("div", { class: "model-verdict", role: "status" });
+    this.verdict = h("div", { class: "model-verdict" });
     this.stats = h("dl", { class: "model-stats" });
     this.chart = h("div", { class: "chart-box" });
     this.chartLegend = h("div", { class: "model-legend" });
