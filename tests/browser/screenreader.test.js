@@ -77,22 +77,45 @@ function assertLiveRegions(figures, when) {
 }
 
 /**
- * Records what a figure's live region says from now on ({ text, at }), and when the reader last
- * pressed a key, typed or clicked in it (lastInput), both in the page's performance.now().
+ * Records what a figure's live region says from now on ({ text, at }), and when the reader
+ * pressed a key, typed or clicked in it (inputs), both in the page's performance.now().
  */
 function recordSpeech(page, id) {
   return page.evaluate((id) => {
     const el = document.getElementById(id);
     const live = el.shadowRoot.querySelector(".llm-live");
-    const record = { said: [], lastInput: 0, before: live.textContent };
+    const record = { said: [], inputs: [], before: live.textContent };
     window.__speech = record;
     for (const type of ["keydown", "input", "click"])
-      el.addEventListener(type, () => (record.lastInput = performance.now()), true);
+      el.addEventListener(type, () => record.inputs.push(performance.now()), true);
     new MutationObserver(() => {
       if (record.said.at(-1)?.text !== live.textContent)
         record.said.push({ text: live.textContent, at: performance.now() });
     }).observe(live, { childList: true, characterData: true, subtree: true });
   }, id);
+}
+
+/**
+ * Judges what was said while the reader changed a figure in quick steps: each utterance comes
+ * after a pause of at least 650 ms since the input before it (the kit waits 700), and there is one
+ * utterance, after the last input; more only where the steps themselves paused that long (a
+ * loaded machine can stall the keys the test sends, and a figure rightly speaks in such a gap).
+ * Returns the last utterance.
+ */
+function judgeSpeech({ said, inputs }, who) {
+  assert.ok(inputs.length > 0, `${who}: no input reached the figure`);
+  const pauses = inputs.slice(1).filter((t, i) => t - inputs[i] >= 650).length;
+  assert.ok(
+    said.length >= 1 && said.length <= 1 + pauses,
+    `${who} said ${said.length} times over ${inputs.length} inputs with ${pauses} pauses: ${JSON.stringify(said.map((x) => x.text))}`,
+  );
+  for (const { text, at } of said) {
+    const before = inputs.filter((t) => t <= at).at(-1) ?? -Infinity;
+    assert.ok(at - before >= 650, `${who} said “${text}” ${Math.round(at - before)} ms after an input, before the reader paused`);
+  }
+  const last = said.at(-1);
+  assert.ok(last.at > inputs.at(-1), `${who}: the last thing said came before the last input`);
+  return last;
 }
 
 /** Opens the figure's readouts that an exercise blurs ("Show the numbers"), if it does. */
@@ -159,14 +182,9 @@ for (const change of CHANGES) {
       }, change.id);
     }
     await page.waitForTimeout(PAUSE);
-    const { said, lastInput, before } = await page.evaluate(() => window.__speech);
-    assert.equal(said.length, 1, `said ${said.length} times: ${JSON.stringify(said.map((s) => s.text))}`);
-    const [{ text, at }] = said;
-    assert.ok(
-      at - lastInput >= 650,
-      `said ${Math.round(at - lastInput)} ms after the last input, before the reader paused`,
-    );
-    assert.notEqual(text, before);
+    const record = await page.evaluate(() => window.__speech);
+    const { text } = judgeSpeech(record, change.id);
+    assert.notEqual(text, record.before);
     assert.ok(text.length > 0 && text.length <= MAX_LIVE, `${text.length} characters: ${text}`);
     const shown = await fig.evaluate(
       (el, shown) =>
@@ -195,9 +213,9 @@ test("while an exercise hides a figure's numbers, its summary names the new sett
     await fig.getByLabel(slider, { exact: true }).focus();
     for (let i = 0; i < 10; i += 1) await page.keyboard.press("ArrowRight");
     await page.waitForTimeout(PAUSE);
-    const { said } = await page.evaluate(() => window.__speech);
-    assert.equal(said.length, 1, `${id} said ${said.length} times`);
-    const text = said[0].text;
+    const record = await page.evaluate(() => window.__speech);
+    const { text } = judgeSpeech(record, id);
+    const everything = record.said.map((x) => x.text).join(" ");
     // The exercise's answer and its follow-up's for the figure as it is now, as the answer itself would write them.
     const answers = await page.evaluate((id) => {
       const a = document.querySelector(`[for="${id}"]`);
@@ -206,7 +224,7 @@ test("while an exercise hides a figure's numbers, its summary names the new sett
     for (const answer of answers)
       for (const digits of [2, 3, 4]) {
         const written = String(Number(answer.toFixed(digits)));
-        assert.ok(!text.includes(written), `${id}: “${text}” gives away the answer ${answer} as ${written}`);
+        assert.ok(!everything.includes(written), `${id}: “${everything}” gives away the answer ${answer} as ${written}`);
       }
     // The new setting as the slider's output shows it.
     const value = await fig
