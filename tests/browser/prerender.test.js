@@ -200,6 +200,9 @@ test("the figures' script is asked for only once the first screen is shown, at t
     page.on("request", (req) => req.url().endsWith(asset("llmmath-widgets.js")) && asked.push(req));
     await page.goto(pathToFileURL(path.join(dist, "reader.html")).href + hash);
     await page.waitForSelector("html[data-first-screen]");
+    // every request for it has been made once its figures are defined (on a loaded machine the
+    // one request may still be on its way when the first screen is marked)
+    await page.waitForFunction(() => customElements.get("llm-attention") !== undefined);
     const [origin, shown] = await page.evaluate(() => [
       performance.timeOrigin,
       performance.getEntriesByName("data-first-screen-shown")[0]?.startTime,
