@@ -213,6 +213,56 @@ test("frame embed: a sandboxed frame of embed.html tells its parent its height, 
   await page.close();
 });
 
+test("frame embed: llmmath-frame.js sizes a frame only on a message from the frame's own origin, not from a page its frame was sent to", async (t) => {
+  // issue 40: it looked at the frame's src, not at the sender, so a frame of ours that had been
+  // navigated elsewhere could still set its height.
+  const server = await serveCourse();
+  const elsewhere = await serve({
+    files: () => null,
+    body: (pathname) =>
+      pathname === "/moved.html"
+        ? `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Elsewhere</title></head><body><p>Not ours.</p><script>
+parent.postMessage({ type: "llmmath:height", height: 777, figure: "sampling" }, "*");
+parent.postMessage({ type: "moved:done" }, "*");
+</script></body></html>`
+        : null,
+  });
+  t.after(() => Promise.all([server.close(), elsewhere.close()]));
+  fs.writeFileSync(
+    path.join(course, "moved-host.html"),
+    `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>A frame that moves</title></head>
+<body>
+<h1>A course page</h1>
+<iframe id="ours" src="embed.html?widget=sampling" title="Sampling" width="600" height="150"></iframe>
+<script src="frame-host.js"></script>
+<script src="llmmath-frame.js"></script>
+</body>
+</html>
+`,
+  );
+  const { page, errors } = await open("moved-host.html", { ready: "iframe", origin: server.origin });
+  // ours, from its own origin: sized
+  await page.waitForFunction(() => document.getElementById("ours").getBoundingClientRect().height > 150, null, {
+    timeout: 15000,
+  });
+  const sized = await page.evaluate(() => document.getElementById("ours").clientHeight);
+  assert.notEqual(sized, 777);
+  // sent to another origin (its src still says embed.html), it asks for 777 px: refused
+  await page.evaluate((url) => {
+    document.getElementById("ours").contentWindow.location.href = url;
+  }, `${elsewhere.origin}/moved.html`);
+  await page.waitForFunction(() => window.messages.some((m) => m.data?.type === "moved:done"), null, { timeout: 15000 });
+  assert.ok(
+    await page.evaluate(() => window.messages.some((m) => m.from === "ours" && m.data?.height === 777)),
+    "the moved frame's message reached the page",
+  );
+  assert.equal(await page.evaluate(() => document.getElementById("ours").clientHeight), sized);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 /** Presses Download SVG (or PNG) of the figure in `scope` (a frame, or the page); resolves to
  * { file, note, fig }, file null if no download came within 2.5 s. */
 async function pressDownload(page, scope, kind = "svg") {
