@@ -38,6 +38,8 @@ apt_packages=(
   "g++:/usr/bin/g++"
   "ccache:/usr/bin/ccache"
   "emscripten:/usr/bin/emcc"
+  # the embedded wasm's gzip (bindings/wasm/gzip_embedded_wasm.js)
+  "zopfli:/usr/bin/zopfli"
   "libeigen3-dev:/usr/share/eigen3/cmake/Eigen3Config.cmake"
   "catch2:/usr/lib/cmake/Catch2/Catch2Config.cmake"
   "nodejs:/usr/bin/node"
