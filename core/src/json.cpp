@@ -24,6 +24,9 @@ class Parser {
   Parser(std::string_view text, std::string_view what) : s_(text), what_(what) {}
 
   void document(Value& out) {
+    // a byte-order mark before the text (Windows editors write one; JSON.parse refuses it, but
+    // a reader who pasted a file cannot see it): skipped
+    if (s_.substr(0, 3) == "\xEF\xBB\xBF") i_ = 3;
     space();
     if (at_end()) fault("expected a JSON value, got the end of the text");
     value(out, 0);
@@ -46,6 +49,22 @@ class Parser {
     std::size_t n = 1;  // a whole UTF-8 sequence
     while (i_ + n < s_.size() && (static_cast<unsigned char>(s_[i_ + n]) & 0xC0) == 0x80 && n < 4)
       ++n;
+    // a character that shows as nothing, or reorders the message around it (a byte-order mark, a
+    // zero-width space or joiner, a direction mark, embedding, override or isolate), by its code
+    if (n == 3 || n == 2) {
+      const auto b = [&](std::size_t k) { return static_cast<unsigned>(s_[i_ + k]) & 0xFFu; };
+      const unsigned cp = n == 2 ? (b(0) & 0x1Fu) << 6 | (b(1) & 0x3Fu)
+                                 : (b(0) & 0x0Fu) << 12 | (b(1) & 0x3Fu) << 6 | (b(2) & 0x3Fu);
+      const bool invisible = cp == 0xAD || cp == 0x61C || (cp >= 0x200B && cp <= 0x200F) ||
+                             (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x206F) ||
+                             cp == 0xFEFF;
+      if (invisible) {
+        static const char* hex = "0123456789ABCDEF";
+        std::string code = "U+";
+        for (int shift = 12; shift >= 0; shift -= 4) code += hex[(cp >> shift) & 0xFu];
+        return "an invisible character (" + code + ")";
+      }
+    }
     return "'" + std::string(s_.substr(i_, n)) + "'";
   }
 

@@ -253,7 +253,9 @@ parent.postMessage({ type: "moved:done" }, "*");
   await page.evaluate((url) => {
     document.getElementById("ours").contentWindow.location.href = url;
   }, `${elsewhere.origin}/moved.html`);
-  await page.waitForFunction(() => window.messages.some((m) => m.data?.type === "moved:done"), null, { timeout: 15000 });
+  await page.waitForFunction(() => window.messages.some((m) => m.data?.type === "moved:done"), null, {
+    timeout: 15000,
+  });
   assert.ok(
     await page.evaluate(() => window.messages.some((m) => m.from === "ours" && m.data?.height === 777)),
     "the moved frame's message reached the page",

@@ -171,6 +171,36 @@ test("model: bad JSON shows the core's message with its line and column, and the
   await page.close();
 });
 
+test("model: a file saved with a byte-order mark is read; a model_type with a right-to-left override is shown isolated", async () => {
+  // issue 40, item 7: the mark was refused with an invisible character in the message, and an
+  // override in model_type reordered the title line around it
+  const { page, errors, fig } = await figureOf();
+  const text = fig.getByLabel("config.json", { exact: true });
+  await text.fill(`\uFEFF${fixture("gpt-oss-20b")}`);
+  assert.equal(await fig.locator(".model-message").textContent(), "");
+  assert.equal(await text.getAttribute("aria-invalid"), "false");
+  assert.equal(await fig.locator(".model-kinds").textContent(), "24 layers: 12 full, 12 sliding (128 tokens)");
+  const turned = JSON.parse(fixture("llama-3.1-8b"));
+  turned.model_type = "\u202Ellama";
+  await text.fill(JSON.stringify(turned));
+  assert.equal(await fig.locator(".model-message").textContent(), "");
+  const title = fig.locator(".model-read-title");
+  assert.equal(await title.locator("bdi.model-type").textContent(), "\u202Ellama");
+  // the override stays inside its isolate: the closing parenthesis after it is laid out last
+  const order = await title.evaluate((p) => {
+    const range = document.createRange();
+    const last = p.lastChild;
+    range.setStart(last, last.length - 1);
+    range.setEnd(last, last.length);
+    const paren = range.getBoundingClientRect().left;
+    const type = p.querySelector("bdi.model-type").getBoundingClientRect();
+    return { paren, typeRight: type.right };
+  });
+  assert.ok(order.paren >= order.typeRight - 0.5, `")" at ${order.paren}, model_type ends at ${order.typeRight}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("model: a pasted configuration travels in the reader's link and comes back; one too large for it is named by the model before, with a note", async () => {
   const { page, errors } = await openReader(browser.context, { hash: "#model-figure" });
   const fig = page.locator("#model-figure");

@@ -134,7 +134,10 @@ test("embed.html whose scripts a header refuses (script-src 'none') shows, after
     await shown.finished;
     return { delay, fill, before, after };
   });
-  assert.ok(timing.delay >= 1500, `shown after ${timing.delay} ms, not at once (a frame whose scripts run never shows it)`);
+  assert.ok(
+    timing.delay >= 1500,
+    `shown after ${timing.delay} ms, not at once (a frame whose scripts run never shows it)`,
+  );
   assert.equal(timing.fill, "forwards");
   assert.deepEqual(timing.before, ["0", "hidden"], "before its delay");
   assert.deepEqual(timing.after, ["1", "visible"], "once its fade has ended");

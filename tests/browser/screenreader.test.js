@@ -111,7 +111,10 @@ function judgeSpeech({ said, inputs }, who) {
   );
   for (const { text, at } of said) {
     const before = inputs.filter((t) => t <= at).at(-1) ?? -Infinity;
-    assert.ok(at - before >= 650, `${who} said “${text}” ${Math.round(at - before)} ms after an input, before the reader paused`);
+    assert.ok(
+      at - before >= 650,
+      `${who} said “${text}” ${Math.round(at - before)} ms after an input, before the reader paused`,
+    );
   }
   const last = said.at(-1);
   assert.ok(last.at > inputs.at(-1), `${who}: the last thing said came before the last input`);
@@ -224,7 +227,10 @@ test("while an exercise hides a figure's numbers, its summary names the new sett
     for (const answer of answers)
       for (const digits of [2, 3, 4]) {
         const written = String(Number(answer.toFixed(digits)));
-        assert.ok(!everything.includes(written), `${id}: “${everything}” gives away the answer ${answer} as ${written}`);
+        assert.ok(
+          !everything.includes(written),
+          `${id}: “${everything}” gives away the answer ${answer} as ${written}`,
+        );
       }
     // The new setting as the slider's output shows it.
     const value = await fig

@@ -71,6 +71,31 @@ TEST_CASE("json: a fault names its line and column", "[json]") {
                     "c, line 1, column 6: expected ',' or ']' after an entry, got 'x'");
 }
 
+TEST_CASE(
+    "json: a byte-order mark before the text is skipped; an invisible character is named by its "
+    "code",
+    "[json]") {
+  // issue 40: a file saved with a byte-order mark was refused, with the mark, invisible, quoted
+  const Value v = parse("\xEF\xBB\xBF{\"a\": 1}", "config.json");
+  REQUIRE(v.find("a") != nullptr);
+  CHECK(v.find("a")->number == 1);
+  CHECK_THROWS_WITH(parse("{\xEF\xBB\xBF\"a\": 1}", "config.json"),
+                    "config.json, line 1, column 2: expected a member's name in double quotes, got "
+                    "an invisible character (U+FEFF)");
+  // a right-to-left override, which would reorder the message around it
+  CHECK_THROWS_WITH(parse("[1, \xE2\x80\xAE"
+                          "2]",
+                          "c"),
+                    "c, line 1, column 5: expected a JSON value (a number, a string, true, false, "
+                    "null, [ or {), got an invisible character (U+202E)");
+  CHECK_THROWS_WITH(parse("[1 \xE2\x80\x8B]", "c"),
+                    "c, line 1, column 4: expected ',' or ']' after an entry, got an invisible "
+                    "character (U+200B)");
+  // a visible character of two or three bytes is quoted as before
+  CHECK_THROWS_WITH(parse("[1 \xE2\x82\xAC]", "c"),
+                    "c, line 1, column 4: expected ',' or ']' after an entry, got '\xE2\x82\xAC'");
+}
+
 TEST_CASE("json: limits of size and depth", "[json]") {
   std::string deep(65, '[');
   deep += std::string(65, ']');

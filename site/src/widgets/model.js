@@ -649,6 +649,9 @@ export class LlmModel extends LlmWidget {
    */
   readText(text) {
     if (!this.core) return;
+    // a byte-order mark (a file saved by some Windows editors): not part of the JSON, which
+    // JSON.parse would refuse, nor of the link
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     const key = `text:${text}`;
     let shape;
     try {
@@ -860,8 +863,9 @@ export class LlmModel extends LlmWidget {
       h(
         "p",
         { class: "model-read-title" },
-        h("strong", {}, source.name),
-        shape.modelType ? ` (model_type ${shape.modelType})` : "",
+        // text from a file or a link, isolated: a right-to-left override in it cannot reorder the line
+        h("strong", {}, h("bdi", {}, source.name)),
+        shape.modelType ? [" (model_type ", h("bdi", { class: "model-type" }, shape.modelType), ")"] : "",
       ),
       h("p", { class: "model-kinds" }, layersByKind(shape, now)),
       h(
