@@ -10,7 +10,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { useBrowser, openReader } = require("./browser.js");
+const { useBrowser, openReader, showNumbers } = require("./browser.js");
 const { EXERCISES, core } = require("./exercise-list.js");
 
 const browser = useBrowser(test);
@@ -172,6 +172,111 @@ for (const ex of EXERCISES.filter((e) => e.n !== 8)) {
     await page.close();
   });
 }
+
+/**
+ * The marks of a line chart in figure `id` (the chart whose <svg> matches `chart`) that stand at a
+ * data point, read against the chart's own axes (its tick labels and their places): vertical lines
+ * at x, horizontal lines at y, dots and curve vertices at (x, y), within `near` px; x or y null
+ * for any. Only marks drawn (not hidden, not invisible) count; the axes' own lines do not.
+ */
+function marksAt(page, id, chart, { x = null, y = null, near = 3 }) {
+  return page.evaluate(
+    ([id, chart, x, y, near]) => {
+      const svg = document.getElementById(id).shadowRoot.querySelector(chart);
+      // each axis from its tick labels and their places: the x ticks' labels are centred on them,
+      // the y ticks' labels end left of their tick marks (line.tick, in the same order)
+      const value = (t) => Number(t.textContent.replace(/,/g, "").replace(/−/g, "-"));
+      const labels = (anchor) =>
+        [...svg.querySelectorAll("g.axes > text")].filter(
+          (t) => t.getAttribute("text-anchor") === anchor && !t.classList.contains("label"),
+        );
+      const yMarks = [...svg.querySelectorAll("g.axes > line.tick")].map((l) => Number(l.getAttribute("y1")));
+      const xTicks = labels("middle").map((t) => [value(t), Number(t.getAttribute("x"))]);
+      const yTicks = labels("end").map((t, i) => [value(t), yMarks[i]]);
+      const map = (pairs) => {
+        const [[v0, p0], [v1, p1]] = [pairs[0], pairs[pairs.length - 1]];
+        return (v) => p0 + ((v - v0) * (p1 - p0)) / (v1 - v0);
+      };
+      const px = x === null ? null : map(xTicks)(x);
+      const py = y === null ? null : map(yTicks)(y);
+      const drawn = (el) =>
+        el.checkVisibility() && getComputedStyle(el).visibility !== "hidden" && !el.closest("g.axes");
+      const at = (a, b) => a === null || Math.abs(a - b) <= near;
+      const found = [];
+      for (const el of svg.querySelectorAll("line, circle, polyline")) {
+        if (!drawn(el)) continue;
+        const n = (k) => Number(el.getAttribute(k));
+        const what = `${el.localName}.${[...el.classList].join(".")}`;
+        if (el.localName === "line") {
+          const vertical = n("x1") === n("x2"),
+            horizontal = n("y1") === n("y2");
+          if (vertical && px !== null && at(px, n("x1")) && py === null) found.push(`${what} at x ${x}`);
+          if (horizontal && py !== null && at(py, n("y1")) && px === null) found.push(`${what} at y ${y}`);
+        } else if (el.localName === "circle") {
+          if (px !== null && py !== null && at(px, n("cx")) && at(py, n("cy"))) found.push(`${what} at (${x}, ${y})`);
+        } else {
+          const points = el
+            .getAttribute("points")
+            .trim()
+            .split(/\s+/)
+            .map((p) => p.split(",").map(Number));
+          if (px !== null && py !== null && points.some(([a, b]) => at(px, a) && at(py, b)))
+            found.push(`${what} through (${x}, ${y})`);
+        }
+      }
+      return found;
+    },
+    [id, chart, x, y, near],
+  );
+}
+
+// issue 40: marks and guides told what the text withheld. Figure 5.1's curve of tokens per call
+// passed through the answer at γ = 3 and its dot sat there, its dashed ceiling stood at the
+// follow-up's 2; Figure 6.1's dashed half-distance stood at the answer on the distance axis.
+// Each check is also run once the numbers are shown, where it must find those marks.
+test("exercises 5 and 6: no mark of Figures 5.1 and 6.1 stands at the answer or the follow-up's on the chart's axes before it is committed", async () => {
+  const { page, errors } = await openReader(browser.context);
+  const five = EXERCISES.find((e) => e.n === 5);
+  const six = EXERCISES.find((e) => e.n === 6);
+  const speculative = async () => {
+    const gamma = await page.evaluate(() => document.getElementById("speculative-figure").state.gamma);
+    const svg = ".speculative-figure svg.chart";
+    return [
+      ...(await marksAt(page, five.figure, svg, { x: gamma, y: await core(page, five.figure, five.value) })),
+      ...(await marksAt(page, five.figure, svg, { y: await core(page, five.figure, five.followUp) })),
+    ];
+  };
+  const alibi = async () => [
+    ...(await marksAt(page, six.figure, ".alibi-panels svg.chart:not(.bar-chart)", {
+      x: await core(page, six.figure, six.value),
+    })),
+    ...(await marksAt(page, six.figure, ".alibi-panels svg.chart:not(.bar-chart)", {
+      x: await core(page, six.figure, six.followUp),
+    })),
+  ];
+  for (const id of [five.figure, six.figure]) await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  assert.deepEqual(await speculative(), [], "Figure 5.1 before the prediction");
+  assert.deepEqual(await alibi(), [], "Figure 6.1 before the prediction");
+  // the bars' titles: each head's slope, not its half-distance
+  const titles = await page.evaluate(() =>
+    [...document.getElementById("alibi-figure").shadowRoot.querySelectorAll("svg.bar-chart title")].map(
+      (t) => t.textContent,
+    ),
+  );
+  assert.ok(
+    titles.some((t) => /^head 3: slope/.test(t)),
+    titles.join("; "),
+  );
+  assert.deepEqual(
+    titles.filter((t) => /half|5\.5|11\.09/.test(t)),
+    [],
+  );
+  await showNumbers(page);
+  assert.ok((await speculative()).length >= 3, `shown: ${await speculative()}`);
+  assert.ok((await alibi()).length >= 1, `shown: ${await alibi()}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 test("the leak finder finds a readout that follows the answer, and not an input shown at both readings", () => {
   const first = {

@@ -15,7 +15,14 @@ export const alibi = {
   picture: [".alibi-bars", ".headline", ".alibi-evidence", ".alibi-panels"],
   // Exercise 6: the headline, the calculation, and the chart's half-distance guide and its
   // description, which name the distance.
-  conceals: [".headline", ".worked", ".chart-box .guide-label", ".chart-box .chart-description"],
+  conceals: [
+    ".headline",
+    ".worked",
+    ".chart-box .guide-label",
+    ".chart-box .chart-description",
+    // the half-distance's dashed line: its place on the distance axis states it
+    ".chart-box line.guide:not(.faint)",
+  ],
   // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
   // (the guide's list).
   compact: {

@@ -199,7 +199,7 @@ export class LlmAlibi extends LlmWidget {
   }
 
   /** The bar chart of every head's slope, the selected head's bar marked. */
-  barsFor({ inputs, slopes, halfDistances }) {
+  barsFor({ inputs, slopes }) {
     const y = niceScale(0, Math.max(...slopes), 4);
     return barChart({
       title: `Slopes of the ${inputs.heads} heads; the selected head's bar is marked`,
@@ -211,7 +211,8 @@ export class LlmAlibi extends LlmWidget {
       bars: slopes.map((s, k) => ({
         label: String(k + 1),
         value: s,
-        title: `head ${k + 1}: slope ${fmt(s, 6)}, half-distance ${fmt(halfDistances[k], 2)} tokens`,
+        // the slope alone: each head's half-distance is exercise 6's answer and its follow-up's
+        title: `head ${k + 1}: slope ${fmt(s, 6)}`,
         onclick: () => this.selectHead(k + 1),
       })),
     });

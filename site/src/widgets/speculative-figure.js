@@ -28,6 +28,12 @@ export const speculative = {
     ".speculative-figure .chart-box .chart-description",
     ".speculative-measure-body .speculative-predicted",
     ".speculative-measure-body .speculative-mean",
+    // the log's mean again, in the estimate solved from it
+    '.speculative-measure-body [data-estimate="mean"] .speculative-from',
+    // marks whose place on the axes states the answer: the curve of tokens per call and its
+    // point at the figure's γ, and the ceiling's line (the follow-up's answer)
+    ".speculative-figure .chart-box .speculative-tokens",
+    ".speculative-figure .chart-box .speculative-ceiling",
   ],
   // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
   // (the guide's list).
