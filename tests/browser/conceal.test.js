@@ -234,7 +234,7 @@ function marksAt(page, id, chart, { x = null, y = null, near = 3 }) {
 // passed through the answer at γ = 3 and its dot sat there, its dashed ceiling stood at the
 // follow-up's 2; Figure 6.1's dashed half-distance stood at the answer on the distance axis.
 // Each check is also run once the numbers are shown, where it must find those marks.
-test("exercises 5 and 6: no mark of Figures 5.1 and 6.1 stands at the answer or the follow-up's on the chart's axes before it is committed", async () => {
+test("exercises 4, 5 and 6: no mark of Figures 4.1, 5.1 and 6.1 stands at the answer or the follow-up's on the chart's axes before it is committed", async () => {
   const { page, errors } = await openReader(browser.context);
   const five = EXERCISES.find((e) => e.n === 5);
   const six = EXERCISES.find((e) => e.n === 6);
@@ -254,7 +254,7 @@ test("exercises 5 and 6: no mark of Figures 5.1 and 6.1 stands at the answer or 
       x: await core(page, six.figure, six.followUp),
     })),
   ];
-  for (const id of [five.figure, six.figure]) await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  for (const id of ["cost-figure", five.figure, six.figure]) await page.locator(`#${id}`).scrollIntoViewIfNeeded();
   assert.deepEqual(await speculative(), [], "Figure 5.1 before the prediction");
   assert.deepEqual(await alibi(), [], "Figure 6.1 before the prediction");
   // the bars' titles: each head's slope, not its half-distance
@@ -271,7 +271,18 @@ test("exercises 5 and 6: no mark of Figures 5.1 and 6.1 stands at the answer or 
     titles.filter((t) => /half|5\.5|11\.09/.test(t)),
     [],
   );
+  // Figure 4.1's dots at its n on the logarithmic chart of scores and cached values (the follow-up's 8,192)
+  const dots = () =>
+    page.evaluate(() =>
+      [
+        ...document
+          .getElementById("cost-figure")
+          .shadowRoot.querySelectorAll(".cost-figure:not(.cost-linear) svg.chart circle.marker"),
+      ].map((c) => getComputedStyle(c).visibility),
+    );
+  assert.deepEqual(await dots(), ["hidden", "hidden"], "Figure 4.1's dots before the prediction");
   await showNumbers(page);
+  assert.deepEqual(await dots(), ["visible", "visible"], "Figure 4.1's dots once shown");
   assert.ok((await speculative()).length >= 3, `shown: ${await speculative()}`);
   assert.ok((await alibi()).length >= 1, `shown: ${await alibi()}`);
   assert.deepEqual(errors, []);

@@ -15,7 +15,17 @@ export const cost = {
   // Exercise 4 and its follow-up (the cache's values): the cards, the legend of the chart of
   // scores and cache (it states both), that chart's description and data table, and the
   // calculation; the chart of attention against the linear layers states neither.
-  conceals: [".cost-stats", ".worked", ".cost-legend", ".cost-figure .chart-description", ".cost-figure .chart-data"],
+  conceals: [
+    ".cost-stats",
+    ".worked",
+    ".cost-legend",
+    ".cost-figure .chart-description",
+    ".cost-figure .chart-data",
+    // the dots at the figure's n on the chart of scores and cached values: their place on the
+    // logarithmic axis states the layer's scores (the answer times the heads) and its cache (the
+    // follow-up's answer)
+    ".cost-figure:not(.cost-linear) circle.marker",
+  ],
   // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
   // (the guide's list).
   compact: {
