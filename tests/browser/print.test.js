@@ -433,8 +433,29 @@ const printView = (page) =>
         note: el.shadowRoot.querySelector(".llm-predict-print")?.checkVisibility() ?? false,
       })),
       text: document.body.innerText,
+      // every text a printed page shows, the figures' shadow trees too
+      printed: (() => {
+        const out = [];
+        const walk = (root) => {
+          const w = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+          for (let n = w.nextNode(); n; n = w.nextNode()) {
+            const el = n.parentElement;
+            if (el && n.data.trim() && el.checkVisibility() && getComputedStyle(el).visibility !== "hidden")
+              out.push(n.data);
+          }
+          for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+        };
+        walk(document.body);
+        return out.join(" ").replace(/\s+/g, " ");
+      })(),
     };
   });
+
+// What the screen asks of a reader that paper cannot do (issue 40: "Untick Causal mask", "drag the
+// temperature", "click a bar to pick it", "Change any input" were printed). "Press et al." is a
+// citation, and §9's stories may say what their people did ("paste the same question").
+const INTERACTIVE =
+  /\b(?:[Dd]rag(?:ging)?|[Cc]lick(?:ing)?|[Tt]ap|[Uu]ntick|[Tt]ick the|press(?:ing)?|[Tt]ype an?|[Pp]aste a model|[Dd]rop the file|[Pp]ick a|[Uu]se the slider|[Cc]hange any input|[Hh]over(?: over)?|[Ss]croll)\b/g;
 
 const fire = (page, type) => page.evaluate((type) => dispatchEvent(new Event(type)), type);
 const screenView = (page) =>
@@ -499,6 +520,11 @@ test("print: a workbook — questions with a line to write on, answers in the So
     assert.match(f.settings ?? "", /^Settings: /, `figure ${f.id} prints its settings`);
   }
   assert.match(p.figures.find((f) => f.id === "rope-figure").settings, /\bm=9\b/);
+  // No interactive wording anywhere on paper.
+  const asking = [...p.printed.matchAll(INTERACTIVE)].map((m) =>
+    p.printed.slice(Math.max(0, m.index - 50), m.index + 50),
+  );
+  assert.deepEqual(asking, [], "printed words that ask the reader to do what paper cannot");
 
   // After printing, the screen is as the reader left it, with nothing added.
   await fire(page, "afterprint");

@@ -205,7 +205,7 @@ export class LlmAlibi extends LlmWidget {
       title: `Slopes of the ${inputs.heads} heads; the selected head's bar is marked`,
       height: 190,
       y: { min: 0, max: y.max, ticks: y.ticks, format: (t) => fmt(t, 4), label: "slope m" },
-      x: { label: "head k (click a bar to pick it)", name: "head k" },
+      x: { label: "head k", name: "head k" },
       valueFormat: (v) => fmt(v, 4),
       marked: inputs.head - 1,
       bars: slopes.map((s, k) => ({
