@@ -220,6 +220,25 @@ test("keyboard: each figure starts with “Skip Figure N” (“Skip this figure
       };
     }, id);
     assert.deepEqual(after, { inside: false, following: true }, id);
+    // Without the skip, Tab from the figure's last control leaves it too: its end mark is no stop
+    // of its own (issue 40: "End of Figure N" was one more Tab stop in every figure).
+    const last = await page.evaluate((id) => {
+      const root = document.getElementById(id).shadowRoot;
+      const stops = [
+        ...root.querySelectorAll('button, input, select, textarea, a[href], summary, [tabindex="0"]'),
+      ].filter(
+        (el) => !el.disabled && !el.closest("[inert]") && el.checkVisibility() && !el.classList.contains("llm-skip"),
+      );
+      stops.at(-1)?.focus();
+      return root.activeElement === stops.at(-1) ? stops.at(-1).outerHTML.slice(0, 80) : null;
+    }, id);
+    assert.ok(last, `${id}: no last control to focus`);
+    await page.keyboard.press("Tab");
+    const next = await page.evaluate((id) => {
+      const figure = document.getElementById(id);
+      return figure.contains(document.activeElement) ? (figure.shadowRoot.activeElement?.textContent ?? "?") : null;
+    }, id);
+    assert.equal(next, null, `${id}: Tab from ${last} stayed in the figure, on “${next}”`);
   }
   assert.deepEqual(errors, []);
   await page.close();

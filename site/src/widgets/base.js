@@ -284,12 +284,30 @@ export class LlmWidget extends HTMLElement {
     this.frame = h("div", { class: "llm-frame", part: "frame" });
     // "Skip this figure", first in the figure and shown while it has the focus: one key press
     // past every control of the figure (a figure has tens; the chapter has eleven figures), to
-    // the end mark after them, from which Tab goes on in the page. The mark is a stop of its own
-    // (tabindex 0): from one that is not, Chromium's Tab starts again at the shadow root's first.
-    this.skipEnd = h("span", { class: "llm-skip llm-skip-end", tabindex: "0" }, "End of the figure");
+    // the end mark after them, from which Tab goes on in the page. The mark is a Tab stop only
+    // while the skip has put the focus there (from an element out of the tab order, Chromium's
+    // Tab starts again at the shadow root's first); otherwise Tab from the figure's last control
+    // leaves the figure, with no extra stop at its end (issue 40).
+    this.skipEnd = h(
+      "span",
+      {
+        class: "llm-skip llm-skip-end",
+        tabindex: "-1",
+        onblur: (/** @type {FocusEvent} */ e) =>
+          /** @type {HTMLElement} */ (e.currentTarget).setAttribute("tabindex", "-1"),
+      },
+      "End of the figure",
+    );
     this.skip = h(
       "button",
-      { type: "button", class: "llm-skip", onclick: () => this.skipEnd.focus() },
+      {
+        type: "button",
+        class: "llm-skip",
+        onclick: () => {
+          this.skipEnd.setAttribute("tabindex", "0");
+          this.skipEnd.focus();
+        },
+      },
       "Skip this figure",
     );
     this._attachRoot();
