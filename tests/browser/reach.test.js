@@ -284,3 +284,22 @@ test("keyboard: a display formula takes the focus only where it is wider than it
     await page.close();
   }
 });
+
+test("laptop screens: the contents show to the offline button without scrolling their box, at 1280 × 800 and 1366 × 768", async () => {
+  // issue 40: at 800 px the button was cut off at the foot of the sticky contents
+  for (const [width, height] of [
+    [1280, 800],
+    [1366, 768],
+  ]) {
+    const { page, errors } = await openReader(browser.context, { width, height });
+    await page.evaluate(() => scrollTo(0, 3000));
+    const seen = await page.evaluate(() => {
+      const toc = document.querySelector("nav.toc").getBoundingClientRect();
+      const button = document.getElementById("offline-keep").getBoundingClientRect();
+      return { inBox: button.top >= toc.top && button.bottom <= toc.bottom, onScreen: button.bottom <= innerHeight };
+    });
+    assert.deepEqual(seen, { inBox: true, onScreen: true }, `${width} × ${height}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
