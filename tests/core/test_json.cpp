@@ -71,10 +71,8 @@ TEST_CASE("json: a fault names its line and column", "[json]") {
                     "c, line 1, column 6: expected ',' or ']' after an entry, got 'x'");
 }
 
-TEST_CASE(
-    "json: a byte-order mark before the text is skipped; an invisible character is named by its "
-    "code",
-    "[json]") {
+TEST_CASE("json: a byte-order mark is skipped, an invisible character named by its code",
+          "[json]") {
   // issue 40: a file saved with a byte-order mark was refused, with the mark, invisible, quoted
   const Value v = parse("\xEF\xBB\xBF{\"a\": 1}", "config.json");
   REQUIRE(v.find("a") != nullptr);
