@@ -218,7 +218,7 @@ const SCENARIOS = {
   "slow-draft": {
     assume: { right: [2, "at the 30% the logs show"], wrong: [3, "a requirement of the method"] },
     check: { right: [3, "Try a shorter proposal"], wrong: [1, "the improvement falls further"] },
-    title: "A helper that cost time",
+    title: "A helper in front of the model",
     right: "Speed",
     because: "At α = 0.3 few drafts survive",
     wrong: "Numeric precision",
@@ -243,7 +243,7 @@ const SCENARIOS = {
   "four-bit": {
     assume: { right: [3, "One scale for the whole row"], wrong: [1, "does not decide the cause"] },
     check: { right: [1, "try per-group or per-channel scales"], wrong: [3, "the answers are the complaint"] },
-    title: "Half a byte per weight",
+    title: "A model for a smaller card",
     right: "Numeric precision",
     because: "the largest weight sets the scale Δ",
     wrong: "Memory cost",

@@ -243,39 +243,39 @@ export const scenarios = [
     compute: (core, v) => dilution(core, v, { whole: "With the whole manual", trimmed: "With the paragraph alone" }),
     assumptions: [
       {
-        text: "The 5,000 tokens of the manual are one head's keys, in one layer.",
+        text: "The manual's 5,000 tokens can be taken as one head's keys in one layer.",
         why: "A simplification, but the conclusion does not rest on it: every head divides its weight among all 5,000 tokens, so the comparison between the two prompts holds head by head.",
       },
       {
-        text: "Every other token scores alike, and not far below the refund paragraph (a = 4, b = 0).",
+        text: "Other tokens score alike, a little below the paragraph (a = 4, b = 0).",
         why: "This is what the conclusion rests on: the paragraph's share is eᵃ against n·eᵇ, so if the manual's tokens scored far below the paragraph, 5,000 of them would take little weight and would not explain the error. A trained model separates relevant text better than this: the numbers show the direction, not the size.",
         right: true,
       },
       {
-        text: "The sampler works alike for both prompts.",
+        text: "The sampler treats the long prompt and the short one in the same way.",
         why: "True, and beside the point: regenerating gave 60 days every time, so the draw is not what differs between the prompts.",
       },
       {
-        text: "The whole manual fits in the model's window.",
+        text: "The whole manual, about 5,000 tokens, fits in the model's window.",
         why: "It does, and nothing in the story puts it in doubt; a paragraph beyond the window would be absent, not outweighed.",
       },
     ],
     checks: [
       {
-        text: "Regenerate ten times and take the most frequent answer.",
+        text: "Regenerate ten times and keep the answer that comes up most often.",
         why: "It gave 60 days every time: agreement between runs shows that the answer repeats, not that it is right.",
       },
       {
-        text: "Move the refund paragraph to the start of the prompt.",
+        text: "Move the refund paragraph from the end of the prompt to its start.",
         why: "It already sat right before the question; moving it away changes its place and leaves all 5,000 tokens competing, so the result could not tell the explanations apart.",
       },
       {
-        text: "Ask again with the manual cut to the pages about returns, the paragraph where it was, and compare the answer with the policy's own text.",
-        why: "If the answer turns right as the unrelated pages go, with nothing else changed, their share of the weight was the cause; and the policy's text, not the model's agreement with itself, says what is right.",
+        text: "Cut the manual to its pages on returns, and check against the policy.",
+        why: "If the answer turns right as the unrelated pages go, with the paragraph where it was and nothing else changed, their share of the weight was the cause; and the policy's text, not the model's agreement with itself, says what is right.",
         right: true,
       },
       {
-        text: "Run the model with two bytes per number instead of one.",
+        text: "Run the model with two bytes per number instead of one, then ask.",
         why: "The short prompt already got 14 days with the same model as it runs now; the number format is not what changed between the wrong and the right answer.",
       },
     ],
@@ -346,30 +346,30 @@ export const scenarios = [
     compute: (core, v) => dilution(core, v, { whole: "With 40 passages", trimmed: "With the top 4 passages" }),
     assumptions: [
       {
-        text: "Every token of the other passages scores alike, not far below the X200 passage (a = 8, b = 2).",
+        text: "The other passages' tokens score alike, just below the X200's (a = 8, b = 2).",
         why: "The conclusion rests on how close the competing passages score: passages about similar chargers match the question almost as well, which is why 16,000 tokens of them take most of the weight. Passages that scored far lower would hardly compete.",
         right: true,
       },
       {
-        text: "The answer is carried by one key of the X200 passage.",
+        text: "The answer rests on a single key of the X200 passage, not on several.",
         why: "A few keys carrying it would raise its share with 40 passages and with 4 alike; the drop between the two prompts stands.",
       },
       {
-        text: "The search step ranks passages by how well they match the question.",
+        text: "The search step ranks all 40 passages by how closely each matches the question.",
         why: "It does, and it is why the X200 passage is there at all; the error lies in what the model does with 40 passages, not in their ranking.",
       },
     ],
     checks: [
       {
-        text: "Ask the same question again at a lower temperature.",
+        text: "Ask the same question again at a lower temperature, and compare answers.",
         why: "It already says 12 months every time; a lower temperature makes a repeatable answer more repeatable and tells nothing about the passages.",
       },
       {
-        text: "Put the X200 passage first in the prompt instead of last.",
+        text: "Put the X200 passage first in the prompt, before the 39 others.",
         why: "It already stands right before the question; moving it away leaves the 39 other passages competing and changes only its place, which is not what made the difference.",
       },
       {
-        text: "Keep fewer, better passages (rerank, then the top 4) for this and other questions, and check each answer against its passage.",
+        text: "Rerank, keep the top 4 passages, and check answers against them.",
         why: "If the answers turn right as the competing passages go, over several questions, their share of the weight was the cause; the passage itself, not the model, says what the warranty is.",
         right: true,
       },
@@ -438,31 +438,31 @@ export const scenarios = [
     compute: (core, v) => years(core, v, ["1919", "1920", "1918"], 7),
     assumptions: [
       {
-        text: "The ten draws shown use the seed 7.",
+        text: "The ten draws shown, with the seed 7, are typical of what users see.",
         why: "The seed fixes which ten draws are shown; every seed gives the same shares in the long run, so the conclusion does not rest on it.",
       },
       {
-        text: "The colleagues' prompts are the same to the last character.",
+        text: "The colleagues' prompts and settings are the same to the last character.",
         why: "The story says so, and it rules out the prompt; but each colleague saw the year change on asking again, with one prompt.",
       },
       {
-        text: "The model scores the two years close together (logits 2.2 and 1.6), so at temperature 0.8 the second keeps a real share.",
+        text: "The model scores the two years close together (logits 2.2 and 1.6).",
         why: "The spread rests on how close the logits are: had 1919 led by several units, temperature 0.8 would still give it nearly every time. The logits are what the calculation assumes; only the year token differs, and in a longer answer an early difference would change the rest.",
         right: true,
       },
     ],
     checks: [
       {
-        text: "Look the date up in a source, and ask the question several times to see the spread.",
+        text: "Look the year up in a source; ask again to see the spread.",
         why: "The source settles the year (1919); the repeated answers show that the variation comes from the choice of token, with prompt and model unchanged.",
         right: true,
       },
       {
-        text: "Set the temperature to 0 and take the year it repeats.",
+        text: "Set the temperature to 0 and take the year that it then repeats.",
         why: "Temperature 0 repeats the most probable year (the calculation's last line): the same answer every time, and only as right as that year. It verifies nothing.",
       },
       {
-        text: "Ask the assistant how sure it is.",
+        text: "Ask the assistant how sure it is of the year, as a percentage.",
         why: "A stated confidence is more text from the same model, chosen the same way; it is not a source.",
       },
     ],
@@ -530,31 +530,31 @@ export const scenarios = [
     compute: (core, v) => years(core, v, ["1887", "1889", "1888"], 11),
     assumptions: [
       {
-        text: "Only the year token differs between the games' answers.",
+        text: "Only the year token differs between the answers given in the different games.",
         why: "A simplification (in a longer answer an early difference changes all that follows), but the argument about which year is chosen holds either way.",
       },
       {
-        text: "Separate games' answers are chosen independently of each other.",
+        text: "Each game's answer is chosen independently of every other game's.",
         why: "True of separate requests, and why the games disagreed at temperature 1; it says nothing about whether the year repeated at 0 is right.",
       },
       {
-        text: "The years' logits are the model's as it stands: no setting of the sampler makes a year more probable than the model makes it.",
+        text: "A sampler setting changes how often each year comes out, not their order.",
         why: "This is what the team's conclusion misses: the temperature changes how often the top year comes out, never which year is on top. Temperature 0 repeats 1887 because the model ranks it first.",
         right: true,
       },
     ],
     checks: [
       {
-        text: "Play a hundred games at temperature 1 and take the majority.",
+        text: "Play a hundred games at temperature 1 and take the majority year.",
         why: "The majority of many games is the most probable year, the same 1887 that temperature 0 repeats: more agreement, no more verification.",
       },
       {
-        text: "Compare the year with a reliable source, or put the source's sentence in the prompt and ask again.",
+        text: "Check the year in a reliable source, or quote it in the prompt.",
         why: "The tower was completed in 1889: a source settles what no temperature can, and with its sentence in the prompt the model has the fact to read.",
         right: true,
       },
       {
-        text: "Use a temperature of 0.2 instead of 0, so that the answer can still vary.",
+        text: "Use a temperature of 0.2 instead of 0, so the answer can still vary.",
         why: "Any temperature reweights the same ranking: at 0.2 the model says 1887 almost every time (change T to see the shares).",
       },
     ],
@@ -634,31 +634,31 @@ export const scenarios = [
     },
     assumptions: [
       {
-        text: "The model has 12 heads per layer.",
+        text: "The model has 12 heads per layer, each with its own slope.",
         why: "A fact of the model, and the conclusion does not rest on it: the gentlest slope is 2⁻⁸ whatever the number of heads (change it to see).",
       },
       {
-        text: "The definition matches clause 14 as well 3,000 tokens back as next to it: only the penalty for its distance differs.",
+        text: "The definition matches as well 3,000 tokens back as beside clause 14.",
         why: "The calculation compares the same key at two places, so it is this that turns a penalty into a diagnosis. A key that matches strongly can still outweigh the penalty, and other layers can relay what one head misses: the factor shows the direction, not the size.",
         right: true,
       },
       {
-        text: "The whole contract fits the model's window.",
+        text: "The whole contract fits the model's window, with room to spare.",
         why: "It does, by the story; it rules out a cut-off, and the penalty applies to keys inside the window.",
       },
     ],
     checks: [
       {
-        text: "Cut the contract down to the clauses about delivery and ask again.",
+        text: "Cut the contract down to the clauses on delivery and payment, then ask again.",
         why: "Cutting brings the definition closer and removes competing text at once, so a right answer could not say which mattered; the story's fix added text, and worked.",
       },
       {
-        text: "Regenerate the answer several times.",
+        text: "Regenerate the answer several times and compare the parties named.",
         why: "It names the Buyer on every run: more runs show that the answer repeats, not why it is wrong.",
       },
       {
-        text: "Ask the tool to quote the definition and the clause it relies on, and restate each definition next to the clauses that use it.",
-        why: "If the answer follows the definition's place, with nothing removed, the decay with distance is the cause; the quotation shows what the model actually used.",
+        text: "Restate each definition beside the clauses that use it, and compare.",
+        why: "If the answers follow the definitions' place, with nothing removed, the decay with distance is the cause; a cut would have removed competing text as well, and could not tell the two apart.",
         right: true,
       },
     ],
@@ -736,7 +736,7 @@ export const scenarios = [
     },
     assumptions: [
       {
-        text: "The rotary base is 10,000.",
+        text: "The rotary base is 10,000, as in Llama 2's published configuration.",
         why: "A fact of Llama 2's configuration, not a guess; a larger base, as long-context variants use, slows every pair, which is a remedy rather than a doubt about the diagnosis.",
       },
       {
@@ -744,23 +744,23 @@ export const scenarios = [
         why: "The conclusion does not need it: the failures set in at a distance whatever the text, which is why short, distinctive facts fail too.",
       },
       {
-        text: "The slowest-turning pairs stand for the problem: their angles past 4,096 tokens are the ones training never showed.",
+        text: "The slowest-turning pairs' angles past 4,096 tokens were never trained.",
         why: "The fast pairs wrap around many times within the trained length, so their angles at 12,000 tokens are angles training saw; the slow pairs are pushed where it never went, and the diagnosis rests on them. Methods such as position interpolation rescale positions so that these angles stay in the trained range.",
         right: true,
       },
     ],
     checks: [
       {
-        text: "Place one known fact at measured distances (1,000, 4,000, 8,000 tokens back) in reports of the same length, and ask for it.",
+        text: "Ask for a fact placed 1,000, 4,000 and 8,000 tokens back, length fixed.",
         why: "With the length fixed, only the distance changes: accuracy that falls past about 4,096 tokens points to the trained length; accuracy that is the same at every distance points elsewhere.",
         right: true,
       },
       {
-        text: "Trim every report to its most relevant pages.",
+        text: "Trim every report to its most relevant pages, then ask again.",
         why: "Trimming shortens the distance and removes competing text at once, so a right answer could not say which mattered (a useful fix, not a check).",
       },
       {
-        text: "Run the model with four bytes per number instead of two.",
+        text: "Run the model with four bytes per number instead of two, and compare.",
         why: "The near facts and the far ones pass through the same number format, and only the far ones fail.",
       },
     ],
@@ -866,31 +866,31 @@ export const scenarios = [
     },
     assumptions: [
       {
-        text: "A line that far back reaches the question only through the 10 full layers, and they carry less of it than all 62 layers would.",
+        text: "The header reaches the question only through the 10 full layers.",
         why: "The diagnosis rests on it: the sliding layers cannot attend 100,000 tokens back at all, and get of the line only what the full layers have written into nearer tokens. Gemma 3's authors found that this ratio of sliding to full layers changes perplexity little, so whether it costs this question is what the check must show.",
         right: true,
       },
       {
-        text: "A whole 120,000-token log fits on the card beside the weights.",
+        text: "A whole 120,000-token log fits on the 80 GB card beside the weights.",
         why: "It does, by the calculation, and the sliding layers are why; it explains why the team chose the model, not why one answer is wrong.",
       },
       {
-        text: "The image encoder's weights, which the calculation leaves out, are small.",
+        text: "The image encoder's weights, left out of the calculation, are small.",
         why: "About 0.4 billion parameters beside 27 billion: they change the room left on the card a little, not which layers reach the header.",
       },
     ],
     checks: [
       {
-        text: "Ask the question several times and keep the majority answer.",
+        text: "Ask the question ten times over, and keep the value that most of the runs give.",
         why: "The wrong value comes back on every run: more runs show that it repeats, not why.",
       },
       {
-        text: "Place the same line at measured distances from the question (500, 5,000, 50,000 and 100,000 tokens) in logs of the same length, and ask for it.",
+        text: "Ask for the line at 500, 5,000, 50,000, 100,000 tokens, log length fixed.",
         why: "With the length fixed only the line's place changes: accuracy that falls once the line is beyond the last 1,024 tokens, where only the 10 full layers reach it, points to the sliding layers; accuracy that holds at every distance points elsewhere.",
         right: true,
       },
       {
-        text: "Run the same log on a GPU with twice the room.",
+        text: "Run the same log on a GPU with twice the room, 160 GB, and ask again.",
         why: "The log already fits; more room changes what fits, not which layers reach the header.",
       },
     ],
@@ -951,31 +951,31 @@ export const scenarios = [
     compute: (core, v) => cache(core, v, { heads: 32, kvHeads: 8, headDim: 128, layers: 32 }),
     assumptions: [
       {
-        text: "The weights take about 16 GB.",
+        text: "The weights take about 16 GB, two bytes for each of 8 billion.",
         why: "About 8 billion parameters at two bytes each; but the cache alone (the calculation) fills the card, so the exact size of the weights does not decide anything.",
       },
       {
-        text: "All twenty conversations are held in full at once, two bytes per cached value.",
+        text: "All twenty conversations are held in full at once, two bytes a value.",
         why: "The byte count rests on it: a cache of 8-bit values is half the size, and a server that admits requests only as their cache fits would make some users wait instead of failing. Here the batch starts with every conversation full.",
         right: true,
       },
       {
-        text: "Activations and the allocator's waste need little beside the cache.",
+        text: "Activations and the allocator's waste need little room beside the cache.",
         why: "They come on top, so they make the shortfall larger; the conclusion holds without them.",
       },
     ],
     checks: [
       {
-        text: "Send single requests of 32,768 tokens one after another.",
+        text: "Send the twenty conversations of 32,768 tokens one at a time, not at once.",
         why: "One request needs a twentieth of the cache and already works; it cannot show what twenty at once need.",
       },
       {
-        text: "Switch to a model with a longer window.",
+        text: "Switch to a model of the same size with a window longer than 131,072.",
         why: "32,768 tokens is well within 131,072 already; a longer window changes what may be sent, not what twenty conversations take to hold.",
       },
       {
-        text: "Compute the cache for the planned users and lengths before deploying; serve fewer at once, cap each conversation or cache in 8 bits, and measure the card again.",
-        why: "If the error goes once the cache fits beside the weights, its size was the cause, and the measurement confirms the calculation.",
+        text: "Compute the cache for 20 × 32,768 tokens; then serve fewer or cap them.",
+        why: "If the error goes once the cache fits beside the weights (fewer at once, shorter conversations or 8-bit values), its size was the cause; measuring the card again confirms the calculation.",
         right: true,
       },
     ],
@@ -1034,31 +1034,31 @@ export const scenarios = [
     compute: (core, v) => cache(core, v, { heads: 32, kvHeads: 32, headDim: 128, layers: 32 }),
     assumptions: [
       {
-        text: "The batch runs with the same settings as the demo.",
+        text: "The batch runs with the same settings and software as the demo did.",
         why: "It does, and that rules out the number format and the sampler; what changed is the number of users, which the cache follows.",
       },
       {
-        text: "The weights take 13.5 GB.",
+        text: "The weights take 13.5 GB, two bytes for each of 6.7 billion.",
         why: "About 6.7 billion parameters at two bytes; whatever the exact figure, the cache for eight full sequences (the calculation) is more than the weights leave free.",
       },
       {
-        text: "All eight sequences reach the full 4,096 tokens at the same time, two bytes per cached value.",
+        text: "All eight sequences reach 4,096 tokens at once, two bytes a value.",
         why: "The crash needs the whole cache at once: eight conversations of a few hundred tokens would fit, and a cache in 8 bits would be half the size. The calculation takes the batch at its fullest, as the story's does.",
         right: true,
       },
     ],
     checks: [
       {
-        text: "Compute the cache for 8 full sequences; serve fewer at once, cap their length or cache in 8 bits, and measure the card again.",
-        why: "If the crash goes once the cache fits beside the weights, its size was the cause; the measurement confirms the calculation.",
+        text: "Compute the cache for 8 full sequences, then serve fewer or cap them.",
+        why: "If the crash goes once the cache fits beside the weights (fewer at once, shorter sequences or 8-bit values), its size was the cause; measuring the card again confirms the calculation.",
         right: true,
       },
       {
-        text: "Run the demo again for one user with a 4,096-token prompt.",
+        text: "Run the demo again for one user, with a prompt of the full 4,096 tokens.",
         why: "It already works, and one user needs an eighth of the cache: it cannot show what eight at once need.",
       },
       {
-        text: "Move to a model with a longer window.",
+        text: "Move to a model of the same size with a window longer than 4,096.",
         why: "The window is not what broke: eight sequences of 4,096 tokens take the same cache in any model of this shape, and a longer window only allows more.",
       },
     ],
@@ -1177,11 +1177,11 @@ export const scenarios = [
     },
     assumptions: [
       {
-        text: "The weights take the same 671 GB in both programs.",
+        text: "The weights take the same 671 GB in the script as in the engine.",
         why: "They do, and they leave the same room in both; since one program fits and the other does not in that room, the weights rule out a difference rather than explain one.",
       },
       {
-        text: "All of each GPU's 141 GB is free for the model.",
+        text: "All of each GPU's 141 GB is free for the weights and the sessions.",
         why: "The runtime and the kernels take a few GB of each, which makes the room smaller in both programs alike; the script's stored keys and values for 120,000 tokens are by themselves nearly half the server.",
       },
       {
@@ -1189,7 +1189,7 @@ export const scenarios = [
         why: "A turn adds only its own tokens, so its intermediate results are small next to the stored ones; they come on top and make the script stop sooner, not later.",
       },
       {
-        text: "The script's library stores every head's keys and values, rebuilt from the latent, while the engine stores the latent itself.",
+        text: "The script caches every head's keys and values; the engine, the latent.",
         why: "The whole difference rests on it: the weights and the sessions are the same, and only the bytes kept per token differ, by the ratio of the first two lines. Transformers' implementation of DeepSeek-V3 caches the rebuilt keys and values; vLLM and SGLang keep the latent and fold the rebuilding into the queries.",
         right: true,
       },
@@ -1200,16 +1200,16 @@ export const scenarios = [
         why: "The script would get further before it stops, which shows that length matters, not what the script keeps per token or why the engine manages.",
       },
       {
-        text: "Load the weights in two bytes each and replay the session again.",
+        text: "Load the weights in two bytes each, and replay the session once more.",
         why: "Twice the weights leave less room, not more: the script would stop sooner, and the weights were never what differed between the programs.",
       },
       {
-        text: "Switch to a model with a longer window.",
+        text: "Switch to a model whose window is longer than 163,840 tokens.",
         why: "The window is 163,840 tokens and the script stops far before it: a longer window allows more tokens, it does not change what is kept per token.",
       },
       {
-        text: "Read how much the GPUs' use grows per token as the script replays, and compare it with the two lines of the calculation; then run the study on the engine, or on an implementation that keeps the latent.",
-        why: "Growth per token that matches the rebuilt keys and values, not the latent, confirms the diagnosis, and the same session running with the latent settles it.",
+        text: "Measure how the GPUs' use grows per token, against both lines above.",
+        why: "Growth per token that matches the rebuilt keys and values, not the latent, confirms the diagnosis; the same session run on the engine, or on an implementation that keeps the latent, settles it.",
         right: true,
       },
     ],
@@ -1273,11 +1273,11 @@ export const scenarios = [
         why: "Close to true when each step is spent reading the weights, as the story says; it is the premise of the method, not the part in doubt here.",
       },
       {
-        text: "The small model's step costs 1/20 of a large one.",
+        text: "The small model's step costs 1/20 of a large one, on these GPUs.",
         why: "It matters less than the rate of agreement: at this ratio four small steps add little to a round (change c to see how little it moves the improvement).",
       },
       {
-        text: "The large model accepts the small one's tokens independently, at a steady rate α = 0.6 on these users' prompts.",
+        text: "The large model accepts 60% of the small one's tokens, independently.",
         why: "The gain rests on α: at 0.3 the same setup would barely pay, at 0.8 it would pay far more (change α to see). Agreement measured on other text is only a guess for these prompts.",
         right: true,
       },
@@ -1288,12 +1288,12 @@ export const scenarios = [
         why: "They are by construction: the large model checks every token, so its distribution is kept; quality says nothing about the time gained.",
       },
       {
-        text: "Measure the acceptance rate on your own prompts (accepted tokens over those checked), then time real generations with and without the small model.",
+        text: "Measure the acceptance rate on real prompts; time both setups.",
         why: "The rate is the assumption the improvement rests on, and timing the real generations confirms the calculation or refutes it.",
         right: true,
       },
       {
-        text: "Watch the GPUs' memory while the answers stream.",
+        text: "Watch the GPUs' memory and load while the long answers stream out.",
         why: "Nothing fails and there is room to spare: memory is not what sets the pace of one large-model call per token.",
       },
     ],
@@ -1301,9 +1301,9 @@ export const scenarios = [
   {
     id: "slow-draft",
     mechanism: "speed",
-    title: "A helper that cost time",
+    title: "A helper in front of the model",
     story:
-      "To make generation quicker, a team puts a small helper model in front of their target model: the helper proposes 8 tokens at a time, and the target checks them in one pass. A helper step costs about a quarter of a target step. Each answer now takes longer than before, although the outputs are as good as ever. Their logs show that the target accepts about 30% of the proposed tokens it checks.",
+      "A team puts a small helper model in front of their target model: the helper proposes 8 tokens at a time, and the target checks them in one pass. A helper step costs about a quarter of a target step. Users now wait longer for each answer than they did before the change, although the outputs are as good as ever. The team's logs show that the target accepts about 30% of the proposed tokens it checks.",
     because:
       "This is speculative decoding. Each round costs γ draft steps plus one target call, and pays off only through the drafts accepted. At α = 0.3 few drafts survive, while eight draft steps at a quarter of a target step each make a round far dearer than one target call.",
     not: {
@@ -1325,7 +1325,7 @@ export const scenarios = [
         max: 1,
         step: 0.01,
         value: 0.3,
-        doc: "A helper that cost time: the rate α at which the target accepts a drafted token.",
+        doc: "A helper in front of the model: the rate α at which the target accepts a drafted token.",
       },
       {
         key: "gamma",
@@ -1336,7 +1336,7 @@ export const scenarios = [
         max: 32,
         step: 1,
         value: 8,
-        doc: "A helper that cost time: the number γ of tokens drafted per target call.",
+        doc: "A helper in front of the model: the number γ of tokens drafted per target call.",
       },
       {
         key: "c",
@@ -1346,7 +1346,7 @@ export const scenarios = [
         max: 1,
         step: 0.01,
         value: 0.25,
-        doc: "A helper that cost time: the cost c of one draft step relative to one target step.",
+        doc: "A helper in front of the model: the cost c of one draft step relative to one target step.",
       },
     ],
     compute: speculation,
@@ -1356,12 +1356,12 @@ export const scenarios = [
         why: "The method's premise; if checking 9 tokens cost more, each round would be dearer still, so it cannot rescue the helper.",
       },
       {
-        text: "The target accepts the helper's tokens independently, at the 30% the logs show.",
+        text: "The target accepts 30% of proposals, each independently.",
         why: "The tokens per round rest on α: at 0.3 the chance that all eight proposals survive is tiny, so most of each round's helper steps are wasted. A rate that varied with the text would change the numbers, not the direction.",
         right: true,
       },
       {
-        text: "The helper and the target share a vocabulary.",
+        text: "The helper and the target share one vocabulary and tokenizer.",
         why: "They must, for the target to check the helper's tokens at all: a requirement of the method, not a doubt about this diagnosis.",
       },
     ],
@@ -1371,11 +1371,11 @@ export const scenarios = [
         why: "At α = 0.3 the extra proposals are almost never reached, and each costs a helper step: the improvement falls further (change γ to see).",
       },
       {
-        text: "Compare the outputs with and without the helper.",
+        text: "Compare the outputs with and without the helper, prompt by prompt.",
         why: "They follow the target's distribution either way, since the target checks every token: the comparison finds no difference and says nothing about time.",
       },
       {
-        text: "Try a shorter proposal (γ of 1 or 2) or a cheaper helper, and time real generations against no helper at all.",
+        text: "Try γ of 1 or 2, or a cheaper helper, and time against no helper.",
         why: "The calculation shows how the improvement changes with γ at this α (change γ to see); timing real generations settles it, and without a helper the improvement is 1 by definition.",
         right: true,
       },
@@ -1386,7 +1386,7 @@ export const scenarios = [
     mechanism: "precision",
     title: "One loud channel",
     story:
-      "A team moves a model to a compact build that stores every weight and activation in one byte instead of two. On the same prompts, at temperature 0, its answers get noticeably worse than the two-byte model's. In one layer's input, one activation channel reaches 60 while the others stay below 1.",
+      "A team moves a model to a vendor's build in which every weight and activation takes half the storage it took before. On the same prompts, at temperature 0, its answers are noticeably worse than the original build's. In one layer's input, one activation channel reaches 60 while the others stay below 1.",
     because:
       "Symmetric quantisation has one scale Δ for the whole tensor, the step between its levels, set by its largest magnitude. The outlier makes the scale Δ large, and the small values, which carry most of the information, round to a few levels or to zero.",
     not: {
@@ -1446,11 +1446,11 @@ export const scenarios = [
         right: true,
       },
       {
-        text: "Each value rounds to the nearest level.",
+        text: "Each value rounds to the nearest of the format's levels.",
         why: "Other rules move a value by at most one level; with so large a scale, the small values lose their levels under any of them.",
       },
       {
-        text: "The five values shown stand for the layer's input.",
+        text: "The five values shown stand for the whole of the layer's input.",
         why: "A small sample, but the effect needs only one large value among many small ones, which the story's reading gives.",
       },
     ],
@@ -1460,12 +1460,12 @@ export const scenarios = [
         why: "The distribution itself is worse: runs at a higher temperature give varied answers, not better ones.",
       },
       {
-        text: "Give the model a longer prompt with more examples.",
+        text: "Give the model longer prompts, with more worked examples in each of them.",
         why: "The same prompts did well in two bytes: the number format changed, not what the model was given.",
       },
       {
-        text: "Compare the one-byte and two-byte builds layer by layer on your own data, then give the loud channel its own scale or migrate its scale into the weights (SmoothQuant).",
-        why: "If the damage starts at the layer with the loud channel and shrinks once its scale no longer sets everyone's, the shared scale was the cause.",
+        text: "Compare both builds layer by layer; give the loud channel its own scale.",
+        why: "If the damage starts at the layer with the loud channel and shrinks once its scale no longer sets everyone's (with its own scale, or with SmoothQuant's migration of it into the weights), the shared scale was the cause.",
         right: true,
       },
     ],
@@ -1473,9 +1473,9 @@ export const scenarios = [
   {
     id: "four-bit",
     mechanism: "precision",
-    title: "Half a byte per weight",
+    title: "A model for a smaller card",
     story:
-      "To fit a model on a smaller GPU, a team stores its weights in half a byte each instead of one. On their test set, at temperature 0, the smaller model gets more answers wrong than the one-byte model. In one row of weights the largest is 0.9, while most are below 0.05.",
+      "A team needs a model to run on a smaller GPU, and switches to a build whose weight file is half the size of the one they used. On their test set, at temperature 0, the new build gets more answers wrong than the old one. In one row of weights the largest is 0.9, while most are below 0.05.",
     because:
       "With 4 bits there are only a few levels on each side of zero, and the largest weight sets the scale Δ, the step between them. Weights far below the scale Δ all round to the same level, often zero, and the layer loses what they encoded.",
     not: {
@@ -1496,7 +1496,7 @@ export const scenarios = [
         max: 100,
         step: 0.01,
         value: 0.9,
-        doc: "Half a byte per weight: the largest weight of the row.",
+        doc: "A model for a smaller card: the largest weight of the row.",
       },
       {
         key: "bits",
@@ -1507,7 +1507,7 @@ export const scenarios = [
         max: 16,
         step: 1,
         value: 4,
-        doc: "Half a byte per weight: the number of bits of the weights' symmetric quantisation.",
+        doc: "A model for a smaller card: the number of bits of the weights' symmetric quantisation.",
       },
       {
         key: "before",
@@ -1518,7 +1518,7 @@ export const scenarios = [
         max: 16,
         step: 1,
         value: 8,
-        doc: "Half a byte per weight: the width the model ran at before.",
+        doc: "A model for a smaller card: the width the model ran at before.",
       },
     ],
     compute(core, v) {
@@ -1544,7 +1544,7 @@ export const scenarios = [
         why: "It decides how much the loss hurts in use, but both formats were compared on the same test set, so it does not decide the cause.",
       },
       {
-        text: "Each weight rounds to the nearest level.",
+        text: "Each weight rounds to the nearest of the format's levels.",
         why: "Careful rounding (GPTQ) adjusts the other weights to compensate, which helps; with one scale for the row the small weights still fall below its first level.",
       },
       {
@@ -1555,16 +1555,16 @@ export const scenarios = [
     ],
     checks: [
       {
-        text: "Compare the two formats layer by layer on the test set, and try per-group or per-channel scales before giving up on half a byte.",
+        text: "Compare the formats layer by layer; try per-group scales at half a byte.",
         why: "If the answers recover once small weights get their own scale, the shared scale was the cause, and the layer-by-layer comparison shows where.",
         right: true,
       },
       {
-        text: "Run the test at a higher temperature.",
+        text: "Run the test set again at a higher temperature, several times over.",
         why: "Both models repeat their answers at temperature 0; a higher temperature draws from the same, worse distribution.",
       },
       {
-        text: "Check that the smaller model fits the GPU with room to spare.",
+        text: "Check that the new build fits the smaller GPU with room to spare for the cache.",
         why: "It fits and runs, which was the point; the answers are the complaint.",
       },
     ],
