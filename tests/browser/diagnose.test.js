@@ -33,8 +33,8 @@ const MECHANISMS = [
 // real model is computed from the model's committed config.json, handed to `expected` as `arg`.
 const SCENARIOS = {
   "refund-policy": {
-    assume: { right: [2, "Every other token scores alike"], wrong: [1, "holds head by head"] },
-    check: { right: [3, "cut to the pages about returns"], wrong: [1, "not that it is right"] },
+    assume: { right: [2, "Other tokens score alike"], wrong: [1, "holds head by head"] },
+    check: { right: [3, "Cut the manual to its pages on returns"], wrong: [1, "not that it is right"] },
     title: "The refund that was never promised",
     right: "Missing context",
     because: "so were 5,000 tokens about everything else",
@@ -47,8 +47,8 @@ const SCENARIOS = {
     shows: (w) => `With the whole manual: w = e4 / (e4 + 5,000·e0) = ${shown(w * 100, 2)}%`,
   },
   warranty: {
-    assume: { right: [1, "not far below the X200 passage"], wrong: [3, "not in their ranking"] },
-    check: { right: [3, "Keep fewer, better passages"], wrong: [1, "more repeatable"] },
+    assume: { right: [1, "just below the X200's"], wrong: [3, "not in their ranking"] },
+    check: { right: [3, "keep the top 4 passages"], wrong: [1, "more repeatable"] },
     title: "Two chargers",
     right: "Missing context",
     because: "39 passages about similar chargers",
@@ -62,7 +62,7 @@ const SCENARIOS = {
   },
   treaty: {
     assume: { right: [3, "scores the two years close together"], wrong: [1, "same shares in the long run"] },
-    check: { right: [1, "Look the date up in a source"], wrong: [2, "It verifies nothing"] },
+    check: { right: [1, "Look the year up in a source"], wrong: [2, "It verifies nothing"] },
     title: "Two colleagues, two years",
     right: "Different sampled wording",
     because: "the less probable year keeps a real share",
@@ -74,10 +74,10 @@ const SCENARIOS = {
   },
   eiffel: {
     assume: {
-      right: [3, "no setting of the sampler makes a year more probable"],
+      right: [3, "changes how often each year comes out, not their order"],
       wrong: [2, "why the games disagreed"],
     },
-    check: { right: [2, "Compare the year with a reliable source"], wrong: [1, "no more verification"] },
+    check: { right: [2, "Check the year in a reliable source"], wrong: [1, "no more verification"] },
     title: "The quiz that agreed with itself",
     right: "Different sampled wording",
     because: "which year the model ranks first, not which is true",
@@ -88,8 +88,11 @@ const SCENARIOS = {
     shows: (p) => `P(1889) = ${shown(p * 100, 1)}%`,
   },
   contract: {
-    assume: { right: [2, "only the penalty for its distance differs"], wrong: [1, "whatever the number of heads"] },
-    check: { right: [3, "quote the definition and the clause"], wrong: [1, "could not say which mattered"] },
+    assume: {
+      right: [2, "matches as well 3,000 tokens back as beside clause 14"],
+      wrong: [1, "whatever the number of heads"],
+    },
+    check: { right: [3, "Restate each definition beside the clauses"], wrong: [1, "could not say which mattered"] },
     title: "Which party must deliver?",
     right: "Positional relationships",
     because: "even for the gentlest of the 12 heads",
@@ -101,10 +104,10 @@ const SCENARIOS = {
   },
   "long-report": {
     assume: {
-      right: [3, "The slowest-turning pairs stand for the problem"],
+      right: [3, "angles past 4,096 tokens were never trained"],
       wrong: [1, "a remedy rather than a doubt"],
     },
-    check: { right: [1, "at measured distances"], wrong: [3, "only the far ones fail"] },
+    check: { right: [1, "placed 1,000, 4,000 and 8,000 tokens back"], wrong: [3, "only the far ones fail"] },
     title: "Past the trained length",
     right: "Positional relationships",
     because: "no offset exceeded 4,096 tokens",
@@ -119,7 +122,10 @@ const SCENARIOS = {
   },
   "header-line": {
     assume: { right: [1, "only through the 10 full layers"], wrong: [2, "not why one answer is wrong"] },
-    check: { right: [2, "at measured distances from the question"], wrong: [3, "not which layers reach the header"] },
+    check: {
+      right: [2, "Ask for the line at 500, 5,000, 50,000, 100,000 tokens"],
+      wrong: [3, "not which layers reach the header"],
+    },
     title: "The line in the log's header",
     right: "Positional relationships",
     because: "within reach of the 10 full layers only",
@@ -135,7 +141,7 @@ const SCENARIOS = {
   },
   serving: {
     assume: { right: [2, "All twenty conversations are held in full at once"], wrong: [1, "fills the card"] },
-    check: { right: [3, "Compute the cache for the planned users"], wrong: [2, "well within 131,072 already"] },
+    check: { right: [3, "Compute the cache for 20 × 32,768 tokens"], wrong: [2, "well within 131,072 already"] },
     title: "Twenty users at 32k",
     right: "Memory cost",
     because: "a cache as large as the whole card",
@@ -157,7 +163,7 @@ const SCENARIOS = {
   },
   batch: {
     assume: {
-      right: [3, "All eight sequences reach the full 4,096 tokens"],
+      right: [3, "All eight sequences reach 4,096 tokens at once"],
       wrong: [1, "the number of users, which the cache follows"],
     },
     check: { right: [1, "Compute the cache for 8 full sequences"], wrong: [2, "one user needs an eighth"] },
@@ -182,10 +188,10 @@ const SCENARIOS = {
   },
   "research-script": {
     assume: {
-      right: [4, "stores every head's keys and values, rebuilt from the latent"],
+      right: [4, "caches every head's keys and values; the engine, the latent"],
       wrong: [1, "rule out a difference"],
     },
-    check: { right: [4, "how much the GPUs' use grows per token"], wrong: [2, "Twice the weights leave less room"] },
+    check: { right: [4, "Measure the GPUs' growth per token"], wrong: [2, "Twice the weights leave less room"] },
     title: "The same weights in a research script",
     right: "Memory cost",
     because: "dozens of times as many bytes per token",
@@ -200,9 +206,9 @@ const SCENARIOS = {
     shows: (mib) => `· 2 bytes = ${shown(mib, 2)} MiB per token.`,
   },
   "slow-chat": {
-    assume: { right: [3, "at a steady rate α = 0.6"], wrong: [1, "the premise of the method"] },
+    assume: { right: [3, "accepts 60% of the small one's tokens"], wrong: [1, "the premise of the method"] },
     check: {
-      right: [2, "Measure the acceptance rate on your own prompts"],
+      right: [2, "Measure the acceptance rate on real prompts"],
       wrong: [1, "quality says nothing about the time"],
     },
     title: "Twelve tokens a second",
@@ -216,8 +222,8 @@ const SCENARIOS = {
     shows: (x) => `= ${shown(x, 3)}×`,
   },
   "slow-draft": {
-    assume: { right: [2, "at the 30% the logs show"], wrong: [3, "a requirement of the method"] },
-    check: { right: [3, "Try a shorter proposal"], wrong: [1, "the improvement falls further"] },
+    assume: { right: [2, "accepts 30% of proposals"], wrong: [3, "a requirement of the method"] },
+    check: { right: [3, "Try γ of 1 or 2, or a cheaper helper"], wrong: [1, "the improvement falls further"] },
     title: "A helper in front of the model",
     right: "Speed",
     because: "At α = 0.3 few drafts survive",
@@ -230,7 +236,7 @@ const SCENARIOS = {
   },
   outlier: {
     assume: { right: [1, "One scale for the whole tensor"], wrong: [2, "under any of them"] },
-    check: { right: [3, "layer by layer on your own data"], wrong: [1, "not better ones"] },
+    check: { right: [3, "give the loud channel its own scale"], wrong: [1, "not better ones"] },
     title: "One loud channel",
     right: "Numeric precision",
     because: "The outlier makes the scale Δ large",
@@ -242,7 +248,7 @@ const SCENARIOS = {
   },
   "four-bit": {
     assume: { right: [3, "One scale for the whole row"], wrong: [1, "does not decide the cause"] },
-    check: { right: [1, "try per-group or per-channel scales"], wrong: [3, "the answers are the complaint"] },
+    check: { right: [1, "try per-group scales at half a byte"], wrong: [3, "the answers are the complaint"] },
     title: "A model for a smaller card",
     right: "Numeric precision",
     because: "the largest weight sets the scale Δ",

@@ -1208,7 +1208,7 @@ export const scenarios = [
         why: "The window is 163,840 tokens and the script stops far before it: a longer window allows more tokens, it does not change what is kept per token.",
       },
       {
-        text: "Measure how the GPUs' use grows per token, against both lines above.",
+        text: "Measure the GPUs' growth per token and compare it with the two lines.",
         why: "Growth per token that matches the rebuilt keys and values, not the latent, confirms the diagnosis; the same session run on the engine, or on an implementation that keeps the latent, settles it.",
         right: true,
       },
