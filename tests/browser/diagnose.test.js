@@ -107,7 +107,7 @@ const SCENARIOS = {
       right: [3, "angles past 4,096 tokens were never trained"],
       wrong: [1, "a remedy rather than a doubt"],
     },
-    check: { right: [1, "placed 1,000, 4,000 and 8,000 tokens back"], wrong: [3, "only the far ones fail"] },
+    check: { right: [1, "Move one fact 1,000, 4,000 and 8,000 tokens back"], wrong: [3, "only the far ones fail"] },
     title: "Past the trained length",
     right: "Positional relationships",
     because: "no offset exceeded 4,096 tokens",
@@ -123,7 +123,7 @@ const SCENARIOS = {
   "header-line": {
     assume: { right: [1, "only through the 10 full layers"], wrong: [2, "not why one answer is wrong"] },
     check: {
-      right: [2, "Ask for the line at 500, 5,000, 50,000, 100,000 tokens"],
+      right: [2, "Move the line 500, 5,000, 50,000 and 100,000 tokens back"],
       wrong: [3, "not which layers reach the header"],
     },
     title: "The line in the log's header",

@@ -530,7 +530,7 @@ export const scenarios = [
     compute: (core, v) => years(core, v, ["1887", "1889", "1888"], 11),
     assumptions: [
       {
-        text: "Only the year token differs between the answers given in the different games.",
+        text: "Only the year token differs between the answers that different games gave.",
         why: "A simplification (in a longer answer an early difference changes all that follows), but the argument about which year is chosen holds either way.",
       },
       {
@@ -751,7 +751,7 @@ export const scenarios = [
     ],
     checks: [
       {
-        text: "Ask for a fact placed 1,000, 4,000 and 8,000 tokens back, length fixed.",
+        text: "Move one fact 1,000, 4,000 and 8,000 tokens back; ask for it each time.",
         why: "With the length fixed, only the distance changes: accuracy that falls past about 4,096 tokens points to the trained length; accuracy that is the same at every distance points elsewhere.",
         right: true,
       },
@@ -885,7 +885,7 @@ export const scenarios = [
         why: "The wrong value comes back on every run: more runs show that it repeats, not why.",
       },
       {
-        text: "Ask for the line at 500, 5,000, 50,000, 100,000 tokens, log length fixed.",
+        text: "Move the line 500, 5,000, 50,000 and 100,000 tokens back; ask each time.",
         why: "With the length fixed only the line's place changes: accuracy that falls once the line is beyond the last 1,024 tokens, where only the 10 full layers reach it, points to the sliding layers; accuracy that holds at every distance points elsewhere.",
         right: true,
       },
@@ -966,7 +966,7 @@ export const scenarios = [
     ],
     checks: [
       {
-        text: "Send the twenty conversations of 32,768 tokens one at a time, not at once.",
+        text: "Send the twenty conversations of 32,768 tokens one at a time, not all at once.",
         why: "One request needs a twentieth of the cache and already works; it cannot show what twenty at once need.",
       },
       {
@@ -974,7 +974,7 @@ export const scenarios = [
         why: "32,768 tokens is well within 131,072 already; a longer window changes what may be sent, not what twenty conversations take to hold.",
       },
       {
-        text: "Compute the cache for 20 × 32,768 tokens; then serve fewer or cap them.",
+        text: "Compute the cache for 20 × 32,768 tokens, then admit fewer or shorter ones.",
         why: "If the error goes once the cache fits beside the weights (fewer at once, shorter conversations or 8-bit values), its size was the cause; measuring the card again confirms the calculation.",
         right: true,
       },
@@ -1049,12 +1049,12 @@ export const scenarios = [
     ],
     checks: [
       {
-        text: "Compute the cache for 8 full sequences, then serve fewer or cap them.",
+        text: "Compute the cache for 8 full sequences, then admit fewer or shorter ones.",
         why: "If the crash goes once the cache fits beside the weights (fewer at once, shorter sequences or 8-bit values), its size was the cause; measuring the card again confirms the calculation.",
         right: true,
       },
       {
-        text: "Run the demo again for one user, with a prompt of the full 4,096 tokens.",
+        text: "Run the demo again for one user, this time with a prompt of the full 4,096 tokens.",
         why: "It already works, and one user needs an eighth of the cache: it cannot show what eight at once need.",
       },
       {
@@ -1196,7 +1196,7 @@ export const scenarios = [
     ],
     checks: [
       {
-        text: "Replay the session in the script with every turn cut to half its length.",
+        text: "Replay the session in the script with every turn cut to half of its length.",
         why: "The script would get further before it stops, which shows that length matters, not what the script keeps per token or why the engine manages.",
       },
       {
@@ -1208,7 +1208,7 @@ export const scenarios = [
         why: "The window is 163,840 tokens and the script stops far before it: a longer window allows more tokens, it does not change what is kept per token.",
       },
       {
-        text: "Measure the GPUs' growth per token and compare it with the two lines.",
+        text: "Measure the GPUs' growth per token against the calculation's two lines.",
         why: "Growth per token that matches the rebuilt keys and values, not the latent, confirms the diagnosis; the same session run on the engine, or on an implementation that keeps the latent, settles it.",
         right: true,
       },
