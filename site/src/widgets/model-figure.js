@@ -21,7 +21,10 @@ export const model = {
     ".model-speed",
     ".model-flops",
   ],
-  // (No exercise answers for this figure, so it declares nothing it conceals.)
+  // Exercise 4b (the decoding floor in tokens a second): the verdict's line on it, its card, the
+  // chart of the floor against the context with its legend, description and data, and its step of
+  // the calculation.
+  conceals: [".model-verdict-speed", ".model-speed-stat", ".model-speed", ".model-worked-speed"],
   // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
   // (the guide's list).
   compact: {
