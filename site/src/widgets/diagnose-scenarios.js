@@ -1474,14 +1474,12 @@ export const scenarios = [
         [
           `${int(v.users)} developers: their tokens touch `,
           strong(`${fmt(d.expertsTouched, 1)} experts`),
-          ` of each layer's ${int(m.experts)}, so a step reads ${fmtBytes(d.weightsBytesRead)} of weights and ${fmtBytes(d.kvBytesRead)} of keys and values: ${fmtBytes(d.bytesPerStep)} ÷ ${grouped(v.bandwidth)} GB/s = `,
-          strong(fmtSeconds(d.memorySeconds)),
-          ".",
+          ` of each layer's ${int(m.experts)}, so a step reads ${fmtBytes(d.weightsBytesRead)} of weights and ${fmtBytes(d.kvBytesRead)} of keys and values, `,
+          strong(fmtBytes(d.bytesPerStep)),
+          ` in all: ÷ ${grouped(v.bandwidth)} GB/s = ${fmtSeconds(d.memorySeconds)}.`,
         ],
         [
-          `Its arithmetic, ${fmtCount(d.flopsPerStep, 4)} operations at ${grouped(v.peak)} TFLOPS, takes ${fmtSeconds(d.computeSeconds)}: the step is `,
-          strong(`${d.bound}-bound`),
-          ".",
+          `Its arithmetic, ${fmtCount(d.flopsPerStep, 4)} operations at ${grouped(v.peak)} TFLOPS, takes ${fmtSeconds(d.computeSeconds)}: the step is ${d.bound}-bound.`,
         ],
         [
           `The step writes one token for each developer, so each gets a token every ${fmtSeconds(d.secondsPerStep)}: at most `,
