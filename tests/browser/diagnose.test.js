@@ -787,7 +787,7 @@ test("every declared attribute set on the live element redraws the figure; bad v
   // shows in its field, redraws the calculation, is the embed code's setting, and when removed
   // the default comes back.
   const inputs = decls.slice(5);
-  assert.equal(inputs.length, 45);
+  assert.equal(inputs.length, 49);
   for (const d of inputs) {
     const id = order.filter((s) => d.name.startsWith(`${s}-`)).sort((a, b) => b.length - a.length)[0];
     assert.ok(id, d.name);
