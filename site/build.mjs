@@ -568,8 +568,9 @@ const sections = await chapterSections();
   const facts = modelFacts(core, models);
   for (const s of sections) {
     s.html = s.html.replace(/<!-- model-value ([\w.-]+) (\w+) -->/g, (_, id, key) => facts.value(id, key));
-    s.html = s.html.replace(/<!-- model-decode ([\w.-]+) ([\w-]+) (\d+) (\d+) (\w+) -->/g, (_, id, device, tokens, batch, key) =>
-      facts.decode(id, device, tokens, batch, key),
+    s.html = s.html.replace(
+      /<!-- model-decode ([\w.-]+) ([\w-]+) (\d+) (\d+) (\w+) -->/g,
+      (_, id, device, tokens, batch, key) => facts.decode(id, device, tokens, batch, key),
     );
     s.html = s.html.replace(/<!-- model-device ([\w-]+) (\w+) -->/g, (_, device, key) => facts.device(device, key));
     if (s.html.includes("<!-- model-cache-table -->"))

@@ -216,7 +216,10 @@ test("exercises: the form is labelled, its verdict is a polite status, and typed
     await predict(page.locator("#cost .exercise:has(llm-answer-cost)"), "256"),
     /^Right: the figure's inputs give 256, exactly your number\./,
   );
-  assert.match(await predict(page.locator("#cost .exercise:has(llm-answer-cost)"), "257"), /^Not yet: 257 is not the answer\./);
+  assert.match(
+    await predict(page.locator("#cost .exercise:has(llm-answer-cost)"), "257"),
+    /^Not yet: 257 is not the answer\./,
+  );
   assert.match(await predict(page.locator("#attention .exercise"), "−1"), WRONG);
   // Where the answer is a probability (exercise 1: weight 1), a percentage is one too.
   assert.match(await predict(page.locator("#attention .exercise"), "50 %"), WRONG);

@@ -86,7 +86,14 @@ test("exercise 4: 16² = 256 scores per head, 2·16·8·32 = 8,192 values, doubl
 // 3,350 GB/s is 4.6408 ms, and 1 / 4.6408 ms = 215.48 tokens a second.
 test("exercise 4b: 15,009,857,536 + 536,870,912 bytes over 3,350 GB/s, 4.64 ms a step, 215.5 tokens a second", async () => {
   const t = await answer("4b");
-  says(t, ["15,009,857,536 bytes", "536,870,912 bytes", "15,546,728,448 bytes ÷ 3,350 GB/s", "4.64 ms", "memory-bound", "215.5 tokens a second"]);
+  says(t, [
+    "15,009,857,536 bytes",
+    "536,870,912 bytes",
+    "15,546,728,448 bytes ÷ 3,350 GB/s",
+    "4.64 ms",
+    "memory-bound",
+    "215.5 tokens a second",
+  ]);
 });
 
 test("exercise 5: (1 − 0.5⁴)/(1 − 0.5) = 0.9375/0.5 = 1.875, ceiling 2", async () => {
