@@ -44,7 +44,7 @@ const COST = { tokens: 16, heads: 8, headDim: 32, layers: 1, kvHeads: 8, batch: 
  * Exercise 4b: Llama 3.1 8B as its committed config.json states it (bf16), one H100 SXM of Figure
  * 4.2's picker, one sequence of 4,096 tokens.
  */
-const DECODE = { model: "llama-3.1-8b", device: "h100-sxm", tokens: 4096, batch: 1 };
+const DECODE = { model: "llama-3.1-8b", device: "h100-sxm", tokens: 4096, batch: 1, batched: 8 };
 
 /** Exercise 5: acceptance rate α = 0.5, draft length γ = 3. */
 const SPECULATIVE = { alpha: 0.5, gamma: 3 };
@@ -150,22 +150,24 @@ function decode(core) {
   const text = readFileSync(new URL(`../tests/fixtures/models/${DECODE.model}.json`, import.meta.url), "utf8");
   const device = deviceById(DECODE.device);
   const bandwidth = device.bandwidthGBs * 1e9;
-  const d = core.modelCost(core.modelFromConfigText(text), {
-    tokens: DECODE.tokens,
-    batch: DECODE.batch,
-    devices: {
-      count: 1,
-      memoryBytes: device.memoryMiB * 2 ** 20,
-      bandwidthBytesPerSecond: bandwidth,
-      flopsPerSecond: device.peakTflops * 1e12,
-    },
-  }).decode;
+  const shape = core.modelFromConfigText(text);
+  const devices = {
+    count: 1,
+    memoryBytes: device.memoryMiB * 2 ** 20,
+    bandwidthBytesPerSecond: bandwidth,
+    flopsPerSecond: device.peakTflops * 1e12,
+  };
+  const d = core.modelCost(shape, { tokens: DECODE.tokens, batch: DECODE.batch, devices }).decode;
+  const b = core.modelCost(shape, { tokens: DECODE.tokens, batch: DECODE.batched, devices }).decode;
   return (
     `Exercise 4b: each step reads every weight once, but of the input embedding only the row of ` +
     `its token: ${fmtCount(d.weightsBytesRead)} bytes; and the cache of ${fmt(DECODE.tokens)} tokens, ` +
     `${fmtCount(d.kvBytesRead)} bytes. ${fmtCount(d.bytesPerStep)} bytes ÷ ${fmtCount(device.bandwidthGBs)} GB/s = ` +
     `${fmtSeconds(d.memorySeconds)} a step (the arithmetic alone would take ${fmtSeconds(d.computeSeconds)}: ` +
-    `${d.bound}-bound), so at most ${fmt(d.tokensPerSecond, 1)} tokens a second.`
+    `${d.bound}-bound), so at most ${fmt(d.tokensPerSecond, 1)} tokens a second. With ${fmt(DECODE.batched)} ` +
+    `sequences a step reads the weights once and ${fmt(DECODE.batched)} caches, ${fmtCount(b.bytesPerStep)} bytes, ` +
+    `${fmtSeconds(b.secondsPerStep)} a step for ${fmt(DECODE.batched)} tokens: ${fmt(b.tokensPerSecond, 1)} tokens a ` +
+    `second in all.`
   );
 }
 

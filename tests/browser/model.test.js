@@ -519,7 +519,7 @@ const HAND = (() => {
   return { weights, cache, tokensPerSecond: 3350e9 / (weights + cache) }; // 215.479…
 })();
 
-test("model: exercise 4b expects the core's decoding floor for Llama 3.1 8B on one H100 SXM at 4,096 tokens, hints the typical wrong numbers, and holds the figure's tokens a second back until a prediction is right", async () => {
+test("model: exercise 4b expects the core's decoding floor for Llama 3.1 8B on one H100 SXM at 4,096 tokens, and for a batch of 8 in its follow-up, hints the typical wrong numbers, and holds the figure's tokens a second back until both are right", async () => {
   // The core in Node, at the exercise's stated inputs, against the calculation by hand.
   const m = await require(path.join(dist, "llmmath.js"))();
   const { deviceById } = await import(
@@ -560,7 +560,7 @@ test("model: exercise 4b expects the core's decoding floor for Llama 3.1 8B on o
   const expected = await answer.evaluate((el) => ({ ...el.first.expected, hints: undefined, label: undefined }));
   assert.ok(Math.abs(expected.value - d.tokensPerSecond) <= 1e-9 * d.tokensPerSecond, `${expected.value}`);
   assert.equal(expected.tolerance, 4); // 2% of 215.5, to one figure
-  assert.match(await exercise.locator(".predict-tolerance").textContent(), /Counted right within 4,/);
+  assert.match(await exercise.locator(".predict-tolerance").first().textContent(), /Counted right within 4,/);
 
   // Before a right prediction the figure's speed readouts are withheld and say no rate.
   const rate = `${fmtRate(d.tokensPerSecond)} tokens/s`;
@@ -582,9 +582,9 @@ test("model: exercise 4b expects the core's decoding floor for Llama 3.1 8B on o
 
   /** Types a prediction, presses Check, and returns the status line (written within the submit). */
   const predict = async (text) => {
-    await exercise.locator(".predict-input").fill(text);
-    await exercise.locator(".predict-input").press("Enter");
-    return exercise.locator(".predict-feedback").textContent();
+    await exercise.locator(".predict-input").first().fill(text);
+    await exercise.locator(".predict-input").first().press("Enter");
+    return exercise.locator(".predict-feedback").first().textContent();
   };
   // The typical wrong numbers, each computed here from the core's bytes over the same bandwidth.
   const B = h100.bandwidthGBs * 1e9;
@@ -601,9 +601,42 @@ test("model: exercise 4b expects the core's decoding floor for Llama 3.1 8B on o
   }
   for (const r of await readouts()) assert.equal(r.concealed, true, `${r.s} still held back after wrong numbers`);
 
-  // A right number (the rounded floor, within the tolerance) opens the answer and the readouts.
+  // A right number (the rounded floor, within the tolerance) asks the follow-up: a batch of 8.
   const said = await predict("215");
-  assert.match(said, /^Right: the figure's inputs give 215\.5/, said);
+  assert.match(said, /^Right: the figure's inputs give 215\.5, and 215 is within 4 of it\. Now the follow-up/, said);
+  assert.equal(await exercise.locator("details").getAttribute("open"), null);
+  const batched = m.modelCost(shape, {
+    tokens: 4096,
+    batch: 8,
+    devices: {
+      count: 1,
+      memoryBytes: h100.memoryMiB * 2 ** 20,
+      bandwidthBytesPerSecond: h100.bandwidthGBs * 1e9,
+      flopsPerSecond: h100.peakTflops * 1e12,
+    },
+  }).decode;
+  // By hand: the weights once with 8 rows of the embedding, and 8 caches, over the bandwidth; 8 tokens a step.
+  const byHand = (8 * 3350e9) / (HAND.weights + 7 * 4096 * 2 + 8 * HAND.cache); // 1,388.2…
+  assert.ok(Math.abs(batched.tokensPerSecond / byHand - 1) < 1e-9, `${batched.tokensPerSecond}`);
+  const then = exercise.locator(".follow-up-step");
+  assert.equal(await then.isVisible(), true);
+  const expectedThen = await answer.evaluate((el) => el.second.expected.value);
+  assert.ok(Math.abs(expectedThen - batched.tokensPerSecond) <= 1e-9 * byHand, `${expectedThen}`);
+  const predictThen = async (text) => {
+    await then.locator(".predict-input").fill(text);
+    await then.locator(".predict-input").press("Enter");
+    return then.locator(".predict-feedback").textContent();
+  };
+  for (const [x, hint] of [
+    [8 * d.tokensPerSecond, /each sequence brings its own cache/], // 1,723.8: the cache read once
+    [batched.tokensPerSecond / 8, /each sequence's share/], // 173.5
+  ]) {
+    const told = await predictThen(x.toFixed(1));
+    assert.match(told, /^Not yet: /, told);
+    assert.match(told, hint, told);
+  }
+  for (const r of await readouts()) assert.equal(r.concealed, true, `${r.s} held back until the follow-up`);
+  assert.match(await predictThen(batched.tokensPerSecond.toFixed(0)), /^Right: /);
   assert.equal(await exercise.locator("details").getAttribute("open"), "");
   for (const r of await readouts()) {
     assert.equal(r.concealed, false, `${r.s} shown`);
@@ -613,9 +646,10 @@ test("model: exercise 4b expects the core's decoding floor for Llama 3.1 8B on o
   for (const part of [
     `${fmtBytes(d.weightsBytesRead)} (15,009,857,536 bytes)`,
     `${fmtBytes(d.kvBytesRead)} (536,870,912 bytes)`,
-    `${fmtBytes(d.bytesPerStep)} ÷ 3,350 GB/s`,
+    "15,546,728,448 bytes ÷ 3,350 GB/s",
     "memory-bound",
     "215.5 tokens/s",
+    `${batched.tokensPerSecond.toFixed(1).replace(/\B(?=(\d{3})+(?!\d))/g, ",")} tokens/s in all`,
   ])
     assert.ok(worked.includes(part), `the worked answer states ${part}: ${worked}`);
   await exercise.screenshot({ path: artifact("exercise-4b.png") });

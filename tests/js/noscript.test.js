@@ -83,7 +83,9 @@ test("exercise 4: 16² = 256 scores per head, 2·16·8·32 = 8,192 values, doubl
 // the input embedding's 128,256 × 4,096 = 525,336,576; a step reads all but one row of it:
 // (8,030,261,248 − 525,336,576 + 4,096) · 2 = 15,009,857,536 bytes. The cache: 4,096 tokens ·
 // 32 layers · 8 KV heads · 128 · 2 (key and value) · 2 bytes = 536,870,912 bytes. Their sum over
-// 3,350 GB/s is 4.6408 ms, and 1 / 4.6408 ms = 215.48 tokens a second.
+// 3,350 GB/s is 4.6408 ms, and 1 / 4.6408 ms = 215.48 tokens a second. With 8 sequences: the
+// weights once, with 8 rows of the embedding (15,009,857,536 + 7 · 8,192 = 15,009,914,880 bytes),
+// and 8 caches (4,294,967,296 bytes): 19,304,882,176 bytes, 5.7627 ms, 8 tokens: 1,388.2 a second.
 test("exercise 4b: 15,009,857,536 + 536,870,912 bytes over 3,350 GB/s, 4.64 ms a step, 215.5 tokens a second", async () => {
   const t = await answer("4b");
   says(t, [

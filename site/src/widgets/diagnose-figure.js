@@ -196,9 +196,10 @@ devices = {"count": 1, "memory_bytes": ${py(deviceById("h100-sxm").memoryMiB)} *
 shape = model_from_config(config)
 for name, batch in [("alone", 1), ("all", users)]:
     d = model_cost(shape, tokens, batch=batch, devices=devices)["decode"]
-    for key in ["weights_bytes_read", "experts_touched", "kv_bytes_read", "bytes_per_step", "memory_seconds",
-                "compute_seconds", "seconds_per_step", "tokens_per_second"]:
+    for key in ["weights_bytes_read", "experts_touched", "bytes_per_step", "memory_seconds", "compute_seconds",
+                "seconds_per_step", "tokens_per_second"]:
         show(name + "_" + key, d[key])
+    show(name + "_kv_bytes_read", d["bytes_per_step"] - d["weights_bytes_read"])  # the rest of the step's bytes
     print(name + ": the step is bound by", d["bound"])`,
   },
   "slow-chat": speculation,

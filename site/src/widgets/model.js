@@ -78,6 +78,8 @@ const KINDS = {
 const STACK = ["sliding", "chunked", "mla", "full"];
 
 const DEFAULT_DEVICE = "h100-sxm";
+// Exercise 4b's follow-up: the sequences of its batch.
+const BATCHED = 8;
 const DEFAULT_MODEL = modelPresets.some((p) => p.id === "llama-3.1-8b") ? "llama-3.1-8b" : modelPresets[0].id;
 const presetById = (id) => modelPresets.find((p) => p.id === id) ?? null;
 
@@ -1483,6 +1485,40 @@ function countAxis(lo, hi) {
  */
 export class LlmAnswerModel extends FigureAnswer {
   static figure = "llm-model";
+  static followUp = `with ${BATCHED} such sequences in the batch, how many tokens a second can the batch write in all?`;
+
+  /** The follow-up's step: the figure's inputs with a batch of BATCHED, by the core. */
+  batched({ shape, opts }, figure) {
+    return figure.core.modelCost(shape, { ...opts, batch: BATCHED }).decode ?? null;
+  }
+
+  followUpPrediction(r, figure) {
+    const one = r.now.decode;
+    const d = this.batched(r, figure);
+    if (!one || !d) return null;
+    return {
+      label: `Tokens a second for ${BATCHED} sequences, in all:`,
+      value: d.tokensPerSecond,
+      tolerance: Number((0.02 * d.tokensPerSecond).toPrecision(1)),
+      digits: 1,
+      unit: "tokens/s",
+      hints: [
+        {
+          value: BATCHED * one.tokensPerSecond,
+          text: `That is ${BATCHED} times one sequence's rate, as if the batch cost no more than one sequence. The batch shares the read of the weights, but each sequence brings its own cache, read at every step.`,
+        },
+        {
+          value: d.tokensPerSecond / BATCHED,
+          text: `That is each sequence's share. A step writes one token for each of the ${BATCHED} sequences: count them all.`,
+        },
+        {
+          value: one.tokensPerSecond,
+          text: "That is one sequence's rate. A step of the batch reads the weights once and every sequence's cache, and writes a token for each sequence.",
+        },
+      ],
+      otherwise: `Read the weights once and the cache ${BATCHED} times, divide by the bandwidth for the step's seconds, and count ${BATCHED} tokens a step.`,
+    };
+  }
 
   prediction({ s, now, device }) {
     const d = now.decode;
@@ -1526,37 +1562,38 @@ export class LlmAnswerModel extends FigureAnswer {
     };
   }
 
-  answer({ s, shape, opts, now, device }) {
+  answer(r, figure) {
+    const { s, shape, opts, now, device } = r;
     const d = now.decode;
     if (!d) return h("p", {}, "The figure's device states no bandwidth, so it has no decoding floor.");
     const c = (x) => fmtCount(x);
     const bytes = (x) => [h("strong", {}, fmtBytes(x)), x >= 1024 ? ` (${c(Math.round(x))} bytes)` : ""];
-    const seqs = `${c(s.batch)} sequence${s.batch === 1 ? "" : "s"}`;
+    const seqs = `${c(s.batch)} sequences`;
     return [
       h(
         "p",
         {},
-        `Weights: each step reads every weight once, but of the input embedding only one row per sequence${shape.moe === null ? "" : `, and of each layer's ${c(shape.moe.experts)} experts only the ${fmt(d.expertsTouched, 1)} its tokens are sent to`}: of the ${fmtBytes(now.perDevice.weightsBytes)} stored${now.tensorParallel > 1 ? " on each device" : ""} (${now.weightsFormat}), `,
+        `Weights: each step reads every weight once, but of the input embedding only one row per sequence${shape.moe === null ? "" : `, and of each layer's ${c(shape.moe.experts)} experts only the ${fmt(d.expertsTouched, 1)} its tokens are sent to`}: of the ${fmtBytes(now.perDevice.weightsBytes)} (${c(now.perDevice.weightsBytes)} bytes) stored${now.tensorParallel > 1 ? " on each device" : ""} in ${now.weightsFormat}, `,
         ...bytes(d.weightsBytesRead),
         ".",
       ),
       h(
         "p",
         {},
-        `Cache: the keys and values of ${c(opts.tokens)} tokens of ${seqs} in every layer, `,
+        `Cache: the keys and values of ${c(opts.tokens)} tokens ${s.batch === 1 ? "of the sequence" : `of each of ${seqs}`} in every layer, `,
         ...bytes(d.kvBytesRead),
         ".",
       ),
       h(
         "p",
         { class: "answer-speed" },
-        `A step: ${fmtBytes(d.bytesPerStep)} ÷ ${fmtCount(device.bandwidth / 1e9)} GB/s = `,
+        `A step: ${c(Math.round(d.bytesPerStep))} bytes ÷ ${fmtCount(device.bandwidth / 1e9)} GB/s (10⁹ bytes a second) = `,
         h("strong", {}, fmtSeconds(d.memorySeconds)),
         d.computeSeconds === undefined
           ? ""
           : `, against ${fmtSeconds(d.computeSeconds)} for its ${fmtCount(d.flopsPerStep, 4)} operations at ${fmtCount(device.peak / 1e12)} TFLOPS`,
         `: ${d.bound}-bound, ${fmtSeconds(d.secondsPerStep)} a step. It writes ${c(s.batch)} token${s.batch === 1 ? "" : "s"}: ${c(s.batch)} ÷ ${fmtSeconds(d.secondsPerStep)} = `,
-        h("strong", {}, `${fmt(d.tokensPerSecond, 1)} tokens/s`),
+        h("strong", {}, `${grouped(d.tokensPerSecond, 1)} tokens/s`),
         ".",
       ),
       d.bound === "memory"
@@ -1566,7 +1603,22 @@ export class LlmAnswerModel extends FigureAnswer {
             "The step waits on the memory: a larger batch shares the read of the weights, fewer bytes per weight or per cached value read less, and speculative decoding writes more than one token per read.",
           )
         : null,
+      this.answerBatched(r, figure),
     ];
+  }
+
+  /** The follow-up's worked answer: the same step for a batch of BATCHED. */
+  answerBatched(r, figure) {
+    const b = this.batched(r, figure);
+    if (!b) return null;
+    const { device } = r;
+    return h(
+      "p",
+      { class: "answer-batched" },
+      `With ${BATCHED} sequences the step reads the weights once, ${fmtBytes(b.weightsBytesRead)}, and the cache of each, ${fmtBytes(b.kvBytesRead)} in all: ${fmtCount(Math.round(b.bytesPerStep))} bytes ÷ ${fmtCount(device.bandwidth / 1e9)} GB/s = ${fmtSeconds(b.secondsPerStep)} a step (${b.bound}-bound), which writes ${BATCHED} tokens: `,
+      h("strong", {}, `${grouped(b.tokensPerSecond, 1)} tokens/s`),
+      " in all.",
+    );
   }
 }
 
