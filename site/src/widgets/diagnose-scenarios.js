@@ -1476,7 +1476,7 @@ export const scenarios = [
           strong(`${fmt(d.expertsTouched, 1)} experts`),
           ` of each layer's ${int(m.experts)}, so a step reads ${fmtBytes(d.weightsBytesRead)} of weights and ${fmtBytes(d.kvBytesRead)} of keys and values, `,
           strong(fmtBytes(d.bytesPerStep)),
-          ` in all: ÷ ${grouped(v.bandwidth)} GB/s = ${fmtSeconds(d.memorySeconds)}.`,
+          ` in all; ${int(Math.round(d.bytesPerStep))} bytes ÷ ${grouped(v.bandwidth)} GB/s = ${fmtSeconds(d.memorySeconds)}.`,
         ],
         [
           `Its arithmetic, ${fmtCount(d.flopsPerStep, 4)} operations at ${grouped(v.peak)} TFLOPS, takes ${fmtSeconds(d.computeSeconds)}: the step is ${d.bound}-bound.`,
