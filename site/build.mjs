@@ -41,7 +41,7 @@
 //   *.br, *.gz             beside every text file: its Brotli and gzip copies, for servers that
 //                          send what the build compressed (site/publish.mjs precompress)
 // Each page's <meta> Content-Security-Policy is its kind's in site/hosting.mjs (<!-- policy -->).
-// Every page carries a <noscript> note with the eight exercise answers, computed here by the core.
+// Every page carries a <noscript> note with the exercises' answers, computed here by the core.
 import { build } from "esbuild";
 import katex from "katex";
 import { execFileSync } from "node:child_process";
@@ -492,11 +492,11 @@ const { widgets, figures, describeType, formatValue, stateKey, VIEW_ATTRIBUTES, 
 const core = await createRequire(import.meta.url)(path.join(out, "llmmath.js"))();
 const noscript = (page = "reader.html") => `<div class="noscript">
   <p><strong>Scripts are off.</strong> The text and formulas of this chapter read without them, but every figure, and every number in them, is computed in your browser by the chapter's WebAssembly engine, which needs JavaScript. The exercises' answers, computed by the same engine for the exercises' own numbers:</p>
-  <ol>
+  <ul>
 ${exerciseAnswers(core)
   .map((a) => `    <li><a href="${page}#${a.section}">${escapeHtml(a.text)}</a></li>`)
   .join("\n")}
-  </ol>
+  </ul>
 </div>`;
 
 // --- the formulas' font -------------------------------------------------------------------
@@ -568,6 +568,11 @@ const sections = await chapterSections();
   const facts = modelFacts(core, models);
   for (const s of sections) {
     s.html = s.html.replace(/<!-- model-value ([\w.-]+) (\w+) -->/g, (_, id, key) => facts.value(id, key));
+    s.html = s.html.replace(
+      /<!-- model-decode ([\w.-]+) ([\w-]+) (\d+) (\d+) (\w+) -->/g,
+      (_, id, device, tokens, batch, key) => facts.decode(id, device, tokens, batch, key),
+    );
+    s.html = s.html.replace(/<!-- model-device ([\w-]+) (\w+) -->/g, (_, device, key) => facts.device(device, key));
     if (s.html.includes("<!-- model-cache-table -->"))
       s.html = fill(s.html, s.file, { "model-cache-table": facts.table() });
   }

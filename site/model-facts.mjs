@@ -7,9 +7,19 @@
 //   modelFacts(core, models) → { value(id, key), table() }
 //     models   index.json's entries, each with `text`, its file's contents
 //     keys     hidden, heads, headDim, kvHeads, window, chunk, kinds ("12 sliding layers of 128 tokens and 12 full"),
-//              kvPerToken, kvPerTokenExpanded (a latent model's cache as per-head keys and values)
+//              kvPerToken, kvPerTokenExpanded (a latent model's cache as per-head keys and values),
+//              params (every parameter), weights (their bytes as the file stores them),
+//              embeddingParams (the input embedding's parameters)
+//   decode(id, device, tokens, batch, key) → a <!-- model-decode ID DEVICE TOKENS BATCH KEY --> mark:
+//              modelCost's decoding floor for the model on one device of Figure 4.2's picker
+//              (site/src/widgets/model-devices.js) at that context and batch; keys tokensPerSecond,
+//              secondsPerStep, memorySeconds, computeSeconds, weightsBytesRead, kvBytesRead,
+//              bytesPerStep, expertsTouched, bound
+//   device(device, key) → a <!-- model-device DEVICE KEY --> mark: the picker's data for it, as
+//              the figure states it; keys name, bandwidth ("3,350 GB/s"), peak ("989 TFLOPS")
 
-import { fmtBytes, grouped } from "./src/format.js";
+import { fmt, fmtBytes, fmtRate, fmtSeconds, grouped } from "./src/format.js";
+import { deviceById } from "./src/widgets/model-devices.js";
 
 const KIND_WORDS = { full: "full", sliding: "sliding", chunked: "chunked", mla: "latent" };
 
@@ -58,6 +68,68 @@ export function modelFacts(core, models) {
         return fmtBytes(one.kvBytesPerToken);
       case "kvPerTokenExpanded":
         return fmtBytes(core.modelCost(shape, { tokens: 1, mlaCache: "expanded" }).kvBytesPerToken);
+      case "params":
+        return grouped(one.params.total);
+      case "weights":
+        return fmtBytes(one.weightsBytes);
+      case "embeddingParams":
+        return grouped(one.params.embedding);
+      default:
+        throw new Error(`${where}: no such key`);
+    }
+  }
+
+  /** One device of the picker, by id, or an error naming the mark. */
+  function deviceOf(id, where) {
+    const d = deviceById(id);
+    if (!d) throw new Error(`${where}: no device ${id} in site/src/widgets/model-devices.js`);
+    return d;
+  }
+
+  function decode(id, deviceId, tokens, batch, key) {
+    const where = `<!-- model-decode ${id} ${deviceId} ${tokens} ${batch} ${key} -->`;
+    const { shape } = entry(id, where);
+    const d = deviceOf(deviceId, where);
+    const r = core.modelCost(shape, {
+      tokens: Number(tokens),
+      batch: Number(batch),
+      devices: {
+        count: 1,
+        memoryBytes: d.memoryMiB * 2 ** 20,
+        bandwidthBytesPerSecond: d.bandwidthGBs * 1e9,
+        flopsPerSecond: d.peakTflops * 1e12,
+      },
+    }).decode;
+    switch (key) {
+      case "tokensPerSecond":
+        return fmtRate(r.tokensPerSecond);
+      case "secondsPerStep":
+      case "memorySeconds":
+      case "computeSeconds":
+        return fmtSeconds(r[key]);
+      case "weightsBytesRead":
+      case "kvBytesRead":
+      case "bytesPerStep":
+        return fmtBytes(r[key]);
+      case "expertsTouched":
+        return fmt(r.expertsTouched, 1);
+      case "bound":
+        return r.bound;
+      default:
+        throw new Error(`${where}: no such key`);
+    }
+  }
+
+  function device(deviceId, key) {
+    const where = `<!-- model-device ${deviceId} ${key} -->`;
+    const d = deviceOf(deviceId, where);
+    switch (key) {
+      case "name":
+        return d.name;
+      case "bandwidth":
+        return `${grouped(d.bandwidthGBs)} GB/s`;
+      case "peak":
+        return `${grouped(d.peakTflops)} TFLOPS`;
       default:
         throw new Error(`${where}: no such key`);
     }
@@ -82,5 +154,5 @@ ${rows.join("\n")}
 </table></div>`;
   }
 
-  return { value, table };
+  return { value, decode, device, table };
 }

@@ -1,11 +1,13 @@
-// The chapter's eight exercise answers as plain text, for readers whose browser runs no scripts.
+// The chapter's exercise answers (1 to 8, and 4b after 4) as plain text, for readers whose browser runs no scripts.
 // exerciseAnswers(core) takes the loaded core (`await require("../dist/llmmath.js")()`) and
 // answers each exercise for the inputs its text states (site/sections/0[1-8]-*.html, the
 // <div class="exercise">), in the words of ../shared/spec/chapter.md's answers. The inputs are
 // the literals below; every number an answer states comes from a core call and passes through
 // the page's formatter (site/src/format.js).
 
-import { fmt as fmtNumber, fmtCount, superscript } from "./src/format.js";
+import { readFileSync } from "node:fs";
+import { fmt as fmtNumber, fmtCount, fmtSeconds, superscript } from "./src/format.js";
+import { deviceById } from "./src/widgets/model-devices.js";
 
 // ---- The exercises' inputs, as the exercise texts state them ----
 
@@ -37,6 +39,12 @@ const ROPE = { q: [1, 0, 1, 0], k: [1, 0, 1, 0], m: 2, n: 0, freqs: [0.01, 0.000
 
 /** Exercise 4: one layer, 8 heads of dimension 32 with their own keys and values, one sequence of 16 tokens. */
 const COST = { tokens: 16, heads: 8, headDim: 32, layers: 1, kvHeads: 8, batch: 1 };
+
+/**
+ * Exercise 4b: Llama 3.1 8B as its committed config.json states it (bf16), one H100 SXM of Figure
+ * 4.2's picker, one sequence of 4,096 tokens.
+ */
+const DECODE = { model: "llama-3.1-8b", device: "h100-sxm", tokens: 4096, batch: 1, batched: 8 };
 
 /** Exercise 5: acceptance rate α = 0.5, draft length γ = 3. */
 const SPECULATIVE = { alpha: 0.5, gamma: 3 };
@@ -138,6 +146,31 @@ function cost(core) {
   );
 }
 
+function decode(core) {
+  const text = readFileSync(new URL(`../tests/fixtures/models/${DECODE.model}.json`, import.meta.url), "utf8");
+  const device = deviceById(DECODE.device);
+  const bandwidth = device.bandwidthGBs * 1e9;
+  const shape = core.modelFromConfigText(text);
+  const devices = {
+    count: 1,
+    memoryBytes: device.memoryMiB * 2 ** 20,
+    bandwidthBytesPerSecond: bandwidth,
+    flopsPerSecond: device.peakTflops * 1e12,
+  };
+  const d = core.modelCost(shape, { tokens: DECODE.tokens, batch: DECODE.batch, devices }).decode;
+  const b = core.modelCost(shape, { tokens: DECODE.tokens, batch: DECODE.batched, devices }).decode;
+  return (
+    `Exercise 4b: each step reads every weight once, but of the input embedding only the row of ` +
+    `its token: ${fmtCount(d.weightsBytesRead)} bytes; and the cache of ${fmt(DECODE.tokens)} tokens, ` +
+    `${fmtCount(d.kvBytesRead)} bytes. ${fmtCount(d.bytesPerStep)} bytes ÷ ${fmtCount(device.bandwidthGBs)} GB/s = ` +
+    `${fmtSeconds(d.memorySeconds)} a step (the arithmetic alone would take ${fmtSeconds(d.computeSeconds)}: ` +
+    `${d.bound}-bound), so at most ${fmt(d.tokensPerSecond, 1)} tokens a second. With ${fmt(DECODE.batched)} ` +
+    `sequences a step reads the weights once and ${fmt(DECODE.batched)} caches, ${fmtCount(b.bytesPerStep)} bytes, ` +
+    `${fmtSeconds(b.secondsPerStep)} a step for ${fmt(DECODE.batched)} tokens: ${fmt(b.tokensPerSecond, 1)} tokens a ` +
+    `second in all.`
+  );
+}
+
 function speculative(core) {
   const { alpha, gamma } = SPECULATIVE;
   const r = core.speculativeDecoding({ alpha, gamma });
@@ -205,22 +238,25 @@ function moe(core) {
   );
 }
 
+// Each exercise by its name: 1 to 8 as numbers, the one added after exercise 4 as "4b", so that
+// the others keep the numbers the chapter and its tests give them.
 const SECTIONS = [
-  ["attention", attention],
-  ["sampling", sampling],
-  ["rope", rope],
-  ["cost", cost],
-  ["speculative", speculative],
-  ["alibi", alibi],
-  ["quantization", quantization],
-  ["moe", moe],
+  [1, "attention", attention],
+  [2, "sampling", sampling],
+  [3, "rope", rope],
+  [4, "cost", cost],
+  ["4b", "cost", decode],
+  [5, "speculative", speculative],
+  [6, "alibi", alibi],
+  [7, "quantization", quantization],
+  [8, "moe", moe],
 ];
 
 /**
- * The eight exercise answers, in the chapter's order, as
- * { exercise: n, section: "<section id>", text: "<plain-text answer>" }.
+ * The exercise answers, in the chapter's order, as
+ * { exercise: n (or "4b"), section: "<section id>", text: "<plain-text answer>" }.
  * @param core the loaded module object of dist/llmmath.js
  */
 export function exerciseAnswers(core) {
-  return SECTIONS.map(([section, answer], i) => ({ exercise: i + 1, section, text: answer(core) }));
+  return SECTIONS.map(([exercise, section, answer]) => ({ exercise, section, text: answer(core) }));
 }

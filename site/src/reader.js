@@ -295,7 +295,7 @@ function main() {
     if (root.hasAttribute("data-error")) return;
     root.setAttribute("data-error", reason);
     const note = document.querySelector("noscript")?.textContent ?? "";
-    const answers = note ? new DOMParser().parseFromString(note, "text/html").querySelector("ol") : null;
+    const answers = note ? new DOMParser().parseFromString(note, "text/html").querySelector("ul") : null;
     // The answers stay behind a disclosure, as each exercise's do: a prediction comes first.
     const notice = h(
       "div",

@@ -134,7 +134,7 @@ test("cost: key-value heads that do not divide the heads are named and the last 
 
 test("cost: exercise 4's answer gives 256 scores and 8,192 values, and what doubling d does", async () => {
   const { page, errors } = await openReader(browser.context);
-  const details = page.locator("#cost .exercise details");
+  const details = page.locator("#cost .exercise:has(llm-answer-cost) details");
   // The answer waits for a right prediction or a request: here, the request.
   assert.equal(await details.getAttribute("open"), null);
   await details.locator("summary").click();

@@ -26,7 +26,8 @@ const WRONG = /^Not yet: /;
 test("exercises: each tells a wrong prediction its hint, the core's value right, and follows the figure", async () => {
   const { page, errors } = await openReader(browser.context);
   for (const ex of EXERCISES) {
-    const exercise = page.locator(`#${ex.section} .exercise`);
+    // Its own exercise: section 4 has two (4 and 4b), one per figure.
+    const exercise = page.locator(`#${ex.section} .exercise:has([for="${ex.figure}"])`);
     const details = exercise.locator("details");
     const label = `exercise ${ex.n}`;
     const value = await core(page, ex.figure, ex.value);
@@ -172,7 +173,7 @@ test("exercises: the figure's readouts are blurred and hidden from assistive tec
   await page.locator("#cost-figure").getByRole("button", { name: "Show the numbers" }).click();
   for (const sel of concealed["cost-figure"])
     assert.ok((await state("cost-figure", sel)).clear, `cost ${sel} after Show the numbers`);
-  assert.equal(await page.locator("#cost .exercise details").getAttribute("open"), null);
+  assert.equal(await page.locator("#cost .exercise:has(llm-answer-cost) details").getAttribute("open"), null);
 
   // "Go to the exercise" puts the focus in its field.
   await page.locator("#rope-figure").getByRole("button", { name: "Go to the exercise" }).click();
@@ -209,13 +210,16 @@ test("exercises: the form is labelled, its verdict is a polite status, and typed
   // A decimal comma, a true minus sign and a space between thousands are read as numbers.
   assert.match(await predict(exercise, "1,88"), RIGHT);
   assert.equal(await field.getAttribute("aria-invalid"), "false");
-  assert.match(await predict(page.locator("#cost .exercise"), "2 048"), /every head in the layer/);
+  assert.match(await predict(page.locator("#cost .exercise:has(llm-answer-cost)"), "2 048"), /every head in the layer/);
   // A count is right only exactly, and said so.
   assert.match(
-    await predict(page.locator("#cost .exercise"), "256"),
+    await predict(page.locator("#cost .exercise:has(llm-answer-cost)"), "256"),
     /^Right: the figure's inputs give 256, exactly your number\./,
   );
-  assert.match(await predict(page.locator("#cost .exercise"), "257"), /^Not yet: 257 is not the answer\./);
+  assert.match(
+    await predict(page.locator("#cost .exercise:has(llm-answer-cost)"), "257"),
+    /^Not yet: 257 is not the answer\./,
+  );
   assert.match(await predict(page.locator("#attention .exercise"), "−1"), WRONG);
   // Where the answer is a probability (exercise 1: weight 1), a percentage is one too.
   assert.match(await predict(page.locator("#attention .exercise"), "50 %"), WRONG);

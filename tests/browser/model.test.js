@@ -509,3 +509,158 @@ test("model: the embed code of a pasted configuration carries it", async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// Exercise 4b, by hand from Llama 3.1 8B's config.json (bf16, untied embeddings): 8,030,261,248
+// parameters, 525,336,576 of them the input embedding (128,256 × 4,096), of which a step reads
+// one row of 4,096; a cache of 32 layers · 8 KV heads · 128 · 2 (key and value) · 2 bytes per token.
+const HAND = (() => {
+  const weights = (8030261248 - 525336576 + 4096) * 2; // 15,009,857,536 bytes
+  const cache = 4096 * 32 * 8 * 128 * 2 * 2; // 536,870,912 bytes
+  return { weights, cache, tokensPerSecond: 3350e9 / (weights + cache) }; // 215.479…
+})();
+
+test("model: exercise 4b expects the core's decoding floor for Llama 3.1 8B on one H100 SXM at 4,096 tokens, and for a batch of 8 in its follow-up, hints the typical wrong numbers, and holds the figure's tokens a second back until both are right", async () => {
+  // The core in Node, at the exercise's stated inputs, against the calculation by hand.
+  const m = await require(path.join(dist, "llmmath.js"))();
+  const { deviceById } = await import(
+    pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "widgets", "model-devices.js")).href
+  );
+  const h100 = deviceById("h100-sxm");
+  const shape = m.modelFromConfigText(fixture("llama-3.1-8b"));
+  const full = m.modelCost(shape, {
+    tokens: 4096,
+    batch: 1,
+    devices: {
+      count: 1,
+      memoryBytes: h100.memoryMiB * 2 ** 20,
+      bandwidthBytesPerSecond: h100.bandwidthGBs * 1e9,
+      flopsPerSecond: h100.peakTflops * 1e12,
+    },
+  });
+  const d = full.decode;
+  // Whole bytes: exact. The rate: a quotient of the same doubles, to 1e-9 relative.
+  assert.equal(d.weightsBytesRead, HAND.weights);
+  assert.equal(d.kvBytesRead, HAND.cache);
+  assert.ok(Math.abs(d.tokensPerSecond / HAND.tokensPerSecond - 1) < 1e-9, `${d.tokensPerSecond}`);
+  assert.equal(d.bound, "memory");
+  const { fmtRate, fmtBytes } = await format;
+
+  const { page, errors } = await openReader(browser.context);
+  const fig = page.locator("#model-figure");
+  const answer = page.locator("llm-answer-model");
+  const exercise = page.locator("#cost .exercise", { has: answer });
+  assert.equal(await exercise.locator("h3").textContent(), "Exercise 4b");
+  // The figure opens at the exercise's statement.
+  const state = await fig.evaluate((el) => ({ ...el.state }));
+  assert.deepEqual(
+    [state.model, state.tokens, state.batch, state.device, state.devices, state.weightFormat],
+    ["llama-3.1-8b", 4096, 1, "h100-sxm", 1, "file"],
+  );
+  // The expected value is the core's, for the figure as it is; the tolerance about 2%.
+  const expected = await answer.evaluate((el) => ({ ...el.first.expected, hints: undefined, label: undefined }));
+  assert.ok(Math.abs(expected.value - d.tokensPerSecond) <= 1e-9 * d.tokensPerSecond, `${expected.value}`);
+  assert.equal(expected.tolerance, 4); // 2% of 215.5, to one figure
+  assert.match(await exercise.locator(".predict-tolerance").first().textContent(), /Counted right within 4,/);
+
+  // Before a right prediction the figure's speed readouts are withheld and say no rate.
+  const rate = `${fmtRate(d.tokensPerSecond)} tokens/s`;
+  const speedParts = [".model-verdict-speed", ".model-speed-stat", ".model-speed", ".model-worked-speed"];
+  const readouts = () =>
+    fig.evaluate(
+      (el, selectors) =>
+        selectors.map((s) => {
+          const node = el.shadowRoot.querySelector(s);
+          return { s, concealed: node.hasAttribute("data-predict-conceal"), text: node.textContent };
+        }),
+      speedParts,
+    );
+  for (const r of await readouts()) {
+    assert.equal(r.concealed, true, `${r.s} held back`);
+    assert.ok(!r.text.includes(fmtRate(d.tokensPerSecond)), `${r.s}: "${r.text}"`);
+  }
+  assert.ok(!(await fig.evaluate((el) => el.shadowRoot.textContent)).includes(rate), "no rate anywhere in the figure");
+  // Nor does the section's text around the question state it (its examples are another model's);
+  // the worked answers wait, closed, in their <details>.
+  const around = await page.locator("#cost").evaluate((section) => {
+    const copy = section.cloneNode(true);
+    for (const body of copy.querySelectorAll("details.answer")) body.remove();
+    return copy.textContent;
+  });
+  assert.doesNotMatch(around, /\b215(\.\d+)? tokens/);
+
+  /** Types a prediction, presses Check, and returns the status line (written within the submit). */
+  const predict = async (text) => {
+    await exercise.locator(".predict-input").first().fill(text);
+    await exercise.locator(".predict-input").first().press("Enter");
+    return exercise.locator(".predict-feedback").first().textContent();
+  };
+  // The typical wrong numbers, each computed here from the core's bytes over the same bandwidth.
+  const B = h100.bandwidthGBs * 1e9;
+  const wrong = [
+    [B / d.weightsBytesRead, /reads the weights and no cache/], // 223.2: the cache forgotten
+    [B / (full.weightsBytes + d.kvBytesRead), /reads the whole input embedding at every step/], // 201.8
+    [B / full.weightsBytes, /every weight, the whole input embedding among them, and no cache/], // 208.6
+    [1 / d.computeSeconds, /the arithmetic's floor/], // 57,645: operations over the peak
+  ];
+  for (const [x, hint] of wrong) {
+    const said = await predict(x.toFixed(1));
+    assert.match(said, /^Not yet: /, said);
+    assert.match(said, hint, said);
+  }
+  for (const r of await readouts()) assert.equal(r.concealed, true, `${r.s} still held back after wrong numbers`);
+
+  // A right number (the rounded floor, within the tolerance) asks the follow-up: a batch of 8.
+  const said = await predict("215");
+  assert.match(said, /^Right: the figure's inputs give 215\.5, and 215 is within 4 of it\. Now the follow-up/, said);
+  assert.equal(await exercise.locator("details").getAttribute("open"), null);
+  const batched = m.modelCost(shape, {
+    tokens: 4096,
+    batch: 8,
+    devices: {
+      count: 1,
+      memoryBytes: h100.memoryMiB * 2 ** 20,
+      bandwidthBytesPerSecond: h100.bandwidthGBs * 1e9,
+      flopsPerSecond: h100.peakTflops * 1e12,
+    },
+  }).decode;
+  // By hand: the weights once with 8 rows of the embedding, and 8 caches, over the bandwidth; 8 tokens a step.
+  const byHand = (8 * 3350e9) / (HAND.weights + 7 * 4096 * 2 + 8 * HAND.cache); // 1,388.2…
+  assert.ok(Math.abs(batched.tokensPerSecond / byHand - 1) < 1e-9, `${batched.tokensPerSecond}`);
+  const then = exercise.locator(".follow-up-step");
+  assert.equal(await then.isVisible(), true);
+  const expectedThen = await answer.evaluate((el) => el.second.expected.value);
+  assert.ok(Math.abs(expectedThen - batched.tokensPerSecond) <= 1e-9 * byHand, `${expectedThen}`);
+  const predictThen = async (text) => {
+    await then.locator(".predict-input").fill(text);
+    await then.locator(".predict-input").press("Enter");
+    return then.locator(".predict-feedback").textContent();
+  };
+  for (const [x, hint] of [
+    [8 * d.tokensPerSecond, /each sequence brings its own cache/], // 1,723.8: the cache read once
+    [batched.tokensPerSecond / 8, /each sequence's share/], // 173.5
+  ]) {
+    const told = await predictThen(x.toFixed(1));
+    assert.match(told, /^Not yet: /, told);
+    assert.match(told, hint, told);
+  }
+  for (const r of await readouts()) assert.equal(r.concealed, true, `${r.s} held back until the follow-up`);
+  assert.match(await predictThen(batched.tokensPerSecond.toFixed(0)), /^Right: /);
+  assert.equal(await exercise.locator("details").getAttribute("open"), "");
+  for (const r of await readouts()) {
+    assert.equal(r.concealed, false, `${r.s} shown`);
+    if (r.s !== ".model-speed") assert.ok(r.text.includes(rate), `${r.s}: "${r.text}" states ${rate}`);
+  }
+  const worked = await exercise.locator(".answer-body").textContent();
+  for (const part of [
+    `${fmtBytes(d.weightsBytesRead)} (15,009,857,536 bytes)`,
+    `${fmtBytes(d.kvBytesRead)} (536,870,912 bytes)`,
+    "15,546,728,448 bytes ÷ 3,350 GB/s",
+    "memory-bound",
+    "215.5 tokens/s",
+    `${batched.tokensPerSecond.toFixed(1).replace(/\B(?=(\d{3})+(?!\d))/g, ",")} tokens/s in all`,
+  ])
+    assert.ok(worked.includes(part), `the worked answer states ${part}: ${worked}`);
+  await exercise.screenshot({ path: artifact("exercise-4b.png") });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -138,7 +138,7 @@ test("phone: nothing docks, and between each figure and its question is one tap 
     assert.ok(at.focused && at.top >= 0 && at.bottom <= at.screen, `exercise ${ex.n}: ${JSON.stringify(at)}`);
     // And back: the figure from its top, the focus on its note's button, one tap from the field again.
     await page
-      .locator(`#${ex.section} .exercise`)
+      .locator(`#${ex.section} .exercise:has([for="${ex.figure}"])`)
       .getByRole("button", { name: /^Back to (Figure \d\.\d|the figure)$/ })
       .click();
     await frames(page);

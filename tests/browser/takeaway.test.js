@@ -551,7 +551,7 @@ test("Copy as NumPy: every figure's program, run with python3 and NumPy, prints 
 });
 
 // The diagnosis figure shows one scenario's calculation at a time, once its mechanism is found:
-// each of the fourteen, found, as it opens and with its first input changed. Its numbers are in
+// each of the fifteen, found, as it opens and with its first input changed. Its numbers are in
 // the calculation's lines: each printed quantity is compared with the core's (called here as the
 // scenario calls it), and every emphasised number in the lines with a printed one.
 const SCENARIOS = {
@@ -567,13 +567,14 @@ const SCENARIOS = {
   "research-script": "latent",
   "slow-chat": "speculation",
   "slow-draft": "speculation",
+  "all-at-once": "decode",
   outlier: "outlier",
   "four-bit": "four-bit",
 };
 
 // The real models' committed configurations that scenarios read, computed here from the files.
 const MODEL_TEXTS = Object.fromEntries(
-  ["gemma-3-27b", "deepseek-v3", "llama-3.1-8b"].map((id) => [
+  ["gemma-3-27b", "deepseek-v3", "llama-3.1-8b", "qwen3-coder-30b-a3b"].map((id) => [
     id,
     fs.readFileSync(path.join(__dirname, "..", "fixtures", "models", `${id}.json`), "utf8"),
   ]),
@@ -707,6 +708,35 @@ const diagnoseExpected = (page) =>
               ceiling: r.ceiling === Infinity ? "Infinity" : r.ceiling,
               speedup: r.speedup,
             };
+            break;
+          }
+          case "decode": {
+            // One H100 SXM's memory as its driver reports it (81,559 MiB); the bandwidth and peak the inputs'.
+            const shape = core.modelFromConfigText(texts["qwen3-coder-30b-a3b"]);
+            const devices = {
+              count: 1,
+              memoryBytes: 81559 * 2 ** 20,
+              bandwidthBytesPerSecond: v.bandwidth * 1e9,
+              flopsPerSecond: v.peak * 1e12,
+            };
+            out = {};
+            for (const [name, batch] of [
+              ["alone", 1],
+              ["all", v.users],
+            ]) {
+              const d = core.modelCost(shape, { tokens: v.tokens, batch, devices }).decode;
+              for (const key of [
+                "weightsBytesRead",
+                "expertsTouched",
+                "kvBytesRead",
+                "bytesPerStep",
+                "memorySeconds",
+                "computeSeconds",
+                "secondsPerStep",
+                "tokensPerSecond",
+              ])
+                out[`${name}_${key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`] = d[key];
+            }
             break;
           }
           case "outlier": {

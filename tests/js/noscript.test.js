@@ -1,4 +1,4 @@
-// site/noscript.mjs through dist/llmmath.js: the eight exercise answers a reader without
+// site/noscript.mjs through dist/llmmath.js: the exercise answers (1 to 8, and 4b) a reader without
 // scripts sees state the chapter's answers (../shared/spec/chapter.md, "Sections, in order"),
 // formatted as the module's formatter writes them.
 "use strict";
@@ -19,11 +19,11 @@ async function texts() {
   return answers;
 }
 
-/** The answer of exercise n, checked to be well formed. */
+/** The answer of exercise n (a number, or "4b"), checked to be there once. */
 async function answer(n) {
-  const a = (await texts())[n - 1];
-  assert.equal(a.exercise, n);
-  return a.text;
+  const found = (await texts()).filter((a) => a.exercise === n);
+  assert.equal(found.length, 1, `exercise ${n}`);
+  return found[0].text;
 }
 
 /** Every string of `parts` occurs in `text`. */
@@ -31,7 +31,7 @@ function says(text, parts) {
   for (const part of parts) assert.ok(text.includes(part), `expected "${part}" in: ${text}`);
 }
 
-test("eight answers, in the chapter's order, as plain text", async () => {
+test("nine answers, exercises 1 to 8 and 4b after 4, in the chapter's order, as plain text", async () => {
   const all = await texts();
   assert.ok(Array.isArray(all));
   assert.deepEqual(
@@ -41,6 +41,7 @@ test("eight answers, in the chapter's order, as plain text", async () => {
       [2, "sampling"],
       [3, "rope"],
       [4, "cost"],
+      ["4b", "cost"],
       [5, "speculative"],
       [6, "alibi"],
       [7, "quantization"],
@@ -76,6 +77,25 @@ test("exercise 3: cos(0.02) + cos(0.0002) ≈ 1.9998, divided by √4 ≈ 0.9999
 test("exercise 4: 16² = 256 scores per head, 2·16·8·32 = 8,192 values, doubling d", async () => {
   const t = await answer(4);
   says(t, ["16² = 256", "2·16·8·32 = 8,192", "to 64", "scores at 256", "16,384", "131,072 to 262,144"]);
+});
+
+// Exercise 4b by hand, from Llama 3.1 8B's config.json: 8,030,261,248 parameters in bf16, of which
+// the input embedding's 128,256 × 4,096 = 525,336,576; a step reads all but one row of it:
+// (8,030,261,248 − 525,336,576 + 4,096) · 2 = 15,009,857,536 bytes. The cache: 4,096 tokens ·
+// 32 layers · 8 KV heads · 128 · 2 (key and value) · 2 bytes = 536,870,912 bytes. Their sum over
+// 3,350 GB/s is 4.6408 ms, and 1 / 4.6408 ms = 215.48 tokens a second. With 8 sequences: the
+// weights once, with 8 rows of the embedding (15,009,857,536 + 7 · 8,192 = 15,009,914,880 bytes),
+// and 8 caches (4,294,967,296 bytes): 19,304,882,176 bytes, 5.7627 ms, 8 tokens: 1,388.2 a second.
+test("exercise 4b: 15,009,857,536 + 536,870,912 bytes over 3,350 GB/s, 4.64 ms a step, 215.5 tokens a second", async () => {
+  const t = await answer("4b");
+  says(t, [
+    "15,009,857,536 bytes",
+    "536,870,912 bytes",
+    "15,546,728,448 bytes ÷ 3,350 GB/s",
+    "4.64 ms",
+    "memory-bound",
+    "215.5 tokens a second",
+  ]);
 });
 
 test("exercise 5: (1 − 0.5⁴)/(1 − 0.5) = 0.9375/0.5 = 1.875, ceiling 2", async () => {

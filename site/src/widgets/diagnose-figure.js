@@ -2,6 +2,7 @@
 // figures.js): its element, its place in the chapter and its facets, its NumPy program among them.
 import { program, py, pyInt, pyJson, pyList, pyStrings } from "../numpy.js";
 import { stateKey } from "./attributes.js";
+import { deviceById } from "./model-devices.js";
 
 export const diagnose = {
   tag: "llm-diagnose",
@@ -182,6 +183,24 @@ show("engine_fit_max_batch", engine["fit"]["max_batch"])
 show("script_fit_max_tokens", script["fit"]["max_tokens"])
 show("llama_kv_bytes_per_token", other["kv_bytes_per_token"])
 show("llama_params_total", other["params"]["total"])`,
+  },
+  "all-at-once": {
+    inputs: { users: "users", tokens: "tokens", bandwidth: "bandwidth", peak: "peak" },
+    title:
+      "The decoding floor (section 4): Qwen3-Coder 30B-A3B's step for one developer and for all of them, the bytes read over the bandwidth.",
+    module: "model",
+    uses: ["model_from_config", "model_cost"],
+    driver: (v, configs) => `${config("config", configs, "qwen3-coder-30b-a3b")}
+users, tokens = ${pyInt(v.users)}, ${pyInt(v.tokens)}
+devices = {"count": 1, "memory_bytes": ${py(deviceById("h100-sxm").memoryMiB)} * 2**20, "bandwidth": ${py(v.bandwidth)} * 1e9, "flops": ${py(v.peak)} * 1e12}
+shape = model_from_config(config)
+for name, batch in [("alone", 1), ("all", users)]:
+    d = model_cost(shape, tokens, batch=batch, devices=devices)["decode"]
+    for key in ["weights_bytes_read", "experts_touched", "bytes_per_step", "memory_seconds", "compute_seconds",
+                "seconds_per_step", "tokens_per_second"]:
+        show(name + "_" + key, d[key])
+    show(name + "_kv_bytes_read", d["bytes_per_step"] - d["weights_bytes_read"])  # the rest of the step's bytes
+    print(name + ": the step is bound by", d["bound"])`,
   },
   "slow-chat": speculation,
   "slow-draft": speculation,

@@ -26,7 +26,8 @@
 // "<scenario id>-<name>"), type ("number" unless "integer"), label, min, max, step, value (the
 // default, as the story states it), doc (one sentence for the course authors' guide) }.
 import { h, sym } from "../dom.js";
-import { fmt, fmtBytes, grouped, pct } from "../format.js";
+import { fmt, fmtBytes, fmtCount, fmtRate, fmtSeconds, grouped, pct } from "../format.js";
+import { deviceById } from "./model-devices.js";
 
 const int = (x) => grouped(x);
 const exp = (x) => h("span", {}, "e", h("sup", {}, fmt(x)));
@@ -1378,6 +1379,151 @@ export const scenarios = [
         text: "Try γ of 1 or 2, or a cheaper helper, and time against no helper.",
         why: "The calculation shows how the improvement changes with γ at this α (change γ to see); timing real generations settles it, and without a helper the improvement is 1 by definition.",
         right: true,
+      },
+    ],
+  },
+  {
+    id: "all-at-once",
+    mechanism: "speed",
+    title: "Thirty-two at once",
+    story:
+      "A team serves Qwen3-Coder 30B-A3B to its 32 developers from one H100 SXM (80 GB; its data sheet states 3,350 GB/s and 989 trillion operations a second), with the weights in 2 bytes each, as published. They chose the model because each token uses only 3.3 billion of its 30.5 billion parameters. Tried by one developer, in a session of 4,096 tokens, an answer streams at close to 500 tokens a second. With all 32 at work, each in a session of about 4,096 tokens, every answer streams at about 45 tokens a second. The GPU holds it all with room to spare, and its arithmetic units are busy a few percent of the time.",
+    because:
+      "A step of decoding reads the weights it uses and every session's keys and values, and here the reading, not the arithmetic, sets its length. One developer's token visits 8 of each layer's 128 experts, so a step reads about a tenth of the weights; 32 tokens, each sent to 8 experts, touch most of them, so a step reads nearly all the weights besides 32 sessions' keys and values. The batch shares that reading, but every developer waits for the whole step.",
+    not: {
+      "missing-context": "The answers are as good as when one developer works alone; only the tokens a second changed.",
+      "sampled-wording":
+        "Nothing in what is written varies or goes wrong; every answer arrives at the same reduced pace, whatever it says.",
+      position:
+        "Alone, a session of the same 4,096 tokens streams close to 500 tokens a second: the sessions' length did not change, their number did.",
+      memory:
+        "Nothing fails, and the GPU holds the weights and all 32 sessions with room to spare. Memory cost is about what fits, not how long a step takes.",
+      precision:
+        "The weights are stored as published and the answers are good; fewer bytes per weight would shorten every step alike, alone or with 32, and nothing here points at a precision problem.",
+    },
+    section: "cost",
+    models: ["qwen3-coder-30b-a3b"],
+    inputs: [
+      {
+        key: "users",
+        name: "users",
+        type: "integer",
+        label: "developers at once",
+        min: 1,
+        max: 1024,
+        step: 1,
+        value: 32,
+        doc: "Thirty-two at once: the developers whose sessions one step serves together (the batch).",
+      },
+      {
+        key: "tokens",
+        name: "tokens",
+        type: "integer",
+        label: "session tokens",
+        min: 1,
+        max: 262144,
+        step: 1,
+        value: 4096,
+        doc: "Thirty-two at once: each session's length in tokens, up to the model's 262,144.",
+      },
+      {
+        key: "bandwidth",
+        name: "bandwidth",
+        label: "bandwidth (GB/s)",
+        min: 1,
+        max: 100000,
+        step: 1,
+        value: 3350,
+        doc: "Thirty-two at once: the GPU's memory bandwidth in GB/s (10^9 bytes a second), the H100 SXM's by default.",
+      },
+      {
+        key: "peak",
+        name: "peak",
+        label: "peak (TFLOPS)",
+        min: 1,
+        max: 100000,
+        step: 1,
+        value: 989,
+        doc: "Thirty-two at once: the GPU's peak 16-bit arithmetic in TFLOPS, the H100 SXM's by default.",
+      },
+    ],
+    compute(core, v, models) {
+      const { name, shape } = realModel(core, models, "qwen3-coder-30b-a3b");
+      const devices = {
+        count: 1,
+        memoryBytes: deviceById("h100-sxm").memoryMiB * 2 ** 20,
+        bandwidthBytesPerSecond: v.bandwidth * 1e9,
+        flopsPerSecond: v.peak * 1e12,
+      };
+      // The decoding floor of one step (modelCost's decode): one developer's, then all of theirs.
+      const alone = core.modelCost(shape, { tokens: v.tokens, batch: 1, devices });
+      const all = core.modelCost(shape, { tokens: v.tokens, batch: v.users, devices });
+      const [one, d] = [alone.decode, all.decode];
+      const m = shape.moe;
+      return [
+        [
+          `${name}, read from its config.json: ${int(m.experts)} experts in each of ${int(m.moeLayers)} layers, ${int(m.expertsPerToken)} per token; a token uses ${grouped(all.params.active)} of its ${grouped(all.params.total)} parameters, stored in ${fmtBytes(all.weightsBytes)} (${all.weightsFormat}).`,
+        ],
+        [
+          `One developer: a step reads `,
+          strong(fmtBytes(one.weightsBytesRead)),
+          ` of weights (${fmt(one.expertsTouched, 1)} experts a layer) and ${fmtBytes(one.kvBytesRead)} of keys and values, ${fmtSeconds(one.memorySeconds)} at ${grouped(v.bandwidth)} GB/s: at most `,
+          strong(`${fmtRate(one.tokensPerSecond)} tokens a second`),
+          ".",
+        ],
+        [
+          `${int(v.users)} developers: their tokens touch `,
+          strong(`${fmt(d.expertsTouched, 1)} experts`),
+          ` of each layer's ${int(m.experts)}, so a step reads ${fmtBytes(d.weightsBytesRead)} of weights and ${fmtBytes(d.kvBytesRead)} of keys and values, `,
+          strong(fmtBytes(d.bytesPerStep)),
+          ` in all; ${int(Math.round(d.bytesPerStep))} bytes ÷ ${grouped(v.bandwidth)} GB/s = ${fmtSeconds(d.memorySeconds)}.`,
+        ],
+        [
+          `Its arithmetic, ${fmtCount(d.flopsPerStep, 4)} operations at ${grouped(v.peak)} TFLOPS, takes ${fmtSeconds(d.computeSeconds)}: the step is ${d.bound}-bound.`,
+        ],
+        [
+          `The step writes one token for each developer, so each gets a token every ${fmtSeconds(d.secondsPerStep)}: at most `,
+          strong(`${fmtRate(d.tokensPerSecond)} tokens a second`),
+          ` for all ${int(v.users)} together.`,
+        ],
+      ];
+    },
+    assumptions: [
+      {
+        text: "The GPU's arithmetic reaches the peak that its data sheet states for it.",
+        why: "Even at a tenth of the peak the arithmetic of a step would take less time than its reading; the step waits on the reading either way (change the peak to see).",
+      },
+      {
+        text: "The 32 sessions' tokens go to the experts evenly, as if at random.",
+        why: "The calculation rests on it: sent evenly, 32 tokens of 8 experts each touch most of each layer's 128, so a step reads nearly all the weights. Had the developers' tokens gone to the same few experts, a step would read far fewer.",
+        right: true,
+      },
+      {
+        text: "Each of the 32 sessions holds about 4,096 tokens at every step of the answer.",
+        why: "The sessions' keys and values are a part of each step's reading, but the experts' weights are several times as many bytes; at half the length each answer would stream only a little more quickly.",
+      },
+      {
+        text: "The weights are stored in 2 bytes each, as the published file says.",
+        why: "Fewer bytes per weight would shorten every step in proportion, for one developer and for 32 alike; it does not explain why 32 at once change the pace so much.",
+      },
+    ],
+    checks: [
+      {
+        text: "Move the same 32 sessions to a GPU with twice the peak arithmetic of this one.",
+        why: "The arithmetic takes a few hundredths of each step: twice the peak leaves the step almost as long (change the peak to see), and the money is spent on what was idle.",
+      },
+      {
+        text: "Count the experts read per step at 1, 8 and 32 users, and time each step.",
+        why: "If the experts read per step, and the step's time with them, grow with the number of sessions as the calculation says, the weights read per step set the pace; the timings confirm the floor or refute it.",
+        right: true,
+      },
+      {
+        text: "Cut every session to 1,024 tokens and time all of the answers once more.",
+        why: "The keys and values are the smaller part of what a step reads; shorter sessions would help a little and leave untouched the experts' weights, which grew with the number of developers.",
+      },
+      {
+        text: "Watch the GPU's free memory while all 32 of the developers' sessions run.",
+        why: "The GPU holds the weights and all 32 sessions with room to spare; its free memory says nothing about how long each step takes.",
       },
     ],
   },

@@ -21,7 +21,10 @@ export const model = {
     ".model-speed",
     ".model-flops",
   ],
-  // (No exercise answers for this figure, so it declares nothing it conceals.)
+  // Exercise 4b (the decoding floor in tokens a second): the verdict's line on it, its card, the
+  // chart of the floor against the context with its legend, description and data, and its step of
+  // the calculation.
+  conceals: [".model-verdict-speed", ".model-speed-stat", ".model-speed", ".model-worked-speed"],
   // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
   // (the guide's list).
   compact: {
@@ -42,7 +45,7 @@ export const model = {
   // The height of its frame page (embed.html) with every default, in px, at 800 and 360 px wide,
   // full and compact: the embed code's and the guide's frame height before the frame reports
   // its own (measured by tests/browser/heights.js, checked by frame-height.test.js).
-  frameHeight: { full: { 800: 3107, 360: 5221 }, compact: { 800: 920, 360: 1508 } },
+  frameHeight: { full: { 800: 3134, 360: 5329 }, compact: { 800: 946, 360: 1534 } },
   // Copy as NumPy (takeaway.js): a Python program that reads the same configuration with the
   // reference's reader and costs it at the figure's inputs (site/src/numpy.js says what every
   // program does).
