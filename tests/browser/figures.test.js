@@ -167,6 +167,8 @@ test("registry: the reader's figures are selected by data-figure, and before the
     const off = await (await b.newContext({ javaScriptEnabled: false })).newPage();
     await off.goto(pathToFileURL(path.join(dist, "reader.html")).href);
     const bare = await off.evaluate(look);
+    // nothing to press that needs a script: the offline copy is kept by offline.js
+    assert.equal(await off.locator("#offline-keep").isVisible(), false, "Keep this chapter with scripts off");
     assert.deepEqual(
       bare.map((f) => f.id),
       drawn.map((f) => f.id),
