@@ -166,8 +166,15 @@ export function watchFirstScreen() {
     parsed.disconnect();
     // data-first-screen-shown: every figure of the first screen on it, drawn at build time or by
     // its script; data-first-screen: every one drawn by its script, answering the reader.
+    // A figure not yet read to its end then (a loaded machine) has no drawing to show: the first
+    // screen waits for its script, and says so (data-first-screen-by-script), so that a test can
+    // tell that the script was asked for before that screen was shown, as it had to be.
     textFirst
-      .then(() => Promise.all(shown.map((el) => (fromBuild(el) ? null : drawn(el)))))
+      .then(() => {
+        const waiting = shown.filter((el) => !fromBuild(el));
+        if (waiting.length) document.documentElement.setAttribute("data-first-screen-by-script", "");
+        return Promise.all(waiting.map(drawn));
+      })
       .then(() => mark("data-first-screen-shown"));
     // The figures' script once the page has painted for the first time, and this task, which
     // shows the first screen, is done; at the top, once the first screen's drawings are painted
