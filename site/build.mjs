@@ -490,14 +490,36 @@ const { widgets, figures, describeType, formatValue, stateKey, VIEW_ATTRIBUTES, 
 
 // --- the noscript note -------------------------------------------------------------------
 const core = await createRequire(import.meta.url)(path.join(out, "llmmath.js"))();
-const noscript = (page = "reader.html") => `<div class="noscript">
-  <p><strong>Scripts are off.</strong> The text and formulas of this chapter read without them, but every figure, and every number in them, is computed in your browser by the chapter's WebAssembly engine, which needs JavaScript. The exercises' answers, computed by the same engine for the exercises' own numbers:</p>
-  <ul>
-${exerciseAnswers(core)
-  .map((a) => `    <li><a href="${page}#${a.section}">${escapeHtml(a.text)}</a></li>`)
-  .join("\n")}
-  </ul>
+const answers = exerciseAnswers(core);
+/**
+ * The note a page shows where scripts do not run: what needs them, and what reads without. It
+ * states no answer: the chapter gives each exercise's under the exercise, closed
+ * (withNoscriptAnswers), as a reader with scripts gets it only once asked for.
+ */
+const noscript = (page = "reader.html") =>
+  page === ""
+    ? `<div class="noscript">
+  <p><strong>Scripts are off.</strong> The text and formulas of this chapter read without them, and each figure shows a still drawing of its first settings, made when the chapter was built. Changing a figure, and checking a prediction against it, needs JavaScript: every number in the figures is computed in your browser by the chapter's WebAssembly engine. Each exercise's answer, computed by the same engine for the exercise's own numbers, is under the exercise, behind “Show the answer”.</p>
+</div>`
+    : `<div class="noscript">
+  <p><strong>Scripts are off.</strong> The figures of this page are computed in your browser by the chapter's WebAssembly engine, which needs JavaScript. <a href="${page}">The chapter</a> reads without scripts, with a still drawing of each figure and each exercise's answer under the exercise.</p>
 </div>`;
+/**
+ * The chapter's `html` with each exercise's answer, for a reader whose browser runs no scripts, in
+ * a closed <details> after its question's field (in a <noscript>: a reader with scripts checks a
+ * prediction there, and opens the answer the exercise offers).
+ */
+function withNoscriptAnswers(html) {
+  for (const a of answers) {
+    const heading = html.indexOf(`<h3>Exercise ${a.exercise}</h3>`);
+    const field = heading < 0 ? null : /<\/llm-answer-[a-z]+>/.exec(html.slice(heading));
+    if (!field) throw new Error(`site/sections: no Exercise ${a.exercise} with an <llm-answer-…> field`);
+    const at = heading + field.index + field[0].length;
+    html = `${html.slice(0, at)}
+    <noscript><details class="noscript-answer"><summary>Show the answer</summary><p>${escapeHtml(a.text)}</p></details></noscript>${html.slice(at)}`;
+  }
+  return html;
+}
 
 // --- the formulas' font -------------------------------------------------------------------
 // Latin Modern Math cut down to what the formulas draw, committed in site/fonts/ (made by
@@ -584,7 +606,10 @@ const frame = typeset(
 const sectionsHtml = permalinks(
   fill(frame, "site/reader.html", { sections: sections.map((s) => typeset(s.html, s.file)).join("\n\n") }),
 );
-const readerHtml = withPolicy(fill(sectionsHtml, "site/reader.html", { noscript: noscript("") }), "reader.html");
+const readerHtml = withPolicy(
+  fill(withNoscriptAnswers(sectionsHtml), "site/reader.html", { noscript: noscript("") }),
+  "reader.html",
+);
 // Every page's stylesheet starts with the colour tokens the widgets use too, and the formulas' font.
 const readerCss = `${tokensCss()}\n${mathCss}\n${await read("reader.css")}`;
 // The style sheet sits beside the font in assets/: its url() names the font's hashed file.
@@ -623,9 +648,25 @@ const drawings = await drawFigures(
 // kit's, the same for every figure (the first of each widget's), once in the page.
 const [drawingKit] = sheetsOf(Object.values(drawings)[0].tag);
 for (const d of Object.values(drawings)) d.css = [...sheetsOf(d.tag).slice(1), d.css].join("\n");
+// For a reader without scripts, each drawing's shadow root links its styles as files (a policy of
+// style-src 'self' refuses a <style> there): the kit's, and the figure's own.
+const drawingSheets = {
+  kit: await writeAsset("drawing-kit.css", drawingKit),
+  own: Object.fromEntries(
+    await Promise.all(
+      Object.entries(drawings).map(async ([id, d]) => [id, await writeAsset(`drawing-${id}.css`, d.css)]),
+    ),
+  ),
+};
 await writeFile(
   path.join(out, "reader.html"),
-  withDrawings(await readFile(path.join(out, "reader.html"), "utf8"), "reader.html", drawings, drawingKit),
+  withDrawings(
+    await readFile(path.join(out, "reader.html"), "utf8"),
+    "reader.html",
+    drawings,
+    drawingKit,
+    drawingSheets,
+  ).html,
 );
 
 // --- one-file pages ------------------------------------------------------------------------
@@ -639,9 +680,13 @@ const sha = (text) => `'sha256-${createHash("sha256").update(text, "utf8").diges
 // minified bundles both occur only inside string literals, where these escapes mean the same.
 const inlineSafe = (js) => js.replace(/<\/script/gi, "<\\/script").replace(/<!--/g, "\\x3C!--");
 
-/** `html` with each <link rel="stylesheet" href> of `styles` and <script src> of `scripts` inline. */
-function oneFile(html, file, { styles, scripts }) {
-  const hashes = { script: [], style: [] };
+/**
+ * `html` with each <link rel="stylesheet" href> of `styles` and <script src> of `scripts` inline;
+ * `inlineStyles`, the texts of <style> elements it has already (the drawings' for a reader without
+ * scripts), allowed by their hashes too.
+ */
+function oneFile(html, file, { styles, scripts, inlineStyles = [] }) {
+  const hashes = { script: [], style: inlineStyles.map((css) => sha(css)) };
   for (const [href, css] of Object.entries(styles)) {
     const tag = `<link rel="stylesheet" href="${href}">`;
     if (!html.includes(tag)) throw new Error(`${file}: no ${tag}`);
@@ -841,10 +886,13 @@ const standalone = readerHtml
 if (standalone.includes('id="offline"')) throw new Error("reader-standalone.html: the offline control is still there");
 if (standalone.includes("data-widgets") || !standalone.includes('<script src="llmmath-widgets.js"></script>'))
   throw new Error("reader-standalone.html: the widgets' script is not inline after reader-head.js");
+// The drawings' styles inline, in each shadow root for a reader without scripts: no file is beside it.
+const standaloneDrawn = withDrawings(standalone, "reader-standalone.html", drawings, drawingKit, null);
 await writeFile(
   path.join(out, "reader-standalone.html"),
-  oneFile(withDrawings(standalone, "reader-standalone.html", drawings, drawingKit), "reader-standalone.html", {
+  oneFile(standaloneDrawn.html, "reader-standalone.html", {
     styles: { "reader.css": fontInline(readerCss, await fontFile("chapter-math.woff2")) },
+    inlineStyles: standaloneDrawn.styles,
     scripts: { "reader-head.js": readerHeadJs, "llmmath-widgets.js": widgetsJs, "reader.js": readerJs },
   }),
 );

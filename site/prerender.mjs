@@ -3,20 +3,20 @@
 // (issue 22: the first screen first). The core draws them, as it draws for a reader: the built
 // reader.html is opened in Debian's headless Chromium, every figure is drawn at a laptop's width,
 // and each figure's shadow root is read back as markup. In the pages, each figure's element then
-// carries its drawing as text in a data block, <script type="text/html" data-drawing>, which the
-// parser reads as fast as it can scan for its end (no element is made: the figures' 4,900 inert
-// elements in <template>s cost a load about 70 ms of parsing) and which neither runs nor shows;
+// carries its drawing in a <noscript data-drawing>, which, where scripts run, the parser reads as
+// text as fast as it can scan for its end (no element is made: the figures' 4,900 inert elements
+// in <template>s cost a load about 70 ms of parsing) and which neither runs nor shows;
 // src/drawing.js shows it in the figure's shadow root where it is needed: the figures of the
 // first screen and the one below as soon as the parser has read them (src/first-screen.js, run
 // by reader-head.js, before the widgets' script), a figure that starts before the engine has
 // loaded (src/widgets/base.js). The widget, once the engine has loaded, draws afresh and puts
 // its own elements in place of the drawing in one step (LlmWidget._showLive). Until then the
 // drawing is inert: it answers no click or key, since nothing would follow. Where scripts do not
-// run nothing shows it (the page's note for readers without scripts says what the figures need),
-// nor where the address gives settings the drawing does not have (src/place.js).
+// run the parser shows it, for good (withDrawings); nothing shows it where the address gives
+// settings the drawing does not have (src/place.js).
 //
 // The drawing is styled by the widgets' own style sheets, whose texts the page carries inert (in
-// the data blocks, never put in the page as <style> elements): drawing.js makes constructed style
+// the <noscript>s, never put in the page as <style> elements): drawing.js makes constructed style
 // sheets of them and gives them to the shadow root, as the widgets do with theirs. A page's
 // Content-Security-Policy (style-src 'self', with no 'unsafe-inline') has nothing to refuse, and
 // no file is asked for.
@@ -25,7 +25,7 @@ import { chromium } from "playwright-core";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { DRAWING_BLOCK, KIT } from "./src/drawing.js";
+import { DRAWING_BLOCK, DRAWING_HOST, KIT } from "./src/drawing.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 // A laptop's window: the width the chapter's column has at its widest. A narrower screen shows
@@ -176,30 +176,69 @@ export async function drawFigures(dir, ownSheets) {
 /**
  * `html` (a reader page) with each figure of `drawings` given its drawing: the element marked
  * data-prerendered and given the attributes the kit set on it (data-figure, …), holding its
- * drawing as the text of a <script type="text/html" data-drawing>, after a <style> of its own
- * styles (the widget's, its drawing's, `drawing.css`); at the top of the body, a <template
- * id=KIT> with the kit's styles, `kit`, which every drawing shares. Each figure must be
- * found.
+ * drawing in a <noscript data-drawing>; at the top of the body, a <template id=KIT> with the kit's
+ * styles, `kit`, which every drawing shares. Each figure must be found.
+ *
+ * The <noscript> serves both kinds of reader. Where scripts run, the parser reads its content as
+ * text (as it did the data block, <script type="text/html">, it replaced: no element is made, and
+ * the page costs no more to parse), and src/drawing.js shows that markup when it is needed. Where
+ * they do not, the parser reads it as elements: a <div> whose declarative shadow root
+ * (<template shadowrootmode>) holds the drawing, so that the reader sees every figure as the build
+ * drew it, styled by its own styles and no other, and the page's styles leave it alone. Its
+ * styles, for reader.html (`sheets`), are <link>s to files in that shadow root (the kit's and the
+ * figure's own, which a policy of style-src 'self' allows, where it refuses a <style>), and the
+ * figure's own as a text drawing.js reads, in a <template> before the host (inert either way: no
+ * policy judges it). A page of one file, with no files beside it (`sheets` null), has <style>s in
+ * the shadow root instead, which drawing.js reads too and its policy allows by their hashes.
+ * Returns { html, styles: the texts of those <style>s }.
+ * @param {string} html
+ * @param {string} file
+ * @param {Record<string, {tag: string, attributes: string[][], html: string, css: string}>} drawings
+ * @param {string} kit
+ * @param {{ kit: string, own: Record<string, string> } | null} sheets
  */
-export function withDrawings(html, file, drawings, kit) {
+export function withDrawings(html, file, drawings, kit, sheets) {
   const quoted = (v) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+  /** @type {string[]} */
+  const styles = [];
   for (const [id, d] of Object.entries(drawings)) {
-    // a data block's text ends at the first "</script", and "<!--" in it changes how that is read
-    if (/<!--|<\/?script/i.test(d.css + d.html))
-      throw new Error(`${file}: #${id}'s drawing holds "<!--" or "<script", which its data block cannot carry`);
+    // the content of a <noscript> read as text ends at the first "</noscript"
+    if (/<\/noscript/i.test(d.css + d.html))
+      throw new Error(`${file}: #${id}'s drawing holds "</noscript", which its <noscript> cannot carry`);
+    if (/<\/style/i.test(d.css)) throw new Error(`${file}: #${id}'s styles hold "</style"`);
     const element = new RegExp(`<${d.tag} id="${id}"([^>]*)></${d.tag}>`);
     if (!element.test(html)) throw new Error(`${file}: no empty <${d.tag} id="${id}"> to put its drawing in`);
+    let head;
+    let before = "";
+    if (sheets) {
+      if (!sheets.own[id]) throw new Error(`${file}: no style sheet file for #${id}'s drawing`);
+      before = `<template><style>${d.css}</style></template>`;
+      head = `<link rel="stylesheet" href="${sheets.kit}"><link rel="stylesheet" href="${sheets.own[id]}">`;
+    } else {
+      head = `<style>${kit}</style><style>${d.css}</style>`;
+      styles.push(kit, d.css);
+    }
     html = html.replace(element, (_, written) => {
       // the attributes the page was written with, then those the figure set on itself
       const added = d.attributes
         .filter(([name]) => !new RegExp(`\\s${name}(=|\\s|$)`).test(written))
         .map(([name, value]) => (value === "" ? ` ${name}` : ` ${name}="${quoted(value)}"`))
         .join("");
-      return `<${d.tag} id="${id}"${written}${added} data-prerendered><script type="text/html" ${DRAWING_BLOCK}><style>${d.css}</style>${d.html}</script></${d.tag}>`;
+      // The host of the drawing for a reader without scripts has the attributes the kit set on the
+      // figure (data-predict-first: the styles of :host([…]) hold back what an exercise withholds)
+      // but data-figure, by which the page's styles place figures.
+      const host = d.attributes
+        .filter(([name]) => name !== "data-figure")
+        .map(([name, value]) => (value === "" ? ` ${name}` : ` ${name}="${quoted(value)}"`))
+        .join("");
+      return `<${d.tag} id="${id}"${written}${added} data-prerendered><noscript ${DRAWING_BLOCK}>${before}<div ${DRAWING_HOST}${host}><template shadowrootmode="open">${head}${d.html}</template></div></noscript></${d.tag}>`;
     });
   }
   // the kit's styles, once, at the top of the body, before any figure
   const body = /<body[^>]*>\n?/;
   if (!body.test(html)) throw new Error(`${file}: no <body> to put the kit's styles after`);
-  return html.replace(body, (open) => `${open}<template id="${KIT}"><style>${kit}</style></template>\n`);
+  return {
+    html: html.replace(body, (open) => `${open}<template id="${KIT}"><style>${kit}</style></template>\n`),
+    styles: [...new Set(styles)],
+  };
 }

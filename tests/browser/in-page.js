@@ -117,7 +117,7 @@ function readerWithoutScripts(dist, { drawings = true } = {}) {
     throw new Error("reader.html's scripts were not found to take out");
   if (!drawings)
     without = without
-      .replace(/<script type="text\/html" data-drawing>[\s\S]*?<\/script>/g, "")
+      .replace(/<noscript data-drawing>[\s\S]*?<\/noscript>/g, "")
       .replace(/<template id="llm-drawing-kit">[\s\S]*?<\/template>/, "");
   fs.writeFileSync(path.join(dir, "reader.html"), without);
   return dir;

@@ -1,11 +1,12 @@
 // The figures' drawings made at build time (site/prerender.mjs, issue 22's first screen first):
 // every figure of the reader's pages carries its first drawing, made by the core as the figure
-// makes it, as the text of a data block (<script type="text/html" data-drawing>); the page shows the drawings of its first screen,
+// makes it, in a <noscript data-drawing> (text where scripts run); the page shows the drawings of its first screen,
 // and of the screen below, before the figures' script has run (site/src/first-screen.js,
 // drawing.js), inert until the figure draws, and each gives way to the figure's own drawing
-// without moving the page. Where a drawing would say something the figure would not (no scripts
-// to answer its controls, settings in the address, an exercise's answer), it is not shown or says
-// nothing more than the figure does.
+// without moving the page. Where scripts do not run, the parser shows each drawing (a declarative
+// shadow root in the <noscript>), still. Where a drawing would say something the figure would not
+// (settings in the address, an exercise's answer), it is not shown or says nothing more than the
+// figure does.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -13,7 +14,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { chromium } = require("playwright-core");
-const { useBrowser, openReader, asset, dist, CHROMIUM, FLAGS } = require("./browser.js");
+const { useBrowser, openReader, asset, dist, artifact, CHROMIUM, FLAGS } = require("./browser.js");
 const { drawingsOnPage, assertDrawingsShown, readerWithoutScripts, PLACES_SHOWN } = require("./in-page.js");
 
 const browser = useBrowser(test);
@@ -84,11 +85,14 @@ function figureTexts(page, fromTemplates = false) {
       return s;
     };
     const kit = document.getElementById("llm-drawing-kit")?.content.querySelector("style")?.textContent ?? "";
-    /** The drawing of `el`'s data block, laid out in a shadow root of a new element; its frame. */
+    /** The drawing of `el`'s <noscript>, laid out in a shadow root of a new element; its frame. */
     const laidOut = (el) => {
-      const drawing = document.createElement("template");
-      drawing.innerHTML = el.querySelector(":scope > script[data-drawing]")?.textContent ?? "";
-      const styles = [...drawing.content.querySelectorAll("style")];
+      const parsed = document.createElement("template");
+      parsed.innerHTML = el.querySelector(":scope > noscript[data-drawing]")?.textContent ?? "";
+      const templates = [...parsed.content.querySelectorAll("template")];
+      const drawing = /** @type {HTMLTemplateElement} */ (templates.find((t) => t.hasAttribute("shadowrootmode")));
+      for (const link of drawing.content.querySelectorAll("link")) link.remove();
+      const styles = templates.flatMap((t) => [...t.content.querySelectorAll("style")]);
       const host = document.createElement("div");
       document.body.append(host);
       const root = host.attachShadow({ mode: "open" });
@@ -127,15 +131,17 @@ test("every figure of the reader's pages carries its drawing, inert, with its st
     for (const f of figures) {
       assert.match(f.attributes, /\sdata-prerendered(\s|$)/, `${file} #${f.id}`);
       assert.match(f.attributes, /\sdata-figure="[a-z-]+"/, `${file} #${f.id}`);
-      assert.match(
-        f.body,
-        /^<script type="text\/html" data-drawing><style>[\s\S]*?<\/style>[\s\S]*<\/script>$/,
-        `${file} #${f.id}`,
-      );
-      assert.match(f.body, /<div class="llm-frame[^"]*"[^>]* inert=""/, `${file} #${f.id}: its frame is inert`);
+      // reader.html: the drawing's styles as text, then its shadow root for a reader without
+      // scripts, which links the kit's and its own as files; the one-file edition: its styles in it
+      const shape =
+        file === "reader.html"
+          ? /^<noscript data-drawing><template><style>[\s\S]*?<\/style><\/template><div data-drawing-host[^>]*><template shadowrootmode="open"><link rel="stylesheet" href="assets\/drawing-kit\.[0-9a-f]{10}\.css"><link rel="stylesheet" href="assets\/drawing-[a-z-]+\.[0-9a-f]{10}\.css">([\s\S]*)<\/template><\/div><\/noscript>$/
+          : /^<noscript data-drawing><div data-drawing-host[^>]*><template shadowrootmode="open"><style>[\s\S]*?<\/style><style>[\s\S]*?<\/style>([\s\S]*)<\/template><\/div><\/noscript>$/;
+      const [, markup = ""] = shape.exec(f.body) ?? [];
+      assert.ok(markup, `${file} #${f.id}: ${f.body.slice(0, 300)}`);
+      assert.match(markup, /<div class="llm-frame[^"]*"[^>]* inert=""/, `${file} #${f.id}: its frame is inert`);
       // a style attribute would be refused by a policy without 'unsafe-inline'; a file would be asked for
-      const markup = f.body.replace(/^<script [^>]*><style>[\s\S]*?<\/style>/, "").replace(/<\/script>$/, "");
-      assert.doesNotMatch(markup, /\sstyle="|<link |<script/, `${file} #${f.id}`);
+      assert.doesNotMatch(markup, /\sstyle="|<link |<script|<style/, `${file} #${f.id}`);
     }
     // What a figure would show on no screen and in no print is left out of its drawing, kept as an
     // empty element (site/prerender.mjs emptyUnshown): the compact opening figure's Q, K and V
@@ -269,8 +275,9 @@ test("a drawing withholds what the figure's exercise withholds: no digit of an a
   const held = await page.evaluate(() =>
     [...document.querySelectorAll("[data-predict-first]")].map((el) => {
       const template = document.createElement("template");
-      template.innerHTML = el.querySelector(":scope > script[data-drawing]")?.textContent ?? "";
-      const withheld = [...template.content.querySelectorAll("[data-predict-conceal]")];
+      template.innerHTML = el.querySelector(":scope > noscript[data-drawing]")?.textContent ?? "";
+      const drawing = /** @type {HTMLTemplateElement} */ (template.content.querySelector("template[shadowrootmode]"));
+      const withheld = [...drawing.content.querySelectorAll("[data-predict-conceal]")];
       return {
         id: el.id,
         count: withheld.length,
@@ -285,7 +292,8 @@ test("a drawing withholds what the figure's exercise withholds: no digit of an a
           .filter((t) => /\d/.test(t)),
         // the rule that blurs them, in the drawing's own styles
         blurs: /\[data-predict-conceal\][^{]*\{[^}]*blur/.test(
-          template.content.querySelector("style")?.textContent ?? "",
+          template.content.querySelector("template:not([shadowrootmode])")?.content.querySelector("style")
+            ?.textContent ?? "",
         ),
       };
     }),
@@ -385,15 +393,64 @@ test("a figure its script has taken shows its drawing itself, and keeps none of 
   await page.close();
 });
 
-test("without scripts no drawing is shown, nor with settings in the address, where each figure shows itself as it draws them", async () => {
+test("without scripts every figure shows its drawing, styled, with what its exercise withholds held back, and the opening caption beside it; with settings in the address none is shown, where each figure shows itself as it draws them", async () => {
   const off = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   try {
-    const page = await (await off.newContext({ javaScriptEnabled: false })).newPage();
-    await page.goto(pathToFileURL(path.join(dist, "reader.html")).href);
-    const roots = await page.evaluate(() =>
-      [...document.querySelectorAll("[data-prerendered]")].filter((el) => el.shadowRoot).map((el) => el.id),
-    );
-    assert.deepEqual(roots, [], "a drawing shown to a reader whose scripts are off");
+    const context = await off.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    for (const file of ["reader.html", "reader-standalone.html"]) {
+      const page = await context.newPage();
+      /** @type {string[]} */
+      const errors = [];
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      page.on("requestfailed", (r) => errors.push(`${r.url()}: ${r.failure()?.errorText}`));
+      await page.goto(pathToFileURL(path.join(dist, file)).href);
+      await page.waitForLoadState("load");
+      const figures = await page.evaluate(() =>
+        [...document.querySelectorAll("[data-prerendered]")].map((el) => {
+          const host = el.querySelector("[data-drawing-host]");
+          const frame = host?.shadowRoot?.querySelector(".llm-frame");
+          const withheld = [...(host?.shadowRoot?.querySelectorAll("[data-predict-conceal]") ?? [])];
+          return {
+            id: el.id,
+            height: frame ? frame.getBoundingClientRect().height : 0,
+            inert: frame?.hasAttribute("inert") ?? false,
+            // the kit's styles: the frame's panel and type, not the page's
+            styled: frame
+              ? getComputedStyle(frame).backgroundColor !== "rgba(0, 0, 0, 0)" &&
+                /sans/i.test(getComputedStyle(frame).fontFamily)
+              : false,
+            exercise: el.hasAttribute("data-predict-first"),
+            blurred: withheld
+              .filter((w) => w.getBoundingClientRect().height > 0)
+              .map((w) => getComputedStyle(w).filter),
+          };
+        }),
+      );
+      assert.equal(figures.length, 13, `${file}: the chapter's 13 figures`);
+      for (const f of figures) {
+        assert.ok(f.height > 60 && f.inert && f.styled, `${file} #${f.id} without scripts: ${JSON.stringify(f)}`);
+        if (f.exercise)
+          assert.ok(
+            f.blurred.length > 0 && f.blurred.every((filter) => /blur/.test(filter)),
+            `${file} #${f.id}: what its exercise withholds, without scripts: ${JSON.stringify(f.blurred)}`,
+          );
+      }
+      // the opening figure beside its caption, each as wide as with scripts
+      const opening = await page.evaluate(() => {
+        const box = (el) => /** @type {Element} */ (el).getBoundingClientRect();
+        return {
+          figure: box(document.getElementById("opening-attention")).width,
+          caption: box(document.querySelector(".opening figcaption")).width,
+        };
+      });
+      assert.ok(
+        Math.abs(opening.figure - 322) <= 2 && opening.caption > 300,
+        `${file}: the opening figure and its caption: ${JSON.stringify(opening)}`,
+      );
+      if (file === "reader.html") await page.screenshot({ path: artifact("reader-scripts-off.png") });
+      assert.deepEqual(errors, [], `${file} without scripts`);
+      await page.close();
+    }
   } finally {
     await off.close();
   }

@@ -1,7 +1,7 @@
 // The reader's state in its URL and what a reader takes away: every figure's settings survive a
 // reload from the URL; Copy link, Copy embed code and Reset; payloads in the fragment stay text;
 // a saved copy of the page shows no widget twice; the one-file edition works offline; and with
-// scripts off the page says what needs them and gives the nine answers.
+// scripts off the page says what needs them and each exercise offers its answer, closed.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -421,7 +421,7 @@ test("the one-file edition reaches data-ready from file:// offline and requests 
   }
 });
 
-test("with scripts off, every page says what needs them and gives the nine answers (exercises 1 to 8 and 4b)", async () => {
+test("with scripts off, every page says what needs them, and the chapter gives the nine answers (exercises 1 to 8 and 4b) each under its exercise, closed", async () => {
   const b = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu"],
@@ -433,8 +433,27 @@ test("with scripts off, every page says what needs them and gives the nine answe
       await page.goto(pathToFileURL(path.join(dist, file)).href);
       const note = page.locator(".noscript");
       assert.ok(await note.isVisible(), file);
-      assert.match(await note.textContent(), /needs JavaScript/, file);
-      assert.equal(await note.locator("li").count(), 9, file);
+      const said = await note.textContent();
+      assert.match(said, /needs JavaScript/, file);
+      const answers = await page.evaluate(() =>
+        [...document.querySelectorAll("details.noscript-answer")].map((d) => ({
+          exercise: d.closest(".exercise")?.querySelector("h3")?.textContent,
+          open: d.open,
+          summary: d.querySelector("summary")?.textContent,
+          answer: d.querySelector("p")?.textContent ?? "",
+          shown: /** @type {HTMLElement} */ (d.querySelector("p")).checkVisibility(),
+        })),
+      );
+      if (file.startsWith("reader")) {
+        assert.deepEqual(
+          answers.map((a) => [a.exercise, a.open, a.summary, a.shown]),
+          ["1", "2", "3", "4", "4b", "5", "6", "7", "8"].map((n) => [`Exercise ${n}`, false, "Show the answer", false]),
+          file,
+        );
+        // the note states none of them: no digit at all
+        assert.doesNotMatch(said, /\d/, `${file}: the note for readers without scripts`);
+        for (const a of answers) assert.match(a.answer, /\d/, `${file}: ${a.exercise}'s answer`);
+      } else assert.deepEqual(answers, [], file);
       if (file === "reader.html") await page.screenshot({ path: artifact("reader-noscript.png") });
       await page.close();
     }

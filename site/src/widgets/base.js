@@ -338,8 +338,8 @@ export class LlmWidget extends HTMLElement {
 
   /**
    * Gives the figure its shadow root, styled, with its elements in it. The reader's pages carry
-   * each figure's first drawing, made by the core at build time (site/prerender.mjs), as the text
-   * of a data block (<script type="text/html" data-drawing>); first-screen.js may have shown it in
+   * each figure's first drawing, made by the core at build time (site/prerender.mjs), in a
+   * <noscript data-drawing> (text, where scripts run); first-screen.js may have shown it in
    * the root already (src/drawing.js): then it stays until the figure's own first drawing replaces
    * it (_showLive). A figure with such a drawing gets its elements, or its drawing, when it starts
    * (_placeParts).
