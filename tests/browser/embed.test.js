@@ -267,15 +267,19 @@ parent.postMessage({ type: "moved:done" }, "*");
 
 /** Presses Download SVG (or PNG) of the figure in `scope` (a frame, or the page); resolves to
  * { file, note, fig }, file null if no download came within 2.5 s. */
-async function pressDownload(page, scope, kind = "svg") {
+async function pressDownload(page, scope, kind = "svg", { expected = false } = {}) {
   const fig = scope.locator("llm-sampling");
+  // A file that should come is waited for as long as a loaded machine may need; one that should
+  // not is given a few seconds to show that it does not (absence has no event to wait for).
   const came = page
-    .waitForEvent("download", { timeout: 2500 })
+    .waitForEvent("download", { timeout: expected ? 60000 : 3000 })
     .then((d) => d.suggestedFilename())
     .catch(() => null);
   await fig.locator(`.llm-download-${kind}`).click();
   const file = await came;
-  const note = await fig.locator(".llm-panel:not([hidden]) .llm-takeaway-note").textContent();
+  const noteEl = fig.locator(".llm-panel:not([hidden]) .llm-takeaway-note");
+  await noteEl.waitFor({ timeout: 60000 });
+  const note = await noteEl.textContent();
   return { file, note, fig };
 }
 
@@ -323,12 +327,12 @@ test("frame embed: Download SVG and PNG in a frame sandboxed without allow-downl
   }
 
   // Sandboxed with allow-downloads: the file comes, and the figure, which cannot tell, says the same.
-  const allowed = await pressDownload(page, page.frameLocator("#downloads"));
+  const allowed = await pressDownload(page, page.frameLocator("#downloads"), "svg", { expected: true });
   assert.equal(allowed.file, "sampling-figure.svg");
   assert.match(allowed.note, /If no file came/);
   // Frames whose element it can read: not sandboxed, it says Downloaded; sandboxed without
   // allow-downloads, it does not try.
-  const same = await pressDownload(page, page.frameLocator("#same"));
+  const same = await pressDownload(page, page.frameLocator("#same"), "svg", { expected: true });
   assert.equal(same.file, "sampling-figure.svg");
   assert.match(same.note, /^Downloaded sampling-figure\.svg/);
   const readable = await pressDownload(page, page.frameLocator("#readable"));
@@ -339,7 +343,7 @@ test("frame embed: Download SVG and PNG in a frame sandboxed without allow-downl
 
   // And on a page of its own.
   const top = await open("embed.html?widget=sampling", { origin: server.origin });
-  const own = await pressDownload(top.page, top.page.locator("body"));
+  const own = await pressDownload(top.page, top.page.locator("body"), "svg", { expected: true });
   assert.equal(own.file, "sampling-figure.svg");
   assert.match(own.note, /^Downloaded sampling-figure\.svg/);
   assert.equal(await top.page.locator("llm-sampling .llm-panel .llm-copy-svg").count(), 0, "no Copy SVG needed");
