@@ -113,7 +113,7 @@ for (const [name, f] of Object.entries(figures)) {
             )
             .join("|") !== chart,
         { tag: f.tag, selectors: f.picture, chart },
-        { timeout: 5000 },
+        { timeout: 30000 },
       )
       .catch(() => assert.fail(`${name}: moving a ${kind} in compact changes the picture`));
     assert.deepEqual(errors, []);

@@ -1090,13 +1090,13 @@ test("each step's verdict is said in the figure's polite status line, with the q
   const s = SCENARIOS[order[0]];
   const live = fig.locator(".llm-live");
   assert.equal(await live.getAttribute("aria-live"), "polite");
-  // The status line speaks a moment after the last change; waited for (at most 5 s), then read.
+  // The status line speaks a moment after the last change; waited for (at most 30 s), then read.
   const says = async (text) => {
     await page
       .waitForFunction(
         (want) => document.getElementById("diagnose-figure").shadowRoot.querySelector(".llm-live").textContent === want,
         text,
-        { timeout: 5000 },
+        { timeout: 30000 },
       )
       .catch(() => {});
     assert.equal(await live.textContent(), text);

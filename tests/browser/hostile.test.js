@@ -484,7 +484,20 @@ test("a copy of the reader saved without its scripts says where each figure woul
       early.every((n) => n.content === "none" || !n.visible),
       "the words wait while the scripts might still define the figures",
     );
-    await page.waitForTimeout(4500);
+    // The words come after 4 s (an animation's delay) on the screen: each figure is brought into
+    // view (a section off the screen is not rendered, and its animations wait) and its words waited
+    // for, not timed, since a loaded machine may take longer.
+    for (const figure of await page.locator("figure > :not(:defined)").all()) {
+      await figure.scrollIntoViewIfNeeded();
+      await figure.evaluate(
+        (el) =>
+          new Promise((resolve) => {
+            const look = () =>
+              getComputedStyle(el, "::before").visibility === "visible" ? resolve(true) : requestAnimationFrame(look);
+            look();
+          }),
+      );
+    }
     for (const n of await notes()) {
       assert.match(n.content, /needs|scripts, which this copy of the page does not have/, n.tag);
       assert.match(n.content, /reader-standalone\.html/, n.tag);

@@ -106,7 +106,7 @@ async function settledHeights(page, frame) {
   };
   let last = await measure();
   let since = Date.now();
-  const deadline = Date.now() + 10000;
+  const deadline = Date.now() + 60000;
   while (Date.now() < deadline) {
     await page.waitForTimeout(100);
     const now = await measure();

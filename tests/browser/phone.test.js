@@ -291,7 +291,7 @@ test("a chart is drawn again for its new width when the screen turns, without a 
       document.getElementById("dilution-figure").shadowRoot.querySelector("svg.chart").getAttribute("viewBox") !==
       before,
     portrait.viewBox,
-    { timeout: 3000 },
+    { timeout: 30000 },
   );
   const landscape = await box();
   assert.equal(Number(portrait.viewBox.split(" ")[2]), Math.floor(portrait.width), "drawn at its width in portrait");

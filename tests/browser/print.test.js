@@ -569,7 +569,7 @@ test("print: a figure the reader never came near is drawn for the paper (the han
   assert.deepEqual(await far(), [false, false], "not drawn before the print");
   await page.pdf({ format: "A4" });
   assert.deepEqual(await far(), [true, true], "drawn by the print");
-  await page.waitForSelector("html[data-ready]", { timeout: 5000 });
+  await page.waitForSelector("html[data-ready]", { timeout: 30000 });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -189,7 +189,7 @@ test("firefox: embed.html served with a header policy that refuses WebAssembly n
   );
   await page.goto(`${server.origin}/no-scripts/embed.html?widget=sampling`);
   await page.waitForFunction(() => getComputedStyle(document.getElementById("embed-blocked")).opacity === "1", {
-    timeout: 6000,
+    timeout: 30000,
   });
   const note = await page.evaluate(() => document.getElementById("embed-blocked").textContent.replace(/\s+/g, " "));
   assert.ok(note.includes("script-src 'self' 'wasm-unsafe-eval'"), note);
