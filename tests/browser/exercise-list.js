@@ -23,6 +23,9 @@ function setAttr(page, id, name, value) {
 // against `expected` with the tolerance the exercise states), wrong predictions with the hint
 // each must get, a change of the figure's inputs and the value after it. Every expected value is
 // the core's, computed in the page from the figure's state; `expected` is the chapter's answer.
+// `gives` (optional): other quantities the figure computes that give the answer (`of: "value"`) or
+// the follow-up's (`of: "followUp"`) by one step the section teaches, a product or a quotient,
+// which the page may not show either before it is committed.
 const EXERCISES = [
   {
     n: 1,
@@ -57,12 +60,13 @@ const EXERCISES = [
       ["0.8", /the mass the nucleus retains, not the token's probability/],
       ["0.25", /Sort the tokens, most probable first/],
     ],
-    // Top-p 1: no filter, so "blue" keeps 0.4 and 0.5 is now wrong.
     followUp: (m, s) =>
       m.sampling({ probs: s.probs }, { temperature: s.temperature, topK: s.topK, topP: s.topP }).keptMass,
     followUpExpected: 0.8,
     followUpWrong: [["1", /That is the mass before the filter/]],
-    change: (page) => setAttr(page, "sampling-exercise", "top-p", "1"),
+    // Top-p 0.85: the nucleus takes a third token (mass 0.9), so "blue" gets 0.4/0.9 = 0.444 and 0.5
+    // is now wrong; neither number is one of the figure's inputs, which the text states.
+    change: (page) => setAttr(page, "sampling-exercise", "top-p", "0.85"),
   },
   {
     n: 3,
@@ -124,7 +128,8 @@ const EXERCISES = [
     followUp: (m, s) => m.speculativeDecoding({ alpha: s.alpha, gamma: s.gamma }).ceiling,
     followUpExpected: 2,
     followUpWrong: [["4", /the most a call can yield at this γ/]],
-    change: (page) => setAttr(page, "speculative-figure", "alpha", "0.8"),
+    // α = 0.7: 2.533 tokens a call and a ceiling of 3.333, neither a number written as a name.
+    change: (page) => setAttr(page, "speculative-figure", "alpha", "0.7"),
   },
   {
     n: 6,
@@ -171,6 +176,18 @@ const EXERCISES = [
     },
     followUpExpected: 2,
     followUpWrong: [["8", /the range before smoothing/]],
+    // The scales of the smoothed activations and weights: the largest range after smoothing over
+    // qmax, and at the page's inputs that range is the channel's, the follow-up's answer (2/127).
+    gives: [
+      {
+        of: "followUp",
+        value: (m, s) => m.smoothQuantLayer(s.x, s.w, { alpha: s.alpha, bits: s.bits }).quantXSmoothed.scale,
+      },
+      {
+        of: "followUp",
+        value: (m, s) => m.smoothQuantLayer(s.x, s.w, { alpha: s.alpha, bits: s.bits }).quantWSmoothed.scale,
+      },
+    ],
     change: (page) => setAttr(page, "quantization-figure", "alpha", "0.75"),
   },
   {
