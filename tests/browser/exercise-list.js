@@ -23,6 +23,9 @@ function setAttr(page, id, name, value) {
 // against `expected` with the tolerance the exercise states), wrong predictions with the hint
 // each must get, a change of the figure's inputs and the value after it. Every expected value is
 // the core's, computed in the page from the figure's state; `expected` is the chapter's answer.
+// `gives` (optional): other quantities the figure computes that give the answer (`of: "value"`) or
+// the follow-up's (`of: "followUp"`) by one step the section teaches, a product or a quotient,
+// which the page may not show either before it is committed.
 const EXERCISES = [
   {
     n: 1,
@@ -57,31 +60,33 @@ const EXERCISES = [
       ["0.8", /the mass the nucleus retains, not the token's probability/],
       ["0.25", /Sort the tokens, most probable first/],
     ],
-    // Top-p 1: no filter, so "blue" keeps 0.4 and 0.5 is now wrong.
     followUp: (m, s) =>
       m.sampling({ probs: s.probs }, { temperature: s.temperature, topK: s.topK, topP: s.topP }).keptMass,
     followUpExpected: 0.8,
     followUpWrong: [["1", /That is the mass before the filter/]],
-    change: (page) => setAttr(page, "sampling-exercise", "top-p", "1"),
+    // Top-p 0.85: the nucleus takes a third token (mass 0.9), so "blue" gets 0.4/0.9 = 0.444 and 0.5
+    // is now wrong; neither number is one of the figure's inputs, which the text states.
+    change: (page) => setAttr(page, "sampling-exercise", "top-p", "0.85"),
   },
   {
     n: 3,
     section: "rope",
     figure: "rope-figure",
-    expected: 0.9998999933,
+    expected: 1.9997999867,
     tolerance: 0.00005,
-    value: (m, s) => m.rope(s.q, s.k, s.m, s.n, { pairing: s.pairing, freqs: s.freqs }).scaled,
-    right: "0.9999",
+    value: (m, s) => m.rope(s.q, s.k, s.m, s.n, { pairing: s.pairing, freqs: s.freqs }).raw,
+    right: "1.9998",
     wrong: [
-      ["1.9998", /That is the raw score q̃·k̃; the score divides it by √d = √4/],
-      ["1", /the score with no rotation at all/],
-      ["2", /no rotation, and without dividing by √d/],
+      ["0.9999", /That is the score, the raw score divided by √d = √4/],
+      ["2", /the dot product of q and k with no rotation/],
+      ["1", /the score with no rotation, divided by √d/],
       ["0.5", /Each pair contributes the dot product of its two rotated halves/],
     ],
+    // The follow-up: the score, the raw one divided by √4.
+    followUp: (m, s) => m.rope(s.q, s.k, s.m, s.n, { pairing: s.pairing, freqs: s.freqs }).scaled,
+    followUpExpected: 0.9998999933,
+    followUpWrong: [["1.9998", /That is the raw score q̃·k̃ again; the score divides it by √d = √4/]],
     // Query at 100: the pairs turn by 1 and 0.01 rad, a score of about 0.77.
-    followUp: (m, s) => m.rope(s.q, s.k, s.m, s.n, { pairing: s.pairing, freqs: s.freqs }).raw,
-    followUpExpected: 1.9997999867,
-    followUpWrong: [["0.9999", /the score after dividing by √d = √4/]],
     change: (page) => setAttr(page, "rope-figure", "m", "100"),
   },
   {
@@ -123,7 +128,8 @@ const EXERCISES = [
     followUp: (m, s) => m.speculativeDecoding({ alpha: s.alpha, gamma: s.gamma }).ceiling,
     followUpExpected: 2,
     followUpWrong: [["4", /the most a call can yield at this γ/]],
-    change: (page) => setAttr(page, "speculative-figure", "alpha", "0.8"),
+    // α = 0.7: 2.533 tokens a call and a ceiling of 3.333, neither a number written as a name.
+    change: (page) => setAttr(page, "speculative-figure", "alpha", "0.7"),
   },
   {
     n: 6,
@@ -170,6 +176,18 @@ const EXERCISES = [
     },
     followUpExpected: 2,
     followUpWrong: [["8", /the range before smoothing/]],
+    // The scales of the smoothed activations and weights: the largest range after smoothing over
+    // qmax, and at the page's inputs that range is the channel's, the follow-up's answer (2/127).
+    gives: [
+      {
+        of: "followUp",
+        value: (m, s) => m.smoothQuantLayer(s.x, s.w, { alpha: s.alpha, bits: s.bits }).quantXSmoothed.scale,
+      },
+      {
+        of: "followUp",
+        value: (m, s) => m.smoothQuantLayer(s.x, s.w, { alpha: s.alpha, bits: s.bits }).quantWSmoothed.scale,
+      },
+    ],
     change: (page) => setAttr(page, "quantization-figure", "alpha", "0.75"),
   },
   {

@@ -463,31 +463,36 @@ for (const [width, height] of [
         return (await createLLMMath()).attention(q, k, v, { causal }).weights;
       }, causal);
     const close = (a, b) => a.every((row, i) => row.every((x, j) => Math.abs(x - b[i][j]) <= 5e-4)); // 3 decimals
-    const masked = await core(true);
-    assert.ok(close(await shown(), masked), "the causal weights are the core's");
-    assert.equal(masked[1][2], 0, "under the mask, “dog” gives “bit” nothing");
-
-    // What the caption says to try: untick the mask, and “dog” looks ahead to “bit”.
-    await fig.getByLabel("Causal mask").uncheck();
+    // It opens without the mask (issue 40: under the mask, its first row would show Exercise 1's
+    // answer, a first query's whole weight on its own key, before the exercise asks for it).
     const open = await core(false);
+    assert.equal(await fig.evaluate((el) => el.state.causal), false);
+    assert.ok(close(await shown(), open), "without the mask, the weights are the core's");
+    assert.equal(Math.max(...open[1]), open[1][2], "“dog” gives “bit” its largest weight");
+    assert.notEqual(open[0][0], 1, "the first row does not put all its weight on the first word");
+
+    // What the caption says to try: tick the mask, and “dog” gives “bit” nothing.
+    await fig.getByLabel("Causal mask").check();
+    const masked = await core(true);
     await page.waitForFunction(() => {
       const el = document.getElementById("opening-attention");
       return (
-        el.state.causal === false &&
-        el.shadowRoot.querySelector(".attention-results tbody tr:nth-child(2) td:nth-child(4)")?.textContent !== "0"
+        el.state.causal === true &&
+        el.shadowRoot.querySelector(".attention-results .table-view:nth-child(2) tbody tr:nth-child(2) td:nth-child(4)")
+          ?.textContent === "0"
       );
     });
-    assert.ok(close(await shown(), open), "without the mask, the weights are the core's");
-    assert.equal(Math.max(...open[1]), open[1][2], "“dog” gives “bit” its largest weight");
+    assert.ok(close(await shown(), masked), "the causal weights are the core's");
+    assert.equal(masked[1][2], 0, "under the mask, “dog” gives “bit” nothing");
     // Chapter's own Figure 1.1 is another element: its mask stays on.
     assert.equal(await page.locator("#attention-figure").evaluate((el) => el.state.causal), true);
 
     // The reader's URL keeps the opening figure's state under its own name, and brings it back.
-    await page.waitForFunction(() => location.hash.includes("opening-attention.causal=false"));
+    await page.waitForFunction(() => location.hash.includes("opening-attention.causal=true"));
     assert.doesNotMatch(await page.evaluate(() => location.hash), /[?&]attention\./);
     const hash = await page.evaluate(() => location.hash);
     const again = await openReader(browser.context, { width, height, hash });
-    assert.equal(await again.page.locator("#opening-attention").evaluate((el) => el.state.causal), false);
+    assert.equal(await again.page.locator("#opening-attention").evaluate((el) => el.state.causal), true);
     assert.equal(await again.page.locator("#attention-figure").evaluate((el) => el.state.causal), true);
     assert.deepEqual([...errors, ...again.errors], []);
     await again.page.close();

@@ -14,8 +14,15 @@ export const quantization = {
   // Download SVG and PNG: the headline, the ranges and the chart.
   picture: [".headline", ".quantization-ranges", ".chart-box"],
   // Exercise 7 and its follow-up (the ranges after smoothing): the channel table (ranges and s),
-  // the bars after smoothing and the calculation.
-  conceals: [".quantization-table", ".worked", ".quantization-ranges .quantization-pair .chart-box:nth-child(2)"],
+  // the bars after smoothing, the calculation, and the scale Δ of the smoothed activations over
+  // their levels, the largest range after smoothing over qmax (2/127: times 127, the follow-up's
+  // answer).
+  conceals: [
+    ".quantization-table",
+    ".worked",
+    ".quantization-ranges .quantization-pair .chart-box:nth-child(2)",
+    ".quantization-scale-smoothed",
+  ],
   // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
   // (the guide's list).
   compact: {

@@ -13,8 +13,9 @@ export const rope = {
   // Download SVG and PNG: the headline, the dials of the pairs with their legend, and the chart.
   picture: [".headline", ".rope-legend", ".rope-dials", ".chart-box"],
   // Exercise 3: the scores (headline, the readout after moving both positions, the chart's marked
-  // offset and its description), the calculation, and the dials' captions, which give each
-  // pair's part of the score.
+  // offset, its description and its data table, which lists the score at every offset, the
+  // figure's among them), the calculation, and the dials' captions, which give each pair's part
+  // of the score.
   conceals: [
     ".headline",
     ".worked",
@@ -22,6 +23,7 @@ export const rope = {
     ".rope-dial figcaption",
     ".chart-box .marker-label",
     ".chart-box .chart-description",
+    ".chart-box .chart-data",
   ],
   // compact (the view attribute, attributes.js): the parts it hides, and what they are in words
   // (the guide's list).

@@ -736,54 +736,57 @@ export class LlmRope extends LlmWidget {
 }
 
 /**
- * Exercise 3: the reader predicts the score q̃·k̃/√d of the figure's q and k; the answer writes
- * the raw score q̃·k̃ out as a sum of per-pair cosines when it can be, then divides by √d.
+ * Exercise 3: the reader predicts the raw score q̃·k̃ of the figure's q and k, then, as the
+ * follow-up, the score q̃·k̃/√d built from it; the answer writes the raw score out as a sum of
+ * per-pair cosines when it can be, then divides by √d.
  */
 export class LlmAnswerRope extends FigureAnswer {
   static figure = "llm-rope";
-  static followUp =
-    "what is the raw score q̃·k̃ before the division, and why do the positions matter only through their difference?";
+  static followUp = "what is the score q̃·k̃/√d, and why do the positions matter only through their difference?";
 
   prediction(r, figure) {
     const { state: s, now } = r;
     const opts = figure.options();
-    // Both vectors at position 0: the score without any rotation.
+    // Both vectors at position 0: the dot product without any rotation.
     const still = figure.core.rope(s.q, s.k, 0, 0, opts);
     return {
-      label: ["The score ", h("var", {}, "q̃"), "·", h("var", {}, "k̃"), "/√", h("var", {}, "d"), ", to 4 decimals:"],
-      value: now.scaled,
+      label: ["The raw score ", sym("q̃"), "·", sym("k̃"), ", to 4 decimals:"],
+      value: now.raw,
       tolerance: 0.00005,
       digits: 10,
       hints: [
-        { value: now.raw, text: `That is the raw score q̃·k̃; the score divides it by √d = √${s.d}.` },
         {
-          value: still.scaled,
-          text: "That is the score with no rotation at all: pair i of the query turns (m − n)·θᵢ further than the key's, and that angle gap lowers the pair's part a little.",
+          value: now.scaled,
+          text: `That is the score, the raw score divided by √d = √${s.d}; the raw score is the dot product before the division.`,
         },
         {
           value: still.raw,
-          text: "That is the dot product of q and k with no rotation, and without dividing by √d: each pair is scaled by the cosine of its angle gap (m − n)·θᵢ, and the sum is divided by √d.",
+          text: "That is the dot product of q and k with no rotation: pair i of the query turns (m − n)·θᵢ further than the key's, and that angle gap scales the pair's part by its cosine.",
+        },
+        {
+          value: still.scaled,
+          text: "That is the score with no rotation, divided by √d: the raw score is the dot product of the rotated vectors, before any division.",
         },
       ],
       otherwise:
-        "Each pair contributes the dot product of its two rotated halves: for pairs equal to (1, 0) in both vectors, the cosine of (m − n)·θᵢ. Add the pairs' parts, then divide by √d.",
+        "Each pair contributes the dot product of its two rotated halves: for pairs equal to (1, 0) in both vectors, the cosine of (m − n)·θᵢ. Add the pairs' parts.",
     };
   }
 
   followUpPrediction(r) {
     const { now, state } = r;
     return {
-      label: ["The raw score ", sym("q̃"), "·", sym("k̃"), " before the division:"],
-      value: now.raw,
-      tolerance: 0.0001,
-      digits: 4,
+      label: ["The score ", sym("q̃"), "·", sym("k̃"), "/√", h("var", {}, "d"), ", to 4 decimals:"],
+      value: now.scaled,
+      tolerance: 0.00005,
+      digits: 10,
       hints: [
         {
-          value: now.scaled,
-          text: `That is the score after dividing by √d = √${state.d}; the raw score is the dot product before it.`,
+          value: now.raw,
+          text: `That is the raw score q̃·k̃ again; the score divides it by √d = √${state.d}.`,
         },
       ],
-      otherwise: "Multiply the score by √d, or add each pair's part of the dot product of the rotated vectors.",
+      otherwise: `Divide the raw score by √d = √${state.d}.`,
     };
   }
 
