@@ -251,8 +251,11 @@ export class LlmAttention extends LlmWidget {
     );
     patch(
       this.weightsView,
-      table("Weights after the mask and softmax", r.weights, (w, i, j) =>
-        h("td", { class: r.visible[i][j] ? "heat" : "heat masked", style: { "--w": String(w) } }, fmt(w, 3)),
+      table(
+        this.state.causal ? "Weights after the mask and softmax" : "Weights after the softmax (no mask)",
+        r.weights,
+        (w, i, j) =>
+          h("td", { class: r.visible[i][j] ? "heat" : "heat masked", style: { "--w": String(w) } }, fmt(w, 3)),
       ),
     );
     const dv = r.output[0].length;
