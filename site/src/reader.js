@@ -281,10 +281,10 @@ function main() {
 
   // --- the engine cannot start ----------------------------------------------------------------
   // Without the engine (WebAssembly off, or a policy without 'wasm-unsafe-eval') every figure says
-  // so in its own box; the page says it once, under its title, and sets data-error on <html>. The
-  // notice carries the exercises' answers as the build computed them: the page's own <noscript>
-  // note, which a browser that runs scripts keeps as text (it is the page's markup, never the
-  // reader's, that is parsed here).
+  // so in its own box; the page says it once, under its title, and sets data-error on <html>. Each
+  // exercise then gives its answer as the build computed it, closed under the exercise, as where
+  // scripts are off: the exercise's own <noscript> (site/build.mjs), which a browser that runs
+  // scripts keeps as text (it is the page's markup, never the reader's, that is parsed here).
   document.addEventListener("llm-engine-error", (e) => engineNotice(/** @type {CustomEvent} */ (e).detail.message));
   // A figure may have failed before this script ran: the page's scripts load one after the other.
   const failedEarly = all.find((el) => el.engineError);
@@ -294,9 +294,14 @@ function main() {
     const root = document.documentElement;
     if (root.hasAttribute("data-error")) return;
     root.setAttribute("data-error", reason);
-    const note = document.querySelector("noscript")?.textContent ?? "";
-    const answers = note ? new DOMParser().parseFromString(note, "text/html").querySelector("ul") : null;
-    // The answers stay behind a disclosure, as each exercise's do: a prediction comes first.
+    let answers = 0;
+    for (const held of document.querySelectorAll(".exercise > noscript")) {
+      const parsed = new DOMParser().parseFromString(held.textContent ?? "", "text/html");
+      const answer = parsed.querySelector("details.noscript-answer");
+      if (!answer) continue;
+      held.after(document.adoptNode(answer));
+      answers += 1;
+    }
     const notice = h(
       "div",
       { class: "noscript engine-notice", role: "alert" },
@@ -306,9 +311,10 @@ function main() {
         h("strong", {}, "The figures cannot run here."),
         ` The chapter's calculation engine did not start (${reason}). `,
         "The text and formulas read as usual",
-        answers ? ", and the exercises' answers are below, as computed when the page was built." : ".",
+        answers
+          ? ", and each exercise's answer, as computed when the page was built, is under the exercise, behind “Show the answer”."
+          : ".",
       ),
-      answers ? h("details", {}, h("summary", {}, "Show the exercises' answers"), document.adoptNode(answers)) : null,
     );
     underTitle(notice);
   }
