@@ -60,7 +60,9 @@ function exposed(page, id, section) {
         for (const child of node.childNodes) {
           if (child.nodeType !== Node.ELEMENT_NODE) continue;
           const el = /** @type {Element} */ (child);
-          if (el.localName === "style" || el.localName === "script") continue;
+          // a <noscript>'s content is text where scripts run, which no one sees or hears (a
+          // drawing for readers without scripts, an exercise's answer for them, closed)
+          if (["style", "script", "noscript"].includes(el.localName)) continue;
           // What the reader sets (a field, a slider and the <output> that echoes it) is an input.
           if (["input", "select", "textarea", "output"].includes(el.localName)) continue;
           if (el.matches("details.answer:not([open]) > :not(summary)")) continue;
@@ -233,6 +235,10 @@ const COINCIDENT = [
   ],
   [/^section#cost\/ul\[1\]\/li\[3\]$/, "the sliding windows of published models (Gemma 3 27B's 1,024 tokens)"],
   [
+    /^section#cost\/.*llm-model#model-figure\[1\]#shadow\/.*\/div\.model-figure\.model-cache\[1\]\/div\.chart-box\[1\]\/div\.chart-data\.visually-hidden\[1\]\/table#chart-\d+-data\[1\]\/tbody\[1\]\/tr\[\d+\]\/td\[\d+\]$/,
+    "Figure 4.2's cache sizes at each context (215 MiB): a size in bytes, not exercise 4b's tokens a second",
+  ],
+  [
     /^section#quantization\/.*\/table\.data-table\.quantization-level-table\[1\]\/tbody\[1\]\/tr\[\d+\]\/td\.heat\[\d+\]@style$/,
     "the shade of an integer level l of X as it is, l / qmax: a level 2 is shaded 2/127",
   ],
@@ -282,7 +288,9 @@ async function everyPlace(page, ex, downloads) {
         for (const child of node.childNodes) {
           if (child.nodeType !== Node.ELEMENT_NODE) continue;
           const el = /** @type {Element} */ (child);
-          if (el.localName === "style" || el.localName === "script") continue;
+          // a <noscript>'s content is text where scripts run, which no one sees or hears (a
+          // drawing for readers without scripts, an exercise's answer for them, closed)
+          if (["style", "script", "noscript"].includes(el.localName)) continue;
           if (["input", "select", "textarea", "output"].includes(el.localName)) continue;
           if (el.matches("details.answer:not([open]) > :not(summary)")) continue;
           const name = `${el.localName}${el.id ? `#${el.id}` : ""}${el.classList.length ? `.${[...el.classList].join(".")}` : ""}`;
@@ -335,7 +343,21 @@ function stating(places, values, { inputs = [], probability = false, figure = ""
 // the figure's actions give, is searched for the answer, the follow-up's and what gives either
 // (the exercise's `gives`) as the page writes numbers (format.js: rounded, grouped, a
 // percentage), at the page's inputs and again after the change, while nothing is committed.
-for (const ex of EXERCISES.filter((e) => e.n !== 8)) {
+// Exercise 4b (Figure 4.2's decoding floor), which exercises.test.js leaves to model.test.js: its
+// answer and follow-up's as its field computes them (the core's, for the figure as it is), its
+// change a longer context.
+const FOUR_B = {
+  n: "4b",
+  section: "cost",
+  figure: "model-figure",
+  tolerance: 4,
+  value: (m, s, el) => /** @type {any} */ (document.querySelector("llm-answer-model")).prediction(el.result, el).value,
+  followUp: (m, s, el) =>
+    /** @type {any} */ (document.querySelector("llm-answer-model")).followUpPrediction(el.result, el).value,
+  change: (page) => setAttr(page, "model-figure", "tokens", "8192"),
+};
+
+for (const ex of [...EXERCISES.filter((e) => e.n !== 8), FOUR_B]) {
   test(`exercise ${ex.n}: no place of section ${ex.section}, its address or Figure ${ex.figure}'s actions states the answer, the follow-up's or what gives them before they are committed`, async () => {
     const { page, errors } = await openReader(browser.context);
     const downloads = [];
