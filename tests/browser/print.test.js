@@ -418,6 +418,12 @@ const printView = (page) =>
         top: stateEl.getBoundingClientRect().top + scrollY,
       },
       href: location.href,
+      opening: document.querySelector(".opening > .print-settings")?.textContent,
+      unworded: widgets.flatMap((w) =>
+        w.constructor.attributes
+          .filter((d) => !w.shadowRoot.querySelector(`[data-setting="${d.name}"]`) && !d.label && d.print !== false)
+          .map((d) => `${w.id}: ${d.name}`),
+      ),
       figures: [...document.querySelectorAll("main figure")].map((f) => {
         const caption = f.querySelector(":scope > figcaption");
         const widget = f.querySelector("[data-figure]");
@@ -476,8 +482,12 @@ const screenView = (page) =>
 
 test("print: a workbook — questions with a line to write on, answers in the Solutions at the end, each figure with its settings and its caption first, nothing to press", async () => {
   const { page, errors } = await openReader(browser.context);
-  // The reader changes a figure: its printed settings must say so.
-  await page.evaluate(() => document.getElementById("rope-figure").set({ m: 9 }, { sync: true }));
+  // The reader changes figures: their printed settings must say so. Figure 3.1's query moved,
+  // and Figure 2.1 with top-k on (0, its default here, means off).
+  await page.evaluate(() => {
+    document.getElementById("rope-figure").set({ m: 9 }, { sync: true });
+    document.getElementById("sampling-figure").set({ topK: 3 }, { sync: true });
+  });
   const screen = await screenView(page);
   assert.ok(screen.blurred.length >= 5, `figures held back until their exercise is answered: ${screen.blurred}`);
   assert.ok(screen.open.length >= 8 && screen.open.every((o) => !o), "the answers start closed");
@@ -524,7 +534,34 @@ test("print: a workbook — questions with a line to write on, answers in the So
     assert.ok(f.captionFirst, `figure ${f.id}'s caption comes before it`);
     assert.match(f.settings ?? "", /^Settings: /, `figure ${f.id} prints its settings`);
   }
-  assert.match(p.figures.find((f) => f.id === "rope-figure").settings, /\bm=9\b/);
+  // Each setting in the words of the figure's own controls (issue 40: "preset=exercise" for the
+  // dog example, "memory=0, bandwidth=0, peak=0" beside a listed device): the label, then what
+  // the control shows, and no setting at the value that means "not set".
+  const settingsOf = (id) => p.figures.find((f) => f.id === id).settings;
+  for (const f of p.figures) {
+    assert.doesNotMatch(f.settings, /[\w)-]=\S/, `figure ${f.id}: an attribute written name=value`);
+    assert.doesNotMatch(
+      f.settings,
+      /\b(memory|bandwidth|peak|Memory \(GiB\)|Bandwidth \(GB\/s\)|Peak \(TFLOPS\)): 0\b/i,
+      f.id,
+    );
+  }
+  assert.match(settingsOf("rope-figure"), /; Query position m: 9; /);
+  // The opening figure, compact, shows no example menu: its own numbers are its settings.
+  assert.match(
+    p.opening,
+    /^Settings: Causal mask: on; Tokens: the, dog, bit, the, man; Queries Q: \(0, 0\), \(0, 2\), /,
+  );
+  assert.match(settingsOf("attention-figure"), /^Settings: Example: Exercise 1: [^;]+; Causal mask: on; /);
+  assert.match(settingsOf("sampling-figure"), /; Top-k: 3; /);
+  assert.doesNotMatch(settingsOf("sampling-exercise"), /Top-k/, "top-k 0 is no top-k: not a setting");
+  assert.match(settingsOf("model-figure"), /; Device: H100 SXM 80 GB; /);
+  assert.doesNotMatch(settingsOf("model-figure"), /Memory \(GiB\)|Bandwidth|Peak/, "a listed device brings its own");
+  assert.match(settingsOf("cost-figure"), /; Key-value heads hkv: 8; /);
+  assert.doesNotMatch(settingsOf("cost-figure"), /Model width|Feed-forward size/, "0 leaves the linear layers out");
+  // Every setting of every figure can be put in words: a control of the figure sets it, or its
+  // declaration names it, or it means nothing on paper.
+  assert.deepEqual(p.unworded, [], "settings with neither a control nor a label");
   // No interactive wording anywhere on paper.
   const asking = [...p.printed.matchAll(INTERACTIVE)].map((m) =>
     p.printed.slice(Math.max(0, m.index - 50), m.index + 50),
