@@ -72,6 +72,8 @@ test_apt_packages=(
   "python3-yaml:/usr/lib/python3/dist-packages/yaml/__init__.py"
   "hugo:/usr/bin/hugo"
   "pandoc:/usr/bin/pandoc"
+  # poppler's pdftoppm and pdftotext, which read the printed chapter's PDF (tests/browser/print.test.js)
+  "poppler-utils:/usr/bin/pdftoppm"
   # the web servers tests/hosting/ serves the edition with, by the hosting guide's configurations
   # (apache2-bin: the server alone, no service that starts itself; nginx's package may start one)
   "nginx:/usr/sbin/nginx"

@@ -26,7 +26,6 @@
 import { h } from "./dom.js";
 import { copyText } from "./share.js";
 import { figureOf } from "./widgets/figures.js";
-import { formatValue, stateKey } from "./widgets/attributes.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const PAD = 16; // px around the picture
@@ -282,25 +281,14 @@ export function picture(el, caption) {
   return { svg: xmlSafe(new XMLSerializer().serializeToString(svg)), width, height };
 }
 
-// The kinds of setting a figure's controls set one value of (a slider, a field, a switch, a list).
-const SCALAR = new Set(["number", "integer", "boolean", "choice"]);
-
 /**
  * The settings that made the figure's picture, in words: each that differs from the declared
  * defaults as name=value (what embed.html's query takes), from the widget's declarations and
- * state (its settings("defaults")). With `every` (a printed figure, whose reader has no
- * defaults at hand), every scalar setting too, in the order of the declarations.
+ * state (its settings("defaults")). A printed figure states its settings in its controls' words
+ * instead (print.js).
  */
-export function settingsText(el, { every = false } = {}) {
+export function settingsText(el) {
   const given = typeof el.settings === "function" ? el.settings("defaults") : [];
-  if (every) {
-    const differing = new Map(given);
-    const state = el.state ?? {};
-    const pairs = (el.constructor.attributes ?? [])
-      .filter((d) => SCALAR.has(d.type) || differing.has(d.name))
-      .map((d) => `${d.name}=${differing.get(d.name) ?? formatValue(d, state[stateKey(d.name)])}`);
-    return pairs.length ? `Settings: ${pairs.join(", ")}.` : "Settings: none.";
-  }
   return given.length
     ? `Settings: ${given.map(([name, value]) => `${name}=${value}`).join(", ")}; every other at its default.`
     : "Settings: the figure's defaults.";

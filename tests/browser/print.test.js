@@ -3,14 +3,17 @@
 // has every character the formulas draw; with it brackets stretch and an aligned derivation
 // lines up. In print (site/reader.css @media print, the print handlers of site/src/reader.js):
 // no controls, every exercise's answer, the address of the figures' state on the first page,
-// figures whole with their captions, and the screen as the reader left it afterwards.
+// figures with their captions first, pages that fill (poppler's pdftoppm and pdftotext read
+// Chromium's PDF), and the screen as the reader left it afterwards.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const http = require("node:http");
+const os = require("node:os");
 const path = require("node:path");
 const zlib = require("node:zlib");
+const { execFileSync } = require("node:child_process");
 const { pathToFileURL } = require("node:url");
 const { useBrowser, openReader, asset, dist, guideFiles } = require("./browser.js");
 
@@ -415,13 +418,20 @@ const printView = (page) =>
         top: stateEl.getBoundingClientRect().top + scrollY,
       },
       href: location.href,
+      opening: document.querySelector(".opening > .print-settings")?.textContent,
+      unworded: widgets.flatMap((w) =>
+        w.constructor.attributes
+          .filter((d) => !w.shadowRoot.querySelector(`[data-setting="${d.name}"]`) && !d.label && d.print !== false)
+          .map((d) => `${w.id}: ${d.name}`),
+      ),
       figures: [...document.querySelectorAll("main figure")].map((f) => {
         const caption = f.querySelector(":scope > figcaption");
         const widget = f.querySelector("[data-figure]");
         const settings = f.querySelector(":scope > .print-settings");
         return {
           id: widget?.id,
-          breakInside: getComputedStyle(f).breakInside,
+          // the caption held to the figure's top edge and to what follows it
+          captionBreaks: caption && [getComputedStyle(caption).breakBefore, getComputedStyle(caption).breakAfter],
           captionFirst: !!caption && caption.getBoundingClientRect().top < widget.getBoundingClientRect().top,
           settings: visible(settings) ? settings.textContent : null,
         };
@@ -472,8 +482,12 @@ const screenView = (page) =>
 
 test("print: a workbook — questions with a line to write on, answers in the Solutions at the end, each figure with its settings and its caption first, nothing to press", async () => {
   const { page, errors } = await openReader(browser.context);
-  // The reader changes a figure: its printed settings must say so.
-  await page.evaluate(() => document.getElementById("rope-figure").set({ m: 9 }, { sync: true }));
+  // The reader changes figures: their printed settings must say so. Figure 3.1's query moved,
+  // and Figure 2.1 with top-k on (0, its default here, means off).
+  await page.evaluate(() => {
+    document.getElementById("rope-figure").set({ m: 9 }, { sync: true });
+    document.getElementById("sampling-figure").set({ topK: 3 }, { sync: true });
+  });
   const screen = await screenView(page);
   assert.ok(screen.blurred.length >= 5, `figures held back until their exercise is answered: ${screen.blurred}`);
   assert.ok(screen.open.length >= 8 && screen.open.every((o) => !o), "the answers start closed");
@@ -512,14 +526,42 @@ test("print: a workbook — questions with a line to write on, answers in the So
   assert.doesNotMatch(p.text, /file:\/\//, "a file:// path is printed");
   assert.match(p.state.text, /each figure as it was when printed, with its settings under it/);
   assert.ok(p.state.beforeMain && p.state.top < (297 / 25.4) * 96, `at ${p.state.top} px`);
-  // Every figure: whole where it fits, its caption first, its settings under it.
+  // Every figure: its caption first and held to what follows it (a figure may run over a page
+  // between its parts, the "fills its pages" test below), its settings under it.
   assert.ok(p.figures.length >= 11);
   for (const f of p.figures) {
-    assert.equal(f.breakInside, "avoid", `figure ${f.id}`);
+    assert.deepEqual(f.captionBreaks, ["avoid", "avoid"], `figure ${f.id}'s caption`);
     assert.ok(f.captionFirst, `figure ${f.id}'s caption comes before it`);
     assert.match(f.settings ?? "", /^Settings: /, `figure ${f.id} prints its settings`);
   }
-  assert.match(p.figures.find((f) => f.id === "rope-figure").settings, /\bm=9\b/);
+  // Each setting in the words of the figure's own controls (issue 40: "preset=exercise" for the
+  // dog example, "memory=0, bandwidth=0, peak=0" beside a listed device): the label, then what
+  // the control shows, and no setting at the value that means "not set".
+  const settingsOf = (id) => p.figures.find((f) => f.id === id).settings;
+  for (const f of p.figures) {
+    assert.doesNotMatch(f.settings, /[\w)-]=\S/, `figure ${f.id}: an attribute written name=value`);
+    assert.doesNotMatch(
+      f.settings,
+      /\b(memory|bandwidth|peak|Memory \(GiB\)|Bandwidth \(GB\/s\)|Peak \(TFLOPS\)): 0\b/i,
+      f.id,
+    );
+  }
+  assert.match(settingsOf("rope-figure"), /; Query position m: 9; /);
+  // The opening figure, compact, shows no example menu: its own numbers are its settings.
+  assert.match(
+    p.opening,
+    /^Settings: Causal mask: on; Tokens: the, dog, bit, the, man; Queries Q: \(0, 0\), \(0, 2\), /,
+  );
+  assert.match(settingsOf("attention-figure"), /^Settings: Example: Exercise 1: [^;]+; Causal mask: on; /);
+  assert.match(settingsOf("sampling-figure"), /; Top-k: 3; /);
+  assert.doesNotMatch(settingsOf("sampling-exercise"), /Top-k/, "top-k 0 is no top-k: not a setting");
+  assert.match(settingsOf("model-figure"), /; Device: H100 SXM 80 GB; /);
+  assert.doesNotMatch(settingsOf("model-figure"), /Memory \(GiB\)|Bandwidth|Peak/, "a listed device brings its own");
+  assert.match(settingsOf("cost-figure"), /; Key-value heads hkv: 8; /);
+  assert.doesNotMatch(settingsOf("cost-figure"), /Model width|Feed-forward size/, "0 leaves the linear layers out");
+  // Every setting of every figure can be put in words: a control of the figure sets it, or its
+  // declaration names it, or it means nothing on paper.
+  assert.deepEqual(p.unworded, [], "settings with neither a control nor a label");
   // No interactive wording anywhere on paper.
   const asking = [...p.printed.matchAll(INTERACTIVE)].map((m) =>
     p.printed.slice(Math.max(0, m.index - 50), m.index + 50),
@@ -574,9 +616,67 @@ test("print: a figure the reader never came near is drawn for the paper (the han
   await page.close();
 });
 
-test("print: Chromium's A4 PDF (page.pdf) runs the print handlers, and the page is as it was after", async (t) => {
+/**
+ * How far down each page of a PDF its content reaches: poppler's pdftoppm draws the pages in grey
+ * at 20 dpi, and a page's lowest row with a pixel darker than near-white is its content's foot
+ * (a figure's frame counts, as it does to the eye). Returned as fractions of the content box,
+ * whose top and foot are the highest and lowest content of any page (the @page margins).
+ */
+function pageFill(pdf) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-print-"));
+  try {
+    fs.writeFileSync(path.join(dir, "copy.pdf"), pdf);
+    execFileSync("pdftoppm", ["-r", "20", "-gray", path.join(dir, "copy.pdf"), path.join(dir, "page")]);
+    const spans = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith(".pgm"))
+      .sort()
+      .map((f) => {
+        const pgm = fs.readFileSync(path.join(dir, f));
+        const m = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.toString("latin1", 0, 40));
+        const [width, height] = [Number(m[1]), Number(m[2])];
+        const pixels = pgm.subarray(m[0].length);
+        const inked = [];
+        for (let y = 0; y < height; y += 1)
+          if (pixels.subarray(y * width, (y + 1) * width).some((v) => v < 240)) inked.push(y);
+        return inked.length ? [inked[0], inked[inked.length - 1]] : [height, 0];
+      });
+    const top = Math.min(...spans.map(([first]) => first));
+    const foot = Math.max(...spans.map(([, last]) => last));
+    return spans.map(([, last]) => Math.max(0, last - top) / (foot - top));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Each page's text (poppler's pdftotext), its white space collapsed. */
+const pageTexts = (pdf) =>
+  execFileSync("pdftotext", ["-", "-"], { input: pdf, maxBuffer: 64 << 20 })
+    .toString("utf8")
+    .split("\f")
+    .map((text) => text.replace(/\s+/g, " ").trim());
+
+test("print: Chromium's A4 PDF (page.pdf) runs the print handlers, fills its pages, and the page is as it was after", async (t) => {
   const { page, errors } = await openReader(browser.context);
   const screen = await screenView(page);
+  // Where the print styles start a new page (the Solutions): the first words of each part that
+  // must start one, read under print media with the print handlers' additions in place.
+  await page.emulateMedia({ media: "print" });
+  await fire(page, "beforeprint");
+  const forced = await page.evaluate(() =>
+    [...document.querySelectorAll("body *")]
+      .filter((el) => /^(page|left|right|recto|verso)$/.test(getComputedStyle(el).breakBefore) && el.checkVisibility())
+      .map((el) => el.innerText.replace(/\s+/g, " ").trim().slice(0, 40)),
+  );
+  await fire(page, "afterprint");
+  // null, not "screen": an emulated medium holds for page.pdf() too, which would print the screen
+  await page.emulateMedia({ media: null });
+  assert.deepEqual(
+    forced.map((words) => words.split(" ")[0]),
+    ["Solutions"],
+    "the parts that start a new page",
+  );
+
   const pdf = await page.pdf({ format: "A4", printBackground: true });
   const pages = (pdf.toString("latin1").match(/\/Type\s*\/Page(?![a-zA-Z])/g) ?? []).length;
   t.diagnostic(`${pages} A4 pages`);
@@ -585,5 +685,22 @@ test("print: Chromium's A4 PDF (page.pdf) runs the print handlers, and the page 
   assert.match(await page.textContent("#print-state"), /each figure as it was when printed/);
   assert.deepEqual(await screenView(page), screen);
   assert.deepEqual(errors, []);
+
+  // No page less than a third full but the last and one before a new page starts (issue 40:
+  // pages 11 and 27 of the copy were 23 % and 6 % full, a figure kept whole having gone to the
+  // next page). The foot is read to one 20-dpi pixel row, under 0.5 % of a page.
+  const fill = pageFill(pdf);
+  const texts = pageTexts(pdf);
+  assert.equal(fill.length, pages, "pdftoppm drew every page");
+  const starts = forced.map((words) => texts.findIndex((text) => text.startsWith(words)));
+  assert.ok(
+    starts.every((i) => i > 0),
+    `each new page's start found: ${forced.map((w, k) => `"${w}" on page ${starts[k] + 1}`)}`,
+  );
+  t.diagnostic(`fill: ${fill.map((f, i) => `${i + 1}:${Math.round(f * 100)}%`).join(" ")}`);
+  const short = fill
+    .map((f, i) => ({ page: i + 1, fill: Math.round(f * 100) / 100 }))
+    .filter(({ page, fill }) => fill < 1 / 3 && page < pages && !starts.includes(page));
+  assert.deepEqual(short, [], "pages less than a third full");
   await page.close();
 });

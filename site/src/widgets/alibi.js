@@ -13,7 +13,7 @@ import { gridTable, h, keep, patch, uniqueId } from "../dom.js";
 import { fmt, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { scrollBox, slider } from "./controls.js";
+import { markSettings, scrollBox, slider } from "./controls.js";
 import css from "./alibi.css";
 import { barChart, lineChart, niceScale } from "./plot.js";
 
@@ -103,6 +103,12 @@ export class LlmAlibi extends LlmWidget {
       min: 0,
       max: MAX_DISTANCE,
       oninput: (v) => this.set({ distance: v }),
+    });
+    markSettings({
+      heads: this.headsCtl.input,
+      head: this.headCtl.input,
+      tokens: this.tokensCtl.input,
+      distance: this.distanceCtl.input,
     });
 
     this.bars = h("div", { class: "chart-box alibi-bars" });

@@ -10,13 +10,21 @@ import { fill, h, patch, sym, uniqueId } from "../dom.js";
 import { fmt, fmtVec } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { checkbox, matrixEditor, markInvalid, scrollBox, stepper } from "./controls.js";
+import { checkbox, markSettings, matrixEditor, markInvalid, scrollBox, stepper } from "./controls.js";
 import { attentionPresets } from "./attention-presets.js";
 import css from "./attention.css";
 
 const MAX_TOKENS = 8;
 const MAX_DIM = 4;
-const matrix = (name, doc) => ({ name, type: "matrix", maxRows: MAX_TOKENS, maxCols: MAX_DIM, default: [[0]], doc });
+const matrix = (name, label, doc) => ({
+  name,
+  type: "matrix",
+  maxRows: MAX_TOKENS,
+  maxCols: MAX_DIM,
+  default: [[0]],
+  label,
+  doc,
+});
 
 export class LlmAttention extends LlmWidget {
   static styles = css;
@@ -46,11 +54,12 @@ export class LlmAttention extends LlmWidget {
       maxLength: MAX_TOKENS,
       maxChars: 20,
       default: ["t1"],
+      label: "Tokens",
       doc: "The token labels of the rows.",
     },
-    matrix("q", "Queries Q, one row per token (d ≤ 4 columns)."),
-    matrix("k", "Keys K, one row per token, as many columns as Q."),
-    matrix("v", "Values V, one row per token (at most 4 columns)."),
+    matrix("q", "Queries Q", "Queries Q, one row per token (d ≤ 4 columns)."),
+    matrix("k", "Keys K", "Keys K, one row per token, as many columns as Q."),
+    matrix("v", "Values V", "Values V, one row per token (at most 4 columns)."),
   ];
 
   static presetFields(name) {
@@ -90,6 +99,7 @@ export class LlmAttention extends LlmWidget {
       id: `${id}-query`,
       onchange: () => this.set({ query: Number(this.querySelect.value) }),
     });
+    markSettings({ preset: this.presetSelect, causal: this.causal.input, query: this.querySelect });
     this.editors = h("div", { class: "attention-editors" });
     this.scoresView = scrollBox("Scores", "table-view");
     this.weightsView = scrollBox("Weights", "table-view");

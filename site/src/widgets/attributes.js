@@ -19,6 +19,13 @@
 //   example  optional: a value the figure accepts other than the default, for a text whose
 //            form a generic change cannot make (a configuration's JSON); the guide shows it and
 //            the tests that change every setting use it
+//   unset    optional: the value that means the setting is not used (top-k 0: no top-k filter);
+//            a printed figure leaves such a setting out of its settings (site/src/print.js)
+//   label    optional, for a setting no single control of the figure sets (a table of numbers):
+//            what the printed settings call it when the reader changed it; the others are
+//            named by their controls' labels (controls.js markSettings)
+//   print    optional: false for a setting that means nothing on paper (the choices made so far
+//            in a figure that asks questions: the paper asks them afresh)
 //   aliases  optional: former names still accepted wherever a name is read (an HTML attribute,
 //            a key of the reader's URL, embed.html's query), so that pages and links written
 //            before a rename keep working; the name wins when a source gives both, and only the

@@ -23,6 +23,17 @@ export function slider({ label, min, max, step = 1, value = min, oninput, id = u
   return { input, out, row: h("div", { class: "slider" }, h("label", { for: id }, label), input, out) };
 }
 
+/**
+ * Marks which control sets which of the widget's settings: markSettings({ temperature: input,
+ * preset: select }) gives each control data-setting="<attribute name>". A printed figure states
+ * its settings in the words of these controls (site/src/print.js): their labels and what they
+ * show, not the attributes' names.
+ * @param {Record<string, HTMLElement>} controls
+ */
+export function markSettings(controls) {
+  for (const [name, control] of Object.entries(controls)) control.dataset.setting = name;
+}
+
 /** Two buttons, − and +, under one group label: stepper("Tokens", onMinus, onPlus). */
 export function stepper(label, onMinus, onPlus) {
   return h(

@@ -17,7 +17,7 @@ import { h, keep, patch, sym, uniqueId } from "../dom.js";
 import { fieldValue, fmt, fmtBytes, fmtCount, grouped, pct, superscript } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { checkbox, choice, markInvalid, numberField, scrollBox, slider } from "./controls.js";
+import { checkbox, choice, markInvalid, markSettings, numberField, scrollBox, slider } from "./controls.js";
 import { lineChart } from "./plot.js";
 import { costPresets, precisions } from "./cost-presets.js";
 import css from "./cost.css";
@@ -122,6 +122,7 @@ export class LlmCost extends LlmWidget {
       min: 0,
       max: MAX_D_MODEL,
       default: ex.dModel,
+      unset: 0,
       doc: "The model width d_model (hidden size). With ffn-dim, the linear layers are counted and compared with attention; 0 leaves them out.",
     },
     {
@@ -130,6 +131,7 @@ export class LlmCost extends LlmWidget {
       min: 0,
       max: MAX_FFN,
       default: ex.ffnDim,
+      unset: 0,
       doc: "The feed-forward size d_ff (intermediate size), given with d-model; 0 leaves the linear layers out.",
     },
     {
@@ -204,6 +206,14 @@ export class LlmCost extends LlmWidget {
       label: "Gated feed-forward (three matrices, as in Llama)",
       checked: false,
       onchange: (gated) => this.set({ gated }, { sync: true }),
+    });
+
+    markSettings({
+      preset: this.preset.select,
+      ...Object.fromEntries(
+        Object.entries(this.fields).map(([key, input]) => [key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), input]),
+      ),
+      gated: this.gatedBox.input,
     });
 
     this.stats = h("dl", { class: "cost-stats" });

@@ -112,6 +112,7 @@ export class LlmDiagnose extends LlmWidget {
       min: 0,
       max: MAX_SEED,
       default: 1,
+      label: "Order of the scenarios, shuffled by seed",
       doc: "The shuffled order of the scenarios: the same seed gives the same order; “Start again” takes the next seed.",
     },
     {
@@ -120,6 +121,7 @@ export class LlmDiagnose extends LlmWidget {
       min: 1,
       max: scenarios.length,
       default: 1,
+      print: false,
       doc: "The position, in that order, of the scenario shown (1 is the first).",
     },
     {
@@ -129,6 +131,7 @@ export class LlmDiagnose extends LlmWidget {
       maxLength: scenarios.length,
       maxChars: 128,
       default: [],
+      print: false,
       doc: `The mechanisms chosen so far, scenario by scenario in the shuffled order: “|” between scenarios, “,” between the choices of one, which end at the right one (e.g. memory|speed,position). Mechanisms: ${MECHANISM_IDS.join(", ")}.`,
     },
     ...REASONS.map(({ key, question }) => ({
@@ -138,6 +141,7 @@ export class LlmDiagnose extends LlmWidget {
       maxLength: scenarios.length,
       maxChars: 32,
       default: [],
+      print: false,
       doc: `The answers chosen so far to “${question}”, as picks writes the mechanisms, each choice by its number in the scenario's list (1 is the first shown), e.g. 2|3,1; a scenario's answers count once the step before is right.`,
     })),
     ...scenarios.flatMap((s) =>
@@ -147,6 +151,7 @@ export class LlmDiagnose extends LlmWidget {
         min: i.min,
         max: i.max,
         default: i.value,
+        label: `${s.title}: ${i.label}`,
         doc: i.doc,
       })),
     ),

@@ -3,7 +3,7 @@
 import { h, patch } from "../dom.js";
 import { fmt, grouped, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
-import { slider } from "./controls.js";
+import { markSettings, slider } from "./controls.js";
 import { lineChart } from "./plot.js";
 import css from "./dilution.css";
 
@@ -42,6 +42,7 @@ export class LlmContextDilution extends LlmWidget {
       step: 1,
       oninput: (k) => this.set({ distractors: COUNTS[k] }),
     });
+    markSettings({ "relevant-score": this.a.input, "distractor-score": this.b.input, distractors: this.n.input });
     this.headline = h("p", { class: "headline" });
     this.bar = h("div", { class: "mass-bar", "aria-hidden": "true" });
     this.chart = h("div", { class: "chart-box" });

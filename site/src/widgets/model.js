@@ -21,7 +21,7 @@ import { h, keep, patch, sym, uniqueId } from "../dom.js";
 import { fieldValue, fmt, fmtBytes, fmtCount, fmtRate, fmtSeconds, grouped, superscript } from "../format.js";
 import { FigureAnswer } from "./answer.js";
 import { LlmWidget } from "./base.js";
-import { choice, markInvalid, numberField, slider } from "./controls.js";
+import { choice, markInvalid, markSettings, numberField, slider } from "./controls.js";
 import { legend, lineChart, meterChart } from "./plot.js";
 import { modelPresets } from "llmmath:model-presets";
 import { DEVICES, deviceById } from "./model-devices.js";
@@ -101,6 +101,7 @@ export class LlmModel extends LlmWidget {
       default: "",
       example:
         '{"model_type":"llama","num_hidden_layers":16,"hidden_size":2048,"num_attention_heads":32,"num_key_value_heads":8,"intermediate_size":8192,"vocab_size":128256,"max_position_embeddings":131072,"tie_word_embeddings":true}',
+      label: "config.json",
       doc: `A config.json written without spaces (at most ${CONFIG_MAX} characters), used instead of the model; a larger one goes in a <script type="application/json"> child of the element.`,
     },
     {
@@ -168,6 +169,7 @@ export class LlmModel extends LlmWidget {
       min: 0,
       max: MAX_MEMORY,
       default: 0,
+      unset: 0,
       doc: "A custom device's memory in GiB (2^30 bytes); more than 0 makes the device custom; 0 on a custom device: the H100 SXM's.",
     },
     {
@@ -176,6 +178,7 @@ export class LlmModel extends LlmWidget {
       min: 0,
       max: MAX_BANDWIDTH,
       default: 0,
+      unset: 0,
       doc: "A custom device's memory bandwidth in GB/s (10^9 bytes a second); more than 0 makes the device custom; 0 on a custom device: the H100 SXM's.",
     },
     {
@@ -184,6 +187,7 @@ export class LlmModel extends LlmWidget {
       min: 0,
       max: MAX_PEAK,
       default: 0,
+      unset: 0,
       doc: "A custom device's peak 16-bit arithmetic in TFLOPS; more than 0 makes the device custom; 0 on a custom device: the H100 SXM's.",
     },
     {
@@ -497,6 +501,16 @@ export class LlmModel extends LlmWidget {
         ["window", "their window (vLLM, SGLang)"],
         ["full", "every token"],
       ],
+    });
+    markSettings({
+      model: this.modelChoice.select,
+      ...Object.fromEntries(Object.entries(this.fields).map(([key, f]) => [key, f.input])),
+      "kv-precision": this.precision.select,
+      "weight-format": this.weightChoice.select,
+      "mla-cache": this.mlaChoice.select,
+      device: this.deviceChoice.select,
+      split: this.splitChoice.select,
+      "sliding-cache": this.slidingChoice.select,
     });
     this.deviceNote = h("p", { class: "hint model-device-note" });
     this.capNote = h("p", { class: "model-cap-note", hidden: true, role: "note" });

@@ -10,7 +10,7 @@ import { fill, h, patch, sym, uniqueId } from "../dom.js";
 import { fmt, fmtVec } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { choice, markInvalid, matrixEditor, scrollBox, stepper } from "./controls.js";
+import { choice, markInvalid, markSettings, matrixEditor, scrollBox, stepper } from "./controls.js";
 import { groupedBarChart, legend, niceTicks } from "./plot.js";
 import { MOE_LABELS, moePresets } from "./moe-presets.js";
 import css from "./moe.css";
@@ -49,6 +49,7 @@ export class LlmMoe extends LlmWidget {
       maxLength: MAX_TOKENS,
       maxChars: 20,
       default: MOE_LABELS,
+      label: "Tokens",
       doc: "The token labels of the rows; they follow the number of rows of the logits.",
     },
     {
@@ -57,6 +58,7 @@ export class LlmMoe extends LlmWidget {
       maxRows: MAX_TOKENS,
       maxCols: MAX_EXPERTS,
       default: [[0, 0]],
+      label: "Router logits",
       doc: "The router logits, one row per token (at most 12), one column per expert (2 to 8).",
     },
   ];
@@ -101,6 +103,7 @@ export class LlmMoe extends LlmWidget {
       value: "",
       onchange: (k) => this.set({ topK: Number(k) }),
     });
+    markSettings({ preset: this.presetSelect, "top-k": this.topK.select });
 
     this.editor = h("div", { class: "table-view llm-scroll" });
     this.dispatch = scrollBox("Router probabilities and dispatch", "table-view");

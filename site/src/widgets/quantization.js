@@ -12,7 +12,7 @@ import { fill, gridTable, h, keep, patch, sym, uniqueId } from "../dom.js";
 import { fmt } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { markInvalid, matrixEditor, scrollBox, slider } from "./controls.js";
+import { markInvalid, markSettings, matrixEditor, scrollBox, slider } from "./controls.js";
 import { groupedBarChart, legend, lineChart, niceTicks } from "./plot.js";
 import { quantizationPresets } from "./quantization-presets.js";
 import css from "./quantization.css";
@@ -74,6 +74,7 @@ export class LlmQuantization extends LlmWidget {
       maxRows: MAX_TOKENS,
       maxCols: MAX_CHANNELS,
       default: [[1]],
+      label: "Activations X",
       doc: "Activations X, one row per token, one column per channel (at most 8 × 8).",
     },
     {
@@ -82,6 +83,7 @@ export class LlmQuantization extends LlmWidget {
       maxRows: MAX_CHANNELS,
       maxCols: MAX_OUTPUTS,
       default: [[1]],
+      label: "Weights W",
       doc: "Weights W, one row per channel of X, one column per output (at most 8 outputs).",
     },
   ];
@@ -125,6 +127,12 @@ export class LlmQuantization extends LlmWidget {
     this.channelSelect = h("select", {
       id: `${id}-channel`,
       onchange: () => this.set({ channel: Number(this.channelSelect.value) + 1 }),
+    });
+    markSettings({
+      preset: this.presetSelect,
+      bits: this.bits.input,
+      alpha: this.alpha.input,
+      channel: this.channelSelect,
     });
 
     this.editors = h("div", { class: "quantization-editors" });

@@ -15,7 +15,7 @@ import { fieldValue, fmt, fmtVec, grouped } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { parseValue } from "./attributes.js";
-import { choice, markInvalid, slider } from "./controls.js";
+import { choice, markInvalid, markSettings, slider } from "./controls.js";
 import { lineChart, niceScale } from "./plot.js";
 import { ropePresets } from "./rope-presets.js";
 import css from "./rope.css";
@@ -51,7 +51,7 @@ const position = (name, doc) => ({
 // the largest position.
 const MAX_ENTRY = 1e150;
 const MAX_FREQ = 1e300;
-const vector = (name, doc) => ({
+const vector = (name, label, doc) => ({
   name,
   type: "numbers",
   minLength: 2,
@@ -59,6 +59,7 @@ const vector = (name, doc) => ({
   min: -MAX_ENTRY,
   max: MAX_ENTRY,
   default: [1, 0, 1, 0],
+  label,
   doc,
 });
 
@@ -105,6 +106,7 @@ export class LlmRope extends LlmWidget {
       min: -MAX_FREQ,
       max: MAX_FREQ,
       default: [0.01, 0.0001],
+      label: "Frequencies θ",
       doc: "The given frequencies θᵢ in radians per position, one per pair (d/2 numbers; fitted to d/2 when use-freqs is true).",
     },
     {
@@ -114,8 +116,8 @@ export class LlmRope extends LlmWidget {
       default: "interleaved",
       doc: "Which coordinates form a pair: interleaved (x[2i], x[2i+1]) as in RoFormer and Meta's Llama code, or half (x[i], x[i+d/2]) as in GPT-NeoX and the Hugging Face Llama code.",
     },
-    vector("q", "The query vector q, d numbers (fitted to d: extra numbers dropped, missing pairs (1, 0))."),
-    vector("k", "The key vector k, d numbers (fitted to d like q)."),
+    vector("q", "Query q", "The query vector q, d numbers (fitted to d: extra numbers dropped, missing pairs (1, 0))."),
+    vector("k", "Key k", "The key vector k, d numbers (fitted to d like q)."),
     {
       name: "range",
       type: "choice",
@@ -254,6 +256,17 @@ export class LlmRope extends LlmWidget {
       onchange: (i) => this.set({ pair: Number(i) }),
     });
     this.worked = h("div", { class: "worked" });
+    markSettings({
+      preset: this.presetChoice.select,
+      m: this.mCtl.input,
+      n: this.nCtl.input,
+      d: this.dCtl.input,
+      base: this.baseCtl.input,
+      "use-freqs": this.modeChoice.select,
+      pairing: this.pairingChoice.select,
+      range: this.rangeChoice.select,
+      pair: this.pairChoice.select,
+    });
 
     this.frame.append(
       h("div", { class: "controls" }, this.presetChoice.row),

@@ -15,7 +15,7 @@ import { fieldValue, fmt } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { stateKey } from "./attributes.js";
 import { FigureAnswer } from "./answer.js";
-import { choice, markInvalid, numberField, slider, stepper } from "./controls.js";
+import { choice, markInvalid, markSettings, numberField, slider, stepper } from "./controls.js";
 import { samplingPresets } from "./sampling-presets.js";
 import css from "./sampling.css";
 
@@ -61,6 +61,7 @@ export class LlmSampling extends LlmWidget {
       min: 0,
       max: MAX_TOKENS,
       default: australia.topK,
+      unset: 0,
       doc: "How many of the most probable tokens top-k keeps (0 = off; at least the number of tokens keeps all).",
     },
     {
@@ -69,6 +70,7 @@ export class LlmSampling extends LlmWidget {
       min: 0.01,
       max: 1,
       default: australia.topP,
+      unset: 1,
       doc: "The cumulative mass the nucleus must reach (1 = off).",
     },
     {
@@ -86,6 +88,7 @@ export class LlmSampling extends LlmWidget {
       maxLength: MAX_TOKENS,
       maxChars: MAX_TOKEN_CHARS,
       default: australia.labels,
+      label: "Tokens",
       doc: "The candidate next tokens, separated by | (keep a leading space where the token starts a word).",
     },
     {
@@ -96,6 +99,7 @@ export class LlmSampling extends LlmWidget {
       min: -1000,
       max: 1000,
       default: australia.values,
+      label: "Logits",
       doc: "One logit per token, comma-separated; replaces the example's values.",
     },
     {
@@ -106,6 +110,7 @@ export class LlmSampling extends LlmWidget {
       min: 0,
       max: 1,
       default: [],
+      label: "Probabilities",
       doc: "One probability per token instead of logits, comma-separated and summing to 1; used over logits when both are given.",
     },
     {
@@ -122,6 +127,7 @@ export class LlmSampling extends LlmWidget {
       type: "choice",
       choices: ["on", "off"],
       default: "on",
+      label: "Seeded draws shown",
       doc: "Whether the seeded draws are shown (off hides them).",
     },
   ];
@@ -218,6 +224,15 @@ export class LlmSampling extends LlmWidget {
       h("div", { class: "sampling-panels" }, this.buildEditor(id), this.buildDraws(id)),
       this.worked,
     );
+    markSettings({
+      preset: this.preset.select,
+      temperature: this.T.input,
+      "top-k": this.k.input,
+      "top-p": this.p.input,
+      prompt: this.promptInput,
+      seed: this.seed.input,
+      count: this.count.input,
+    });
   }
 
   legend() {

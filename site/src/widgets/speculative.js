@@ -13,7 +13,7 @@ import { h, keep, patch, sym } from "../dom.js";
 import { fmt, fmtCount, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
-import { numberField, scrollBox, slider } from "./controls.js";
+import { markSettings, numberField, scrollBox, slider } from "./controls.js";
 import { lineChart } from "./plot.js";
 import css from "./speculative.css";
 
@@ -116,6 +116,13 @@ export class LlmSpeculative extends LlmWidget {
     });
     this.rounds.input.setAttribute("inputmode", "numeric");
     this.seed.input.setAttribute("inputmode", "numeric");
+    markSettings({
+      alpha: this.alpha.input,
+      gamma: this.gamma.input,
+      "cost-ratio": this.cost.input,
+      rounds: this.rounds.input,
+      seed: this.seed.input,
+    });
     this.measured = h("div", { class: "speculative-measure-body" });
     this.frame.append(
       h("div", { class: "sliders llm-bar" }, this.alpha.row, this.gamma.row, this.cost.row),
