@@ -363,6 +363,12 @@ test("embed.html renders every figure by its name, with its caption, and applies
     assert.equal(await el.getAttribute("data-ready"), "", `${name} rendered`);
     assert.equal(await page.locator(".llm-status.llm-error").count(), 0, `${name} has no error`);
     assert.match(await page.locator("main > figure > figcaption").textContent(), /Figure \d\.\d/, `${name} caption`);
+    // the caption's words for paper stay off the screen (Figure 4.2's "For the model its settings name")
+    assert.deepEqual(
+      await page.locator("figcaption .print-only").evaluateAll((els) => els.filter((e) => e.checkVisibility())),
+      [],
+      `${name}: the caption's words for paper, on screen`,
+    );
     assert.deepEqual(errors, [], name);
     await page.close();
   }

@@ -462,10 +462,11 @@ const printView = (page) =>
   });
 
 // What the screen asks of a reader that paper cannot do (issue 40: "Untick Causal mask", "drag the
-// temperature", "click a bar to pick it", "Change any input" were printed). "Press et al." is a
+// temperature", "click a bar to pick it", "Change any input", then "Edit the router logits", "load
+// a real model", "choose one to load it" were printed). "Press et al." is a
 // citation, and §9's stories may say what their people did ("paste the same question").
 const INTERACTIVE =
-  /\b(?:[Dd]rag(?:ging)?|[Cc]lick(?:ing)?|[Tt]ap|[Uu]ntick|[Tt]ick the|press(?:ing)?|[Tt]ype an?|[Pp]aste a model|[Dd]rop the file|[Pp]ick a|[Uu]se the slider|[Cc]hange any input|[Hh]over(?: over)?|[Ss]croll)\b/g;
+  /\b(?:[Dd]rag(?:ging)?|[Cc]lick(?:ing)?|[Tt]ap|[Uu]ntick|[Tt]ick the|press(?:ing)?|[Tt]ype an?|[Pp]aste a model|[Dd]rop the file|[Pp]ick a|[Uu]se the slider|[Cc]hange any input|[Hh]over(?: over)?|[Ss]croll|[Ee]dit the|load a real model|choose one to load)\b/g;
 
 const fire = (page, type) => page.evaluate((type) => dispatchEvent(new Event(type)), type);
 const screenView = (page) =>
@@ -550,7 +551,7 @@ test("print: a workbook — questions with a line to write on, answers in the So
   // The opening figure, compact, shows no example menu: its own numbers are its settings.
   assert.match(
     p.opening,
-    /^Settings: Causal mask: on; Tokens: the, dog, bit, the, man; Queries Q: \(0, 0\), \(0, 2\), /,
+    /^Settings: Causal mask: off; Tokens: the, dog, bit, the, man; Queries Q: \(0, 0\), \(0, 2\), /,
   );
   assert.match(settingsOf("attention-figure"), /^Settings: Example: Exercise 1: [^;]+; Causal mask: on; /);
   assert.match(settingsOf("sampling-figure"), /; Top-k: 3; /);

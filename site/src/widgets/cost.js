@@ -441,11 +441,20 @@ export class LlmCost extends LlmWidget {
         h(
           "p",
           { class: "cost-linear-off" },
-          "Give the model width ",
-          sym("d", "model"),
-          " and the feed-forward size ",
-          sym("d", "ff"),
-          ", or load a real model, to compare attention's arithmetic with the linear layers' and see where it takes over.",
+          h(
+            "span",
+            { class: "llm-screen-only" },
+            "Give the model width ",
+            sym("d", "model"),
+            " and the feed-forward size ",
+            sym("d", "ff"),
+            ", or load a real model, to compare attention's arithmetic with the linear layers' and see where it takes over.",
+          ),
+          h(
+            "span",
+            { class: "llm-print-only" },
+            "The linear layers are left out: the model width and the feed-forward size are not set.",
+          ),
         ),
       );
       patch(this.linearLegend);
@@ -794,7 +803,8 @@ export class LlmCost extends LlmWidget {
       h(
         "p",
         { class: "cost-table-title", id: this.tableTitleId },
-        `Real models, at ${fmt(cfg.bytesPerValue)} byte${cfg.bytesPerValue === 1 ? "" : "s"} per value (choose one to load it)`,
+        `Real models, at ${fmt(cfg.bytesPerValue)} byte${cfg.bytesPerValue === 1 ? "" : "s"} per value`,
+        h("span", { class: "llm-screen-only" }, " (choose one to load it)"),
       ),
       scrollBox(
         "Real models",
