@@ -91,6 +91,26 @@ function watchDock(answer) {
   dockSoon();
 }
 let pageSheet = null;
+/**
+ * The page's scroll padding at the bottom: the docked field's height while one is docked, so that
+ * a control that takes the focus under it is scrolled clear of it. Set from every exercise at
+ * once, after any of them docks or undocks: an exercise that undocks as another docks (the reader
+ * jumped from one figure to the next) must not take away the other's padding. One pixel more than
+ * the dock's height, rounded up: a scroll lands on whole pixels.
+ */
+let dockPadding = "";
+/** @type {ResizeObserver | null} */
+let dockSize = null;
+function padForDock() {
+  let height = 0;
+  for (const answer of docking)
+    if (answer.docked) height = Math.max(height, answer.docked.box.getBoundingClientRect().height);
+  const padding = height ? `${Math.ceil(height) + 1}px` : "";
+  if (padding === dockPadding) return;
+  dockPadding = padding;
+  if (padding) document.documentElement.style.scrollPaddingBottom = padding;
+  else document.documentElement.style.removeProperty("scroll-padding-bottom");
+}
 function unwatchDock(answer) {
   docking.delete(answer);
   if (docking.size) return;
@@ -169,7 +189,7 @@ export class FigureAnswer extends HTMLElement {
     this.docked = null;
     /** @type {HTMLElement | null} */
     this.dockPlace = null;
-    this.dockGeometry = ""; // what dock() last wrote: left, width and height
+    this.dockGeometry = ""; // what dock() last wrote: left and width
   }
 
   connectedCallback() {
@@ -281,19 +301,25 @@ export class FigureAnswer extends HTMLElement {
       step.box.classList.add("predict-docked");
       this.docked = step;
     }
-    // Under the figure, as wide as it is; a control that takes the focus is scrolled clear of it.
-    // Written only when it changes: this runs in every frame of a scroll.
-    const geometry = `${Math.round(fig.left)} ${Math.round(fig.width)} ${step.box.offsetHeight}`;
-    if (geometry === this.dockGeometry) return;
-    this.dockGeometry = geometry;
-    step.box.style.setProperty("--dock-left", `${Math.round(fig.left)}px`);
-    step.box.style.setProperty("--dock-width", `${Math.round(fig.width)}px`);
-    document.documentElement.style.scrollPaddingBottom = `${step.box.offsetHeight}px`;
+    // Under the figure, as wide as it is. Written only when it changes: this runs in every frame
+    // of a scroll.
+    const geometry = `${Math.round(fig.left)} ${Math.round(fig.width)}`;
+    if (geometry !== this.dockGeometry) {
+      this.dockGeometry = geometry;
+      step.box.style.setProperty("--dock-left", `${Math.round(fig.left)}px`);
+      step.box.style.setProperty("--dock-width", `${Math.round(fig.width)}px`);
+    }
+    // A control that takes the focus is scrolled clear of it, at its height in that width
+    // (its label may wrap), and again whenever that height changes (a hint after a check).
+    dockSize ??= new ResizeObserver(padForDock);
+    dockSize.observe(step.box);
+    padForDock();
   }
 
   /** Puts a docked field back in its place in the exercise. */
   undock() {
     if (!this.docked) return;
+    dockSize?.unobserve(this.docked.box);
     this.docked.box.classList.remove("predict-docked");
     this.docked.box.style.removeProperty("--dock-left");
     this.docked.box.style.removeProperty("--dock-width");
@@ -301,7 +327,7 @@ export class FigureAnswer extends HTMLElement {
     this.dockPlace = null;
     this.docked = null;
     this.dockGeometry = "";
-    document.documentElement.style.removeProperty("scroll-padding-bottom");
+    padForDock();
   }
 
   /**
