@@ -17,9 +17,10 @@
 //
 // The question and its figure are one tap apart each way: the figure's note has "Go to the
 // exercise", the exercise "Back to Figure N". On a screen large enough (DOCK_MEDIA), while the
-// figure is on screen and the field's own place in the exercise is below it, the field with its
-// status line is docked at the bottom of the screen, under the figure (dock()), so the reader
-// predicts with the figure in view; it goes back to its place as that place scrolls into view.
+// figure fills the screen, the field with its status line is docked at the bottom of the screen,
+// under the figure (dock()), so the reader predicts with the figure in view; it goes back to its
+// place in the exercise as the figure's last row comes onto the screen, so that neither that row
+// (Reset, Copy, Download) nor the exercise after it is ever under the dock (issue 40).
 //
 // The expected value, the hints' values and the answer come from the figure's current core
 // result, and are computed again on every "llm-change" of the figure: after the reader changes
@@ -280,8 +281,8 @@ export class FigureAnswer extends HTMLElement {
 
   /**
    * Docks the current step's field and status line at the bottom of the screen while the figure
-   * is on it and the field's own place is below it, on a screen large enough (see the top), and
-   * puts it back otherwise. Called on scroll and resize (one frame at most), and after a check.
+   * fills it, on a screen large enough (see the top), and puts it back otherwise. Called on
+   * scroll and resize (one frame at most), and after a check.
    */
   dock() {
     const step = this.figure && !this.details?.open ? this.current() : null;
@@ -290,8 +291,16 @@ export class FigureAnswer extends HTMLElement {
     const screen = innerHeight;
     const fig = this.figure.getBoundingClientRect();
     const place = (this.docked ? this.dockPlace : step.box).getBoundingClientRect();
-    // The figure fills much of the screen, and the field's place (after it) is not yet in view.
-    const wanted = fig.top < screen * 0.6 && fig.bottom > screen * 0.4 && place.bottom > screen && place.top > fig.top;
+    // The figure fills the screen: its top is in the upper part of it, and its last row of
+    // controls (the kit's actions, else the figure's foot) is still below the screen's bottom edge.
+    // Once that row comes up, the field goes back: what then comes up at the foot of the screen,
+    // where the dock lay (the row, the caption, the exercise's question, then the field in its
+    // place), is what the reader reads next. The dock covers only what passes under it on the way
+    // through the figure, as the screen's own edge does (a control that takes the focus there is
+    // scrolled clear of it: padForDock).
+    const { actions } = this.figure;
+    const row = actions?.isConnected && actions.offsetHeight > 0 ? actions.getBoundingClientRect().top : fig.bottom;
+    const wanted = fig.top < screen * 0.6 && row >= screen && place.top > fig.top;
     if (!wanted) return this.undock();
     if (!this.docked) {
       // The field's room stays in the exercise, so nothing below it moves.
