@@ -1,15 +1,18 @@
 // Keeping the reader's view together (issue 19, items 2, 5 and 7): on a laptop each exercise's
 // field docks at the bottom of the screen while its figure fills it, and goes back to its place
-// as the place comes into view; on a phone each way between a figure and its question is one
-// tap; a tall figure's main controls stay on screen while the reader scrolls through it; a
-// figure can be skipped with one key press; and a formula takes the focus only where it scrolls.
+// as the figure's last row comes onto the screen, never lying over that row or the exercise
+// (issue 40, item 4); on a phone each way between a figure and its question is one tap; a tall
+// figure's main controls stay on screen while the reader scrolls through it; a figure can be
+// skipped with one key press; and a formula takes the focus only where it scrolls.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
+const fs = require("node:fs");
 const { useBrowser, openReader, artifact } = require("./browser.js");
 const { EXERCISES } = require("./exercise-list.js");
 
 const browser = useBrowser(test);
+const AXE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
 const frames = (page) =>
   page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
@@ -299,6 +302,152 @@ test("laptop screens: the contents show to the offline button without scrolling 
       return { inBox: button.top >= toc.top && button.bottom <= toc.bottom, onScreen: button.bottom <= innerHeight };
     });
     assert.deepEqual(seen, { inBox: true, onScreen: true }, `${width} × ${height}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+/**
+ * In the page: scrolls through the figure `id` in steps of `step` px, from its top at the top of
+ * the screen until its exercise's field is in its place on the screen, and at each step, once
+ * the page has settled (two frames after the scroll, and no transition running), reads where the
+ * docked field is and what lies under it. A control of the figure's body that the dock passes
+ * over (as the screen's edge passes over it) is focused, as Tab would, and must then be clear of
+ * the dock. Returns the steps at which a field was docked and what was wrong at each.
+ */
+async function throughFigure([id, step]) {
+  const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  // A transition or animation still running (an endless one, a spinner, is not waited for).
+  const moving = () =>
+    document
+      .getAnimations()
+      .some((a) => a.playState === "running" && a.effect?.getComputedTiming().endTime !== Infinity);
+  const settle = async () => {
+    await frames();
+    while (moving()) await frames();
+  };
+  const CONTROLS =
+    'a[href], button, input, select, textarea, summary, [tabindex], [contenteditable="true"], [role="button"], [role="link"], [role="slider"], [role="checkbox"], [role="radio"], [role="tab"]';
+  /** Every control in `root` and in the shadow roots within it. */
+  const controls = (root, out = []) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.matches(CONTROLS)) out.push(el);
+      if (el.shadowRoot) controls(el.shadowRoot, out);
+    }
+    return out;
+  };
+  /** The element of the document that holds `el` (the figure, for an element of its shadow root). */
+  const host = (el) => {
+    while (el.getRootNode() !== document) el = el.getRootNode().host;
+    return el;
+  };
+  const name = (el) =>
+    `<${el.localName}${el.className ? ` class="${el.className.baseVal ?? el.className}"` : ""}> “${(el.textContent || el.getAttribute("aria-label") || "").trim().slice(0, 30)}”`;
+  const over = (r, d) =>
+    r.bottom > d.top + 0.5 && r.top < d.bottom - 0.5 && r.right > d.left + 0.5 && r.left < d.right - 0.5;
+  const seen = (el) => {
+    const r = el.getBoundingClientRect();
+    // a visually hidden element (the figure's Skip, shown only with the focus) is 1 px
+    return r.width >= 2 && r.height >= 2 && el.checkVisibility({ visibilityProperty: true }) && !el.closest("[inert]");
+  };
+  const figure = document.getElementById(id);
+  const answer = document.querySelector(`[for="${id}"]`);
+  const top = figure.getBoundingClientRect().top + scrollY;
+  const all = controls(document);
+  const docked = [];
+  const wrong = [];
+  for (let y = 0; y < 20000; y += step) {
+    scrollTo(0, top + y);
+    await settle();
+    const dock = document.querySelector(".predict-docked");
+    if (dock) {
+      docked.push(y);
+      const d = dock.getBoundingClientRect();
+      // Nor is the exercise's text, its question, which the reader reads before the field.
+      const exercise = (answer.closest(".exercise") ?? answer).getBoundingClientRect();
+      if (exercise.top < d.bottom - 0.5) wrong.push(`${y} px: the exercise's text is under the dock`);
+      for (const el of all) {
+        if (dock.contains(el) || !seen(el) || !over(el.getBoundingClientRect(), d)) continue;
+        // What follows the figure's body (its last row, its caption, the exercise), or any other
+        // control of the page, is never under the dock.
+        if (host(el) !== figure || figure.actions.contains(el)) {
+          wrong.push(`${y} px: ${name(el)} lies under the dock`);
+          continue;
+        }
+        // A control of the figure's body, passed over: focused, it is scrolled clear.
+        el.focus();
+        await settle();
+        const now = document.querySelector(".predict-docked")?.getBoundingClientRect();
+        if (now && over(el.getBoundingClientRect(), now))
+          wrong.push(`${y} px: ${name(el)}, focused, stays under the dock`);
+        el.blur();
+        scrollTo(0, top + y);
+        await settle();
+      }
+    }
+    const place = (document.querySelector(".predict-dock-place") ?? answer.current().box).getBoundingClientRect();
+    if (!dock && place.bottom <= innerHeight) break;
+  }
+  return { docked, wrong };
+}
+
+// issue 40, item 4: the docked field lay over the figure's Reset / Copy / Download row and the
+// exercise's text near the figure's end (axe-core: 11 targets partly covered).
+test("the docked field never lies over a figure's last row or its exercise, at 1280 × 800, 1366 × 768, 390 × 844 and 360 × 740, and axe-core's target-size rule finds nothing while it is docked", async () => {
+  for (const [width, height] of [
+    [1280, 800],
+    [1366, 768],
+    [390, 844],
+    [360, 740],
+  ]) {
+    const { page, errors } = await openReader(browser.context, { width, height });
+    await page.evaluate(AXE);
+    const ids = await page.evaluate(() =>
+      [...document.querySelectorAll("[for]")]
+        .filter((a) => a.localName.startsWith("llm-answer"))
+        .map((a) => a.getAttribute("for")),
+    );
+    assert.equal(ids.length, 9, `the exercises' figures: ${ids}`);
+    const laptop = width >= 1280;
+    const wrong = [];
+    for (const id of ids) {
+      const walk = await page.evaluate(throughFigure, [id, 100]);
+      wrong.push(...walk.wrong.map((w) => `${id}, ${w}`));
+      const { docked } = walk;
+      // The field docks on a laptop while the figure fills the screen, and never on a phone.
+      if (laptop) assert.ok(docked.includes(0), `${width} × ${height}, ${id}: docked at ${docked}`);
+      else assert.deepEqual(docked, [], `${width} × ${height}, ${id}`);
+      // axe's target-size rule (a target partly covered by another is too small), over the
+      // figure and its exercise with its docked field, with the figure's top at the top of the
+      // screen and at the last step with the field docked, near the figure's end: for the
+      // shortest figure, the one whose docked field is tallest (its label wraps) and the longest
+      // (each run takes seconds). Over the whole page the rule also counts, wherever the page is
+      // scrolled, each figure's Reset / Copy row as under its own sticky bar, which lies over that
+      // row only while the row leaves the screen at the top.
+      const audited = laptop && ["attention-figure", "alibi-figure", "model-figure"].includes(id);
+      for (const y of audited ? [0, docked.at(-1)] : []) {
+        await scrollFigureTo(page, id, -y);
+        await page.waitForFunction(
+          () =>
+            document.querySelector(".predict-docked") &&
+            !document
+              .getAnimations()
+              .some((a) => a.playState === "running" && a.effect?.getComputedTiming().endTime !== Infinity),
+        );
+        const found = await page.evaluate(async (id) => {
+          const figure = document.getElementById(id);
+          const exercise = document.querySelector(`[for="${id}"]`).closest(".exercise");
+          const result = await axe.run(
+            { include: [figure, exercise] },
+            { runOnly: ["target-size"], resultTypes: ["violations"] },
+          );
+          return result.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(" ")}: ${n.failureSummary}`));
+        }, id);
+        wrong.push(...found.map((f) => `${id}, ${y} px, axe: ${f}`));
+        if (id === "alibi-figure" && y > 0) await page.screenshot({ path: artifact(`reach-dock-end-${width}.png`) });
+      }
+    }
+    assert.deepEqual(wrong, [], `${width} × ${height}`);
     assert.deepEqual(errors, []);
     await page.close();
   }

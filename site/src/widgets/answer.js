@@ -17,9 +17,10 @@
 //
 // The question and its figure are one tap apart each way: the figure's note has "Go to the
 // exercise", the exercise "Back to Figure N". On a screen large enough (DOCK_MEDIA), while the
-// figure is on screen and the field's own place in the exercise is below it, the field with its
-// status line is docked at the bottom of the screen, under the figure (dock()), so the reader
-// predicts with the figure in view; it goes back to its place as that place scrolls into view.
+// figure fills the screen, the field with its status line is docked at the bottom of the screen,
+// under the figure (dock()), so the reader predicts with the figure in view; it goes back to its
+// place in the exercise as the figure's last row comes onto the screen, so that neither that row
+// (Reset, Copy, Download) nor the exercise after it is ever under the dock (issue 40).
 //
 // The expected value, the hints' values and the answer come from the figure's current core
 // result, and are computed again on every "llm-change" of the figure: after the reader changes
@@ -91,6 +92,26 @@ function watchDock(answer) {
   dockSoon();
 }
 let pageSheet = null;
+/**
+ * The page's scroll padding at the bottom: the docked field's height while one is docked, so that
+ * a control that takes the focus under it is scrolled clear of it. Set from every exercise at
+ * once, after any of them docks or undocks: an exercise that undocks as another docks (the reader
+ * jumped from one figure to the next) must not take away the other's padding. One pixel more than
+ * the dock's height, rounded up: a scroll lands on whole pixels.
+ */
+let dockPadding = "";
+/** @type {ResizeObserver | null} */
+let dockSize = null;
+function padForDock() {
+  let height = 0;
+  for (const answer of docking)
+    if (answer.docked) height = Math.max(height, answer.docked.box.getBoundingClientRect().height);
+  const padding = height ? `${Math.ceil(height) + 1}px` : "";
+  if (padding === dockPadding) return;
+  dockPadding = padding;
+  if (padding) document.documentElement.style.scrollPaddingBottom = padding;
+  else document.documentElement.style.removeProperty("scroll-padding-bottom");
+}
 function unwatchDock(answer) {
   docking.delete(answer);
   if (docking.size) return;
@@ -169,7 +190,7 @@ export class FigureAnswer extends HTMLElement {
     this.docked = null;
     /** @type {HTMLElement | null} */
     this.dockPlace = null;
-    this.dockGeometry = ""; // what dock() last wrote: left, width and height
+    this.dockGeometry = ""; // what dock() last wrote: left and width
   }
 
   connectedCallback() {
@@ -260,8 +281,8 @@ export class FigureAnswer extends HTMLElement {
 
   /**
    * Docks the current step's field and status line at the bottom of the screen while the figure
-   * is on it and the field's own place is below it, on a screen large enough (see the top), and
-   * puts it back otherwise. Called on scroll and resize (one frame at most), and after a check.
+   * fills it, on a screen large enough (see the top), and puts it back otherwise. Called on
+   * scroll and resize (one frame at most), and after a check.
    */
   dock() {
     const step = this.figure && !this.details?.open ? this.current() : null;
@@ -270,8 +291,16 @@ export class FigureAnswer extends HTMLElement {
     const screen = innerHeight;
     const fig = this.figure.getBoundingClientRect();
     const place = (this.docked ? this.dockPlace : step.box).getBoundingClientRect();
-    // The figure fills much of the screen, and the field's place (after it) is not yet in view.
-    const wanted = fig.top < screen * 0.6 && fig.bottom > screen * 0.4 && place.bottom > screen && place.top > fig.top;
+    // The figure fills the screen: its top is in the upper part of it, and its last row of
+    // controls (the kit's actions, else the figure's foot) is still below the screen's bottom edge.
+    // Once that row comes up, the field goes back: what then comes up at the foot of the screen,
+    // where the dock lay (the row, the caption, the exercise's question, then the field in its
+    // place), is what the reader reads next. The dock covers only what passes under it on the way
+    // through the figure, as the screen's own edge does (a control that takes the focus there is
+    // scrolled clear of it: padForDock).
+    const { actions } = this.figure;
+    const row = actions?.isConnected && actions.offsetHeight > 0 ? actions.getBoundingClientRect().top : fig.bottom;
+    const wanted = fig.top < screen * 0.6 && row >= screen && place.top > fig.top;
     if (!wanted) return this.undock();
     if (!this.docked) {
       // The field's room stays in the exercise, so nothing below it moves.
@@ -281,19 +310,25 @@ export class FigureAnswer extends HTMLElement {
       step.box.classList.add("predict-docked");
       this.docked = step;
     }
-    // Under the figure, as wide as it is; a control that takes the focus is scrolled clear of it.
-    // Written only when it changes: this runs in every frame of a scroll.
-    const geometry = `${Math.round(fig.left)} ${Math.round(fig.width)} ${step.box.offsetHeight}`;
-    if (geometry === this.dockGeometry) return;
-    this.dockGeometry = geometry;
-    step.box.style.setProperty("--dock-left", `${Math.round(fig.left)}px`);
-    step.box.style.setProperty("--dock-width", `${Math.round(fig.width)}px`);
-    document.documentElement.style.scrollPaddingBottom = `${step.box.offsetHeight}px`;
+    // Under the figure, as wide as it is. Written only when it changes: this runs in every frame
+    // of a scroll.
+    const geometry = `${Math.round(fig.left)} ${Math.round(fig.width)}`;
+    if (geometry !== this.dockGeometry) {
+      this.dockGeometry = geometry;
+      step.box.style.setProperty("--dock-left", `${Math.round(fig.left)}px`);
+      step.box.style.setProperty("--dock-width", `${Math.round(fig.width)}px`);
+    }
+    // A control that takes the focus is scrolled clear of it, at its height in that width
+    // (its label may wrap), and again whenever that height changes (a hint after a check).
+    dockSize ??= new ResizeObserver(padForDock);
+    dockSize.observe(step.box);
+    padForDock();
   }
 
   /** Puts a docked field back in its place in the exercise. */
   undock() {
     if (!this.docked) return;
+    dockSize?.unobserve(this.docked.box);
     this.docked.box.classList.remove("predict-docked");
     this.docked.box.style.removeProperty("--dock-left");
     this.docked.box.style.removeProperty("--dock-width");
@@ -301,7 +336,7 @@ export class FigureAnswer extends HTMLElement {
     this.dockPlace = null;
     this.docked = null;
     this.dockGeometry = "";
-    document.documentElement.style.removeProperty("scroll-padding-bottom");
+    padForDock();
   }
 
   /**
