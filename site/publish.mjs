@@ -49,9 +49,13 @@ export async function filesOf(dir) {
  */
 export const LOADING_ATTRIBUTES = "href|src|data-font|data-widgets";
 
-/** The addresses a page's markup loads, relative to it (LOADING_ATTRIBUTES). */
+/**
+ * The addresses a page's markup loads, relative to it (LOADING_ATTRIBUTES), where scripts run: not
+ * what a <noscript> holds (the figures' drawings link their styles for a reader without scripts,
+ * whom no service worker serves, so the offline copy has no use for them).
+ */
 const pageLoads = (html) =>
-  [...html.matchAll(/<(?:link|script)\b[^>]*>/g)]
+  [...html.replace(/<noscript\b[^>]*>[\s\S]*?<\/noscript>/g, "").matchAll(/<(?:link|script)\b[^>]*>/g)]
     .flatMap((tag) => [...tag[0].matchAll(new RegExp(`\\s(?:${LOADING_ATTRIBUTES})="([^"]+)"`, "g"))].map((m) => m[1]))
     .filter((u) => !/^(data:|#)/.test(u));
 
