@@ -15,7 +15,8 @@
 //    /usr/bin/python3, as a reader runs the figure's Copy as NumPy program. Those programs print
 //    the core's numbers: tests/browser/takeaway.test.js runs every figure's program, for the
 //    settings the figure opens with and after a change, and compares each printed quantity with
-//    the figure's result within 1e-9 relative.
+//    the figure's result within 1e-9 relative, and tests/browser/notebook.test.js checks that
+//    each cell is, character for character, its figure's Copy as NumPy program on the reader.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
