@@ -46,6 +46,13 @@ apt_packages=(
   # the build draws each figure's first drawing into the reader's pages in headless Chromium
   # (site/prerender.mjs)
   "chromium:/usr/bin/chromium"
+  # the notebook edition: the build writes it and runs it on Debian's Python 3 with NumPy
+  # (site/notebook.mjs, site/notebook-execute.py: nbformat, nbclient, and the kernel python3 of
+  # ipykernel)
+  "python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py"
+  "python3-nbformat:/usr/lib/python3/dist-packages/nbformat/__init__.py"
+  "python3-nbclient:/usr/lib/python3/dist-packages/nbclient/__init__.py"
+  "python3-ipykernel:/usr/share/jupyter/kernels/python3/kernel.json"
 )
 # The other browsers are needed only by the browser tests (with Chromium: Firefox ESR driven over
 # WebDriver BiDi, and WebKitGTK driven over classic WebDriver by WebKitWebDriver, whose MiniBrowser needs an
@@ -62,7 +69,6 @@ test_apt_packages=(
   "xvfb:/usr/bin/Xvfb"
   "clang:/usr/bin/clang++"
   "libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a"
-  "python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py"
   # the publishing tools whose real sites tests/browser/platforms.test.js builds
   "mkdocs:/usr/bin/mkdocs"
   "python3-sphinx:/usr/bin/sphinx-build"

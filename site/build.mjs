@@ -29,6 +29,10 @@
 //                          from the widgets' own declarations
 //   reader-standalone.html the whole chapter in one file (styles and scripts inline, allowed by
 //                          their hashes in the page's Content-Security-Policy)
+//   attention-and-transformers.ipynb
+//                          the notebook edition: the chapter's text, each figure's NumPy program
+//                          (Copy as NumPy's) with its output, each exercise with its answer under
+//                          "Show the answer"; run by the build on a Python kernel (site/notebook.mjs)
 //   package/, llmmath-attention-<version>.tgz
 //                          the npm package for sites built with a bundler (ES modules: the core,
 //                          and the widgets' registration; no global), and npm pack's file of it
@@ -54,6 +58,7 @@ import { fileURLToPath } from "node:url";
 import { modelFacts } from "./model-facts.mjs";
 import { drawFigures, withDrawings } from "./prerender.mjs";
 import { exerciseAnswers } from "./noscript.mjs";
+import { writeNotebook } from "./notebook.mjs";
 import { tokensCss, colour } from "./src/tokens.js";
 import {
   ASSETS,
@@ -640,9 +645,15 @@ await writeFile(
 // pages as the text of a <script type="text/html" data-drawing>, with the texts of the style
 // sheets it is drawn with (site/prerender.mjs).
 const sheetsOf = (tag) => styleTexts(tag, widgets[tag].styles);
+// Each figure's NumPy program is computed in the page, by takeaway.js's own function.
+const numpyScript = await bundle({
+  contents: `import { numpyProgram } from "./takeaway.js";
+globalThis.llmNumpyProgram = numpyProgram;`,
+});
 const drawings = await drawFigures(
   out,
   Object.fromEntries(Object.keys(widgets).map((tag) => [tag, sheetsOf(tag).length])),
+  numpyScript,
 );
 // Each drawing's own styles: its widget's (with its compact view's), then its drawing's; the
 // kit's, the same for every figure (the first of each widget's), once in the page.
@@ -668,6 +679,24 @@ await writeFile(
     drawingSheets,
   ).html,
 );
+
+// --- the notebook edition (site/notebook.mjs) ----------------------------------------------
+// The sections as the page has them (the model facts filled in, the TeX not yet typeset), each
+// figure's NumPy program as the page computed it for its first drawing, and the exercises'
+// answers, computed by the core; the title and the book's line are the reader's.
+{
+  const frameHtml = await read("reader.html");
+  const kicker = /<p class="kicker">([^<]*)<\/p>/.exec(frameHtml)?.[1];
+  const title = /<h1>([^<]*)<\/h1>/.exec(frameHtml)?.[1];
+  if (!kicker || !title) throw new Error('site/reader.html: no <p class="kicker"> and <h1> for the notebook\'s title');
+  await writeNotebook(out, {
+    sections,
+    programs: Object.fromEntries(Object.entries(drawings).map(([id, d]) => [id, d.numpy])),
+    answers,
+    title,
+    kicker,
+  });
+}
 
 // --- one-file pages ------------------------------------------------------------------------
 // A page with its stylesheets and scripts inline. A strict policy still holds: each inline block

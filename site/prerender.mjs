@@ -89,10 +89,14 @@ export function emptyUnshown() {
  * returns, for each figure with an id: { tag, attributes (its element's, as [name, value], as the
  * kit set them), html (its shadow root's children as markup, controls' values written as
  * attributes, each child inert), css (the rules of the sheets other parts gave its root, and of
- * the classes that stand for its elements' style attributes) }. `ownSheets` maps each widget's
- * tag to how many style sheets the widget gives its root itself (widgets/base.js styleTexts).
+ * the classes that stand for its elements' style attributes), numpy (its NumPy program for the
+ * state and result it was drawn with, its first settings: the notebook's code cell, site/
+ * notebook.mjs) }. `ownSheets` maps each widget's tag to how many style sheets the widget gives
+ * its root itself (widgets/base.js styleTexts). `numpyScript`, a classic script that defines
+ * globalThis.llmNumpyProgram(element) as takeaway.js's numpyProgram (Copy as NumPy), is run in
+ * the page for the programs: the page itself exposes no such function.
  */
-export async function drawFigures(dir, ownSheets) {
+export async function drawFigures(dir, ownSheets, numpyScript) {
   if (!existsSync(CHROMIUM))
     throw new Error(
       `${CHROMIUM} is missing: the build draws the figures' first drawings with Chromium (apt-get install chromium, or CHROMIUM_PATH)`,
@@ -118,8 +122,20 @@ export async function drawFigures(dir, ownSheets) {
     // the charts fitted to their boxes (a ResizeObserver's redraw, before a frame is painted)
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     if (errors.length) throw new Error(`reader.html, drawn for the build: ${errors.join("; ")}`);
+    // Each figure's program, from the state and result the widget keeps, computed in the page by
+    // the same function as Copy as NumPy (an exercise's withholding does not apply: it is the
+    // figure's program all the same).
+    await page.evaluate(numpyScript);
+    const programs = await page.evaluate(() =>
+      Object.fromEntries(
+        [...document.querySelectorAll("[data-figure][id]")].map((el) => [
+          el.id,
+          /** @type {any} */ (globalThis).llmNumpyProgram(el),
+        ]),
+      ),
+    );
     await page.evaluate(emptyUnshown);
-    return await page.evaluate((ownSheets) => {
+    const drawn = await page.evaluate((ownSheets) => {
       const out = {};
       for (const el of document.querySelectorAll("[data-figure][id]")) {
         const root = el.shadowRoot;
@@ -168,6 +184,8 @@ export async function drawFigures(dir, ownSheets) {
       }
       return out;
     }, ownSheets);
+    for (const [id, d] of Object.entries(drawn)) d.numpy = programs[id];
+    return drawn;
   } finally {
     await browser.close();
   }

@@ -103,8 +103,11 @@ export function addTakeawayActions(el, { caption } = {}) {
   ]);
 }
 
-/** The figure's NumPy program for its current state and result (its `numpy`, in the registry). */
-function numpyProgram(el) {
+/**
+ * The figure's NumPy program for its current state and result (its `numpy`, in the registry): what
+ * Copy as NumPy gives, and the notebook's code cell for the figure (site/prerender.mjs).
+ */
+export function numpyProgram(el) {
   const write = figureOf(el.localName)?.numpy;
   if (typeof write !== "function") throw new Error(`no NumPy program for <${el.localName}>`);
   return write(el.state, el.result).replace(/^\n+/, "");

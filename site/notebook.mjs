@@ -1,0 +1,383 @@
+// The notebook edition, dist/attention-and-transformers.ipynb (issue 41): the chapter as a Jupyter
+// notebook (nbformat 4.5), made by site/build.mjs from what the page is made from, never by hand:
+//   - a first cell that says what the notebook is, with a link to reader.html beside it;
+//   - each section of site/sections/*.html, in file order, as Markdown cells: the sections' HTML
+//     subset (headings, paragraphs, lists, a table, inline emphasis, code and links) converted
+//     here, their TeX \( … \) and \[ … \] written as $…$ and $$…$$ (the sections hold TeX source,
+//     which the build typesets only for the pages). A notebook is read like paper: what the page
+//     shows on screen only (.screen-only) is left out, what it prints (.print-only) kept, but in
+//     an exercise, where it says the answer is in the Solutions at the end; the exercises' answer
+//     fields (<llm-answer-…>) and their note on checking one are left out;
+//   - for each figure, a code cell: the figure's NumPy program for the settings it opens with,
+//     the program Copy as NumPy gives (site/src/takeaway.js numpyProgram, computed in the page by
+//     site/prerender.mjs), so that every number it prints is the figure's; its caption after it;
+//   - each exercise with its question and, in a closed <details> "Show the answer", the answer the
+//     core computes for the exercise's numbers (site/noscript.mjs exerciseAnswers).
+// The build then runs the notebook on a Python kernel (site/notebook-execute.py, nbclient), so that
+// it reads with every program's output in place. Its metadata records two SHA-256 digests: of the
+// cells' sources as written here (a cell edited by hand no longer matches) and of the section files
+// it was made from (a notebook older than the sections no longer matches); tests/js/notebook.test.js
+// checks both.
+
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFile, readdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const NOTEBOOK = "attention-and-transformers.ipynb";
+/** Debian's Python, with NumPy and the Jupyter packages (build.sh apt_packages). */
+export const PYTHON = "/usr/bin/python3";
+
+// --- a small HTML reader, for the sections' own subset ---------------------------------------
+const VOID = new Set(["br", "hr", "img", "input", "wbr"]);
+const ENTITIES = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'", nbsp: "\u00a0" };
+const decode = (s) =>
+  s.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (m, e) =>
+    e[0] === "#"
+      ? String.fromCodePoint(e[1].toLowerCase() === "x" ? parseInt(e.slice(2), 16) : Number(e.slice(1)))
+      : (ENTITIES[e] ?? m),
+  );
+
+/**
+ * The tree of `html`: elements as { tag, attrs, children }, text as strings (entities decoded),
+ * comments dropped. Stops on an end tag that closes no open element.
+ */
+export function parseHtml(html, file) {
+  const root = { tag: "#root", attrs: {}, children: [] };
+  const stack = [root];
+  const token = /<!--[\s\S]*?-->|<(\/?)([a-zA-Z][\w-]*)((?:\s+[\w-]+(?:="[^"]*")?)*)\s*(\/?)>|[^<]+/g;
+  let m;
+  let at = 0;
+  while ((m = token.exec(html))) {
+    if (m.index !== at) throw new Error(`${file}: cannot read the HTML at “${html.slice(at, at + 40)}”`);
+    at = token.lastIndex;
+    const top = stack[stack.length - 1];
+    if (m[0].startsWith("<!--")) continue;
+    if (!m[2]) {
+      top.children.push(decode(m[0]));
+      continue;
+    }
+    const tag = m[2].toLowerCase();
+    if (m[1]) {
+      if (top.tag !== tag) throw new Error(`${file}: </${tag}> closes <${top.tag}>`);
+      stack.pop();
+      continue;
+    }
+    const attrs = {};
+    for (const a of m[3].matchAll(/([\w-]+)(?:="([^"]*)")?/g)) attrs[a[1]] = decode(a[2] ?? "");
+    const el = { tag, attrs, children: [] };
+    top.children.push(el);
+    if (!VOID.has(tag) && !m[4]) stack.push(el);
+  }
+  if (at !== html.length || stack.length !== 1) throw new Error(`${file}: unclosed <${stack[stack.length - 1].tag}>`);
+  return root;
+}
+
+const classes = (el) => (el.attrs?.class ?? "").split(/\s+/).filter(Boolean);
+const hasClass = (el, c) => typeof el !== "string" && classes(el).includes(c);
+
+// --- Markdown ---------------------------------------------------------------------------------
+/** Text outside formulas, with the characters Markdown would read as markup escaped. */
+const escapeText = (s) => s.replace(/([\\`*_[\]<>$|#])/g, "\\$1");
+
+/**
+ * TeX for a notebook's $…$: on one line, and without a bare < or > (which a Markdown renderer can
+ * take for the start of an HTML tag before the formula is typeset); in a table cell a | would
+ * split the cell, so it is written \vert.
+ */
+const texFor = (tex, inTable) => {
+  let t = tex.trim().replace(/\s+/g, " ").replace(/</g, "\\lt ").replace(/>/g, "\\gt ");
+  if (inTable) t = t.replace(/\|/g, "\\vert ");
+  return t;
+};
+
+/** A text node as Markdown: its formulas as $…$ (inline) or $$…$$ (display), the rest escaped. */
+function textMarkdown(text, ctx) {
+  const parts = [];
+  const formula = /\\\[([\s\S]+?)\\\]|\\\(([\s\S]+?)\\\)/g;
+  let last = 0;
+  let m;
+  const plain = (s) => parts.push(escapeText(s.replace(/\s+/g, " ")));
+  while ((m = formula.exec(text))) {
+    plain(text.slice(last, m.index));
+    last = formula.lastIndex;
+    if (m[1] !== undefined) parts.push(`\n\n$$${texFor(m[1], ctx.table)}$$\n\n`);
+    else parts.push(`$${texFor(m[2], ctx.table)}$`);
+  }
+  plain(text.slice(last));
+  return parts.join("");
+}
+
+/** The inline content of `el` as Markdown on one line (display formulas aside). */
+function inline(el, ctx) {
+  return el.children
+    .map((c) => {
+      if (typeof c === "string") return textMarkdown(c, ctx);
+      if (hasClass(c, "screen-only") || c.tag.startsWith("llm-")) return "";
+      // An exercise's words for paper say where its answer is printed ("in the Solutions at the
+      // end"); the notebook has it under the question.
+      if (ctx.exercise && hasClass(c, "print-only")) return "";
+      const inner = () => inline(c, ctx);
+      switch (c.tag) {
+        case "em":
+        case "dfn":
+        case "cite":
+        case "var":
+          return wrap("*", inner());
+        case "strong":
+          return wrap("**", inner());
+        case "code":
+          return `\`${textOf(c)}\``;
+        case "a": {
+          // A link inside the chapter goes to the interactive edition, where every id is.
+          const href = c.attrs.href ?? "";
+          return `[${inner()}](${href.startsWith("#") ? `reader.html${href}` : href})`;
+        }
+        case "span":
+          // a section's number: "1 Attention…" reads as "1. Attention…" in a heading
+          return hasClass(c, "num") ? `${inner()}.` : inner();
+        case "br":
+          return "  \n";
+        case "sub":
+        case "sup":
+          return `<${c.tag}>${inner()}</${c.tag}>`;
+        default:
+          throw new Error(`${ctx.file}: <${c.tag}> inside a paragraph: the notebook has no Markdown for it`);
+      }
+    })
+    .join("");
+}
+/** `text` between `mark`s, its spaces at either end outside them (CommonMark needs them so). */
+function wrap(mark, text) {
+  const m = /^(\s*)([\s\S]*?)(\s*)$/.exec(text);
+  return m[2] ? `${m[1]}${mark}${m[2]}${mark}${m[3]}` : text;
+}
+const textOf = (el) => (typeof el === "string" ? el : el.children.map(textOf).join(""));
+/** A paragraph's Markdown: its lines trimmed, a display formula on lines of its own. */
+const tidy = (s) =>
+  s
+    .split("\n")
+    .map((line) => line.trim())
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+
+/** A <table> as a Markdown table, its <caption> in italics above it. */
+function table(el, ctx) {
+  const rows = [];
+  let caption = "";
+  const walk = (node) => {
+    for (const c of node.children) {
+      if (typeof c === "string") continue;
+      if (c.tag === "caption") caption = tidy(inline(c, ctx));
+      else if (c.tag === "tr")
+        rows.push(
+          c.children.filter((x) => typeof x !== "string").map((cell) => tidy(inline(cell, { ...ctx, table: true }))),
+        );
+      else walk(c);
+    }
+  };
+  walk(el);
+  if (!rows.length) throw new Error(`${ctx.file}: a table without rows`);
+  const line = (cells) => `| ${cells.join(" | ")} |`;
+  const lines = [line(rows[0]), line(rows[0].map(() => "---")), ...rows.slice(1).map(line)];
+  return [caption ? wrap("*", caption) : "", lines.join("\n")].filter(Boolean).join("\n\n");
+}
+
+/**
+ * The cells of one section's HTML (its <section> element): Markdown cells of its text, and, for
+ * each figure and exercise, the cells `figure(element, captionMarkdown)` and
+ * `exercise(div, questionMarkdown)` return.
+ */
+export function sectionCells(html, file, { figure, exercise }) {
+  const ctx = { file, table: false, exercise: false };
+  const root = parseHtml(html, file);
+  const cells = [];
+  let blocks = [];
+  const flush = () => {
+    if (blocks.length) cells.push(markdownCell(blocks.join("\n\n")));
+    blocks = [];
+  };
+  const block = (el) => {
+    if (typeof el === "string") {
+      const md = tidy(textMarkdown(el, ctx));
+      if (md) blocks.push(md);
+      return;
+    }
+    if (hasClass(el, "screen-only")) return;
+    switch (el.tag) {
+      case "#root":
+      case "section":
+      case "div":
+        if (hasClass(el, "exercise")) {
+          flush();
+          const question = [];
+          const saved = blocks;
+          blocks = question;
+          ctx.exercise = true;
+          // what the page says of checking a prediction in its field: for the screen, as print has it
+          for (const c of el.children) if (!hasClass(c, "note")) block(c);
+          ctx.exercise = false;
+          blocks = saved;
+          cells.push(...exercise(el, question.join("\n\n")));
+          return;
+        }
+        for (const c of el.children) block(c);
+        return;
+      case "h2":
+        blocks.push(`## ${tidy(inline(el, ctx))}`);
+        return;
+      case "h3":
+        blocks.push(`### ${tidy(inline(el, ctx))}`);
+        return;
+      case "p":
+        blocks.push(tidy(inline(el, ctx)));
+        return;
+      case "blockquote":
+        blocks.push(
+          tidy(inline(el, ctx))
+            .split("\n")
+            .map((l) => `> ${l}`)
+            .join("\n"),
+        );
+        return;
+      case "ul":
+      case "ol": {
+        const items = el.children.filter((c) => typeof c !== "string");
+        blocks.push(
+          items
+            .map((li, i) => `${el.tag === "ol" ? `${i + 1}.` : "-"} ${tidy(inline(li, ctx)).replace(/\n/g, "\n   ")}`)
+            .join("\n"),
+        );
+        return;
+      }
+      case "table":
+        blocks.push(table(el, ctx));
+        return;
+      case "figure": {
+        flush();
+        const widget = el.children.find((c) => typeof c !== "string" && c.tag.startsWith("llm-"));
+        const caption = el.children.find((c) => typeof c !== "string" && c.tag === "figcaption");
+        if (!widget?.attrs.id) throw new Error(`${file}: a <figure> without a figure element with an id`);
+        cells.push(...figure(widget, caption ? tidy(inline(caption, ctx)) : ""));
+        return;
+      }
+      default:
+        if (el.tag.startsWith("llm-answer-")) return;
+        throw new Error(`${file}: <${el.tag}> between paragraphs: the notebook has no Markdown for it`);
+    }
+  };
+  block(root);
+  flush();
+  return cells;
+}
+
+// --- the notebook -------------------------------------------------------------------------------
+let cellCount = 0;
+/** A cell's id (nbformat 4.5): its place in the notebook, the same at every build. */
+const nextId = () => `cell-${String(++cellCount).padStart(3, "0")}`;
+const markdownCell = (source, metadata = {}) => ({ cell_type: "markdown", id: nextId(), metadata, source });
+const codeCell = (source, metadata = {}) => ({
+  cell_type: "code",
+  execution_count: null,
+  id: nextId(),
+  metadata,
+  outputs: [],
+  source,
+});
+
+/** The SHA-256 of the cells' sources, in order, each after its type: what the build wrote. */
+export function cellsDigest(cells) {
+  const hash = createHash("sha256");
+  for (const c of cells) {
+    const source = Array.isArray(c.source) ? c.source.join("") : c.source;
+    hash.update(`${c.cell_type}\n${source.length}\n${source}`);
+  }
+  return hash.digest("hex");
+}
+
+/** The SHA-256 of site/sections/*.html as committed, in file order: what the notebook was made from. */
+export async function sectionsDigest() {
+  const dir = path.join(here, "sections");
+  const hash = createHash("sha256");
+  for (const name of (await readdir(dir)).filter((f) => f.endsWith(".html")).sort())
+    hash.update(`${name}\n${await readFile(path.join(dir, name), "utf8")}`);
+  return hash.digest("hex");
+}
+
+/**
+ * The notebook (nbformat 4.5, unexecuted) of `sections` ({ file, html } in order, the model facts
+ * filled in as for the page), `programs` (figure id → its NumPy program; the reader's opening
+ * figure, in the page's frame rather than a section, has one too, unused) and `answers`
+ * (exerciseAnswers(core)); `title` and `kicker` are the reader's.
+ */
+export function notebookOf({ sections, programs, answers, title, kicker, digest }) {
+  cellCount = 0;
+  const cells = [
+    markdownCell(
+      [
+        `# ${escapeText(title)}`,
+        `*${escapeText(kicker)}*`,
+        "This notebook is the chapter with its figures' calculations in Python: each figure is a code cell " +
+          "that computes the figure's numbers with NumPy, for the settings it opens with, and prints them. " +
+          "Every number is the interactive edition's: each cell is the program its figure's “Copy as NumPy” " +
+          "gives, and the chapter's tests check those programs against the chapter's engine. The outputs are " +
+          "saved, so running the cells is optional; they need Python 3 and NumPy.",
+        "Read the calculations in order, or open [the interactive browser edition](reader.html), beside this " +
+          "file, to change the examples and see the figures drawn.",
+      ].join("\n\n"),
+    ),
+  ];
+  for (const s of sections) {
+    cells.push(
+      ...sectionCells(s.html, s.file, {
+        figure: (el, caption) => {
+          const program = programs[el.attrs.id];
+          if (typeof program !== "string") throw new Error(`${s.file}: no NumPy program for #${el.attrs.id}`);
+          return [
+            codeCell(program.trimEnd(), { llmmath: { figure: el.attrs.id } }),
+            ...(caption ? [markdownCell(caption)] : []),
+          ];
+        },
+        exercise: (div, question) => {
+          const heading = div.children.find((c) => typeof c !== "string" && c.tag === "h3");
+          const name = /^Exercise (\w+)$/.exec(heading ? textOf(heading) : "")?.[1];
+          const answer = answers.find((a) => String(a.exercise) === name);
+          if (!answer) throw new Error(`${s.file}: no answer for the exercise headed “${heading && textOf(heading)}”`);
+          return [
+            markdownCell(
+              `${question}\n\n<details><summary>Show the answer</summary>\n\n${escapeText(answer.text)}\n\n</details>`,
+              { llmmath: { exercise: String(answer.exercise) } },
+            ),
+          ];
+        },
+      }),
+    );
+  }
+  return {
+    cells,
+    metadata: {
+      kernelspec: { display_name: "Python 3", language: "python", name: "python3" },
+      language_info: { name: "python" },
+      llmmath: { cells: cellsDigest(cells), sections: digest },
+    },
+    nbformat: 4,
+    nbformat_minor: 5,
+  };
+}
+
+/**
+ * Writes `out`/attention-and-transformers.ipynb and runs it (site/notebook-execute.py), so that it
+ * holds every cell's output. See notebookOf for the arguments.
+ */
+export async function writeNotebook(out, args) {
+  const file = path.join(out, NOTEBOOK);
+  const notebook = notebookOf({ ...args, digest: await sectionsDigest() });
+  await writeFile(file, `${JSON.stringify(notebook, null, 1)}\n`);
+  execFileSync(PYTHON, [path.join(here, "notebook-execute.py"), file, file], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  return file;
+}
