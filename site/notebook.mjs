@@ -334,6 +334,17 @@ export function notebookOf({ sections, programs, answers, title, kicker, digest 
     cells.push(
       ...sectionCells(s.html, s.file, {
         figure: (el, caption) => {
+          // Figure 9.1 is a quiz: its program is the calculation of a scenario's mechanism, which
+          // would name the answer the scenario asks the reader to find (the page gives it once
+          // the mechanism is chosen). Its scenarios come to the notebook with their answers at the
+          // end (issue 41), not here.
+          if (el.tag === "llm-diagnose")
+            return [
+              markdownCell(
+                "*Figure 9.1 asks you to diagnose scenarios, and its calculations would name their mechanisms: take it in [the interactive edition](reader.html#diagnose).*",
+              ),
+              ...(caption ? [markdownCell(caption)] : []),
+            ];
           const program = programs[el.attrs.id];
           if (typeof program !== "string") throw new Error(`${s.file}: no NumPy program for #${el.attrs.id}`);
           return [
