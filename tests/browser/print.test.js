@@ -463,10 +463,10 @@ const printView = (page) =>
 
 // What the screen asks of a reader that paper cannot do (issue 40: "Untick Causal mask", "drag the
 // temperature", "click a bar to pick it", "Change any input", then "Edit the router logits", "load
-// a real model", "choose one to load it" were printed). "Press et al." is a
+// a real model", "choose one to load it" and each section's "Things to try" were printed). "Press et al." is a
 // citation, and §9's stories may say what their people did ("paste the same question").
 const INTERACTIVE =
-  /\b(?:[Dd]rag(?:ging)?|[Cc]lick(?:ing)?|[Tt]ap|[Uu]ntick|[Tt]ick the|press(?:ing)?|[Tt]ype an?|[Pp]aste a model|[Dd]rop the file|[Pp]ick a|[Uu]se the slider|[Cc]hange any input|[Hh]over(?: over)?|[Ss]croll|[Ee]dit the|load a real model|choose one to load)\b/g;
+  /\b(?:[Dd]rag(?:ging)?|[Cc]lick(?:ing)?|[Tt]ap|[Uu]ntick|[Tt]ick the|press(?:ing)?|[Tt]ype an?|[Pp]aste a model|[Dd]rop the file|[Pp]ick a|[Uu]se the slider|[Cc]hange any input|[Hh]over(?: over)?|[Ss]croll|[Ee]dit the|load a real model|choose one to load|Things to try)\b/g;
 
 const fire = (page, type) => page.evaluate((type) => dispatchEvent(new Event(type)), type);
 const screenView = (page) =>
