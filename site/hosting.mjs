@@ -131,6 +131,8 @@ export const TYPES = {
   md: { type: "text/markdown", charset: true, compress: true },
   conf: { type: "text/plain", charset: true, compress: true },
   txt: { type: "text/plain", charset: true, compress: true },
+  // the notebook edition (site/notebook.mjs): JSON, the type Jupyter's own servers give it
+  ipynb: { type: "application/x-ipynb+json", compress: true },
   woff2: { type: "font/woff2" },
   png: { type: "image/png" },
   tgz: { type: "application/gzip" },
