@@ -692,6 +692,7 @@ await writeFile(
   await writeNotebook(out, {
     sections,
     programs: Object.fromEntries(Object.entries(drawings).map(([id, d]) => [id, d.numpy])),
+    scenarios: drawings["diagnose-figure"]?.scenarios,
     answers,
     title,
     kicker,

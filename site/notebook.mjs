@@ -12,7 +12,10 @@
 //     the program Copy as NumPy gives (site/src/takeaway.js numpyProgram, computed in the page by
 //     site/prerender.mjs), so that every number it prints is the figure's; its caption after it;
 //   - each exercise with its question and, in a closed <details> "Show the answer", the answer the
-//     core computes for the exercise's numbers (site/noscript.mjs exerciseAnswers).
+//     core computes for the exercise's numbers (site/noscript.mjs exerciseAnswers); the figure an
+//     exercise asks about comes after it, as its calculation prints the answer;
+//   - at the end, Figure 9.1's scenarios as the printed page has them, each with its three
+//     questions and, under "Show the answer", what the Solutions say (scenarioCells).
 // The build then runs the notebook on a Python kernel (site/notebook-execute.py, nbclient), so that
 // it reads with every program's output in place. Its metadata records two SHA-256 digests: of the
 // cells' sources as written here (a cell edited by hand no longer matches) and of the section files
@@ -195,6 +198,19 @@ export function sectionCells(html, file, { figure, exercise }) {
   const ctx = { file, table: false, exercise: false };
   const root = parseHtml(html, file);
   const cells = [];
+  // A figure an exercise asks about comes after the exercise: its calculation prints what the
+  // exercise asks the reader to predict, which the page holds back until a prediction is committed
+  // and a notebook cannot. Its cells wait here for the exercise (see the "div" case).
+  const asked = new Map();
+  const answerField = (el) =>
+    typeof el !== "string" && (el.tag.startsWith("llm-answer-") ? el : el.children.map(answerField).find(Boolean));
+  const target = (div) => answerField(div)?.attrs.for;
+  const findExercises = (el) => {
+    if (typeof el === "string") return;
+    if (hasClass(el, "exercise") && target(el)) asked.set(target(el), null);
+    el.children.forEach(findExercises);
+  };
+  findExercises(root);
   let blocks = [];
   const flush = () => {
     if (blocks.length) cells.push(markdownCell(blocks.join("\n\n")));
@@ -222,6 +238,16 @@ export function sectionCells(html, file, { figure, exercise }) {
           ctx.exercise = false;
           blocks = saved;
           cells.push(...exercise(el, question.join("\n\n")));
+          const held = asked.get(target(el));
+          if (held) {
+            cells.push(
+              markdownCell(
+                "*After the exercise, the figure: its calculation and drawing for the inputs it opens with.*",
+              ),
+              ...held,
+            );
+            asked.set(target(el), null);
+          }
           return;
         }
         for (const c of el.children) block(c);
@@ -261,7 +287,9 @@ export function sectionCells(html, file, { figure, exercise }) {
         const widget = el.children.find((c) => typeof c !== "string" && c.tag.startsWith("llm-"));
         const caption = el.children.find((c) => typeof c !== "string" && c.tag === "figcaption");
         if (!widget?.attrs.id) throw new Error(`${file}: a <figure> without a figure element with an id`);
-        cells.push(...figure(widget, caption ? tidy(inline(caption, ctx)) : ""));
+        const made = figure(widget, caption ? tidy(inline(caption, ctx)) : "");
+        if (asked.has(widget.attrs.id)) asked.set(widget.attrs.id, made);
+        else cells.push(...made);
         return;
       }
       default:
@@ -271,6 +299,9 @@ export function sectionCells(html, file, { figure, exercise }) {
   };
   block(root);
   flush();
+  for (const [id, held] of asked)
+    if (held)
+      throw new Error(`${file}: #${id} comes after the exercise that asks about it: the notebook puts it after`);
   return cells;
 }
 
@@ -307,13 +338,67 @@ export async function sectionsDigest() {
   return hash.digest("hex");
 }
 
+/** The id of the heading of the scenarios' part: Jupyter and nbconvert give a heading its text as id. */
+const SCENARIOS_ANCHOR = "Scenarios-to-diagnose";
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+
+/**
+ * Figure 9.1's scenarios (its paperScenarios(), as site/prerender.mjs read them from the page: in
+ * the figure's first order, their calculations computed by the core) as the notebook's last part,
+ * as the printed page has them: each scenario's story and its three questions with their choices,
+ * then, in a closed <details> "Show the answer", the mechanism and why, the assumption and the
+ * check that matter and why, and the calculation with the story's numbers.
+ */
+function scenarioCells(scenarios) {
+  if (!Array.isArray(scenarios) || scenarios.length < 12)
+    throw new Error("the notebook's scenarios: Figure 9.1 gave no list of its scenarios (paperScenarios)");
+  const ctx = { file: "Figure 9.1's scenarios", table: false, exercise: false };
+  /** A line of the figure's markup as Markdown. */
+  const markup = (html) => tidy(inline(parseHtml(html, ctx.file), ctx));
+  const cells = [
+    markdownCell(
+      [
+        "## Scenarios to diagnose",
+        `These are Figure 9.1's ${scenarios.length} scenarios, with the questions the figure asks. For each, ` +
+          "choose the mechanism that explains what the user saw, then the assumption that matters most, then the " +
+          "check that would tell you, before you open its answers. The calculations under the answers are the " +
+          "core's, for the numbers of the story.",
+      ].join("\n\n"),
+    ),
+  ];
+  scenarios.forEach((s, k) => {
+    const questions = s.questions.map(
+      (q, i) =>
+        `**${i + 1}. ${escapeText(q.question)}**\n\n${q.choices.map((c, j) => `- (${LETTERS[j]}) ${escapeText(c)}`).join("\n")}`,
+    );
+    const answer = [
+      `**${escapeText(s.mechanism)}.** ${escapeText(s.because)}`,
+      `*The assumption that matters:* ${escapeText(s.assumption.text)} ${escapeText(s.assumption.why)}`,
+      `*The check:* ${escapeText(s.check.text)} ${escapeText(s.check.why)}`,
+      `*The calculation:*\n\n${s.calculation.map((line) => `- ${markup(line)}`).join("\n")}`,
+    ];
+    cells.push(
+      markdownCell(
+        [
+          `### Scenario ${k + 1}. ${escapeText(s.title)}`,
+          escapeText(s.story),
+          ...questions,
+          `<details><summary>Show the answer</summary>\n\n${answer.join("\n\n")}\n\n</details>`,
+        ].join("\n\n"),
+        { llmmath: { scenario: s.id } },
+      ),
+    );
+  });
+  return cells;
+}
+
 /**
  * The notebook (nbformat 4.5, unexecuted) of `sections` ({ file, html } in order, the model facts
  * filled in as for the page), `programs` (figure id → its NumPy program; the reader's opening
  * figure, in the page's frame rather than a section, has one too, unused) and `answers`
  * (exerciseAnswers(core)); `title` and `kicker` are the reader's.
  */
-export function notebookOf({ sections, programs, answers, title, kicker, digest }) {
+export function notebookOf({ sections, programs, answers, scenarios, title, kicker, digest }) {
   cellCount = 0;
   const cells = [
     markdownCell(
@@ -325,6 +410,9 @@ export function notebookOf({ sections, programs, answers, title, kicker, digest 
           "Every number is the interactive edition's: each cell is the program its figure's “Copy as NumPy” " +
           "gives, and the chapter's tests check those programs against the chapter's engine. The outputs are " +
           "saved, so running the cells is optional; they need Python 3 and NumPy.",
+        "Each exercise asks you to predict a number before its figure: the figure it asks about comes after " +
+          "it, with the answer under “Show the answer” between them. The scenarios of section 9, with their " +
+          "answers, close the notebook.",
         "Read the calculations in order, or open [the interactive browser edition](reader.html), beside this " +
           "file, to change the examples and see the figures drawn.",
       ].join("\n\n"),
@@ -336,12 +424,12 @@ export function notebookOf({ sections, programs, answers, title, kicker, digest 
         figure: (el, caption) => {
           // Figure 9.1 is a quiz: its program is the calculation of a scenario's mechanism, which
           // would name the answer the scenario asks the reader to find (the page gives it once
-          // the mechanism is chosen). Its scenarios come to the notebook with their answers at the
-          // end (issue 41), not here.
+          // the mechanism is chosen). Its scenarios come at the notebook's end (scenarioCells), each
+          // with its questions before its answers.
           if (el.tag === "llm-diagnose")
             return [
               markdownCell(
-                "*Figure 9.1 asks you to diagnose scenarios, and its calculations would name their mechanisms: take it in [the interactive edition](reader.html#diagnose).*",
+                `*Figure 9.1 asks you to diagnose scenarios, and its calculations would name their mechanisms. Its ${scenarios.length} scenarios are at [the end of this notebook](#${SCENARIOS_ANCHOR}), each with its answers under “Show the answer”; take them in [the interactive edition](reader.html#diagnose) to choose step by step and change their numbers.*`,
               ),
               ...(caption ? [markdownCell(caption)] : []),
             ];
@@ -367,6 +455,7 @@ export function notebookOf({ sections, programs, answers, title, kicker, digest 
       }),
     );
   }
+  cells.push(...scenarioCells(scenarios));
   return {
     cells,
     metadata: {

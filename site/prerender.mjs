@@ -91,7 +91,8 @@ export function emptyUnshown() {
  * attributes, each child inert), css (the rules of the sheets other parts gave its root, and of
  * the classes that stand for its elements' style attributes), numpy (its NumPy program for the
  * state and result it was drawn with, its first settings: the notebook's code cell, site/
- * notebook.mjs) }. `ownSheets` maps each widget's tag to how many style sheets the widget gives
+ * notebook.mjs) and, for Figure 9.1, scenarios (its paperScenarios(): the notebook's end) }.
+ * `ownSheets` maps each widget's tag to how many style sheets the widget gives
  * its root itself (widgets/base.js styleTexts). `numpyScript`, a classic script that defines
  * globalThis.llmNumpyProgram(element) as takeaway.js's numpyProgram (Copy as NumPy), is run in
  * the page for the programs: the page itself exposes no such function.
@@ -133,6 +134,10 @@ export async function drawFigures(dir, ownSheets, numpyScript) {
           /** @type {any} */ (globalThis).llmNumpyProgram(el),
         ]),
       ),
+    );
+    // Figure 9.1's scenarios with their answers and calculations, for the notebook's end.
+    const scenarios = await page.evaluate(() =>
+      /** @type {any} */ (document.querySelector("llm-diagnose[data-figure]"))?.paperScenarios(),
     );
     await page.evaluate(emptyUnshown);
     const drawn = await page.evaluate((ownSheets) => {
@@ -184,7 +189,10 @@ export async function drawFigures(dir, ownSheets, numpyScript) {
       }
       return out;
     }, ownSheets);
-    for (const [id, d] of Object.entries(drawn)) d.numpy = programs[id];
+    for (const [id, d] of Object.entries(drawn)) {
+      d.numpy = programs[id];
+      if (d.tag === "llm-diagnose") d.scenarios = scenarios;
+    }
     return drawn;
   } finally {
     await browser.close();

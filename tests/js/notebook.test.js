@@ -96,7 +96,8 @@ test("the notebook is the build's, from the sections as they are now", async () 
       .replace(/<[^>]+>/g, ""),
   );
   const headings = markdown.flatMap((md) => [...md.matchAll(/^## (.*)$/gm)].map((m) => unescaped(m[1])));
-  assert.deepEqual(headings, titles);
+  // the sections' titles, then the parts after them
+  assert.deepEqual(headings, [...titles, "Scenarios to diagnose"]);
   const figures = sections.flatMap((html) =>
     [...html.matchAll(/<llm-(?!answer-)[\w-]+ id="([\w-]+)"/g)].map((m) => m[1]),
   );
@@ -146,8 +147,12 @@ test("each of the nine exercises has its question and the core's answer under Sh
     exercises.map((c) => c.metadata.llmmath.exercise),
     ["1", "2", "3", "4", "4b", "5", "6", "7", "8"],
   );
-  const blocks = markdown.join("\n").match(/<details><summary>Show the answer<\/summary>/g) ?? [];
-  assert.equal(blocks.length, 9, "nine answer blocks in the notebook");
+  const blocks =
+    exercises
+      .map((c) => text(c.source))
+      .join("\n")
+      .match(/<details><summary>Show the answer<\/summary>/g) ?? [];
+  assert.equal(blocks.length, 9, "nine answer blocks in the exercises");
   exercises.forEach((cell, i) => {
     const md = text(cell.source);
     const m =
@@ -171,4 +176,63 @@ test("each code cell prints what its program prints when run on its own with pyt
     assert.match(printed, /^\w+ = \S/m, `${label} prints quantities`);
     assert.equal(stdout(cell), printed, `${label}: the notebook's saved output is the program's`);
   }
+});
+
+test("a figure an exercise asks about comes after the exercise, not before it", () => {
+  // Each figure's program prints what its exercise asks the reader to predict: the exercise's
+  // figure is its <llm-answer-… for>, read from the sections.
+  const sections = fs
+    .readdirSync(path.join(ROOT, "site", "sections"))
+    .filter((f) => f.endsWith(".html"))
+    .sort()
+    .map((f) => fs.readFileSync(path.join(ROOT, "site", "sections", f), "utf8"));
+  const asked = sections.flatMap((html) => [...html.matchAll(/<llm-answer-[\w-]+ for="([\w-]+)"/g)].map((m) => m[1]));
+  assert.equal(asked.length, 9);
+  const at = (pred) => notebook.cells.findIndex(pred);
+  const exercises = notebook.cells.filter((c) => c.metadata.llmmath?.exercise);
+  exercises.forEach((exercise, i) => {
+    const figure = asked[i];
+    const question = at((c) => c === exercise);
+    const program = at((c) => c.cell_type === "code" && c.metadata.llmmath.figure === figure);
+    assert.ok(program > question, `exercise ${exercise.metadata.llmmath.exercise}: #${figure} comes after it`);
+    // and nothing but its lead-in between them
+    assert.equal(program - question, 2, `exercise ${exercise.metadata.llmmath.exercise}: #${figure} follows at once`);
+  });
+});
+
+test("Figure 9.1's scenarios close the notebook, each with its three questions before its answers", async () => {
+  const { scenarios, mechanisms } = await site("src/widgets/diagnose-scenarios.js");
+  const cells = notebook.cells.filter((c) => c.metadata.llmmath?.scenario);
+  assert.equal(cells.length, scenarios.length);
+  assert.deepEqual(
+    new Set(cells.map((c) => c.metadata.llmmath.scenario)),
+    new Set(scenarios.map((s) => s.id)),
+    "every scenario once",
+  );
+  const label = (id) => mechanisms.find((m) => m.id === id).label;
+  for (const cell of cells) {
+    const s = scenarios.find((x) => x.id === cell.metadata.llmmath.scenario);
+    const md = unescaped(text(cell.source));
+    const [asked, answer] = md.split("<details><summary>Show the answer</summary>");
+    assert.ok(answer?.trimEnd().endsWith("</details>"), `${s.id}: its answers in a closed <details>`);
+    assert.ok(asked.includes(s.title) && asked.includes(s.story), `${s.id}: its title and story`);
+    const choices = (list) => list.map((c) => c.text);
+    for (const choice of [...mechanisms.map((m) => m.label), ...choices(s.assumptions), ...choices(s.checks)])
+      assert.ok(
+        asked.includes(`) ${choice}\n`) || asked.endsWith(`) ${choice}\n\n`),
+        `${s.id}: the choice “${choice}”`,
+      );
+    // the answers under the questions, none above them
+    const right = (list) => list.find((c) => c.right);
+    assert.ok(answer.includes(`**${label(s.mechanism)}.** ${s.because}`), `${s.id}: the mechanism and why`);
+    assert.ok(answer.includes(`${right(s.assumptions).text} ${right(s.assumptions).why}`), `${s.id}: the assumption`);
+    assert.ok(answer.includes(`${right(s.checks).text} ${right(s.checks).why}`), `${s.id}: the check`);
+    assert.ok(!asked.includes(s.because), `${s.id}: the why is not above the answer block`);
+    // the calculation, computed by the core in the page: at least one line with a number
+    const calculation = answer.split("*The calculation:*")[1] ?? "";
+    assert.match(calculation, /^- .*\d/m, `${s.id}: its calculation`);
+  }
+  // the last cells of the notebook, the heading before them
+  const first = notebook.cells.indexOf(cells[0]);
+  assert.match(text(notebook.cells[first - 1].source), /^## Scenarios to diagnose\n/);
 });

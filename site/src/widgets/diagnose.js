@@ -317,6 +317,35 @@ export class LlmDiagnose extends LlmWidget {
   }
 
   /**
+   * Every scenario in the order shown, as plain data for the notebook edition (site/notebook.mjs,
+   * through site/prerender.mjs): its title and story, its three questions with their choices, and
+   * what the Solutions say (solutions()): the mechanism and why, the assumption and the check that
+   * matter and why, and its calculation's lines as markup, computed by the core from the figure's
+   * numbers.
+   */
+  paperScenarios() {
+    if (!this.core) return [];
+    const right = (list) => list.find((c) => c.right);
+    return this.ordered().map((s) => {
+      const values = Object.fromEntries(s.inputs.map((i) => [i.key, this.state[inputKey(s, i)]]));
+      return {
+        id: s.id,
+        title: s.title,
+        story: s.story,
+        questions: [
+          { question: "Which mechanism explains it?", choices: mechanisms.map((m) => m.label) },
+          ...REASONS.map((step) => ({ question: step.question, choices: s[step.key].map((c) => c.text) })),
+        ],
+        mechanism: labelOf(s.mechanism),
+        because: s.because,
+        assumption: { text: right(s.assumptions).text, why: right(s.assumptions).why },
+        check: { text: right(s.checks).text, why: right(s.checks).why },
+        calculation: s.compute(this.core, values, MODELS).map((line) => h("p", {}, line).innerHTML),
+      };
+    });
+  }
+
+  /**
    * The scenario shown and the choices made for it: the mechanisms picked and whether the right
    * one is among them, then for each step after it (REASONS) the numbers picked, whether the
    * step is open (the one before is right) and solved.
