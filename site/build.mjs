@@ -58,7 +58,7 @@ import { fileURLToPath } from "node:url";
 import { modelFacts } from "./model-facts.mjs";
 import { drawFigures, withDrawings } from "./prerender.mjs";
 import { exerciseAnswers } from "./noscript.mjs";
-import { writeNotebook } from "./notebook.mjs";
+import { NOTEBOOK, writeNotebook } from "./notebook.mjs";
 import { tokensCss, colour } from "./src/tokens.js";
 import {
   ASSETS,
@@ -899,10 +899,12 @@ for (const [, file] of guide.matchAll(/<code data-copy="[a-z]+">([^<]+)<\/code>/
     throw new Error(`embed-guide.html tells authors to copy ${file}, not in dist/`);
 
 // --- reader-standalone.html ------------------------------------------------------------------
+// It carries the notebook edition in its link (a data: address: no file beside it to link).
+const notebookLink = `<a href="data:application/x-ipynb+json;base64,${(await readFile(path.join(out, NOTEBOOK))).toString("base64")}" download="${NOTEBOOK}">Download as a Jupyter notebook</a>`;
 const standalone = readerHtml
   .replace(
     /<p class="edition-links">[\s\S]*?<\/p>/,
-    '<p class="edition-links">This is the one-file edition of the chapter: it needs no other file and makes no request.</p>',
+    `<p class="edition-links">This is the one-file edition of the chapter: it needs no other file and makes no request. ${notebookLink}</p>`,
   )
   // The font is inside the style sheet there: nothing to ask for ahead (reader-head.js without
   // data-font only watches the first screen). The widgets' script is inline right after it, in

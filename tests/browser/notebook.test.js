@@ -9,7 +9,8 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const path = require("node:path");
-const { useBrowser, openReader } = require("./browser.js");
+const { pathToFileURL } = require("node:url");
+const { useBrowser, openReader, serve, dist } = require("./browser.js");
 
 const browser = useBrowser(test);
 const notebook = JSON.parse(
@@ -45,4 +46,40 @@ test("each code cell of the notebook is its figure's Copy as NumPy program, as t
   }
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test("the hosted reader and the one-file edition offer the notebook, and what each downloads is dist's notebook", async () => {
+  const expected = fs.readFileSync(path.join(dist, "attention-and-transformers.ipynb"));
+  // reader.html as a host serves it: opened from disk, Chromium lets no file:// page name a
+  // download (its origin is opaque), and opens the notebook's text instead, to be saved from there
+  // (README.md says so). The one-file edition carries the notebook in its link, a data: address.
+  const server = await serve({ files: (p) => path.join(dist, p) });
+  try {
+    for (const address of [
+      `${server.origin}/reader.html`,
+      pathToFileURL(path.join(dist, "reader-standalone.html")).href,
+    ]) {
+      const page = await browser.context.newPage();
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(address);
+      const link = page.getByRole("link", { name: "Download as a Jupyter notebook" });
+      assert.equal(await link.count(), 1, `${address}: one link`);
+      assert.equal(
+        await link.getAttribute("download"),
+        "attention-and-transformers.ipynb",
+        `${address}: its file name`,
+      );
+      const [download] = await Promise.all([page.waitForEvent("download", { timeout: 60000 }), link.click()]);
+      assert.equal(download.suggestedFilename(), "attention-and-transformers.ipynb", address);
+      assert.ok(
+        fs.readFileSync(await download.path()).equals(expected),
+        `${address}: the download is dist/attention-and-transformers.ipynb`,
+      );
+      assert.deepEqual(errors, [], address);
+      await page.close();
+    }
+  } finally {
+    server.close();
+  }
 });
