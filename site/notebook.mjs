@@ -10,7 +10,9 @@
 //     fields (<llm-answer-…>) and their note on checking one are left out;
 //   - for each figure, a code cell: the figure's NumPy program for the settings it opens with,
 //     the program Copy as NumPy gives (site/src/takeaway.js numpyProgram, computed in the page by
-//     site/prerender.mjs), so that every number it prints is the figure's; its caption after it;
+//     site/prerender.mjs), so that every number it prints is the figure's; then a code cell that
+//     draws the figure with Matplotlib from that program's variables (site/notebook-drawings/
+//     <figure id>.py, as written there: plotting only, it prints nothing); its caption after them;
 //   - each exercise with its question and, in a closed <details> "Show the answer", the answer the
 //     core computes for the exercise's numbers (site/noscript.mjs exerciseAnswers); the figure an
 //     exercise asks about comes after it, as its calculation prints the answer;
@@ -30,8 +32,10 @@ import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const NOTEBOOK = "attention-and-transformers.ipynb";
-/** Debian's Python, with NumPy and the Jupyter packages (build.sh apt_packages). */
+/** Debian's Python, with NumPy, SciPy, Matplotlib and the Jupyter packages (build.sh apt_packages). */
 export const PYTHON = "/usr/bin/python3";
+/** Each figure's drawing cell, site/notebook-drawings/<figure id>.py. */
+export const DRAWINGS = path.join(here, "notebook-drawings");
 
 // --- a small HTML reader, for the sections' own subset ---------------------------------------
 const VOID = new Set(["br", "hr", "img", "input", "wbr"]);
@@ -392,13 +396,23 @@ function scenarioCells(scenarios) {
   return cells;
 }
 
+/** figure id → the source of its drawing cell: every .py file of site/notebook-drawings/. */
+export async function notebookDrawings() {
+  const names = (await readdir(DRAWINGS)).filter((f) => f.endsWith(".py")).sort();
+  const entries = await Promise.all(
+    names.map(async (f) => [f.slice(0, -3), await readFile(path.join(DRAWINGS, f), "utf8")]),
+  );
+  return Object.fromEntries(entries);
+}
+
 /**
  * The notebook (nbformat 4.5, unexecuted) of `sections` ({ file, html } in order, the model facts
  * filled in as for the page), `programs` (figure id → its NumPy program; the reader's opening
- * figure, in the page's frame rather than a section, has one too, unused) and `answers`
- * (exerciseAnswers(core)); `title` and `kicker` are the reader's.
+ * figure, in the page's frame rather than a section, has one too, unused), `drawings` (figure id
+ * → its drawing cell, notebookDrawings()) and `answers` (exerciseAnswers(core)); `title` and
+ * `kicker` are the reader's.
  */
-export function notebookOf({ sections, programs, answers, scenarios, title, kicker, digest }) {
+export function notebookOf({ sections, programs, drawings, answers, scenarios, title, kicker, digest }) {
   cellCount = 0;
   const cells = [
     markdownCell(
@@ -406,10 +420,11 @@ export function notebookOf({ sections, programs, answers, scenarios, title, kick
         `# ${escapeText(title)}`,
         `*${escapeText(kicker)}*`,
         "This notebook is the chapter with its figures' calculations in Python: each figure is a code cell " +
-          "that computes the figure's numbers with NumPy, for the settings it opens with, and prints them. " +
-          "Every number is the interactive edition's: each cell is the program its figure's “Copy as NumPy” " +
-          "gives, and the chapter's tests check those programs against the chapter's engine. The outputs are " +
-          "saved, so running the cells is optional; they need Python 3 and NumPy.",
+          "that computes the figure's numbers with NumPy, for the settings it opens with, and prints them, then " +
+          "a cell that draws the figure with Matplotlib. Every number is the interactive edition's: each " +
+          "calculation is the program its figure's “Copy as NumPy” gives, and the chapter's tests check those " +
+          "programs against the chapter's engine. The outputs are saved, so running the cells is optional; " +
+          "they need Python 3 with NumPy, SciPy and Matplotlib.",
         "Each exercise asks you to predict a number before its figure: the figure it asks about comes after " +
           "it, with the answer under “Show the answer” between them. The scenarios of section 9, with their " +
           "answers, close the notebook.",
@@ -435,8 +450,15 @@ export function notebookOf({ sections, programs, answers, scenarios, title, kick
             ];
           const program = programs[el.attrs.id];
           if (typeof program !== "string") throw new Error(`${s.file}: no NumPy program for #${el.attrs.id}`);
+          const drawing = drawings[el.attrs.id];
+          if (typeof drawing !== "string")
+            throw new Error(
+              `${s.file}: no drawing for #${el.attrs.id}: write site/notebook-drawings/${el.attrs.id}.py, ` +
+                "the Matplotlib code that draws the figure from its program's variables",
+            );
           return [
             codeCell(program.trimEnd(), { llmmath: { figure: el.attrs.id } }),
+            codeCell(drawing.trimEnd(), { llmmath: { figure: el.attrs.id, drawing: true } }),
             ...(caption ? [markdownCell(caption)] : []),
           ];
         },
@@ -474,7 +496,7 @@ export function notebookOf({ sections, programs, answers, scenarios, title, kick
  */
 export async function writeNotebook(out, args) {
   const file = path.join(out, NOTEBOOK);
-  const notebook = notebookOf({ ...args, digest: await sectionsDigest() });
+  const notebook = notebookOf({ ...args, drawings: await notebookDrawings(), digest: await sectionsDigest() });
   await writeFile(file, `${JSON.stringify(notebook, null, 1)}\n`);
   execFileSync(PYTHON, [path.join(here, "notebook-execute.py"), file, file], {
     stdio: ["ignore", "inherit", "inherit"],

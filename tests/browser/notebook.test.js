@@ -1,4 +1,4 @@
-// The notebook edition's code cells (dist/attention-and-transformers.ipynb, site/notebook.mjs) are
+// The notebook edition's program cells (dist/attention-and-transformers.ipynb, site/notebook.mjs) are
 // the programs the reader's figures give now: for each, Copy as NumPy on dist/reader.html, the
 // figure as it opens, gives the cell's source, character for character. tests/browser/
 // takeaway.test.js runs those programs and compares every quantity they print with the figure's
@@ -36,7 +36,8 @@ test("each code cell of the notebook is its figure's Copy as NumPy program, as t
   await page.evaluate(async () => {
     for (const a of document.querySelectorAll("[for]")) /** @type {any} */ (a).reveal?.();
   });
-  const cells = notebook.cells.filter((c) => c.cell_type === "code");
+  // the programs, not the drawing cell after each (metadata llmmath.drawing)
+  const cells = notebook.cells.filter((c) => c.cell_type === "code" && !c.metadata.llmmath?.drawing);
   assert.equal(cells.length, 11);
   for (const cell of cells) {
     const id = cell.metadata.llmmath.figure;

@@ -5,10 +5,13 @@
 //  - it is the build's: the digest of its cells' sources in its metadata is that of the cells it
 //    holds (a cell edited by hand is caught), and the digest of the section files it was made from
 //    is that of site/sections/ now (a notebook older than the sections is caught); its first cell
-//    links reader.html, its headings are the sections' titles in order, and it has one code cell
-//    for each figure of the sections, in order;
+//    links reader.html, its headings are the sections' titles in order, and it has one program
+//    cell for each figure of the sections, in order;
+//  - each program cell is followed by the figure's drawing cell, site/notebook-drawings/<id>.py as
+//    it is now, titled with the figure's number; each drawing ran with no error, printed nothing
+//    and saved one PNG image of plausible size;
 //  - it runs again top to bottom on a fresh kernel (site/notebook-execute.py, nbclient) with no
-//    error, and every output equals the saved one;
+//    error, and every output equals the saved one, the drawings' images byte for byte;
 //  - each of the nine exercises (1 to 8, and 4b after 4) has its question and, in a closed
 //    <details> "Show the answer", the answer the core computes (site/noscript.mjs);
 //  - each code cell prints what the program it holds prints when run on its own with
@@ -34,7 +37,9 @@ const site = (name) => import(pathToFileURL(path.join(ROOT, "site", name)).href)
 
 const notebook = JSON.parse(fs.readFileSync(FILE, "utf8"));
 const text = (source) => (Array.isArray(source) ? source.join("") : source);
-const codeCells = notebook.cells.filter((c) => c.cell_type === "code");
+/** The figures' programs; each is followed by its drawing cell (metadata llmmath.drawing). */
+const codeCells = notebook.cells.filter((c) => c.cell_type === "code" && !c.metadata.llmmath?.drawing);
+const drawingCells = notebook.cells.filter((c) => c.cell_type === "code" && c.metadata.llmmath?.drawing);
 const markdown = notebook.cells.filter((c) => c.cell_type === "markdown").map((c) => text(c.source));
 /** Markdown's escapes undone: the text a reader sees. */
 const unescaped = (md) => md.replace(/\\([\\`*_[\]<>$|#])/g, "$1");
@@ -115,6 +120,61 @@ test("the notebook is the build's, from the sections as they are now", async () 
   assert.ok(fs.existsSync(path.join(ROOT, "dist", "reader.html")));
 });
 
+test("each program cell is followed by its figure's drawing cell, as site/notebook-drawings/ has it", () => {
+  const drawings = path.join(ROOT, "site", "notebook-drawings");
+  assert.deepEqual(
+    fs
+      .readdirSync(drawings)
+      .filter((f) => f.endsWith(".py"))
+      .sort(),
+    codeCells.map((c) => `${c.metadata.llmmath.figure}.py`).sort(),
+    "one drawing file for each figure with a program, and no other",
+  );
+  assert.equal(drawingCells.length, codeCells.length);
+  for (const program of codeCells) {
+    const id = program.metadata.llmmath.figure;
+    const at = notebook.cells.indexOf(program);
+    const drawing = notebook.cells[at + 1];
+    assert.equal(drawing.cell_type, "code", `${id}: a code cell after the program`);
+    assert.deepEqual(drawing.metadata, { llmmath: { figure: id, drawing: true } }, `${id}: its drawing follows it`);
+    assert.equal(
+      text(drawing.source),
+      fs.readFileSync(path.join(drawings, `${id}.py`), "utf8").trimEnd(),
+      `${id}: the drawing cell is site/notebook-drawings/${id}.py as it is now (rebuild: npm run build:site)`,
+    );
+    // the caption after it names the figure; the drawing's title gives the same number
+    const caption = notebook.cells[at + 2];
+    const number = /^\*\*Figure (\d+\.\d+)\.\*\*/.exec(caption.cell_type === "markdown" ? text(caption.source) : "");
+    assert.ok(number, `${id}: its caption follows the drawing`);
+    assert.match(
+      text(drawing.source),
+      new RegExp(`"Figure ${number[1].replace(".", "\\.")} `),
+      `${id}: titled Figure ${number[1]}`,
+    );
+  }
+});
+
+test("each drawing cell ran with no error, printed nothing and saved one PNG image of its figure", () => {
+  for (const cell of drawingCells) {
+    const id = cell.metadata.llmmath.figure;
+    assert.deepEqual(
+      cell.outputs.map((o) => o.output_type),
+      ["display_data"],
+      `${id}: one output, the figure (no error, no printing, no value shown)`,
+    );
+    const png = Buffer.from(text(cell.outputs[0].data["image/png"] ?? ""), "base64");
+    assert.equal(png.subarray(0, 8).toString("hex"), "89504e470d0a1a0a", `${id}: a PNG`);
+    assert.equal(png.subarray(12, 16).toString("latin1"), "IHDR");
+    const width = png.readUInt32BE(16);
+    const height = png.readUInt32BE(20);
+    // a figure of 7 × 3.5 inches at 100 dots an inch, trimmed to what is drawn (bbox "tight")
+    assert.ok(width >= 600 && width <= 800, `${id}: ${width} pixels wide, about 700 expected`);
+    assert.ok(height >= 300 && height <= 420, `${id}: ${height} pixels high, about 350 expected`);
+    // an empty figure of that size compresses to a few kB; the drawings are 30–60 kB
+    assert.ok(png.length > 20000, `${id}: ${png.length} bytes, too few for a drawn figure`);
+  }
+});
+
 test("the notebook runs again on a fresh kernel with no error, and its outputs are the saved ones", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "notebook-"));
   try {
@@ -126,12 +186,14 @@ test("the notebook runs again on a fresh kernel with no error, and its outputs a
     assert.equal(rerun.cells.length, notebook.cells.length);
     rerun.cells.forEach((cell, i) => {
       if (cell.cell_type !== "code") return;
-      const label = `cell ${cell.id} (${cell.metadata.llmmath.figure})`;
+      const label = `cell ${cell.id} (${cell.metadata.llmmath.figure}${cell.metadata.llmmath.drawing ? ", drawing" : ""})`;
       assert.deepEqual(
         cell.outputs.filter((o) => o.output_type === "error"),
         [],
         `${label} runs without error`,
       );
+      // Matplotlib's Agg writes the same PNG bytes at every run (its one text chunk, Software,
+      // names its version), so the drawings' images are compared too.
       assert.deepEqual(cell.outputs, notebook.cells[i].outputs, `${label}: the outputs are the saved ones`);
     });
   } finally {
