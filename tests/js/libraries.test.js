@@ -375,3 +375,16 @@ test("the table has a row for each check here, each linked to its section of the
     ["topic", "this chapter", "library", "difference and why", "checked by"],
   );
 });
+
+/** The number of rows of site/libraries.html. */
+const tableRows = () =>
+  [...fs.readFileSync(path.join(ROOT, "site", "libraries.html"), "utf8").matchAll(/<tr data-check="[\w-]+">/g)].length;
+
+test("the built guide carries the table, its formulas typeset", () => {
+  const guide = fs.readFileSync(path.join(ROOT, "dist", "embed-guide.html"), "utf8");
+  const section = /<section id="libraries"[\s\S]*?<\/section>/.exec(guide)?.[0];
+  assert.ok(section, "dist/embed-guide.html has the section");
+  assert.equal([...section.matchAll(/<tr data-check=/g)].length, tableRows());
+  assert.ok(!/\\\(|\\\[/.test(section), "every formula is typeset");
+  assert.match(section, /<math\b/);
+});
