@@ -695,6 +695,7 @@ await writeFile(
     answers,
     title,
     kicker,
+    libraries: { file: "site/libraries.html", html: await read("libraries.html") },
   });
 }
 

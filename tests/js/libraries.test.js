@@ -388,3 +388,19 @@ test("the built guide carries the table, its formulas typeset", () => {
   assert.ok(!/\\\(|\\\[/.test(section), "every formula is typeset");
   assert.match(section, /<math\b/);
 });
+
+test("the built notebook carries the table as a Markdown table, each row linked to the chapter", () => {
+  const notebook = JSON.parse(fs.readFileSync(path.join(ROOT, "dist", "attention-and-transformers.ipynb"), "utf8"));
+  const text = (s) => (Array.isArray(s) ? s.join("") : s);
+  const cell = notebook.cells.find(
+    (c) => c.cell_type === "markdown" && text(c.source).startsWith("## From this chapter to your library\n"),
+  );
+  assert.ok(cell, "the notebook has the table's cell");
+  const table = text(cell.source)
+    .split("\n")
+    .filter((l) => l.startsWith("| "));
+  assert.equal(table[0], "| topic | this chapter | library | difference and why | checked by |");
+  assert.equal(table[1], "| --- | --- | --- | --- | --- |");
+  assert.equal(table.length, 2 + tableRows());
+  for (const line of table.slice(2)) assert.match(line, /^\| \[[^\]]+\]\(reader\.html#[\w-]+\) \| /);
+});

@@ -4,9 +4,9 @@
 //    every cell with an id;
 //  - it is the build's: the digest of its cells' sources in its metadata is that of the cells it
 //    holds (a cell edited by hand is caught), and the digest of the section files it was made from
-//    is that of site/sections/ now (a notebook older than the sections is caught); its first cell
-//    links reader.html, its headings are the sections' titles in order, and it has one code cell
-//    for each figure of the sections, in order;
+//    is that of site/sections/ and site/libraries.html now (a notebook older than the sections is
+//    caught); its first cell links reader.html, its headings are the sections' titles in order and
+//    then the libraries table's, and it has one code cell for each figure of the sections, in order;
 //  - it runs again top to bottom on a fresh kernel (site/notebook-execute.py, nbclient) with no
 //    error, and every output equals the saved one;
 //  - each of the nine exercises (1 to 8, and 4b after 4) has its question and, in a closed
@@ -81,7 +81,7 @@ test("the notebook is the build's, from the sections as they are now", async () 
   assert.equal(
     await sectionsDigest(),
     notebook.metadata.llmmath.sections,
-    "the notebook was made from other sections than site/sections/ holds now (rebuild: npm run build:site)",
+    "the notebook was made from other sections than site/sections/ and site/libraries.html hold now (rebuild: npm run build:site)",
   );
   // what the sections hold, in order: their titles and their figures
   const sections = fs
@@ -96,7 +96,8 @@ test("the notebook is the build's, from the sections as they are now", async () 
       .replace(/<[^>]+>/g, ""),
   );
   const headings = markdown.flatMap((md) => [...md.matchAll(/^## (.*)$/gm)].map((m) => unescaped(m[1])));
-  assert.deepEqual(headings, titles);
+  // the sections' titles, then the table of where the chapter meets the libraries (site/libraries.html)
+  assert.deepEqual(headings, [...titles, "From this chapter to your library"]);
   const figures = sections.flatMap((html) =>
     [...html.matchAll(/<llm-(?!answer-)[\w-]+ id="([\w-]+)"/g)].map((m) => m[1]),
   );
