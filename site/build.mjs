@@ -696,6 +696,7 @@ await writeFile(
     answers,
     title,
     kicker,
+    libraries: { file: "site/libraries.html", html: await read("libraries.html") },
   });
 }
 
@@ -853,6 +854,8 @@ await writeFile(
     "package-file": packageFile,
     noscript: noscript(),
     "attribute-tables": tables,
+    // where the chapter's definitions meet the libraries' (site/libraries.html, tests/js/libraries.test.js)
+    libraries: typeset(await read("libraries.html"), "site/libraries.html"),
     "view-table": VIEW_ATTRIBUTES.map(
       (d) =>
         `      <tr><th scope="row"><code>${escapeHtml(d.name)}</code></th><td>${escapeHtml(describeType(d))}</td><td><code>${escapeHtml(formatValue(d, d.default))}</code></td><td>${escapeHtml(d.doc)}</td></tr>`,

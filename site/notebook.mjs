@@ -333,12 +333,16 @@ export function cellsDigest(cells) {
   return hash.digest("hex");
 }
 
-/** The SHA-256 of site/sections/*.html as committed, in file order: what the notebook was made from. */
+/**
+ * The SHA-256 of site/sections/*.html as committed, in file order, then of site/libraries.html:
+ * what the notebook was made from.
+ */
 export async function sectionsDigest() {
   const dir = path.join(here, "sections");
   const hash = createHash("sha256");
   for (const name of (await readdir(dir)).filter((f) => f.endsWith(".html")).sort())
     hash.update(`${name}\n${await readFile(path.join(dir, name), "utf8")}`);
+  hash.update(`libraries.html\n${await readFile(path.join(here, "libraries.html"), "utf8")}`);
   return hash.digest("hex");
 }
 
@@ -409,10 +413,11 @@ export async function notebookDrawings() {
  * The notebook (nbformat 4.5, unexecuted) of `sections` ({ file, html } in order, the model facts
  * filled in as for the page), `programs` (figure id → its NumPy program; the reader's opening
  * figure, in the page's frame rather than a section, has one too, unused), `drawings` (figure id
- * → its drawing cell, notebookDrawings()) and `answers` (exerciseAnswers(core)); `title` and
- * `kicker` are the reader's.
+ * → its drawing cell, notebookDrawings()), `answers` (exerciseAnswers(core)) and `scenarios`
+ * (Figure 9.1's paperScenarios()); `title` and `kicker` are the reader's; `libraries` ({ file,
+ * html }) is the table of where the chapter meets the libraries, put after the sections.
  */
-export function notebookOf({ sections, programs, drawings, answers, scenarios, title, kicker, digest }) {
+export function notebookOf({ sections, programs, drawings, answers, scenarios, title, kicker, libraries, digest }) {
   cellCount = 0;
   const cells = [
     markdownCell(
@@ -476,6 +481,14 @@ export function notebookOf({ sections, programs, drawings, answers, scenarios, t
         },
       }),
     );
+  }
+  // Near the end, where the chapter's definitions meet the libraries' (site/libraries.html): a
+  // heading, a paragraph and a table, which the guide shows too.
+  if (libraries) {
+    const none = (what) => () => {
+      throw new Error(`${libraries.file}: a ${what}, which the notebook takes only from a section`);
+    };
+    cells.push(...sectionCells(libraries.html, libraries.file, { figure: none("figure"), exercise: none("exercise") }));
   }
   cells.push(...scenarioCells(scenarios));
   return {

@@ -4,9 +4,10 @@
 //    every cell with an id;
 //  - it is the build's: the digest of its cells' sources in its metadata is that of the cells it
 //    holds (a cell edited by hand is caught), and the digest of the section files it was made from
-//    is that of site/sections/ now (a notebook older than the sections is caught); its first cell
-//    links reader.html, its headings are the sections' titles in order, and it has one program
-//    cell for each figure of the sections, in order;
+//    is that of site/sections/ and site/libraries.html now (a notebook older than the sections is
+//    caught); its first cell links reader.html, its headings are the sections' titles in order,
+//    then the libraries table's and the scenarios', and it has one program cell for each figure of
+//    the sections, in order;
 //  - each program cell is followed by the figure's drawing cell, site/notebook-drawings/<id>.py as
 //    it is now, titled with the figure's number; each drawing ran with no error, printed nothing
 //    and saved one PNG image of plausible size;
@@ -86,7 +87,7 @@ test("the notebook is the build's, from the sections as they are now", async () 
   assert.equal(
     await sectionsDigest(),
     notebook.metadata.llmmath.sections,
-    "the notebook was made from other sections than site/sections/ holds now (rebuild: npm run build:site)",
+    "the notebook was made from other sections than site/sections/ and site/libraries.html hold now (rebuild: npm run build:site)",
   );
   // what the sections hold, in order: their titles and their figures
   const sections = fs
@@ -101,8 +102,9 @@ test("the notebook is the build's, from the sections as they are now", async () 
       .replace(/<[^>]+>/g, ""),
   );
   const headings = markdown.flatMap((md) => [...md.matchAll(/^## (.*)$/gm)].map((m) => unescaped(m[1])));
-  // the sections' titles, then the parts after them
-  assert.deepEqual(headings, [...titles, "Scenarios to diagnose"]);
+  // the sections' titles, then the table of where the chapter meets the libraries (site/libraries.html)
+  // and Figure 9.1's scenarios
+  assert.deepEqual(headings, [...titles, "From this chapter to your library", "Scenarios to diagnose"]);
   const figures = sections.flatMap((html) =>
     [...html.matchAll(/<llm-(?!answer-)[\w-]+ id="([\w-]+)"/g)].map((m) => m[1]),
   );
