@@ -695,6 +695,7 @@ await writeFile(
     answers,
     title,
     kicker,
+    figures,
   });
 }
 

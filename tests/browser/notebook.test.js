@@ -35,7 +35,7 @@ test("each code cell of the notebook is its figure's Copy as NumPy program, as t
   await page.evaluate(async () => {
     for (const a of document.querySelectorAll("[for]")) /** @type {any} */ (a).reveal?.();
   });
-  const cells = notebook.cells.filter((c) => c.cell_type === "code");
+  const cells = notebook.cells.filter((c) => c.cell_type === "code" && c.metadata.llmmath?.figure);
   assert.equal(cells.length, 11);
   for (const cell of cells) {
     const id = cell.metadata.llmmath.figure;
