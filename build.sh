@@ -81,6 +81,11 @@ test_apt_packages=(
   "python3-yaml:/usr/lib/python3/dist-packages/yaml/__init__.py"
   "hugo:/usr/bin/hugo"
   "pandoc:/usr/bin/pandoc"
+  # nbconvert, whose HTML of the notebook edition tests/browser/notebook-html.test.js opens, and
+  # the MathJax and require.js its page loads, copied beside it by the guide's recipe
+  "python3-nbconvert:/usr/lib/python3/dist-packages/nbconvert/__init__.py"
+  "libjs-mathjax:/usr/share/javascript/mathjax/MathJax.js"
+  "libjs-requirejs:/usr/share/javascript/requirejs/require.min.js"
   # poppler's pdftoppm and pdftotext, which read the printed chapter's PDF (tests/browser/print.test.js)
   "poppler-utils:/usr/bin/pdftoppm"
   # the web servers tests/hosting/ serves the edition with, by the hosting guide's configurations

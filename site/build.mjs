@@ -58,7 +58,7 @@ import { fileURLToPath } from "node:url";
 import { modelFacts } from "./model-facts.mjs";
 import { drawFigures, withDrawings } from "./prerender.mjs";
 import { exerciseAnswers } from "./noscript.mjs";
-import { NOTEBOOK, writeNotebook } from "./notebook.mjs";
+import { liveCode, NOTEBOOK, writeNotebook } from "./notebook.mjs";
 import { tokensCss, colour } from "./src/tokens.js";
 import {
   ASSETS,
@@ -697,6 +697,7 @@ await writeFile(
     title,
     kicker,
     libraries: { file: "site/libraries.html", html: await read("libraries.html") },
+    figures,
   });
 }
 
@@ -882,6 +883,13 @@ await writeFile(
       embedCode({ name: "sampling", figure: figures.sampling, settings: [["temperature", "0.7"]] })
         .frame.split("\n")[0]
         .replace('sandbox="allow-scripts allow-downloads"', 'sandbox="allow-scripts"'),
+    ),
+    // a notebook's cells that show a figure live, as the notebook edition's last cells (notebook.mjs)
+    "notebook-script": escapeHtml(
+      liveCode({ name: "sampling", figure: figures.sampling, attrs: [["temperature", "0.7"]] }).script,
+    ),
+    "notebook-frame": escapeHtml(
+      liveCode({ name: "sampling", figure: figures.sampling, attrs: [["temperature", "0.7"]] }).frame,
     ),
     "compact-list": Object.entries(figures)
       .map(([n, f]) => `      <li><code>${n}</code>: ${escapeHtml(f.compact.leaves)}.</li>`)

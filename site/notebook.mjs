@@ -18,6 +18,9 @@
 //     exercise asks about comes after it, as its calculation prints the answer;
 //   - at the end, Figure 9.1's scenarios as the printed page has them, each with its three
 //     questions and, under "Show the answer", what the Solutions say (scenarioCells).
+//   - then the live figure's part, "Live figures": one figure (LIVE_FIGURE) shown live in both
+//     forms of the embedding guide's Notebooks recipe, the script embed in an HTML output and a
+//     frame of embed.html, from the inputs of its program cell (liveCells).
 // The build then runs the notebook on a Python kernel (site/notebook-execute.py, nbclient), so that
 // it reads with every program's output in place. Its metadata records two SHA-256 digests: of the
 // cells' sources as written here (a cell edited by hand no longer matches) and of the section files
@@ -409,16 +412,114 @@ export async function notebookDrawings() {
   return Object.fromEntries(entries);
 }
 
+// --- a live figure ------------------------------------------------------------------------------
+/** The figure the notebook shows live at its end, in both forms (issue 41; embed-guide.html#notebooks). */
+export const LIVE_FIGURE = "sampling-figure";
+/** A Python string literal, in double quotes unless the text (HTML) has them; none needs an escape. */
+const pyString = (s) => {
+  if (/\\|\n|(?=.*")(?=.*')/.test(s))
+    throw new Error(`the live figure's cells: ${s} in a Python string would need escapes`);
+  return s.includes('"') ? `'${s}'` : `"${s}"`;
+};
+
+/**
+ * The code of a cell that shows figure `name` (its registry entry `figure`) live, starting from
+ * `attrs` ([[attribute, value], …]), in its two forms, each relative to the notebook's folder:
+ *   script  an HTML output: the widgets' script (llmmath-widgets.js) and the figure's element
+ *   frame   IPython's IFrame of embed.html, its attributes as the address's parameters; shown as
+ *           HTML only, for its plain text names where Python keeps the object, which changes at
+ *           every run (and a saved output must not)
+ * The notebook's last cells are these; the guide's Notebooks recipe shows them too (site/build.mjs).
+ */
+export function liveCode({ name, figure, attrs }) {
+  const quoted = (v) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+  // IFrame takes the frame's parameters as Python keywords
+  const keyword = attrs.find(([n]) => !/^[a-z_]\w*$/.test(n));
+  if (keyword) throw new Error(`${name}: the attribute ${keyword[0]} is no Python keyword for IFrame`);
+  const element = `<${figure.tag}${attrs.map(([n, v]) => ` ${n}="${quoted(v)}"`).join("")}></${figure.tag}>`;
+  return {
+    element,
+    script: [
+      "from IPython.display import HTML",
+      "",
+      `HTML(${pyString('<script src="llmmath-widgets.js"></script>')}`,
+      `     ${pyString(element)})`,
+    ].join("\n"),
+    frame: [
+      "from IPython.display import IFrame, display",
+      "",
+      `frame = IFrame("embed.html", width="100%", height=${figure.frameHeight.full[800]}, widget=${pyString(name)}, ${attrs.map(([n, v]) => `${n}=${pyString(v)}`).join(", ")},`,
+      `               extras=[${pyString(`title="${quoted(figure.title)}"`)}])`,
+      'display(frame, include=["text/html"])',
+    ].join("\n"),
+  };
+}
+
+/**
+ * The closing cells: a figure live where the notebook's front end runs scripts, in the two forms
+ * of liveCode, each starting from the attributes the figure has in its section, which are the
+ * inputs its program cell above computes with. `live`: the figure's element and caption as the
+ * section has them; `figures`: the registry (site/src/widgets/figures.js).
+ */
+function liveCells({ el, caption }, figures) {
+  const [name, figure] = Object.entries(figures).find(([, f]) => f.id === el.attrs.id) ?? [];
+  if (!figure) throw new Error(`the figures' registry has no figure #${el.attrs.id}`);
+  const number = /^\*\*(Figure [\d.]+)\.\*\*/.exec(caption)?.[1];
+  if (!number) throw new Error(`#${el.attrs.id}: its caption does not start with its number`);
+  // its attributes but its id, which is the reader's (a second element with it would be a second id)
+  const code = liveCode({ name, figure, attrs: Object.entries(el.attrs).filter(([n]) => n !== "id") });
+  return [
+    markdownCell(
+      [
+        "## Live figures",
+        `Where the notebook's front end runs the scripts of an output (Jupyter Notebook and JupyterLab with a trusted notebook, nbconvert's HTML of it), a figure itself can be shown here, computed by the chapter's engine in your browser as in [the interactive edition](reader.html). The two cells below show ${number}, each starting from the inputs of its program above; change them in the figure.`,
+        "The first includes the figures' script and writes the figure's element; the second frames `embed.html`, the page that shows one figure. Both need the edition's files beside this notebook, as they are in its folder `dist/`. Which form works where, and why, is in the embedding guide's [Notebooks](embed-guide.html#notebooks).",
+      ].join("\n\n"),
+    ),
+    codeCell(
+      [
+        `# ${number}, live: the figures' script (llmmath-widgets.js, beside this notebook) and the figure's`,
+        `# element. Its attributes are the inputs of the figure's program above; another attribute changes`,
+        `# where it starts, e.g. ${code.element.replace(/><\//, ' temperature="0.7"></')}.`,
+        code.script,
+      ].join("\n"),
+      { llmmath: { live: "script" } },
+    ),
+    codeCell(
+      [
+        `# The same figure in a frame: embed.html (beside this notebook) shows the figure named by widget=,`,
+        `# its attributes given as the other parameters (temperature="0.7" would be one more). Only the`,
+        `# frame's HTML is shown: its plain text names where Python keeps it, different at every run.`,
+        code.frame,
+      ].join("\n"),
+      { llmmath: { live: "frame" } },
+    ),
+  ];
+}
+
 /**
  * The notebook (nbformat 4.5, unexecuted) of `sections` ({ file, html } in order, the model facts
  * filled in as for the page), `programs` (figure id → its NumPy program; the reader's opening
  * figure, in the page's frame rather than a section, has one too, unused), `drawings` (figure id
  * → its drawing cell, notebookDrawings()), `answers` (exerciseAnswers(core)) and `scenarios`
  * (Figure 9.1's paperScenarios()); `title` and `kicker` are the reader's; `libraries` ({ file,
- * html }) is the table of where the chapter meets the libraries, put after the sections.
+ * html }) is the table of where the chapter meets the libraries, put after the scenarios;
+ * `figures`, the figures' registry (for the live figure at the end).
  */
-export function notebookOf({ sections, programs, drawings, answers, scenarios, title, kicker, libraries, digest }) {
+export function notebookOf({
+  sections,
+  programs,
+  drawings,
+  answers,
+  scenarios,
+  title,
+  kicker,
+  libraries,
+  figures,
+  digest,
+}) {
   cellCount = 0;
+  let live = null;
   const cells = [
     markdownCell(
       [
@@ -453,6 +554,7 @@ export function notebookOf({ sections, programs, drawings, answers, scenarios, t
               ),
               ...(caption ? [markdownCell(caption)] : []),
             ];
+          if (el.attrs.id === LIVE_FIGURE) live = { el, caption };
           const program = programs[el.attrs.id];
           if (typeof program !== "string") throw new Error(`${s.file}: no NumPy program for #${el.attrs.id}`);
           const drawing = drawings[el.attrs.id];
@@ -482,15 +584,17 @@ export function notebookOf({ sections, programs, drawings, answers, scenarios, t
       }),
     );
   }
-  // Near the end, where the chapter's definitions meet the libraries' (site/libraries.html): a
-  // heading, a paragraph and a table, which the guide shows too.
+  cells.push(...scenarioCells(scenarios));
+  // Where the chapter's definitions meet the libraries' (site/libraries.html): a heading, a
+  // paragraph and a table, which the guide shows too.
   if (libraries) {
     const none = (what) => () => {
       throw new Error(`${libraries.file}: a ${what}, which the notebook takes only from a section`);
     };
     cells.push(...sectionCells(libraries.html, libraries.file, { figure: none("figure"), exercise: none("exercise") }));
   }
-  cells.push(...scenarioCells(scenarios));
+  if (!live) throw new Error(`site/sections: no figure #${LIVE_FIGURE} for the notebook's live figure`);
+  cells.push(...liveCells(live, figures));
   return {
     cells,
     metadata: {

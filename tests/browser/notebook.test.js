@@ -36,8 +36,10 @@ test("each code cell of the notebook is its figure's Copy as NumPy program, as t
   await page.evaluate(async () => {
     for (const a of document.querySelectorAll("[for]")) /** @type {any} */ (a).reveal?.();
   });
-  // the programs, not the drawing cell after each (metadata llmmath.drawing)
-  const cells = notebook.cells.filter((c) => c.cell_type === "code" && !c.metadata.llmmath?.drawing);
+  // the programs, not the drawing cell after each (metadata llmmath.drawing) nor the live figure's
+  const cells = notebook.cells.filter(
+    (c) => c.cell_type === "code" && c.metadata.llmmath?.figure && !c.metadata.llmmath.drawing,
+  );
   assert.equal(cells.length, 11);
   for (const cell of cells) {
     const id = cell.metadata.llmmath.figure;

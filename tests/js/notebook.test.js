@@ -38,8 +38,11 @@ const site = (name) => import(pathToFileURL(path.join(ROOT, "site", name)).href)
 
 const notebook = JSON.parse(fs.readFileSync(FILE, "utf8"));
 const text = (source) => (Array.isArray(source) ? source.join("") : source);
-/** The figures' programs; each is followed by its drawing cell (metadata llmmath.drawing). */
-const codeCells = notebook.cells.filter((c) => c.cell_type === "code" && !c.metadata.llmmath?.drawing);
+/** The figures' programs; each is followed by its drawing cell (metadata llmmath.drawing); the live
+ * figure's cells at the end (metadata llmmath.live) show, not print. */
+const codeCells = notebook.cells.filter(
+  (c) => c.cell_type === "code" && c.metadata.llmmath?.figure && !c.metadata.llmmath.drawing,
+);
 const drawingCells = notebook.cells.filter((c) => c.cell_type === "code" && c.metadata.llmmath?.drawing);
 const markdown = notebook.cells.filter((c) => c.cell_type === "markdown").map((c) => text(c.source));
 /** Markdown's escapes undone: the text a reader sees. */
@@ -102,9 +105,9 @@ test("the notebook is the build's, from the sections as they are now", async () 
       .replace(/<[^>]+>/g, ""),
   );
   const headings = markdown.flatMap((md) => [...md.matchAll(/^## (.*)$/gm)].map((m) => unescaped(m[1])));
-  // the sections' titles, then the table of where the chapter meets the libraries (site/libraries.html)
-  // and Figure 9.1's scenarios
-  assert.deepEqual(headings, [...titles, "From this chapter to your library", "Scenarios to diagnose"]);
+  // the sections' titles, then Figure 9.1's scenarios, the table of where the chapter meets the
+  // libraries (site/libraries.html) and the live figure
+  assert.deepEqual(headings, [...titles, "Scenarios to diagnose", "From this chapter to your library", "Live figures"]);
   const figures = sections.flatMap((html) =>
     [...html.matchAll(/<llm-(?!answer-)[\w-]+ id="([\w-]+)"/g)].map((m) => m[1]),
   );
@@ -188,7 +191,7 @@ test("the notebook runs again on a fresh kernel with no error, and its outputs a
     assert.equal(rerun.cells.length, notebook.cells.length);
     rerun.cells.forEach((cell, i) => {
       if (cell.cell_type !== "code") return;
-      const label = `cell ${cell.id} (${cell.metadata.llmmath.figure}${cell.metadata.llmmath.drawing ? ", drawing" : ""})`;
+      const label = `cell ${cell.id} (${cell.metadata.llmmath.figure ?? cell.metadata.llmmath.live}${cell.metadata.llmmath.drawing ? ", drawing" : ""})`;
       assert.deepEqual(
         cell.outputs.filter((o) => o.output_type === "error"),
         [],
@@ -264,7 +267,7 @@ test("a figure an exercise asks about comes after the exercise, not before it", 
   });
 });
 
-test("Figure 9.1's scenarios close the notebook, each with its three questions before its answers", async () => {
+test("Figure 9.1's scenarios follow the sections, each with its three questions before its answers", async () => {
   const { scenarios, mechanisms } = await site("src/widgets/diagnose-scenarios.js");
   const cells = notebook.cells.filter((c) => c.metadata.llmmath?.scenario);
   assert.equal(cells.length, scenarios.length);
@@ -296,7 +299,49 @@ test("Figure 9.1's scenarios close the notebook, each with its three questions b
     const calculation = answer.split("*The calculation:*")[1] ?? "";
     assert.match(calculation, /^- .*\d/m, `${s.id}: its calculation`);
   }
-  // the last cells of the notebook, the heading before them
+  // after the sections, the heading before them
   const first = notebook.cells.indexOf(cells[0]);
   assert.match(text(notebook.cells[first - 1].source), /^## Scenarios to diagnose\n/);
+});
+
+test("the notebook ends with its live figure in both forms, shown by the kernel's HTML outputs", async () => {
+  const { LIVE_FIGURE } = await site("notebook.mjs");
+  const live = notebook.cells.slice(-2);
+  assert.deepEqual(
+    live.map((c) => [c.cell_type, c.metadata.llmmath?.live]),
+    [
+      ["code", "script"],
+      ["code", "frame"],
+    ],
+  );
+  // the figure's element as its section writes it, but its id: the inputs of its program cell
+  const element = fs
+    .readdirSync(path.join(ROOT, "site", "sections"))
+    .map((f) => fs.readFileSync(path.join(ROOT, "site", "sections", f), "utf8"))
+    .map((html) => new RegExp(`<(llm-[\\w-]+) id="${LIVE_FIGURE}"([^>]*)>`).exec(html))
+    .find(Boolean);
+  assert.ok(element, `a section holds #${LIVE_FIGURE}`);
+  const [script, frame] = live.map((c) => c.outputs);
+  // the script embed: the HTML the cell's value is, with the plain text IPython gives an HTML object
+  assert.deepEqual(
+    script.map((o) => [o.output_type, Object.keys(o.data).sort()]),
+    [["execute_result", ["text/html", "text/plain"]]],
+  );
+  assert.equal(
+    text(script[0].data["text/html"]),
+    `<script src="llmmath-widgets.js"></script><${element[1]}${element[2]}></${element[1]}>`,
+  );
+  assert.equal(text(script[0].data["text/plain"]), "<IPython.core.display.HTML object>");
+  // the frame: HTML only, with the same inputs as parameters of embed.html
+  assert.deepEqual(
+    frame.map((o) => [o.output_type, Object.keys(o.data)]),
+    [["display_data", ["text/html"]]],
+  );
+  const src = /<iframe[^>]*\ssrc="([^"]+)"/.exec(text(frame[0].data["text/html"]))?.[1];
+  const params = new URLSearchParams(src.replace(/^embed\.html\?/, ""));
+  const attrs = Object.fromEntries([...element[2].matchAll(/([\w-]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+  assert.deepEqual(Object.fromEntries(params), { widget: element[1].replace(/^llm-/, ""), ...attrs });
+  // what the addresses name is beside the notebook
+  for (const file of ["llmmath-widgets.js", "embed.html"])
+    assert.ok(fs.existsSync(path.join(ROOT, "dist", file)), file);
 });
