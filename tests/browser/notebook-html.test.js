@@ -116,11 +116,21 @@ test("nbconvert's page has the nine closed answer blocks and typesets every form
       shown: d.getBoundingClientRect().height - (d.querySelector("summary")?.getBoundingClientRect().height ?? 0),
     })),
   );
+  // the exercises' blocks, then the scenarios' at the end
+  const exercises = blocks.filter((b) => /^Exercise /.test(b.exercise));
   assert.deepEqual(
-    blocks.map((b) => b.exercise),
+    exercises.map((b) => b.exercise),
     ["1", "2", "3", "4", "4b", "5", "6", "7", "8"].map((n) => `Exercise ${n}`),
   );
-  for (const b of blocks) {
+  const scenarios = blocks.slice(exercises.length);
+  assert.equal(scenarios.length, notebook.cells.filter((c) => c.metadata.llmmath?.scenario).length);
+  for (const b of scenarios) {
+    assert.match(b.exercise, /^Scenario \d+\. /);
+    assert.equal(b.summary, "Show the answer", `${b.exercise}: its summary`);
+    assert.equal(b.open, false, `${b.exercise}: closed`);
+    assert.equal(b.shown, 0, `${b.exercise}: the answers are not shown until asked`);
+  }
+  for (const b of exercises) {
     assert.equal(b.summary, "Show the answer", `${b.exercise}: its summary`);
     assert.equal(b.open, false, `${b.exercise}: closed`);
     assert.match(b.answer, new RegExp(`^${b.exercise}: \\S`), `${b.exercise}: its answer is in the block`);
@@ -148,8 +158,14 @@ test("nbconvert's page has the nine closed answer blocks and typesets every form
   assert.equal(typeset.count, formulas.length, "one typeset formula for each of the Markdown's");
   assert.equal(typeset.drawn, typeset.count, "each typeset formula is drawn");
   assert.equal(typeset.errors, 0, "no formula is a TeX error");
-  // the live figure's script is the only script an output holds; the program cells print text
-  assert.deepEqual(await outputImages(page), []);
+  // every figure's drawing, decoded at the size Matplotlib saved it (about 7 in at 100 dpi)
+  const images = await outputImages(page);
+  assert.equal(images.length, notebook.cells.filter((c) => c.metadata.llmmath?.drawing).length);
+  assert.equal(images.length, 11);
+  for (const [i, img] of images.entries()) {
+    assert.ok(img.loaded, `drawing ${i + 1} is decoded`);
+    assert.ok(img.width >= 600 && img.width <= 800, `drawing ${i + 1} is ${img.width} px wide`);
+  }
   assertStayedHome(requests);
   assert.deepEqual(errors, []);
   await page.close();
