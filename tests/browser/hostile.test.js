@@ -489,14 +489,16 @@ test("a copy of the reader saved without its scripts says where each figure woul
     // for, not timed, since a loaded machine may take longer.
     for (const figure of await page.locator("figure > :not(:defined)").all()) {
       await figure.scrollIntoViewIfNeeded();
-      await figure.evaluate(
-        (el) =>
-          new Promise((resolve) => {
-            const look = () =>
-              getComputedStyle(el, "::before").visibility === "visible" ? resolve(true) : requestAnimationFrame(look);
-            look();
-          }),
-      );
+      const tag = await figure.evaluate((el) => el.localName);
+      await page
+        .waitForFunction(
+          (el) => getComputedStyle(el, "::before").visibility === "visible",
+          await figure.elementHandle(),
+          {
+            timeout: 60000,
+          },
+        )
+        .catch((e) => assert.fail(`${tag}: its words were not shown within 60 s in view (${e.message})`));
     }
     for (const n of await notes()) {
       assert.match(n.content, /needs|scripts, which this copy of the page does not have/, n.tag);
