@@ -19,7 +19,7 @@
 //              the figure states it; keys name, bandwidth ("3,350 GB/s"), peak ("989 TFLOPS")
 
 import { fmt, fmtBytes, fmtRate, fmtSeconds, grouped } from "./src/format.js";
-import { deviceById } from "./src/widgets/model-devices.js";
+import { deviceById, servingDevices } from "./src/widgets/model-devices.js";
 
 const KIND_WORDS = { full: "full", sliding: "sliding", chunked: "chunked", mla: "latent" };
 
@@ -93,12 +93,7 @@ export function modelFacts(core, models) {
     const r = core.modelCost(shape, {
       tokens: Number(tokens),
       batch: Number(batch),
-      devices: {
-        count: 1,
-        memoryBytes: d.memoryMiB * 2 ** 20,
-        bandwidthBytesPerSecond: d.bandwidthGBs * 1e9,
-        flopsPerSecond: d.peakTflops * 1e12,
-      },
+      devices: servingDevices(d),
     }).decode;
     switch (key) {
       case "tokensPerSecond":

@@ -7,7 +7,7 @@
 
 import { readFileSync } from "node:fs";
 import { fmt as fmtNumber, fmtCount, fmtSeconds, superscript } from "./src/format.js";
-import { deviceById } from "./src/widgets/model-devices.js";
+import { deviceById, servingDevices } from "./src/widgets/model-devices.js";
 
 // ---- The exercises' inputs, as the exercise texts state them ----
 
@@ -149,14 +149,8 @@ function cost(core) {
 function decode(core) {
   const text = readFileSync(new URL(`../tests/fixtures/models/${DECODE.model}.json`, import.meta.url), "utf8");
   const device = deviceById(DECODE.device);
-  const bandwidth = device.bandwidthGBs * 1e9;
   const shape = core.modelFromConfigText(text);
-  const devices = {
-    count: 1,
-    memoryBytes: device.memoryMiB * 2 ** 20,
-    bandwidthBytesPerSecond: bandwidth,
-    flopsPerSecond: device.peakTflops * 1e12,
-  };
+  const devices = servingDevices(device);
   const d = core.modelCost(shape, { tokens: DECODE.tokens, batch: DECODE.batch, devices }).decode;
   const b = core.modelCost(shape, { tokens: DECODE.tokens, batch: DECODE.batched, devices }).decode;
   return (

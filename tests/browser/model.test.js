@@ -522,7 +522,7 @@ const HAND = (() => {
 test("model: exercise 4b expects the core's decoding floor for Llama 3.1 8B on one H100 SXM at 4,096 tokens, and for a batch of 8 in its follow-up, hints the typical wrong numbers, and holds the figure's tokens a second back until both are right", async () => {
   // The core in Node, at the exercise's stated inputs, against the calculation by hand.
   const m = await require(path.join(dist, "llmmath.js"))();
-  const { deviceById } = await import(
+  const { deviceById, servingDevices } = await import(
     pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "widgets", "model-devices.js")).href
   );
   const h100 = deviceById("h100-sxm");
@@ -530,12 +530,7 @@ test("model: exercise 4b expects the core's decoding floor for Llama 3.1 8B on o
   const full = m.modelCost(shape, {
     tokens: 4096,
     batch: 1,
-    devices: {
-      count: 1,
-      memoryBytes: h100.memoryMiB * 2 ** 20,
-      bandwidthBytesPerSecond: h100.bandwidthGBs * 1e9,
-      flopsPerSecond: h100.peakTflops * 1e12,
-    },
+    devices: servingDevices(h100),
   });
   const d = full.decode;
   // Whole bytes: exact. The rate: a quotient of the same doubles, to 1e-9 relative.
@@ -617,12 +612,7 @@ test("model: exercise 4b expects the core's decoding floor for Llama 3.1 8B on o
   const batched = m.modelCost(shape, {
     tokens: 4096,
     batch: 8,
-    devices: {
-      count: 1,
-      memoryBytes: h100.memoryMiB * 2 ** 20,
-      bandwidthBytesPerSecond: h100.bandwidthGBs * 1e9,
-      flopsPerSecond: h100.peakTflops * 1e12,
-    },
+    devices: servingDevices(h100),
   }).decode;
   // By hand: the weights once with 8 rows of the embedding, and 8 caches, over the bandwidth; 8 tokens a step.
   const byHand = (8 * 3350e9) / (HAND.weights + 7 * 4096 * 2 + 8 * HAND.cache); // 1,388.2…

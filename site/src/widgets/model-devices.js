@@ -79,3 +79,15 @@ export const DEVICES = Object.freeze(
 );
 
 export const deviceById = (id) => DEVICES.find((d) => d.id === id) ?? null;
+
+/**
+ * The core's devices (modelCost's option) for `count` of device `d` (an entry of DEVICES): its
+ * memory in bytes, bandwidth in bytes a second and peak in operations a second. The build's facts
+ * (site/model-facts.mjs, site/noscript.mjs) and the tests cost a model on a device through it.
+ */
+export const servingDevices = (d, count = 1) => ({
+  count,
+  memoryBytes: d.memoryMiB * 2 ** 20,
+  bandwidthBytesPerSecond: d.bandwidthGBs * 1e9,
+  flopsPerSecond: d.peakTflops * 1e12,
+});
