@@ -183,7 +183,7 @@ test("frame embed: a sandboxed frame of embed.html tells its parent its height, 
   t.after(() => server.close());
   const { page, errors } = await open("frame-host.html", { ready: "iframe", origin: server.origin });
   await page.waitForFunction(() => document.getElementById("frame").getBoundingClientRect().height > 150, null, {
-    timeout: 15000,
+    timeout: 60000,
   });
   const messages = await page.evaluate(() => window.messages);
   const ours = messages.filter((m) => m.from === "frame");
@@ -200,7 +200,16 @@ test("frame embed: a sandboxed frame of embed.html tells its parent its height, 
   assert.equal(inner, last, "the frame takes the height it asked for");
   assert.equal(await page.locator("#frame").getAttribute("data-llmmath-figure"), "sampling");
   // Someone else's frame asked for 10^7 px, Infinity, NaN, -5 and "900": it keeps its own height.
-  await page.waitForFunction(() => window.messages.some((m) => m.data?.type === "intruder:done"));
+  // (llmmath-frame.js listens: it has sized #frame)
+  await page.waitForFunction(() => window.messages.some((m) => m.data?.type === "intruder:ready"), null, {
+    timeout: 60000,
+  });
+  await page.evaluate(() =>
+    /** @type {HTMLIFrameElement} */ (document.getElementById("intruder")).contentWindow.postMessage("go", "*"),
+  );
+  await page.waitForFunction(() => window.messages.some((m) => m.data?.type === "intruder:done"), null, {
+    timeout: 60000,
+  });
   assert.equal(await page.evaluate(() => document.getElementById("intruder").clientHeight), 100);
   const frame = page.frameLocator("#frame");
   assert.equal(await frame.locator("llm-sampling").getAttribute("temperature"), "0.5");
