@@ -82,7 +82,7 @@ import {
   writeOffline,
   writeServerFiles,
 } from "./publish.mjs";
-
+import { writeLmsPackages } from "./lms.mjs";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
 const args = process.argv.slice(2);
@@ -931,14 +931,54 @@ if (standalone.includes("data-widgets") || !standalone.includes('<script src="ll
   throw new Error("reader-standalone.html: the widgets' script is not inline after reader-head.js");
 // The drawings' styles inline, in each shadow root for a reader without scripts: no file is beside it.
 const standaloneDrawn = withDrawings(standalone, "reader-standalone.html", drawings, drawingKit, null);
-await writeFile(
-  path.join(out, "reader-standalone.html"),
-  oneFile(standaloneDrawn.html, "reader-standalone.html", {
-    styles: { "reader.css": fontInline(readerCss, await fontFile("chapter-math.woff2")) },
-    inlineStyles: standaloneDrawn.styles,
-    scripts: { "reader-head.js": readerHeadJs, "llmmath-widgets.js": widgetsJs, "reader.js": readerJs },
+const standaloneParts = {
+  styles: { "reader.css": fontInline(readerCss, await fontFile("chapter-math.woff2")) },
+  inlineStyles: standaloneDrawn.styles,
+  scripts: { "reader-head.js": readerHeadJs, "llmmath-widgets.js": widgetsJs, "reader.js": readerJs },
+};
+const standaloneHtml = oneFile(standaloneDrawn.html, "reader-standalone.html", standaloneParts);
+await writeFile(path.join(out, "reader-standalone.html"), standaloneHtml);
+
+// --- the learning platforms' packages (site/lms.mjs) -------------------------------------------
+// The chapter's launch page is the one-file edition with the adapter (src/scorm.js) as its first
+// script, inline and allowed by its hash like the others; data-scorm names the run-time it looks
+// for (the attribute is not part of the hashed text).
+const scormJs = await bundle("scorm.js");
+const headTag = '<script src="reader-head.js"></script>';
+const scormLaunch = (edition) =>
+  oneFile(
+    standaloneDrawn.html.replace(headTag, () => `<script src="scorm.js"></script>\n${headTag}`),
+    "chapter.html",
+    {
+      ...standaloneParts,
+      scripts: { "scorm.js": scormJs, ...standaloneParts.scripts },
+    },
+  ).replace(
+    `<script>${inlineSafe(scormJs)}</script>`,
+    () => `<script data-scorm="${edition}">${inlineSafe(scormJs)}</script>`,
+  );
+const figureTitles = Object.fromEntries(
+  Object.entries(figures).map(([name]) => {
+    const caption = new RegExp(`<template id="caption-${name}"><figcaption><strong>([^<]+)</strong>([^.]*)`).exec(
+      captions,
+    );
+    if (!caption) throw new Error(`no caption to name the package of figure ${name}`);
+    return [name, { title: `${caption[1]}${caption[2].replace(/<[^>]*>/g, "")}`.trim() }];
   }),
 );
+await writeLmsPackages(out, {
+  chapter: { 1.2: scormLaunch("1.2"), 2004: scormLaunch("2004"), standalone: standaloneHtml },
+  embed: await readFile(path.join(out, "embed.html"), "utf8"),
+  embedFiles: await Promise.all(
+    ["llmmath-embed.css", "llmmath-embed.js", "llmmath-widgets.js"].map(async (f) => [
+      f,
+      await readFile(path.join(out, f)),
+    ]),
+  ),
+  adapter: scormJs,
+  figures: figureTitles,
+  title: "Attention and Transformers",
+});
 
 // --- the npm package -------------------------------------------------------------------------
 // dist/package/, packed by `npm pack` into dist/llmmath-attention-<version>.tgz, for a site built

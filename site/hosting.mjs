@@ -136,6 +136,9 @@ export const TYPES = {
   woff2: { type: "font/woff2" },
   png: { type: "image/png" },
   tgz: { type: "application/gzip" },
+  // the learning platforms' packages (site/lms.mjs): SCORM zips and the Common Cartridge
+  zip: { type: "application/zip" },
+  imscc: { type: "application/vnd.ims.imsccv1p3" },
 };
 /** The type of a file with no extension the table knows: bytes, for download. */
 export const DEFAULT_TYPE = "application/octet-stream";

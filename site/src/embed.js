@@ -10,6 +10,7 @@
 import { figureName, figures } from "./widgets/figures.js";
 import { namesOf, parseValue, shown, shownNames, VIEW_ATTRIBUTES } from "./widgets/attributes.js";
 import { addTakeawayActions } from "./takeaway.js";
+import { setUpProgress } from "./progress.js";
 
 // The page's note for a frame whose scripts never ran (embed.html, shown by llmmath-embed.css
 // after a delay) goes first: from here on, this script says what is wrong itself.
@@ -95,6 +96,8 @@ if (!figure) {
   // frame loading="lazy").
   /** @type {any} */ (el).drawNow();
   addTakeawayActions(el, { caption: wrapper.querySelector("figcaption") });
+  // Figure 9.1 alone reports its score as the chapter does (llm-progress, data-progress).
+  setUpProgress();
   Promise.resolve(el.ready).then(() => {
     document.documentElement.setAttribute("data-ready", "");
     postHeight();

@@ -6,6 +6,7 @@
 //    aliases) are read too, the name winning over them, and only the name is written;
 //  - each figure gets Copy link and Copy embed code beside its Reset, then what takeaway.js adds;
 //  - data-ready on <html> once every widget on the page has rendered;
+//  - the reader's progress through the exercises, told to the host (progress.js);
 //  - printing, as a workbook: the state on the first page, each figure's settings, the answers in
 //    a Solutions part at the end (print.js).
 import { figures } from "./widgets/figures.js";
@@ -18,6 +19,7 @@ import { setUpPrint } from "./print.js";
 import { setUpOffline } from "./offline.js";
 import { placeInAddress } from "./place.js";
 import { startWidgets } from "./first-screen.js";
+import { setUpProgress } from "./progress.js";
 
 // "Keep this chapter for offline reading", in the contents: needs no figure (offline.js).
 setUpOffline();
@@ -245,6 +247,9 @@ function main() {
   }
 
   restore();
+  // llm-progress and data-progress for a host (a learning platform's package), after the
+  // address's settings, which Figure 9.1's saved choices do not override (progress.js).
+  setUpProgress();
   focusWhereScrolls();
   addShareActions();
   setUpPrint({ widgets: all, writeNow });

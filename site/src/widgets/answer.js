@@ -191,6 +191,13 @@ export class FigureAnswer extends HTMLElement {
     /** @type {HTMLElement | null} */
     this.dockPlace = null;
     this.dockGeometry = ""; // what dock() last wrote: left and width
+    /**
+     * What the page's progress (site/src/progress.js) reports of this exercise: committed once a
+     * number was checked or the answer opened; right once every number it asks was checked right
+     * before the answer was shown on request; tries, the numbers checked.
+     */
+    this.progress = { committed: false, right: false, tries: 0 };
+    this.askedAnswer = false;
   }
 
   connectedCallback() {
@@ -237,6 +244,9 @@ export class FigureAnswer extends HTMLElement {
         class: "answer",
         ontoggle: () => {
           if (!this.details.open) return;
+          // Opened on request before every number was right: the answer was told, not found.
+          if (!this.progress.right) this.askedAnswer = true;
+          this.commit({});
           this.undock();
           this.reveal();
           if (this.then) this.then.hidden = false;
@@ -664,6 +674,7 @@ export class FigureAnswer extends HTMLElement {
       return;
     }
     step.checked = true;
+    this.commit({ tries: this.progress.tries + 1 });
     const near = (x, tol) => Math.abs(guess - x) <= tol;
     const g = fmt(guess, 10);
     const exact = p.tolerance === 0;
@@ -682,6 +693,7 @@ export class FigureAnswer extends HTMLElement {
         return;
       }
       if (this.then) this.then.hidden = false;
+      if (!this.askedAnswer) this.commit({ right: true });
       this.details.open = true;
       this.undock();
       this.reveal();
@@ -695,6 +707,42 @@ export class FigureAnswer extends HTMLElement {
       "wrong",
       `Not yet: ${g} is not ${exact ? "" : `${toleranceText(p.tolerance)} of `}the answer. ${hint ? hint.text : p.otherwise} Try again, or open the answer.`,
     );
+  }
+
+  /**
+   * Records a change of the exercise's progress and tells the page ("llm-answer-progress", which
+   * bubbles to the document, where progress.js listens).
+   * @param {{ right?: boolean, tries?: number }} change
+   */
+  commit(change) {
+    const next = { ...this.progress, ...change, committed: true };
+    if (JSON.stringify(next) === JSON.stringify(this.progress)) return;
+    this.progress = next;
+    this.dispatchEvent(new CustomEvent("llm-answer-progress", { bubbles: true, detail: { ...next } }));
+  }
+
+  /**
+   * Puts back the progress of an earlier visit (progress.js, from what a host saved): a committed
+   * exercise shows its worked answer open and says how it went; the numbers typed then are not kept.
+   * @param {{ committed: boolean, right: boolean, tries: number }} saved
+   */
+  restoreProgress(saved) {
+    if (!saved.committed || !this.first) return;
+    this.progress = { committed: true, right: saved.right, tries: saved.tries };
+    this.askedAnswer = !saved.right;
+    const tries = `${saved.tries} ${saved.tries === 1 ? "number" : "numbers"} checked`;
+    this.showFeedback(
+      this.first,
+      saved.right ? "right" : "stale",
+      saved.right
+        ? `On an earlier visit you predicted this right (${tries}). The worked answer is open below.`
+        : `On an earlier visit you opened the answer (${tries}). Check a number again for the figure as it is now.`,
+    );
+    if (this.then) this.then.hidden = false;
+    this.details.open = true;
+    this.undock();
+    this.reveal();
+    this.dispatchEvent(new CustomEvent("llm-answer-progress", { bubbles: true, detail: { ...this.progress } }));
   }
 
   /** Writes a verdict into a step's status line: kind is "right", "wrong" or "stale" (styled by reader.css). */

@@ -368,7 +368,8 @@ export class LlmDiagnose extends LlmWidget {
 
   /**
    * The steps answered so far in the order and how many of them were right at the first choice:
-   * a step counts once a choice was made at it.
+   * a step counts once a choice was made at it; of `total`, every scenario's steps (the page's
+   * progress reports all three, site/src/progress.js).
    */
   score() {
     const order = shuffled(this.state.seed);
@@ -377,7 +378,11 @@ export class LlmDiagnose extends LlmWidget {
       ...REASONS.map(({ key }) => [picksOf(this.state[key][k])[0], rightOf(s[key])]),
     ]);
     const answered = firsts.filter(([first]) => first !== undefined);
-    return { right: answered.filter(([first, right]) => first === right).length, answered: answered.length };
+    return {
+      right: answered.filter(([first, right]) => first === right).length,
+      answered: answered.length,
+      total: firsts.length,
+    };
   }
 
   /** Sets the progress, the card (rebuilt when the scenario changed), choices and inputs from the state. */
