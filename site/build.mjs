@@ -845,6 +845,13 @@ ${rows}
   </section>`;
   })
   .join("\n");
+// A slide's frame, the guide's reveal.js recipe: the speculative figure at the slide size.
+const revealFrame = embedCode({
+  name: "speculative",
+  figure: figures.speculative,
+  settings: [["alpha", "0.8"]],
+  view: [["compact", "slide"]],
+}).frame.split("\n")[0];
 // The package's file name, which the guide's install recipe names (see "the npm package" below).
 const rootPackage = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
 const PACKAGE = { name: "llmmath-attention", version: rootPackage.version };
@@ -884,6 +891,11 @@ await writeFile(
         .frame.split("\n")[0]
         .replace('sandbox="allow-scripts allow-downloads"', 'sandbox="allow-scripts"'),
     ),
+    // a slide's frame (reveal.js): the embed code's first line at the slide size, and the sizes
+    // the guide names (attributes.js, share.js)
+    "reveal-frame": escapeHtml(revealFrame),
+    "slide-height": String(VIEW_ATTRIBUTES.find((d) => d.name === "compact").slideHeight),
+    "slide-frame-height": / height="(\d+)"/.exec(revealFrame)[1],
     // a notebook's cells that show a figure live, as the notebook edition's last cells (notebook.mjs)
     "notebook-script": escapeHtml(
       liveCode({ name: "sampling", figure: figures.sampling, attrs: [["temperature", "0.7"]] }).script,

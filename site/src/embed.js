@@ -84,6 +84,9 @@ if (!figure) {
   wrapper.append(el);
   const caption = /** @type {HTMLTemplateElement | null} */ (document.getElementById(`caption-${name}`));
   if (caption) wrapper.append(caption.content.cloneNode(true));
+  // At the slide size the slide's title names the figure: its caption is kept for screen readers
+  // only, so that the frame is the figure's height, which fits under that title.
+  if (params.get("compact") === "slide") wrapper.querySelector("figcaption")?.classList.add("visually-hidden");
   // Under the chapter's name (h1), a heading names the figure as its caption does ("Figure 5.1.
   // Speculative decoding"), so a figure's own h3 headings sit one level below it.
   const label = wrapper.querySelector("figcaption strong")?.textContent.trim();

@@ -1,6 +1,7 @@
 // What a figure's settings become when shared: a query string, a link into the reader, and the
 // embed code (a frame and a script tag) a course author pastes. Strings only: the settings are
 // escaped for the place they go (URL encoding, HTML attribute quoting), never inserted as markup.
+import { SLIDE_HEIGHT } from "./widgets/attributes.js";
 
 /** [[name, value], …] → "name=value&…" (URL-encoded), with an optional "prefix." on each name. */
 export function toQuery(settings, prefix = "") {
@@ -13,6 +14,11 @@ export function toQuery(settings, prefix = "") {
 export function escapeHtml(s) {
   return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
+
+// A frame of a figure at the slide size (compact="slide"): the figure at its most, SLIDE_HEIGHT,
+// and embed.html's padding above and below it (0.75rem each, embed.css), with the caption out of
+// sight (the slide's title names the figure).
+const SLIDE_FRAME_HEIGHT = SLIDE_HEIGHT + 24;
 
 // What a host page adds once so that every frame of a figure takes the height it asks for: an
 // external script (site/src/frame.js), which a policy without 'unsafe-inline' allows.
@@ -33,8 +39,11 @@ export const RESIZER = (base) => `<script src="${escapeHtml(base)}llmmath-frame.
 export function embedCode({ name, figure, settings, view = [], base = "", inline = null }) {
   const all = [...settings, ...view];
   const src = `${base}embed.html?${toQuery([["widget", name], ...all])}`.replace(/=(?=&|$)/g, "");
-  const compact = view.some(([n]) => n === "compact");
-  const height = figure.frameHeight[compact ? "compact" : "full"][800];
+  const compact = view.find(([n]) => n === "compact")?.[1];
+  const height =
+    compact === "slide"
+      ? SLIDE_FRAME_HEIGHT
+      : figure.frameHeight[compact === undefined || compact === "false" ? "full" : "compact"][800];
   const attrs = all.map(([n, v]) => (v === "" ? ` ${n}` : ` ${n}="${escapeHtml(v)}"`)).join("");
   // Data too long for an address (a model's config.json) goes inside the element, as JSON whose
   // "<" is escaped so that no "</script" can end it early; a frame cannot carry it.

@@ -440,7 +440,7 @@ for (const [width, height] of [
       assert.ok(b.x >= 0 && b.x + b.width <= width, `${what}: ${b.x} to ${b.x + b.width} of ${width}`);
     }
     // The compact form: the weights and the switch alone, the table wholly visible.
-    assert.equal(await fig.evaluate((el) => el.view.compact), true);
+    assert.equal(await fig.evaluate((el) => el.view.compact), "true");
     for (const hidden of [
       ".attention-editors",
       ".worked",

@@ -14,6 +14,9 @@
 //            declared range is one the core accepts, each field alone from its defaults
 //            (tests/browser/hostile.test.js tries every bound against the core)
 //   default  the value when neither the attribute nor a preset gives one
+//   bare     optional, for a view attribute (below): the value it takes written without one
+//            (<llm-x compact>, embed.html?compact)
+//   slideHeight  compact's own: SLIDE_HEIGHT, for the guide
 //   doc      one sentence for the guide
 //   preset   true on the one attribute that selects a preset (a widget may have none)
 //   example  optional: a value the figure accepts other than the default, for a text whose
@@ -38,12 +41,22 @@
 // (base.js) reads them; the styles select on what the kit makes of them (.llm-compact on the
 // figure's frame, the parts each figure's declaration names hidden; :host([data-scheme="dark"]),
 // the scheme resolved by scheme.js).
+// The most height a figure takes at the slide size (compact="slide"), in px: a reveal.js slide is
+// 960 × 700, and a slide's title (reveal's themes: about 100 px) leaves room for 560 and a margin.
+// Past it the figure scrolls within itself, its main controls (.llm-bar) held at its top.
+export const SLIDE_HEIGHT = 560;
+
 export const VIEW_ATTRIBUTES = Object.freeze([
+  // compact's values are the figure's sizes: whole (false), compact (true, or the attribute
+  // written without a value: `bare`), and compact within a slide (slide).
   Object.freeze({
     name: "compact",
-    type: "boolean",
-    default: false,
-    doc: "Shows only the figure's chart and its main controls: no editor, no list of draws, no written calculation (for a course page that wants the picture).",
+    type: "choice",
+    choices: Object.freeze(["false", "true", "slide"]),
+    default: "false",
+    bare: "true",
+    slideHeight: SLIDE_HEIGHT,
+    doc: `Shows only the figure's chart and its main controls: no editor, no list of draws, no written calculation (for a course page that wants the picture). slide is compact and at most ${SLIDE_HEIGHT} px tall, to fit a 960 × 700 slide under its title: a taller figure scrolls within itself, its main controls held at its top.`,
   }),
   Object.freeze({
     name: "scheme",

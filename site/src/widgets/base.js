@@ -52,6 +52,7 @@ import {
   settingsToState,
   shown,
   shownNames,
+  SLIDE_HEIGHT,
   unknownAttributeNotes,
   VIEW_ATTRIBUTES,
   stateDiff,
@@ -89,13 +90,16 @@ function keepKey(event) {
 // A compact figure (the view attribute compact) keeps its chart and its main controls: it hides
 // the parts its figure's declaration lists (figures.js: compact.hides, selectors within .llm-frame) and
 // the kit's actions (downloads, copies, embed code). One style sheet per figure, made once.
+// At the slide size (compact="slide") it is also at most SLIDE_HEIGHT tall: what is below scrolls
+// within the frame, and the main controls (.llm-bar, sticky) stay at its top, on the slide.
 const KIT_COMPACT = ["> .llm-actions", "> .llm-panel"];
 const compactSheets = new Map();
 function compactCss(tag) {
   let css = compactSheets.get(tag);
   if (css === undefined) {
     const parts = [...(figureOf(tag)?.compact.hides ?? []), ...KIT_COMPACT];
-    css = `${parts.map((sel) => `.llm-frame.llm-compact ${sel}`).join(",\n")} { display: none !important; }`;
+    css = `${parts.map((sel) => `.llm-frame.llm-compact ${sel}`).join(",\n")} { display: none !important; }
+.llm-frame.llm-slide { box-sizing: border-box; max-height: ${SLIDE_HEIGHT}px; overflow-y: auto; }`;
     compactSheets.set(tag, css);
   }
   return css;
@@ -930,18 +934,18 @@ export class LlmWidget extends HTMLElement {
 
   /**
    * The view attributes that differ from their defaults, as [name, string] pairs for embed code:
-   * a boolean one present as ["compact", ""] (written <llm-x compact>, ?compact).
+   * one at the value it takes written bare as ["compact", ""] (written <llm-x compact>, ?compact).
    */
   viewSettings() {
-    return VIEW_ATTRIBUTES.filter((d) => this.view[stateKey(d.name)] !== d.default).map((d) => [
-      d.name,
-      d.type === "boolean" ? "" : String(this.view[stateKey(d.name)]),
-    ]);
+    return VIEW_ATTRIBUTES.filter((d) => this.view[stateKey(d.name)] !== d.default).map((d) => {
+      const value = String(this.view[stateKey(d.name)]);
+      return [d.name, value === /** @type {{ bare?: string }} */ (d).bare ? "" : value];
+    });
   }
 
   /**
    * Reads the view attributes (attributes.js: VIEW_ATTRIBUTES, the same for every figure) into
-   * this.view, { compact, scheme }, a bad value noted in this.viewNotes and replaced by its
+   * this.view, { compact, scheme } ("false", "true" or "slide"; "auto", "light" or "dark"), a bad value noted in this.viewNotes and replaced by its
    * default; then lets the figure follow them (viewChanged). Not state: nothing here redraws.
    */
   _readView() {
@@ -949,9 +953,9 @@ export class LlmWidget extends HTMLElement {
     const notes = [];
     for (const d of VIEW_ATTRIBUTES) {
       const raw = this.getAttribute(d.name);
-      // a boolean view attribute present without a value (<llm-x compact>) means true
+      // a view attribute present without a value (<llm-x compact>) takes its bare value
       const parsed =
-        raw === null ? { value: d.default } : d.type === "boolean" && raw === "" ? { value: true } : parseValue(d, raw);
+        raw === null ? { value: d.default } : raw === "" && "bare" in d ? { value: d.bare } : parseValue(d, raw);
       if ("value" in parsed) view[stateKey(d.name)] = parsed.value;
       else {
         view[stateKey(d.name)] = d.default;
@@ -966,11 +970,13 @@ export class LlmWidget extends HTMLElement {
   /**
    * Called after this.view changed (and once when the figure is connected); the kit's own hook:
    * the figure takes its scheme, pinned or its page's (scheme.js sets data-scheme), and is
-   * compact or whole (the class llm-compact on its frame, which compactCss's rules select).
+   * whole, compact or slide-sized (the classes llm-compact and llm-slide on its frame, which
+   * compactCss's rules select).
    */
   viewChanged() {
     followScheme(this, this.view.scheme);
-    this.frame?.classList.toggle("llm-compact", this.view.compact);
+    this.frame?.classList.toggle("llm-compact", this.view.compact !== "false");
+    this.frame?.classList.toggle("llm-slide", this.view.compact === "slide");
   }
 
   _showNotes() {
