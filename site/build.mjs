@@ -949,6 +949,8 @@ await writeFile(
 //   widgets.js, .d.ts   "llmmath-attention/widgets": importing it defines every <llm-…> element
 //                       (src/widgets-module.js), with the core from ./llmmath.js
 //   README.md           site/package-readme.md with the guide's recipes (data-recipe) filled in
+//   LICENSE, LICENSE-text   the repository's: the code's MIT licence, and the CC BY 4.0 notice
+//                       for the text and figures that the widgets carry ("license" names both)
 // "sideEffects" names widgets.js, imported only for what it does, so that a bundler keeps the
 // import; the core's module does nothing until it is called.
 
@@ -1006,6 +1008,8 @@ export declare const tags: readonly [${Object.keys(widgets)
       throw new Error(`site/package-readme.md: ${mark}, but the guide has no such recipe`);
     return guideRecipes[name];
   }),
+  LICENSE: await readFile(path.join(root, "LICENSE"), "utf8"),
+  "LICENSE-text": await readFile(path.join(root, "LICENSE-text"), "utf8"),
 };
 packageFiles["package.json"] = `${JSON.stringify(
   {
