@@ -878,6 +878,14 @@ await writeFile(
     "sphinx-frame": escapeHtml(
       embedCode({ name: "rope", figure: figures.rope, settings: [["m", "5"]] }).frame.split("\n")[0],
     ),
+    // Hugo's frame: the whole embed code, its files in static/ and so addressed from the site's
+    // root, as the Hugo script recipe's; pandoc's: the same with the files beside the page
+    "hugo-frame": escapeHtml(
+      embedCode({ name: "sampling", figure: figures.sampling, settings: [["temperature", "0.7"]], base: "/" }).frame,
+    ),
+    "pandoc-frame": escapeHtml(
+      embedCode({ name: "speculative", figure: figures.speculative, settings: [["alpha", "0.8"]] }).frame,
+    ),
     // a learning platform's frame: the same, in a sandbox that allows only scripts
     "lms-frame": escapeHtml(
       embedCode({ name: "sampling", figure: figures.sampling, settings: [["temperature", "0.7"]] })
