@@ -886,6 +886,16 @@ await writeFile(
     "pandoc-frame": escapeHtml(
       embedCode({ name: "speculative", figure: figures.speculative, settings: [["alpha", "0.8"]] }).frame,
     ),
+    // VitePress's frame: the iframe alone (its resizer is loaded by the configuration), the files
+    // in public/ and so at the site's root
+    "vitepress-frame": escapeHtml(
+      embedCode({
+        name: "sampling",
+        figure: figures.sampling,
+        settings: [["temperature", "0.7"]],
+        base: "/",
+      }).frame.split("\n")[0],
+    ),
     // a learning platform's frame: the same, in a sandbox that allows only scripts
     "lms-frame": escapeHtml(
       embedCode({ name: "sampling", figure: figures.sampling, settings: [["temperature", "0.7"]] })
