@@ -885,6 +885,24 @@ await writeFile(
     "sphinx-frame": escapeHtml(
       embedCode({ name: "rope", figure: figures.rope, settings: [["m", "5"]] }).frame.split("\n")[0],
     ),
+    // Hugo's frame: the whole embed code, its files in static/ and so addressed from the site's
+    // root, as the Hugo script recipe's; pandoc's: the same with the files beside the page
+    "hugo-frame": escapeHtml(
+      embedCode({ name: "sampling", figure: figures.sampling, settings: [["temperature", "0.7"]], base: "/" }).frame,
+    ),
+    "pandoc-frame": escapeHtml(
+      embedCode({ name: "speculative", figure: figures.speculative, settings: [["alpha", "0.8"]] }).frame,
+    ),
+    // VitePress's frame: the iframe alone (its resizer is loaded by the configuration), the files
+    // in public/ and so at the site's root
+    "vitepress-frame": escapeHtml(
+      embedCode({
+        name: "sampling",
+        figure: figures.sampling,
+        settings: [["temperature", "0.7"]],
+        base: "/",
+      }).frame.split("\n")[0],
+    ),
     // a learning platform's frame: the same, in a sandbox that allows only scripts
     "lms-frame": escapeHtml(
       embedCode({ name: "sampling", figure: figures.sampling, settings: [["temperature", "0.7"]] })
@@ -1001,6 +1019,8 @@ await writeLmsPackages(out, {
 //   widgets.js, .d.ts   "llmmath-attention/widgets": importing it defines every <llm-…> element
 //                       (src/widgets-module.js), with the core from ./llmmath.js
 //   README.md           site/package-readme.md with the guide's recipes (data-recipe) filled in
+//   LICENSE, LICENSE-text   the repository's: the code's MIT licence, and the CC BY 4.0 notice
+//                       for the text and figures that the widgets carry ("license" names both)
 // "sideEffects" names widgets.js, imported only for what it does, so that a bundler keeps the
 // import; the core's module does nothing until it is called.
 
@@ -1058,6 +1078,8 @@ export declare const tags: readonly [${Object.keys(widgets)
       throw new Error(`site/package-readme.md: ${mark}, but the guide has no such recipe`);
     return guideRecipes[name];
   }),
+  LICENSE: await readFile(path.join(root, "LICENSE"), "utf8"),
+  "LICENSE-text": await readFile(path.join(root, "LICENSE-text"), "utf8"),
 };
 packageFiles["package.json"] = `${JSON.stringify(
   {

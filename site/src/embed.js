@@ -22,8 +22,12 @@ const given = params.get("widget");
 // The figure's name now, whichever of its names the query gave.
 const name = figureName(given);
 const figure = name === null ? null : figures[name];
-// A saved copy of this page carries the data-ready it had: it is set again when the figure draws.
+// The page's outcome, on its root: data-ready once its figure has drawn, data-failed when it
+// cannot draw (no such figure, the figures' script or their engine refused), never both, so that
+// a host or a test waiting for either can tell failure from success. A saved copy of this page
+// carries the one it had: it is set again.
 document.documentElement.removeAttribute("data-ready");
+document.documentElement.removeAttribute("data-failed");
 // ?scheme=light or dark pins the page around the figure too (the tokens select on the root's
 // data-scheme, src/tokens.js); with auto, or a value the figure refuses, the page follows the
 // system, and so does the figure on it.
@@ -59,13 +63,13 @@ if (!figure) {
       ? `No figure named: add ?widget= with one of ${Object.keys(figures).join(", ")}.`
       : `There is no figure “${shown(given)}”. Use ?widget= with one of ${Object.keys(figures).join(", ")}.`,
   );
-  document.documentElement.setAttribute("data-ready", "");
+  document.documentElement.setAttribute("data-failed", "");
 } else if (!customElements.get(figure.tag)) {
   // llmmath-widgets.js is missing beside the page, or was refused: no element would ever draw.
   say(
     "The figures' script, llmmath-widgets.js, did not run: it must sit beside embed.html, allowed by the page's policy.",
   );
-  document.documentElement.setAttribute("data-ready", "");
+  document.documentElement.setAttribute("data-failed", "");
 } else {
   const cls = /** @type {typeof import("./widgets/base.js").LlmWidget | undefined} */ (customElements.get(figure.tag));
   // An attribute's former names (aliases) are settings too: the widget reads them as its name.
@@ -101,8 +105,10 @@ if (!figure) {
   addTakeawayActions(el, { caption: wrapper.querySelector("figcaption") });
   // Figure 9.1 alone reports its score as the chapter does (llm-progress, data-progress).
   setUpProgress();
+  // `ready` resolves when the figure has settled, drawn or not: only a figure that drew carries
+  // data-ready (one whose engine was refused, or that could not be built, shows why instead).
   Promise.resolve(el.ready).then(() => {
-    document.documentElement.setAttribute("data-ready", "");
+    document.documentElement.setAttribute(el.hasAttribute("data-ready") ? "data-ready" : "data-failed", "");
     postHeight();
   });
 }

@@ -388,10 +388,12 @@ test("embed.html renders every figure by its name, with its caption, and applies
 });
 
 test("embed.html says what is wrong with an unknown figure, an unknown setting or a bad value", async () => {
-  let { page } = await open("embed.html?widget=nonsense");
+  // No figure to draw: the page says so and marks itself failed, never ready.
+  let { page } = await open("embed.html?widget=nonsense", { ready: "html[data-failed]" });
   assert.match(await page.locator("#embed-message").textContent(), /no figure “nonsense”.*sampling/);
+  assert.equal(await page.locator("[data-ready]").count(), 0);
   await page.close();
-  ({ page } = await open("embed.html?widget=constructor"));
+  ({ page } = await open("embed.html?widget=constructor", { ready: "html[data-failed]" }));
   assert.match(await page.locator("#embed-message").textContent(), /no figure “constructor”/);
   await page.close();
   ({ page } = await open("embed.html?widget=speculative&alpha=7&colour=red"));
@@ -468,7 +470,8 @@ test("payloads in embed.html's query and in attributes never run or appear as el
       `widget=moe&tokens=${q}`,
       `widget=diagnose&picks=${q}`,
     ]) {
-      const { page } = await open(`embed.html?${query}`);
+      // widget=<payload> names no figure: that page fails; the others draw
+      const { page } = await open(`embed.html?${query}`, { ready: "html[data-ready], html[data-failed]" });
       assert.equal(await page.evaluate(() => window.__pwned), undefined, query);
       assert.equal(await countDeep(page, "img, iframe, object, embed"), 0, query);
       assert.equal(await countDeep(page, "script"), 2, query);

@@ -460,6 +460,59 @@ test("Sphinx, a frame as the guide writes it (html_extra_path, the resizer in ht
   await page.close();
 });
 
+/** Hugo, a frame: the guide's embed code in a page's Markdown, the frame's files in static/. */
+function hugoFrameSite() {
+  const root = path.join(work, "hugo-frame");
+  write(path.join(root, "hugo.toml"), `baseURL = "/"\ntitle = "Course"\n${guideRecipe("hugo-config")}\n`);
+  const layout = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title>
+<script src="/theme-keys.js"></script></head><body><h1>{{ .Title }}</h1><main>{{ .Content }}</main></body></html>\n`;
+  write(path.join(root, "layouts", "_default", "single.html"), layout);
+  write(path.join(root, "layouts", "_default", "list.html"), layout);
+  write(
+    path.join(root, "content", "sampling.md"),
+    `---\ntitle: Sampling\n---\n\nSome text.\n\n${guideRecipe("hugo-frame-page")}\n`,
+  );
+  copyFrameFiles(path.join(root, "static"));
+  fs.copyFileSync(THEME_KEYS, path.join(root, "static", "theme-keys.js"));
+  execFileSync("hugo", ["--quiet", "--destination", path.join(root, "public")], { cwd: root, stdio: "pipe" });
+  return path.join(root, "public");
+}
+
+/** pandoc, a frame: the guide's embed code in the Markdown, the frame's files beside the page. */
+function pandocFrameSite() {
+  const root = path.join(work, "pandoc-frame");
+  write(path.join(root, "page.md"), `# Speculative decoding\n\nSome text.\n\n${guideRecipe("pandoc-frame-page")}\n`);
+  write(path.join(root, "keys.html"), '<script src="theme-keys.js"></script>\n');
+  copyFrameFiles(root);
+  fs.copyFileSync(THEME_KEYS, path.join(root, "theme-keys.js"));
+  const command = guideRecipe("pandoc-command").trim();
+  execFileSync("sh", ["-c", `${command} --include-in-header keys.html`], { cwd: root, stdio: "pipe" });
+  return root;
+}
+
+for (const [site, build, file] of [
+  ["Hugo", hugoFrameSite, "sampling/"],
+  ["pandoc", pandocFrameSite, "page.html"],
+]) {
+  test(`${site}, a frame as the guide writes it: drawn, full height, a slider changes it, the theme's keys stay in it`, async () => {
+    const root = build();
+    const html = fs.readFileSync(path.join(root, file.endsWith("/") ? `${file}index.html` : file), "utf8");
+    assert.doesNotMatch(html, /raw HTML omitted/, `${site} kept the frame`);
+    assert.match(html, /<iframe src="[^"]*embed\.html\?widget=/, `${site} wrote the frame`);
+    const server = await host(root);
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 1000, height: 900 });
+    const requests = [];
+    page.on("request", (r) => requests.push(r.url()));
+    await page.goto(`${server.origin}/${file}`);
+    await checkFrame(page, `${site} frame`, ["n", "p", "ArrowRight"]);
+    assert.deepEqual(await page.evaluate(() => window.__shortcuts), [], "no key typed in the frame reached the site");
+    assert.deepEqual(server.missing, [], "every file the frame asked for was there");
+    allRequestsLocal(requests, server, `${site} frame`);
+    await page.close();
+  });
+}
+
 test("a misspelt attribute name gets a note naming the nearest setting, written to the console once; id, class, data- and aria- attributes are not settings and get none", async () => {
   const dir = path.join(work, "misspelt");
   fs.mkdirSync(dir, { recursive: true });

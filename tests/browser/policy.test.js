@@ -15,12 +15,23 @@ const { useBrowser, dist, serve, guideFiles } = require("./browser.js");
 
 const browser = useBrowser(test);
 
+/** The policy the built guide names for `kind` ("script" or "frame"): <code data-policy="kind">. */
+function guidePolicy(kind) {
+  const html = fs.readFileSync(path.join(dist, "embed-guide.html"), "utf8");
+  const m = new RegExp(`<code data-policy="${kind}">([^<]*)</code>`).exec(html);
+  if (!m) throw new Error(`dist/embed-guide.html names no policy for ${kind}`);
+  return m[1].replace(/&#39;|&apos;/g, "'").replace(/&amp;/g, "&");
+}
+
 // The header each first part of a path gives its page: /strict/embed.html, /no-scripts/…
 const POLICIES = {
   strict: "script-src 'self' 'wasm-unsafe-eval'; style-src 'self'",
   "no-scripts": "script-src 'none'",
   "no-wasm": "script-src 'self'",
   plain: null,
+  // The guide's own words (<code data-policy>), as a course author copies them into a header.
+  "guide-script": guidePolicy("script"),
+  "guide-frame": guidePolicy("frame"),
 };
 // The host pages of the frame tests, in a folder of their own beside dist/'s files.
 const hosts = fs.mkdtempSync(path.join(os.tmpdir(), "llmmath-policy-"));
@@ -146,13 +157,15 @@ test("embed.html whose scripts a header refuses (script-src 'none') shows, after
   assert.ok(text.includes(POLICY_NAMED), text);
   assert.match(text, /allow-scripts/);
   assert.match(text, /llmmath-widgets\.js, llmmath-embed\.js and llmmath-embed\.css/);
-  assert.equal(await page.locator("html[data-ready]").count(), 0, "nothing ran");
+  assert.equal(await page.locator("[data-ready], [data-failed]").count(), 0, "nothing ran, nothing is marked");
   await page.close();
 });
 
 test("embed.html whose WebAssembly a header refuses (script-src 'self') says in the figure that its policy needs 'wasm-unsafe-eval'", async () => {
-  const { page, response } = await open("/no-wasm/embed.html?widget=sampling", { ready: "html[data-ready]" });
+  const { page, response } = await open("/no-wasm/embed.html?widget=sampling", { ready: "html[data-failed]" });
   assert.equal(response.headers()["content-security-policy"], POLICIES["no-wasm"]);
+  // A host, or a test, waiting for the frame's figure must not take this for a drawn one.
+  assert.equal(await page.locator("[data-ready]").count(), 0, "nothing is marked ready");
   const pending = page.locator("llm-sampling .llm-pending");
   assert.ok(await pending.isVisible());
   assert.equal(
@@ -179,6 +192,59 @@ ${body}
   );
   return name;
 }
+
+test("embed.html under exactly the guide's policy for a frame, as a header, draws, responds and saves its PNG with no violation", async () => {
+  const { page, errors, response } = await open("/guide-frame/embed.html?widget=sampling", {
+    ready: "html[data-ready]",
+  });
+  assert.equal(response.headers()["content-security-policy"], POLICIES["guide-frame"], "the header was sent");
+  assert.match(POLICIES["guide-frame"], /^default-src 'self'; /, "the guide's policy starts from default-src 'self'");
+  const fig = page.locator("llm-sampling");
+  const rows = () => fig.locator(".sampling-table tbody").first().textContent();
+  const before = await rows();
+  await fig.getByLabel("Temperature T").focus();
+  await page.keyboard.press("ArrowRight");
+  assert.notEqual(await rows(), before, "the table follows the slider");
+  // The captions' formula font, a data: address in llmmath-embed.css, loads: a refused font
+  // would fail here (and fall back silently on screen).
+  const fonts = await page.evaluate(() =>
+    Promise.all(
+      [...document.fonts].map((f) =>
+        f.load().then(
+          () => `${f.family} loaded`,
+          () => `${f.family} refused`,
+        ),
+      ),
+    ),
+  );
+  assert.ok(fonts.length > 0, "llmmath-embed.css declares its font");
+  assert.ok(
+    fonts.every((f) => f.endsWith("loaded")),
+    fonts.join(", "),
+  );
+  const [png] = await Promise.all([page.waitForEvent("download"), fig.locator(".llm-download-png").click()]);
+  assert.equal(png.suggestedFilename(), "sampling-figure.png");
+  assert.deepEqual(await page.evaluate(() => window.__violations), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a page with the script embed under exactly the guide's policy for it, as a header, draws its figure with no violation", async () => {
+  hostPage(
+    "script-host.html",
+    '<script src="llmmath-widgets.js"></script>\n<llm-speculative alpha="0.8" gamma="5"></llm-speculative>',
+  );
+  const { page, errors, response } = await open("/guide-script/script-host.html", {
+    ready: "llm-speculative[data-ready]",
+  });
+  assert.equal(response.headers()["content-security-policy"], POLICIES["guide-script"], "the header was sent");
+  assert.equal(await page.locator("llm-speculative .llm-pending.llm-error").count(), 0);
+  const state = await page.evaluate(() => document.querySelector("llm-speculative").state);
+  assert.deepEqual([state.alpha, state.gamma], [0.8, 5], "the element's attributes");
+  assert.deepEqual(await page.evaluate(() => window.__violations), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 test("embed.html in a frame sandboxed without allow-scripts shows the note at once, and the page's words for scripts that are off", async () => {
   hostPage(

@@ -181,7 +181,7 @@ test("firefox: embed.html served with a header policy that refuses WebAssembly n
   t.after(() => server.close());
   const page = firefox.page;
   await page.goto(`${server.origin}/no-wasm/embed.html?widget=sampling`);
-  await page.waitForSelector("html[data-ready]", { timeout: 15000 });
+  await page.waitForSelector("html[data-failed]", { timeout: 15000 });
   await page.waitForFunction(() =>
     document.querySelector("llm-sampling")?.shadowRoot?.querySelector(".llm-pending")?.textContent.includes("engine"),
   );
