@@ -282,6 +282,11 @@ AddCharset utf-8 ${Object.entries(TYPES)
     .filter(([, t]) => t.charset)
     .map(([ext]) => `.${ext}`)
     .join(" ")}
+# A file with no extension (the package's LICENSE) has no type in that table, and Apache 2.4 sends
+# none: the declaration's default, as nginx's default_type gives it.
+<FilesMatch "^[^.]+$">
+  ForceType ${DEFAULT_TYPE}
+</FilesMatch>
 
 # The build wrote file.br and file.gz beside each text file: send the one the browser takes.
 # file.br is typed by its inner extension and sent with Content-Encoding: br (gzip for .gz).
