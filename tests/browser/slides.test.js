@@ -160,6 +160,19 @@ test("reveal.js at 1280 × 800: the figure at the slide size draws on its slide,
   await page.waitForFunction(
     () => document.querySelector(".reveal section.present iframe").dataset.llmmathFigure === "speculative",
   );
+  // reveal.js's transition to this slide: wait until the frame stands still (its box the same two
+  // polls running), as for the first slide; read mid-slide it lay half out
+  await page.waitForFunction(
+    () => {
+      const f = document.querySelector(".reveal section.present iframe");
+      const now = JSON.stringify(f.getBoundingClientRect());
+      const same = now === window.lastFrameBox;
+      window.lastFrameBox = now;
+      return same && !f.closest(".reveal").classList.contains("is-transitioning");
+    },
+    null,
+    { polling: 100, timeout: 60000 },
+  );
   const fb = await iframe.evaluate((n) => n.getBoundingClientRect().toJSON());
   const slidesBox = await page.evaluate(() =>
     document.querySelector(".reveal .slides").getBoundingClientRect().toJSON(),
