@@ -192,7 +192,8 @@ failed_total=0
 # read from the output for the reader of the summary; they decide nothing. A suite that runs past
 # SUITE_LIMIT seconds (default 1800) is stopped and fails, so that a hang costs half an hour of
 # CI's 90 minutes and names its suite, instead of eating them all; CTest also stops any one test
-# after 300 s (--timeout).
+# after 300 s (--timeout), and node's runner any one browser test or hook after 600 s
+# (--test-timeout in package.json), so that one hung test fails by name and the rest still run.
 run_suite() {
   local name=$1; shift
   local log="$build_dir/test-logs/$name.log" status=0 pass fail

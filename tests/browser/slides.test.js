@@ -214,15 +214,39 @@ test("reveal.js's scroll view at 390 px: the figure draws when the reader scroll
   const fig = page.locator("llm-speculative");
   assert.equal(await fig.getAttribute("data-ready"), null, "the figure, a screen below, has not drawn yet");
   // The reader scrolls the deck's page a screen at a time (a wheel over it; reveal.js snaps to its
-  // slides) until the figure's slide is in view.
+  // slides) until the figure's slide is in view. Each turn of the wheel is waited out: the scroll
+  // position must move and then hold still for a few frames before the figure's place is read, or
+  // a loaded machine reads the place before the scroll lands and wheels on past the figure.
   await page.mouse.move(195, 400);
-  while (
-    !(await page.evaluate(() => {
-      const b = document.querySelector("llm-speculative").getBoundingClientRect();
+  const scroller = page.locator(".reveal-viewport");
+  /** The deck's scroll position once it has held still for five frames. */
+  const settled = () =>
+    scroller.evaluate(async (el) => {
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      let last = -1;
+      for (let still = 0; still < 5; last = el.scrollTop) {
+        await frame();
+        still = el.scrollTop === last ? still + 1 : 0;
+      }
+      return last;
+    });
+  const inView = () =>
+    fig.evaluate((el) => {
+      const b = el.getBoundingClientRect();
       return b.top < innerHeight && b.bottom > 0;
-    }))
-  )
+    });
+  const tops = [await settled()];
+  while (!(await inView())) {
+    assert.ok(tops.length <= 8, `the figure comes into view within 8 turns of the wheel (scroll tops ${tops})`);
     await page.mouse.wheel(0, 800);
+    // The wheel's scroll has begun (or, at the page's end, there is none to wait for).
+    await page
+      .waitForFunction((before) => document.querySelector(".reveal-viewport").scrollTop !== before, tops.at(-1), {
+        timeout: 5000,
+      })
+      .catch(() => {});
+    tops.push(await settled());
+  }
   await fig.and(page.locator("[data-ready]")).waitFor({ timeout: 15000 });
   assert.ok(
     (await fig.evaluate((el) => el.shadowRoot.querySelectorAll(".speculative-figure svg").length)) > 0,
