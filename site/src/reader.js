@@ -31,8 +31,12 @@ setUpOffline();
 // embed's one name is the core's createLLMMath): its elements being defined is the sign.
 if (customElements.get(Object.values(figures)[0].tag)) main();
 else addEventListener("llmmath-widgets", main, { once: true });
-// Should the first screen not have started it (reader-head.js did not run), the page's load does.
-addEventListener("load", startWidgets, { once: true });
+// Should the first screen not have started it (reader-head.js did not run), the page's load does,
+// a frame later: on a loaded machine the page can finish loading before the frame in which
+// first-screen.js learns its first screen, and started at once the script ran ahead of that screen
+// (a test saw it so, 2 loads in 10). Within that frame the first screen is known and its mark
+// queued first. (A tab out of sight draws no frames: its figures start when it is shown.)
+addEventListener("load", () => requestAnimationFrame(() => setTimeout(startWidgets, 0)), { once: true });
 
 function main() {
   // Every widget on the page (the figures and their exercises): the elements llmmath-widgets.js
