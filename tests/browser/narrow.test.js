@@ -1,7 +1,8 @@
 // Narrow figures (issue 42, item 6): a figure under about 320 px wide, as in a notebook's output
 // column or a phone's frame, stacks each slider's label above the slider and keeps every slider
-// at least 120 px wide; nothing runs out of the figure sideways, and every control stays a target
-// of 24 × 24 px (axe's target-size). It is the figure's width that counts, not the screen's, so
+// at least 120 px wide; nothing runs out of the figure sideways, no table hides a sliver of itself
+// (under 24 px, half a number) behind a sideways scroll, no number field cuts its number, and
+// every control stays a target of 24 × 24 px (axe's target-size). It is the figure's width that counts, not the screen's, so
 // each figure is also measured in a 245 px column of a wide window, where no media query for a
 // narrow screen applies.
 "use strict";
@@ -21,6 +22,8 @@ const MIN_SLIDER = 120;
 const STACK_BELOW = 320;
 // Layout rounds boxes to 1/64 px; half a pixel leaves room for that and nothing more.
 const SLACK = 0.5;
+// A scroll box that hides less than this reads as cut off, not as scrollable.
+const SLIVER = 24;
 
 /**
  * Measures every figure in the page: its width, every slider it shows (width, its label's bottom
@@ -28,33 +31,56 @@ const SLACK = 0.5;
  * sideways.
  */
 function measure(page) {
-  return page.evaluate(() =>
-    [...document.querySelectorAll("*")]
-      .filter((el) => el.localName.startsWith("llm-") && el.shadowRoot)
-      .map((figure) => {
-        const frame = figure.shadowRoot.querySelector(".llm-frame");
-        const sliders = [...figure.shadowRoot.querySelectorAll("input[type=range]")]
-          .filter((input) => input.getClientRects().length > 0)
-          .map((input) => {
-            const r = input.getBoundingClientRect();
-            const label = input.labels[0].getBoundingClientRect();
-            return { name: input.labels[0].textContent.trim(), width: r.width, top: r.top, labelBottom: label.bottom };
-          });
-        return {
-          figure: figure.id || figure.localName,
-          width: figure.getBoundingClientRect().width,
-          sliders,
-          // What the frame holds beyond its own width (a wide table inside a scroll box does not
-          // count: the box scrolls, the frame does not grow).
-          overflow: frame.scrollWidth - frame.clientWidth,
-          pageOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        };
-      }),
+  return page.evaluate(
+    (SLIVER) =>
+      [...document.querySelectorAll("*")]
+        .filter((el) => el.localName.startsWith("llm-") && el.shadowRoot)
+        .map((figure) => {
+          const frame = figure.shadowRoot.querySelector(".llm-frame");
+          const sliders = [...figure.shadowRoot.querySelectorAll("input[type=range]")]
+            .filter((input) => input.getClientRects().length > 0)
+            .map((input) => {
+              const r = input.getBoundingClientRect();
+              const label = input.labels[0].getBoundingClientRect();
+              return {
+                name: input.labels[0].textContent.trim(),
+                width: r.width,
+                top: r.top,
+                labelBottom: label.bottom,
+              };
+            });
+          return {
+            figure: figure.id || figure.localName,
+            width: figure.getBoundingClientRect().width,
+            sliders,
+            // What the frame holds beyond its own width (a wide table inside a scroll box does not
+            // count: the box scrolls, the frame does not grow).
+            overflow: frame.scrollWidth - frame.clientWidth,
+            // Scroll boxes that hide only a sliver of their content: no reader scrolls a box for a
+            // few pixels, so the sliver reads as a value cut off at the figure's edge.
+            slivers: [...figure.shadowRoot.querySelectorAll("*")]
+              .filter((el) => el.getClientRects().length > 0 && /auto|scroll/.test(getComputedStyle(el).overflowX))
+              .map((el) => ({
+                box: `${el.localName}.${[...el.classList].join(".")}`,
+                by: el.scrollWidth - el.clientWidth,
+              }))
+              .filter(({ by }) => by > 0 && by < SLIVER),
+            // Number fields too narrow for the number they hold (its end cut off inside the field).
+            cutFields: [...figure.shadowRoot.querySelectorAll("input[type=number]")]
+              .filter((input) => input.getClientRects().length > 0 && input.scrollWidth > input.clientWidth)
+              .map(
+                (input) =>
+                  `${input.getAttribute("aria-label") ?? input.labels[0]?.textContent.trim()} = ${input.value}`,
+              ),
+            pageOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          };
+        }),
+    SLIVER,
   );
 }
 
 /** Every fault of one measured figure, as sentences; none when it fits. */
-function faults({ figure, width, sliders, overflow, pageOverflow }) {
+function faults({ figure, width, sliders, overflow, slivers, cutFields, pageOverflow }) {
   const found = [];
   for (const s of sliders) {
     if (s.width < MIN_SLIDER - SLACK) found.push(`${figure} "${s.name}": slider ${s.width.toFixed(1)} px wide`);
@@ -64,6 +90,8 @@ function faults({ figure, width, sliders, overflow, pageOverflow }) {
       );
   }
   if (overflow > SLACK) found.push(`${figure} at ${width.toFixed(0)} px: its content runs ${overflow} px past it`);
+  for (const field of cutFields) found.push(`${figure} at ${width.toFixed(0)} px: the field ${field} cuts its number`);
+  for (const { box, by } of slivers) found.push(`${figure} at ${width.toFixed(0)} px: ${box} scrolls by only ${by} px`);
   if (pageOverflow > SLACK) found.push(`${figure}: the page scrolls sideways by ${pageOverflow} px`);
   return found;
 }

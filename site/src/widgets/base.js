@@ -145,6 +145,30 @@ let observer = null;
 /** @type {Set<Element>} figures near the screen while the page's place was still to come */
 const deferred = new Set();
 
+// A narrow figure: its frame carries .llm-narrow while its content is under 22rem wide (a phone's
+// frame, a notebook's output column) and .llm-narrower under 18rem, for the rules that tighten
+// its tables and fields so that one that nearly fits fits (widget.css and the figures' styles).
+// Measured here rather than by a container query: a container does not count its content in its
+// own width, so a table's box made one, inside a figure that takes its content's width (the
+// reader's opening figure, a host's inline-block or flex item), shrank the figure around it.
+const NARROW_REM = 22;
+const NARROWER_REM = 18;
+let widths = null;
+/** Starts keeping `frame`'s narrow classes true to its width (until unwatchWidth). */
+function watchWidth(frame) {
+  if (typeof ResizeObserver !== "function") return;
+  widths ??= new ResizeObserver((entries) => {
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    for (const { target, contentRect } of entries) {
+      // No width: not laid out (a section off the screen, content-visibility: auto), not narrow.
+      if (contentRect.width === 0) continue;
+      target.classList.toggle("llm-narrow", contentRect.width < NARROW_REM * rem);
+      target.classList.toggle("llm-narrower", contentRect.width < NARROWER_REM * rem);
+    }
+  });
+  widths.observe(frame);
+}
+
 /**
  * Whether the page's fragment names a place the page has not come to yet while it is being read:
  * not read yet, or read but not scrolled into view (the browser scrolls there at a frame of its
@@ -277,6 +301,7 @@ export class LlmWidget extends HTMLElement {
 
   connectedCallback() {
     if (this._connected) {
+      watchWidth(this.frame);
       if (!this._started) whenNeeded(this); // moved before it started
       followScheme(this, this.view.scheme); // moved: the page it is on now
       return;
@@ -286,6 +311,7 @@ export class LlmWidget extends HTMLElement {
     this.removeAttribute("data-ready");
     this.setAttribute("data-figure", figureNameOf(this.localName) ?? "");
     this.frame = h("div", { class: "llm-frame", part: "frame" });
+    watchWidth(this.frame);
     // "Skip this figure", first in the figure and shown while it has the focus: one key press
     // past every control of the figure (a figure has tens; the chapter has eleven figures), to
     // the end mark after them, from which Tab goes on in the page. The mark is a Tab stop only
@@ -542,6 +568,7 @@ export class LlmWidget extends HTMLElement {
   disconnectedCallback() {
     clearTimeout(this._announceTimer);
     unfollowScheme(this);
+    widths?.unobserve(this.frame);
     // A figure removed before it started is no longer waited for, nor does it follow its page's
     // scheme. Nothing else of a widget lives outside its own element; subclasses that listen
     // elsewhere remove their listeners here.
