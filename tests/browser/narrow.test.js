@@ -130,11 +130,16 @@ test("every figure in a 245 px column of a wide window (a notebook's output) sta
   const found = [];
   for (const name of Object.keys(figures)) {
     const { page, errors } = await openFigure(browser.context, name, { width: 1280, height: 800 });
-    // The column: the figure's own element narrowed by the CSSOM, which the page's policy allows
-    // (it refuses style attributes in markup, not styles set by script).
+    // The column: an element 245 px wide, as a notebook's output area is, the figure moved into it
+    // (a figure moved keeps working: it is disconnected and connected again); its width set by the
+    // CSSOM, which the page's policy allows (it refuses style attributes in markup, not styles set
+    // by script).
     await page.evaluate(async () => {
       const figure = [...document.querySelectorAll("*")].find((el) => el.localName.startsWith("llm-") && el.shadowRoot);
-      figure.style.width = "245px";
+      const column = document.createElement("div");
+      column.style.width = "245px";
+      figure.before(column);
+      column.append(figure);
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     });
     const [m] = await measure(page);

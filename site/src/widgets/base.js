@@ -145,25 +145,41 @@ let observer = null;
 /** @type {Set<Element>} figures near the screen while the page's place was still to come */
 const deferred = new Set();
 
-// A narrow figure: its frame carries .llm-narrow while its content is under 22rem wide (a phone's
-// frame, a notebook's output column) and .llm-narrower under 18rem, for the rules that tighten
-// its tables and fields so that one that nearly fits fits (widget.css and the figures' styles).
-// Measured here rather than by a container query: a container does not count its content in its
-// own width, so a table's box made one, inside a figure that takes its content's width (the
-// reader's opening figure, a host's inline-block or flex item), shrank the figure around it.
+// A narrow figure: its frame carries .llm-narrow while the room its page gives it is under 22rem
+// (a phone's frame, a notebook's output column) and .llm-narrower under 18rem, for the rules that
+// tighten its tables and fields so that one that nearly fits fits (widget.css and the figures'
+// styles). The room is the width of the figure's parent, less the frame's own padding and border:
+// a figure that takes its content's width (the reader's opening figure, beside its caption; a
+// host's inline-block or flex item) is as wide as its tables need, and narrowing them there only
+// made it taller than the room the first screen holds for it. (A figure given a width of its own
+// in a wide parent is not narrowed: its tables scroll.) Measured here rather than by a container
+// query: a container does not count its content in its own width, so such a figure shrank around
+// a table's box made one.
 const NARROW_REM = 22;
 const NARROWER_REM = 18;
 let widths = null;
-/** Starts keeping `frame`'s narrow classes true to its width (until unwatchWidth). */
+/** The room `frame`'s page gives its figure, in px, less the frame's padding and border; 0 before layout. */
+function roomOf(frame) {
+  const own = frame.getBoundingClientRect().width;
+  if (own === 0) return 0; // not laid out (a section off the screen, content-visibility: auto)
+  const style = getComputedStyle(frame);
+  const edges = own - frame.clientWidth + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+  const parent = /** @type {ShadowRoot} */ (frame.getRootNode()).host?.parentElement;
+  if (!parent) return own - edges;
+  const outer = getComputedStyle(parent);
+  const inner = parent.clientWidth - parseFloat(outer.paddingLeft) - parseFloat(outer.paddingRight);
+  return Math.max(inner, own) - edges;
+}
+/** Starts keeping `frame`'s narrow classes true to its room (see above). */
 function watchWidth(frame) {
   if (typeof ResizeObserver !== "function") return;
   widths ??= new ResizeObserver((entries) => {
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
-    for (const { target, contentRect } of entries) {
-      // No width: not laid out (a section off the screen, content-visibility: auto), not narrow.
-      if (contentRect.width === 0) continue;
-      target.classList.toggle("llm-narrow", contentRect.width < NARROW_REM * rem);
-      target.classList.toggle("llm-narrower", contentRect.width < NARROWER_REM * rem);
+    for (const { target } of entries) {
+      const room = roomOf(/** @type {HTMLElement} */ (target));
+      if (room === 0) continue;
+      target.classList.toggle("llm-narrow", room < NARROW_REM * rem);
+      target.classList.toggle("llm-narrower", room < NARROWER_REM * rem);
     }
   });
   widths.observe(frame);
@@ -509,6 +525,13 @@ export class LlmWidget extends HTMLElement {
     if (this.live.parentNode !== this.frame)
       if (this._pending.parentNode === this.frame) this._pending.after(this.live);
       else this.frame.prepend(this.live);
+    // The narrow classes (watchWidth) as the drawing's frame has them, the classes of the width it
+    // was drawn at: taken now rather than at the live frame's first measurement, a layout later,
+    // which moved what is around a figure that takes its content's width twice (the opening
+    // figure's caption, a layout shift of 0.06 on the first screen).
+    const drawn = [...this.root.children].find((el) => el !== this.frame && el.classList.contains("llm-frame"));
+    for (const name of ["llm-narrow", "llm-narrower"])
+      this.frame.classList.toggle(name, drawn?.classList.contains(name) ?? false);
     this.root.replaceChildren(this.skip, this.frame, this.skipEnd);
   }
 
