@@ -466,13 +466,21 @@ async function bundle(entry, format = "iife") {
   return result.outputFiles[0].text;
 }
 
+/**
+ * The first line of each file a course author copies beside a page (the embeds' scripts and
+ * style sheet): what it is, and under which licences (the files LICENSE and LICENSE-text, in the
+ * packed package and linked from the guide's "Licence").
+ */
+const licenceLine = (file) =>
+  `/*! ${file}: Attention and Transformers, chapter 8 of The Mathematics of Large Language Models, interactive edition. Code under the MIT licence (LICENSE), text and figures under CC BY 4.0 (LICENSE-text). */\n`;
+
 const coreJs = await readFile(path.join(out, "llmmath.js"), "utf8");
-const widgetsJs = `${coreJs}\n${await bundle("widgets-embed.js")}`;
+const widgetsJs = `${licenceLine("llmmath-widgets.js")}${coreJs}\n${await bundle("widgets-embed.js")}`;
 const readerJs = await bundle("reader.js");
 const readerHeadJs = await bundle("reader-head.js");
-const embedJs = await bundle("embed.js");
+const embedJs = licenceLine("llmmath-embed.js") + (await bundle("embed.js"));
 // The host page's resizer of framed figures, an external script of its own (site/src/frame.js).
-await writeFile(path.join(out, "llmmath-frame.js"), await bundle("frame.js"));
+await writeFile(path.join(out, "llmmath-frame.js"), licenceLine("llmmath-frame.js") + (await bundle("frame.js")));
 
 // The widgets' declarations and the figures, read by running the widget modules here with a
 // stand-in for HTMLElement (nothing is drawn at import).
@@ -764,7 +772,8 @@ const embedHtml = withPolicy(
 await writeFile(path.join(out, "embed.html"), policySafe(embedHtml, "embed.html"));
 await writeFile(
   path.join(out, "llmmath-embed.css"),
-  fontInline(`${tokensCss()}\n${mathCss}\n${await read("embed.css")}`, await fontFile("chapter-math-captions.woff2")),
+  licenceLine("llmmath-embed.css") +
+    fontInline(`${tokensCss()}\n${mathCss}\n${await read("embed.css")}`, await fontFile("chapter-math-captions.woff2")),
 );
 await writeFile(path.join(out, "llmmath-embed.js"), embedJs);
 
@@ -988,12 +997,16 @@ const scormLaunch = (edition) =>
     () => `<script data-scorm="${edition}">${inlineSafe(scormJs)}</script>`,
   );
 const figureTitles = Object.fromEntries(
-  Object.entries(figures).map(([name]) => {
+  Object.entries(figures).map(([name, figure]) => {
     const caption = new RegExp(`<template id="caption-${name}"><figcaption><strong>([^<]+)</strong>([^.]*)`).exec(
       captions,
     );
     if (!caption) throw new Error(`no caption to name the package of figure ${name}`);
-    return [name, { title: `${caption[1]}${caption[2].replace(/<[^>]*>/g, "")}`.trim() }];
+    // a figure that keeps a score (its declaration's `scored`) reports it from its own package
+    return [
+      name,
+      { title: `${caption[1]}${caption[2].replace(/<[^>]*>/g, "")}`.trim(), scored: figure.scored === true },
+    ];
   }),
 );
 await writeLmsPackages(out, {

@@ -5,7 +5,8 @@
 //                                             it reports the exercises, Figure 9.1's score and
 //                                             completion, and keeps them across visits
 //   figures/<name>-scorm12.zip, -scorm2004.zip  each figure alone (embed.html and its files),
-//                                             completed once launched
+//                                             completed once launched; Figure 9.1 reports its
+//                                             score, complete once every step is answered
 //   attention-and-transformers.imscc          IMS Common Cartridge 1.3: the chapter and every
 //                                             figure as web content, for a course's files
 // Each zip is written by the small writer below: deflated (node:zlib), its entries in a fixed
@@ -220,14 +221,18 @@ export async function writeLmsPackages(out, { chapter, embed, embedFiles, adapte
         ["chapter.html", chapter[edition]],
       ]),
     );
-    // A figure alone: embed.html with the adapter before its scripts, completed once launched.
+    // A figure alone: embed.html with the adapter before its scripts, completed once launched;
+    // one that keeps a score (Figure 9.1) reports it as the chapter does, and is kept across visits.
     const tag = '<script src="llmmath-widgets.js"></script>';
     if (!embed.includes(tag)) throw new Error(`embed.html: no ${tag}`);
-    const launch = embed.replace(
-      tag,
-      () => `<script src="scorm.js" data-scorm="${edition}" data-complete="view"></script>\n${tag}`,
-    );
+    const launchPage = (scored) =>
+      embed.replace(
+        tag,
+        () =>
+          `<script src="scorm.js" data-scorm="${edition}"${scored ? "" : ' data-complete="view"'}></script>\n${tag}`,
+      );
     for (const [name, figure] of Object.entries(figures)) {
+      const launch = launchPage(figure.scored === true);
       await put(
         `figures/${name}-${suffix}.zip`,
         scormPackage(

@@ -4,7 +4,8 @@
 // height on load and whenever it changes, in two forms: { type: "llmmath:height", height,
 // figure, frame } for llmmath-frame.js (figure: its name; frame: the query's frame=, an id the
 // host chose, or null), and { subject: "lti.frameResize", height }, which Canvas, Moodle and
-// Sakai act on themselves. Nothing from the query is inserted as markup: names are checked
+// Sakai act on themselves; and its progress (progress.js) as { type: "llmmath:progress",
+// progress, figure, frame }, which llmmath-frame.js hands on to the host's page. Nothing from the query is inserted as markup: names are checked
 // against the figures and their declared attributes, values are set as attributes, which the
 // widget parses.
 import { figureName, figures } from "./widgets/figures.js";
@@ -103,7 +104,16 @@ if (!figure) {
   // frame loading="lazy").
   /** @type {any} */ (el).drawNow();
   addTakeawayActions(el, { caption: wrapper.querySelector("figcaption") });
-  // Figure 9.1 alone reports its score as the chapter does (llm-progress, data-progress).
+  // Figure 9.1 alone reports its score as the chapter does (llm-progress, data-progress), and to a
+  // host of another origin, which cannot read this page, by a message each time it changes
+  // (llmmath-frame.js hands it on as an llm-progress event on the frame).
+  document.addEventListener("llm-progress", (event) => {
+    if (window.parent !== window)
+      window.parent.postMessage(
+        { type: "llmmath:progress", progress: /** @type {CustomEvent} */ (event).detail, figure: name, frame: frameId },
+        "*",
+      );
+  });
   setUpProgress();
   // `ready` resolves when the figure has settled, drawn or not: only a figure that drew carries
   // data-ready (one whose engine was refused, or that could not be built, shows why instead).

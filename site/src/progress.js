@@ -9,7 +9,8 @@
 //     exercises: { "1": { committed, right, tries }, …, "4b": …, "8": … },  // by exercise name
 //     diagnosis: { right, answered, total, settings } | null,  // Figure 9.1, when on the page
 //     score: { raw, max },  // exercises right + Figure 9.1's steps right at the first try
-//     complete }            // every exercise on the page committed (none on the page: false)
+//     complete }            // every exercise on the page committed; on a page with none, every
+//                           // step of Figure 9.1 answered (without it: false)
 // An exercise is committed once a number was checked or its answer opened, right once every number
 // it asks was checked right before its answer was shown on request (answer.js); tries counts the
 // numbers checked. `settings` is Figure 9.1's own state (its choices), as a query string of the
@@ -64,7 +65,11 @@ export function setUpProgress() {
         raw: list.filter((e) => e.right).length + (diagnosis?.right ?? 0),
         max: list.length + (diagnosis?.total ?? 0),
       },
-      complete: list.length > 0 && list.every((e) => e.committed),
+      // Figure 9.1 alone (embed.html, its own package): every step answered.
+      complete:
+        list.length > 0
+          ? list.every((e) => e.committed)
+          : diagnosis !== null && diagnosis.total > 0 && diagnosis.answered === diagnosis.total,
     };
   }
 

@@ -15,8 +15,8 @@
 // report is committed at once (a reader checks a number by hand: few commits). On pagehide the
 // session ends (LMSFinish / Terminate).
 // Which run-time: the script's data-scorm ("1.2" or "2004"), written by the package's build. With
-// data-complete="view" (a figure alone) the package is completed once it is launched, and reports
-// nothing else. Without a run-time (the page opened outside a platform) it does nothing.
+// data-complete="view" (a figure alone, but Figure 9.1, which keeps a score and reports as the
+// chapter does) the package is completed once it is launched, and reports nothing else. Without a run-time (the page opened outside a platform) it does nothing.
 // Found as the specifications say: the window's parents, up to seven levels, then its opener's.
 
 const script = /** @type {HTMLScriptElement | null} */ (document.currentScript);

@@ -424,6 +424,24 @@ test("every scenario in three steps: a wrong choice is explained and keeps the n
     await fig.locator(".diagnose-final").textContent(),
     "That was the last of the 15 scenarios: 28 of 45 steps right at the first try. Start again in a new order",
   );
+  // The page's progress (progress.js) counts the same; Figure 9.1 alone, given these choices (the
+  // progress's settings, as a learning platform gives them back), is complete: every step answered.
+  const told = await page.evaluate(() => JSON.parse(document.documentElement.dataset.progress));
+  assert.deepEqual(
+    { ...told.diagnosis, settings: undefined },
+    { right: 28, answered: 45, total: 45, settings: undefined },
+  );
+  assert.equal(told.complete, false, "the chapter's exercises are not done");
+  const alone = await openFigure(browser.context, "diagnose");
+  await alone.page.evaluate(
+    (detail) => document.dispatchEvent(new CustomEvent("llm-progress-restore", { detail })),
+    JSON.stringify({ version: 1, exercises: {}, diagnosis: told.diagnosis }),
+  );
+  await alone.page.waitForFunction(() => JSON.parse(document.documentElement.dataset.progress).complete === true);
+  const aloneTold = await alone.page.evaluate(() => JSON.parse(document.documentElement.dataset.progress));
+  assert.deepEqual(aloneTold.score, { raw: 28, max: 45 });
+  assert.deepEqual(alone.errors, []);
+  await alone.page.close();
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -482,7 +500,7 @@ test("a wrong choice is told wrong and the right one right at every step, for ev
   await page.close();
 });
 
-test("item 1: the position scenario's steepest and gentlest alibi heads are alibiHeads' extremes at 12 and 40 heads, not the first and the last", async () => {
+test("the position scenario's steepest and gentlest alibi heads are alibiHeads' extremes at 12 and 40 heads, not the first and the last", async () => {
   const { page } = await openFigure(browser.context, "diagnose");
   const fig = page.locator("#diagnose-figure");
   const k = (await fig.evaluate((el) => el.order)).indexOf("contract");
@@ -522,7 +540,7 @@ test("item 1: the position scenario's steepest and gentlest alibi heads are alib
   await page.close();
 });
 
-test("item 5: the memory scenario serves Llama-3.1-8B, whose 131,072-token context allows 32k, to 20 users, whose cache alone fills the card, and refuses more than that context", async () => {
+test("the memory scenario serves Llama-3.1-8B, whose 131,072-token context allows 32k, to 20 users, whose cache alone fills the card, and refuses more than that context", async () => {
   const { page } = await openFigure(browser.context, "diagnose");
   const fig = page.locator("#diagnose-figure");
   const k = (await fig.evaluate((el) => el.order)).indexOf("serving");
@@ -600,7 +618,7 @@ async function openSolved(fig, id) {
   return fig.locator(".diagnose-lines");
 }
 
-test("issue 20: the sliding-window scenario is Gemma 3 27B as its config.json says: its 52 sliding layers of 1,024 tokens make the log fit, and a line more than 1,024 tokens back is seen by the 10 full layers only", async () => {
+test("the sliding-window scenario is Gemma 3 27B as its config.json says: its 52 sliding layers of 1,024 tokens make the log fit, and a line more than 1,024 tokens back is seen by the 10 full layers only", async () => {
   const { page, errors } = await openFigure(browser.context, "diagnose");
   const fig = page.locator("#diagnose-figure");
   const lines = await openSolved(fig, "header-line");
@@ -667,7 +685,7 @@ test("issue 20: the sliding-window scenario is Gemma 3 27B as its config.json sa
   await page.close();
 });
 
-test("issue 20: the latent scenario is DeepSeek-V3 as its config.json says: its latent cache fits forty sessions where its rebuilt keys and values do not fit one, and is smaller per token than grouped-query Llama 3.1 8B's", async () => {
+test("the latent scenario is DeepSeek-V3 as its config.json says: its latent cache fits forty sessions where its rebuilt keys and values do not fit one, and is smaller per token than grouped-query Llama 3.1 8B's", async () => {
   const { page, errors } = await openFigure(browser.context, "diagnose");
   const fig = page.locator("#diagnose-figure");
   const lines = await openSolved(fig, "research-script");

@@ -56,6 +56,24 @@ test("package.json names MIT and CC BY 4.0, here and in the packed package, whic
   assert.match(files["LICENSE-text"], /Creative Commons Attribution 4\.0 International/);
 });
 
+test("each file a course author copies beside a page opens with a line naming it and both licences", () => {
+  const files = ["llmmath-widgets.js", "llmmath-embed.js", "llmmath-frame.js", "llmmath-embed.css"];
+  for (const file of files) {
+    const first = fs.readFileSync(path.join(dist, file), "utf8").split("\n", 1)[0];
+    assert.match(
+      first,
+      /^\/\*! (\S+): Attention and Transformers, chapter 8 of The Mathematics of Large Language Models/,
+      file,
+    );
+    assert.equal(first.split(": ")[0], `/*! ${file}`, `${file} names itself`);
+    assert.match(first, /MIT licence \(LICENSE\), text and figures under CC BY 4\.0 \(LICENSE-text\)\. \*\/$/, file);
+  }
+  // the widgets' file, as the reader loads it under its hashed name, too
+  const hashed = fs.readdirSync(path.join(dist, "assets")).filter((f) => /^llmmath-widgets\.[0-9a-f]+\.js$/.test(f));
+  assert.equal(hashed.length, 1, hashed.join(", "));
+  assert.ok(fs.readFileSync(path.join(dist, "assets", hashed[0]), "utf8").startsWith("/*! llmmath-widgets.js: "));
+});
+
 test("the chapter's footer names both licences, links them and says how to credit", async () => {
   const { page, errors } = await openReader(browser.context, { lazy: true });
   const line = page.locator(".colophon p.licence");

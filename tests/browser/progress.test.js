@@ -201,3 +201,70 @@ test("Figure 9.1 alone (embed.html) reports its score", async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("Figure 9.1 framed from another origin: llmmath-frame.js hands its progress to the host, on the frame, and from no other frame", async () => {
+  const fs = require("node:fs");
+  const path = require("node:path");
+  const { serve, dist } = require("./browser.js");
+  // The edition on one origin: embed.html and its files, and a page that is not ours posting a
+  // progress message as ours would (a page of the same site, or one our frame was sent to).
+  const FAKE = `<!doctype html><title>Not a figure</title><script>
+parent.postMessage({ type: "llmmath:progress", progress: { version: 1, fake: true }, figure: "diagnose", frame: null }, "*");
+</script>`;
+  const edition = await serve({
+    files: (pathname) => path.join(dist, path.basename(pathname)),
+    body: (pathname) => (pathname === "/other.html" ? FAKE : null),
+  });
+  // The course page on another: the frame script and two frames, ours and the other page.
+  const HOST_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title>
+<script src="llmmath-frame.js"></script>
+<script>
+  window.frameSeen = [];
+  document.addEventListener("llm-progress", (event) => frameSeen.push({ from: event.target.id, detail: event.detail }));
+</script></head><body>
+<iframe id="other" src="${edition.origin}/other.html" title="Another page" onload="window.otherLoaded = true"></iframe>
+<iframe id="ours" src="${edition.origin}/embed.html?widget=diagnose&amp;frame=week5" title="Figure 9.1" width="900" height="700"></iframe>
+</body></html>`;
+  const frameScript = fs.readFileSync(path.join(dist, "llmmath-frame.js"));
+  const host = await serve({
+    files: () => null,
+    body: (pathname) => ({ "/host.html": HOST_PAGE, "/llmmath-frame.js": frameScript })[pathname] ?? null,
+  });
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  try {
+    await page.goto(`${host.origin}/host.html`);
+    await page.waitForFunction(() => window.otherLoaded === true);
+    const frame = page.frame({ url: /embed\.html/ });
+    await frame.waitForSelector("html[data-ready]");
+    // The frame's first progress, at its start: none answered.
+    await page.waitForFunction(() => window.frameSeen.some((s) => s.from === "ours"));
+    // The reader answers one step in the frame: the host hears of it.
+    await frame.evaluate(() => document.getElementById("diagnose-figure").setAttribute("picks", "memory"));
+    await page.waitForFunction(() =>
+      window.frameSeen.some((s) => s.from === "ours" && s.detail.diagnosis?.answered === 1),
+    );
+    const seen = await page.evaluate(() => window.frameSeen);
+    const last = seen.filter((s) => s.from === "ours").at(-1).detail;
+    // what the frame's own page says, passed on whole
+    const inFrame = await frame.evaluate(() => JSON.parse(document.documentElement.dataset.progress));
+    assert.deepEqual(last, inFrame);
+    assert.equal(last.diagnosis.total, 45);
+    assert.equal(last.complete, false);
+    // and the frame carries it as JSON, for a script that arrives later
+    assert.deepEqual(JSON.parse(await page.locator("#ours").getAttribute("data-progress")), inFrame);
+    // The other page's message, posted before ours changed (one queue: it was handled first), was not.
+    assert.deepEqual(
+      seen.filter((s) => s.from !== "ours"),
+      [],
+      "a progress message from a frame that is not embed.html",
+    );
+    assert.equal(await page.locator("#other").getAttribute("data-progress"), null);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    edition.close();
+    host.close();
+  }
+});

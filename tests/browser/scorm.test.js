@@ -6,7 +6,8 @@
 // A prediction committed in the frame reaches the run-time (status, score, suspend data), the
 // session ends when the frame is left, and a relaunch with the saved data shows the exercise
 // committed; a relaunch with every exercise committed reports completion. A figure's package is
-// completed once launched. Nothing is fetched beyond the platform's own server.
+// completed once launched, but Figure 9.1's, which reports its score and keeps it across visits.
+// Nothing is fetched beyond the platform's own server.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -392,7 +393,7 @@ for (const edition of ["1.2", "2004"]) {
   });
 }
 
-test("each figure's SCORM packages: valid manifests, launched with the figure's parameters, completed once shown", async () => {
+test("each figure's SCORM packages: valid manifests, launched with the figure's parameters, completed once shown; Figure 9.1's reports its score and keeps it", async () => {
   const { page, errors } = await openPlatform("none", []);
   const figures = fs.readdirSync(path.join(LMS, "figures")).sort();
   // Eleven figures, one package per edition each.
@@ -403,6 +404,16 @@ test("each figure's SCORM packages: valid manifests, launched with the figure's 
     const { launch: resource, item } = await checkScorm(page, file, files, edition);
     const name = file.replace(/-scorm(12|2004)\.zip$/, "");
     assert.equal(item.parameters, `?widget=${name}`, file);
+    // Completed once shown, but Figure 9.1, which keeps a score.
+    assert.equal(
+      /<script src="scorm\.js"[^>]* data-complete="view"/.test(files.get("embed.html").toString("utf8")),
+      name !== "diagnose",
+      `${file}: completed once shown`,
+    );
+    if (name === "diagnose") {
+      await diagnosePackage(page, file, files, resource, item, edition);
+      continue;
+    }
     if (name !== "sampling") continue;
     // One figure launched in each edition: the LMS appends the item's parameters to the href.
     for (const [f, data] of files) served.set(`/${file}/${f}`, data);
@@ -421,6 +432,42 @@ test("each figure's SCORM packages: valid manifests, launched with the figure's 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/**
+ * Figure 9.1's package, launched: incomplete, then a step answered in the frame reaches the
+ * run-time as its score (of its 45 steps) and suspend data (its choices), and a relaunch with that
+ * suspend data shows the step answered.
+ */
+async function diagnosePackage(page, file, files, resource, item, edition) {
+  for (const [f, data] of files) served.set(`/${file}/${f}`, data);
+  const href = `/${file}/${resource.href}${item.parameters}`;
+  const api = EDITIONS[edition].api;
+  let frame = await launch(page, href, edition);
+  await frame.waitForSelector("#diagnose-figure[data-ready]");
+  await page.waitForFunction((api) => window[api].cmi.suspend_data !== "", api);
+  let now = await cmi(page, edition);
+  assert.equal(now.status, "incomplete", `${file}: launched`);
+  await frame.evaluate(() => document.getElementById("diagnose-figure").setAttribute("picks", "memory"));
+  // The suspend data keeps the figure's choices (its settings); the score is the figure's own.
+  await page.waitForFunction(
+    (api) => JSON.parse(window[api].cmi.suspend_data).diagnosis?.settings === "picks=memory",
+    api,
+  );
+  const told = await frame.evaluate(() => JSON.parse(document.documentElement.dataset.progress));
+  assert.deepEqual([told.diagnosis.answered, told.diagnosis.total], [1, 45], file);
+  now = await cmi(page, edition);
+  assert.equal(Number(now.raw), Math.round((1000 * told.diagnosis.right) / 45) / 10, `${file}: the score, of 45 steps`);
+  assert.equal(now.status, "incomplete", `${file}: 44 steps to go`);
+  await page.evaluate(() => window.leave());
+  await page.waitForFunction(() => window.finished === true);
+  frame = await launch(page, href, edition, { suspend_data: now.suspend });
+  await frame.waitForSelector("#diagnose-figure[data-ready]");
+  const back = await frame.evaluate(() => JSON.parse(document.documentElement.dataset.progress));
+  assert.equal(back.diagnosis.answered, 1, `${file}: relaunched, the step is kept`);
+  assert.equal(back.diagnosis.right, told.diagnosis.right, file);
+  await page.evaluate(() => window.leave());
+  await page.waitForFunction(() => window.finished === true);
+}
 
 test("the Common Cartridge: a valid 1.3 manifest of web content, the chapter and every figure, each of which opens", async () => {
   const files = unzip(fs.readFileSync(path.join(LMS, `${CHAPTER}.imscc`)));

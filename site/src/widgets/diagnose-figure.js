@@ -24,6 +24,10 @@ export const diagnose = {
   // full and compact: the embed code's and the guide's frame height before the frame reports
   // its own (measured by tests/browser/heights.js, checked by frame-height.test.js).
   frameHeight: { full: { 800: 530, 360: 974 }, compact: { 800: 494, 360: 905 } },
+  // Keeps a score (progress.js: its steps right at the first try): alone, in embed.html or its
+  // learning-platform package (site/lms.mjs), it reports that score and is complete once every
+  // step is answered, rather than complete once shown as the other figures are.
+  scored: true,
   // Copy as NumPy (takeaway.js): a Python program of the small calculation of the scenario shown,
   // once its mechanism is found, for the widget's state and result (site/src/numpy.js says what
   // every program does). Its scenarios are keyed here by id (DIAGNOSE, below), beside
