@@ -176,7 +176,7 @@ test("attention: the context-dilution figure follows its sliders with the core's
   await page.close();
 });
 
-test("attention: Large scores (§1, item 10c): the core gives queries 1 and 2 nearly all their weight on one key and query 3 an even split", async () => {
+test("attention: Large scores (§1): the core gives queries 1 and 2 nearly all their weight on one key and query 3 an even split", async () => {
   const { page } = await openFigure(browser.context, "attention");
   const fig = page.locator("#attention-figure");
   await fig.getByLabel("Example").selectOption("sharp");

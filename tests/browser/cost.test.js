@@ -370,7 +370,7 @@ test("cost: with a model's width and feed-forward size the figure shows where at
   await page.close();
 });
 
-test("cost: the context reaches 2^30 tokens (issue 8, item 11), exactly, and 2^30 + 1 is refused by name", async () => {
+test("cost: the context reaches 2^30 tokens, exactly, and 2^30 + 1 is refused by name", async () => {
   const { page, errors } = await openFigure(browser.context, "cost");
   const fig = page.locator("#cost-figure");
   const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);

@@ -288,7 +288,7 @@ test("rope: every declared attribute, set on the live element, redraws the figur
   await page.close();
 });
 
-test("rope: the pairing names say whose code pairs how (issue 8, item 4): halves are GPT-NeoX's and Hugging Face Llama's, neighbours RoFormer's and Meta's Llama's", async () => {
+test("rope: the pairing names say whose code pairs how: halves are GPT-NeoX's and Hugging Face Llama's, neighbours RoFormer's and Meta's Llama's", async () => {
   const { page, errors } = await openFigure(browser.context, "rope");
   const fig = page.locator("#rope-figure");
   const options = await fig

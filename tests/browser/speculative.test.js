@@ -198,7 +198,7 @@ function panel(fig) {
   }));
 }
 
-test("speculative: the measuring panel (issue 8, item 2) measures α back from the core's simulated log; accepted / proposed visibly does not", async () => {
+test("speculative: the measuring panel measures α back from the core's simulated log; accepted / proposed visibly does not", async () => {
   const { page, errors } = await openReader(browser.context);
   await showNumbers(page); // the log's mean, not held back by its exercise
   const fig = page.locator("#speculative-figure");

@@ -100,7 +100,7 @@ test("rope matches the NumPy reference values", async () => {
   }
 });
 
-test("rope: the raw score and the pair scores are the same bits when both positions shift, at extreme magnitudes (issue 19)", async () => {
+test("rope: the raw score and the pair scores are the same bits when both positions shift, at extreme magnitudes", async () => {
   const m = await core();
   const q = [1.5, -1.26e58, 1.5, 1.5];
   const k = [1.43e248, 0, 0, 4];
