@@ -5,9 +5,9 @@
 // figure, frame } for llmmath-frame.js (figure: its name; frame: the query's frame=, an id the
 // host chose, or null), and { subject: "lti.frameResize", height }, which Canvas, Moodle and
 // Sakai act on themselves; and its progress (progress.js) as { type: "llmmath:progress",
-// progress, figure, frame }, which llmmath-frame.js hands on to the host's page. Nothing from the query is inserted as markup: names are checked
-// against the figures and their declared attributes, values are set as attributes, which the
-// widget parses.
+// progress, figure, frame }, which llmmath-frame.js hands on to the host's page. Nothing from the
+// query is inserted as markup: names are checked against the figures and their declared
+// attributes, values are set as attributes, which the widget parses.
 import { figureName, figures } from "./widgets/figures.js";
 import { namesOf, parseValue, shown, shownNames, VIEW_ATTRIBUTES } from "./widgets/attributes.js";
 import { addTakeawayActions } from "./takeaway.js";

@@ -16,7 +16,8 @@
 // session ends (LMSFinish / Terminate).
 // Which run-time: the script's data-scorm ("1.2" or "2004"), written by the package's build. With
 // data-complete="view" (a figure alone, but Figure 9.1, which keeps a score and reports as the
-// chapter does) the package is completed once it is launched, and reports nothing else. Without a run-time (the page opened outside a platform) it does nothing.
+// chapter does) the package is completed once it is launched, and reports nothing else. Without
+// a run-time (the page opened outside a platform) it does nothing.
 // Found as the specifications say: the window's parents, up to seven levels, then its opener's.
 
 const script = /** @type {HTMLScriptElement | null} */ (document.currentScript);

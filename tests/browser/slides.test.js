@@ -52,6 +52,25 @@ async function open(width, hash = "") {
   return { page, errors, requests };
 }
 
+/**
+ * Waits until the element `selector` names stands still: its box the same two polls (100 ms apart)
+ * running, and reveal.js not in a transition between slides.
+ */
+function standsStill(page, selector, timeout = 30000) {
+  return page.waitForFunction(
+    (selector) => {
+      const el = document.querySelector(selector);
+      const now = JSON.stringify(el.getBoundingClientRect());
+      window.lastBoxes ??= {};
+      const same = now === window.lastBoxes[selector];
+      window.lastBoxes[selector] = now;
+      return same && !el.closest(".reveal").classList.contains("is-transitioning");
+    },
+    selector,
+    { polling: 100, timeout },
+  );
+}
+
 /** Whether `inner` lies inside `outer` (boxes in the same px), within 1 px. */
 const inside = (inner, outer) =>
   inner.left >= outer.left - 1 &&
@@ -69,18 +88,8 @@ test("reveal.js at 1280 × 800: the figure at the slide size draws on its slide,
   const fig = page.locator("llm-speculative");
   await fig.and(page.locator("[data-ready]")).waitFor({ timeout: 15000 });
   assert.equal(await fig.getAttribute("compact"), "slide", "the recipe's figure is at the slide size");
-  // reveal.js's transition: wait until the slide stands still (its box the same two frames running)
-  await page.waitForFunction(
-    () => {
-      const s = document.querySelector(".reveal .slides > section.present");
-      const now = JSON.stringify(s.getBoundingClientRect());
-      const same = now === window.lastBox;
-      window.lastBox = now;
-      return same && !s.closest(".reveal").classList.contains("is-transitioning");
-    },
-    null,
-    { polling: 100 },
-  );
+  // reveal.js's transition: wait until the slide stands still
+  await standsStill(page, ".reveal .slides > section.present");
 
   const m = await page.evaluate(() => {
     const slides = document.querySelector(".reveal .slides");
@@ -148,11 +157,11 @@ test("reveal.js at 1280 × 800: the figure at the slide size draws on its slide,
 
   // The frame form, on the next slide: drawn, inside the slide with its sliders, its keys its own.
   const frame = await (async () => {
-    for (;;) {
+    for (const start = Date.now(); Date.now() - start < 15000; await page.waitForTimeout(50)) {
       const f = page.frame({ url: /embed\.html/ });
       if (f) return f;
-      await page.waitForTimeout(50);
     }
+    throw new Error("the slide's frame did not open embed.html within 15 s");
   })();
   await frame.waitForSelector("html[data-ready]", { timeout: 15000 });
   const iframe = page.locator(".reveal .slides > section.present iframe");
@@ -160,19 +169,9 @@ test("reveal.js at 1280 × 800: the figure at the slide size draws on its slide,
   await page.waitForFunction(
     () => document.querySelector(".reveal section.present iframe").dataset.llmmathFigure === "speculative",
   );
-  // reveal.js's transition to this slide: wait until the frame stands still (its box the same two
-  // polls running), as for the first slide; read mid-slide it lay half out
-  await page.waitForFunction(
-    () => {
-      const f = document.querySelector(".reveal section.present iframe");
-      const now = JSON.stringify(f.getBoundingClientRect());
-      const same = now === window.lastFrameBox;
-      window.lastFrameBox = now;
-      return same && !f.closest(".reveal").classList.contains("is-transitioning");
-    },
-    null,
-    { polling: 100, timeout: 60000 },
-  );
+  // reveal.js's transition to this slide: wait until the frame stands still, as for the first
+  // slide; read mid-slide it lay half out
+  await standsStill(page, ".reveal section.present iframe", 60000);
   const fb = await iframe.evaluate((n) => n.getBoundingClientRect().toJSON());
   const slidesBox = await page.evaluate(() =>
     document.querySelector(".reveal .slides").getBoundingClientRect().toJSON(),
