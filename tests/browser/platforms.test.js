@@ -383,8 +383,11 @@ function copyFrameFiles(folder, host = folder) {
 async function checkFrame(page, site, keys) {
   const frameEl = page.locator('iframe[src*="embed.html"]');
   await frameEl.waitFor();
-  const frame = page.frames().find((f) => /embed\.html/.test(f.url()));
+  // The element is there before its page: wait for the frame to have gone to embed.html (on a
+  // busy machine it was still about:blank when asked at once)
+  const frame = await (await frameEl.elementHandle()).contentFrame();
   assert.ok(frame, `${site}: the frame's page loaded`);
+  await frame.waitForURL(/embed\.html/, { timeout: 15000 });
   await frame.waitForSelector("[data-figure][data-ready]", { timeout: 15000 });
   const fits = async () => {
     const inner = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
