@@ -27,7 +27,7 @@ declare module "llmmath:widgets" {
 }
 
 /**
- * The built-in models of <llm-model>: tests/fixtures/models/index.json's entries, each with the text
+ * The built-in models of <llm-model>: data/models/index.json's entries, each with the text
  * of its config.json (site/build.mjs makes the module from the fixtures).
  */
 declare module "llmmath:model-presets" {

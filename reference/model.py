@@ -869,14 +869,14 @@ def model_cost(shape, tokens, batch=1, kv_bytes_per_element=2, weight_bytes_per_
 # NumPy inlines none of it (site/build.mjs reads each file up to here).
 def fixture():
     """Reference values for modelFromConfig and modelCost on the real config.json files of
-    tests/fixtures/models/ (index.json lists them), computed independently of the core by the
+    data/models/ (index.json lists them), computed independently of the core by the
     functions above, from the spec's rules and transformers' classes, in Python's exact integers
     and fractions: the lines of tests/fixtures/model.txt.
 
     Regenerate with:  /usr/bin/python3 tests/fixtures/make.py model
 
     Case names: <id>__t<tokens>__b<batch>__e<2·kvBytesPerElement>__<latent|expanded>, with <id>
-    the model's id in index.json (its file: tests/fixtures/models/<id>.json). For each model:
+    the model's id in index.json (its file: data/models/<id>.json). For each model:
     tokens 1, 4096, 32768, its maxContext and 2^30, window + 1 and chunk + 1 where the model has
     them, each at batch 1 and 2 bytes per element; then 4096 tokens at batch 8 and 1 byte; the
     DeepSeek models also with the expanded MLA cache. weightBytesPerParam is 2 throughout.
@@ -932,8 +932,8 @@ def fixture():
 
     from fixture_format import value  # tests/fixtures/, make.py's folder
 
-    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests",
-                          "fixtures", "models")
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "data",
+                          "models")
     with open(os.path.join(folder, "index.json")) as f:
         index = json.load(f)
     lines = ["# model reference values: reference/model.py's fixture() (exact integers)"]

@@ -368,19 +368,19 @@ const widgetModules = {
   },
 };
 
-// --- the built-in models of <llm-model>, from the fixtures ----------------------------------
+// --- the built-in models of <llm-model>, from data/models ----------------------------------
 // The figure's built-in models are the real config.json files the core is tested against,
-// tests/fixtures/models/<file> as index.json lists them (id, name, file, source, published):
+// data/models/<file> as index.json lists them (id, name, file, source, published):
 // "llmmath:model-presets" exports them in the index's order, each with its file's text exactly
 // as committed (the figure reads it with modelFromConfigText, as it reads a pasted file). No
 // configuration is typed anywhere else.
-const modelFixtures = path.join(root, "tests", "fixtures", "models");
+const modelFixtures = path.join(root, "data", "models");
 const modelPresets = {
   name: "model-presets",
   setup(b) {
     b.onResolve({ filter: /^llmmath:model-presets$/ }, () => ({ path: "model-presets", namespace: "llmmath" }));
     b.onLoad({ filter: /^model-presets$/, namespace: "llmmath" }, async () => {
-      const where = "tests/fixtures/models/index.json";
+      const where = "data/models/index.json";
       const index = JSON.parse(await readFile(path.join(modelFixtures, "index.json"), "utf8"));
       if (!Array.isArray(index) || index.length === 0) throw new Error(`${where}: not a list of models`);
       const presets = [];
@@ -595,7 +595,7 @@ function fontInline(css, woff2) {
 const sections = await chapterSections();
 // Section 4's facts about the real configurations, from the engine (site/model-facts.mjs).
 {
-  const fixtures = path.join(root, "tests", "fixtures", "models");
+  const fixtures = path.join(root, "data", "models");
   const index = JSON.parse(await readFile(path.join(fixtures, "index.json"), "utf8"));
   const models = await Promise.all(
     index.map(async (m) => ({ ...m, text: await readFile(path.join(fixtures, m.file), "utf8") })),

@@ -1,4 +1,4 @@
-// What section 4's text says about the real configurations (tests/fixtures/models/), filled in at
+// What section 4's text says about the real configurations (data/models/), filled in at
 // build time by the chapter's engine: the <!-- model-value ID KEY --> marks in the sections and the
 // table at <!-- model-cache-table -->. Every number comes from modelFromConfigText or modelCost on
 // the committed file and passes through the page's formatters (site/src/format.js); nothing is
@@ -42,7 +42,7 @@ export function modelFacts(core, models) {
   }
   const entry = (id, where) => {
     const e = read.get(id);
-    if (!e) throw new Error(`${where}: no model ${id} in tests/fixtures/models/index.json`);
+    if (!e) throw new Error(`${where}: no model ${id} in data/models/index.json`);
     return e;
   };
 

@@ -147,7 +147,7 @@ function cost(core) {
 }
 
 function decode(core) {
-  const text = readFileSync(new URL(`../tests/fixtures/models/${DECODE.model}.json`, import.meta.url), "utf8");
+  const text = readFileSync(new URL(`../data/models/${DECODE.model}.json`, import.meta.url), "utf8");
   const device = deviceById(DECODE.device);
   const shape = core.modelFromConfigText(text);
   const devices = servingDevices(device);

@@ -3,7 +3,7 @@
 "use strict";
 
 // A small configuration of each kind of cache, for the examples (the real files the tests read are
-// tests/fixtures/models/).
+// data/models/).
 const llamaLike = {
   model_type: "llama",
   num_hidden_layers: 4,

@@ -12,8 +12,8 @@ const { useBrowser, openReader, openFigure, shown } = require("./browser.js");
 
 const browser = useBrowser(test);
 
-/** A real model's committed config.json (tests/fixtures/models/), as text. */
-const configText = (id) => fs.readFileSync(path.join(__dirname, "..", "fixtures", "models", `${id}.json`), "utf8");
+/** A real model's committed config.json (data/models/), as text. */
+const configText = (id) => fs.readFileSync(path.join(__dirname, "..", "..", "data", "models", `${id}.json`), "utf8");
 
 const MECHANISMS = [
   "Missing context",

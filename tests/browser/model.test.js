@@ -1,7 +1,7 @@
 // Section 4, your model: the <llm-model> figure in headless Chromium, alone in embed.html (and on
 // the reader for its link), checked against the core's modelFromConfigText, modelCost and
 // modelCostSweep for the same configuration and inputs, with the real config.json files of
-// tests/fixtures/models/ as the built-in models.
+// data/models/ as the built-in models.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
@@ -12,7 +12,7 @@ const { pathToFileURL } = require("node:url");
 const { useBrowser, openFigure, openReader, dist, artifact } = require("./browser.js");
 
 const browser = useBrowser(test);
-const FIXTURES = path.join(__dirname, "..", "fixtures", "models");
+const FIXTURES = path.join(__dirname, "..", "..", "data", "models");
 const fixture = (id) => fs.readFileSync(path.join(FIXTURES, `${id}.json`), "utf8");
 // The page's own formatting, so that a readout is compared with the core's number as written.
 const format = import(pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "format.js")).href);

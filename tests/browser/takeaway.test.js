@@ -576,7 +576,7 @@ const SCENARIOS = {
 const MODEL_TEXTS = Object.fromEntries(
   ["gemma-3-27b", "deepseek-v3", "llama-3.1-8b", "qwen3-coder-30b-a3b"].map((id) => [
     id,
-    fs.readFileSync(path.join(__dirname, "..", "fixtures", "models", `${id}.json`), "utf8"),
+    fs.readFileSync(path.join(__dirname, "..", "..", "data", "models", `${id}.json`), "utf8"),
   ]),
 );
 

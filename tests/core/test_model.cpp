@@ -1,6 +1,6 @@
 // Your model (chapter section 4): configurations of every family read as transformers reads them,
 // their caches, arithmetic and parameters, against reference/model.py's fixture() over the real
-// files of tests/fixtures/models/ and the counts their authors publish, and every error.
+// files of data/models/ and the counts their authors publish, and every error.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
@@ -295,13 +295,13 @@ TEST_CASE("model: a shape handed back is checked field by field", "[model][error
                     "0.5 for int4), got 0");
 }
 
-// ---- the real files of tests/fixtures/models/ ------------------------------------------------
+// ---- the real files of data/models/ ------------------------------------------------
 
 namespace {
 
 std::string file_text(const std::string& name) {
-  std::ifstream in(std::string(LLMMATH_FIXTURES_DIR) + "/models/" + name, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open tests/fixtures/models/" + name);
+  std::ifstream in(std::string(LLMMATH_MODELS_DIR) + "/" + name, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open data/models/" + name);
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();

@@ -8,7 +8,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { core, throwsNaming } = require("./core.js");
 
-const models = path.join(__dirname, "..", "fixtures", "models");
+const models = path.join(__dirname, "..", "..", "data", "models");
 const read = (m, file) => m.modelFromConfigText(fs.readFileSync(path.join(models, file), "utf8"));
 const H100 = { count: 1, memoryBytes: 80 * 2 ** 30, bandwidthBytesPerSecond: 3.35e12 };
 

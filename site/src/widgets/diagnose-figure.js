@@ -105,7 +105,7 @@ for name in ["expected_tokens", "ceiling", "speedup"]:
 
 /** A real model's configuration as a Python literal, named after the file it is. */
 const config = (name, configs, id) =>
-  `${name} = ${pyJson(JSON.parse(configs[id]))}  # tests/fixtures/models/${id}.json`;
+  `${name} = ${pyJson(JSON.parse(configs[id]))}  # data/models/${id}.json`;
 
 const DIAGNOSE = {
   "refund-policy": dilution,

@@ -11,7 +11,7 @@
 // assumption matters most here?") and checks (those of "Which check would tell you?") }, and
 // models (the ids of the real models it reads, if any).
 //
-// A scenario about a real model reads its committed config.json (tests/fixtures/models/) with the
+// A scenario about a real model reads its committed config.json (data/models/) with the
 // core: `models` is the figure's table of those files by id ({ id, name, file, source, published,
 // text }, as llmmath:model-presets gives them; diagnose.js passes it in, so that this module stays
 // plain data that Node can import), and compute calls core.modelFromConfigText on a model's text,
@@ -146,7 +146,7 @@ const GIB = 2 ** 30;
 /** A real model's name and shape, the core's reading of its committed config.json. */
 function realModel(core, models, id) {
   const preset = models[id];
-  if (!preset) throw new Error(`no configuration of the model ${id} among tests/fixtures/models`);
+  if (!preset) throw new Error(`no configuration of the model ${id} among data/models`);
   return { name: preset.name, shape: core.modelFromConfigText(preset.text) };
 }
 

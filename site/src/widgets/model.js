@@ -1,6 +1,6 @@
 // <llm-model>: "Your model". The reader pastes a model's config.json, drops the file on the figure,
 // opens it, or picks one of the built-in models (the real files the core is tested against,
-// tests/fixtures/models/), and sees what the core read from it (its weights' format among it) and
+// data/models/), and sees what the core read from it (its weights' format among it) and
 // what it assumed; then, at the context, batch and cache precision they choose and on the devices
 // they choose (a GPU from model-devices.js or a custom one, how many, split how, the engine's
 // share of memory, reserve, page and window policy): the verdict in words (whether the weights fit
