@@ -42,6 +42,40 @@ declare module "llmmath:model-presets" {
 }
 
 /**
+ * Figure 9.1's content: the mechanisms and the scenarios of site/scenarios/, as
+ * site/scenarios.mjs reads and checks them (site/build.mjs makes the module; the folder's README
+ * says what each field is).
+ */
+declare module "llmmath:scenarios" {
+  type Choice = { text: string; why: string; right?: true };
+  export const mechanisms: { id: string; label: string; giveaways: string[] }[];
+  export const scenarios: {
+    id: string;
+    mechanism: string;
+    title: string;
+    story: string;
+    because: string;
+    not: Record<string, string>;
+    section: string;
+    models?: string[];
+    inputs: {
+      key: string;
+      name: string;
+      type?: "integer";
+      label: string;
+      min: number;
+      max: number;
+      step: number;
+      value: number;
+      doc: string;
+    }[];
+    calculation: { use: string; with?: Record<string, any> };
+    assumptions: Choice[];
+    checks: Choice[];
+  }[];
+}
+
+/**
  * The core's factory, for the package's widgets module (src/widgets-module.js): site/build.mjs
  * leaves it to the package's own ./llmmath.js, dist/llmmath.js as an ES module.
  */

@@ -83,6 +83,8 @@ import {
   writeServerFiles,
 } from "./publish.mjs";
 import { writeLmsPackages } from "./lms.mjs";
+import { readScenarios } from "./scenarios.mjs";
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
 const args = process.argv.slice(2);
@@ -401,6 +403,24 @@ const modelPresets = {
   },
 };
 
+// --- Figure 9.1's scenarios, from site/scenarios/ -------------------------------------------
+// "llmmath:scenarios" exports the mechanisms and the scenarios as site/scenarios.mjs reads and
+// checks them (a fault stops the build, naming the file and the field).
+const scenarioData = {
+  name: "scenarios",
+  setup(b) {
+    b.onResolve({ filter: /^llmmath:scenarios$/ }, () => ({ path: "scenarios", namespace: "llmmath" }));
+    b.onLoad({ filter: /^scenarios$/, namespace: "llmmath" }, () => {
+      const { mechanisms, scenarios, files } = readScenarios();
+      return {
+        contents: `export const mechanisms = ${JSON.stringify(mechanisms)};\nexport const scenarios = ${JSON.stringify(scenarios)};`,
+        loader: "js",
+        watchFiles: files,
+      };
+    });
+  },
+};
+
 // --- the core as an ES module ----------------------------------------------------------------
 // dist/llmmath.js is Emscripten's classic script and CommonJS module (core-api.md): a `var
 // createLLMMath` and, at its end, the lines that export it to CommonJS or AMD. The script embed
@@ -461,7 +481,7 @@ async function bundle(entry, format = "iife") {
     write: false,
     legalComments: "none",
     logLevel: "warning",
-    plugins: [cssAsText, referencePython, widgetModules, modelPresets, coreModule],
+    plugins: [cssAsText, referencePython, widgetModules, modelPresets, scenarioData, coreModule],
   });
   return result.outputFiles[0].text;
 }

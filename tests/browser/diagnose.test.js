@@ -24,7 +24,7 @@ const MECHANISMS = [
   "Numeric precision",
 ];
 
-// Every scenario as the test expects it, independently of diagnose-scenarios.js: its title, the
+// Every scenario as the test expects it, independently of site/scenarios/: its title, the
 // right mechanism, a phrase of the explanation, one wrong mechanism with a phrase of why it does
 // not fit (specific to the story), the section linked, the number the calculation must show
 // with the story's inputs, computed by the core in the page (rounded as the page writes it), and
@@ -1052,9 +1052,9 @@ test("axe-core finds no accessibility violation in the figure with wrong and rig
 });
 
 test("no title or story names a mechanism or uses a give-away word declared beside the mechanisms, and every step's choices are plausible, explained and one right", async () => {
-  const { mechanisms, scenarios } = await import(
-    pathToFileURL(path.join(__dirname, "../../site/src/widgets/diagnose-scenarios.js")).href
-  );
+  const { mechanisms, scenarios } = (
+    await import(pathToFileURL(path.join(__dirname, "../../site/scenarios.mjs")).href)
+  ).readScenarios();
   // A word matches at the start of a word, in any case: "bit" finds "8-bit" and "bits".
   const cues = mechanisms.flatMap((m) =>
     [m.label, ...m.giveaways].map((w) => ({

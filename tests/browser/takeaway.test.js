@@ -696,8 +696,8 @@ const diagnoseExpected = (page) =>
               params_total: engine.params.total,
               engine_fit_max_batch: engine.fit.maxBatch,
               script_fit_max_tokens: script.fit.maxTokens,
-              llama_kv_bytes_per_token: other.kvBytesPerToken,
-              llama_params_total: other.params.total,
+              compared_kv_bytes_per_token: other.kvBytesPerToken,
+              compared_params_total: other.params.total,
             };
             break;
           }

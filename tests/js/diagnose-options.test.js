@@ -1,14 +1,14 @@
-// The diagnosis figure's choices (site/src/widgets/diagnose-scenarios.js): no list lets a reader
-// pick the right choice by its length, and no story paraphrases its own mechanism's effect or
-// remedy. Plain data, no core: it runs for any number of scenarios.
+// The diagnosis figure's choices (site/scenarios/, read by site/scenarios.mjs): no list lets a
+// reader pick the right choice by its length, and no story paraphrases its own mechanism's effect
+// or remedy. Plain data, no core: it runs for any number of scenarios.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 
-const file = path.join(__dirname, "..", "..", "site", "src", "widgets", "diagnose-scenarios.js");
-const load = () => import(pathToFileURL(file).href);
+const file = path.join(__dirname, "..", "..", "site", "scenarios.mjs");
+const load = async () => (await import(pathToFileURL(file).href)).readScenarios();
 
 const KINDS = ["assumptions", "checks"];
 /** At most this share of the lists of a kind may have the right choice longest (or shortest). */

@@ -268,7 +268,7 @@ test("a figure an exercise asks about comes after the exercise, not before it", 
 });
 
 test("Figure 9.1's scenarios follow the sections, each with its three questions before its answers", async () => {
-  const { scenarios, mechanisms } = await site("src/widgets/diagnose-scenarios.js");
+  const { scenarios, mechanisms } = (await site("scenarios.mjs")).readScenarios();
   const cells = notebook.cells.filter((c) => c.metadata.llmmath?.scenario);
   assert.equal(cells.length, scenarios.length);
   assert.deepEqual(

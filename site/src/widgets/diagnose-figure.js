@@ -1,7 +1,6 @@
 // Figure 9.1, <llm-diagnose> (diagnose.js), as the pages, the build and the tests know it (see
 // figures.js): its element, its place in the chapter and its facets, its NumPy program among them.
 import { program, py, pyInt, pyJson, pyList, pyStrings } from "../numpy.js";
-import { stateKey } from "./attributes.js";
 import { deviceById } from "./model-devices.js";
 
 export const diagnose = {
@@ -30,42 +29,39 @@ export const diagnose = {
   scored: true,
   // Copy as NumPy (takeaway.js): a Python program of the small calculation of the scenario shown,
   // once its mechanism is found, for the widget's state and result (site/src/numpy.js says what
-  // every program does). Its scenarios are keyed here by id (DIAGNOSE, below), beside
-  // diagnose-scenarios.js's.
+  // every program does). Its programs are keyed here by the calculation a scenario names
+  // (PROGRAMS, below), beside diagnose-calculations.js's.
   numpy,
 };
 
 /** The figure's NumPy program for the widget's state and result, as text. */
-function numpy(s, r) {
-  const id = r?.id;
-  const scenario = DIAGNOSE[id];
-  if (!scenario) throw new Error(`no NumPy program for the scenario ${id}`);
-  const v = Object.fromEntries(
-    Object.entries(scenario.inputs).map(([key, name]) => [key, s[stateKey(`${id}-${name}`)]]),
-  );
+function numpy(_s, r) {
+  const use = r?.calculation?.use;
+  const make = PROGRAMS[use];
+  if (!make) throw new Error(`no NumPy program for the calculation ${use} (scenario ${r?.id})`);
+  const p = make(r.calculation.with ?? {}, r.names ?? {});
   return program(
-    `# Scenario "${id}": ${scenario.title}
-# With the figure's numbers; the functions are reference/${scenario.module}.py's, the code the core is tested against.`,
-    scenario.uses,
-    scenario.driver(v, r.configs ?? {}),
+    `# Scenario "${r.id}": ${p.title}
+# With the figure's numbers; the functions are reference/${p.module}.py's, the code the core is tested against.`,
+    p.uses,
+    p.driver(r.values, r.configs ?? {}),
   );
 }
 
-// The scenarios of the diagnosis figure (widgets/diagnose-scenarios.js): for each, its inputs
-// (compute's key → the input's attribute name), the reference functions its calculation calls
-// and the driver that calls them with the inputs' values (and, for a scenario about real models,
-// their config.json texts by id, which the widget's result carries).
-const dilution = {
-  inputs: { a: "relevant-score", b: "distractor-score", n: "distractors", trimmed: "trimmed" },
+// The programs of the calculations a scenario can name (diagnose-calculations.js), each a
+// function of the calculation's arguments (the scenario's `with`) and the real models' names by
+// id: its title, the reference functions it calls and the driver that calls them with the
+// inputs' values by key (and, for a scenario about real models, their config.json texts by id;
+// the widget's result carries all three).
+const dilution = () => ({
   title: "Context dilution (section 1): one relevant key among n distractors, before and after trimming.",
   module: "attention",
   uses: ["context_dilution"],
   driver: (v) => `a, b, n, trimmed = ${py(v.a)}, ${py(v.b)}, ${pyInt(v.n)}, ${pyInt(v.trimmed)}
 show("relevant_weight", context_dilution(a, b, n)["relevant_weight"])
 show("relevant_weight_trimmed", context_dilution(a, b, trimmed)["relevant_weight"])`,
-};
-const years = (tokens, seed) => ({
-  inputs: { z1: "z1", z2: "z2", z3: "z3", T: "temperature" },
+});
+const years = ({ tokens, seed }) => ({
   title: "Sampling (section 2): the year drawn at temperature T, ten seeded draws, and greedy decoding.",
   module: "sampling",
   uses: ["sampling", "splitmix64", "sample"],
@@ -81,8 +77,7 @@ show("drawn", [tokens[t] for t in draws])
 greedy = sampling(logits=z, temperature=0)["kept"][0]  # at T = 0 every run says this
 show("greedy_token", tokens[greedy])`,
 });
-const cache = (shape) => ({
-  inputs: { tokens: "tokens", batch: "batch", bytesPerValue: "bytes-per-value" },
+const cache = ({ shape }) => ({
   title: `The key-value cache (section 4) of a model of ${shape.layers} layers, ${shape.kvHeads} key-value heads of dimension ${shape.headDim}.`,
   module: "cost",
   uses: ["attention_cost"],
@@ -92,8 +87,7 @@ r = attention_cost(tokens, heads=${shape.heads}, head_dim=${shape.headDim}, laye
 for name in ["kv_bytes", "kv_bytes_per_token"]:
     show(name, r[name])`,
 });
-const speculation = {
-  inputs: { alpha: "alpha", gamma: "gamma", c: "cost-ratio" },
+const speculation = () => ({
   title: "Speculative decoding (section 5): eq. 1 and the walltime improvement.",
   module: "speculative",
   uses: ["speculative_decoding"],
@@ -101,19 +95,17 @@ const speculation = {
 r = speculative_decoding(alpha, gamma, c)
 for name in ["expected_tokens", "ceiling", "speedup"]:
     show(name, r[name])`,
-};
+});
 
 /** A real model's configuration as a Python literal, named after the file it is. */
-const config = (name, configs, id) =>
-  `${name} = ${pyJson(JSON.parse(configs[id]))}  # data/models/${id}.json`;
+const config = (name, configs, id) => `${name} = ${pyJson(JSON.parse(configs[id]))}  # data/models/${id}.json`;
 
-const DIAGNOSE = {
-  "refund-policy": dilution,
-  warranty: dilution,
-  treaty: years(["1919", "1920", "1918"], 7),
-  eiffel: years(["1887", "1889", "1888"], 11),
-  contract: {
-    inputs: { heads: "heads", distance: "distance" },
+const PROGRAMS = {
+  dilution,
+  years,
+  cache,
+  speculation,
+  "alibi-extremes": () => ({
     title: "ALiBi (section 6): the steepest and the gentlest head, and the gentlest head's factor far back.",
     module: "alibi",
     uses: ["alibi_heads", "alibi_decay"],
@@ -125,28 +117,23 @@ for name in ["steepest", "gentlest"]:
     show(name + "_slope", slope)
     show(name + "_half_distance", half_distance)
 show("far_weight_factor", alibi_decay(h["gentlest"][1], distance + 1)[distance])`,
-  },
-  "long-report": {
-    inputs: { trained: "trained-length", offset: "offset", base: "base" },
-    title: "Rotary embeddings (section 3): how far the slowest pair of a head of dimension 128 turns.",
+  }),
+  "rope-slowest-pair": ({ headDim }) => ({
+    title: `Rotary embeddings (section 3): how far the slowest pair of a head of dimension ${headDim} turns.`,
     module: "rope",
     uses: ["rope"],
-    driver: (v) => `trained, offset, base, d = ${pyInt(v.trained)}, ${pyInt(v.offset)}, ${py(v.base)}, 128
+    driver: (v) => `trained, offset, base, d = ${pyInt(v.trained)}, ${pyInt(v.offset)}, ${py(v.base)}, ${pyInt(headDim)}
 unit = np.eye(d)[0]  # any q and k: only the angles are asked for
 at_trained, at_offset = rope(unit, unit, trained, 0, base=base), rope(unit, unit, offset, 0, base=base)
 show("slowest_theta", at_trained["thetas"][-1])  # θ_i = base^(-2i/d): the last pair is the slowest
 show("angle_at_trained_length", at_trained["angles"][-1][0])
 show("angle_at_offset", at_offset["angles"][-1][0])`,
-  },
-  serving: cache({ heads: 32, kvHeads: 8, headDim: 128, layers: 32 }),
-  batch: cache({ heads: 32, kvHeads: 32, headDim: 128, layers: 32 }),
-  "header-line": {
-    inputs: { tokens: "tokens", back: "back", memory: "memory" },
-    title:
-      "A real model's cache (section 4): Gemma 3 27B's sliding and full layers, and those that hold a token far back.",
+  }),
+  "sliding-layers": ({ model }, names) => ({
+    title: `A real model's cache (section 4): ${names[model]}'s sliding and full layers, and those that hold a token far back.`,
     module: "model",
     uses: ["model_from_config", "model_cost"],
-    driver: (v, configs) => `${config("config", configs, "gemma-3-27b")}
+    driver: (v, configs) => `${config("config", configs, model)}
 tokens, back, memory_bytes = ${pyInt(v.tokens)}, ${pyInt(v.back)}, ${py(v.memory)} * 2**30
 shape = model_from_config(config)
 r = model_cost(shape, tokens, kv_bytes_per_element=2, weight_bytes_per_param=2, memory_bytes=memory_bytes)
@@ -162,22 +149,20 @@ show("fit_max_tokens", r["fit"]["max_tokens"])
 show("fit_max_tokens_every_layer_full", e["fit"]["max_tokens"])
 for k in far["by_kind"]:
     show("tokens_held_" + k["kind"], k["tokensHeld"])`,
-  },
-  "research-script": {
-    inputs: { tokens: "tokens", batch: "batch", memory: "memory", bytesPerValue: "bytes-per-value" },
-    title:
-      "A real model's cache (section 4): DeepSeek-V3's latent against its rebuilt keys and values, and Llama 3.1 8B's.",
+  }),
+  "latent-cache": ({ model, compared }, names) => ({
+    title: `A real model's cache (section 4): ${names[model]}'s latent against its rebuilt keys and values, and ${names[compared]}'s.`,
     module: "model",
     uses: ["model_from_config", "model_cost"],
-    driver: (v, configs) => `${config("deepseek_config", configs, "deepseek-v3")}
-${config("llama_config", configs, "llama-3.1-8b")}
+    driver: (v, configs) => `${config("latent_config", configs, model)}
+${config("compared_config", configs, compared)}
 tokens, batch, memory_bytes, b = ${pyInt(v.tokens)}, ${pyInt(v.batch)}, ${py(v.memory)} * 2**30, ${py(v.bytesPerValue)}
-shape = model_from_config(deepseek_config)
+shape = model_from_config(latent_config)
 engine = model_cost(shape, tokens, batch=batch, kv_bytes_per_element=b, weight_bytes_per_param=1, mla_cache="latent",
                     memory_bytes=memory_bytes)
 script = model_cost(shape, tokens, batch=1, kv_bytes_per_element=b, weight_bytes_per_param=1, mla_cache="expanded",
                     memory_bytes=memory_bytes)
-other = model_cost(model_from_config(llama_config), tokens, kv_bytes_per_element=b)
+other = model_cost(model_from_config(compared_config), tokens, kv_bytes_per_element=b)
 for name, r in [("engine", engine), ("script", script)]:
     show(name + "_kv_bytes_per_token", r["kv_bytes_per_token"])
     show(name + "_kv_bytes", r["kv_bytes"])
@@ -185,18 +170,16 @@ show("weights_bytes", engine["weights_bytes"])
 show("params_total", engine["params"]["total"])
 show("engine_fit_max_batch", engine["fit"]["max_batch"])
 show("script_fit_max_tokens", script["fit"]["max_tokens"])
-show("llama_kv_bytes_per_token", other["kv_bytes_per_token"])
-show("llama_params_total", other["params"]["total"])`,
-  },
-  "all-at-once": {
-    inputs: { users: "users", tokens: "tokens", bandwidth: "bandwidth", peak: "peak" },
-    title:
-      "The decoding floor (section 4): Qwen3-Coder 30B-A3B's step for one developer and for all of them, the bytes read over the bandwidth.",
+show("compared_kv_bytes_per_token", other["kv_bytes_per_token"])
+show("compared_params_total", other["params"]["total"])`,
+  }),
+  "expert-reads": ({ model, device }, names) => ({
+    title: `The decoding floor (section 4): ${names[model]}'s step for one developer and for all of them, the bytes read over the bandwidth.`,
     module: "model",
     uses: ["model_from_config", "model_cost"],
-    driver: (v, configs) => `${config("config", configs, "qwen3-coder-30b-a3b")}
+    driver: (v, configs) => `${config("config", configs, model)}
 users, tokens = ${pyInt(v.users)}, ${pyInt(v.tokens)}
-devices = {"count": 1, "memory_bytes": ${py(deviceById("h100-sxm").memoryMiB)} * 2**20, "bandwidth": ${py(v.bandwidth)} * 1e9, "flops": ${py(v.peak)} * 1e12}
+devices = {"count": 1, "memory_bytes": ${py(deviceById(device).memoryMiB)} * 2**20, "bandwidth": ${py(v.bandwidth)} * 1e9, "flops": ${py(v.peak)} * 1e12}
 shape = model_from_config(config)
 for name, batch in [("alone", 1), ("all", users)]:
     d = model_cost(shape, tokens, batch=batch, devices=devices)["decode"]
@@ -205,16 +188,13 @@ for name, batch in [("alone", 1), ("all", users)]:
         show(name + "_" + key, d[key])
     show(name + "_kv_bytes_read", d["bytes_per_step"] - d["weights_bytes_read"])  # the rest of the step's bytes
     print(name + ": the step is bound by", d["bound"])`,
-  },
-  "slow-chat": speculation,
-  "slow-draft": speculation,
-  outlier: {
-    inputs: { outlier: "outlier", bits: "bits" },
+  }),
+  "shared-scale": ({ others }) => ({
     title: "Quantisation (section 7): one outlier sets the scale Δ for every value.",
     module: "quantization",
     uses: ["quantize"],
     driver: (v) => `bits = ${pyInt(v.bits)}
-values = np.array(${pyList([v.outlier, 0.82, -0.37, 0.15, -0.06])}, dtype=float)
+values = np.array(${pyList([v.outlier, ...others])}, dtype=float)
 q = quantize(values, bits)
 show("scale", q["scale"])
 show("levels", q["levels"])
@@ -222,19 +202,18 @@ show("max_error", q["max_abs_error"])
 q = quantize(values[1:], bits)  # without the outlier
 show("scale_without_outlier", q["scale"])
 show("max_error_without_outlier", q["max_abs_error"])`,
-  },
-  "four-bit": {
-    inputs: { largest: "largest", bits: "bits", before: "before-bits" },
+  }),
+  "bit-widths": ({ others }) => ({
     title: "Quantisation (section 7): a row of weights at two bit widths.",
     module: "quantization",
     uses: ["quantize"],
     driver: (v) => `bits, before = ${pyInt(v.bits)}, ${pyInt(v.before)}
-values = np.array(${pyList([v.largest, 0.04, -0.03, 0.02, -0.01])}, dtype=float)
+values = np.array(${pyList([v.largest, ...others])}, dtype=float)
 for prefix, b in [("", bits), ("before_", before)]:
     q = quantize(values, b)
     show(prefix + "qmax", q["qmax"])
     show(prefix + "scale", q["scale"])
     show(prefix + "levels", q["levels"])
     show(prefix + "max_error", q["max_abs_error"])`,
-  },
+  }),
 };

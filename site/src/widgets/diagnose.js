@@ -3,23 +3,25 @@
 // chapter's six, is told why a wrong choice does not fit this story, and once right sees why it
 // does and the live calculation (computed by the core, with inputs to change). Then the reader
 // chooses the assumption that matters most, and then the check that would tell, each among the
-// scenario's own choices, each wrong one explained. The scenarios (diagnose-scenarios.js) come
-// in a seeded shuffled order that the reader can restart; the score counts the steps answered
-// right at the first choice.
+// scenario's own choices, each wrong one explained. The scenarios (site/scenarios/, a data file
+// each; their calculations in diagnose-calculations.js) come in a seeded shuffled order that the
+// reader can restart; the score counts the steps answered right at the first choice.
 //
 // Attributes: see LlmDiagnose.attributes: seed (the order), scenario (the position shown in
 // it), picks, assumptions and checks (the choices made so far at each step, scenario by
 // scenario) and one attribute per input of every scenario, named "<scenario id>-<input name>"
 // (serving-batch, slow-chat-alpha, …), with the input's default. Inputs of the scenarios not
 // shown keep their values.
-// Properties: result ({ id, lines, configs: the config.json texts of the real models the scenario
-// reads, by id }), state ({ seed, scenario, picks, assumptions, checks,
+// Properties: result ({ id, calculation (the scenario's, by name and arguments), values (its
+// inputs by key), lines, configs and names: the config.json texts and the names of the real
+// models the scenario reads, by id }), state ({ seed, scenario, picks, assumptions, checks,
 // servingBatch, … }), order (the scenario ids in the shown order).
 import { fill, h } from "../dom.js";
 import { LlmWidget } from "./base.js";
 import { stateKey } from "./attributes.js";
 import { markInvalid, numberField } from "./controls.js";
-import { mechanisms, scenarios } from "./diagnose-scenarios.js";
+import { calculations } from "./diagnose-calculations.js";
+import { mechanisms, scenarios as scenarioData } from "llmmath:scenarios";
 import { modelPresets } from "llmmath:model-presets";
 import css from "./diagnose.css";
 
@@ -33,6 +35,15 @@ const SECTION_TITLES = {
   quantization: "7 Quantisation",
   moe: "8 Mixture of experts",
 };
+
+/**
+ * The scenarios (site/scenarios/, as the build read them), each with its compute(core, values,
+ * models): the calculation it names, with the arguments it gives.
+ */
+const scenarios = scenarioData.map((s) => ({
+  ...s,
+  compute: (core, values, models) => calculations[s.calculation.use](core, values, models, s.calculation.with ?? {}),
+}));
 
 const MAX_SEED = 2 ** 32 - 1;
 /** The real models' committed configurations by id, which the scenarios' compute reads. */
@@ -624,8 +635,11 @@ export class LlmDiagnose extends LlmWidget {
   compute() {
     const { s } = this.current();
     const values = Object.fromEntries(s.inputs.map((i) => [i.key, this.state[inputKey(s, i)]]));
-    const configs = Object.fromEntries((s.models ?? []).map((id) => [id, MODELS[id].text]));
-    return { id: s.id, lines: s.compute(this.core, values, MODELS), configs };
+    const models = s.models ?? [];
+    const configs = Object.fromEntries(models.map((id) => [id, MODELS[id].text]));
+    const names = Object.fromEntries(models.map((id) => [id, MODELS[id].name]));
+    const lines = s.compute(this.core, values, MODELS);
+    return { id: s.id, calculation: s.calculation, values, lines, configs, names };
   }
 
   render(r) {
