@@ -18,7 +18,7 @@ import { fieldValue, fmt, fmtBytes, fmtCount, grouped, pct, superscript } from "
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { checkbox, choice, markInvalid, markSettings, numberField, scrollBox, slider } from "./controls.js";
-import { lineChart } from "./plot.js";
+import { lineChart, logAxis, tokensAxis } from "./plot.js";
 import { costPresets, precisions } from "./cost-presets.js";
 import css from "./cost.css";
 
@@ -36,6 +36,8 @@ const MAX_FFN = 2 ** 18;
 const TOKEN_STEPS = Array.from({ length: 31 }, (_, k) => 2 ** k);
 // The chart's x axis reaches at least this far, so short contexts are seen against long ones.
 const MIN_X_MAX = 2 ** 17;
+// Both charts' tokens axis (plot.js's tokensAxis): n, a tick at every sixteenfold.
+const TOKENS_N = { every: 4, label: "tokens n (log scale)", name: "tokens n" };
 
 // The fields that make up a model's shape; editing one leaves the chosen model.
 const SHAPE = ["heads", "kvHeads", "headDim", "layers", "dModel", "ffnDim", "gated"];
@@ -463,23 +465,14 @@ export class LlmCost extends LlmWidget {
     const att = curve.map(([n, c]) => [n, c.macsPerLayer]);
     const lin = curve.map(([n, c]) => [n, c.linearMacsPerLayer]);
     const all = [...att, ...lin].map(([, y]) => y);
-    const y = logAxis(Math.min(...all), Math.max(...all));
+    const y = logAxis(Math.min(...all), Math.max(...all), { format: countTick });
     const crossover = now.crossoverTokens;
     patch(
       this.linearChart,
       lineChart({
         title:
           "Multiply-adds per layer against the number of tokens: attention's QK and AV against the linear layers (both axes logarithmic)",
-        x: {
-          min: 1,
-          max: xMax,
-          log: true,
-          ticks: TOKEN_STEPS.filter((t, k) => k % 4 === 0 && t <= xMax),
-          format: fmtTokens,
-          label: "tokens n (log scale)",
-          name: "tokens n",
-          valueFormat: (t) => fmtCount(t),
-        },
+        x: tokensAxis(xMax, TOKENS_N),
         y: { ...y, label: "multiply-adds per layer (log scale)" },
         series: [
           { points: lin, class: "series cost-linear", label: "linear layers' multiply-adds" },
@@ -542,23 +535,13 @@ export class LlmCost extends LlmWidget {
     const scores = curve.map(([n, c]) => [n, c.scoresPerLayer]);
     const kv = curve.map(([n, c]) => [n, c.kvValuesPerLayer]);
     const all = [...scores, ...kv].map(([, y]) => y);
-    const y = logAxis(Math.min(...all), Math.max(...all));
-    const xTicks = TOKEN_STEPS.filter((t, k) => k % 4 === 0 && t <= xMax);
+    const y = logAxis(Math.min(...all), Math.max(...all), { format: countTick });
     patch(
       this.chart,
       lineChart({
         title:
           "Attention scores and cached key-value entries per layer against the number of tokens (both axes logarithmic)",
-        x: {
-          min: 1,
-          max: xMax,
-          log: true,
-          ticks: xTicks,
-          format: fmtTokens,
-          label: "tokens n (log scale)",
-          name: "tokens n",
-          valueFormat: (t) => fmtCount(t),
-        },
+        x: tokensAxis(xMax, TOKENS_N),
         y: { ...y, label: "count per layer (log scale)" },
         series: [
           { points: scores, class: "series cost-scores", label: "scores per layer" },
@@ -966,31 +949,10 @@ function linearInputs({ dModel, ffnDim, gated }) {
 // The result cards are narrow: counts of more than ten digits are shown in scientific notation.
 const CARD_DIGITS = 10;
 
-/** Token counts on the chart's axis: 1024 → "1K", 1048576 → "1M". */
-function fmtTokens(t) {
-  if (t >= 2 ** 20) return `${t / 2 ** 20}M`;
-  if (t >= 2 ** 10) return `${t / 2 ** 10}K`;
-  return String(t);
-}
-
-// A logarithmic axis over whole decades from lo to hi with at most six labelled ticks (screen
-// mapping: where to draw, not what the figure computes).
-function logAxis(lo, hi) {
-  const a = Math.floor(Math.log10(lo)),
-    b = Math.max(Math.ceil(Math.log10(hi)), a + 1);
-  const every = Math.max(1, Math.ceil((b - a) / 6));
-  const ticks = [];
-  for (let k = a; k <= b; k += every) ticks.push(10 ** k);
-  return {
-    min: 10 ** a,
-    max: 10 ** b,
-    log: true,
-    ticks,
-    format: (t) => {
-      const k = Math.round(Math.log10(t));
-      return k <= 3 ? String(t) : `10${superscript(k)}`;
-    },
-  };
+/** A count's tick on a logarithmic axis: 1 to 1000 as they are, then 10⁴, 10⁵, … */
+function countTick(t) {
+  const k = Math.round(Math.log10(t));
+  return k <= 3 ? String(t) : `10${superscript(k)}`;
 }
 
 export const widgets = { "llm-cost": LlmCost, "llm-answer-cost": LlmAnswerCost };

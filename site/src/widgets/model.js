@@ -18,11 +18,11 @@
 // Properties: result ({ s, source, shape, opts, now, sweep, compared, asked, single, device }),
 // state (the attributes' camelCase keys).
 import { h, keep, patch, sym, uniqueId } from "../dom.js";
-import { fieldValue, fmt, fmtBytes, fmtCount, fmtRate, fmtSeconds, grouped, superscript } from "../format.js";
+import { fieldValue, fmt, fmtBytes, fmtCount, fmtRate, fmtSeconds, grouped } from "../format.js";
 import { FigureAnswer } from "./answer.js";
 import { LlmWidget } from "./base.js";
 import { choice, markInvalid, markSettings, numberField, slider } from "./controls.js";
-import { legend, lineChart, meterChart } from "./plot.js";
+import { legend, lineChart, logAxis, meterChart, tokensAxis } from "./plot.js";
 import { modelPresets } from "llmmath:model-presets";
 import { DEVICES, deviceById } from "./model-devices.js";
 import css from "./model.css";
@@ -76,6 +76,9 @@ const KINDS = {
 // The chart stacks the windowed and latent kinds under the full layers, so that on its logarithmic
 // axis a flat window or a small latent cache is a band of its own at the bottom.
 const STACK = ["sliding", "chunked", "mla", "full"];
+// The charts' axes (plot.js): the context in tokens, and bytes at powers of two.
+const CONTEXT = { label: "context, tokens (log scale)" };
+const BYTES = /** @type {const} */ ({ base: 2, format: fmtBytes });
 
 const DEFAULT_DEVICE = "h100-sxm";
 // Exercise 4b's follow-up: the sequences of its batch.
@@ -1088,8 +1091,8 @@ export class LlmModel extends LlmWidget {
         ]
       : [];
     const drawn = [...sweep.kvBytes, ...kinds.flatMap((k) => k.bytes), ...(compared?.sweep.kvBytes ?? [])];
-    const y = bytesAxis(Math.min(...drawn.filter((b) => b > 0)), Math.max(...drawn, now.kvBytes));
-    const x = tokensAxis(Math.max(shape.maxContext, 2));
+    const y = logAxis(Math.min(...drawn.filter((b) => b > 0)), Math.max(...drawn, now.kvBytes), BYTES);
+    const x = tokensAxis(Math.max(shape.maxContext, 2), CONTEXT);
     patch(
       this.chart,
       lineChart({
@@ -1158,12 +1161,12 @@ export class LlmModel extends LlmWidget {
     this.speedHead.hidden = !shown;
     if (!shown) return;
     const points = sweep.tokens.map((t, i) => [t, sweep.tokensPerSecond[i]]);
-    const y = countAxis(Math.min(...sweep.tokensPerSecond), Math.max(...sweep.tokensPerSecond));
+    const y = logAxis(Math.min(...sweep.tokensPerSecond), Math.max(...sweep.tokensPerSecond));
     patch(
       this.speed,
       lineChart({
         title: "Tokens per second at the decoding floor against the context, at the batch (both axes logarithmic)",
-        x: tokensAxis(Math.max(shape.maxContext, 2)),
+        x: tokensAxis(Math.max(shape.maxContext, 2), CONTEXT),
         y: { ...y, label: "tokens/s (log scale)", name: "tokens/s", valueFormat: fmtRate },
         series: [{ points, class: "series model-speed-line", label: "tokens per second" }],
         markers: [{ x: opts.tokens, y: now.decode.tokensPerSecond, class: "marker model-speed-line" }],
@@ -1189,11 +1192,11 @@ export class LlmModel extends LlmWidget {
       [sweep.tokens[0], now.linearFlops],
       [sweep.tokens.at(-1), now.linearFlops],
     ];
-    const y = countAxis(
+    const y = logAxis(
       Math.min(...sweep.attentionFlops, now.linearFlops),
       Math.max(...sweep.attentionFlops, now.linearFlops),
     );
-    const x = tokensAxis(Math.max(shape.maxContext, 2));
+    const x = tokensAxis(Math.max(shape.maxContext, 2), CONTEXT);
     const crossover = now.crossoverTokens;
     const crossText =
       crossover === undefined
@@ -1446,51 +1449,6 @@ function sliderTokens(maxContext) {
   for (let t = 1; t < max; t *= 2) steps.push(t);
   steps.push(max);
   return steps;
-}
-
-/** Token counts on an axis: 1024 → "1K", 1048576 → "1M". */
-function fmtTokens(t) {
-  if (t >= 2 ** 20) return `${t / 2 ** 20}M`;
-  if (t >= 2 ** 10) return `${t / 2 ** 10}K`;
-  return String(t);
-}
-
-/** The x axis: tokens from 1 to the maximum context, logarithmic, ticks at powers of two (layout). */
-function tokensAxis(max) {
-  const top = Math.floor(Math.log2(max));
-  const every = Math.max(1, Math.ceil(top / 6));
-  const ticks = [];
-  for (let k = 0; k <= top; k += every) ticks.push(2 ** k);
-  return {
-    min: 1,
-    max,
-    log: true,
-    ticks,
-    format: fmtTokens,
-    label: "context, tokens (log scale)",
-    name: "tokens",
-    valueFormat: (t) => fmtCount(t),
-  };
-}
-
-/** A logarithmic bytes axis over whole powers of two from lo to hi, about six ticks (layout). */
-function bytesAxis(lo, hi) {
-  const a = Math.floor(Math.log2(lo > 0 ? lo : 1)),
-    b = Math.max(Math.ceil(Math.log2(hi > 0 ? hi : 2)), a + 1);
-  const every = Math.max(1, Math.ceil((b - a) / 6));
-  const ticks = [];
-  for (let k = a; k <= b; k += every) ticks.push(2 ** k);
-  return { min: 2 ** a, max: 2 ** b, log: true, ticks, format: fmtBytes };
-}
-
-/** A logarithmic axis over whole decades from lo to hi, at most six labelled ticks (layout). */
-function countAxis(lo, hi) {
-  const a = Math.floor(Math.log10(lo > 0 ? lo : 1)),
-    b = Math.max(Math.ceil(Math.log10(hi > 0 ? hi : 10)), a + 1);
-  const every = Math.max(1, Math.ceil((b - a) / 6));
-  const ticks = [];
-  for (let k = a; k <= b; k += every) ticks.push(10 ** k);
-  return { min: 10 ** a, max: 10 ** b, log: true, ticks, format: (t) => `10${superscript(Math.round(Math.log10(t)))}` };
 }
 
 /**

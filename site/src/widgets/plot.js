@@ -1,7 +1,8 @@
 // Minimal SVG charts for the widgets: a line chart, a bar chart and a grouped bar chart, with
-// their axes, ticks, guides and legends. Drawing only: every plotted value arrives computed.
+// their axes, ticks, guides and legends, and the axes several figures share (logAxis,
+// tokensAxis). Drawing only: every plotted value arrives computed.
 import { h, keep, patch, uniqueId, whenPatched } from "../dom.js";
-import { fmt, fmtCount } from "../format.js";
+import { fmt, fmtCount, superscript } from "../format.js";
 
 /**
  * lineChart({ width, height, x: {min, max, log, ticks, label, format}, y: {...},
@@ -563,6 +564,55 @@ export function niceTicks(max, count = 4) {
   const n = Math.ceil(max / step - 1e-9);
   const ticks = Array.from({ length: n + 1 }, (_, i) => Number((i * step).toPrecision(12)));
   return { max: ticks[n], ticks };
+}
+
+// --- the axes several figures share -----------------------------------------------------------
+// Where to draw, not what a figure computes: each gives lineChart's x or y ({ min, max, log,
+// ticks, format }, and for tokens the label and the words of a value).
+
+/**
+ * A logarithmic axis over whole powers of `base` (10 or 2) from lo to hi, with at most six
+ * ticks, a power apart or more; a bound at or below 0 counts as base⁰ (lo) or base¹ (hi).
+ * `format` writes a tick, by default as the power: 10⁴, 2¹⁰.
+ * @param {number} lo
+ * @param {number} hi
+ * @param {{ base?: 2 | 10, format?: (t: number) => string }} [options]
+ */
+export function logAxis(lo, hi, { base = 10, format } = {}) {
+  const log = base === 2 ? Math.log2 : Math.log10;
+  const a = Math.floor(log(lo > 0 ? lo : 1)),
+    b = Math.max(Math.ceil(log(hi > 0 ? hi : base)), a + 1);
+  const every = Math.max(1, Math.ceil((b - a) / 6));
+  const ticks = [];
+  for (let k = a; k <= b; k += every) ticks.push(base ** k);
+  return {
+    min: base ** a,
+    max: base ** b,
+    log: true,
+    ticks,
+    format: format ?? ((t) => `${base}${superscript(Math.round(log(t)))}`),
+  };
+}
+
+/** Token counts at an axis's ticks: 1024 → "1K", 1048576 → "1M". */
+export function fmtTokens(t) {
+  if (t >= 2 ** 20) return `${t / 2 ** 20}M`;
+  if (t >= 2 ** 10) return `${t / 2 ** 10}K`;
+  return String(t);
+}
+
+/**
+ * The tokens axis of the cost figures: 1 to `max` tokens, logarithmic, ticks at powers of two
+ * `every` doublings apart (by default so that there are at most seven), labelled 1K, 1M.
+ * @param {number} max
+ * @param {{ every?: number, label?: string, name?: string }} [options]
+ */
+export function tokensAxis(max, { every, label = "tokens (log scale)", name = "tokens" } = {}) {
+  const top = Math.floor(Math.log2(max));
+  const step = every ?? Math.max(1, Math.ceil(top / 6));
+  const ticks = [];
+  for (let k = 0; k <= top; k += step) ticks.push(2 ** k);
+  return { min: 1, max, log: true, ticks, format: fmtTokens, label, name, valueFormat: (t) => fmtCount(t) };
 }
 
 // --- what a screen reader gets ---------------------------------------------------------------
