@@ -8,7 +8,7 @@
 //   llmmath::native::Json            just enough JSON: what JSON.stringify writes (no escapes but
 //                                    the simple ones), ±Infinity as the strings "Infinity" and
 //                                    "-Infinity" (JSON has no such number)
-//   llmmath::native::parse(text)     text → Json
+//   llmmath::native::parse(text)     text → Json, by the core's parser (llmmath/json.hpp)
 //   llmmath::native::write(json)     Json → text, numbers with 17 significant digits
 //   llmmath::native::call(fn, args)  the API function `fn` (camelCase) on `args` → its result
 //   llmmath::native::run(fn, args)   the same call, its result dropped (for timing)
@@ -18,11 +18,10 @@
 // given as its string. Anything else throws std::invalid_argument.
 #pragma once
 
-#include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <deque>
+#include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -54,129 +53,6 @@ struct Json {
   bool present() const { return type != Type::null; }
 };
 
-class Parser {
- public:
-  explicit Parser(const std::string& text) : s_(text) {}
-
-  Json parse() {
-    Json value = parse_value();
-    skip_space();
-    if (i_ != s_.size()) fail("trailing characters");
-    return value;
-  }
-
- private:
-  const std::string& s_;
-  std::size_t i_ = 0;
-
-  [[noreturn]] void fail(const std::string& what) const {
-    throw std::runtime_error("JSON, at " + std::to_string(i_) + ": " + what);
-  }
-  void skip_space() {
-    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
-  }
-  bool accept(char c) {
-    skip_space();
-    if (i_ < s_.size() && s_[i_] == c) {
-      ++i_;
-      return true;
-    }
-    return false;
-  }
-  void expect(char c) {
-    if (!accept(c)) fail(std::string("expected '") + c + "'");
-  }
-  bool word(const char* w) {
-    const std::string ws(w);
-    if (s_.compare(i_, ws.size(), ws) != 0) return false;
-    i_ += ws.size();
-    return true;
-  }
-
-  std::string parse_string() {
-    expect('"');
-    std::string out;
-    while (i_ < s_.size() && s_[i_] != '"') {
-      char c = s_[i_++];
-      if (c == '\\') {
-        if (i_ >= s_.size()) fail("unfinished escape");
-        c = s_[i_++];
-        if (c == 'n')
-          c = '\n';
-        else if (c == 'r')
-          c = '\r';
-        else if (c == 't')
-          c = '\t';
-        else if (c != '"' && c != '\\' && c != '/')
-          fail("unsupported escape");
-      }
-      out += c;
-    }
-    expect('"');
-    return out;
-  }
-
-  Json parse_value() {
-    skip_space();
-    if (i_ >= s_.size()) fail("unexpected end");
-    Json v;
-    const char c = s_[i_];
-    if (c == '[') {
-      ++i_;
-      v.type = Json::Type::array;
-      if (!accept(']')) {
-        do {
-          Json entry = parse_value();
-          if (entry.type == Json::Type::number && v.array.empty()) {
-            v.numbers.push_back(entry.number);
-            continue;
-          }
-          // a mixed array (a call's arguments): every entry a Json, the numbers before too
-          for (const double x : v.numbers) {
-            Json n;
-            n.type = Json::Type::number;
-            n.number = x;
-            v.array.push_back(std::move(n));
-          }
-          v.numbers.clear();
-          v.array.push_back(std::move(entry));
-        } while (accept(','));
-        expect(']');
-      }
-    } else if (c == '{') {
-      ++i_;
-      v.type = Json::Type::object;
-      if (!accept('}')) {
-        do {
-          std::string key = parse_string();
-          expect(':');
-          if (!v.object.count(key)) v.order.push_back(key);
-          v.object[key] = parse_value();
-        } while (accept(','));
-        expect('}');
-      }
-    } else if (c == '"') {
-      v.type = Json::Type::string;
-      v.string = parse_string();
-    } else if (word("true")) {
-      v.type = Json::Type::boolean;
-      v.boolean = true;
-    } else if (word("false")) {
-      v.type = Json::Type::boolean;
-    } else if (word("null")) {
-      v.type = Json::Type::null;
-    } else {
-      // strtod reads JavaScript's shortest round-trip form back to the same double
-      char* end = nullptr;
-      v.type = Json::Type::number;
-      v.number = std::strtod(s_.c_str() + i_, &end);
-      if (end == s_.c_str() + i_) fail("expected a value");
-      i_ = std::size_t(end - s_.c_str());
-    }
-    return v;
-  }
-};
-
 /// A number as Json.
 inline Json number_json(double x) {
   Json j;
@@ -185,7 +61,51 @@ inline Json number_json(double x) {
   return j;
 }
 
-inline Json parse(const std::string& text) { return Parser(text).parse(); }
+/// The core's parsed value as a Json: an array whose entries are all numbers keeps them in
+/// `numbers`; an object's repeated key keeps its first place and its last value, as JSON.parse.
+inline Json from_value(json::Value&& v) {
+  Json j;
+  switch (v.type) {
+    case json::Value::Type::null: break;
+    case json::Value::Type::boolean:
+      j.type = Json::Type::boolean;
+      j.boolean = v.boolean;
+      break;
+    case json::Value::Type::number: return number_json(v.number);
+    case json::Value::Type::string:
+      j.type = Json::Type::string;
+      j.string = std::move(v.string);
+      break;
+    case json::Value::Type::array: {
+      j.type = Json::Type::array;
+      bool numbers = true;
+      for (const auto& item : v.items) numbers = numbers && item.type == json::Value::Type::number;
+      if (numbers) {
+        j.numbers.reserve(v.items.size());
+        for (const auto& item : v.items) j.numbers.push_back(item.number);
+      } else {
+        for (auto& item : v.items) j.array.push_back(from_value(std::move(item)));
+      }
+      break;
+    }
+    case json::Value::Type::object:
+      j.type = Json::Type::object;
+      for (auto& [key, member] : v.members) {
+        if (!j.object.count(key)) j.order.push_back(key);
+        j.object[key] = from_value(std::move(member));
+      }
+      break;
+  }
+  return j;
+}
+
+/// Parses a JSON text with the core's parser (llmmath/json.hpp; a fault names its line and
+/// column), of any length: the harness's arguments hold vectors of up to 2^20 numbers.
+inline Json parse(const std::string& text) {
+  json::Value v;
+  json::parse(text, "JSON", v, std::numeric_limits<std::size_t>::max());
+  return from_value(std::move(v));
+}
 
 /// The entries of an array, numbers included (an array of numbers keeps them in `numbers`).
 inline std::vector<Json> entries(const Json& j) {

@@ -305,9 +305,12 @@ class Parser {
 
 }  // namespace
 
-void parse(std::string_view text, std::string_view what, Value& out) {
-  if (text.size() > max_text_bytes)
-    fail(what, "at most 1 MiB (1,048,576 bytes) of text", std::to_string(text.size()) + " bytes");
+void parse(std::string_view text, std::string_view what, Value& out, std::size_t max_bytes) {
+  if (text.size() > max_bytes)
+    fail(what,
+         max_bytes == max_text_bytes ? "at most 1 MiB (1,048,576 bytes) of text"
+                                     : "at most " + std::to_string(max_bytes) + " bytes of text",
+         std::to_string(text.size()) + " bytes");
   out = Value{};
   Parser(text, what).document(out);
 }

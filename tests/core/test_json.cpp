@@ -106,4 +106,15 @@ TEST_CASE("json: limits of size and depth", "[json]") {
   CHECK_THROWS_WITH(
       parse(big, "config.json"),
       "config.json must be at most 1 MiB (1,048,576 bytes) of text, got 1048577 bytes");
+  // a caller's own limit (the native harness reads arguments of any length)
+  std::string many = "[0";
+  std::size_t entries = 1;
+  for (; many.size() <= llmmath::json::max_text_bytes; ++entries) many += ",1.5";
+  many += "]";
+  llmmath::json::Value v;
+  llmmath::json::parse(many, "arguments", v, std::size_t{1} << 24);
+  REQUIRE(v.items.size() == entries);
+  CHECK(v.items.back().number == 1.5);
+  CHECK_THROWS_WITH(llmmath::json::parse("[1, 2]", "arguments", v, 5),
+                    "arguments must be at most 5 bytes of text, got 6 bytes");
 }

@@ -1,7 +1,8 @@
 // Just enough JSON for reading a model's configuration (model.hpp): a parser of the whole
 // grammar (RFC 8259: every escape, \u with surrogate pairs, numbers as JavaScript reads them)
 // that says where it stopped, by line and column, in the reader's words, and a value type whose
-// objects keep their keys' order. The core's only parser of text; nothing here does I/O.
+// objects keep their keys' order. The project's only JSON parser (the native bindings read
+// their arguments with it too); nothing here does I/O.
 #pragma once
 
 #include <cstddef>
@@ -35,11 +36,14 @@ struct Value {
   const Value* find(std::string_view key) const;
 };
 
-/// Parses `text`, which must be one JSON value and nothing else but white space. A fault throws
+/// Parses `text`, which must be one JSON value and nothing else but white space, of at most
+/// `max_bytes` bytes (a caller's own files, such as the native harness's arguments, may allow
+/// more than a configuration's 1 MiB). A fault throws
 /// std::invalid_argument("<what>, line L, column C: <expectation>"), lines and columns counted
 /// from 1 and columns in characters (UTF-8 sequences count once), e.g.
 ///   config.json, line 3, column 14: expected ',' or '}' after a member, got '"'
-void parse(std::string_view text, std::string_view what, Value& out);
+void parse(std::string_view text, std::string_view what, Value& out,
+           std::size_t max_bytes = max_text_bytes);
 Value parse(std::string_view text, std::string_view what);
 
 /// What a value is, for messages: `"32"` (a string, quoted and cut at 40 characters), `32`,
