@@ -333,7 +333,7 @@ ModelCostOptions model_cost_options(const V& opts) {
 template <class V>
 ModelCostResult model_cost(const V& shape, const V& opts) {
   using R = Read<V>;
-  const ModelShape s = llmmath::model_shape(json::parse(R::text(shape), "shape"));
+  const ModelShape s = llmmath::model_shape(json::parse(R::text(shape), "shape"), camel_case);
   ModelCostOptions o = model_cost_options(opts);
   o.tokens = R::number(R::field(opts, "tokens"));
   return llmmath::model_cost(s, o);
@@ -342,7 +342,7 @@ ModelCostResult model_cost(const V& shape, const V& opts) {
 template <class V>
 ModelCostSweep model_cost_sweep(const V& shape, const V& opts) {
   using R = Read<V>;
-  const ModelShape s = llmmath::model_shape(json::parse(R::text(shape), "shape"));
+  const ModelShape s = llmmath::model_shape(json::parse(R::text(shape), "shape"), camel_case);
   return llmmath::model_cost_sweep(s, R::vector(R::field(opts, "tokens")),
                                    model_cost_options(opts));
 }

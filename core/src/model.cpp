@@ -828,11 +828,13 @@ ModelShape read(const Value& config) {
 
 // ---- reading a shape back ---------------------------------------------------------------------
 
-/// Reads each field of a struct from a JavaScript object by the field's camelCase name, as the
-/// bindings wrote it (the same for_each_field list, so reading and writing cannot disagree).
+/// Reads each field of a struct from a caller's object by the name the caller gives the member
+/// (`names`: the bindings' camelCase, as they wrote the shape), through the same for_each_field
+/// list, so reading and writing cannot disagree.
 class ShapeReader {
  public:
-  ShapeReader(const Value& object, std::string path) : object_(object), path_(std::move(path)) {
+  ShapeReader(const Value& object, std::string path, FieldNames names)
+      : object_(object), path_(std::move(path)), names_(names) {
     if (!object.is_object())
       fail(path_, "an object (as modelFromConfig returns it)", json::describe(object));
   }
@@ -849,22 +851,13 @@ class ShapeReader {
  private:
   const Value& object_;
   std::string path_;
+  FieldNames names_;
 
-  std::string js_name(const char* snake) const {
-    std::string out;
-    for (const char* c = snake; *c; ++c) {
-      if (*c == '_' && c[1] >= 'a' && c[1] <= 'z') {
-        ++c;
-        out += static_cast<char>(*c - 'a' + 'A');
-      } else {
-        out += *c;
-      }
-    }
-    return out;
-  }
+  std::string key(const char* member) const { return names_(member); }
+
   const Value& get(const char* name, std::string& where) const {
-    where = path_ + "." + js_name(name);
-    const Value* v = object_.find(js_name(name));
+    where = path_ + "." + key(name);
+    const Value* v = object_.find(key(name));
     if (!v)
       fail(where, "present (a shape as modelFromConfig returns it)",
            "nothing (the field is missing)");
@@ -905,8 +898,8 @@ class ShapeReader {
   /// The weights' storage: absent (a shape written before it was read from files) is bf16; its
   /// numbers are checked by check_weights, its bytes recomputed from them.
   void read(const char* name, ModelWeights& out) {
-    const Value* v = object_.find(js_name(name));
-    const std::string where = path_ + "." + js_name(name);
+    const Value* v = object_.find(key(name));
+    const std::string where = path_ + "." + key(name);
     if (!v || v->is_null()) {
       out = ModelWeights{};
       out.format = "bf16";
@@ -917,8 +910,8 @@ class ShapeReader {
       fail(where, "an object (as modelFromConfig returns it)", json::describe(*v));
     for_each_field(out, [&](const char* field, const auto& member) {
       auto& m = const_cast<std::remove_const_t<std::remove_reference_t<decltype(member)>>&>(member);
-      const std::string at = where + "." + js_name(field);
-      const Value* f = v->find(js_name(field));
+      const std::string at = where + "." + key(field);
+      const Value* f = v->find(key(field));
       if (!f)
         fail(at, "present (a shape as modelFromConfig returns it)",
              "nothing (the field is missing)");
@@ -947,7 +940,7 @@ class ShapeReader {
       out = v.number;
     } else {
       T nested;
-      ShapeReader(v, where).fields(nested);
+      ShapeReader(v, where, names_).fields(nested);
       out = nested;
     }
   }
@@ -1575,9 +1568,9 @@ ModelShape model_from_config_text(std::string_view text) {
   return read(config);
 }
 
-ModelShape model_shape(const json::Value& shape) {
+ModelShape model_shape(const json::Value& shape, FieldNames names) {
   ModelShape s;
-  ShapeReader(shape, "shape").fields(s);
+  ShapeReader(shape, "shape", names).fields(s);
   check_shape(s);
   s.weights.bytes = weights_bytes_of(s, s.weights);
   return s;

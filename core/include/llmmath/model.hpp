@@ -198,9 +198,13 @@ ModelShape model_from_config(const json::Value& config);
 /// column 14: …").
 ModelShape model_from_config_text(std::string_view text);
 
-/// A shape handed back by a caller (JavaScript's camelCase names, as model_from_config returns
-/// them), checked field by field ("shape.layerKinds must …").
-ModelShape model_shape(const json::Value& shape);
+/// How a caller's object names a member of a struct: the member's name (`kv_heads`) → its key in
+/// the object, which messages name too. The bindings give their own (camelCase: `kvHeads`).
+using FieldNames = std::string (*)(const char* member);
+
+/// A shape handed back by a caller, its fields named by `names` (as the caller's
+/// model_from_config result names them), checked field by field ("shape.layerKinds must …").
+ModelShape model_shape(const json::Value& shape, FieldNames names);
 
 enum class MlaCache { latent, expanded };
 /// Whether a sliding layer keeps only its window (engines that evict, as vLLM and SGLang do for
