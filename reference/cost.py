@@ -9,15 +9,16 @@ from fractions import Fraction
 
 
 def attention_cost(tokens, heads, head_dim, layers=1, kv_heads=None, batch=1,
-                   bytes_per_value=2.0, d_model=None, ffn_dim=None, gated=False):
+                   kv_bytes_per_element=2.0, hidden=None, intermediate=None, gated_mlp=False):
     """Every count exactly, in Python integers (which have no size limit; NumPy's int64 would
-    overflow past 2^63), and bytes_per_value as the exact fraction its double stands for;
+    overflow past 2^63), and kv_bytes_per_element as the exact fraction its double stands for;
     each converted to the nearest double once, ties to even, as float() of an int or a
-    Fraction does. With d_model and ffn_dim, the linear layers too: their multiply-adds, the
-    context length at which attention's equal them, and attention's share of a layer.
+    Fraction does. With hidden (d_model) and intermediate (d_ff), the linear layers too: their
+    multiply-adds, the context length at which attention's equal them, and attention's share of
+    a layer.
     """
     kv_heads = heads if kv_heads is None else kv_heads
-    b = Fraction(bytes_per_value)
+    b = Fraction(kv_bytes_per_element)
     kv_per_layer = 2 * batch * tokens * kv_heads * head_dim  # one key and one value per token and kv head
     qk_macs = batch * heads * tokens * tokens * head_dim  # Q·Kᵀ, the full square; weights·V the same
     r = {
@@ -32,11 +33,11 @@ def attention_cost(tokens, heads, head_dim, layers=1, kv_heads=None, batch=1,
         "macs_per_layer": float(2 * qk_macs),
         "macs": float(2 * qk_macs * layers),
     }
-    if d_model is not None:
-        # per token: Q and O map d_model to heads·head_dim and back, K and V to kv_heads·head_dim;
-        # the feed-forward has 3 matrices d_model × ffn_dim when gated, else 2
-        projection = d_model * head_dim * (2 * heads + 2 * kv_heads)
-        ffn = (3 if gated else 2) * d_model * ffn_dim
+    if hidden is not None:
+        # per token: Q and O map hidden to heads·head_dim and back, K and V to kv_heads·head_dim;
+        # the feed-forward has 3 matrices hidden × intermediate when gated, else 2
+        projection = hidden * head_dim * (2 * heads + 2 * kv_heads)
+        ffn = (3 if gated_mlp else 2) * hidden * intermediate
         attention_macs = 2 * heads * head_dim * tokens  # QK + AV per token, the full square
         r.update({
             "projection_macs_per_layer": float(batch * tokens * projection),
@@ -58,12 +59,12 @@ def fixture():
 
     Regenerate with:  /usr/bin/python3 tests/fixtures/make.py cost
 
-    Every count is computed exactly (Python integers have no size limit; bytesPerValue is taken as
+    Every count is computed exactly (Python integers have no size limit; kvBytesPerElement is taken as
     the exact fraction its double stands for) and converted to the nearest double once, with ties to
     even, as float() of an int or Fraction does. The cases near the input limits have results far
     above 2^53, where a product of doubles would round at every step.
 
-    With dModel, ffnDim and gated (1 or 0), a case also has the linear layers' counts, the crossover
+    With hidden, intermediate and gatedMlp (1 or 0), a case also has the linear layers' counts, the crossover
     token count (the exact fraction C / (2·heads·headDim), rounded once) and attention's share of a
     layer's multiply-adds (the exact fraction, rounded once).
 
@@ -73,7 +74,7 @@ def fixture():
 
     lines = ["# attentionCost reference values: reference/cost.py's fixture() (exact integers)"]
     cases = [
-        # name, tokens, heads, headDim, layers, kvHeads, batch, bytesPerValue
+        # name, tokens, heads, headDim, layers, kvHeads, batch, kvBytesPerElement
         ("exercise", 16, 8, 32, 1, 8, 1, 2.0),
         ("exercise_double_head_dim", 16, 8, 64, 1, 8, 1, 2.0),
         # public model cards: layers, heads, KV heads, head dimension
@@ -97,7 +98,7 @@ def fixture():
         # random search over the inputs)
         ("sticky_tie_above_2_128", 725667738, 3237, 3432, 3040, 3237, 3950, 582.2017656576273),
     ]
-    # with the linear layers: dModel, ffnDim, gated (published configs)
+    # with the linear layers: hidden, intermediate, gatedMlp (published configs)
     linear = {
         "llama2_7b_4k": (4096, 11008, True),
         "llama3_8b_8k": (4096, 14336, True),
@@ -109,12 +110,12 @@ def fixture():
     for name, tokens, heads, head_dim, layers, kv_heads, batch, bpv in cases:
         lines.append(f"case {name}")
         inputs = {"tokens": tokens, "heads": heads, "headDim": head_dim, "layers": layers,
-                  "kvHeads": kv_heads, "batch": batch, "bytesPerValue": bpv}
-        d_model, ffn_dim, gated = linear.get(name, (None, None, False))
-        if d_model is not None:
-            inputs.update({"dModel": d_model, "ffnDim": ffn_dim, "gated": int(gated)})
-        r = attention_cost(tokens, heads, head_dim, layers, kv_heads, batch, bpv, d_model, ffn_dim,
-                           gated)
+                  "kvHeads": kv_heads, "batch": batch, "kvBytesPerElement": bpv}
+        hidden, intermediate, gated_mlp = linear.get(name, (None, None, False))
+        if hidden is not None:
+            inputs.update({"hidden": hidden, "intermediate": intermediate, "gatedMlp": int(gated_mlp)})
+        r = attention_cost(tokens, heads, head_dim, layers, kv_heads, batch, bpv, hidden,
+                           intermediate, gated_mlp)
         # macsPerLayer is qkMacsPerLayer + avMacsPerLayer, which tests/js/cost.test.js checks
         outputs = {camel(key): x for key, x in r.items() if key != "macs_per_layer"}
         for key, x in list(inputs.items()) + list(outputs.items()):

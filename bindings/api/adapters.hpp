@@ -24,6 +24,7 @@
 
 #include "llmmath/alibi.hpp"
 #include "llmmath/attention.hpp"
+#include "llmmath/check.hpp"
 #include "llmmath/cost.hpp"
 #include "llmmath/json.hpp"
 #include "llmmath/model.hpp"
@@ -158,7 +159,22 @@ RopeScoresResult rope_scores(const V& q, const V& k, const V& offsets, const V& 
 
 // ---- cost ------------------------------------------------------------------------------------
 
-/// attention_cost's config, tokens apart (a number for the one, a vector for the sweep).
+/// A field of `object` that was renamed: by its name or, for a caller written before the
+/// rename, by its former name; both at once is refused, naming both.
+template <class V>
+auto renamed(const V& object, const char* name, const char* former) {
+  using R = Read<V>;
+  auto now = R::field(object, name);
+  auto before = R::field(object, former);
+  if (!R::present(before)) return now;
+  if (R::present(now))
+    fail(camel_case(name), "given once: " + camel_case(former) + " is its former name", "both");
+  return before;
+}
+
+/// attention_cost's config, tokens apart (a number for the one, a vector for the sweep). Its
+/// model's sizes are named as modelFromConfig names them (hidden, intermediate, gatedMlp,
+/// kvBytesPerElement); their former names (dModel, ffnDim, gated, bytesPerValue) are read too.
 template <class V>
 AttentionCostConfig cost_config(const V& cfg) {
   using R = Read<V>;
@@ -168,11 +184,12 @@ AttentionCostConfig cost_config(const V& cfg) {
   c.layers = R::optional_number(R::field(cfg, "layers")).value_or(c.layers);
   c.kv_heads = R::optional_number(R::field(cfg, "kv_heads"));
   c.batch = R::optional_number(R::field(cfg, "batch")).value_or(c.batch);
-  c.bytes_per_value =
-      R::optional_number(R::field(cfg, "bytes_per_value")).value_or(c.bytes_per_value);
-  c.d_model = R::optional_number(R::field(cfg, "d_model"));
-  c.ffn_dim = R::optional_number(R::field(cfg, "ffn_dim"));
-  c.gated = R::optional_boolean(R::field(cfg, "gated"));
+  c.kv_bytes_per_element =
+      R::optional_number(renamed(cfg, "kv_bytes_per_element", "bytes_per_value"))
+          .value_or(c.kv_bytes_per_element);
+  c.hidden = R::optional_number(renamed(cfg, "hidden", "d_model"));
+  c.intermediate = R::optional_number(renamed(cfg, "intermediate", "ffn_dim"));
+  c.gated_mlp = R::optional_boolean(renamed(cfg, "gated_mlp", "gated"));
   return c;
 }
 

@@ -2,7 +2,7 @@
 // (core/include/llmmath/cost.hpp). The format is index.js's.
 "use strict";
 
-const sweep = { heads: 32, headDim: 128, layers: 32, kvHeads: 8, batch: 3, bytesPerValue: 0.5 };
+const sweep = { heads: 32, headDim: 128, layers: 32, kvHeads: 8, batch: 3, kvBytesPerElement: 0.5 };
 const tokens = [1, 512, 4096, 131072, 131169, 2 ** 30];
 
 module.exports = {
@@ -19,12 +19,25 @@ double above.`,
       worst: [
         {
           what: "one call",
-          args: () => [{ tokens: 2 ** 30, heads: 4096, headDim: 4096, dModel: 65536, ffnDim: 262144 }],
+          args: () => [{ tokens: 2 ** 30, heads: 4096, headDim: 4096, hidden: 65536, intermediate: 262144 }],
         },
       ],
       examples: [
-        [{ tokens: 131072, heads: 64, headDim: 128, layers: 80, kvHeads: 8, batch: 16, bytesPerValue: 0.5 }],
-        [{ tokens: 4096, heads: 32, headDim: 128, layers: 32, kvHeads: 32, dModel: 4096, ffnDim: 11008, gated: true }],
+        [{ tokens: 131072, heads: 64, headDim: 128, layers: 80, kvHeads: 8, batch: 16, kvBytesPerElement: 0.5 }],
+        [
+          {
+            tokens: 4096,
+            heads: 32,
+            headDim: 128,
+            layers: 32,
+            kvHeads: 32,
+            hidden: 4096,
+            intermediate: 11008,
+            gatedMlp: true,
+          },
+        ],
+        // the former names, still read
+        [{ tokens: 4096, heads: 32, headDim: 128, bytesPerValue: 1, dModel: 4096, ffnDim: 11008, gated: true }],
         [
           {
             tokens: 2 ** 30,
@@ -32,9 +45,9 @@ double above.`,
             headDim: 128,
             layers: 32,
             kvHeads: 8,
-            dModel: 4096,
-            ffnDim: 11008,
-            gated: false,
+            hidden: 4096,
+            intermediate: 11008,
+            gatedMlp: false,
           },
         ],
       ],
@@ -52,11 +65,17 @@ fixed, in one call: the curves of figure 4.1. Errors as attentionCost's, an entr
         {
           what: "4096 lengths up to 2^30, with the linear layers",
           args: ({ vector }) => [
-            { heads: 4096, headDim: 4096, dModel: 65536, ffnDim: 262144, tokens: vector(4096, (i) => 1 + i * 262144) },
+            {
+              heads: 4096,
+              headDim: 4096,
+              hidden: 65536,
+              intermediate: 262144,
+              tokens: vector(4096, (i) => 1 + i * 262144),
+            },
           ],
         },
       ],
-      examples: [[{ ...sweep, tokens }], [{ ...sweep, tokens, dModel: 4096, ffnDim: 14336, gated: true }]],
+      examples: [[{ ...sweep, tokens }], [{ ...sweep, tokens, hidden: 4096, intermediate: 14336, gatedMlp: true }]],
     },
   ],
   types: [
@@ -81,31 +100,43 @@ fixed, in one call: the curves of figure 4.1. Errors as attentionCost's, an entr
           doc: "Sequences processed together, whole number in 1 … 4096; default 1.",
         },
         {
+          name: "kvBytesPerElement",
+          kind: "number",
+          optional: true,
+          doc: "Bytes per cached value in (0, 1024]: 2 for fp16 (default), 1 for int8, 0.5 for 4-bit.",
+        },
+        {
+          name: "hidden",
+          kind: "number",
+          optional: true,
+          doc: `Model width d_model (a config.json's hidden_size), whole number in 1 … 65536. With
+intermediate, the result also counts the linear layers and the crossover; give both or neither.`,
+        },
+        {
+          name: "intermediate",
+          kind: "number",
+          optional: true,
+          doc: "Feed-forward size d_ff (intermediate_size), whole number in 1 … 262144; given with hidden.",
+        },
+        {
+          name: "gatedMlp",
+          kind: "boolean",
+          optional: true,
+          doc: `Gated feed-forward (SwiGLU, as in Llama: 3 matrices, 3·hidden·intermediate per token)
+instead of the two-matrix one (GPT-2: 2·hidden·intermediate); default false; only with hidden and
+intermediate.`,
+        },
+        // The former names of the four above, from before the model's sizes had one vocabulary
+        // (modelFromConfig's): still read, so that pages written for them keep working.
+        {
           name: "bytesPerValue",
           kind: "number",
           optional: true,
-          doc: "Bytes per stored value in (0, 1024]: 2 for fp16 (default), 1 for int8, 0.5 for 4-bit.",
+          doc: "@deprecated The former name of kvBytesPerElement.",
         },
-        {
-          name: "dModel",
-          kind: "number",
-          optional: true,
-          doc: `Model width d_model, whole number in 1 … 65536. With ffnDim, the result also counts the
-linear layers and the crossover; give both or neither.`,
-        },
-        {
-          name: "ffnDim",
-          kind: "number",
-          optional: true,
-          doc: "Feed-forward hidden size d_ff, whole number in 1 … 262144; given with dModel.",
-        },
-        {
-          name: "gated",
-          kind: "boolean",
-          optional: true,
-          doc: `Gated feed-forward (SwiGLU, as in Llama: 3 matrices, 3·dModel·ffnDim per token) instead of
-the two-matrix one (GPT-2: 2·dModel·ffnDim); default false; only with dModel and ffnDim.`,
-        },
+        { name: "dModel", kind: "number", optional: true, doc: "@deprecated The former name of hidden." },
+        { name: "ffnDim", kind: "number", optional: true, doc: "@deprecated The former name of intermediate." },
+        { name: "gated", kind: "boolean", optional: true, doc: "@deprecated The former name of gatedMlp." },
       ],
     },
     {
@@ -121,7 +152,7 @@ the two-matrix one (GPT-2: 2·dModel·ffnDim); default false; only with dModel a
         { name: "kvValuesPerLayer", type: "number[]" },
         { name: "kvBytes", type: "number[]" },
         { name: "macsPerLayer", type: "number[]" },
-        { name: "linearMacsPerLayer", type: "number[]", optional: true, doc: "With dModel and ffnDim only." },
+        { name: "linearMacsPerLayer", type: "number[]", optional: true, doc: "With hidden and intermediate only." },
       ],
     },
     {
@@ -135,11 +166,11 @@ the two-matrix one (GPT-2: 2·dModel·ffnDim); default false; only with dModel a
           doc: "2·batch·tokens·kvHeads·headDim: one key and one value per KV head and token.",
         },
         { name: "kvValues", type: "number", doc: "kvValuesPerLayer·layers." },
-        { name: "kvBytes", type: "number", doc: "kvValues·bytesPerValue." },
+        { name: "kvBytes", type: "number", doc: "kvValues·kvBytesPerElement." },
         {
           name: "kvBytesPerToken",
           type: "number",
-          doc: "2·kvHeads·headDim·layers·bytesPerValue: the cache one more token of one sequence adds.",
+          doc: "2·kvHeads·headDim·layers·kvBytesPerElement: the cache one more token of one sequence adds.",
         },
         {
           name: "qkMacsPerLayer",
@@ -161,34 +192,34 @@ the two-matrix one (GPT-2: 2·dModel·ffnDim); default false; only with dModel a
           name: "projectionMacsPerLayer",
           type: "number",
           optional: true,
-          doc: `With dModel and ffnDim only. Q, K, V and O projections per layer for batch·tokens tokens:
-batch·tokens·dModel·headDim·(2·heads + 2·kvHeads) multiply-adds.`,
+          doc: `With hidden and intermediate only. Q, K, V and O projections per layer for batch·tokens tokens:
+batch·tokens·hidden·headDim·(2·heads + 2·kvHeads) multiply-adds.`,
         },
         {
           name: "ffnMacsPerLayer",
           type: "number",
           optional: true,
-          doc: "With dModel and ffnDim only: batch·tokens·dModel·ffnDim·(3 if gated, else 2).",
+          doc: "With hidden and intermediate only: batch·tokens·hidden·intermediate·(3 if gatedMlp, else 2).",
         },
         {
           name: "linearMacsPerLayer",
           type: "number",
           optional: true,
-          doc: "With dModel and ffnDim only: projectionMacsPerLayer + ffnMacsPerLayer, linear in tokens.",
+          doc: "With hidden and intermediate only: projectionMacsPerLayer + ffnMacsPerLayer, linear in tokens.",
         },
         {
           name: "crossoverTokens",
           type: "number",
           optional: true,
-          doc: `With dModel and ffnDim only: the token count n at which qkMacsPerLayer + avMacsPerLayer
+          doc: `With hidden and intermediate only: the token count n at which qkMacsPerLayer + avMacsPerLayer
 (2·heads·n²·headDim per sequence, full square) equals linearMacsPerLayer; independent of
-tokens and batch. Llama-2-7B (dModel 4096, 32 heads of 128, ffnDim 11008, gated): 24,704.`,
+tokens and batch. Llama-2-7B (hidden 4096, 32 heads of 128, intermediate 11008, gated): 24,704.`,
         },
         {
           name: "attentionShare",
           type: "number",
           optional: true,
-          doc: `With dModel and ffnDim only: (qk + av) / (qk + av + linear) per layer at \`tokens\`, attention's
+          doc: `With hidden and intermediate only: (qk + av) / (qk + av + linear) per layer at \`tokens\`, attention's
 share of the multiply-adds (below ½ before the crossover, above it after).`,
         },
       ],

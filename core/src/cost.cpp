@@ -77,10 +77,10 @@ AttentionCostResult attention_cost(const AttentionCostConfig& cfg) {
              "heads in equal groups",
          describe(double(kv)));
   const u128 B = count(cfg.batch, "batch", 1, max_cost_factor);
-  const double bytes = cfg.bytes_per_value;
-  require_finite(bytes, "bytesPerValue");
-  if (!(bytes > 0 && bytes <= max_bytes_per_value))
-    fail("bytesPerValue", "a number in (0, " + describe(max_bytes_per_value) + "]",
+  const double bytes = cfg.kv_bytes_per_element;
+  require_finite(bytes, "kvBytesPerElement");
+  if (!(bytes > 0 && bytes <= max_cost_kv_bytes_per_element))
+    fail("kvBytesPerElement", "a number in (0, " + describe(max_cost_kv_bytes_per_element) + "]",
          describe(bytes));
 
   // Exact integer products first (at most 2^109), then one rounding each.
@@ -100,15 +100,15 @@ AttentionCostResult attention_cost(const AttentionCostConfig& cfg) {
   r.macs_per_layer = to_double(2 * macs_per_layer);
   r.macs = to_double(2 * macs_per_layer * L);
 
-  // The linear layers: d_model and d_ff together, or neither (gated only with them).
-  if (!cfg.d_model && !cfg.ffn_dim && !cfg.gated) return r;
-  require(cfg.d_model.has_value(), "dModel",
-          "a whole number in [1, 65536] when ffnDim or gated is given", "undefined");
-  require(cfg.ffn_dim.has_value(), "ffnDim",
-          "a whole number in [1, 262144] when dModel or gated is given", "undefined");
-  const u128 D = count(*cfg.d_model, "dModel", 1, max_cost_model_width);
-  const u128 F = count(*cfg.ffn_dim, "ffnDim", 1, max_cost_ffn_dim);
-  const u128 matrices = cfg.gated.value_or(false) ? 3 : 2;
+  // The linear layers: hidden and intermediate together, or neither (gatedMlp only with them).
+  if (!cfg.hidden && !cfg.intermediate && !cfg.gated_mlp) return r;
+  require(cfg.hidden.has_value(), "hidden",
+          "a whole number in [1, 65536] when intermediate or gatedMlp is given", "undefined");
+  require(cfg.intermediate.has_value(), "intermediate",
+          "a whole number in [1, 262144] when hidden or gatedMlp is given", "undefined");
+  const u128 D = count(*cfg.hidden, "hidden", 1, max_cost_hidden);
+  const u128 F = count(*cfg.intermediate, "intermediate", 1, max_cost_intermediate);
+  const u128 matrices = cfg.gated_mlp.value_or(false) ? 3 : 2;
   // per token, below 2^43: Q and O (h heads each), K and V (kvHeads heads each), feed-forward
   const u128 projection_per_token = D * d * (2 * h + 2 * kv);
   const u128 ffn_per_token = matrices * D * F;

@@ -78,7 +78,7 @@ TEST_CASE("scores grow with the square of the context, the cache linearly", "[co
   c.layers = 12;
   c.batch = 3;
   c.kv_heads = 4;
-  c.bytes_per_value = 0.5;
+  c.kv_bytes_per_element = 0.5;
   const auto r = attention_cost(c);
   c.tokens = 2000;
   const auto r2 = attention_cost(c);
@@ -103,12 +103,12 @@ TEST_CASE("counts match exact integer arithmetic, correctly rounded above 2^53",
     cfg.layers = c.scalar("layers");
     cfg.kv_heads = c.scalar("kvHeads");
     cfg.batch = c.scalar("batch");
-    cfg.bytes_per_value = c.scalar("bytesPerValue");
-    const bool linear = c.values.count("dModel") == 1;
+    cfg.kv_bytes_per_element = c.scalar("kvBytesPerElement");
+    const bool linear = c.values.count("hidden") == 1;
     if (linear) {
-      cfg.d_model = c.scalar("dModel");
-      cfg.ffn_dim = c.scalar("ffnDim");
-      cfg.gated = c.scalar("gated") == 1;
+      cfg.hidden = c.scalar("hidden");
+      cfg.intermediate = c.scalar("intermediate");
+      cfg.gated_mlp = c.scalar("gatedMlp") == 1;
     }
     const auto r = attention_cost(cfg);
     // tolerance 0: the reference is the exact value rounded once, and so is the core's
@@ -167,12 +167,12 @@ TEST_CASE("attentionCost refuses bad input with a message naming the parameter",
                     "heads in equal groups, got 3");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.batch = -1; })),
                     "batch must be an integer in [1, 4096], got -1");
-  CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.bytes_per_value = 0; })),
-                    "bytesPerValue must be a number in (0, 1024], got 0");
-  CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.bytes_per_value = 2048; })),
-                    "bytesPerValue must be a number in (0, 1024], got 2048");
-  CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.bytes_per_value = INFINITY; })),
-                    "bytesPerValue must be a finite number, got Infinity");
+  CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.kv_bytes_per_element = 0; })),
+                    "kvBytesPerElement must be a number in (0, 1024], got 0");
+  CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.kv_bytes_per_element = 2048; })),
+                    "kvBytesPerElement must be a number in (0, 1024], got 2048");
+  CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.kv_bytes_per_element = INFINITY; })),
+                    "kvBytesPerElement must be a finite number, got Infinity");
   CHECK_THROWS_WITH(attention_cost(AttentionCostConfig{}), Catch::StartsWith("tokens must be"));
 }
 
@@ -207,7 +207,7 @@ TEST_CASE("a cache size above 2^128 with a hidden tie rounds up, as exact arithm
   AttentionCostConfig c = config(725667738, 3237, 3432);
   c.layers = 3040;
   c.batch = 3950;
-  c.bytes_per_value = 582.2017656576273;
+  c.kv_bytes_per_element = 582.2017656576273;
   CHECK(attention_cost(c).kv_bytes == 1.1272026138174124e+26);
 }
 
@@ -217,9 +217,9 @@ TEST_CASE("Llama-2-7B: the linear layers outweigh attention's square up to 24,70
   // intermediate_size 11008, SwiGLU (gated)
   AttentionCostConfig c = config(4096, 32, 128);
   c.layers = 32;
-  c.d_model = 4096;
-  c.ffn_dim = 11008;
-  c.gated = true;
+  c.hidden = 4096;
+  c.intermediate = 11008;
+  c.gated_mlp = true;
   const auto r = attention_cost(c);
   // per token: Q, K, V, O 4·4096·4096 = 67,108,864; feed-forward 3·4096·11008 = 135,266,304
   CHECK(*r.projection_macs_per_layer == 4096.0 * 67108864);
@@ -244,21 +244,21 @@ TEST_CASE("GPT-2 small (two-matrix feed-forward) and Llama-3-8B (grouped K and V
   // GPT-2 small: d_model 768, 12 heads of 64, d_ff 3072, not gated:
   // C = 768·64·48 + 2·768·3072 = 2,359,296 + 4,718,592, over 2·12·64 = 1536: 4608 tokens
   AttentionCostConfig gpt2 = config(1024, 12, 64);
-  gpt2.d_model = 768;
-  gpt2.ffn_dim = 3072;
+  gpt2.hidden = 768;
+  gpt2.intermediate = 3072;
   const auto g = attention_cost(gpt2);
   CHECK(*g.crossover_tokens == 4608);
   CHECK(*g.ffn_macs_per_layer == 1024.0 * 4718592);
-  gpt2.gated = false;  // the default, stated
+  gpt2.gated_mlp = false;  // the default, stated
   CHECK(*attention_cost(gpt2).crossover_tokens == 4608);
-  gpt2.gated = true;  // a third matrix: C = 2,359,296 + 7,077,888 over 1536
+  gpt2.gated_mlp = true;  // a third matrix: C = 2,359,296 + 7,077,888 over 1536
   CHECK(*attention_cost(gpt2).crossover_tokens == 6144);
   // Llama-3-8B: 8 KV heads shrink K and V: 4096·128·(64 + 16) + 3·4096·14336 over 8192
   AttentionCostConfig llama3 = config(8192, 32, 128);
   llama3.kv_heads = 8;
-  llama3.d_model = 4096;
-  llama3.ffn_dim = 14336;
-  llama3.gated = true;
+  llama3.hidden = 4096;
+  llama3.intermediate = 14336;
+  llama3.gated_mlp = true;
   CHECK(*attention_cost(llama3).crossover_tokens == 26624);
 }
 
@@ -266,9 +266,9 @@ TEST_CASE("the linear layers grow linearly with tokens and batch, the crossover 
           "[cost][linear][invariant]") {
   AttentionCostConfig c = config(1000, 16, 64);
   c.kv_heads = 4;
-  c.d_model = 1024;
-  c.ffn_dim = 2816;
-  c.gated = true;
+  c.hidden = 1024;
+  c.intermediate = 2816;
+  c.gated_mlp = true;
   const auto r = attention_cost(c);
   c.tokens = 3000;
   c.batch = 5;
@@ -281,7 +281,7 @@ TEST_CASE("the linear layers grow linearly with tokens and batch, the crossover 
   const auto at = attention_cost(c);
   CHECK(at.qk_macs_per_layer + at.av_macs_per_layer ==
         Approx(*at.linear_macs_per_layer).epsilon(1.0 / c.tokens));
-  // without dModel and ffnDim, no linear fields
+  // without hidden and intermediate, no linear fields
   CHECK_FALSE(attention_cost(config(16, 8, 32)).linear_macs_per_layer.has_value());
   CHECK_FALSE(attention_cost(config(16, 8, 32)).crossover_tokens.has_value());
 }
@@ -289,26 +289,29 @@ TEST_CASE("the linear layers grow linearly with tokens and batch, the crossover 
 TEST_CASE("the linear-layer options are refused by name unless complete and in range",
           "[cost][linear][errors]") {
   AttentionCostConfig c = config(16, 8, 32);
-  c.d_model = 256;
+  c.hidden = 256;
+  CHECK_THROWS_WITH(
+      attention_cost(c),
+      "intermediate must be a whole number in [1, 262144] when hidden or gatedMlp is given, "
+      "got undefined");
+  c.hidden.reset();
+  c.intermediate = 1024;
+  CHECK_THROWS_WITH(
+      attention_cost(c),
+      "hidden must be a whole number in [1, 65536] when intermediate or gatedMlp is given, "
+      "got undefined");
+  c.intermediate.reset();
+  c.gated_mlp = false;
+  CHECK_THROWS_WITH(attention_cost(c), Catch::StartsWith("hidden must be"));
+  c.hidden = 65537;
+  c.intermediate = 1024;
+  CHECK_THROWS_WITH(attention_cost(c), "hidden must be an integer in [1, 65536], got 65537");
+  c.hidden = 256;
+  c.intermediate = 262145;
   CHECK_THROWS_WITH(attention_cost(c),
-                    "ffnDim must be a whole number in [1, 262144] when dModel or gated is given, "
-                    "got undefined");
-  c.d_model.reset();
-  c.ffn_dim = 1024;
-  CHECK_THROWS_WITH(attention_cost(c),
-                    "dModel must be a whole number in [1, 65536] when ffnDim or gated is given, "
-                    "got undefined");
-  c.ffn_dim.reset();
-  c.gated = false;
-  CHECK_THROWS_WITH(attention_cost(c), Catch::StartsWith("dModel must be"));
-  c.d_model = 65537;
-  c.ffn_dim = 1024;
-  CHECK_THROWS_WITH(attention_cost(c), "dModel must be an integer in [1, 65536], got 65537");
-  c.d_model = 256;
-  c.ffn_dim = 262145;
-  CHECK_THROWS_WITH(attention_cost(c), "ffnDim must be an integer in [1, 262144], got 262145");
-  c.ffn_dim = 0.5;
-  CHECK_THROWS_WITH(attention_cost(c), "ffnDim must be an integer, got 0.5");
+                    "intermediate must be an integer in [1, 262144], got 262145");
+  c.intermediate = 0.5;
+  CHECK_THROWS_WITH(attention_cost(c), "intermediate must be an integer, got 0.5");
 }
 
 // ---- macsPerLayer, and attentionCost swept over the context length (figure 4.1) -------------
@@ -325,23 +328,23 @@ std::vector<std::pair<const char*, AttentionCostConfig>> sweep_configs() {
   llama3.layers = 32;
   llama3.kv_heads = 8;
   llama3.batch = 3;
-  llama3.bytes_per_value = 0.5;
+  llama3.kv_bytes_per_element = 0.5;
   out.emplace_back("llama3", llama3);
   AttentionCostConfig llama2 = config(0, 32, 128);
   llama2.layers = 32;
-  llama2.d_model = 4096;
-  llama2.ffn_dim = 11008;
-  llama2.gated = true;
+  llama2.hidden = 4096;
+  llama2.intermediate = 11008;
+  llama2.gated_mlp = true;
   out.emplace_back("llama2 linear", llama2);
   AttentionCostConfig gpt2 = config(0, 12, 64);
-  gpt2.d_model = 768;
-  gpt2.ffn_dim = 3072;
+  gpt2.hidden = 768;
+  gpt2.intermediate = 3072;
   out.emplace_back("gpt2 linear", gpt2);
   AttentionCostConfig odd = config(0, 4095, 4093);
   odd.layers = 4091;
   odd.kv_heads = 35;
   odd.batch = 4087;
-  odd.bytes_per_value = 582.2017656576273;
+  odd.kv_bytes_per_element = 582.2017656576273;
   out.emplace_back("odd, near the limits", odd);
   return out;
 }
@@ -385,7 +388,7 @@ TEST_CASE("attentionCostSweep gives attention_cost's counts at every context len
     REQUIRE(r.kv_values_per_layer.size() == n.size());
     REQUIRE(r.kv_bytes.size() == n.size());
     REQUIRE(r.macs_per_layer.size() == n.size());
-    REQUIRE(r.linear_macs_per_layer.has_value() == c.d_model.has_value());
+    REQUIRE(r.linear_macs_per_layer.has_value() == c.hidden.has_value());
     if (r.linear_macs_per_layer) REQUIRE(r.linear_macs_per_layer->size() == n.size());
     for (Eigen::Index i = 0; i < n.size(); ++i) {
       INFO("tokens " << n(i));
@@ -473,11 +476,12 @@ TEST_CASE("attentionCostSweep refuses bad input, naming the array, its entry or 
                     "heads in equal groups, got 3");
   CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.batch = 0; }), n),
                     "batch must be an integer in [1, 4096], got 0");
-  CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.bytes_per_value = 0; }), n),
-                    "bytesPerValue must be a number in (0, 1024], got 0");
-  CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.d_model = 256; }), n),
-                    "ffnDim must be a whole number in [1, 262144] when dModel or gated is given, "
-                    "got undefined");
-  CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.gated = true; }), n),
-                    Catch::StartsWith("dModel must be"));
+  CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.kv_bytes_per_element = 0; }), n),
+                    "kvBytesPerElement must be a number in (0, 1024], got 0");
+  CHECK_THROWS_WITH(
+      attention_cost_sweep(with([](auto& c) { c.hidden = 256; }), n),
+      "intermediate must be a whole number in [1, 262144] when hidden or gatedMlp is given, "
+      "got undefined");
+  CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.gated_mlp = true; }), n),
+                    Catch::StartsWith("hidden must be"));
 }

@@ -48,10 +48,10 @@ test("KV cache per token: Llama-2-7B 524,288 bytes, Llama-3-8B with 8 KV heads 1
 test("defaults: layers 1, kvHeads = heads, batch 1, 2 bytes per value", async () => {
   const m = await core();
   assert.deepEqual(
-    m.attentionCost({ ...exercise, layers: 1, kvHeads: 8, batch: 1, bytesPerValue: 2 }),
+    m.attentionCost({ ...exercise, layers: 1, kvHeads: 8, batch: 1, kvBytesPerElement: 2 }),
     m.attentionCost(exercise),
   );
-  assert.equal(m.attentionCost({ ...exercise, bytesPerValue: 0.5 }).kvBytes, 4096);
+  assert.equal(m.attentionCost({ ...exercise, kvBytesPerElement: 0.5 }).kvBytes, 4096);
 });
 
 test("counts match exact integer arithmetic, correctly rounded above 2^53", async () => {
@@ -65,11 +65,12 @@ test("counts match exact integer arithmetic, correctly rounded above 2^53", asyn
       layers: v.layers,
       kvHeads: v.kvHeads,
       batch: v.batch,
-      bytesPerValue: v.bytesPerValue,
+      kvBytesPerElement: v.kvBytesPerElement,
     };
-    if ("dModel" in v) Object.assign(cfg, { dModel: v.dModel, ffnDim: v.ffnDim, gated: v.gated === 1 });
+    if ("hidden" in v)
+      Object.assign(cfg, { hidden: v.hidden, intermediate: v.intermediate, gatedMlp: v.gatedMlp === 1 });
     const r = m.attentionCost(cfg);
-    assert.equal("crossoverTokens" in r, "dModel" in v, `${c.name}: linear fields only with dModel`);
+    assert.equal("crossoverTokens" in r, "hidden" in v, `${c.name}: linear fields only with hidden`);
     for (const key of Object.keys(r)) {
       if (key === "attentionShare") {
         // two roundings to double, then a division: within 2 units in the last place
@@ -98,13 +99,21 @@ test("cost: invalid calls throw an Error naming the parameter, and the module ke
     [() => m.attentionCost({ ...exercise, tokens: "16" }), "tokens", /"16" \(a string\)/],
     [() => m.attentionCost({ ...exercise, tokens: 0 }), "tokens", /in \[1, 1073741824\], got 0/],
     [() => m.attentionCost({ ...exercise, tokens: 2 ** 30 + 1 }), "tokens", /1073741824\], got 1073741825/],
-    [() => m.attentionCost({ ...exercise, dModel: 256 }), "ffnDim", /when dModel or gated is given, got undefined/],
-    [() => m.attentionCost({ ...exercise, ffnDim: 1024 }), "dModel", /when ffnDim or gated is given/],
-    [() => m.attentionCost({ ...exercise, gated: true }), "dModel", /got undefined/],
-    [() => m.attentionCost({ ...exercise, dModel: 256, ffnDim: 1024, gated: 1 }), "gated", /true or false, got 1/],
-    [() => m.attentionCost({ ...exercise, dModel: 65537, ffnDim: 1024 }), "dModel", /\[1, 65536\]/],
-    [() => m.attentionCost({ ...exercise, dModel: 256, ffnDim: 262145 }), "ffnDim", /\[1, 262144\]/],
-    [() => m.attentionCost({ ...exercise, dModel: "256", ffnDim: 1024 }), "dModel", /a string/],
+    [
+      () => m.attentionCost({ ...exercise, hidden: 256 }),
+      "intermediate",
+      /when hidden or gatedMlp is given, got undefined/,
+    ],
+    [() => m.attentionCost({ ...exercise, intermediate: 1024 }), "hidden", /when intermediate or gatedMlp is given/],
+    [() => m.attentionCost({ ...exercise, gatedMlp: true }), "hidden", /got undefined/],
+    [
+      () => m.attentionCost({ ...exercise, hidden: 256, intermediate: 1024, gatedMlp: 1 }),
+      "gatedMlp",
+      /true or false, got 1/,
+    ],
+    [() => m.attentionCost({ ...exercise, hidden: 65537, intermediate: 1024 }), "hidden", /\[1, 65536\]/],
+    [() => m.attentionCost({ ...exercise, hidden: 256, intermediate: 262145 }), "intermediate", /\[1, 262144\]/],
+    [() => m.attentionCost({ ...exercise, hidden: "256", intermediate: 1024 }), "hidden", /a string/],
     [() => m.attentionCost({ ...exercise, heads: 2.5 }), "heads", /an integer, got 2.5/],
     [() => m.attentionCost({ ...exercise, headDim: NaN }), "headDim", /finite number, got NaN/],
     [() => m.attentionCost({ ...exercise, layers: null }), "layers", /got null/],
@@ -112,11 +121,45 @@ test("cost: invalid calls throw an Error naming the parameter, and the module ke
     [() => m.attentionCost({ ...exercise, kvHeads: 3 }), "kvHeads", /divisor of heads \(8\)/],
     [() => m.attentionCost({ ...exercise, kvHeads: 16 }), "kvHeads", /\[1, 8\]/],
     [() => m.attentionCost({ ...exercise, batch: true }), "batch", /got true/],
-    [() => m.attentionCost({ ...exercise, bytesPerValue: 0 }), "bytesPerValue", /\(0, 1024\]/],
-    [() => m.attentionCost({ ...exercise, bytesPerValue: Infinity }), "bytesPerValue", /finite/],
+    [() => m.attentionCost({ ...exercise, kvBytesPerElement: 0 }), "kvBytesPerElement", /\(0, 1024\]/],
+    [() => m.attentionCost({ ...exercise, kvBytesPerElement: Infinity }), "kvBytesPerElement", /finite/],
     [() => m.attentionCost({ ...exercise, kv_heads: 2 }), "cfg", /unknown key "kv_heads"/],
   ];
   for (const [bad, param, pattern] of cases) throwsNaming(bad, param, good, pattern);
+});
+
+test("cost: the former names of the model's sizes (dModel, ffnDim, gated, bytesPerValue) are still read, and refused beside their names", async () => {
+  const m = await core();
+  const now = { ...exercise, hidden: 256, intermediate: 1024, gatedMlp: true, kvBytesPerElement: 0.5 };
+  const before = { ...exercise, dModel: 256, ffnDim: 1024, gated: true, bytesPerValue: 0.5 };
+  const r = m.attentionCost(now);
+  assert.equal(r.linearMacsPerLayer, 16 * 256 * (32 * (2 * 8 + 2 * 8) + 3 * 1024));
+  assert.equal(r.kvBytes, 4096);
+  assert.deepEqual(m.attentionCost(before), r);
+  assert.deepEqual(
+    m.attentionCostSweep({ ...before, tokens: [16, 64] }),
+    m.attentionCostSweep({ ...now, tokens: [16, 64] }),
+  );
+  // one of each pair by the old name, the other by the new
+  assert.deepEqual(
+    m.attentionCost({ ...exercise, dModel: 256, intermediate: 1024, gated: true, kvBytesPerElement: 0.5 }),
+    r,
+  );
+  const good = () => assert.equal(m.attentionCost(exercise).kvValuesPerLayer, 8192);
+  for (const [name, former, value] of [
+    ["hidden", "dModel", 256],
+    ["intermediate", "ffnDim", 1024],
+    ["gatedMlp", "gated", true],
+    ["kvBytesPerElement", "bytesPerValue", 1],
+  ]) {
+    const both = { ...now, [name]: value, [former]: value };
+    throwsNaming(
+      () => m.attentionCost(both),
+      name,
+      good,
+      new RegExp(`given once: ${former} is its former name, got both`),
+    );
+  }
 });
 
 // BigInt arithmetic, an independent exact reference: Number(bigint) rounds to nearest, ties to even.
@@ -152,7 +195,15 @@ test("Llama-2-7B: attention's square matches the linear layers at 24,704 tokens"
   const m = await core();
   // config.json of meta-llama/Llama-2-7b-hf: hidden_size 4096, 32 heads of 128,
   // intermediate_size 11008, SwiGLU (gated: 3 matrices)
-  const llama2 = { tokens: 4096, heads: 32, headDim: 128, layers: 32, dModel: 4096, ffnDim: 11008, gated: true };
+  const llama2 = {
+    tokens: 4096,
+    heads: 32,
+    headDim: 128,
+    layers: 32,
+    hidden: 4096,
+    intermediate: 11008,
+    gatedMlp: true,
+  };
   const r = m.attentionCost(llama2);
   assert.equal(r.projectionMacsPerLayer, 4096 * 4 * 4096 * 4096); // Q, K, V, O
   assert.equal(r.ffnMacsPerLayer, 4096 * 3 * 4096 * 11008);
@@ -164,19 +215,19 @@ test("Llama-2-7B: attention's square matches the linear layers at 24,704 tokens"
   assert.equal(at.qkMacsPerLayer + at.avMacsPerLayer, at.linearMacsPerLayer);
   assert.ok(m.attentionCost({ ...llama2, tokens: 100000 }).attentionShare > 0.5);
   // GPT-2 small has two feed-forward matrices: 768·64·48 + 2·768·3072 over 1536 = 4608 tokens
-  const gpt2 = { tokens: 1024, heads: 12, headDim: 64, dModel: 768, ffnDim: 3072 };
+  const gpt2 = { tokens: 1024, heads: 12, headDim: 64, hidden: 768, intermediate: 3072 };
   assert.equal(m.attentionCost(gpt2).crossoverTokens, 4608);
-  assert.equal(m.attentionCost({ ...gpt2, gated: false }).crossoverTokens, 4608);
-  assert.equal(m.attentionCost({ ...gpt2, gated: true }).crossoverTokens, 6144);
+  assert.equal(m.attentionCost({ ...gpt2, gatedMlp: false }).crossoverTokens, 4608);
+  assert.equal(m.attentionCost({ ...gpt2, gatedMlp: true }).crossoverTokens, 6144);
   // grouped K and V shrink the projections too (Llama-3-8B: 8 KV heads, ffn 14336)
-  assert.equal(m.attentionCost({ ...llama2, kvHeads: 8, ffnDim: 14336 }).crossoverTokens, 26624);
-  // no dModel and ffnDim, no linear fields
+  assert.equal(m.attentionCost({ ...llama2, kvHeads: 8, intermediate: 14336 }).crossoverTokens, 26624);
+  // no hidden and intermediate, no linear fields
   assert.ok(!("linearMacsPerLayer" in m.attentionCost(exercise)));
 });
 
 // ---- attentionCostSweep: figure 4.1's curves in one call ----
 
-test("attentionCostSweep: arrays per context length; linearMacsPerLayer only with dModel and ffnDim", async () => {
+test("attentionCostSweep: arrays per context length; linearMacsPerLayer only with hidden and intermediate", async () => {
   const m = await core();
   const tokens = [16, 32, 64];
   const r = m.attentionCostSweep({ ...exercise, tokens });
@@ -189,7 +240,7 @@ test("attentionCostSweep: arrays per context length; linearMacsPerLayer only wit
     kvBytes: [16384, 32768, 65536], // fp16
     macsPerLayer: [131072, 524288, 2097152], // 2·8·n²·32
   });
-  const llama2 = { heads: 32, headDim: 128, layers: 32, dModel: 4096, ffnDim: 11008, gated: true };
+  const llama2 = { heads: 32, headDim: 128, layers: 32, hidden: 4096, intermediate: 11008, gatedMlp: true };
   const linear = m.attentionCostSweep({ ...llama2, tokens: [4096, 24704, 2 ** 30] });
   assert.ok(Array.isArray(linear.linearMacsPerLayer) && linear.linearMacsPerLayer.length === 3);
   // at 24,704 tokens attention's square equals the linear layers (the crossover)
@@ -225,7 +276,7 @@ test("attentionCost's macsPerLayer is qkMacsPerLayer + avMacsPerLayer, and macs 
 
 test("attentionCostSweep takes a Float64Array of lengths, with the same result", async () => {
   const m = await core();
-  const cfg = { heads: 32, headDim: 128, layers: 32, kvHeads: 8, dModel: 4096, ffnDim: 14336, gated: true };
+  const cfg = { heads: 32, headDim: 128, layers: 32, kvHeads: 8, hidden: 4096, intermediate: 14336, gatedMlp: true };
   const tokens = [1, 512, 131169, 2 ** 30];
   assert.deepEqual(
     m.attentionCostSweep({ ...cfg, tokens: Float64Array.from(tokens) }),
@@ -257,9 +308,13 @@ test("attentionCostSweep refuses bad input by name, an entry as tokens[i], and k
     [() => m.attentionCostSweep({ ...ok }), "tokens", /got undefined/],
     [() => m.attentionCostSweep({ ...ok, tokens: [16], heads: 2.5 }), "heads", /an integer, got 2.5/],
     [() => m.attentionCostSweep({ ...ok, tokens: [16], kvHeads: 3 }), "kvHeads", /divisor of heads \(8\)/],
-    [() => m.attentionCostSweep({ ...ok, tokens: [16], dModel: 256 }), "ffnDim", /when dModel or gated is given/],
-    [() => m.attentionCostSweep({ ...ok, tokens: [16], gated: "yes" }), "gated", /true or false/],
-    [() => m.attentionCostSweep({ ...ok, tokens: [16], bytesPerValue: 0 }), "bytesPerValue", /\(0, 1024\]/],
+    [
+      () => m.attentionCostSweep({ ...ok, tokens: [16], hidden: 256 }),
+      "intermediate",
+      /when hidden or gatedMlp is given/,
+    ],
+    [() => m.attentionCostSweep({ ...ok, tokens: [16], gatedMlp: "yes" }), "gatedMlp", /true or false/],
+    [() => m.attentionCostSweep({ ...ok, tokens: [16], kvBytesPerElement: 0 }), "kvBytesPerElement", /\(0, 1024\]/],
     [() => m.attentionCostSweep({ ...ok, tokens: [16], token: [16] }), "cfg", /unknown key "token"/],
     [() => m.attentionCostSweep(null), "cfg", /got null/],
   ];

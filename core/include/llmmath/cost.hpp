@@ -19,19 +19,20 @@ constexpr double max_cost_tokens = 1073741824.0;  // 2^30
 /// Largest heads, kvHeads, headDim, layers and batch accepted by attention_cost(): 2^12 = 4096,
 /// far above any published model (at most a few hundred of each). With tokens ≤ 2^30 every
 /// count is at most 2^109, and a cache size is at most 2^79 values times the 53-bit
-/// significand of bytesPerValue, so all of them are computed exactly in 128-bit integers (the
+/// significand of kvBytesPerElement, so all of them are computed exactly in 128-bit integers (the
 /// cache size with a 64-bit carry, see times() in cost.cpp) and rounded once.
 constexpr double max_cost_factor = 4096.0;  // 2^12
 
-/// Largest dModel accepted: 2^16 = 65,536, four times the widest published model (16,384).
-constexpr double max_cost_model_width = 65536.0;  // 2^16
+/// Largest hidden (the model width) accepted: 2^16 = 65,536, four times the widest published model
+/// (16,384).
+constexpr double max_cost_hidden = 65536.0;  // 2^16
 
-/// Largest ffnDim accepted: 2^18 = 262,144, about five times the largest published
-/// feed-forward size (53,248).
-constexpr double max_cost_ffn_dim = 262144.0;  // 2^18
+/// Largest intermediate (the feed-forward size) accepted: 2^18 = 262,144, about five times the
+/// largest published feed-forward size (53,248).
+constexpr double max_cost_intermediate = 262144.0;  // 2^18
 
-/// Largest bytesPerValue accepted: 1024 bytes, beyond any number format.
-constexpr double max_bytes_per_value = 1024.0;
+/// Largest kvBytesPerElement accepted: 1024 bytes, beyond any number format.
+constexpr double max_cost_kv_bytes_per_element = 1024.0;
 
 /// The model and workload of attention_cost(), named as in the JS `cfg`. Counts are doubles so
 /// that the core itself can refuse a fractional or out-of-range value by name.
@@ -46,16 +47,17 @@ struct AttentionCostConfig {
   double batch = 1;  ///< sequences processed together, whole number in [1, 4096]
   /// Bytes per stored value, in (0, 1024]: 2 for fp16/bf16 (the default, as models are
   /// served), 1 for int8, 0.5 for 4-bit.
-  double bytes_per_value = 2;
-  /// Model width d_model, the size of each token's vector between layers, a whole number in
-  /// [1, 2^16]; with ffn_dim, the linear layers are counted too. Empty: attention alone.
-  std::optional<double> d_model;
-  /// Feed-forward hidden size d_ff, a whole number in [1, 2^18]; given with d_model.
-  std::optional<double> ffn_dim;
+  double kv_bytes_per_element = 2;
+  /// Model width d_model (a config.json's hidden_size), the size of each token's vector
+  /// between layers, a whole number in [1, 2^16]; with intermediate, the linear layers are
+  /// counted too. Empty: attention alone.
+  std::optional<double> hidden;
+  /// Feed-forward size d_ff (intermediate_size), a whole number in [1, 2^18]; given with hidden.
+  std::optional<double> intermediate;
   /// Gated feed-forward (SwiGLU, as in Llama: gate, up and down matrices, 3·d_model·d_ff per
   /// token) instead of the original two-matrix one (up and down, 2·d_model·d_ff, as in GPT-2).
-  /// Only with d_model and ffn_dim; empty means false.
-  std::optional<bool> gated;
+  /// Only with hidden and intermediate; empty means false.
+  std::optional<bool> gated_mlp;
 };
 
 /// Counts of one attention forward pass over `tokens` tokens and the key-value cache it keeps.
@@ -65,14 +67,14 @@ struct AttentionCostResult {
   double scores_per_layer = 0;     ///< batch·h·n²
   double kv_values_per_layer = 0;  ///< 2·batch·n·kvHeads·d_head: one key and one value per head
   double kv_values = 0;            ///< kv_values_per_layer · L
-  double kv_bytes = 0;             ///< kv_values · bytesPerValue
-  /// 2·kvHeads·d_head·L·bytesPerValue: the cache one more token of one sequence adds
+  double kv_bytes = 0;             ///< kv_values · kvBytesPerElement
+  /// 2·kvHeads·d_head·L·kvBytesPerElement: the cache one more token of one sequence adds
   double kv_bytes_per_token = 0;
   double qk_macs_per_layer = 0;  ///< batch·h·n²·d_head multiply-adds of QKᵀ (full square)
   double av_macs_per_layer = 0;  ///< batch·h·n²·d_head multiply-adds of weights·V (full square)
   double macs_per_layer = 0;     ///< qk_macs_per_layer + av_macs_per_layer: one layer's
   double macs = 0;               ///< macs_per_layer · L, all layers
-  /// The linear layers, only when d_model and ffn_dim are given. Multiply-adds per layer for
+  /// The linear layers, only when hidden and intermediate are given. Multiply-adds per layer for
   /// the batch·n tokens: the Q and O projections batch·n·d_model·h·d_head each, K and V
   /// batch·n·d_model·kvHeads·d_head each (grouping shrinks them too).
   std::optional<double> projection_macs_per_layer;
@@ -114,13 +116,13 @@ void for_each_field(const AttentionCostResult& r, Visit&& visit) {
 /// The cost of attention over `tokens` tokens (Vaswani et al. 2017 §4 and Table 1: O(n²·d) per
 /// layer), with the key-value cache of grouped-query attention (Ainslie et al. 2023).
 /// The multiply-adds count the full n×n square (no causal saving), as in the textbook formula.
-/// With d_model and ffn_dim it also counts the linear layers (Kaplan et al. 2020, Table 1,
+/// With hidden and intermediate it also counts the linear layers (Kaplan et al. 2020, Table 1,
 /// which counts 2 FLOPs per multiply-add; the gated feed-forward of Shazeer 2020 has a third
 /// matrix), and where attention's square overtakes them.
 /// Preconditions (std::invalid_argument naming tokens, heads, headDim, layers, kvHeads, batch,
-/// bytesPerValue, dModel, ffnDim or gated otherwise): whole numbers within the limits above,
-/// kvHeads dividing heads, bytesPerValue a finite number in (0, 1024], dModel and ffnDim
-/// given together and gated only with them.
+/// kvBytesPerElement, hidden, intermediate or gatedMlp otherwise): whole numbers within the
+/// limits above, kvHeads dividing heads, kvBytesPerElement a finite number in (0, 1024], hidden
+/// and intermediate given together and gatedMlp only with them.
 AttentionCostResult attention_cost(const AttentionCostConfig& cfg);
 
 /// attention_cost() of one model over several context lengths, for the curves of figure 4.1:
@@ -131,7 +133,7 @@ struct AttentionCostSweep {
   Eigen::VectorXd kv_values_per_layer;  ///< (points) 2·batch·n·kvHeads·d_head
   Eigen::VectorXd kv_bytes;             ///< (points) the whole cache, all layers, in bytes
   Eigen::VectorXd macs_per_layer;       ///< (points) QKᵀ and weights·V, one layer
-  /// (points) the linear layers' multiply-adds per layer; present with d_model and ffn_dim
+  /// (points) the linear layers' multiply-adds per layer; present with hidden and intermediate
   std::optional<Eigen::VectorXd> linear_macs_per_layer;
 };
 
