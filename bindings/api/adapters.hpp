@@ -57,7 +57,7 @@ struct Read;
 
 /// A matrix argument's shape, read before its entries (so that the core refuses an oversized one
 /// before it is copied).
-struct Shape {
+struct Dims {
   Eigen::Index rows = 0;
   Eigen::Index cols = 0;
 };
@@ -70,9 +70,9 @@ AttentionResult attention(const V& q, const V& k, const V& v, const V& opts) {
   AttentionOptions options;
   options.causal = R::optional_boolean(R::field(opts, "causal")).value_or(options.causal);
   options.scale = R::optional_number(R::field(opts, "scale"));
-  const auto Q = R::shape(q), K = R::shape(k), Vs = R::shape(v);
+  const auto Q = R::dims(q), K = R::dims(k), Vs = R::dims(v);
   // sizes first, so that a refused call never asks the heap for its matrices
-  require_attention_shapes(Q.rows, Q.cols, K.rows, K.cols, Vs.rows, Vs.cols);
+  require_attention_dims(Q.rows, Q.cols, K.rows, K.cols, Vs.rows, Vs.cols);
   return llmmath::attention(R::matrix(q), R::matrix(k), R::matrix(v), options);
 }
 
@@ -126,8 +126,8 @@ MoeLoadBalanceResult moe_load_balance(const V& f, const V& p) {
 template <class V>
 MoeRouteResult moe_route(const V& router_logits, const V& top_k) {
   using R = Read<V>;
-  const auto L = R::shape(router_logits);
-  require_router_logits_shape(L.rows, L.cols);
+  const auto L = R::dims(router_logits);
+  require_router_logits_dims(L.rows, L.cols);
   return llmmath::moe_route(R::matrix(router_logits), R::optional_number(top_k).value_or(1));
 }
 
@@ -280,8 +280,8 @@ QuantizeResult quantize(const V& values, const V& opts) {
 template <class V>
 SmoothQuantLayerResult smooth_quant_layer(const V& x, const V& w, const V& opts) {
   using R = Read<V>;
-  const auto X = R::shape(x), W = R::shape(w);
-  require_smooth_quant_layer_shapes(X.rows, X.cols, W.rows, W.cols);
+  const auto X = R::dims(x), W = R::dims(w);
+  require_smooth_quant_layer_dims(X.rows, X.cols, W.rows, W.cols);
   return llmmath::smooth_quant_layer(
       R::matrix(x), R::matrix(w),
       R::optional_number(R::field(opts, "alpha")).value_or(default_smooth_quant_alpha),
@@ -291,8 +291,8 @@ SmoothQuantLayerResult smooth_quant_layer(const V& x, const V& w, const V& opts)
 template <class V>
 SmoothQuantLayerSweep smooth_quant_layer_sweep(const V& x, const V& w, const V& opts) {
   using R = Read<V>;
-  const auto X = R::shape(x), W = R::shape(w);
-  require_smooth_quant_layer_shapes(X.rows, X.cols, W.rows, W.cols);
+  const auto X = R::dims(x), W = R::dims(w);
+  require_smooth_quant_layer_dims(X.rows, X.cols, W.rows, W.cols);
   return llmmath::smooth_quant_layer_sweep(
       R::matrix(x), R::matrix(w), R::vector(R::field(opts, "alpha")),
       R::optional_number(R::field(opts, "bits")).value_or(default_quantize_bits));

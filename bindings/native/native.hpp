@@ -322,7 +322,7 @@ struct Read<native::Json> {
   static std::optional<Eigen::VectorXd> optional_vector(const Json& j) {
     return j.present() ? std::optional<Eigen::VectorXd>(vector(j)) : std::nullopt;
   }
-  static Shape shape(const Json& j) {
+  static Dims dims(const Json& j) {
     if (j.type != Json::Type::array || !j.numbers.empty() || j.array.empty())
       refuse("a non-empty array of rows");
     const std::size_t cols = j.array[0].numbers.size();
@@ -333,7 +333,7 @@ struct Read<native::Json> {
     return {Eigen::Index(j.array.size()), Eigen::Index(cols)};
   }
   static Eigen::MatrixXd matrix(const Json& j) {
-    const Shape s = shape(j);
+    const Dims s = dims(j);
     Eigen::MatrixXd M(s.rows, s.cols);
     for (Eigen::Index r = 0; r < s.rows; ++r)
       for (Eigen::Index c = 0; c < s.cols; ++c)

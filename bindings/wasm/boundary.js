@@ -58,7 +58,7 @@
   let maxMatrixSide = 0; // llmmath::max_matrix_side
   let describeNumber = null; // llmmath::describe: a number as the core writes it in a message
   let requireVectorLength = null; // the core's check of a length: its message, or undefined
-  let requireMatrixShape = null; // the core's check of a shape: its message, or undefined
+  let requireMatrixDims = null; // the core's check of a shape: its message, or undefined
   let maxTextBytes = 0; // llmmath::json::max_text_bytes
   let maxJsonDepth = 0; // llmmath::json::max_depth
   const quote = JSON.stringify; // of a primitive string only: no toJSON is looked up
@@ -264,12 +264,12 @@
       } catch {
         cols = undefined;
       }
-      if (cols !== undefined) throw new ErrorConstructor(requireMatrixShape(rows, cols, name));
+      if (cols !== undefined) throw new ErrorConstructor(requireMatrixDims(rows, cols, name));
       fail(name, `at most ${maxMatrixSide} rows and columns`, `${rows} rows`);
     }
     const first = read(value, 0, `${name}[0]`);
     const cols = lengthOf(first, `${name}[0]`, ROW);
-    if (cols === 0 || cols > maxMatrixSide) throw new ErrorConstructor(requireMatrixShape(rows, cols, name));
+    if (cols === 0 || cols > maxMatrixSide) throw new ErrorConstructor(requireMatrixDims(rows, cols, name));
     const values = snapshotBuffer(rows * cols);
     for (let i = 0; i < rows; i++) {
       const rowName = `${name}[${i}]`;
@@ -604,7 +604,7 @@
    * @typedef {{ maxVectorLength: number, maxMatrixSide: number, maxTextBytes: number, maxJsonDepth: number,
    *   describeNumber: (x: number) => string,
    *   requireVectorLength: (n: number, name: string) => string | undefined,
-   *   requireMatrixShape: (rows: number, cols: number, name: string) => string | undefined }} CorePolicy
+   *   requireMatrixDims: (rows: number, cols: number, name: string) => string | undefined }} CorePolicy
    */
   const api = llmmathApi;
   const resolveReady = readyPromiseResolve;
@@ -614,7 +614,7 @@
     maxMatrixSide = policy.maxMatrixSide;
     describeNumber = policy.describeNumber;
     requireVectorLength = policy.requireVectorLength;
-    requireMatrixShape = policy.requireMatrixShape;
+    requireMatrixDims = policy.requireMatrixDims;
     maxTextBytes = policy.maxTextBytes;
     maxJsonDepth = policy.maxJsonDepth;
     for (const name of [
@@ -624,7 +624,7 @@
       "maxMatrixSide",
       "describeNumber",
       "requireVectorLength",
-      "requireMatrixShape",
+      "requireMatrixDims",
     ]) {
       delete module[name];
     }

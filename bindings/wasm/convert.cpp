@@ -51,7 +51,7 @@ const val& key(const char* name) {
   return names.back().second;
 }
 
-Shape shape(const val& snapshot) {
+Dims dims(const val& snapshot) {
   return {snapshot[key("rows")].as<Eigen::Index>(), snapshot[key("cols")].as<Eigen::Index>()};
 }
 
@@ -62,7 +62,7 @@ Eigen::VectorXd vector(const val& snapshot) {
 }
 
 Eigen::MatrixXd matrix(const val& snapshot) {
-  const Shape s = shape(snapshot);
+  const Dims s = dims(snapshot);
   RowMajorMatrix R(s.rows, s.cols);
   copy(snapshot[key("values")], R.data(), static_cast<std::size_t>(R.size()));
   return R;

@@ -32,11 +32,11 @@ const val& key(const char* name);
 
 /// (rows, cols) of a matrix snapshot, read before anything is copied so that the core's shape
 /// checks run before the heap is asked for the matrix.
-struct Shape {
+struct Dims {
   Eigen::Index rows = 0;
   Eigen::Index cols = 0;
 };
-Shape shape(const val& snapshot);
+Dims dims(const val& snapshot);
 
 /// A vector snapshot (a Float64Array) copied into the heap.
 Eigen::VectorXd vector(const val& snapshot);
@@ -176,7 +176,7 @@ struct Read<emscripten::val> {
     return js::optional_vector(v);
   }
   static Eigen::MatrixXd matrix(const val& v) { return js::matrix(v); }
-  static js::Shape shape(const val& v) { return js::shape(v); }
+  static js::Dims dims(const val& v) { return js::dims(v); }
   static std::string text(const val& v) { return js::text(v); }
   /// boundary.js has already turned the string into its index among the choices.
   template <std::size_t N>

@@ -76,8 +76,8 @@ val require_vector_length(double n, std::string name) {
   return js::guarded([&] { llmmath::require_vector_length(n, name); });
 }
 
-val require_matrix_shape(double rows, double cols, std::string name) {
-  return js::guarded([&] { llmmath::require_matrix_shape(rows, cols, name); });
+val require_matrix_dims(double rows, double cols, std::string name) {
+  return js::guarded([&] { llmmath::require_matrix_dims(rows, cols, name); });
 }
 
 }  // namespace
@@ -94,7 +94,7 @@ EMSCRIPTEN_BINDINGS(llmmath) {
   // Policy is the core's: boundary.js reads these, and takes them off the module object.
   function("describeNumber", &llmmath::describe);
   function("requireVectorLength", &require_vector_length);
-  function("requireMatrixShape", &require_matrix_shape);
+  function("requireMatrixDims", &require_matrix_dims);
   emscripten::constant("maxVectorLength", static_cast<double>(llmmath::max_vector_length));
   emscripten::constant("maxMatrixSide", static_cast<double>(llmmath::max_matrix_side));
   emscripten::constant("maxTextBytes", static_cast<double>(llmmath::json::max_text_bytes));

@@ -7,11 +7,11 @@
 
 namespace llmmath {
 
-void require_attention_shapes(Eigen::Index nq, Eigen::Index d, Eigen::Index nk, Eigen::Index dk,
-                              Eigen::Index nv, Eigen::Index dv) {
-  require_matrix_shape(double(nq), double(d), "q");
-  require_matrix_shape(double(nk), double(dk), "k");
-  require_matrix_shape(double(nv), double(dv), "v");
+void require_attention_dims(Eigen::Index nq, Eigen::Index d, Eigen::Index nk, Eigen::Index dk,
+                            Eigen::Index nv, Eigen::Index dv) {
+  require_matrix_dims(double(nq), double(d), "q");
+  require_matrix_dims(double(nk), double(dk), "k");
+  require_matrix_dims(double(nv), double(dv), "v");
   if (dk != d)
     fail("k", "a matrix with " + std::to_string(d) + " columns (d of q)",
          std::to_string(dk) + " columns");
@@ -30,7 +30,7 @@ void require_attention_shapes(Eigen::Index nq, Eigen::Index d, Eigen::Index nk, 
 
 AttentionResult attention(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& K,
                           const Eigen::MatrixXd& V, const AttentionOptions& options) {
-  require_attention_shapes(Q.rows(), Q.cols(), K.rows(), K.cols(), V.rows(), V.cols());
+  require_attention_dims(Q.rows(), Q.cols(), K.rows(), K.cols(), V.rows(), V.cols());
   const Eigen::Index nq = Q.rows(), nk = K.rows(), d = Q.cols();
   require_finite(Q, "q");
   require_finite(K, "k");

@@ -58,15 +58,15 @@ void require_finite(const Eigen::VectorXd& x, std::string_view name) {
       fail(std::string(name) + "[" + std::to_string(i) + "]", "a finite number", describe(x(i)));
 }
 
-void require_matrix_shape(const Eigen::MatrixXd& M, std::string_view name) {
-  require_matrix_shape(static_cast<double>(M.rows()), static_cast<double>(M.cols()), name);
+void require_matrix_dims(const Eigen::MatrixXd& M, std::string_view name) {
+  require_matrix_dims(static_cast<double>(M.rows()), static_cast<double>(M.cols()), name);
 }
 
-void require_matrix_shape(double rows, double cols, std::string_view name) {
-  const auto shape = [&] { return describe(rows) + "x" + describe(cols); };
-  if (rows == 0 || cols == 0) fail(name, "a non-empty matrix", "an empty one (" + shape() + ")");
+void require_matrix_dims(double rows, double cols, std::string_view name) {
+  const auto dims = [&] { return describe(rows) + "x" + describe(cols); };
+  if (rows == 0 || cols == 0) fail(name, "a non-empty matrix", "an empty one (" + dims() + ")");
   if (rows > double(max_matrix_side) || cols > double(max_matrix_side))
-    fail(name, "at most " + std::to_string(max_matrix_side) + " rows and columns", shape());
+    fail(name, "at most " + std::to_string(max_matrix_side) + " rows and columns", dims());
   // 4096 × 4096 = 2^24, so the side limit also keeps every matrix within max_matrix_elements.
   static_assert(max_matrix_side * max_matrix_side <= max_matrix_elements);
 }

@@ -31,15 +31,15 @@ MoeLoadBalanceResult moe_load_balance(const Eigen::VectorXd& f, const Eigen::Vec
   return load_balance(f, p);
 }
 
-void require_router_logits_shape(Eigen::Index tokens, Eigen::Index experts) {
-  require_matrix_shape(double(tokens), double(experts), "routerLogits");
+void require_router_logits_dims(Eigen::Index tokens, Eigen::Index experts) {
+  require_matrix_dims(double(tokens), double(experts), "routerLogits");
   if (!(double(tokens) * double(experts) <= max_router_logits))
     fail("routerLogits", "at most 2^21 = 2097152 entries (tokens·experts)",
          std::to_string(tokens) + "x" + std::to_string(experts));
 }
 
 MoeRouteResult moe_route(const Eigen::MatrixXd& router_logits, double top_k) {
-  require_router_logits_shape(router_logits.rows(), router_logits.cols());
+  require_router_logits_dims(router_logits.rows(), router_logits.cols());
   require_finite(router_logits, "routerLogits");
   const Eigen::Index tokens = router_logits.rows(), experts = router_logits.cols();
   require_integer(top_k, "topK", 1, double(experts));

@@ -127,23 +127,23 @@ Eigen::VectorXd column_level_max(const Eigen::VectorXd& levels, Eigen::Index row
 
 }  // namespace
 
-void require_smooth_quant_layer_shapes(Eigen::Index t, Eigen::Index c, Eigen::Index wr,
-                                       Eigen::Index o) {
-  require_matrix_shape(double(t), double(c), "x");
-  require_matrix_shape(double(wr), double(o), "w");
+void require_smooth_quant_layer_dims(Eigen::Index t, Eigen::Index c, Eigen::Index wr,
+                                     Eigen::Index o) {
+  require_matrix_dims(double(t), double(c), "x");
+  require_matrix_dims(double(wr), double(o), "w");
   if (wr != c)
     fail("w", "a matrix with " + std::to_string(c) + " rows (one per channel of x)",
          std::to_string(wr) + " rows");
   const double work = double(t) * double(c) * double(o);
   if (!(work <= max_smooth_quant_layer_work))
     fail("x, w", "at most 2^24 multiply-adds of work (tokens·channels·outputs)", describe(work));
-  const auto shape = [](Eigen::Index rows, Eigen::Index cols) {
+  const auto dims = [](Eigen::Index rows, Eigen::Index cols) {
     return std::to_string(rows) + "x" + std::to_string(cols);
   };
   if (!(double(t) * double(c) <= max_smooth_quant_layer_entries))
-    fail("x", "at most 2^20 = 1048576 entries (tokens·channels)", shape(t, c));
+    fail("x", "at most 2^20 = 1048576 entries (tokens·channels)", dims(t, c));
   if (!(double(c) * double(o) <= max_smooth_quant_layer_entries))
-    fail("w", "at most 2^20 = 1048576 entries (channels·outputs)", shape(c, o));
+    fail("w", "at most 2^20 = 1048576 entries (channels·outputs)", dims(c, o));
   if (!(double(t) * double(o) <= max_smooth_quant_layer_entries))
     fail("w",
          "at most " + describe(std::floor(max_smooth_quant_layer_entries / double(t))) +
@@ -170,7 +170,7 @@ void require_channel_ranges(const Eigen::VectorXd& x_abs_max, const Eigen::Vecto
 
 SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W,
                                           double alpha, double bits) {
-  require_smooth_quant_layer_shapes(X.rows(), X.cols(), W.rows(), W.cols());
+  require_smooth_quant_layer_dims(X.rows(), X.cols(), W.rows(), W.cols());
   const Eigen::Index t = X.rows(), c = X.cols(), o = W.cols();
   require_finite(X, "x");
   require_finite(W, "w");
@@ -214,7 +214,7 @@ SmoothQuantLayerResult smooth_quant_layer(const Eigen::MatrixXd& X, const Eigen:
 
 SmoothQuantLayerSweep smooth_quant_layer_sweep(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W,
                                                const Eigen::VectorXd& alpha, double bits) {
-  require_smooth_quant_layer_shapes(X.rows(), X.cols(), W.rows(), W.cols());
+  require_smooth_quant_layer_dims(X.rows(), X.cols(), W.rows(), W.cols());
   require_sweep_length(alpha, "alpha");
   const Eigen::Index t = X.rows(), c = X.cols(), o = W.cols(), m = alpha.size();
   const double work = double(m) * (double(t) * double(c) + double(c) * double(o));

@@ -198,21 +198,21 @@ TEST_CASE("attention refuses bad input with a message naming the parameter",
 TEST_CASE("attention refuses more than 2^22 scores, naming k, from the shapes alone",
           "[attention][limits]") {
   // 4096 × 1 (nq·nk = 2^24) passed the 2^30 work limit and took 6 s through the JS API
-  CHECK_THROWS_WITH(llmmath::require_attention_shapes(4096, 1, 4096, 1, 4096, 1),
+  CHECK_THROWS_WITH(llmmath::require_attention_dims(4096, 1, 4096, 1, 4096, 1),
                     "k must be at most 1024 rows for 4096 queries (nq·nk at most 2^22 = 4194304 "
                     "scores), got 4096 rows");
   CHECK_THROWS_WITH(
       attention(MatrixXd::Ones(4096, 1), MatrixXd::Ones(4096, 1), MatrixXd::Ones(4096, 1)),
       Catch::StartsWith("k must be at most 1024 rows"));
-  CHECK_NOTHROW(llmmath::require_attention_shapes(2048, 128, 2048, 128, 2048, 128));  // both limits
-  CHECK_THROWS_WITH(llmmath::require_attention_shapes(2048, 129, 2048, 129, 2048, 128),
+  CHECK_NOTHROW(llmmath::require_attention_dims(2048, 128, 2048, 128, 2048, 128));  // both limits
+  CHECK_THROWS_WITH(llmmath::require_attention_dims(2048, 129, 2048, 129, 2048, 128),
                     Catch::Contains("2^30"));  // the work limit comes first
-  // every shape precondition of attention() is in require_attention_shapes
-  CHECK_THROWS_WITH(llmmath::require_attention_shapes(3, 2, 3, 3, 3, 2),
+  // every shape precondition of attention() is in require_attention_dims
+  CHECK_THROWS_WITH(llmmath::require_attention_dims(3, 2, 3, 3, 3, 2),
                     "k must be a matrix with 2 columns (d of q), got 3 columns");
-  CHECK_THROWS_WITH(llmmath::require_attention_shapes(3, 2, 3, 2, 2, 2),
+  CHECK_THROWS_WITH(llmmath::require_attention_dims(3, 2, 3, 2, 2, 2),
                     "v must be a matrix with 3 rows (one per key), got 2 rows");
-  CHECK_THROWS_WITH(llmmath::require_attention_shapes(0, 2, 3, 2, 3, 2),
+  CHECK_THROWS_WITH(llmmath::require_attention_dims(0, 2, 3, 2, 3, 2),
                     Catch::StartsWith("q must be a non-empty"));
 }
 

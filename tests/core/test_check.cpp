@@ -33,12 +33,12 @@ TEST_CASE("require throws invalid_argument naming the parameter, expectation and
 }
 
 TEST_CASE("matrix and vector size limits are stated in the message", "[check]") {
-  CHECK_THROWS_WITH(llmmath::require_matrix_shape(0, 3, "q"), Catch::Contains("non-empty"));
-  CHECK_THROWS_WITH(llmmath::require_matrix_shape(4097, 1, "q"), Catch::Contains("4096"));
-  CHECK_THROWS_WITH(llmmath::require_matrix_shape(4096, 4097, "k"), Catch::Contains("4096"));
-  CHECK_THROWS_WITH(llmmath::require_matrix_shape(1, 5000, "k"),
+  CHECK_THROWS_WITH(llmmath::require_matrix_dims(0, 3, "q"), Catch::Contains("non-empty"));
+  CHECK_THROWS_WITH(llmmath::require_matrix_dims(4097, 1, "q"), Catch::Contains("4096"));
+  CHECK_THROWS_WITH(llmmath::require_matrix_dims(4096, 4097, "k"), Catch::Contains("4096"));
+  CHECK_THROWS_WITH(llmmath::require_matrix_dims(1, 5000, "k"),
                     "k must be at most 4096 rows and columns, got 1x5000");
-  CHECK_NOTHROW(llmmath::require_matrix_shape(4096, 4096, "k"));  // 2^24 elements, the limit
+  CHECK_NOTHROW(llmmath::require_matrix_dims(4096, 4096, "k"));  // 2^24 elements, the limit
   CHECK_THROWS_WITH(llmmath::require_vector_length((1u << 20) + 1, "logits"),
                     Catch::Contains("2^20"));
   Eigen::MatrixXd M = Eigen::MatrixXd::Zero(2, 2);

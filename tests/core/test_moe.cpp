@@ -179,13 +179,13 @@ TEST_CASE("moeLoadBalance and moeRoute refuse bad input with a message naming th
 
 TEST_CASE("moeRoute refuses more than 2^21 router logits, from the shape alone", "[moe][limits]") {
   // 4096 × 4096 passed the side limit and took 7.9 s through the JS API
-  CHECK_THROWS_WITH(llmmath::require_router_logits_shape(4096, 4096),
+  CHECK_THROWS_WITH(llmmath::require_router_logits_dims(4096, 4096),
                     "routerLogits must be at most 2^21 = 2097152 entries (tokens·experts), got "
                     "4096x4096");
   CHECK_THROWS_WITH(moe_route(MatrixXd::Zero(4096, 1024)),
                     Catch::StartsWith("routerLogits must be at most 2^21"));
-  CHECK_NOTHROW(llmmath::require_router_logits_shape(2048, 1024));
-  CHECK_THROWS_WITH(llmmath::require_router_logits_shape(5000, 2), Catch::Contains("4096"));
+  CHECK_NOTHROW(llmmath::require_router_logits_dims(2048, 1024));
+  CHECK_THROWS_WITH(llmmath::require_router_logits_dims(5000, 2), Catch::Contains("4096"));
 }
 
 TEST_CASE("the full sort (topK near experts) and the partial sort rank experts alike",

@@ -294,18 +294,17 @@ TEST_CASE("quantize refuses magnitudes above 1e300, naming the entry, so every r
 
 TEST_CASE("smoothQuantLayer limits x, w and x·w to 2^20 entries each, naming x or w",
           "[quantization][limits]") {
-  using llmmath::require_smooth_quant_layer_shapes;
+  using llmmath::require_smooth_quant_layer_dims;
   // x 1025 × 1024, w 1024 × 1 named an internal "values"
-  CHECK_THROWS_WITH(require_smooth_quant_layer_shapes(1025, 1024, 1024, 1),
+  CHECK_THROWS_WITH(require_smooth_quant_layer_dims(1025, 1024, 1024, 1),
                     "x must be at most 2^20 = 1048576 entries (tokens·channels), got 1025x1024");
-  CHECK_THROWS_WITH(require_smooth_quant_layer_shapes(1, 512, 512, 4096),
+  CHECK_THROWS_WITH(require_smooth_quant_layer_dims(1, 512, 512, 4096),
                     "w must be at most 2^20 = 1048576 entries (channels·outputs), got 512x4096");
-  CHECK_THROWS_WITH(require_smooth_quant_layer_shapes(2048, 1, 1, 1024),
+  CHECK_THROWS_WITH(require_smooth_quant_layer_dims(2048, 1, 1, 1024),
                     "w must be at most 512 columns for 2048 tokens (x·w has at most 2^20 = 1048576 "
                     "entries), got 1024 columns");
-  CHECK_THROWS_WITH(require_smooth_quant_layer_shapes(4096, 4096, 4096, 2),
-                    Catch::Contains("2^24"));
-  CHECK_NOTHROW(require_smooth_quant_layer_shapes(1024, 1024, 1024, 16));  // the worst case
+  CHECK_THROWS_WITH(require_smooth_quant_layer_dims(4096, 4096, 4096, 2), Catch::Contains("2^24"));
+  CHECK_NOTHROW(require_smooth_quant_layer_dims(1024, 1024, 1024, 16));  // the worst case
   const Eigen::MatrixXd X = Eigen::MatrixXd::Constant(1025, 1024, 1.0);
   CHECK_THROWS_WITH(llmmath::smooth_quant_layer(X, Eigen::MatrixXd::Constant(1024, 1, 0.5)),
                     Catch::StartsWith("x must be at most 2^20"));

@@ -40,7 +40,7 @@ test("the core's limits and checks that boundary.js reads are not left on the mo
     "maxMatrixSide",
     "describeNumber",
     "requireVectorLength",
-    "requireMatrixShape",
+    "requireMatrixDims",
   ]) {
     assert.equal(m[name], undefined, `${name} is the boundary's, not the API's`);
   }

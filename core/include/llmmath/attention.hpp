@@ -60,8 +60,8 @@ AttentionResult attention(const Eigen::MatrixXd& Q, const Eigen::MatrixXd& K,
 /// first; a caller holding only the shapes (the WebAssembly bindings, before they copy the
 /// matrices into the heap) can check them before asking for any memory.
 /// std::invalid_argument naming q, k or v otherwise.
-void require_attention_shapes(Eigen::Index nq, Eigen::Index d, Eigen::Index nk, Eigen::Index dk,
-                              Eigen::Index nv, Eigen::Index dv);
+void require_attention_dims(Eigen::Index nq, Eigen::Index d, Eigen::Index nk, Eigen::Index dk,
+                            Eigen::Index nv, Eigen::Index dv);
 
 /// Largest attention work accepted, nq·nk·(d + dv) multiply-adds.
 constexpr double max_attention_work = 1073741824.0;  // 2^30

@@ -42,8 +42,8 @@ std::string describe(double x);
 void require_finite(double x, std::string_view name);
 
 // Why the core takes counts as doubles. The whole numbers a caller chooses (tokens, heads,
-// headDim, kvHeads, layers, batch, dModel, ffnDim, distractors, distances, gamma, rounds, bits,
-// topK, count, seed) arrive from JavaScript as numbers, and it is the core that must refuse
+// headDim, kvHeads, layers, batch, hidden, intermediate, distractors, distances, gamma, rounds,
+// bits, topK, count, seed) arrive from JavaScript as numbers, and it is the core that must refuse
 // 2.5, NaN or 1e300 with a message naming the parameter. Declared as an integer type, such a
 // parameter could not: embind converts a number to an int as WebAssembly does (ToInt32:
 // 2.5 → 2, NaN → 0, 1e300 → 0) before any C++ runs, so the mistake would arrive as a valid
@@ -53,9 +53,9 @@ void require_finite(double x, std::string_view name);
 // (require_integer(), or require_integers() for a swept array), and cast to Eigen::Index or an
 // unsigned type only after that check.
 // Counts that are integer types: the sizes the bindings measure from the arrays they built
-// (rows, cols, lengths: std::size_t or Eigen::Index in require_matrix_shape(),
-// require_vector_length(), require_attention_shapes(), require_router_logits_shape() and
-// require_smooth_quant_layer_shapes()), whole and non-negative by construction; and the
+// (rows, cols, lengths: std::size_t or Eigen::Index in require_matrix_dims(),
+// require_vector_length(), require_attention_dims(), require_router_logits_dims() and
+// require_smooth_quant_layer_dims()), whole and non-negative by construction; and the
 // indices and tallies the core returns (positions, order, cutoff, assignments, counts,
 // AlibiHead::head, largest_channel, sample()'s tokens), which no caller passes in.
 
@@ -83,13 +83,13 @@ constexpr std::size_t max_vector_length = std::size_t{1} << 20;
 /// Requires a non-empty rows×cols matrix within the size limits, before it is even built. The
 /// sides are doubles (whole numbers, exact to 2^53) because a side measured in JavaScript may not
 /// fit WebAssembly's 32-bit std::size_t: the bindings ask this check before reading the entries.
-void require_matrix_shape(double rows, double cols, std::string_view name);
+void require_matrix_dims(double rows, double cols, std::string_view name);
 
 /// Requires a non-empty matrix within the size limits.
-void require_matrix_shape(const Eigen::MatrixXd& M, std::string_view name);
+void require_matrix_dims(const Eigen::MatrixXd& M, std::string_view name);
 
 /// Requires a non-empty vector of length n within the size limit, before it is even built (n a
-/// double for the reason require_matrix_shape() gives).
+/// double for the reason require_matrix_dims() gives).
 void require_vector_length(double n, std::string_view name);
 
 /// Requires a non-empty vector within the size limit.

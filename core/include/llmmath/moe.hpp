@@ -86,6 +86,6 @@ constexpr double max_router_logits = 2097152.0;  // 2^21
 /// experts): within the matrix limits of check.hpp and tokens·experts ≤ 2^21. moe_route()
 /// checks them first; the WebAssembly bindings check them before they copy the matrix into the
 /// heap. std::invalid_argument naming routerLogits otherwise.
-void require_router_logits_shape(Eigen::Index tokens, Eigen::Index experts);
+void require_router_logits_dims(Eigen::Index tokens, Eigen::Index experts);
 
 }  // namespace llmmath

@@ -221,7 +221,7 @@ SmoothQuantLayerSweep smooth_quant_layer_sweep(const Eigen::MatrixXd& X, const E
 /// The size preconditions of smooth_quant_layer() from the shapes of X (t, c) and W (wr, o)
 /// alone, which smooth_quant_layer() checks first and the WebAssembly bindings check before they
 /// copy the matrices into the heap. std::invalid_argument naming x or w otherwise.
-void require_smooth_quant_layer_shapes(Eigen::Index t, Eigen::Index c, Eigen::Index wr,
-                                       Eigen::Index o);
+void require_smooth_quant_layer_dims(Eigen::Index t, Eigen::Index c, Eigen::Index wr,
+                                     Eigen::Index o);
 
 }  // namespace llmmath
