@@ -61,6 +61,7 @@ declare module "llmmath:scenarios" {
     inputs: {
       key: string;
       name: string;
+      aliases?: string[];
       type?: "integer";
       label: string;
       min: number;

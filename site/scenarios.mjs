@@ -31,7 +31,7 @@ const FIELDS = [
   "checks",
 ];
 const OPTIONAL = new Set(["models"]);
-const INPUT_FIELDS = ["key", "name", "type", "label", "min", "max", "step", "value", "doc"];
+const INPUT_FIELDS = ["key", "name", "aliases", "type", "label", "min", "max", "step", "value", "doc"];
 
 /** A fault in one file, named by its path from the repository's root and the field's. */
 class ScenarioError extends Error {}
@@ -100,6 +100,11 @@ function checkInput(c, input, at) {
   if (!/^[A-Za-z]\w*$/.test(input.key ?? "")) c.fail(`${at}.key`, `expected a name, got ${JSON.stringify(input.key)}`);
   if (!KEBAB.test(input.name ?? ""))
     c.fail(`${at}.name`, `expected a kebab-case name, got ${JSON.stringify(input.name)}`);
+  if (input.aliases !== undefined)
+    c.list(input.aliases, `${at}.aliases`).forEach((a, j) => {
+      if (!KEBAB.test(a ?? "") || a === input.name)
+        c.fail(`${at}.aliases[${j}]`, `expected a former kebab-case name, got ${JSON.stringify(a)}`);
+    });
   if (input.type !== undefined && input.type !== "integer")
     c.fail(`${at}.type`, `expected "integer" or no type (a number), got ${JSON.stringify(input.type)}`);
   c.text(input.label, `${at}.label`);

@@ -8,7 +8,7 @@ import numpy as np
 
 ACCENT, ACCENT_2, RULE, MUTED = "#1f5fbf", "#c2410c", "#d9d6cf", "#5f6368"
 contexts = sorted({int(t) for t in np.geomspace(1, 2**17, 200).round()})
-swept = [attention_cost(t, heads, head_dim, layers, kv_heads, batch, bytes_per_value) for t in contexts]
+swept = [attention_cost(t, heads, head_dim, layers, kv_heads, batch, kv_bytes_per_element) for t in contexts]
 
 fig, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
 for key, colour, label in [

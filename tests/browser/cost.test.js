@@ -164,7 +164,11 @@ test("cost: every declared attribute set on the live element re-renders the figu
   const fig = page.locator("#cost-figure");
   const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
   const state = () => fig.evaluate((el) => ({ ...el.state }));
-  const core = (cfg) => page.evaluate(async (cfg) => (await createLLMMath()).attentionCost(cfg), cfg);
+  // The state names the width and feed-forward size by their attributes (hidden-size,
+  // intermediate-size); attentionCost by hidden and intermediate.
+  const api = ({ hiddenSize, intermediateSize, ...rest }) =>
+    hiddenSize === undefined ? rest : { ...rest, hidden: hiddenSize, intermediate: intermediateSize };
+  const core = (cfg) => page.evaluate(async (cfg) => (await createLLMMath()).attentionCost(cfg), api(cfg));
   const value = (label) => fig.getByLabel(label, { exact: true }).inputValue();
   const worked = () => fig.locator(".worked").textContent();
 
@@ -176,10 +180,10 @@ test("cost: every declared attribute set on the live element re-renders the figu
     headDim: 64,
     layers: 12,
     batch: 1,
-    bytesPerValue: 2,
-    dModel: 768,
-    ffnDim: 3072,
-    gated: false,
+    kvBytesPerElement: 2,
+    hiddenSize: 768,
+    intermediateSize: 3072,
+    gatedMlp: false,
   };
   await setAttr("preset", "gpt2");
   assert.deepEqual(await state(), { preset: "gpt2", ...cfg });
@@ -203,22 +207,22 @@ test("cost: every declared attribute set on the live element re-renders the figu
     ["layers", "layers", 3, "Layers L", (s, e) => assert.equal(s["QK + AV multiply-adds"], count(e.macs))],
     ["batch", "batch", 2, "Batch b", (s, e) => assert.equal(s["Scores per layer"], count(e.scoresPerLayer))],
     [
-      "bytes-per-value",
-      "bytesPerValue",
+      "kv-bytes-per-element",
+      "kvBytesPerElement",
       1,
       "Bytes per value p",
       async (s, e) => assert.match(await worked(), new RegExp(`\\(${count(e.kvBytes)} bytes\\)`)),
     ],
     [
-      "d-model",
-      "dModel",
+      "hidden-size",
+      "hiddenSize",
       512,
       "Model width dmodel",
       (s, e) => assert.equal(s["Linear-layer multiply-adds"], count(e.linearMacsPerLayer)),
     ],
     [
-      "ffn-dim",
-      "ffnDim",
+      "intermediate-size",
+      "intermediateSize",
       2048,
       "Feed-forward size dff",
       (s, e) => assert.equal(s["Attention overtakes at"], count2(e.crossoverTokens)),
@@ -234,12 +238,12 @@ test("cost: every declared attribute set on the live element re-renders the figu
     assert.notDeepEqual(expected, before, `${attr} changes the core's result`);
     await check(await stats(fig), expected);
   }
-  // gated: a third feed-forward matrix raises the linear layers' count and the crossover.
+  // gated-mlp: a third feed-forward matrix raises the linear layers' count and the crossover.
   {
     const before = await core(cfg);
-    cfg = { ...cfg, gated: true };
-    await setAttr("gated", "true");
-    assert.deepEqual(await state(), { preset: "gpt2", ...cfg }, "gated");
+    cfg = { ...cfg, gatedMlp: true };
+    await setAttr("gated-mlp", "true");
+    assert.deepEqual(await state(), { preset: "gpt2", ...cfg }, "gated-mlp");
     assert.equal(await fig.getByLabel("Gated feed-forward (three matrices, as in Llama)").isChecked(), true);
     expected = await core(cfg);
     assert.ok(expected.crossoverTokens > before.crossoverTokens);
@@ -258,11 +262,31 @@ test("cost: every declared attribute set on the live element re-renders the figu
     ["head-dim", "32"],
     ["layers", "3"],
     ["batch", "2"],
-    ["bytes-per-value", "1"],
-    ["d-model", "512"],
-    ["ffn-dim", "2048"],
-    ["gated", "true"],
+    ["kv-bytes-per-element", "1"],
+    ["hidden-size", "512"],
+    ["intermediate-size", "2048"],
+    ["gated-mlp", "true"],
   ]);
+  // The names these four had before (the cost figure's own) are still read, as the declarations
+  // say; the settings write the names.
+  for (const [former, key, v] of [
+    ["d-model", "hiddenSize", 640],
+    ["ffn-dim", "intermediateSize", 2560],
+    ["gated", "gatedMlp", false],
+    ["bytes-per-value", "kvBytesPerElement", 0.5],
+  ]) {
+    await fig.evaluate(
+      (el, name) => el.removeAttribute(name),
+      key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+    );
+    await setAttr(former, String(v));
+    assert.equal((await state())[key], v, `${former} sets ${key}`);
+  }
+  const written = Object.fromEntries(await fig.evaluate((el) => el.settings("defaults")));
+  assert.equal(written["kv-bytes-per-element"], "0.5");
+  assert.equal(written["hidden-size"], "640");
+  assert.equal(written["intermediate-size"], "2560");
+  for (const former of ["d-model", "ffn-dim", "gated", "bytes-per-value"]) assert.ok(!(former in written), former);
   const notes = fig.locator(".llm-notes");
   assert.equal(await notes.isVisible(), false);
 
@@ -274,7 +298,8 @@ test("cost: every declared attribute set on the live element re-renders the figu
   const s = await stats(fig);
   expected = await core(await fig.evaluate((el) => el.inputs));
   assert.equal(s["Scores per head, n²"], count(expected.scoresPerHead));
-  // Two charts: the d-model, ffn-dim and gated attributes still count the linear layers.
+  // Two charts: the hidden-size, intermediate-size and gated-mlp attributes still count the linear
+  // layers.
   assert.equal(await fig.locator("svg.chart").count(), 2);
 
   // A number out of its declared range is named; the figure stays.
@@ -302,7 +327,11 @@ test("cost: with a model's width and feed-forward size the figure shows where at
   assert.equal(await fig.locator(".cost-stat", { hasText: "Attention overtakes at" }).count(), 0);
 
   await fig.locator(".cost-table tbody tr", { hasText: "Llama-2-7B" }).getByRole("button").click();
-  assert.deepEqual(await fig.evaluate((el) => [el.state.dModel, el.state.ffnDim, el.state.gated]), [4096, 11008, true]);
+  assert.deepEqual(await fig.evaluate((el) => [el.state.hiddenSize, el.state.intermediateSize, el.state.gatedMlp]), [
+    4096,
+    11008,
+    true,
+  ]);
   const expected = await coreForFigure(page);
   // The issue's reference: the full-square QK + AV multiply-adds equal the linear layers' at
   // ≈ 25,000 tokens for Llama-2-7B; the core's closed form gives exactly 24,704.
@@ -349,9 +378,9 @@ test("cost: with a model's width and feed-forward size the figure shows where at
         heads: p.heads,
         kvHeads: p.kvHeads,
         headDim: p.headDim,
-        dModel: p.dModel,
-        ffnDim: p.ffnDim,
-        gated: p.gated,
+        hidden: p.hidden,
+        intermediate: p.intermediate,
+        gatedMlp: p.gatedMlp,
       }).crossoverTokens,
     ]);
   });
@@ -415,9 +444,15 @@ test("cost: section 4's rule for doubling the prompt (2 + 2a) and its factors at
     const Cost = /** @type {any} */ (customElements.get("llm-cost"));
     const choices = Cost.attributes.find((a) => a.name === "preset").choices;
     const work = (/** @type {any} */ r) => r.macsPerLayer + r.linearMacsPerLayer;
+    // presetFields names the sizes as the state does; attentionCost as modelFromConfig does
+    const api = ({ hiddenSize, intermediateSize, ...rest }) => ({
+      ...rest,
+      hidden: hiddenSize,
+      intermediate: intermediateSize,
+    });
     return choices
-      .map((key) => ({ key, cfg: Cost.presetFields(key) }))
-      .filter(({ cfg }) => cfg.dModel > 0)
+      .map((key) => ({ key, cfg: api(Cost.presetFields(key)) }))
+      .filter(({ cfg }) => cfg.hidden > 0)
       .map(({ key, cfg }) => {
         const crossover = core.attentionCost({ ...cfg, tokens: 1 }).crossoverTokens;
         const at = (k) => {

@@ -156,7 +156,7 @@ const SCENARIOS = {
         headDim: 128,
         layers: 32,
         batch: 20,
-        bytesPerValue: 2,
+        kvBytesPerElement: 2,
       }).kvBytes /
       2 ** 30,
     shows: (gib) => `KV cache = 2 · 20 · 32,768 · 8 · 128 · 32 layers · 2 bytes = ${gib} GiB`,
@@ -181,7 +181,7 @@ const SCENARIOS = {
         headDim: 128,
         layers: 32,
         batch: 8,
-        bytesPerValue: 2,
+        kvBytesPerElement: 2,
       }).kvBytes /
       2 ** 30,
     shows: (gib) => `KV cache = 2 · 8 · 4,096 · 32 · 128 · 32 layers · 2 bytes = ${gib} GiB`,
@@ -565,8 +565,15 @@ test("the memory scenario serves Llama-3.1-8B, whose 131,072-token context allow
       (batch) =>
         createLLMMath().then(
           (m) =>
-            m.attentionCost({ tokens: 32768, heads: 32, kvHeads: 8, headDim: 128, layers: 32, batch, bytesPerValue: 2 })
-              .kvBytes,
+            m.attentionCost({
+              tokens: 32768,
+              heads: 32,
+              kvHeads: 8,
+              headDim: 128,
+              layers: 32,
+              batch,
+              kvBytesPerElement: 2,
+            }).kvBytes,
         ),
       batch,
     );
@@ -584,7 +591,7 @@ test("the memory scenario serves Llama-3.1-8B, whose 131,072-token context allow
           headDim: 128,
           layers: 32,
           batch: 20,
-          bytesPerValue: 2,
+          kvBytesPerElement: 2,
         }).kvBytes /
         2 ** 30,
     ),
@@ -731,7 +738,9 @@ test("the latent scenario is DeepSeek-V3 as its config.json says: its latent cac
   ])
     assert.ok(said.includes(want), `${want} in ${said}`);
   // One byte per cached value halves both; the rebuilt keys and values then fit a whole session.
+  // (The attribute by its former name, bytes-per-value, as pages written before the rename set it.)
   await fig.evaluate((el) => el.setAttribute("research-script-bytes-per-value", "1"));
+  assert.equal(await fig.evaluate((el) => el.state.researchScriptKvBytesPerElement), 1);
   const half = await lines.textContent();
   assert.ok(half.includes("· 1 byte = 34.3 KiB per token.") && half.includes("· 1 byte = 2.38 MiB per token."), half);
   assert.ok(half.includes("one session fits up to 163,840 tokens."), half);

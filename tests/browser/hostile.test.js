@@ -393,7 +393,7 @@ test("the diagnosis figure keeps its scenario in range, and cost's emptied width
     document.body.append(cost);
     await cost.ready;
     const before = JSON.stringify(cost.result.now);
-    const field = cost.fields.dModel;
+    const field = cost.fields.hiddenSize;
     field.value = "";
     field.dispatchEvent(new Event("input"));
     return {
@@ -410,8 +410,8 @@ test("the diagnosis figure keeps its scenario in range, and cost's emptied width
   });
   assert.deepEqual(seen.afterNext, { scenario: seen.last, failed: false }, "next() after the last scenario");
   assert.deepEqual(seen.afterSet, { scenario: seen.last, failed: false }, "a scenario past the last");
-  assert.equal(seen.cost.failed, true, "an emptied d_model is refused");
-  assert.match(seen.cost.status, /^Not updated: dModel /, seen.cost.status);
+  assert.equal(seen.cost.failed, true, "an emptied model width (hidden) is refused");
+  assert.match(seen.cost.status, /^Not updated: hidden /, seen.cost.status);
   assert.ok(seen.cost.kept, "the figure keeps its last drawing");
   assert.equal(seen.cost.invalid, "true");
   assert.deepEqual(errors, []);

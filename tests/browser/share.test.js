@@ -40,7 +40,7 @@ const changeEverything = (page) =>
         let next;
         switch (d.type) {
           case "number": {
-            // An exclusive bound (bytes-per-value > 0) is not a value: a seventh of the way in is.
+            // An exclusive bound (kv-bytes-per-element > 0) is not a value: a seventh of the way in is.
             const lo = d.min ?? d.minExclusive,
               hi = d.max ?? d.maxExclusive;
             next = v === hi ? (d.min ?? lo + (hi - lo) / 7) : Math.min(hi, Math.max(lo, v + (hi - lo) / 7));

@@ -42,10 +42,10 @@ const CHANGES = {
     headDim: 128,
     layers: 32,
     batch: 3,
-    bytesPerValue: 0.5,
-    dModel: 4096,
-    ffnDim: 14336,
-    gated: true,
+    kvBytesPerElement: 0.5,
+    hiddenSize: 4096,
+    intermediateSize: 14336,
+    gatedMlp: true,
   },
   model: {
     model: "gpt-oss-20b",
@@ -646,7 +646,7 @@ const diagnoseExpected = (page) =>
               ...shapes[s.id],
               tokens: v.tokens,
               batch: v.batch,
-              bytesPerValue: v.bytesPerValue,
+              kvBytesPerElement: v.kvBytesPerElement,
             });
             out = { kv_bytes: r.kvBytes, kv_bytes_per_token: r.kvBytesPerToken };
             break;
@@ -677,7 +677,7 @@ const diagnoseExpected = (page) =>
             const shape = core.modelFromConfigText(texts["deepseek-v3"]);
             const opts = {
               tokens: v.tokens,
-              kvBytesPerElement: v.bytesPerValue,
+              kvBytesPerElement: v.kvBytesPerElement,
               weightBytesPerParam: 1,
               memoryBytes: v.memory * 2 ** 30,
             };
@@ -685,7 +685,7 @@ const diagnoseExpected = (page) =>
             const script = core.modelCost(shape, { ...opts, batch: 1, mlaCache: "expanded" });
             const other = core.modelCost(core.modelFromConfigText(texts["llama-3.1-8b"]), {
               tokens: v.tokens,
-              kvBytesPerElement: v.bytesPerValue,
+              kvBytesPerElement: v.kvBytesPerElement,
             });
             out = {
               engine_kv_bytes_per_token: engine.kvBytesPerToken,

@@ -10,7 +10,7 @@
 //            "labels" ("|"-separated strings; minLength, maxLength, maxChars),
 //            "matrix" (rows separated by ";", entries by ","; maxRows, maxCols)
 //   limits   min and max are inclusive; minExclusive or maxExclusive, in their place, is a bound
-//            the value must not reach (bytes-per-value > 0: the core refuses 0 itself). The
+//            the value must not reach (kv-bytes-per-element > 0: the core refuses 0 itself). The
 //            declared range is one the core accepts, each field alone from its defaults
 //            (tests/browser/hostile.test.js tries every bound against the core)
 //   default  the value when neither the attribute nor a preset gives one

@@ -52,21 +52,21 @@ export const cost = {
 
 /** The figure's NumPy program for the widget's state and result, as text. */
 function numpy(s, r) {
-  const c = r?.cfg ?? s;
-  const linear = Boolean(c.dModel || c.ffnDim);
+  const c = r?.cfg ?? { ...s, hidden: s.hiddenSize, intermediate: s.intermediateSize };
+  const linear = Boolean(c.hidden || c.intermediate);
   return program(
     `# What attention costs: scores, the key-value cache and multiply-adds${linear ? ", beside the linear layers" : ""}. The
 # function is reference/cost.py's, the code the core (core/include/llmmath/cost.hpp) is tested against.`,
     ["attention_cost"],
     `tokens, heads, kv_heads, head_dim, layers, batch = ${[c.tokens, c.heads, c.kvHeads, c.headDim, c.layers, c.batch].map(pyInt).join(", ")}
-bytes_per_value = ${py(c.bytesPerValue)}
+kv_bytes_per_element = ${py(c.kvBytesPerElement)}
 ${
   linear
-    ? `d_model, ffn_dim, gated = ${pyInt(c.dModel)}, ${pyInt(c.ffnDim)}, ${py(Boolean(c.gated))}
+    ? `hidden, intermediate, gated_mlp = ${pyInt(c.hidden)}, ${pyInt(c.intermediate)}, ${py(Boolean(c.gatedMlp))}
 `
     : ""
 }
-r = attention_cost(tokens, heads, head_dim, layers, kv_heads, batch, bytes_per_value${linear ? ", d_model, ffn_dim, gated" : ""})
+r = attention_cost(tokens, heads, head_dim, layers, kv_heads, batch, kv_bytes_per_element${linear ? ", hidden, intermediate, gated_mlp" : ""})
 for name, x in r.items():
     show(name, x)`,
   );

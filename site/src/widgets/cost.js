@@ -7,12 +7,14 @@
 // on a second chart, where attention's n² arithmetic overtakes their n.
 //
 // Attributes: see LlmCost.attributes (preset, tokens, heads, kv-heads, head-dim, layers, batch,
-// bytes-per-value, d-model, ffn-dim, gated); the preset gives the shape and context, the others
-// override it. The precision list is a view of bytes-per-value, and the tokens slider a view of
+// kv-bytes-per-element, hidden-size, intermediate-size, gated-mlp: a model's sizes as
+// attentionCost and Figure 4.2 name them, the width and feed-forward size by their config.json
+// names because an element's `hidden` attribute hides it; their former names are still read);
+// the preset gives the shape and context, the others override it. The precision list is a view of kv-bytes-per-element, and the tokens slider a view of
 // tokens.
 // Properties: result ({ cfg, now, doubled, doubledError, curve, xMax, models }),
-// state ({ preset, tokens, heads, kvHeads, headDim, layers, batch, bytesPerValue, dModel, ffnDim,
-// gated }), inputs (the configuration passed to attentionCost).
+// state ({ preset, tokens, heads, kvHeads, headDim, layers, batch, kvBytesPerElement, hiddenSize,
+// intermediateSize, gatedMlp }), inputs (the configuration passed to attentionCost).
 import { h, keep, patch, sym, uniqueId } from "../dom.js";
 import { fieldValue, fmt, fmtBytes, fmtCount, grouped, pct, superscript } from "../format.js";
 import { LlmWidget } from "./base.js";
@@ -28,8 +30,8 @@ import css from "./cost.css";
 const MAX_TOKENS = 2 ** 30;
 const MAX_FACTOR = 2 ** 12;
 const MAX_BYTES = 1024;
-const MAX_D_MODEL = 2 ** 16;
-const MAX_FFN = 2 ** 18;
+const MAX_HIDDEN = 2 ** 16;
+const MAX_INTERMEDIATE = 2 ** 18;
 
 // Context lengths the slider steps through and the chart samples: powers of two from 1 to
 // 2^30, the core's limit on tokens.
@@ -40,7 +42,7 @@ const MIN_X_MAX = 2 ** 17;
 const TOKENS_N = { every: 4, label: "tokens n (log scale)", name: "tokens n" };
 
 // The fields that make up a model's shape; editing one leaves the chosen model.
-const SHAPE = ["heads", "kvHeads", "headDim", "layers", "dModel", "ffnDim", "gated"];
+const SHAPE = ["heads", "kvHeads", "headDim", "layers", "hiddenSize", "intermediateSize", "gatedMlp"];
 
 // The number fields: state key, label, and the attribute's limits (bytes per value may be any
 // positive number; the core refuses 0).
@@ -51,9 +53,9 @@ const FIELDS = [
   { key: "headDim", label: () => ["Head dimension ", sym("d")], min: 1, max: MAX_FACTOR },
   { key: "layers", label: () => ["Layers ", sym("L")], min: 1, max: MAX_FACTOR },
   { key: "batch", label: () => ["Batch ", sym("b")], min: 1, max: MAX_FACTOR },
-  { key: "bytesPerValue", label: () => ["Bytes per value ", sym("p")], min: 0, max: MAX_BYTES, decimal: true },
-  { key: "dModel", label: () => ["Model width ", sym("d", "model")], min: 0, max: MAX_D_MODEL },
-  { key: "ffnDim", label: () => ["Feed-forward size ", sym("d", "ff")], min: 0, max: MAX_FFN },
+  { key: "kvBytesPerElement", label: () => ["Bytes per value ", sym("p")], min: 0, max: MAX_BYTES, decimal: true },
+  { key: "hiddenSize", label: () => ["Model width ", sym("d", "model")], min: 0, max: MAX_HIDDEN },
+  { key: "intermediateSize", label: () => ["Feed-forward size ", sym("d", "ff")], min: 0, max: MAX_INTERMEDIATE },
 ];
 
 const ex = costPresets.exercise;
@@ -110,8 +112,12 @@ export class LlmCost extends LlmWidget {
       default: 1,
       doc: "The batch b: sequences processed together.",
     },
+    // The model's sizes as attentionCost names them (the width and the feed-forward size by
+    // config.json's names: the attribute hidden is HTML's, which hides any element); the names
+    // this figure had before (bytes-per-value, d-model, ffn-dim, gated) are still read.
     {
-      name: "bytes-per-value",
+      name: "kv-bytes-per-element",
+      aliases: ["bytes-per-value"],
       type: "number",
       minExclusive: 0,
       max: MAX_BYTES,
@@ -119,27 +125,30 @@ export class LlmCost extends LlmWidget {
       doc: "The bytes p that store one cached value, more than 0 (fp32 4, fp16 2, int8 1, int4 0.5); the precision list shows it.",
     },
     {
-      name: "d-model",
+      name: "hidden-size",
+      aliases: ["d-model"],
       type: "integer",
       min: 0,
-      max: MAX_D_MODEL,
-      default: ex.dModel,
+      max: MAX_HIDDEN,
+      default: ex.hidden,
       unset: 0,
-      doc: "The model width d_model (hidden size). With ffn-dim, the linear layers are counted and compared with attention; 0 leaves them out.",
+      doc: "The model width d_model (a config.json's hidden_size; attentionCost's hidden). With intermediate-size, the linear layers are counted and compared with attention; 0 leaves them out.",
     },
     {
-      name: "ffn-dim",
+      name: "intermediate-size",
+      aliases: ["ffn-dim"],
       type: "integer",
       min: 0,
-      max: MAX_FFN,
-      default: ex.ffnDim,
+      max: MAX_INTERMEDIATE,
+      default: ex.intermediate,
       unset: 0,
-      doc: "The feed-forward size d_ff (intermediate size), given with d-model; 0 leaves the linear layers out.",
+      doc: "The feed-forward size d_ff (a config.json's intermediate_size; attentionCost's intermediate), given with hidden-size; 0 leaves the linear layers out.",
     },
     {
-      name: "gated",
+      name: "gated-mlp",
+      aliases: ["gated"],
       type: "boolean",
-      default: ex.gated,
+      default: ex.gatedMlp,
       doc: "Whether the feed-forward is gated, three matrices as in Llama's SwiGLU, rather than two as in GPT-2.",
     },
   ];
@@ -154,9 +163,9 @@ export class LlmCost extends LlmWidget {
       kvHeads: p.kvHeads,
       headDim: p.headDim,
       layers: p.layers,
-      dModel: p.dModel,
-      ffnDim: p.ffnDim,
-      gated: p.gated,
+      hiddenSize: p.hidden,
+      intermediateSize: p.intermediate,
+      gatedMlp: p.gatedMlp,
     };
   }
 
@@ -207,7 +216,7 @@ export class LlmCost extends LlmWidget {
     this.gatedBox = checkbox({
       label: "Gated feed-forward (three matrices, as in Llama)",
       checked: false,
-      onchange: (gated) => this.set({ gated }, { sync: true }),
+      onchange: (gatedMlp) => this.set({ gatedMlp }, { sync: true }),
     });
 
     markSettings({
@@ -215,7 +224,7 @@ export class LlmCost extends LlmWidget {
       ...Object.fromEntries(
         Object.entries(this.fields).map(([key, input]) => [key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), input]),
       ),
-      gated: this.gatedBox.input,
+      gatedMlp: this.gatedBox.input,
     });
 
     this.stats = h("dl", { class: "cost-stats" });
@@ -256,7 +265,7 @@ export class LlmCost extends LlmWidget {
       headDim: s.headDim,
       layers: s.layers,
       batch: s.batch,
-      bytesPerValue: s.bytesPerValue,
+      kvBytesPerElement: s.kvBytesPerElement,
       ...linearInputs(s),
     };
   }
@@ -272,9 +281,9 @@ export class LlmCost extends LlmWidget {
   sync() {
     const s = this.state;
     this.preset.select.value = this.activePreset();
-    const p = precisions.find((x) => x.bytes === s.bytesPerValue);
+    const p = precisions.find((x) => x.bytes === s.kvBytesPerElement);
     this.precision.select.value = p ? p.key : "";
-    this.gatedBox.input.checked = s.gated;
+    this.gatedBox.input.checked = s.gatedMlp;
     // A field that already shows the state's value is left as typed ("1e3", or empty while NaN).
     for (const f of FIELDS) {
       const input = this.fields[f.key];
@@ -297,7 +306,7 @@ export class LlmCost extends LlmWidget {
 
   onPrecision(key) {
     const p = precisions.find((x) => x.key === key);
-    if (p) this.set({ bytesPerValue: p.bytes }, { sync: true });
+    if (p) this.set({ kvBytesPerElement: p.bytes }, { sync: true });
   }
 
   // The configuration names a model's shape: the context, batch and precision are the reader's.
@@ -340,7 +349,7 @@ export class LlmCost extends LlmWidget {
         linearMacsPerLayer: sweep.linearMacsPerLayer?.[i],
       },
     ]);
-    const models = this.modelCosts(cfg.bytesPerValue);
+    const models = this.modelCosts(cfg.kvBytesPerElement);
     return { cfg, now, doubled, doubledError, curve, xMax, models };
   }
 
@@ -348,8 +357,8 @@ export class LlmCost extends LlmWidget {
    * Each real model at its trained context, one sequence, at the reader's bytes per value:
    * computed again only when the bytes per value change (nothing else of the reader's enters).
    */
-  modelCosts(bytesPerValue) {
-    return this.memo("models", [bytesPerValue], () =>
+  modelCosts(kvBytesPerElement) {
+    return this.memo("models", [kvBytesPerElement], () =>
       Object.entries(costPresets)
         .filter(([, p]) => p.source)
         .map(([key, p]) => ({
@@ -362,8 +371,8 @@ export class LlmCost extends LlmWidget {
             headDim: p.headDim,
             layers: p.layers,
             batch: 1,
-            bytesPerValue,
-            ...linearInputs(p),
+            kvBytesPerElement,
+            ...linearInputs({ hiddenSize: p.hidden, intermediateSize: p.intermediate, gatedMlp: p.gatedMlp }),
           }),
         })),
     );
@@ -377,7 +386,7 @@ export class LlmCost extends LlmWidget {
     // The models' table changes only with the bytes per value and the preset loaded.
     patch(
       this.models,
-      keep([r.cfg.bytesPerValue, this.activePreset()], () => this.modelsFor(r)),
+      keep([r.cfg.kvBytesPerElement, this.activePreset()], () => this.modelsFor(r)),
     );
   }
 
@@ -593,7 +602,18 @@ export class LlmCost extends LlmWidget {
 
   /** The calculation with the reader's numbers substituted. */
   renderWorked({ cfg, now }) {
-    const { tokens: n, heads, kvHeads, headDim: d, layers: L, batch: b, bytesPerValue: p, dModel, ffnDim, gated } = cfg;
+    const {
+      tokens: n,
+      heads,
+      kvHeads,
+      headDim: d,
+      layers: L,
+      batch: b,
+      kvBytesPerElement: p,
+      hidden,
+      intermediate,
+      gatedMlp,
+    } = cfg;
     const c = (x) => fmtCount(x);
     const eq = (...parts) => h("li", {}, ...parts);
     patch(
@@ -693,7 +713,7 @@ export class LlmCost extends LlmWidget {
                 sym("h", "kv"),
                 sym("d"),
                 " each) and the feed-forward block (",
-                gated ? "three" : "two",
+                gatedMlp ? "three" : "two",
                 " matrices of ",
                 sym("d", "model"),
                 " × ",
@@ -710,8 +730,8 @@ export class LlmCost extends LlmWidget {
                 sym("h"),
                 " + 2",
                 sym("h", "kv"),
-                `) = ${c(b)}·${c(n)}·${c(dModel)}·${c(d)}·(2·${c(heads)} + 2·${c(kvHeads)}) = ${c(now.projectionMacsPerLayer)}, plus `,
-                gated ? "3" : "2",
+                `) = ${c(b)}·${c(n)}·${c(hidden)}·${c(d)}·(2·${c(heads)} + 2·${c(kvHeads)}) = ${c(now.projectionMacsPerLayer)}, plus `,
+                gatedMlp ? "3" : "2",
                 "·",
                 sym("b"),
                 "·",
@@ -720,7 +740,7 @@ export class LlmCost extends LlmWidget {
                 sym("d", "model"),
                 "·",
                 sym("d", "ff"),
-                ` = ${gated ? 3 : 2}·${c(b)}·${c(n)}·${c(dModel)}·${c(ffnDim)} = ${c(now.ffnMacsPerLayer)}; together `,
+                ` = ${gatedMlp ? 3 : 2}·${c(b)}·${c(n)}·${c(hidden)}·${c(intermediate)} = ${c(now.ffnMacsPerLayer)}; together `,
                 h("strong", {}, c(now.linearMacsPerLayer)),
                 " per layer, growing as ",
                 sym("n"),
@@ -786,7 +806,7 @@ export class LlmCost extends LlmWidget {
       h(
         "p",
         { class: "cost-table-title", id: this.tableTitleId },
-        `Real models, at ${fmt(cfg.bytesPerValue)} byte${cfg.bytesPerValue === 1 ? "" : "s"} per value`,
+        `Real models, at ${fmt(cfg.kvBytesPerElement)} byte${cfg.kvBytesPerElement === 1 ? "" : "s"} per value`,
         h("span", { class: "llm-screen-only" }, " (choose one to load it)"),
       ),
       scrollBox(
@@ -942,8 +962,10 @@ export class LlmAnswerCost extends FigureAnswer {
  * gating unless both sizes are 0 (then nothing, so that the layer is counted alone). An emptied
  * field is NaN, which goes to the core, which names it, rather than reading as 0.
  */
-function linearInputs({ dModel, ffnDim, gated }) {
-  return dModel === 0 && ffnDim === 0 ? {} : { dModel, ffnDim, gated };
+function linearInputs({ hiddenSize, intermediateSize, gatedMlp }) {
+  return hiddenSize === 0 && intermediateSize === 0
+    ? {}
+    : { hidden: hiddenSize, intermediate: intermediateSize, gatedMlp };
 }
 
 // The result cards are narrow: counts of more than ten digits are shown in scientific notation.

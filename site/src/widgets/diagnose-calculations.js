@@ -57,11 +57,11 @@ function years(core, v, tokens, seed) {
 
 /** The key–value cache of `batch` sequences of a model's shape (section 4). */
 function cache(core, v, shape) {
-  const r = core.attentionCost({ ...shape, tokens: v.tokens, batch: v.batch, bytesPerValue: v.bytesPerValue });
+  const r = core.attentionCost({ ...shape, tokens: v.tokens, batch: v.batch, kvBytesPerElement: v.kvBytesPerElement });
   return [
     [
       "KV cache = 2 · ",
-      `${int(v.batch)} · ${int(v.tokens)} · ${shape.kvHeads} · ${shape.headDim} · ${shape.layers} layers · ${fmt(v.bytesPerValue)} bytes = `,
+      `${int(v.batch)} · ${int(v.tokens)} · ${shape.kvHeads} · ${shape.headDim} · ${shape.layers} layers · ${fmt(v.kvBytesPerElement)} bytes = `,
       strong(fmtBytes(r.kvBytes)),
     ],
     [`Per token of one sequence: ${fmtBytes(r.kvBytesPerToken)}.`],
@@ -208,7 +208,7 @@ export const calculations = {
     const gqa = realModel(core, models, compared);
     const opts = {
       tokens: v.tokens,
-      kvBytesPerElement: v.bytesPerValue,
+      kvBytesPerElement: v.kvBytesPerElement,
       weightBytesPerParam: 1,
       memoryBytes: v.memory * GIB,
     };
@@ -216,9 +216,9 @@ export const calculations = {
     // keys and values, expanded from it.
     const engine = core.modelCost(shape, { ...opts, batch: v.batch, mlaCache: "latent" });
     const script = core.modelCost(shape, { ...opts, batch: 1, mlaCache: "expanded" });
-    const other = core.modelCost(gqa.shape, { tokens: v.tokens, kvBytesPerElement: v.bytesPerValue });
+    const other = core.modelCost(gqa.shape, { tokens: v.tokens, kvBytesPerElement: v.kvBytesPerElement });
     const m = shape.mla;
-    const bytes = `${fmt(v.bytesPerValue)} byte${v.bytesPerValue === 1 ? "" : "s"}`;
+    const bytes = `${fmt(v.kvBytesPerElement)} byte${v.kvBytesPerElement === 1 ? "" : "s"}`;
     return [
       [
         `${name}, read from its config.json: ${int(shape.layers)} layers of latent attention. The engine keeps per token and layer the latent (${int(m.kvLoraRank)}) and the rotary key (${int(m.qkRopeHeadDim)}): ${int(shape.layers)} · (${int(m.kvLoraRank)} + ${int(m.qkRopeHeadDim)}) · ${bytes} = `,

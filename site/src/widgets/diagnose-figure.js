@@ -81,9 +81,11 @@ const cache = ({ shape }) => ({
   title: `The key-value cache (section 4) of a model of ${shape.layers} layers, ${shape.kvHeads} key-value heads of dimension ${shape.headDim}.`,
   module: "cost",
   uses: ["attention_cost"],
-  driver: (v) => `tokens, batch, bytes_per_value = ${pyInt(v.tokens)}, ${pyInt(v.batch)}, ${py(v.bytesPerValue)}
+  driver: (
+    v,
+  ) => `tokens, batch, kv_bytes_per_element = ${pyInt(v.tokens)}, ${pyInt(v.batch)}, ${py(v.kvBytesPerElement)}
 r = attention_cost(tokens, heads=${shape.heads}, head_dim=${shape.headDim}, layers=${shape.layers}, kv_heads=${shape.kvHeads}, batch=batch,
-                   bytes_per_value=bytes_per_value)
+                   kv_bytes_per_element=kv_bytes_per_element)
 for name in ["kv_bytes", "kv_bytes_per_token"]:
     show(name, r[name])`,
 });
@@ -156,7 +158,7 @@ for k in far["by_kind"]:
     uses: ["model_from_config", "model_cost"],
     driver: (v, configs) => `${config("latent_config", configs, model)}
 ${config("compared_config", configs, compared)}
-tokens, batch, memory_bytes, b = ${pyInt(v.tokens)}, ${pyInt(v.batch)}, ${py(v.memory)} * 2**30, ${py(v.bytesPerValue)}
+tokens, batch, memory_bytes, b = ${pyInt(v.tokens)}, ${pyInt(v.batch)}, ${py(v.memory)} * 2**30, ${py(v.kvBytesPerElement)}
 shape = model_from_config(latent_config)
 engine = model_cost(shape, tokens, batch=batch, kv_bytes_per_element=b, weight_bytes_per_param=1, mla_cache="latent",
                     memory_bytes=memory_bytes)

@@ -158,6 +158,7 @@ export class LlmDiagnose extends LlmWidget {
     ...scenarios.flatMap((s) =>
       s.inputs.map((i) => ({
         name: inputAttribute(s, i),
+        ...(i.aliases ? { aliases: i.aliases.map((a) => `${s.id}-${a}`) } : {}),
         type: i.type ?? "number",
         min: i.min,
         max: i.max,
