@@ -224,7 +224,7 @@ export class LlmCost extends LlmWidget {
       ...Object.fromEntries(
         Object.entries(this.fields).map(([key, input]) => [key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), input]),
       ),
-      gatedMlp: this.gatedBox.input,
+      "gated-mlp": this.gatedBox.input,
     });
 
     this.stats = h("dl", { class: "cost-stats" });
