@@ -82,3 +82,13 @@ export function program(title, uses, driver) {
   const head = `${title.trim()}\n${imports.length ? `${imports.join("\n")}\n\n` : ""}import numpy as np`;
   return `${[head, SHOW, ...texts, driver.trim()].join("\n\n\n")}\n`;
 }
+
+/**
+ * A result's fields by the names a program prints them with, the reference's (snake_case), each
+ * after `prefix`: { kvBytes } → { kv_bytes }. (The tests' trials of the figures read a program's
+ * output by them: a figure's `trial.prints`.)
+ */
+export const snakeFields = (fields, prefix = "") =>
+  Object.fromEntries(
+    Object.entries(fields).map(([k, v]) => [prefix + k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]),
+  );

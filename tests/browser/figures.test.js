@@ -5,8 +5,9 @@
 //    its id on the reader and its section, its picture (the parts Download SVG and PNG draw) and
 //    its NumPy program (`numpy`, a function of the widget's state and result;
 //    tests/browser/takeaway.test.js runs every figure's, through Copy as NumPy); every figure an
-//    exercise answers for declares what the exercise conceals; every selector declared finds its
-//    part in the figure drawn with its defaults (the course authors' guide shows each so);
+//    exercise answers for declares what the exercise conceals; every figure has its trial (what the
+//    tests do with it in every browser); every selector declared finds its part in the figure
+//    drawn with its defaults (the course authors' guide shows each so);
 //  - the kit marks every figure's element with data-figure, its name, and the reader's styles
 //    select figures by it, and before the widgets' script has defined them (scripts off) by
 //    their place in a <figure>.
@@ -17,7 +18,7 @@ const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { chromium } = require("playwright-core");
 const { useBrowser, openReader, drawAll, dist, CHROMIUM, FLAGS } = require("./browser.js");
-const { figures, figureOf } = require("./registry.js");
+const { figures, figureOf, trials } = require("./registry.js");
 
 const browser = useBrowser(test);
 const SELECTORS = (xs) => Array.isArray(xs) && xs.every((s) => typeof s === "string" && s.trim() !== "");
@@ -52,7 +53,7 @@ async function facets() {
         out.figures[name] = {
           widget: Boolean(cls?.attributes),
           found: Object.fromEntries(
-            ["picture", "conceals"].map((facet) => [
+            ["picture", "conceals", "trial"].map((facet) => [
               facet,
               Array.isArray(f[facet]) ? f[facet].map((s) => [s, count(s)]) : null,
             ]),
@@ -68,9 +69,18 @@ async function facets() {
       }
       return out;
     },
-    // the facets that are data (a function, numpy, does not cross into the page)
+    // the facets that are data (a function, numpy, does not cross into the page), and the
+    // selectors of the figure's trial (its control, its readouts, its picture's numbers)
     Object.fromEntries(
-      Object.entries(figures).map(([name, { tag, picture, conceals }]) => [name, { tag, picture, conceals }]),
+      Object.entries(figures).map(([name, { tag, picture, conceals }]) => [
+        name,
+        {
+          tag,
+          picture,
+          conceals,
+          trial: [trials[name].control, trials[name].pictured, trials[name].readouts?.selector].filter(Boolean),
+        },
+      ]),
     ),
   );
   await page.close();
@@ -114,6 +124,21 @@ test("registry: every figure declares its element, widget's module, id, section,
       assert.ok(n > 0, `${name}: its picture's part ${selector} is in the figure (${n})`);
     // Copy as NumPy: the figure's program, a function of the widget's state and result.
     assert.equal(typeof f.numpy, "function", `${name}: declares its NumPy program (numpy)`);
+    // Its trial, which the tests make in every browser: a control, one number shown beside the
+    // engine's, the numbers its picture carries; and but for the diagnosis (whose programs are
+    // its scenarios'), a change, its program's printed numbers and the readouts that show them.
+    const t = trials[name];
+    assert.equal(typeof t?.control, "string", `${name}: its trial names the control a reader moves first`);
+    assert.equal(typeof t.pictured, "string", `${name}: its trial names the numbers its picture carries`);
+    assert.equal(typeof t.engine?.shown, "function", `${name}: trial.engine.shown reads a number it shows`);
+    assert.equal(typeof t.engine?.core, "function", `${name}: trial.engine.core asks the engine for it`);
+    if (name !== "diagnose") {
+      assert.equal(typeof t.change, "object", `${name}: trial.change, a change of its inputs`);
+      assert.equal(typeof t.prints, "function", `${name}: trial.prints, what its program prints`);
+      assert.equal(typeof t.readouts?.values, "function", `${name}: trial.readouts, which printed numbers it shows`);
+    }
+    for (const [selector, n] of s.found.trial)
+      assert.ok(n > 0, `${name}: its trial's ${selector} is in the figure (${n})`);
     // An exercise blurs what states its answer: the figure says what that is, and only a figure
     // an exercise answers for says it.
     if (answered.has(f.tag)) {

@@ -3,16 +3,31 @@
 // esbuild and run here, as site/build.mjs reads it. Synchronous, so that a test file can name one
 // test per figure; every test that needs the list of figures, or a figure's id, tag, picture or
 // conceals, reads it from here rather than keeping a copy.
-//   const { figures, figureNamed, figureOf } = require("./registry.js");
+//   const { figures, figureNamed, figureOf, trials } = require("./registry.js");
+// `trials` holds, by figure name, each figure's `trial`, the second export of its <name>-figure.js:
+// what the tests do with it in every browser (its control, a change, its program's numbers, its
+// readouts, one number beside the engine's). The pages never import a trial; only this file does.
 "use strict";
+const fs = require("node:fs");
 const path = require("node:path");
 const { buildSync } = require("esbuild");
 
-const SOURCE = path.join(__dirname, "..", "..", "site", "src", "widgets", "figures.js");
+const WIDGETS = path.join(__dirname, "..", "..", "site", "src", "widgets");
+const SOURCE = path.join(WIDGETS, "figures.js");
 
 function load() {
+  const names = fs
+    .readdirSync(WIDGETS)
+    .filter((f) => f.endsWith("-figure.js"))
+    .map((f) => f.slice(0, -"-figure.js".length))
+    .sort();
+  const contents = [
+    `export * from "./figures.js";`,
+    ...names.map((name, i) => `import { trial as trial${i} } from "./${name}-figure.js";`),
+    `export const trials = { ${names.map((name, i) => `${JSON.stringify(name)}: trial${i}`).join(", ")} };`,
+  ].join("\n");
   const { outputFiles } = buildSync({
-    entryPoints: [SOURCE],
+    stdin: { contents, resolveDir: WIDGETS, sourcefile: "registry-entry.js" },
     bundle: true,
     format: "cjs",
     write: false,
@@ -20,6 +35,11 @@ function load() {
   });
   const module = { exports: {} };
   new Function("module", "exports", outputFiles[0].text)(module, module.exports);
+  const { figures } = module.exports;
+  // Each figure's declaration file is its name's, and holds its trial (and no other file is one).
+  const listed = Object.keys(figures).sort();
+  if (JSON.stringify(listed) !== JSON.stringify(names))
+    throw new Error(`site/src/widgets/*-figure.js are ${names.join(", ")}; figures.js lists ${listed.join(", ")}`);
   return module.exports;
 }
 

@@ -19,232 +19,26 @@ const fs = require("node:fs");
 const { execFile } = require("node:child_process");
 const path = require("node:path");
 const { useBrowser, openReader, openFigure, artifact } = require("./browser.js");
-const { figures, figureNameOf } = require("./registry.js");
+const { figures, figureNameOf, trials } = require("./registry.js");
 
 const browser = useBrowser(test);
 const PYTHON = "/usr/bin/python3";
 const RELATIVE = 1e-9;
 
-// The tables below hold, by figure name, what each figure of the registry must take away; the
-// first test checks that they cover the registry. The diagnosis shows one scenario at a time: its
-// programs are checked scenario by scenario (SCENARIOS), its picture with the others.
-
-// --- one change of each figure's inputs (set() as its controls would) --------------------------
-const CHANGES = {
-  attention: { causal: false, query: 3 },
-  "context-dilution": { relevantScore: 3.5, distractorScore: -0.5, distractors: 1000 },
-  sampling: { temperature: 0.7, topK: 3, topP: 0.95, seed: 7, count: 25 },
-  rope: { m: 300, n: 17, useFreqs: false, base: 500000, pairing: "half" },
-  cost: {
-    tokens: 100000,
-    heads: 32,
-    kvHeads: 8,
-    headDim: 128,
-    layers: 32,
-    batch: 3,
-    kvBytesPerElement: 0.5,
-    hiddenSize: 4096,
-    intermediateSize: 14336,
-    gatedMlp: true,
-  },
-  model: {
-    model: "gpt-oss-20b",
-    tokens: 100000,
-    batch: 3,
-    kvPrecision: "fp8",
-    weightFormat: "int8",
-    device: "h200",
-    devices: 2,
-  },
-  speculative: { alpha: 0.83, gamma: 7, costRatio: 0.05, rounds: 2000, seed: 99 },
-  alibi: { heads: 12, head: 10, tokens: 5, distance: 200 },
-  quantization: { bits: 4, alpha: 0.8, channel: 3 },
-  moe: { topK: 2 },
-};
+// What each figure must take away is its trial (its <name>-figure.js, read through the registry;
+// figures.test.js checks that every figure has one): its change (as its controls would make it),
+// what its program prints, its readouts and the numbers its picture carries. The diagnosis shows
+// one scenario at a time: its programs are checked scenario by scenario (SCENARIOS), its picture
+// with the others.
+//
 // The reader's figures by id, each with its change: every figure of the registry at its id, and
 // after the first sampling figure the second (Figure 2.2, exercise 2's), with a change of its own.
 const ON_READER = Object.entries(figures)
-  .filter(([name]) => CHANGES[name])
+  .filter(([name]) => trials[name].change)
   .flatMap(([name, { id }]) => [
-    [id, CHANGES[name]],
+    [id, trials[name].change],
     ...(name === "sampling" ? [["sampling-exercise", { temperature: 1.5, topP: 0.95 }]] : []),
   ]);
-
-// --- what each figure's program must print, from the figure's result -------------------------
-const rows = (flat, cols) => Array.from({ length: flat.length / cols }, (_, i) => flat.slice(i * cols, (i + 1) * cols));
-/** A result's fields by the reference's names (the core's, snake_case), with `prefix`. */
-const snakeFields = (r, prefix = "") =>
-  Object.fromEntries(
-    Object.entries(r).map(([k, v]) => [prefix + k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]),
-  );
-const EXPECTED = {
-  attention: (r) => ({ scale: r.scale, scores: r.scores, weights: r.weights, output: r.output }),
-  "context-dilution": ({ now }) => ({
-    relevant_weight: now.relevantWeight,
-    distractor_mass: now.distractorMass,
-    distractor_weight: now.distractorWeight,
-  }),
-  sampling: ({ full, draw, draws }) => ({
-    tempered: full.tempered,
-    order: full.order,
-    top_k_mass: full.topKMass,
-    cumulative: full.cumulative,
-    cutoff: full.cutoff,
-    kept_mass: full.keptMass,
-    probs: full.probs,
-    ...(draw ? { draws } : {}),
-  }),
-  rope: ({ now, shifted }) => ({
-    thetas: now.thetas,
-    angles: now.angles,
-    q_rotated: now.qRotated,
-    k_rotated: now.kRotated,
-    pair_scores: now.pairScores,
-    raw: now.raw,
-    scaled: now.scaled,
-    raw_at_offset: shifted.raw,
-  }),
-  cost: ({ now }) => snakeFields(now),
-  model: ({ now }) => ({
-    kv_bytes: now.kvBytes,
-    kv_bytes_per_token: now.kvBytesPerToken,
-    attention_flops: now.attentionFlops,
-    linear_flops: now.linearFlops,
-    weights_bytes: now.weightsBytes,
-    ...snakeFields(now.params, "params_"),
-    per_device_kv_heads: now.perDevice.kvHeads,
-    per_device_kv_bytes: now.perDevice.kvBytes,
-    per_device_weights_bytes: now.perDevice.weightsBytes,
-    fit_fits: now.fit.fits,
-    fit_max_batch: now.fit.maxBatch,
-    fit_max_tokens: now.fit.maxTokens,
-    fit_spare_bytes: now.fit.spareBytes,
-    ...(now.decode
-      ? {
-          decode_bytes_per_step: now.decode.bytesPerStep,
-          decode_seconds_per_step: now.decode.secondsPerStep,
-          decode_tokens_per_second: now.decode.tokensPerSecond,
-        }
-      : {}),
-  }),
-  speculative: ({ now, best, measure }) => ({
-    token_probs: now.tokenProbs,
-    expected_tokens: now.expectedTokens,
-    ceiling: now.ceiling,
-    round_cost: now.roundCost,
-    speedup: now.speedup,
-    best_gamma: best.gamma,
-    best_speedup: best.speedup,
-    ...(measure ? snakeFields(measure.log, "log_") : {}),
-  }),
-  alibi: (r) => ({
-    slopes: r.slopes,
-    half_distances: r.halfDistances,
-    slope: r.slope,
-    half_distance: r.halfDistance,
-    bias: r.map.bias.map((row) => row.map((x) => (x === null ? -Infinity : x))),
-    weight_factor: r.curve[r.inputs.distance],
-    half_distance_halved: r.halved.halfDistance,
-  }),
-  quantization: (r) => {
-    const c = r.xAbsMax.length;
-    const tensors = {
-      quant_x: r.quantX,
-      quant_w: r.quantW,
-      quant_x_smoothed: r.now.quantXSmoothed,
-      quant_w_smoothed: r.now.quantWSmoothed,
-    };
-    return {
-      x_abs_max: r.xAbsMax,
-      w_abs_max: r.wAbsMax,
-      scales: r.now.scales,
-      x_abs_max_smoothed: r.now.xAbsMax,
-      w_abs_max_smoothed: r.now.wAbsMax,
-      x_levels: r.xLevels,
-      x_levels_smoothed: r.xLevelsSmoothed,
-      error_quantized: r.check.errorQuantized,
-      error_quantized_smoothed: r.check.errorQuantizedSmoothed,
-      error_smoothing_alone: r.check.errorSmoothingAlone,
-      ...Object.fromEntries(
-        Object.entries(tensors).flatMap(([name, q]) => [
-          [`${name}_scale`, q.scale],
-          [`${name}_max_abs_error`, q.maxAbsError],
-        ]),
-      ),
-      quant_x_levels: rows(r.quantX.levels, c),
-      quant_x_smoothed_levels: rows(r.now.quantXSmoothed.levels, c),
-    };
-  },
-  moe: ({ route }) => ({
-    probs: route.probs,
-    assignments: route.assignments,
-    counts: route.counts,
-    f: route.f,
-    p: route.p,
-    terms: route.terms,
-    loss: route.loss,
-  }),
-};
-
-// A readout of each figure as the reader sees it, and the printed quantity it shows (in the
-// readout's order): checked at the readout's rounding, and looked for in the SVG.
-const READOUTS = {
-  attention: { selector: ".attention-results .table-view:nth-child(2) tbody td", values: (p) => p.weights.flat() },
-  "context-dilution": { selector: ".worked strong", values: (p) => [p.relevant_weight] },
-  sampling: { selector: ".sampling-table td.final-col", values: (p) => p.order.map((t) => p.probs[t]) },
-  rope: { selector: ".headline .rope-scaled", values: (p) => [p.scaled] },
-  cost: {
-    selector: ".cost-stats dd strong",
-    values: (p) => [
-      p.scores_per_head,
-      p.scores_per_layer,
-      p.kv_bytes,
-      p.kv_bytes_per_token,
-      p.macs,
-      ...(p.linear_macs_per_layer === undefined
-        ? []
-        : [p.linear_macs_per_layer, p.attention_share, p.crossover_tokens]),
-    ],
-  },
-  model: {
-    selector: ".model-stat.model-kv dd strong, .model-fit-batch dd strong, .model-fit-tokens dd strong",
-    values: (p) => [p.kv_bytes, p.kv_bytes_per_token, p.fit_max_batch, p.fit_max_tokens],
-  },
-  speculative: {
-    selector: ".speculative-headline-expected, .speculative-headline-speedup",
-    values: (p) => [p.expected_tokens, p.speedup],
-  },
-  alibi: { selector: ".alibi-slope, .alibi-half", values: (p) => [p.slope, p.half_distance] },
-  quantization: {
-    selector: ".error-quantized, .error-quantized-smoothed",
-    values: (p) => [p.error_quantized, p.error_quantized_smoothed],
-  },
-  moe: { selector: ".moe-loss", values: (p) => [p.loss] },
-};
-
-// Numbers the picture must carry: readouts inside the parts the SVG draws.
-const PICTURED = {
-  attention: ".attention-results tbody td",
-  "context-dilution": ".headline strong",
-  sampling: ".sampling-table td.final-col",
-  rope: ".headline .rope-scaled",
-  cost: ".cost-stats dd strong",
-  model: ".model-stat.model-kv dd strong",
-  speculative: ".speculative-headline-expected, .speculative-headline-speedup",
-  alibi: ".alibi-slope, .alibi-half",
-  quantization: ".headline strong",
-  moe: ".moe-loss",
-  diagnose: ".diagnose-title",
-};
-
-test("the take-away tables cover every figure of the registry: its change, its program's numbers, its readouts and its picture's", () => {
-  for (const name of Object.keys(figures)) {
-    assert.ok(PICTURED[name], `${name}: the numbers its picture must carry`);
-    if (name === "diagnose") continue; // its programs and changes: SCENARIOS, below
-    for (const [table, rows] of Object.entries({ CHANGES, EXPECTED, READOUTS }))
-      assert.ok(rows[name], `${name}: its row of ${table}`);
-  }
-});
 
 // --- the reference in a program ---------------------------------------------------------------
 
@@ -511,7 +305,7 @@ async function downloaded(page, id, className) {
 /** Checks figure `id`'s NumPy program against its result and readouts; returns what it printed. */
 async function checkNumpy(page, id, label) {
   const name = figureNameOf(await page.evaluate((id) => document.getElementById(id).localName, id));
-  const { result, readouts } = await figureData(page, id, READOUTS[name]?.selector);
+  const { result, readouts } = await figureData(page, id, trials[name].readouts?.selector);
   const { text, note } = await press(page, id, "llm-copy-numpy");
   assert.ok(text, `${id} (${label}): no program, the panel says: ${note}`);
   // (a program's imports are top-level: an indented "from" is a docstring's word)
@@ -522,10 +316,10 @@ async function checkNumpy(page, id, label) {
   );
   assertInlinesReference(text, `${id} (${label})`);
   const out = printed(await runPython(text));
-  const expected = EXPECTED[name](result);
+  const expected = trials[name].prints(result);
   assert.deepEqual(Object.keys(out).sort(), Object.keys(expected).sort(), `${id} (${label}): the quantities printed`);
   for (const [name, value] of Object.entries(expected)) assertClose(out[name], value, `${id} (${label}) ${name}`);
-  const values = READOUTS[name].values(out);
+  const values = trials[name].readouts.values(out);
   assert.equal(readouts.length, values.length, `${id}: ${readouts.length} readouts`);
   readouts.forEach((text, i) => {
     const shown = shownValue(text);
@@ -897,7 +691,7 @@ const squash = (s) => s.replace(/\s+/g, "");
 
 async function checkSvg(page, id, name, label) {
   const svg = await downloaded(page, id, "llm-download-svg");
-  const look = await figureLook(page, id, PICTURED[name]);
+  const look = await figureLook(page, id, trials[name].pictured);
   const s = await inspectSvg(page, svg);
   assert.equal(s.error, null, `${id} (${label}): the SVG parses`);
   assert.equal(s.tag, "svg");

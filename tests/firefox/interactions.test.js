@@ -5,7 +5,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const { useFirefox, open, settle, artifact } = require("./firefox.js");
-const { figures } = require("../browser/registry.js");
+const { figures, trials } = require("../browser/registry.js");
 
 const firefox = useFirefox(test, {
   start: async (session) => {
@@ -18,28 +18,6 @@ const firefox = useFirefox(test, {
       });
     });
   },
-});
-
-// For each figure of the registry (site/src/widgets/figures.js), the control a reader moves
-// first: its first slider, or where it has none, its first number field (an entry of Q in the
-// attention figure, a router logit in the mixture of experts, a number of the diagnosis's small
-// calculation). A figure the registry gains needs its line here: the first test says so.
-const CONTROLS = {
-  attention: 'input[type="number"]',
-  "context-dilution": 'input[type="range"]',
-  sampling: 'input[type="range"]',
-  rope: 'input[type="range"]',
-  cost: 'input[type="range"]',
-  model: 'input[type="range"]',
-  speculative: 'input[type="range"]',
-  alibi: 'input[type="range"]',
-  quantization: 'input[type="range"]',
-  moe: 'input[type="number"]',
-  diagnose: '.diagnose-inputs input[type="number"]',
-};
-
-test("firefox: the suite has a control to move for every figure of the registry", () => {
-  assert.deepEqual(Object.keys(CONTROLS).sort(), Object.keys(figures).sort());
 });
 
 /** The figure's last result from the core, as text, and its llm-change count so far. */
@@ -89,9 +67,9 @@ test("firefox: the diagnosis opens its calculation when the reader clicks the ri
   assert.deepEqual(firefox.errors, []);
 });
 
+// Each figure's first control, as its trial names it (its <name>-figure.js, through the registry).
 for (const [name, { id }] of Object.entries(figures)) {
-  const selector = CONTROLS[name];
-  if (!selector) continue;
+  const selector = trials[name].control;
   test(`firefox: #${id} recomputes with the core when the reader moves its first control by keyboard`, async () => {
     firefox.errors.length = 0;
     const control = await firefox.page.$(`#${id} >>> ${selector}`);

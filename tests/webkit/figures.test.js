@@ -9,186 +9,23 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const { useWebKit, open, pageErrors, readThrough, assertFiguresDrawn, download, KEYS } = require("./webkit.js");
-const { figures } = require("../browser/registry.js");
+const { figures, trials } = require("../browser/registry.js");
 
 const webkit = useWebKit(test);
 
-// For each figure of the registry (site/src/widgets/figures.js): a control to move (its first
-// slider or number field, unless that one leaves the numbers checked as they are), and a number
-// it shows with the engine's value for it. `shown(id)` and `core(id)` run in the page (no names from here):
-// `shown` reads the figure's text, `core` asks a fresh engine for the same inputs; `tol` is half
-// of the last decimal shown (an array: one per number). The diagnosis shows its calculation as
-// lines of text: `core` writes them again with a fresh engine, for equality.
-const CHECKS = {
-  attention: {
-    // an entry of query 3 (query 1 sees only key 1 under the causal mask: its weights stay 1, 0, 0)
-    control: 'input[aria-label^="Q row 3"]',
-    // the weights after the mask and softmax, shown to 3 decimals
-    shown: (id) =>
-      [...document.getElementById(id).shadowRoot.querySelectorAll(".table-view")]
-        .find((t) => /weights/i.test(t.textContent))
-        .querySelectorAll("tbody td")
-        .values()
-        .map((td) => Number(td.textContent.replace("−", "-")))
-        .toArray(),
-    core: async (id) => {
-      const { q, k, v, causal } = document.getElementById(id).state;
-      return (await createLLMMath()).attention(q, k, v, { causal }).weights.flat();
-    },
-    tol: 5e-4,
-  },
-  "context-dilution": {
-    control: 'input[type="range"]',
-    // the relevant key's weight, as a percentage to 1 decimal
-    shown: (id) => [
-      Number(document.getElementById(id).shadowRoot.querySelector(".headline strong").textContent.replace("%", "")) /
-        100,
-    ],
-    core: async (id) => {
-      const { relevantScore, distractorScore, distractors } = document.getElementById(id).state;
-      return [(await createLLMMath()).contextDilution({ relevantScore, distractorScore, distractors }).relevantWeight];
-    },
-    tol: 5e-4,
-  },
-  sampling: {
-    control: 'input[type="range"]',
-    // the final probabilities, most probable first, to 3 decimals
-    shown: (id) =>
-      [...document.getElementById(id).shadowRoot.querySelectorAll(".sampling-table tbody tr:not(.sampling-cut)")].map(
-        (tr) => Number(tr.querySelectorAll("td.num")[2].textContent.replace("−", "-")),
-      ),
-    core: async (id) => {
-      const s = document.getElementById(id).state;
-      const input = s.probs.length ? { probs: s.probs } : { logits: s.logits };
-      const r = (await createLLMMath()).sampling(input, { temperature: s.temperature, topK: s.topK, topP: s.topP });
-      return r.order.map((t) => r.probs[t]);
-    },
-    tol: 5e-4,
-  },
-  rope: {
-    control: 'input[type="range"]',
-    // the scaled score, to 10 decimals
-    shown: (id) => [
-      Number(
-        document.getElementById(id).shadowRoot.querySelector(".headline .rope-scaled").textContent.replace("−", "-"),
-      ),
-    ],
-    core: async (id) => {
-      const s = document.getElementById(id).state;
-      const opts = s.useFreqs ? { pairing: s.pairing, freqs: s.freqs } : { pairing: s.pairing, base: s.base };
-      return [(await createLLMMath()).rope(s.q, s.k, s.m, s.n, opts).scaled];
-    },
-    tol: 5e-11,
-  },
-  cost: {
-    control: 'input[type="range"]',
-    // the scores per head, n², a count
-    shown: (id) => [
-      Number(
-        document
-          .getElementById(id)
-          .shadowRoot.querySelector(".cost-stat.scores dd strong")
-          .textContent.replace(/,/g, ""),
-      ),
-    ],
-    core: async (id) => [(await createLLMMath()).attentionCost(document.getElementById(id).inputs).scoresPerHead],
-    tol: 0,
-  },
-  model: {
-    control: 'input[type="range"]',
-    // the largest batch that fits beside the weights, a count
-    shown: (id) => [
-      Number(
-        document
-          .getElementById(id)
-          .shadowRoot.querySelector(".model-fit-batch dd strong")
-          .textContent.replace(/,/g, ""),
-      ),
-    ],
-    core: async (id) => {
+// Each figure's trial (its <name>-figure.js, through the registry): the control to move, and a
+// number it shows (`engine.shown`, of its shadow root) with the engine's value for it
+// (`engine.core`, of the element and a fresh createLLMMath() in the page); `tol` is half of the
+// last decimal shown (an array: one per number), or none for equality (the diagnosis's lines).
+/** Runs the trial's `engine` in the page for figure `id`: { shown, core }. */
+const engineCheck = (session, engine, id) =>
+  session.evaluate(
+    `async (id) => {
       const el = document.getElementById(id);
-      const m = await createLLMMath();
-      const shape = m.modelFromConfigText(el.shadowRoot.querySelector(".model-text").value);
-      return [m.modelCost(shape, el.inputs).fit.maxBatch];
-    },
-    tol: 0,
-  },
-  speculative: {
-    control: 'input[type="range"]',
-    // the expected tokens per call of the target model, to 4 decimals
-    shown: (id) => [
-      Number(document.getElementById(id).shadowRoot.querySelector(".speculative-headline-expected").textContent),
-    ],
-    core: async (id) => {
-      const { alpha, gamma, costRatio } = document.getElementById(id).state;
-      return [(await createLLMMath()).speculativeDecoding({ alpha, gamma, costRatio }).expectedTokens];
-    },
-    tol: 5e-5,
-  },
-  alibi: {
-    // the head (one more head, 9, keeps the first 8 slopes of 8 heads: nothing checked here moves)
-    control: '.llm-bar .slider:nth-child(2) input[type="range"]',
-    // the chosen head's slope, to 6 decimals, and its half-distance, to 3
-    shown: (id) =>
-      [".alibi-slope", ".alibi-half"].map((s) =>
-        Number(document.getElementById(id).shadowRoot.querySelector(s).textContent.replace("−", "-")),
-      ),
-    core: async (id) => {
-      const { heads, head, tokens } = document.getElementById(id).state;
-      const m = await createLLMMath();
-      const slope = m.alibiSlopes(heads)[head - 1];
-      return [slope, m.alibi({ slope, tokens }).halfDistance];
-    },
-    tol: [5e-7, 5e-4],
-  },
-  quantization: {
-    control: 'input[type="range"]',
-    // the integer levels of X at the figure's bits
-    shown: (id) =>
-      [
-        ...document
-          .getElementById(id)
-          .shadowRoot.querySelector(".quantization-level-table")
-          .querySelectorAll("tbody td"),
-      ].map((td) => Number(td.textContent.replace("−", "-"))),
-    core: async (id) => {
-      const { x, bits } = document.getElementById(id).state;
-      return (await createLLMMath()).quantize(x.flat(), { bits }).levels;
-    },
-    tol: 0,
-  },
-  moe: {
-    control: 'input[type="number"]',
-    // the load-balancing loss, to 4 decimals
-    shown: (id) => [Number(document.getElementById(id).shadowRoot.querySelector(".moe-loss").textContent)],
-    core: async (id) => {
-      const { logits, topK } = document.getElementById(id).state;
-      return [(await createLLMMath()).moeRoute(logits, topK).loss];
-    },
-    tol: 5e-5,
-  },
-  diagnose: {
-    // a number of its calculation, shown once the reader has named the right mechanism
-    control: '.diagnose-inputs input[type="number"]',
-    shown: (id) =>
-      [...document.getElementById(id).shadowRoot.querySelectorAll(".diagnose-lines li")].map((li) => li.textContent),
-    // the figure's own calculation for the scenario shown, made by a fresh engine
-    core: async (id) => {
-      const el = document.getElementById(id);
-      const fresh = Object.create(el, { core: { value: await createLLMMath() } });
-      // a line is text, or text and elements (an exponent): as its list item reads
-      return el.compute.call(fresh).lines.map((line) => {
-        const li = document.createElement("li");
-        li.append(...[line].flat());
-        return li.textContent;
-      });
-    },
-  },
-};
-
-test("webkit: the suite has a control and a number to check for every figure of the registry", () => {
-  assert.deepEqual(Object.keys(CHECKS).sort(), Object.keys(figures).sort());
-});
+      return { shown: (${engine.shown})(el.shadowRoot), core: await (${engine.core})(el, await createLLMMath()) };
+    }`,
+    id,
+  );
 
 /** Everything the figure draws (its charts and tables, its calculation), to tell a redraw. */
 const drawing = (id) =>
@@ -222,8 +59,7 @@ function assertShown(shown, core, tol, what) {
 }
 
 for (const [name, { id, tag }] of Object.entries(figures)) {
-  const check = CHECKS[name];
-  if (!check) continue;
+  const { control: selector, engine } = trials[name];
   test(`webkit: embed.html?widget=${name} draws, follows a keyboard move with the engine's numbers, and its take-away buttons work`, async () => {
     const { session } = webkit;
     await open(webkit, "embed.html", { suffix: `?widget=${name}` });
@@ -254,18 +90,18 @@ for (const [name, { id, tag }] of Object.entries(figures)) {
     }
 
     // One step of the control by keyboard: up, or down where it is at its largest.
-    const control = await session.find(check.control, `#${id}`);
+    const control = await session.find(selector, `#${id}`);
     const value = () => session.execute((input) => input.value, control);
     const start = await value();
     const before = await drawing(id);
-    const shownBefore = await session.evaluate(check.shown, id);
+    const { shown: shownBefore } = await engineCheck(session, engine, id);
     await session.sendKeys(control, KEYS.ArrowUp);
     if ((await value()) === start) await session.sendKeys(control, KEYS.ArrowDown);
-    assert.notEqual(await value(), start, `#${id}'s ${check.control} moved`);
+    assert.notEqual(await value(), start, `#${id}'s ${selector} moved`);
     assert.ok(await session.execute(() => window.changes > 0), `#${id} sent llm-change`);
     assert.notEqual(await drawing(id), before, `#${id}'s drawing changed`);
-    const shown = await session.evaluate(check.shown, id);
-    assertShown(shown, await session.evaluate(check.core, id), check.tol, `#${id} after the move`);
+    const { shown, core } = await engineCheck(session, engine, id);
+    assertShown(shown, core, engine.tol, `#${id} after the move`);
     assert.notDeepEqual(shown, shownBefore, `#${id}'s number changed with the move`);
 
     // Download SVG: the file the browser saved is the picture, with the caption and its text.

@@ -59,3 +59,36 @@ show("weight_factor", alibi_decay(m, distance + 1)[distance])  # at the evidence
 show("half_distance_halved", alibi(m / 2)["half_distance"])`,
   );
 }
+
+// A reader's trial of the figure, made by the tests in every browser: the control a reader moves
+// first, a change of its inputs as its controls would make it, what its NumPy program prints
+// (from the widget's result), the numbers it shows and which printed quantities they are, the
+// numbers its picture carries, and one number shown beside the engine's own value for it (see
+// figures.js). Only the tests import it (tests/browser/registry.js): the pages' bundles leave it out.
+export const trial = {
+  // the head (one more head, 9, keeps the first 8 slopes of 8 heads: nothing checked here moves)
+  control: '.llm-bar .slider:nth-child(2) input[type="range"]',
+  change: { heads: 12, head: 10, tokens: 5, distance: 200 },
+  prints: (r) => ({
+    slopes: r.slopes,
+    half_distances: r.halfDistances,
+    slope: r.slope,
+    half_distance: r.halfDistance,
+    bias: r.map.bias.map((row) => row.map((x) => (x === null ? -Infinity : x))),
+    weight_factor: r.curve[r.inputs.distance],
+    half_distance_halved: r.halved.halfDistance,
+  }),
+  readouts: { selector: ".alibi-slope, .alibi-half", values: (p) => [p.slope, p.half_distance] },
+  pictured: ".alibi-slope, .alibi-half",
+  engine: {
+    // the chosen head's slope, to 6 decimals, and its half-distance, to 3
+    shown: (root) =>
+      [".alibi-slope", ".alibi-half"].map((s) => Number(root.querySelector(s).textContent.replace("−", "-"))),
+    core: async (el, engine) => {
+      const { heads, head, tokens } = el.state;
+      const slope = engine.alibiSlopes(heads)[head - 1];
+      return [slope, engine.alibi({ slope, tokens }).halfDistance];
+    },
+    tol: [5e-7, 5e-4],
+  },
+};

@@ -56,3 +56,33 @@ for name in ["scale", "scores", "weights", "output"]:
     show(name, r[name])`,
   );
 }
+
+// A reader's trial of the figure, made by the tests in every browser: the control a reader moves
+// first, a change of its inputs as its controls would make it, what its NumPy program prints
+// (from the widget's result), the numbers it shows and which printed quantities they are, the
+// numbers its picture carries, and one number shown beside the engine's own value for it (see
+// figures.js). Only the tests import it (tests/browser/registry.js): the pages' bundles leave it out.
+export const trial = {
+  // the control a reader moves first: an entry of query 3 (query 1 sees only key 1 under the causal
+  // mask: its weights stay 1, 0, 0)
+  control: 'input[aria-label^="Q row 3"]',
+  change: { causal: false, query: 3 },
+  prints: (r) => ({ scale: r.scale, scores: r.scores, weights: r.weights, output: r.output }),
+  readouts: { selector: ".attention-results .table-view:nth-child(2) tbody td", values: (p) => p.weights.flat() },
+  pictured: ".attention-results tbody td",
+  engine: {
+    // the weights after the mask and softmax, shown to 3 decimals
+    shown: (root) =>
+      [...root.querySelectorAll(".table-view")]
+        .find((t) => /weights/i.test(t.textContent))
+        .querySelectorAll("tbody td")
+        .values()
+        .map((td) => Number(td.textContent.replace("−", "-")))
+        .toArray(),
+    core: async (el, engine) => {
+      const { q, k, v, causal } = el.state;
+      return engine.attention(q, k, v, { causal }).weights.flat();
+    },
+    tol: 5e-4,
+  },
+};

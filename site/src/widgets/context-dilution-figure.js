@@ -49,3 +49,29 @@ for name in ["relevant_weight", "distractor_mass", "distractor_weight"]:
     show(name, r[name])`,
   );
 }
+
+// A reader's trial of the figure, made by the tests in every browser: the control a reader moves
+// first, a change of its inputs as its controls would make it, what its NumPy program prints
+// (from the widget's result), the numbers it shows and which printed quantities they are, the
+// numbers its picture carries, and one number shown beside the engine's own value for it (see
+// figures.js). Only the tests import it (tests/browser/registry.js): the pages' bundles leave it out.
+export const trial = {
+  control: 'input[type="range"]',
+  change: { relevantScore: 3.5, distractorScore: -0.5, distractors: 1000 },
+  prints: ({ now }) => ({
+    relevant_weight: now.relevantWeight,
+    distractor_mass: now.distractorMass,
+    distractor_weight: now.distractorWeight,
+  }),
+  readouts: { selector: ".worked strong", values: (p) => [p.relevant_weight] },
+  pictured: ".headline strong",
+  engine: {
+    // the relevant key's weight, as a percentage to 1 decimal
+    shown: (root) => [Number(root.querySelector(".headline strong").textContent.replace("%", "")) / 100],
+    core: async (el, engine) => {
+      const { relevantScore, distractorScore, distractors } = el.state;
+      return [engine.contextDilution({ relevantScore, distractorScore, distractors }).relevantWeight];
+    },
+    tol: 5e-4,
+  },
+};

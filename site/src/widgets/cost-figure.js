@@ -1,6 +1,6 @@
 // Figure 4.1, <llm-cost> (cost.js), as the pages, the build and the tests know it (see figures.js):
 // its element, its place in the chapter and its facets, its NumPy program among them.
-import { program, py, pyInt } from "../numpy.js";
+import { program, py, pyInt, snakeFields } from "../numpy.js";
 
 export const cost = {
   tag: "llm-cost",
@@ -71,3 +71,45 @@ for name, x in r.items():
     show(name, x)`,
   );
 }
+
+// A reader's trial of the figure, made by the tests in every browser: the control a reader moves
+// first, a change of its inputs as its controls would make it, what its NumPy program prints
+// (from the widget's result), the numbers it shows and which printed quantities they are, the
+// numbers its picture carries, and one number shown beside the engine's own value for it (see
+// figures.js). Only the tests import it (tests/browser/registry.js): the pages' bundles leave it out.
+export const trial = {
+  control: 'input[type="range"]',
+  change: {
+    tokens: 100000,
+    heads: 32,
+    kvHeads: 8,
+    headDim: 128,
+    layers: 32,
+    batch: 3,
+    kvBytesPerElement: 0.5,
+    hiddenSize: 4096,
+    intermediateSize: 14336,
+    gatedMlp: true,
+  },
+  prints: ({ now }) => snakeFields(now),
+  readouts: {
+    selector: ".cost-stats dd strong",
+    values: (p) => [
+      p.scores_per_head,
+      p.scores_per_layer,
+      p.kv_bytes,
+      p.kv_bytes_per_token,
+      p.macs,
+      ...(p.linear_macs_per_layer === undefined
+        ? []
+        : [p.linear_macs_per_layer, p.attention_share, p.crossover_tokens]),
+    ],
+  },
+  pictured: ".cost-stats dd strong",
+  engine: {
+    // the scores per head, n², a count
+    shown: (root) => [Number(root.querySelector(".cost-stat.scores dd strong").textContent.replace(/,/g, ""))],
+    core: async (el, engine) => [engine.attentionCost(el.inputs).scoresPerHead],
+    tol: 0,
+  },
+};

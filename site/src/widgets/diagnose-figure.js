@@ -219,3 +219,29 @@ for prefix, b in [("", bits), ("before_", before)]:
     show(prefix + "max_error", q["max_abs_error"])`,
   }),
 };
+
+// A reader's trial of the figure, made by the tests in every browser: the control a reader moves
+// first, a change of its inputs as its controls would make it, what its NumPy program prints
+// (from the widget's result), the numbers it shows and which printed quantities they are, the
+// numbers its picture carries, and one number shown beside the engine's own value for it (see
+// figures.js). Only the tests import it (tests/browser/registry.js): the pages' bundles leave it out.
+export const trial = {
+  // a number of its calculation, shown once the reader has named the right mechanism
+  control: '.diagnose-inputs input[type="number"]',
+  // (its changes and its programs' numbers: scenario by scenario, tests/browser/takeaway.test.js)
+  pictured: ".diagnose-title",
+  engine: {
+    // the lines of its calculation for the scenario shown, as text
+    shown: (root) => [...root.querySelectorAll(".diagnose-lines li")].map((li) => li.textContent),
+    // the figure's own calculation made by a fresh engine, written as its list items read (a line is
+    // text, or text and elements: an exponent)
+    core: async (el, engine) => {
+      const fresh = Object.create(el, { core: { value: engine } });
+      return el.compute.call(fresh).lines.map((line) => {
+        const li = document.createElement("li");
+        li.append(...[line].flat());
+        return li.textContent;
+      });
+    },
+  },
+};

@@ -32,6 +32,20 @@
 //     numpy            its NumPy program: a function (state, result) → text of the widget's
 //                      state and result, written with site/src/numpy.js's helpers (Copy as
 //                      NumPy, takeaway.js)
+//   and, its file's second export, its `trial`: what the tests do with the figure in every browser
+//   (tests/browser/registry.js reads it; no page imports it, so the bundles leave it out):
+//     control          the selector of the control a reader moves first (Firefox, WebKit: one
+//                      step by keyboard)
+//     change           a change of its state, as its controls would make it (take-away: its
+//                      program is run before and after)
+//     prints           result → what its NumPy program prints, by name (the reference's)
+//     readouts         { selector, values }: numbers it shows, and printed → those numbers, in
+//                      order (checked at their rounding, and looked for in its picture)
+//     pictured         the selector of numbers its picture must carry
+//     engine           { shown, core, tol }: shown(shadow root) reads numbers it shows; core(element,
+//                      engine) asks a fresh engine for them; tol, half the last decimal shown
+//                      (WebKit: after the control's move)
+//   A new figure thereby needs no line in any test: each test goes through the registry.
 // The figure files import only site/src/numpy.js (its helpers, and through it the reference's
 // definitions, reference/definitions.js, which the build fills in) and attributes.js's pure
 // functions, never a widget: so the pages' glue, the build and the tests read the registry

@@ -1,6 +1,6 @@
 // Figure 4.2, <llm-model> (model.js), as the pages, the build and the tests know it (see
 // figures.js): its element, its place in the chapter and its facets, its NumPy program among them.
-import { program, py, pyInt, pyJson } from "../numpy.js";
+import { program, py, pyInt, pyJson, snakeFields } from "../numpy.js";
 
 export const model = {
   tag: "llm-model",
@@ -95,3 +95,57 @@ function pyDevices(d) {
   ];
   return `{${entries.join(", ")}}`;
 }
+
+// A reader's trial of the figure, made by the tests in every browser: the control a reader moves
+// first, a change of its inputs as its controls would make it, what its NumPy program prints
+// (from the widget's result), the numbers it shows and which printed quantities they are, the
+// numbers its picture carries, and one number shown beside the engine's own value for it (see
+// figures.js). Only the tests import it (tests/browser/registry.js): the pages' bundles leave it out.
+export const trial = {
+  control: 'input[type="range"]',
+  change: {
+    model: "gpt-oss-20b",
+    tokens: 100000,
+    batch: 3,
+    kvPrecision: "fp8",
+    weightFormat: "int8",
+    device: "h200",
+    devices: 2,
+  },
+  prints: ({ now }) => ({
+    kv_bytes: now.kvBytes,
+    kv_bytes_per_token: now.kvBytesPerToken,
+    attention_flops: now.attentionFlops,
+    linear_flops: now.linearFlops,
+    weights_bytes: now.weightsBytes,
+    ...snakeFields(now.params, "params_"),
+    per_device_kv_heads: now.perDevice.kvHeads,
+    per_device_kv_bytes: now.perDevice.kvBytes,
+    per_device_weights_bytes: now.perDevice.weightsBytes,
+    fit_fits: now.fit.fits,
+    fit_max_batch: now.fit.maxBatch,
+    fit_max_tokens: now.fit.maxTokens,
+    fit_spare_bytes: now.fit.spareBytes,
+    ...(now.decode
+      ? {
+          decode_bytes_per_step: now.decode.bytesPerStep,
+          decode_seconds_per_step: now.decode.secondsPerStep,
+          decode_tokens_per_second: now.decode.tokensPerSecond,
+        }
+      : {}),
+  }),
+  readouts: {
+    selector: ".model-stat.model-kv dd strong, .model-fit-batch dd strong, .model-fit-tokens dd strong",
+    values: (p) => [p.kv_bytes, p.kv_bytes_per_token, p.fit_max_batch, p.fit_max_tokens],
+  },
+  pictured: ".model-stat.model-kv dd strong",
+  engine: {
+    // the largest batch that fits beside the weights, a count
+    shown: (root) => [Number(root.querySelector(".model-fit-batch dd strong").textContent.replace(/,/g, ""))],
+    core: async (el, engine) => {
+      const shape = engine.modelFromConfigText(el.shadowRoot.querySelector(".model-text").value);
+      return [engine.modelCost(shape, el.inputs).fit.maxBatch];
+    },
+    tol: 0,
+  },
+};

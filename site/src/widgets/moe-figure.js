@@ -47,3 +47,33 @@ for name in ["probs", "assignments", "counts", "f", "p", "terms", "loss"]:
     show(name, r[name])`,
   );
 }
+
+// A reader's trial of the figure, made by the tests in every browser: the control a reader moves
+// first, a change of its inputs as its controls would make it, what its NumPy program prints
+// (from the widget's result), the numbers it shows and which printed quantities they are, the
+// numbers its picture carries, and one number shown beside the engine's own value for it (see
+// figures.js). Only the tests import it (tests/browser/registry.js): the pages' bundles leave it out.
+export const trial = {
+  control: 'input[type="number"]',
+  change: { topK: 2 },
+  prints: ({ route }) => ({
+    probs: route.probs,
+    assignments: route.assignments,
+    counts: route.counts,
+    f: route.f,
+    p: route.p,
+    terms: route.terms,
+    loss: route.loss,
+  }),
+  readouts: { selector: ".moe-loss", values: (p) => [p.loss] },
+  pictured: ".moe-loss",
+  engine: {
+    // the load-balancing loss, to 4 decimals
+    shown: (root) => [Number(root.querySelector(".moe-loss").textContent)],
+    core: async (el, engine) => {
+      const { logits, topK } = el.state;
+      return [engine.moeRoute(logits, topK).loss];
+    },
+    tol: 5e-5,
+  },
+};

@@ -72,3 +72,60 @@ for tensor in ["quant_x", "quant_x_smoothed"]:
     show(tensor + "_levels", r[tensor]["levels"])  # (tokens, channels)`,
   );
 }
+
+// A reader's trial of the figure, made by the tests in every browser: the control a reader moves
+// first, a change of its inputs as its controls would make it, what its NumPy program prints
+// (from the widget's result), the numbers it shows and which printed quantities they are, the
+// numbers its picture carries, and one number shown beside the engine's own value for it (see
+// figures.js). Only the tests import it (tests/browser/registry.js): the pages' bundles leave it out.
+export const trial = {
+  control: 'input[type="range"]',
+  change: { bits: 4, alpha: 0.8, channel: 3 },
+  prints: (r) => {
+    const c = r.xAbsMax.length;
+    const rows = (flat) => Array.from({ length: flat.length / c }, (_, i) => flat.slice(i * c, (i + 1) * c));
+    const tensors = {
+      quant_x: r.quantX,
+      quant_w: r.quantW,
+      quant_x_smoothed: r.now.quantXSmoothed,
+      quant_w_smoothed: r.now.quantWSmoothed,
+    };
+    return {
+      x_abs_max: r.xAbsMax,
+      w_abs_max: r.wAbsMax,
+      scales: r.now.scales,
+      x_abs_max_smoothed: r.now.xAbsMax,
+      w_abs_max_smoothed: r.now.wAbsMax,
+      x_levels: r.xLevels,
+      x_levels_smoothed: r.xLevelsSmoothed,
+      error_quantized: r.check.errorQuantized,
+      error_quantized_smoothed: r.check.errorQuantizedSmoothed,
+      error_smoothing_alone: r.check.errorSmoothingAlone,
+      ...Object.fromEntries(
+        Object.entries(tensors).flatMap(([name, q]) => [
+          [`${name}_scale`, q.scale],
+          [`${name}_max_abs_error`, q.maxAbsError],
+        ]),
+      ),
+      quant_x_levels: rows(r.quantX.levels),
+      quant_x_smoothed_levels: rows(r.now.quantXSmoothed.levels),
+    };
+  },
+  readouts: {
+    selector: ".error-quantized, .error-quantized-smoothed",
+    values: (p) => [p.error_quantized, p.error_quantized_smoothed],
+  },
+  pictured: ".headline strong",
+  engine: {
+    // the integer levels of X at the figure's bits
+    shown: (root) =>
+      [...root.querySelector(".quantization-level-table").querySelectorAll("tbody td")].map((td) =>
+        Number(td.textContent.replace("−", "-")),
+      ),
+    core: async (el, engine) => {
+      const { x, bits } = el.state;
+      return engine.quantize(x.flat(), { bits }).levels;
+    },
+    tol: 0,
+  },
+};

@@ -76,3 +76,35 @@ for name in ["thetas", "angles", "q_rotated", "k_rotated", "pair_scores", "raw",
 show("raw_at_offset", rope(q, k, r["offset"], 0, pairing, base, freqs)["raw"])`,
   );
 }
+
+// A reader's trial of the figure, made by the tests in every browser: the control a reader moves
+// first, a change of its inputs as its controls would make it, what its NumPy program prints
+// (from the widget's result), the numbers it shows and which printed quantities they are, the
+// numbers its picture carries, and one number shown beside the engine's own value for it (see
+// figures.js). Only the tests import it (tests/browser/registry.js): the pages' bundles leave it out.
+export const trial = {
+  control: 'input[type="range"]',
+  change: { m: 300, n: 17, useFreqs: false, base: 500000, pairing: "half" },
+  prints: ({ now, shifted }) => ({
+    thetas: now.thetas,
+    angles: now.angles,
+    q_rotated: now.qRotated,
+    k_rotated: now.kRotated,
+    pair_scores: now.pairScores,
+    raw: now.raw,
+    scaled: now.scaled,
+    raw_at_offset: shifted.raw,
+  }),
+  readouts: { selector: ".headline .rope-scaled", values: (p) => [p.scaled] },
+  pictured: ".headline .rope-scaled",
+  engine: {
+    // the scaled score, to 10 decimals
+    shown: (root) => [Number(root.querySelector(".headline .rope-scaled").textContent.replace("−", "-"))],
+    core: async (el, engine) => {
+      const s = el.state;
+      const opts = s.useFreqs ? { pairing: s.pairing, freqs: s.freqs } : { pairing: s.pairing, base: s.base };
+      return [engine.rope(s.q, s.k, s.m, s.n, opts).scaled];
+    },
+    tol: 5e-11,
+  },
+};

@@ -63,3 +63,39 @@ for t in draws:
 }`,
   );
 }
+
+// A reader's trial of the figure, made by the tests in every browser: the control a reader moves
+// first, a change of its inputs as its controls would make it, what its NumPy program prints
+// (from the widget's result), the numbers it shows and which printed quantities they are, the
+// numbers its picture carries, and one number shown beside the engine's own value for it (see
+// figures.js). Only the tests import it (tests/browser/registry.js): the pages' bundles leave it out.
+export const trial = {
+  control: 'input[type="range"]',
+  change: { temperature: 0.7, topK: 3, topP: 0.95, seed: 7, count: 25 },
+  prints: ({ full, draw, draws }) => ({
+    tempered: full.tempered,
+    order: full.order,
+    top_k_mass: full.topKMass,
+    cumulative: full.cumulative,
+    cutoff: full.cutoff,
+    kept_mass: full.keptMass,
+    probs: full.probs,
+    ...(draw ? { draws } : {}),
+  }),
+  readouts: { selector: ".sampling-table td.final-col", values: (p) => p.order.map((t) => p.probs[t]) },
+  pictured: ".sampling-table td.final-col",
+  engine: {
+    // the final probabilities, most probable first, to 3 decimals
+    shown: (root) =>
+      [...root.querySelectorAll(".sampling-table tbody tr:not(.sampling-cut)")].map((tr) =>
+        Number(tr.querySelectorAll("td.num")[2].textContent.replace("−", "-")),
+      ),
+    core: async (el, engine) => {
+      const s = el.state;
+      const input = s.probs.length ? { probs: s.probs } : { logits: s.logits };
+      const r = engine.sampling(input, { temperature: s.temperature, topK: s.topK, topP: s.topP });
+      return r.order.map((t) => r.probs[t]);
+    },
+    tol: 5e-4,
+  },
+};

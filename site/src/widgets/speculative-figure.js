@@ -1,7 +1,7 @@
 // Figure 5.1, <llm-speculative> (speculative.js), as the pages, the build and the tests know it
 // (see figures.js): its element, its place in the chapter and its facets, its NumPy program among
 // them.
-import { program, py, pyInt, pyList } from "../numpy.js";
+import { program, py, pyInt, pyList, snakeFields } from "../numpy.js";
 
 export const speculative = {
   tag: "llm-speculative",
@@ -88,3 +88,37 @@ for name, x in log.items():
 }`,
   );
 }
+
+// A reader's trial of the figure, made by the tests in every browser: the control a reader moves
+// first, a change of its inputs as its controls would make it, what its NumPy program prints
+// (from the widget's result), the numbers it shows and which printed quantities they are, the
+// numbers its picture carries, and one number shown beside the engine's own value for it (see
+// figures.js). Only the tests import it (tests/browser/registry.js): the pages' bundles leave it out.
+export const trial = {
+  control: 'input[type="range"]',
+  change: { alpha: 0.83, gamma: 7, costRatio: 0.05, rounds: 2000, seed: 99 },
+  prints: ({ now, best, measure }) => ({
+    token_probs: now.tokenProbs,
+    expected_tokens: now.expectedTokens,
+    ceiling: now.ceiling,
+    round_cost: now.roundCost,
+    speedup: now.speedup,
+    best_gamma: best.gamma,
+    best_speedup: best.speedup,
+    ...(measure ? snakeFields(measure.log, "log_") : {}),
+  }),
+  readouts: {
+    selector: ".speculative-headline-expected, .speculative-headline-speedup",
+    values: (p) => [p.expected_tokens, p.speedup],
+  },
+  pictured: ".speculative-headline-expected, .speculative-headline-speedup",
+  engine: {
+    // the expected tokens per call of the target model, to 4 decimals
+    shown: (root) => [Number(root.querySelector(".speculative-headline-expected").textContent)],
+    core: async (el, engine) => {
+      const { alpha, gamma, costRatio } = el.state;
+      return [engine.speculativeDecoding({ alpha, gamma, costRatio }).expectedTokens];
+    },
+    tol: 5e-5,
+  },
+};
