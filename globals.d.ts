@@ -49,6 +49,8 @@ declare module "llmmath:model-presets" {
 declare module "llmmath:scenarios" {
   type Choice = { text: string; why: string; right?: true };
   export const mechanisms: { id: string; label: string; giveaways: string[] }[];
+  /** Each section a scenario links to, by its id: its number and its title, as its <h2> reads. */
+  export const sectionTitles: Record<string, { number: string; title: string }>;
   export const scenarios: {
     id: string;
     mechanism: string;

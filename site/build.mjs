@@ -411,9 +411,9 @@ const scenarioData = {
   setup(b) {
     b.onResolve({ filter: /^llmmath:scenarios$/ }, () => ({ path: "scenarios", namespace: "llmmath" }));
     b.onLoad({ filter: /^scenarios$/, namespace: "llmmath" }, () => {
-      const { mechanisms, scenarios, files } = readScenarios();
+      const { mechanisms, scenarios, sectionTitles, files } = readScenarios();
       return {
-        contents: `export const mechanisms = ${JSON.stringify(mechanisms)};\nexport const scenarios = ${JSON.stringify(scenarios)};`,
+        contents: `export const mechanisms = ${JSON.stringify(mechanisms)};\nexport const scenarios = ${JSON.stringify(scenarios)};\nexport const sectionTitles = ${JSON.stringify(sectionTitles)};`,
         loader: "js",
         watchFiles: files,
       };

@@ -194,9 +194,8 @@ function readScenario(file, context) {
  */
 export function readScenarios(dir = path.join(here, "scenarios")) {
   const mechanisms = readMechanisms(path.join(dir, "mechanisms.json"));
-  const sections = readdirSync(path.join(here, "sections"))
-    .map((f) => /^\d\d-([a-z]+)\.html$/.exec(f)?.[1])
-    .filter(Boolean);
+  const sectionFiles = readdirSync(path.join(here, "sections")).filter((f) => /^\d\d-[a-z]+\.html$/.test(f));
+  const sections = sectionFiles.map((f) => f.slice(3, -5));
   const index = JSON.parse(readFileSync(path.join(root, "data", "models", "index.json"), "utf8"));
   const context = { mechanisms, sections, models: index.map((m) => m.id) };
   const names = readdirSync(dir)
@@ -213,9 +212,27 @@ export function readScenarios(dir = path.join(here, "scenarios")) {
   const places = names.map((f) => f.slice(0, 2));
   const twice = places.find((p, i) => places.indexOf(p) !== i);
   if (twice) throw new ScenarioError(`${path.relative(root, dir)}: two scenarios numbered ${twice}`);
+  // Each section a scenario sends the reader to, by its <h2>: its number and its title
+  // ({ number: "4", title: "Growing context: what it costs" }).
+  const sectionsRead = [...new Set(scenarios.map((s) => s.section))].map((id) =>
+    path.join(here, "sections", sectionFiles[sections.indexOf(id)]),
+  );
+  const titles = Object.fromEntries(
+    sectionsRead.map((file) => {
+      const h2 = /<h2[^>]*>\s*<span class="num">(\d+)<\/span>([\s\S]*?)<\/h2>/.exec(readFileSync(file, "utf8"));
+      if (!h2) throw new ScenarioError(`${path.relative(root, file)}: no numbered <h2>, the title a scenario links to`);
+      const title = h2[2]
+        .replace(/<[^>]*>/g, "")
+        .replace(/&amp;/g, "&")
+        .replace(/\s+/g, " ")
+        .trim();
+      return [path.basename(file).slice(3, -5), { number: h2[1], title }];
+    }),
+  );
   return {
     mechanisms,
     scenarios,
-    files: [path.join(dir, "mechanisms.json"), ...names.map((f) => path.join(dir, f))],
+    sectionTitles: titles,
+    files: [path.join(dir, "mechanisms.json"), ...names.map((f) => path.join(dir, f)), ...sectionsRead],
   };
 }

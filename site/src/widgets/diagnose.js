@@ -21,20 +21,9 @@ import { LlmWidget } from "./base.js";
 import { stateKey } from "./attributes.js";
 import { markInvalid, numberField } from "./controls.js";
 import { calculations } from "./diagnose-calculations.js";
-import { mechanisms, scenarios as scenarioData } from "llmmath:scenarios";
+import { mechanisms, scenarios as scenarioData, sectionTitles } from "llmmath:scenarios";
 import { modelPresets } from "llmmath:model-presets";
 import css from "./diagnose.css";
-
-const SECTION_TITLES = {
-  attention: "1 Attention",
-  sampling: "2 Sampling",
-  rope: "3 Rotary embeddings",
-  cost: "4 Growing context",
-  speculative: "5 Speculative decoding",
-  alibi: "6 ALiBi",
-  quantization: "7 Quantisation",
-  moe: "8 Mixture of experts",
-};
 
 /**
  * The scenarios (site/scenarios/, as the build read them), each with its compute(core, values,
@@ -568,12 +557,13 @@ export class LlmDiagnose extends LlmWidget {
       ),
     );
     // The link works where the section is on the page (the reader); embedded, it names it.
+    const { number, title } = sectionTitles[s.section];
     this.sectionLink = h(
       "p",
       { class: "diagnose-section" },
       document.getElementById(s.section)
-        ? h("a", { href: `#${s.section}` }, `Go to section ${SECTION_TITLES[s.section]} for the full figure →`)
-        : `The full figure is in section ${SECTION_TITLES[s.section]} of the chapter.`,
+        ? h("a", { href: `#${s.section}` }, `Go to section ${number}, “${title}”, for the full figure →`)
+        : `The full figure is in section ${number}, “${title}”, of the chapter.`,
     );
     fill(
       this.card,
