@@ -3,8 +3,10 @@
 //                                 JavaScript against dist/llmmath.d.ts (tsconfig.json)
 //   node tests/habits.js lint     (npm run lint) ESLint (eslint.config.js), Prettier's check of
 //                                 the JavaScript (.prettierrc.json) and clang-format's of the C++
-//                                 (.clang-format), side by side, and that README.md's table of
-//                                 figures lists those of site/src/widgets/figures.js
+//                                 (.clang-format), side by side, that README.md's table of
+//                                 figures lists those of site/src/widgets/figures.js, and that no
+//                                 concept has more files than ARCHITECTURE.md's recipe says
+//                                 (LLMMATH_CONCEPTS_SHOW=1 prints each concept's files)
 //   node tests/habits.js format   (npm run format) writes what lint checks: Prettier, then
 //                                 clang-format, over the same files
 // Each check is one tool over the whole tree; its findings are printed as the tool prints them,
@@ -77,6 +79,69 @@ async function readmeFigures() {
   return problems.join("\n");
 }
 
+// The most files a concept may have: those that name it (its own files: the concept in their
+// name, "model.hpp", "test_model.cpp", "model-figure.js") and those that list it (import the files
+// of, or key a table by, at least half of the concepts: figures.js, adapters.hpp), data and
+// fixtures aside. ARCHITECTURE.md's recipe ("Adding a concept") says the same number.
+const CONCEPT_FILES = 16;
+const DATA = /^(data|tests\/fixtures|tests\/fuzz\/corpus|tests\/visual|site\/scenarios)\/|^bench\/baseline\.json$/;
+
+/**
+ * Each concept (a declaration in bindings/api/, or a figure's widget module) with its files, as
+ * "concept N: file, file (lists)…" lines; "" when none has more than CONCEPT_FILES and the recipe
+ * says that number, else the lines and what is wrong.
+ */
+async function conceptFiles() {
+  const { figures } = require("./browser/registry.js");
+  const tracked = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: root,
+    encoding: "utf8",
+  })
+    .split("\0")
+    .filter((f) => f && !DATA.test(f) && fs.existsSync(path.join(root, f)));
+  const api = path.join(root, "bindings", "api");
+  const concepts = new Set(
+    fs
+      .readdirSync(api)
+      .filter((f) => f.endsWith(".js") && !["generate.js", "index.js"].includes(f))
+      .map((f) => f.slice(0, -3)),
+  );
+  for (const f of Object.values(figures)) concepts.add(f.module.replace(/\.js$/, ""));
+  const byFigure = Object.fromEntries(Object.entries(figures).map(([n, f]) => [n, f.module.replace(/\.js$/, "")]));
+  const words = (file) => path.basename(file).split(/[-_.]/);
+  const own = new Map([...concepts].map((c) => [c, tracked.filter((f) => words(f).includes(c))]));
+  // The concepts a file lists: those whose files it imports, or whose names (or their figures')
+  // key its tables, when they are at least half of them.
+  const lists = new Map();
+  for (const f of tracked) {
+    if (!/\.(js|mjs|cjs|hpp|cpp|py|css|html)$/.test(f) || [...concepts].some((c) => words(f).includes(c))) continue;
+    const text = fs.readFileSync(path.join(root, f), "utf8");
+    const imported = new Set(),
+      keyed = new Set();
+    for (const m of text.matchAll(/(?:#include\s+"|from\s+"|require\("|import\s+")([^"]+)"/g))
+      for (const w of words(m[1])) if (concepts.has(w)) imported.add(w);
+    for (const m of text.matchAll(/^\s*["']?([a-z][a-z-]*)["']?\s*[:,]/gm)) {
+      const c = concepts.has(m[1]) ? m[1] : byFigure[m[1]];
+      if (c) keyed.add(c);
+    }
+    const named = [imported, keyed].filter((s) => s.size * 2 >= concepts.size).flatMap((s) => [...s]);
+    if (named.length) lists.set(f, new Set(named));
+  }
+  const lines = [],
+    over = [];
+  for (const c of [...concepts].sort()) {
+    const files = [...own.get(c), ...[...lists].filter(([, set]) => set.has(c)).map(([f]) => `${f} (lists)`)];
+    lines.push(`${c} ${files.length}: ${files.join(", ")}`);
+    if (files.length > CONCEPT_FILES) over.push(`${c} has ${files.length} files, more than ${CONCEPT_FILES}`);
+  }
+  const recipe = fs.readFileSync(path.join(root, "ARCHITECTURE.md"), "utf8");
+  const said = /A new function with its figure is at most\s+(\d+)\s+files/.exec(recipe)?.[1];
+  if (Number(said) !== CONCEPT_FILES)
+    over.push(`ARCHITECTURE.md says "A new function with its figure is at most ${said} files", not ${CONCEPT_FILES}`);
+  if (process.env.LLMMATH_CONCEPTS_SHOW || over.length) return [...lines, ...over].join("\n");
+  return "";
+}
+
 const checks = {
   types: () => [
     {
@@ -102,6 +167,7 @@ const checks = {
       command: [CLANG_FORMAT, "--dry-run", "-Werror", ...cppFiles()],
     },
     { name: "readme", run: readmeFigures },
+    { name: "concepts", run: conceptFiles },
   ],
   format: () => [
     { name: "prettier", command: [bin("prettier"), "--write", "--log-level", "warn", JS_FILES] },
