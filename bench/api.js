@@ -1,4 +1,4 @@
-// The public API in Node against the native core, for every core function (issue 10): the
+// The public API in Node against the native core, for every core function: the
 // wasm / native ratio at widget size (the inputs the reader's figures pass by default, 2×
 // budget) and at large size (attention 512 × 64 and 2048 × 64, sampling over 50,257, 128,256
 // and 2^20 logits, quantize 2^20, moeRoute 4096 × 64; 1.3× for sampling 2^20, quantize 2^20
@@ -10,8 +10,7 @@
 // (native first in even rounds, API first in odd ones: neither side always runs on a cache the
 // other warmed) and both see the same machine. Both sides are warm, as in a page that has run
 // a while: the native heap is reused from call to call as the module's WebAssembly memory is
-// (issue 9's version started a native process per round, whose first calls paid for fresh
-// memory). Before any timing each case's result is checked against the native one, so that a
+// (a native process per round would pay for fresh memory in its first calls). Before any timing each case's result is checked against the native one, so that a
 // ratio never compares different work. A widget-size call takes microseconds, shorter than
 // the noise of one timing, so each timing covers as many calls as fill about TARGET_MS through
 // the API (calibrated once per case after a warm-up; the native side makes as many) and is

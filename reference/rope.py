@@ -93,7 +93,7 @@ def fixture():
         ("small_base_negative_position", 2, -3, 4, "interleaved", 10.0, None, None, None),
         ("fractional_positions_freqs", 16, 0.5, 2.25, "half", None, "random", None, None),
         ("long_offset_d128", 128, 4095, 0, "interleaved", 10000.0, None, None, None),
-        # issue 19: magnitudes 1e58 and 1e248 whose rotated terms cancel unless the score is
+        # a case that once failed: magnitudes 1e58 and 1e248 whose rotated terms cancel unless the score is
         # taken from the offset; the same score at equal positions and two further apart
         ("extreme_magnitudes_equal_positions", 4, 1, 1, "interleaved", 10000.0, None,
          [1.5, -1.26e58, 1.5, 1.5], [1.43e248, 0, 0, 4]),

@@ -1,4 +1,4 @@
-// The learning platforms' packages, for institutions that take uploads only (issue 42): written
+// The learning platforms' packages, for institutions that take uploads only: written
 // by site/build.mjs into dist/lms/:
 //   attention-and-transformers-scorm12.zip    the chapter, SCORM 1.2: the one-file edition with
 //   attention-and-transformers-scorm2004.zip  the adapter (site/src/scorm.js) as its first script;

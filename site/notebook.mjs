@@ -1,4 +1,4 @@
-// The notebook edition, dist/attention-and-transformers.ipynb (issue 41): the chapter as a Jupyter
+// The notebook edition, dist/attention-and-transformers.ipynb: the chapter as a Jupyter
 // notebook (nbformat 4.5), made by site/build.mjs from what the page is made from, never by hand:
 //   - a first cell that says what the notebook is, with a link to reader.html beside it;
 //   - each section of site/sections/*.html, in file order, as Markdown cells: the sections' HTML
@@ -413,7 +413,7 @@ export async function notebookDrawings() {
 }
 
 // --- a live figure ------------------------------------------------------------------------------
-/** The figure the notebook shows live at its end, in both forms (issue 41; embed-guide.html#notebooks). */
+/** The figure the notebook shows live at its end, in both forms (embed-guide.html#notebooks). */
 export const LIVE_FIGURE = "sampling-figure";
 /** A Python string literal, in double quotes unless the text (HTML) has them; none needs an escape. */
 const pyString = (s) => {

@@ -1,6 +1,6 @@
 // The figures' first drawings, made at build time and put in the reader's pages, so that a reader
 // sees a figure as soon as its place is on the screen rather than after the engine has loaded
-// (issue 22: the first screen first). The core draws them, as it draws for a reader: the built
+// (the first screen first). The core draws them, as it draws for a reader: the built
 // reader.html is opened in Debian's headless Chromium, every figure is drawn at a laptop's width,
 // and each figure's shadow root is read back as markup. In the pages, each figure's element then
 // carries its drawing in a <noscript data-drawing>, which, where scripts run, the parser reads as

@@ -1,4 +1,4 @@
-// The bundler recipe (issue 21, items 8 and 9): a Vite project made as the guide's section
+// The bundler recipe: a Vite project made as the guide's section
 // "Bundlers" says, with the guide's own snippets read from the built dist/embed-guide.html (the
 // package installed from its packed file with npm offline, the import lines as the page's script,
 // the element as its HTML, under a strict Content-Security-Policy), built by `vite build` (this

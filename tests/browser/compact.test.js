@@ -1,4 +1,4 @@
-// A figure made smaller (issue 21, item 4): the view attribute compact, and embed.html?compact,
+// A figure made smaller: the view attribute compact, and embed.html?compact,
 // keep a figure's chart and the controls that move it and leave out the parts its declaration
 // names (compact.hides in site/src/widgets/<name>-figure.js) and the kit's row of buttons. For
 // every figure of the registry: each part it declares is on the page in full and gone in compact,

@@ -337,7 +337,7 @@ function stating(places, values, { inputs = [], probability = false, figure = ""
   return found;
 }
 
-// issue 40, item 1: a place whose number did not move with the one change of inputs above escaped
+// A place whose number did not move with the one change of inputs above escaped
 // that check, as Figure 6.1's slope titles and Figure 7.1's scale Δ of the smoothed activations
 // (2/127: times 127, the follow-up's range) did. Here every place the section exposes, and what
 // the figure's actions give, is searched for the answer, the follow-up's and what gives either
@@ -500,7 +500,7 @@ function marksAt(page, id, chart, { x = null, y = null, near = 3 }) {
   );
 }
 
-// issue 40: marks and guides told what the text withheld. Figure 5.1's curve of tokens per call
+// Marks and guides once told what the text withheld: Figure 5.1's curve of tokens per call
 // passed through the answer at γ = 3 and its dot sat there, its dashed ceiling stood at the
 // follow-up's 2; Figure 6.1's dashed half-distance stood at the answer on the distance axis.
 // Each check is also run once the numbers are shown, where it must find those marks.
@@ -581,7 +581,7 @@ test("the leak finder finds a readout that follows the answer, and not an input 
 
 // Exercise 1's answer, query 1's weight on key 1 under the causal mask, is 1 for every input (the
 // first query sees only the first key): any attention figure drawn with the mask shows it in its
-// first row. The opening figure above section 1 therefore starts without the mask (issue 40); no
+// first row. The opening figure above section 1 therefore starts without the mask; no
 // attention figure but Figure 1.1, which holds its weights back, shows masked weights at load.
 test("exercise 1: no attention figure on the page shows weights under the causal mask before the exercise is committed", async () => {
   const { page, errors } = await openReader(browser.context);

@@ -223,7 +223,7 @@ test("frame embed: a sandboxed frame of embed.html tells its parent its height, 
 });
 
 test("frame embed: llmmath-frame.js sizes a frame only on a message from the frame's own origin, not from a page its frame was sent to", async (t) => {
-  // issue 40: it looked at the frame's src, not at the sender, so a frame of ours that had been
+  // It once looked at the frame's src, not at the sender, so a frame of ours that had been
   // navigated elsewhere could still set its height.
   const server = await serveCourse();
   const elsewhere = await serve({

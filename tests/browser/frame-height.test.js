@@ -1,4 +1,4 @@
-// Frames that fit before they are told (issue 21, item 2): each figure declares the height of its
+// Frames that fit before they are told: each figure declares the height of its
 // frame page with every default (frameHeight in site/src/widgets/<name>-figure.js), full and
 // compact, at 800 and 360 px wide, which the embed code and the guide give a frame. Here each is
 // measured as embed.html posts it and must be within 10% of the declaration (fonts and the

@@ -1,4 +1,4 @@
-// The open licence (issue 42, item 1): the code under MIT, the text and figures under CC BY 4.0,
+// The open licence: the code under MIT, the text and figures under CC BY 4.0,
 // said the same way in every place a lecturer looks: package.json (the repository's and the packed
 // package's, whose "license" npm shows), the LICENSE files inside dist/llmmath-attention-*.tgz as
 // npm installs it, the chapter's footer and the embedding guide's section on reuse and credit.

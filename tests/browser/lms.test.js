@@ -1,4 +1,4 @@
-// A learning platform's page framing a figure (issue 21, item 9's LMS recipe): the frame is the
+// A learning platform's page framing a figure: the frame is the
 // guide's own snippet (dist/embed-guide.html, <pre data-recipe="lms">), pasted into a page served
 // on 127.0.0.1 under the platform's policy, Content-Security-Policy: default-src 'self' (no
 // inline script, no inline style on the host), beside the platform's resizer: a stand-in for

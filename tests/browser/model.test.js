@@ -172,7 +172,7 @@ test("model: bad JSON shows the core's message with its line and column, and the
 });
 
 test("model: a file saved with a byte-order mark is read; a model_type with a right-to-left override is shown isolated", async () => {
-  // issue 40, item 7: the mark was refused with an invisible character in the message, and an
+  // The mark was once refused with an invisible character in the message, and an
   // override in model_type reordered the title line around it
   const { page, errors, fig } = await figureOf();
   const text = fig.getByLabel("config.json", { exact: true });

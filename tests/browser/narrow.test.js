@@ -1,4 +1,4 @@
-// Narrow figures (issue 42, item 6): a figure under about 320 px wide, as in a notebook's output
+// Narrow figures: a figure under about 320 px wide, as in a notebook's output
 // column or a phone's frame, stacks each slider's label above the slider and keeps every slider
 // at least 120 px wide; nothing runs out of the figure sideways, no table hides a sliver of itself
 // (under 24 px, half a number) behind a sideways scroll, no number field cuts its number, and

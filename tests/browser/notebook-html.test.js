@@ -1,4 +1,4 @@
-// nbconvert's HTML of the notebook edition (issue 41), as a lecturer makes and opens it: the
+// nbconvert's HTML of the notebook edition, as a lecturer makes and opens it: the
 // embedding guide's recipe (dist/embed-guide.html, <pre data-recipe="nbconvert">: Debian's
 // nbconvert, with MathJax and require.js copied beside the page) run in a folder of its own that
 // links dist/'s files, and the page it writes opened in Chromium from file://. On that page:

@@ -1,4 +1,4 @@
-// Course platforms as they are (issue 21, item 9): real sites built with the publishing tools
+// Course platforms as they are: real sites built with the publishing tools
 // course authors use, each page embedding a figure with the snippets of the course authors'
 // guide (read from the built dist/embed-guide.html, <pre data-recipe>, so the guide and the test
 // cannot drift), served from 127.0.0.1 and driven with the themes' own keyboard scripts. Each

@@ -1,5 +1,5 @@
-// embed.html under the policies and sandboxes of the hosts that serve and frame it (issue 21,
-// items 3 and 7): dist/ served on 127.0.0.1, each page with the Content-Security-Policy header a
+// embed.html under the policies and sandboxes of the hosts that serve and frame it:
+// dist/ served on 127.0.0.1, each page with the Content-Security-Policy header a
 // host would add (the page's own <meta> policy holds as well: both must allow a thing). A frame
 // that may run everything draws; one whose scripts are refused, by a policy or by a sandbox,
 // says after a few seconds what it needs; one whose WebAssembly is refused names

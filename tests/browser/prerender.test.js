@@ -1,4 +1,4 @@
-// The figures' drawings made at build time (site/prerender.mjs, issue 22's first screen first):
+// The figures' drawings made at build time (site/prerender.mjs, the first screen first):
 // every figure of the reader's pages carries its first drawing, made by the core as the figure
 // makes it, in a <noscript data-drawing> (text where scripts run); the page shows the drawings of its first screen,
 // and of the screen below, before the figures' script has run (site/src/first-screen.js,

@@ -1,4 +1,4 @@
-// The chapter's formulas and the chapter on paper (issue 11). The formulas' font (site/fonts/):
+// The chapter's formulas and the chapter on paper. The formulas' font (site/fonts/):
 // it loads from the page's own files under each page's policy, from file:// and over http; it
 // has every character the formulas draw; with it brackets stretch and an aligned derivation
 // lines up. In print (site/reader.css @media print, the print handlers of site/src/reader.js):
@@ -461,9 +461,9 @@ const printView = (page) =>
     };
   });
 
-// What the screen asks of a reader that paper cannot do (issue 40: "Untick Causal mask", "drag the
+// What the screen asks of a reader that paper cannot do (the copy once printed "Untick Causal mask", "drag the
 // temperature", "click a bar to pick it", "Change any input", then "Edit the router logits", "load
-// a real model", "choose one to load it" and each section's "Things to try" were printed). "Press et al." is a
+// a real model", "choose one to load it" and each section's "Things to try"). "Press et al." is a
 // citation, and §9's stories may say what their people did ("paste the same question").
 const INTERACTIVE =
   /\b(?:[Dd]rag(?:ging)?|[Cc]lick(?:ing)?|[Tt]ap|[Uu]ntick|[Tt]ick the|press(?:ing)?|[Tt]ype an?|[Pp]aste a model|[Dd]rop the file|[Pp]ick a|[Uu]se the slider|[Cc]hange any input|[Hh]over(?: over)?|[Ss]croll|[Ee]dit the|load a real model|choose one to load|Things to try)\b/g;
@@ -535,7 +535,7 @@ test("print: a workbook — questions with a line to write on, answers in the So
     assert.ok(f.captionFirst, `figure ${f.id}'s caption comes before it`);
     assert.match(f.settings ?? "", /^Settings: /, `figure ${f.id} prints its settings`);
   }
-  // Each setting in the words of the figure's own controls (issue 40: "preset=exercise" for the
+  // Each setting in the words of the figure's own controls (not, as once, "preset=exercise" for the
   // dog example, "memory=0, bandwidth=0, peak=0" beside a listed device): the label, then what
   // the control shows, and no setting at the value that means "not set".
   const settingsOf = (id) => p.figures.find((f) => f.id === id).settings;
@@ -687,7 +687,7 @@ test("print: Chromium's A4 PDF (page.pdf) runs the print handlers, fills its pag
   assert.deepEqual(await screenView(page), screen);
   assert.deepEqual(errors, []);
 
-  // No page less than a third full but the last and one before a new page starts (issue 40:
+  // No page less than a third full but the last and one before a new page starts (once,
   // pages 11 and 27 of the copy were 23 % and 6 % full, a figure kept whole having gone to the
   // next page). The foot is read to one 20-dpi pixel row, under 0.5 % of a page.
   const fill = pageFill(pdf);

@@ -1,4 +1,4 @@
-// The reader's progress for a host (site/src/progress.js, issue 42 item 3): the "llm-progress"
+// The reader's progress for a host (site/src/progress.js): the "llm-progress"
 // event on document and <html data-progress>, as a host page sees them while the reader commits
 // predictions in the reader; and the progress given back by a host (the attribute set before the
 // page's script runs, the "llm-progress-restore" event), after which the exercises show what was

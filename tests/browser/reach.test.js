@@ -1,7 +1,7 @@
-// Keeping the reader's view together (issue 19, items 2, 5 and 7): on a laptop each exercise's
+// Keeping the reader's view together: on a laptop each exercise's
 // field docks at the bottom of the screen while its figure fills it, and goes back to its place
 // as the figure's last row comes onto the screen, never lying over that row or the exercise
-// (issue 40, item 4); on a phone each way between a figure and its question is one tap; a tall
+// after it; on a phone each way between a figure and its question is one tap; a tall
 // figure's main controls stay on screen while the reader scrolls through it; a figure can be
 // skipped with one key press; and a formula takes the focus only where it scrolls.
 "use strict";
@@ -224,7 +224,7 @@ test("keyboard: each figure starts with “Skip Figure N” (“Skip this figure
     }, id);
     assert.deepEqual(after, { inside: false, following: true }, id);
     // Without the skip, Tab from the figure's last control leaves it too: its end mark is no stop
-    // of its own (issue 40: "End of Figure N" was one more Tab stop in every figure).
+    // of its own ("End of Figure N" was once one more Tab stop in every figure).
     const last = await page.evaluate((id) => {
       const root = document.getElementById(id).shadowRoot;
       const stops = [
@@ -289,7 +289,7 @@ test("keyboard: a display formula takes the focus only where it is wider than it
 });
 
 test("laptop screens: the contents show to the offline button without scrolling their box, at 1280 × 800 and 1366 × 768", async () => {
-  // issue 40: at 800 px the button was cut off at the foot of the sticky contents
+  // At 800 px the button was once cut off at the foot of the sticky contents
   for (const [width, height] of [
     [1280, 800],
     [1366, 768],
@@ -391,7 +391,7 @@ async function throughFigure([id, step]) {
   return { docked, wrong };
 }
 
-// issue 40, item 4: the docked field lay over the figure's Reset / Copy / Download row and the
+// The docked field once lay over the figure's Reset / Copy / Download row and the
 // exercise's text near the figure's end (axe-core: 11 targets partly covered).
 test("the docked field never lies over a figure's last row or its exercise, at 1280 × 800, 1366 × 768, 390 × 844 and 360 × 740, and axe-core's target-size rule finds nothing while it is docked", async () => {
   for (const [width, height] of [

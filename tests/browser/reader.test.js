@@ -226,7 +226,7 @@ function prose(page) {
   );
 }
 
-test("the chapter's statements (issue 8): each corrected sentence says the right thing and the wrong one is gone", async () => {
+test("the chapter's statements: each corrected sentence says the right thing and the wrong one is gone", async () => {
   const { page, errors } = await openReader(browser.context);
   const text = await prose(page);
 
@@ -303,7 +303,7 @@ test("the chapter's statements (issue 8): each corrected sentence says the right
   await page.close();
 });
 
-test("the chapter's statements (issue 19): §3, §4 and §6 say only what is true", async () => {
+test("the chapter's statements: §3, §4 and §6 say only what is true", async () => {
   const { page, errors } = await openReader(browser.context);
   const text = await prose(page);
   // §3: causal models learn some position without encodings (Haviv et al. 2022).
@@ -413,7 +413,7 @@ test("notation: one table of symbols, in the contents, linked from every section
   await page.close();
 });
 
-// The first screen (issue 19, item 9): a live figure under the masthead, with one thing to touch.
+// The first screen: a live figure under the masthead, with one thing to touch.
 for (const [width, height] of [
   [1280, 800],
   [390, 844],
@@ -463,7 +463,7 @@ for (const [width, height] of [
         return (await createLLMMath()).attention(q, k, v, { causal }).weights;
       }, causal);
     const close = (a, b) => a.every((row, i) => row.every((x, j) => Math.abs(x - b[i][j]) <= 5e-4)); // 3 decimals
-    // It opens without the mask (issue 40: under the mask, its first row would show Exercise 1's
+    // It opens without the mask (under the mask, its first row would show Exercise 1's
     // answer, a first query's whole weight on its own key, before the exercise asks for it).
     const open = await core(false);
     assert.equal(await fig.evaluate((el) => el.state.causal), false);

@@ -1,4 +1,4 @@
-// The learning platforms' packages (site/lms.mjs, issue 42 item 2), as a platform takes them:
+// The learning platforms' packages (site/lms.mjs), as a platform takes them:
 // each zip is read (its own reader below, node:zlib), its imsmanifest.xml parsed by the browser's
 // XML parser and held to the rules of the specifications that can be checked offline, and the
 // chapter's packages are launched from their manifests in a page that plays the platform, with a

@@ -1,4 +1,4 @@
-// Screen readers and slow devices (issue 11, items 2 and 6), in headless Chromium:
+// Screen readers and slow devices, in headless Chromium:
 //  - each figure speaks through one short, polite live region, once the reader pauses, and a
 //    worked calculation is never live; a figure whose numbers an exercise hides does not say them;
 //  - every chart is an image with a name, a description with the numbers it shows, and its data
@@ -22,7 +22,7 @@ const browser = useBrowser(test);
 // tests wait twice that before reading what was said.
 const PAUSE = 1400;
 const COMPUTING = "Computing the figure…";
-// issue 11: a live region is one sentence, not a calculation (the worst were 716 to 871 characters).
+// A live region is one sentence, not a calculation (the worst were 716 to 871 characters).
 const MAX_LIVE = 200;
 
 /**

@@ -1,4 +1,4 @@
-// A reveal.js deck (issue 42, item 4): the guide's recipe (dist/embed-guide.html, <pre
+// A reveal.js deck: the guide's recipe (dist/embed-guide.html, <pre
 // data-recipe="reveal">) written as a deck's index.html in a temporary folder, beside reveal.js's
 // dist/ from npm and the edition's files the guide names, served on 127.0.0.1. At 1280 × 800 the
 // figure at the slide size (compact="slide"), in both forms, is drawn when its slide is shown, fits

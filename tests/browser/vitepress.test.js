@@ -1,4 +1,4 @@
-// The guide's VitePress recipe (issue 42, item 5): a VitePress site made as the guide's section
+// The guide's VitePress recipe: a VitePress site made as the guide's section
 // "VitePress" says, from its own snippets in the built dist/embed-guide.html: the packed package
 // installed from its file with npm offline, the theme and configuration as written, a page with
 // the element and a page with a frame whose files sit in docs/public/. Built once by VitePress

@@ -73,7 +73,7 @@ TEST_CASE("json: a fault names its line and column", "[json]") {
 
 TEST_CASE("json: a byte-order mark is skipped, an invisible character named by its code",
           "[json]") {
-  // issue 40: a file saved with a byte-order mark was refused, with the mark, invisible, quoted
+  // A file saved with a byte-order mark was once refused, with the mark, invisible, quoted
   const Value v = parse("\xEF\xBB\xBF{\"a\": 1}", "config.json");
   REQUIRE(v.find("a") != nullptr);
   CHECK(v.find("a")->number == 1);

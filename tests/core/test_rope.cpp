@@ -105,8 +105,8 @@ TEST_CASE("raw depends only on m − n", "[rope][invariant]") {
 TEST_CASE(
     "raw and the pair scores are bitwise the same when both positions shift, at any magnitude",
     "[rope][invariant]") {
-  // Issue 19's case: rotating q and k by m·θ and n·θ separately and then taking the dot product
-  // cancels terms of 1e306 to leave 1e248, so the old raw was 2.1e248 at m = n = 0 and
+  // A case that once failed: rotating q and k by m·θ and n·θ separately and then taking the dot
+  // product cancels terms of 1e306 to leave 1e248, so the old raw was 2.1e248 at m = n = 0 and
   // −1.6e290 at m = n = 1. From the offset alone the rounding cannot depend on the shift.
   const VectorXd q = vec({1.5, -1.26e58, 1.5, 1.5}), k = vec({1.43e248, 0, 0, 4});
   const auto at0 = rope(q, k, 0, 0);

@@ -1,5 +1,7 @@
 // The JavaScript boundary of dist/llmmath.js (bindings/wasm/boundary.js) against hostile
-// callers: one test per item 1–8 of issue 9 with its reproducer, scaled to stay fast. Each
+// callers, by eight kinds of hostility (strings, arrays read once, lengths, the argument's
+// own methods, options, a caller's exception, limits, finite results), each with its reproducer,
+// scaled to stay fast. Each
 // asserts a clear Error naming the parameter (or a correct result), and that the module then
 // still returns bit-identical results for a fixed set of valid calls; the string and growth
 // cases also assert that the WebAssembly memory grew by at most 1 MiB. Then: every function
@@ -75,9 +77,9 @@ function growth(m, body) {
   return m.memoryStats().memoryBytes - before;
 }
 
-// ---- item 1: strings ---------------------------------------------------------------------
+// ---- strings ----------------------------------------------------------------------------
 
-test("1. a huge string where a number belongs is refused in JavaScript: no heap growth, no breakage", async () => {
+test("strings: a huge string where a number belongs is refused in JavaScript: no heap growth, no breakage", async () => {
   const m = await module();
   // The reproducer: the heap nearly full (700 MiB in the issue, 32 MiB here), then a string of
   // 2^25 '€' (96 MiB of UTF-8, far more than is free): it used to overwrite the heap.
@@ -102,7 +104,7 @@ test("1. a huge string where a number belongs is refused in JavaScript: no heap 
   stillIdentical(m);
 });
 
-test("1. strings anywhere (an entry, an option, a key, a thrown message) never reach the heap", async () => {
+test("strings: strings anywhere (an entry, an option, a key, a thrown message) never reach the heap", async () => {
   const m = await module();
   const huge = "€".repeat(2 ** 24);
   const grew = growth(m, () => {
@@ -133,7 +135,7 @@ test("1. strings anywhere (an entry, an option, a key, a thrown message) never r
   stillIdentical(m);
 });
 
-test("1. without _malloc: an entry getter that grows the heap, then hands over a huge string", async () => {
+test("strings: without _malloc: an entry getter that grows the heap, then hands over a huge string", async () => {
   const m = await module();
   const big = new Float64Array(2 ** 20).fill(0.5);
   const values = [1, 2];
@@ -147,9 +149,9 @@ test("1. without _malloc: an entry getter that grows the heap, then hands over a
   stillIdentical(m);
 });
 
-// ---- item 2: arrays are read once ----------------------------------------------------------
+// ---- arrays are read once -----------------------------------------------------------------
 
-test("2. an array whose getter shortens it gives an error, not leftover heap contents", async () => {
+test("arrays: an array whose getter shortens it gives an error, not leftover heap contents", async () => {
   const m = await module();
   m.quantize(new Float64Array(4096).fill(1.3e188)); // leave large numbers behind in the heap
   let reads = 0;
@@ -167,7 +169,7 @@ test("2. an array whose getter shortens it gives an error, not leftover heap con
   stillIdentical(m);
 });
 
-test("2. a Proxy whose length drops to 0 after the first read is read with the first length", async () => {
+test("arrays: a Proxy whose length drops to 0 after the first read is read with the first length", async () => {
   const m = await module();
   let lengthReads = 0;
   const proxy = new Proxy([3, -1, 0.5], {
@@ -181,7 +183,7 @@ test("2. a Proxy whose length drops to 0 after the first read is read with the f
   stillIdentical(m);
 });
 
-test("2. an array grown to 2^26 while it is read neither passes the 2^20 limit nor grows the heap", async () => {
+test("arrays: an array grown to 2^26 while it is read neither passes the 2^20 limit nor grows the heap", async () => {
   const m = await module();
   const values = Array.from({ length: 1000 }, (_, i) => Math.sin(i));
   const plain = values.slice();
@@ -213,7 +215,7 @@ test("2. an array grown to 2^26 while it is read neither passes the 2^20 limit n
   stillIdentical(m);
 });
 
-test("2. a call made from a caller's getter in the middle of another leaves the outer snapshot intact", async () => {
+test("arrays: a call made from a caller's getter in the middle of another leaves the outer snapshot intact", async () => {
   const m = await module();
   const a = Float64Array.from({ length: 2 ** 17 }, (_, i) => Math.sin(i));
   const b = Float64Array.from({ length: 2 ** 17 }, (_, i) => Math.cos(3 * i) * 50);
@@ -235,9 +237,9 @@ test("2. a call made from a caller's getter in the middle of another leaves the 
   stillIdentical(m);
 });
 
-// ---- item 3: lengths are whole Numbers checked against the limit ----------------------------
+// ---- lengths are whole Numbers checked against the limit ----------------------------
 
-test("3. a length of 2^32 + 1 (or any non-integer) is refused at once, before any entry is read", async () => {
+test("lengths: a length of 2^32 + 1 (or any non-integer) is refused at once, before any entry is read", async () => {
   const m = await module();
   let entriesRead = [];
   const lying = (length) =>
@@ -277,9 +279,9 @@ test("3. a length of 2^32 + 1 (or any non-integer) is refused at once, before an
   stillIdentical(m);
 });
 
-// ---- item 4: the argument's own methods are never called; other realms are arrays too -------
+// ---- the argument's own methods are never called; other realms are arrays too -------
 
-test("4. an array's own every (or a replaced Array.prototype.every) decides nothing", async () => {
+test("own methods: an array's own every (or a replaced Array.prototype.every) decides nothing", async () => {
   const m = await module();
   const strings = ["1", "2"];
   strings.every = () => true;
@@ -298,7 +300,7 @@ test("4. an array's own every (or a replaced Array.prototype.every) decides noth
   stillIdentical(m);
 });
 
-test("4. arrays, Float64Arrays and options from another realm are accepted like local ones", async () => {
+test("own methods: arrays, Float64Arrays and options from another realm are accepted like local ones", async () => {
   const m = await module();
   const other = vm.createContext({});
   const foreign = (source) => vm.runInContext(source, other);
@@ -324,9 +326,9 @@ test("4. arrays, Float64Arrays and options from another realm are accepted like 
   stillIdentical(m);
 });
 
-// ---- item 5: options are own properties only ----------------------------------------------
+// ---- options are own properties only ----------------------------------------------
 
-test("5. a polluted Object.prototype changes no option and no result", async () => {
+test("options: a polluted Object.prototype changes no option and no result", async () => {
   const m = await module();
   const pollution = {
     temperature: 0,
@@ -381,9 +383,9 @@ test("5. a polluted Object.prototype changes no option and no result", async () 
   stillIdentical(m);
 });
 
-// ---- item 6: a caller's exception, named, with nothing leaked --------------------------------
+// ---- a caller's exception, named, with nothing leaked --------------------------------
 
-test("6. a getter or Proxy trap that throws gives an Error naming the parameter, and leaks nothing", async () => {
+test("a caller's exception: a getter or Proxy trap that throws gives an Error naming the parameter, and leaks nothing", async () => {
   const m = await module();
   const boom = new Error("boom");
   const entry = [1, 2, 3];
@@ -468,9 +470,9 @@ test("6. a getter or Proxy trap that throws gives an Error naming the parameter,
   stillIdentical(m);
 });
 
-// ---- item 7: limits that keep the page alive ------------------------------------------------
+// ---- limits that keep the page alive ------------------------------------------------
 
-test("7. the issue's slow calls are refused at once, naming the public parameter, without heap growth", async () => {
+test("limits: calls that would be slow are refused at once, naming the public parameter, without heap growth", async () => {
   const m = await module();
   const column = (n) => Array.from({ length: n }, (_, i) => [Math.sin(i)]);
   const t0 = performance.now();
@@ -522,7 +524,7 @@ test("7. the issue's slow calls are refused at once, naming the public parameter
   stillIdentical(m);
 });
 
-test("7. a call at a limit releases what it allocated, and a second one reuses the memory", async () => {
+test("limits: a call at a limit releases what it allocated, and a second one reuses the memory", async () => {
   const m = await module();
   const q = Array.from({ length: 1024 }, (_, i) => Float64Array.from({ length: 16 }, (_, j) => Math.sin(i + j)));
   const L = Array.from({ length: 2048 }, (_, i) => Float64Array.from({ length: 1024 }, (_, j) => Math.cos(i * j)));
@@ -538,7 +540,7 @@ test("7. a call at a limit releases what it allocated, and a second one reuses t
   stillIdentical(m);
 });
 
-// ---- item 8: finite results for finite input ----------------------------------------------
+// ---- finite results for finite input ----------------------------------------------
 
 /** Every number in a result is finite (except the keys listed) and none is −0. */
 function allFinite(value, where, except = []) {
@@ -552,7 +554,7 @@ function allFinite(value, where, except = []) {
   }
 }
 
-test("8. finite input gives finite results, or an Error saying which value overflowed; no −0", async () => {
+test("finite results: finite input gives finite results, or an Error saying which value overflowed; no −0", async () => {
   const m = await module();
   const max = Number.MAX_VALUE;
   throwsNaming(

@@ -1,4 +1,4 @@
-// Where the chapter's definitions meet the common libraries' (issue 41, item 6): each test is one
+// Where the chapter's definitions meet the common libraries': each test is one
 // row of site/libraries.html, the table the embedding guide and the notebook carry, and checks the
 // row's claim on the chapter's engine (dist/llmmath.js) with the library's own test inputs, or,
 // where the library's tests draw random tensors, with a small implementation written here from the

@@ -1,4 +1,4 @@
-// The notebook edition, dist/attention-and-transformers.ipynb (site/notebook.mjs, issue 41), as the
+// The notebook edition, dist/attention-and-transformers.ipynb (site/notebook.mjs), as the
 // build wrote and ran it:
 //  - it is a valid nbformat 4.5 notebook (nbformat's own validation, Debian's python3-nbformat),
 //    every cell with an id;

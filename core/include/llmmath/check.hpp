@@ -7,7 +7,7 @@
 // A check that passes costs its comparison and nothing more: the message is built only once
 // the check has failed. Formatting a number (describe(): snprintf and strtod, up to 17 times)
 // and concatenating strings cost more than a widget-size call's own arithmetic, several times
-// over in WebAssembly (issue 10). Hence two ways to write a check:
+// over in WebAssembly. Hence two ways to write a check:
 //   require(ok, "name", "expected", "got");                  every part literal text
 //   if (!(ok)) fail("name", "expected " + ..., describe(x)); a part computed, on failure only
 // require() takes string_views, so literals build nothing; anything computed in its arguments

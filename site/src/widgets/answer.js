@@ -20,7 +20,7 @@
 // figure fills the screen, the field with its status line is docked at the bottom of the screen,
 // under the figure (dock()), so the reader predicts with the figure in view; it goes back to its
 // place in the exercise as the figure's last row comes onto the screen, so that neither that row
-// (Reset, Copy, Download) nor the exercise after it is ever under the dock (issue 40).
+// (Reset, Copy, Download) nor the exercise after it is ever under the dock.
 //
 // The expected value, the hints' values and the answer come from the figure's current core
 // result, and are computed again on every "llm-change" of the figure: after the reader changes

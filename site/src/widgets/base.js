@@ -333,7 +333,7 @@ export class LlmWidget extends HTMLElement {
     // the end mark after them, from which Tab goes on in the page. The mark is a Tab stop only
     // while the skip has put the focus there (from an element out of the tab order, Chromium's
     // Tab starts again at the shadow root's first); otherwise Tab from the figure's last control
-    // leaves the figure, with no extra stop at its end (issue 40).
+    // leaves the figure, with no extra stop at its end.
     this.skipEnd = h(
       "span",
       {
