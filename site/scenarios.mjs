@@ -24,13 +24,13 @@ const FIELDS = [
   "because",
   "not",
   "section",
-  "models",
   "inputs",
   "calculation",
   "assumptions",
   "checks",
 ];
-const OPTIONAL = new Set(["models"]);
+/** The arguments of a calculation that name a real model (data/models/), which it reads. */
+const MODEL_ARGS = ["model", "compared"];
 const INPUT_FIELDS = ["key", "name", "aliases", "type", "label", "min", "max", "step", "value", "doc"];
 
 /** A fault in one file, named by its path from the repository's root and the field's. */
@@ -132,7 +132,7 @@ function checkChoices(c, choices, field) {
   if (right !== 1) c.fail(field, `expected exactly one choice with "right": true, got ${right}`);
 }
 
-function checkCalculation(c, calc, scenario) {
+function checkCalculation(c, calc, context) {
   c.object(calc, "calculation");
   c.only(calc, "calculation", ["use", "with"]);
   const names = Object.keys(calculationArgs);
@@ -144,9 +144,9 @@ function checkCalculation(c, calc, scenario) {
     if (!Object.hasOwn(args, k)) c.fail(`calculation.with.${k}`, `missing (${calc.use} needs it)`);
   for (const k of Object.keys(args))
     if (!expected.includes(k)) c.fail(`calculation.with.${k}`, `not an argument of ${calc.use}`);
-  for (const k of ["model", "compared"])
-    if (k in args && !(scenario.models ?? []).includes(args[k]))
-      c.fail(`calculation.with.${k}`, `${JSON.stringify(args[k])} is not among the scenario's models`);
+  for (const k of MODEL_ARGS)
+    if (k in args && !context.models.includes(args[k]))
+      c.fail(`calculation.with.${k}`, `${JSON.stringify(args[k])} is not in data/models/index.json`);
   if ("device" in args && !deviceById(args.device))
     c.fail("calculation.with.device", `${JSON.stringify(args.device)} is not a device of Figure 4.2's picker`);
 }
@@ -155,7 +155,7 @@ function readScenario(file, context) {
   const c = checker(file);
   const s = c.object(c.parse(), "");
   c.only(s, "", FIELDS);
-  for (const k of FIELDS) if (!OPTIONAL.has(k) && !(k in s)) c.fail(k, "missing");
+  for (const k of FIELDS) if (!(k in s)) c.fail(k, "missing");
   const id = FILE.exec(path.basename(file))[2];
   if (s.id !== id) c.fail("id", `expected ${JSON.stringify(id)}, the file's name, got ${JSON.stringify(s.id)}`);
   const ids = context.mechanisms.map((m) => m.id);
@@ -171,20 +171,18 @@ function readScenario(file, context) {
   );
   if (!context.sections.includes(s.section))
     c.fail("section", `${JSON.stringify(s.section)} is not a section; there are ${context.sections.join(", ")}`);
-  if (s.models !== undefined)
-    c.list(s.models, "models").forEach((m, i) => {
-      if (!context.models.includes(m)) c.fail(`models[${i}]`, `${JSON.stringify(m)} is not in data/models/index.json`);
-    });
   c.list(s.inputs, "inputs").forEach((input, i) => checkInput(c, input, `inputs[${i}]`));
   for (const k of ["key", "name"]) {
     const seen = s.inputs.map((i) => i[k]);
     const twice = seen.find((v, i) => seen.indexOf(v) !== i);
     if (twice !== undefined) c.fail(`inputs[${seen.lastIndexOf(twice)}].${k}`, `${twice} twice`);
   }
-  checkCalculation(c, s.calculation, s);
+  checkCalculation(c, s.calculation, context);
   checkChoices(c, s.assumptions, "assumptions");
   checkChoices(c, s.checks, "checks");
-  return s;
+  // The real models its calculation reads, whose config.json the build hands the figure.
+  const models = MODEL_ARGS.map((k) => s.calculation.with?.[k]).filter(Boolean);
+  return models.length ? { ...s, models } : s;
 }
 
 /**

@@ -18,7 +18,7 @@ test("the committed scenarios read: every file in name order, six mechanisms, ev
   const { calculations, calculationArgs } = await import(
     pathToFileURL(path.join(ROOT, "site", "src", "widgets", "diagnose-calculations.js")).href
   );
-  const { mechanisms, scenarios, files } = readScenarios();
+  const { mechanisms, scenarios, files, sectionTitles } = readScenarios();
   const names = fs.readdirSync(FOLDER).filter((f) => /^\d\d-.*\.json$/.test(f));
   assert.equal(scenarios.length, names.length);
   assert.ok(scenarios.length >= 12, `${scenarios.length} scenarios`);
@@ -26,7 +26,18 @@ test("the committed scenarios read: every file in name order, six mechanisms, ev
     scenarios.map((s) => s.id),
     names.sort().map((f) => f.slice(3, -5)),
   );
-  assert.equal(files.length, names.length + 1);
+  // the files a build watches: the scenarios, the mechanisms, and the sections they link to,
+  // whose titles they give
+  const linked = [...new Set(scenarios.map((s) => s.section))];
+  assert.equal(files.length, names.length + 1 + linked.length);
+  assert.deepEqual(Object.keys(sectionTitles).sort(), linked.sort());
+  assert.deepEqual(sectionTitles.cost, { number: "4", title: "Growing context: what it costs" });
+  // the real models a scenario's calculation reads, and only those
+  assert.deepEqual(Object.fromEntries(scenarios.filter((s) => s.models).map((s) => [s.id, s.models])), {
+    "header-line": ["gemma-3-27b"],
+    "research-script": ["deepseek-v3", "llama-3.1-8b"],
+    "all-at-once": ["qwen3-coder-30b-a3b"],
+  });
   assert.equal(mechanisms.length, 6);
   // every mechanism is the right one of at least two scenarios
   for (const m of mechanisms) assert.ok(scenarios.filter((s) => s.mechanism === m.id).length >= 2, m.id);
@@ -160,14 +171,20 @@ const FAULTS = [
   [
     "an unknown model",
     "07-header-line.json",
-    (s) => (s.models = ["gemma-4"]),
-    /^07-header-line\.json: models\[0\]: "gemma-4" is not in data\/models\/index\.json$/,
+    (s) => (s.calculation.with.model = "gemma-4"),
+    /^07-header-line\.json: calculation\.with\.model: "gemma-4" is not in data\/models\/index\.json$/,
   ],
   [
-    "a model the scenario does not list",
+    "an unknown model compared",
+    "10-research-script.json",
+    (s) => (s.calculation.with.compared = "gpt-5"),
+    /^10-research-script\.json: calculation\.with\.compared: "gpt-5" is not in data\/models\/index\.json$/,
+  ],
+  [
+    "a field a scenario no longer has (its models are its calculation's)",
     "07-header-line.json",
-    (s) => (s.calculation.with.model = "gpt2"),
-    /^07-header-line\.json: calculation\.with\.model: "gpt2" is not among the scenario's models$/,
+    (s) => (s.models = ["gemma-3-27b"]),
+    /^07-header-line\.json: models: not a field/,
   ],
   [
     "an unknown device",
