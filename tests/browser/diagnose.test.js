@@ -300,6 +300,23 @@ const PROMPTS = [
   ["check", "Which check would tell you?", "Right: this check would tell you.", "Not this check."],
 ];
 
+// The figure alone (embed.html?widget=diagnose), one page for the file's tests that need no more:
+// opened by the first, closed with the browser. Each later test gets a new element in the old
+// one's place (its state, attributes and choices its own) and the page's errors from then on.
+let shared = null;
+async function figure() {
+  if (!shared) return (shared = await openFigure(browser.context, "diagnose"));
+  await shared.page.evaluate(async () => {
+    const old = document.getElementById("diagnose-figure");
+    const el = document.createElement(old.localName);
+    el.id = old.id;
+    old.replaceWith(el);
+    await el.ready;
+  });
+  shared.errors.length = 0;
+  return shared;
+}
+
 /** Chooses the right assumption and then the right check of scenario `s`, by clicking. */
 async function reason(fig, s) {
   for (const [n, [key]] of PROMPTS.entries())
@@ -432,7 +449,7 @@ test("every scenario in three steps: a wrong choice is explained and keeps the n
     { right: 28, answered: 45, total: 45, settings: undefined },
   );
   assert.equal(told.complete, false, "the chapter's exercises are not done");
-  const alone = await openFigure(browser.context, "diagnose");
+  const alone = await figure();
   await alone.page.evaluate(
     (detail) => document.dispatchEvent(new CustomEvent("llm-progress-restore", { detail })),
     JSON.stringify({ version: 1, exercises: {}, diagnosis: told.diagnosis }),
@@ -441,7 +458,6 @@ test("every scenario in three steps: a wrong choice is explained and keeps the n
   const aloneTold = await alone.page.evaluate(() => JSON.parse(document.documentElement.dataset.progress));
   assert.deepEqual(aloneTold.score, { raw: 28, max: 45 });
   assert.deepEqual(alone.errors, []);
-  await alone.page.close();
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -449,7 +465,7 @@ test("every scenario in three steps: a wrong choice is explained and keeps the n
 test("a wrong choice is told wrong and the right one right at every step, for every scenario reached through the settings", async () => {
   // The same without clicking through: each scenario opened by its position, its right choices
   // and one wrong one before each set as picks, assumptions and checks.
-  const { page } = await openFigure(browser.context, "diagnose");
+  const { page } = await figure();
   const fig = page.locator("#diagnose-figure");
   const order = await fig.evaluate((el) => el.order);
   const ids = {
@@ -497,11 +513,10 @@ test("a wrong choice is told wrong and the right one right at every step, for ev
     assert.match(await fig.locator(".diagnose-progress").textContent(), /0 of 3 steps right at the first try\.$/);
     assert.equal(await fig.locator(".llm-notes").isVisible(), false, id);
   }
-  await page.close();
 });
 
 test("the position scenario's steepest and gentlest alibi heads are alibiHeads' extremes at 12 and 40 heads, not the first and the last", async () => {
-  const { page } = await openFigure(browser.context, "diagnose");
+  const { page } = await figure();
   const fig = page.locator("#diagnose-figure");
   const k = (await fig.evaluate((el) => el.order)).indexOf("contract");
   await fig.evaluate((el, pos) => {
@@ -537,11 +552,10 @@ test("the position scenario's steepest and gentlest alibi heads are alibiHeads' 
     // What the page said before the fix: the last head's half-distance (7.8 at 12, 2.5 at 40).
     if (heads !== 16) assert.ok(!/every (7\.8|2\.5) tokens/.test(text), text);
   }
-  await page.close();
 });
 
 test("the memory scenario serves Llama-3.1-8B, whose 131,072-token context allows 32k, to 20 users, whose cache alone fills the card, and refuses more than that context", async () => {
-  const { page } = await openFigure(browser.context, "diagnose");
+  const { page } = await figure();
   const fig = page.locator("#diagnose-figure");
   const k = (await fig.evaluate((el) => el.order)).indexOf("serving");
   await fig.evaluate((el, pos) => {
@@ -608,7 +622,6 @@ test("the memory scenario serves Llama-3.1-8B, whose 131,072-token context allow
   // The other memory scenario stays within Llama-2-7B's 4,096 tokens.
   const limit = await fig.evaluate((el) => el.constructor.attributes.find((d) => d.name === "batch-tokens").max);
   assert.equal(limit, 4096);
-  await page.close();
 });
 
 /** Opens scenario `id` of the figure with its mechanism found; returns its calculation's lines. */
@@ -626,7 +639,7 @@ async function openSolved(fig, id) {
 }
 
 test("the sliding-window scenario is Gemma 3 27B as its config.json says: its 52 sliding layers of 1,024 tokens make the log fit, and a line more than 1,024 tokens back is seen by the 10 full layers only", async () => {
-  const { page, errors } = await openFigure(browser.context, "diagnose");
+  const { page, errors } = await figure();
   const fig = page.locator("#diagnose-figure");
   const lines = await openSolved(fig, "header-line");
   // The figure reads the committed file itself, not a shape typed by hand.
@@ -689,11 +702,10 @@ test("the sliding-window scenario is Gemma 3 27B as its config.json says: its 52
     );
   }
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test("the latent scenario is DeepSeek-V3 as its config.json says: its latent cache fits forty sessions where its rebuilt keys and values do not fit one, and is smaller per token than grouped-query Llama 3.1 8B's", async () => {
-  const { page, errors } = await openFigure(browser.context, "diagnose");
+  const { page, errors } = await figure();
   const fig = page.locator("#diagnose-figure");
   const lines = await openSolved(fig, "research-script");
   const texts = { "deepseek-v3": configText("deepseek-v3"), "llama-3.1-8b": configText("llama-3.1-8b") };
@@ -745,7 +757,6 @@ test("the latent scenario is DeepSeek-V3 as its config.json says: its latent cac
   assert.ok(half.includes("· 1 byte = 34.3 KiB per token.") && half.includes("· 1 byte = 2.38 MiB per token."), half);
   assert.ok(half.includes("one session fits up to 163,840 tokens."), half);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test("restart reshuffles: a new seed, a new order from its first scenario, no choices and no score; the same seed gives the same order", async () => {
@@ -802,7 +813,7 @@ test("restart reshuffles: a new seed, a new order from its first scenario, no ch
 });
 
 test("every declared attribute set on the live element redraws the figure; bad values show a note and change nothing", async () => {
-  const { page, errors } = await openFigure(browser.context, "diagnose");
+  const { page, errors } = await figure();
   const fig = page.locator("#diagnose-figure");
   const lines = fig.locator(".diagnose-lines");
   const setAttr = (name, value) => fig.evaluate((el, [n, v]) => el.setAttribute(n, v), [name, value]);
@@ -951,7 +962,6 @@ test("every declared attribute set on the live element redraws the figure; bad v
   assert.equal(fresh.title, SCENARIOS[order[0]].title);
   assert.equal(fresh.images, 0);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test("the reader's place, choices and inputs are in the page's address, and opening that address shows the same", async () => {
@@ -1078,7 +1088,7 @@ test("no title or story names a mechanism or uses a give-away word declared besi
     "the words find a cue",
   );
   // What the reader sees: every scenario's title and story as the figure shows them.
-  const { page } = await openFigure(browser.context, "diagnose");
+  const { page } = await figure();
   const fig = page.locator("#diagnose-figure");
   const order = await fig.evaluate((el) => el.order);
   for (const [k, id] of order.entries()) {
@@ -1088,7 +1098,6 @@ test("no title or story names a mechanism or uses a give-away word declared besi
       assert.deepEqual(found, [], `${id}: “${text}”`);
     }
   }
-  await page.close();
   for (const s of scenarios) {
     const places = [];
     for (const key of ["assumptions", "checks"]) {
@@ -1111,7 +1120,7 @@ test("no title or story names a mechanism or uses a give-away word declared besi
 });
 
 test("each step's verdict is said in the figure's polite status line, with the question that follows and, at the end, the score", async () => {
-  const { page, errors } = await openFigure(browser.context, "diagnose");
+  const { page, errors } = await figure();
   const fig = page.locator("#diagnose-figure");
   const order = await fig.evaluate((el) => el.order);
   const s = SCENARIOS[order[0]];
@@ -1160,5 +1169,4 @@ test("each step's verdict is said in the figure's polite status line, with the q
   await says("Right check. That was scenario 1 of 15: 1 of 3 steps right at the first try.");
   for (const text of await fig.locator(".llm-live").allTextContents()) assert.ok(text.length <= 200, text);
   assert.deepEqual(errors, []);
-  await page.close();
 });

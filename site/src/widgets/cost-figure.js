@@ -52,7 +52,7 @@ export const cost = {
 
 /** The figure's NumPy program for the widget's state and result, as text. */
 function numpy(s, r) {
-  const c = r?.cfg ?? { ...s, hidden: s.hiddenSize, intermediate: s.intermediateSize };
+  const c = r.cfg; // the core's arguments, by the API's names (cost.js linearInputs)
   const linear = Boolean(c.hidden || c.intermediate);
   return program(
     `# What attention costs: scores, the key-value cache and multiply-adds${linear ? ", beside the linear layers" : ""}. The

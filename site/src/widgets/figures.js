@@ -31,7 +31,7 @@
 //                      for its rows } (base.js hides them and the kit's actions)
 //     numpy            its NumPy program: a function (state, result) → text of the widget's
 //                      state and result, written with site/src/numpy.js's helpers (Copy as
-//                      NumPy, takeaway.js)
+//                      NumPy, takeaway.js; called only once the widget has a result)
 //   and, its file's second export, its `trial`: what the tests do with the figure in every browser
 //   (tests/browser/registry.js reads it; no page imports it, so the bundles leave it out):
 //     control          the selector of the control a reader moves first (Firefox, WebKit: one
