@@ -14,6 +14,7 @@ import { fmt, pct } from "../format.js";
 import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { markSettings, scrollBox, slider } from "./controls.js";
+import { workedSteps } from "./worked.js";
 import css from "./alibi.css";
 import { barChart, lineChart, niceScale } from "./plot.js";
 
@@ -326,66 +327,43 @@ export class LlmAlibi extends LlmWidget {
             ];
     }
     const e = (exp) => h("span", {}, "e", h("sup", {}, exp));
+    // The calculation's steps, drawn by the kit (worked.js).
     patch(
       this.worked,
-      h(
-        "ol",
-        {},
-        h("li", {}, h("strong", {}, "Slope. "), slopeStep, " = ", h("strong", {}, fmt(slope, 10)), "."),
-        h(
-          "li",
-          {},
-          h("strong", {}, "Bias. "),
-          "Query i adds −m·(i − j) to its score for key j ≤ i. In the map, query ",
-          String(n),
-          " and key 1: −",
-          fmt(slope, 10),
-          ` × (${n} − 1) = `,
-          h("strong", {}, fmt(map.bias[n - 1][0], 10)),
-          ".",
-        ),
-        h(
-          "li",
-          {},
-          h("strong", {}, "Weight factor. "),
-          "Adding b to a score multiplies its exponential, and so the key's weight before normalisation, by ",
-          e("b"),
-          `. A key δ = ${dist} tokens back, against one at distance 0: `,
-          e("−m·δ"),
-          " = ",
-          e(`−${fmt(slope, 10)} × ${dist}`),
-          " = ",
-          h("strong", {}, fmt(curve[dist], 10)),
-          ".",
-        ),
-        h(
-          "li",
-          {},
-          h("strong", {}, "Half-distance. "),
-          e("−m·δ"),
-          " = ½ when δ = ln 2 / m = ",
-          fmt(ln2, 6),
-          " / ",
-          fmt(slope, 10),
-          " = ",
-          h("strong", {}, fmt(halfDistance, 6)),
-          " tokens; every further ",
-          fmt(halfDistance, 3),
-          " tokens halve the weight again.",
-        ),
-        h(
-          "li",
-          {},
-          h("strong", {}, "Half the slope. "),
-          "ln 2 / (m/2) = ",
-          fmt(ln2, 6),
-          " / ",
-          fmt(slope / 2, 10),
-          " = ",
-          h("strong", {}, fmt(halved.halfDistance, 6)),
-          " tokens, twice as far.",
-        ),
-      ),
+      workedSteps([
+        { name: "Slope", lead: slopeStep, result: fmt(slope, 10), tail: "." },
+        {
+          name: "Bias",
+          lead: `Query i adds −m·(i − j) to its score for key j ≤ i. In the map, query ${n} and key 1: −${fmt(slope, 10)} × (${n} − 1)`,
+          result: fmt(map.bias[n - 1][0], 10),
+          tail: ".",
+        },
+        {
+          name: "Weight factor",
+          lead: [
+            "Adding b to a score multiplies its exponential, and so the key's weight before normalisation, by ",
+            e("b"),
+            `. A key δ = ${dist} tokens back, against one at distance 0: `,
+            e("−m·δ"),
+            " = ",
+            e(`−${fmt(slope, 10)} × ${dist}`),
+          ],
+          result: fmt(curve[dist], 10),
+          tail: ".",
+        },
+        {
+          name: "Half-distance",
+          lead: [e("−m·δ"), ` = ½ when δ = ln 2 / m = ${fmt(ln2, 6)} / ${fmt(slope, 10)}`],
+          result: fmt(halfDistance, 6),
+          tail: ` tokens; every further ${fmt(halfDistance, 3)} tokens halve the weight again.`,
+        },
+        {
+          name: "Half the slope",
+          lead: `ln 2 / (m/2) = ${fmt(ln2, 6)} / ${fmt(slope / 2, 10)}`,
+          result: fmt(halved.halfDistance, 6),
+          tail: " tokens, twice as far.",
+        },
+      ]),
     );
   }
 }

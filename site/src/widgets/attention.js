@@ -12,6 +12,7 @@ import { LlmWidget } from "./base.js";
 import { FigureAnswer } from "./answer.js";
 import { checkbox, markSettings, matrixEditor, markInvalid, scrollBox, stepper } from "./controls.js";
 import { attentionPresets } from "./attention-presets.js";
+import { workedSteps } from "./worked.js";
 import css from "./attention.css";
 
 const MAX_TOKENS = 8;
@@ -302,41 +303,37 @@ export class LlmAttention extends LlmWidget {
     const hidden = [...Array(n).keys()].filter((j) => !r.visible[i][j]);
     const dot = (j) => Q[i].map((x, c) => `${fmt(x)}·${fmt(K[j][c])}`).join(" + ");
 
-    const steps = h("ol", {});
-    steps.append(
-      h(
-        "li",
-        {},
-        h("strong", {}, "Scores. "),
-        "Each key j gets ",
-        sym("s", `${i + 1},j`),
-        " = ",
-        qi(),
-        " · ",
-        sym("k", "j"),
-        ` / √${d}, and 1/√${d} = ${fmt(r.scale, 6)}:`,
-        h(
-          "ul",
-          {},
-          [...Array(n).keys()].map((j) =>
-            h(
-              "li",
-              {},
-              sym("s", `${i + 1},${j + 1}`),
-              ` = (${dot(j)}) × ${fmt(r.scale, 4)} = ${fmt(r.scores[i][j], 4)}`,
-              r.visible[i][j] ? "" : h("em", {}, " (masked)"),
+    const expTerms = () => visible.flatMap((j, k) => (k ? [" + ", exp(r.scores[i][j])] : [exp(r.scores[i][j])]));
+    // The calculation's steps, drawn by the kit (worked.js).
+    const steps = workedSteps([
+      {
+        name: "Scores",
+        lead: [
+          "Each key j gets ",
+          sym("s", `${i + 1},j`),
+          " = ",
+          qi(),
+          " · ",
+          sym("k", "j"),
+          ` / √${d}, and 1/√${d} = ${fmt(r.scale, 6)}:`,
+          h(
+            "ul",
+            {},
+            [...Array(n).keys()].map((j) =>
+              h(
+                "li",
+                {},
+                sym("s", `${i + 1},${j + 1}`),
+                ` = (${dot(j)}) × ${fmt(r.scale, 4)} = ${fmt(r.scores[i][j], 4)}`,
+                r.visible[i][j] ? "" : h("em", {}, " (masked)"),
+              ),
             ),
           ),
-        ),
-      ),
-    );
-
-    steps.append(
-      h(
-        "li",
-        {},
-        h("strong", {}, "Mask. "),
-        causal
+        ],
+      },
+      {
+        name: "Mask",
+        lead: causal
           ? [
               `Query ${i + 1} sits at position ${r.positions[i] + 1}, so it sees ${r.positions[i] === 0 ? "only key 1" : `keys 1 to ${r.positions[i] + 1}`}. `,
               hidden.length
@@ -344,16 +341,10 @@ export class LlmAttention extends LlmWidget {
                 : "No key is in its future.",
             ]
           : "No causal mask: every key is visible.",
-      ),
-    );
-
-    const expTerms = () => visible.flatMap((j, k) => (k ? [" + ", exp(r.scores[i][j])] : [exp(r.scores[i][j])]));
-    steps.append(
-      h(
-        "li",
-        {},
-        h("strong", {}, "Softmax over the visible scores. "),
-        h(
+      },
+      {
+        name: "Softmax over the visible scores",
+        lead: h(
           "ul",
           {},
           visible.map((j) =>
@@ -369,21 +360,14 @@ export class LlmAttention extends LlmWidget {
             ),
           ),
         ),
-      ),
-    );
-
-    steps.append(
-      h(
-        "li",
-        {},
-        h("strong", {}, "Output. "),
-        sym("o", i + 1),
-        " = ",
-        visible.map((j) => `${fmt(r.weights[i][j], 4)}·${fmtVec(V[j])}`).join(" + "),
-        " = ",
-        h("strong", {}, fmtVec(r.output[i], 4)),
-      ),
-    );
+      },
+      {
+        name: "Output",
+        formula: `o_${i + 1}`,
+        values: visible.map((j) => `${fmt(r.weights[i][j], 4)}·${fmtVec(V[j])}`).join(" + "),
+        result: fmtVec(r.output[i], 4),
+      },
+    ]);
 
     patch(this.worked, h("p", {}, `Query ${i + 1} (“${labels[i]}”), `, qi(), ` = ${fmtVec(Q[i])}:`), steps);
   }
