@@ -97,6 +97,9 @@ def fixture():
         # where rounding the top bits alone (ties to even) would round down (found by a
         # random search over the inputs)
         ("sticky_tie_above_2_128", 725667738, 3237, 3432, 3040, 3237, 3950, 582.2017656576273),
+        # a batch up to 2^20 (modelCost's limit): counts up to 2^117, a cache up to 2^87 values
+        ("all_limits_batch_2_20", 2 ** 30, 4096, 4096, 4096, 4096, 2 ** 20, 0.3),
+        ("near_limits_batch_odd", 2 ** 30 - 1, 4095, 4093, 4091, 35, 2 ** 20 - 1, 1024 - 2 ** -43),
     ]
     # with the linear layers: hidden, intermediate, gatedMlp (published configs)
     linear = {
@@ -104,6 +107,9 @@ def fixture():
         "llama3_8b_8k": (4096, 14336, True),
         "all_limits_2_30_third_byte": (65536, 262144, True),
         "near_limits_2_30_odd": (65535, 262143, False),
+        # the width and the feed-forward size at modelCost's limits, 2^20 and 2^22
+        "all_limits_batch_2_20": (2 ** 20, 2 ** 22, True),
+        "near_limits_batch_odd": (2 ** 20 - 1, 2 ** 22 - 1, False),
     }
     cases.append(("gpt2_small_1k", 1024, 12, 64, 12, 12, 1, 2.0))
     linear["gpt2_small_1k"] = (768, 3072, False)

@@ -19,7 +19,9 @@ double above.`,
       worst: [
         {
           what: "one call",
-          args: () => [{ tokens: 2 ** 30, heads: 4096, headDim: 4096, hidden: 65536, intermediate: 262144 }],
+          args: () => [
+            { tokens: 2 ** 30, heads: 4096, headDim: 4096, batch: 2 ** 20, hidden: 2 ** 20, intermediate: 2 ** 22 },
+          ],
         },
       ],
       examples: [
@@ -68,8 +70,9 @@ fixed, in one call: the curves of figure 4.1. Errors as attentionCost's, an entr
             {
               heads: 4096,
               headDim: 4096,
-              hidden: 65536,
-              intermediate: 262144,
+              batch: 2 ** 20,
+              hidden: 2 ** 20,
+              intermediate: 2 ** 22,
               tokens: vector(4096, (i) => 1 + i * 262144),
             },
           ],
@@ -97,7 +100,7 @@ fixed, in one call: the curves of figure 4.1. Errors as attentionCost's, an entr
           name: "batch",
           kind: "number",
           optional: true,
-          doc: "Sequences processed together, whole number in 1 … 4096; default 1.",
+          doc: "Sequences processed together, whole number in 1 … 1048576 (2^20); default 1.",
         },
         {
           name: "kvBytesPerElement",
@@ -109,14 +112,14 @@ fixed, in one call: the curves of figure 4.1. Errors as attentionCost's, an entr
           name: "hidden",
           kind: "number",
           optional: true,
-          doc: `Model width d_model (a config.json's hidden_size), whole number in 1 … 65536. With
+          doc: `Model width d_model (a config.json's hidden_size), whole number in 1 … 1048576 (2^20). With
 intermediate, the result also counts the linear layers and the crossover; give both or neither.`,
         },
         {
           name: "intermediate",
           kind: "number",
           optional: true,
-          doc: "Feed-forward size d_ff (intermediate_size), whole number in 1 … 262144; given with hidden.",
+          doc: "Feed-forward size d_ff (intermediate_size), whole number in 1 … 4194304 (2^22); given with hidden.",
         },
         {
           name: "gatedMlp",

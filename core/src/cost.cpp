@@ -11,7 +11,7 @@ namespace llmmath {
 namespace {
 
 // GCC and Clang (native and wasm32 alike) provide 128-bit integers; the limits in cost.hpp
-// keep every count below 2^110 and every product in times() below 2^133, which it splits.
+// keep every count below 2^118 and every product in times() below 2^141, which it splits.
 // (__extension__ marks the non-ISO type as intended.)
 __extension__ typedef unsigned __int128 u128;
 
@@ -34,8 +34,8 @@ double to_double(u128 x, bool sticky = false) {
   return std::ldexp(double(static_cast<std::uint64_t>(kept)), shift);
 }
 
-// N·b for a whole number N < 2^80 and a positive finite double b, correctly rounded.
-// b = M·2^E with M < 2^53 odd, so N·M < 2^133 is exact as Q·2^64 + R (Q < 2^70, R < 2^64)
+// N·b for a whole number N < 2^88 and a positive finite double b, correctly rounded.
+// b = M·2^E with M < 2^53 odd, so N·M < 2^141 is exact as Q·2^64 + R (Q < 2^77, R < 2^64)
 // and one rounding remains: below 2^128 N·M is rounded by to_double as it is; above, Q holds
 // all 53 kept bits and the guard bit, and R only says whether anything below is nonzero.
 // Either way ldexp is exact, or N·M < 2^53 is exact and ldexp rounds once, because
@@ -50,7 +50,7 @@ double times(u128 N, double b) {
     ++E;
   }
   const u128 low = (N & low_64_bits) * M;  // < 2^117
-  const u128 high = (N >> 64) * M;         // < 2^69
+  const u128 high = (N >> 64) * M;         // < 2^77
   const u128 Q = high + (low >> 64), R = low & low_64_bits;
   if ((Q >> 64) == 0) return std::ldexp(to_double((Q << 64) | R), E);
   return std::ldexp(to_double(Q, R != 0), E + 64);
@@ -76,14 +76,14 @@ AttentionCostResult attention_cost(const AttentionCostConfig& cfg) {
              "), so that query heads share key-value "
              "heads in equal groups",
          describe(double(kv)));
-  const u128 B = count(cfg.batch, "batch", 1, max_cost_factor);
+  const u128 B = count(cfg.batch, "batch", 1, max_cost_batch);
   const double bytes = cfg.kv_bytes_per_element;
   require_finite(bytes, "kvBytesPerElement");
   if (!(bytes > 0 && bytes <= max_cost_kv_bytes_per_element))
     fail("kvBytesPerElement", "a number in (0, " + describe(max_cost_kv_bytes_per_element) + "]",
          describe(bytes));
 
-  // Exact integer products first (at most 2^109), then one rounding each.
+  // Exact integer products first (at most 2^117), then one rounding each.
   const u128 scores_per_layer = B * h * n * n;
   const u128 kv_per_layer = 2 * B * n * kv * d;
   const u128 macs_per_layer = scores_per_layer * d;
@@ -102,18 +102,24 @@ AttentionCostResult attention_cost(const AttentionCostConfig& cfg) {
 
   // The linear layers: hidden and intermediate together, or neither (gatedMlp only with them).
   if (!cfg.hidden && !cfg.intermediate && !cfg.gated_mlp) return r;
-  require(cfg.hidden.has_value(), "hidden",
-          "a whole number in [1, 65536] when intermediate or gatedMlp is given", "undefined");
-  require(cfg.intermediate.has_value(), "intermediate",
-          "a whole number in [1, 262144] when hidden or gatedMlp is given", "undefined");
+  if (!cfg.hidden)
+    fail("hidden",
+         "a whole number in [1, " + describe(max_cost_hidden) +
+             "] when intermediate or gatedMlp is given",
+         "undefined");
+  if (!cfg.intermediate)
+    fail("intermediate",
+         "a whole number in [1, " + describe(max_cost_intermediate) +
+             "] when hidden or gatedMlp is given",
+         "undefined");
   const u128 D = count(*cfg.hidden, "hidden", 1, max_cost_hidden);
   const u128 F = count(*cfg.intermediate, "intermediate", 1, max_cost_intermediate);
   const u128 matrices = cfg.gated_mlp.value_or(false) ? 3 : 2;
-  // per token, below 2^43: Q and O (h heads each), K and V (kvHeads heads each), feed-forward
+  // per token, below 2^47: Q and O (h heads each), K and V (kvHeads heads each), feed-forward
   const u128 projection_per_token = D * d * (2 * h + 2 * kv);
   const u128 ffn_per_token = matrices * D * F;
   const u128 linear_per_token = projection_per_token + ffn_per_token;
-  const u128 tokens_in_batch = B * n;  // below 2^42, so every product below 2^85
+  const u128 tokens_in_batch = B * n;  // at most 2^50, so every product below 2^97
   r.projection_macs_per_layer = to_double(tokens_in_batch * projection_per_token);
   r.ffn_macs_per_layer = to_double(tokens_in_batch * ffn_per_token);
   r.linear_macs_per_layer = to_double(tokens_in_batch * linear_per_token);

@@ -166,7 +166,7 @@ TEST_CASE("attentionCost refuses bad input with a message naming the parameter",
                     "kvHeads must be a divisor of heads (8), so that query heads share key-value "
                     "heads in equal groups, got 3");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.batch = -1; })),
-                    "batch must be an integer in [1, 4096], got -1");
+                    "batch must be an integer in [1, 1048576], got -1");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.kv_bytes_per_element = 0; })),
                     "kvBytesPerElement must be a number in (0, 1024], got 0");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.kv_bytes_per_element = 2048; })),
@@ -196,6 +196,40 @@ TEST_CASE("2^30 tokens are accepted with exact counts, 2^30 + 1 refused", "[cost
                     "tokens must be an integer in [1, 1073741824], got 1073741825");
   c.tokens = 16777217;  // 2^24 + 1, the old limit, is now accepted
   CHECK(attention_cost(c).scores_per_head == 281475010265089.0);  // (2^24 + 1)², exact
+}
+
+TEST_CASE("the batch, the width and the feed-forward size go as far as modelCost's limits, exactly",
+          "[cost][limits]") {
+  // 2^20 sequences of 2^30 tokens at 4096 heads of 4096, 4096 layers: 2·2^20·2^12·2^60·2^12·2^12
+  // = 2^117 multiply-adds, the largest count, exact (a power of two)
+  AttentionCostConfig c = config(1073741824, 4096, 4096);
+  c.layers = 4096;
+  c.batch = 1048576;
+  c.hidden = 1048576;
+  c.intermediate = 4194304;
+  c.gated_mlp = true;
+  const auto r = attention_cost(c);
+  CHECK(r.macs == std::ldexp(1.0, 117));
+  CHECK(r.scores_per_layer == std::ldexp(1.0, 92));  // 2^20·2^12·2^60
+  CHECK(r.kv_values == std::ldexp(1.0, 87));         // 2·2^20·2^30·2^12·2^12·2^12
+  CHECK(r.kv_bytes == std::ldexp(1.0, 88));          // 2 bytes each
+  // 2^50 tokens in the batch times (2^20·2^12·(2·2^12 + 2·2^12) + 3·2^20·2^22) per token
+  CHECK(*r.linear_macs_per_layer ==
+        std::ldexp(1.0, 50) * (std::ldexp(1.0, 46) + 3 * std::ldexp(1.0, 42)));
+  // one past each limit is refused, naming it and the limit
+  c.batch = 1048577;
+  CHECK_THROWS_WITH(attention_cost(c), "batch must be an integer in [1, 1048576], got 1048577");
+  c.batch = 1;
+  c.hidden = 1048577;
+  CHECK_THROWS_WITH(attention_cost(c), "hidden must be an integer in [1, 1048576], got 1048577");
+  c.hidden = 1;
+  c.intermediate = 4194305;
+  CHECK_THROWS_WITH(attention_cost(c),
+                    "intermediate must be an integer in [1, 4194304], got 4194305");
+  c.intermediate.reset();
+  CHECK_THROWS_WITH(attention_cost(c),
+                    "intermediate must be a whole number in [1, 4194304] when hidden or gatedMlp "
+                    "is given, got undefined");
 }
 
 TEST_CASE("a cache size above 2^128 with a hidden tie rounds up, as exact arithmetic does",
@@ -292,24 +326,24 @@ TEST_CASE("the linear-layer options are refused by name unless complete and in r
   c.hidden = 256;
   CHECK_THROWS_WITH(
       attention_cost(c),
-      "intermediate must be a whole number in [1, 262144] when hidden or gatedMlp is given, "
+      "intermediate must be a whole number in [1, 4194304] when hidden or gatedMlp is given, "
       "got undefined");
   c.hidden.reset();
   c.intermediate = 1024;
   CHECK_THROWS_WITH(
       attention_cost(c),
-      "hidden must be a whole number in [1, 65536] when intermediate or gatedMlp is given, "
+      "hidden must be a whole number in [1, 1048576] when intermediate or gatedMlp is given, "
       "got undefined");
   c.intermediate.reset();
   c.gated_mlp = false;
   CHECK_THROWS_WITH(attention_cost(c), Catch::StartsWith("hidden must be"));
-  c.hidden = 65537;
+  c.hidden = 1048577;
   c.intermediate = 1024;
-  CHECK_THROWS_WITH(attention_cost(c), "hidden must be an integer in [1, 65536], got 65537");
+  CHECK_THROWS_WITH(attention_cost(c), "hidden must be an integer in [1, 1048576], got 1048577");
   c.hidden = 256;
-  c.intermediate = 262145;
+  c.intermediate = 4194305;
   CHECK_THROWS_WITH(attention_cost(c),
-                    "intermediate must be an integer in [1, 262144], got 262145");
+                    "intermediate must be an integer in [1, 4194304], got 4194305");
   c.intermediate = 0.5;
   CHECK_THROWS_WITH(attention_cost(c), "intermediate must be an integer, got 0.5");
 }
@@ -475,12 +509,12 @@ TEST_CASE("attentionCostSweep refuses bad input, naming the array, its entry or 
                     "kvHeads must be a divisor of heads (8), so that query heads share key-value "
                     "heads in equal groups, got 3");
   CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.batch = 0; }), n),
-                    "batch must be an integer in [1, 4096], got 0");
+                    "batch must be an integer in [1, 1048576], got 0");
   CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.kv_bytes_per_element = 0; }), n),
                     "kvBytesPerElement must be a number in (0, 1024], got 0");
   CHECK_THROWS_WITH(
       attention_cost_sweep(with([](auto& c) { c.hidden = 256; }), n),
-      "intermediate must be a whole number in [1, 262144] when hidden or gatedMlp is given, "
+      "intermediate must be a whole number in [1, 4194304] when hidden or gatedMlp is given, "
       "got undefined");
   CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.gated_mlp = true; }), n),
                     Catch::StartsWith("hidden must be"));

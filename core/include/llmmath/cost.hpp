@@ -16,20 +16,24 @@ namespace llmmath {
 /// longest context windows announced (10^8 tokens).
 constexpr double max_cost_tokens = 1073741824.0;  // 2^30
 
-/// Largest heads, kvHeads, headDim, layers and batch accepted by attention_cost(): 2^12 = 4096,
-/// far above any published model (at most a few hundred of each). With tokens ≤ 2^30 every
-/// count is at most 2^109, and a cache size is at most 2^79 values times the 53-bit
-/// significand of kvBytesPerElement, so all of them are computed exactly in 128-bit integers (the
-/// cache size with a 64-bit carry, see times() in cost.cpp) and rounded once.
+/// Largest heads, kvHeads, headDim and layers accepted by attention_cost(): 2^12 = 4096, far
+/// above any published model (at most a few hundred of each), and model_cost()'s limits too.
 constexpr double max_cost_factor = 4096.0;  // 2^12
 
-/// Largest hidden (the model width) accepted: 2^16 = 65,536, four times the widest published model
-/// (16,384).
-constexpr double max_cost_hidden = 65536.0;  // 2^16
+/// Largest batch accepted by attention_cost(): 2^20 sequences, model_cost()'s limit. With tokens
+/// ≤ 2^30 and the factors ≤ 2^12 every count is at most 2^117, and a cache size is at most 2^87
+/// values times the 53-bit significand of kvBytesPerElement, so all of them are computed exactly
+/// in 128-bit integers (the cache size with a 64-bit carry, see times() in cost.cpp) and rounded
+/// once.
+constexpr double max_cost_batch = 1048576.0;  // 2^20
 
-/// Largest intermediate (the feed-forward size) accepted: 2^18 = 262,144, about five times the
-/// largest published feed-forward size (53,248).
-constexpr double max_cost_intermediate = 262144.0;  // 2^18
+/// Largest hidden (the model width) accepted: 2^20 = 1,048,576, model_cost()'s limit, 64 times
+/// the widest published model (16,384).
+constexpr double max_cost_hidden = 1048576.0;  // 2^20
+
+/// Largest intermediate (the feed-forward size) accepted: 2^22 = 4,194,304, model_cost()'s
+/// limit on a feed-forward's width, about eighty times the largest published one (53,248).
+constexpr double max_cost_intermediate = 4194304.0;  // 2^22
 
 /// Largest kvBytesPerElement accepted: 1024 bytes, beyond any number format.
 constexpr double max_cost_kv_bytes_per_element = 1024.0;
@@ -44,15 +48,15 @@ struct AttentionCostConfig {
   /// Key-value heads per layer; empty means heads (plain multi-head attention). A whole
   /// number in [1, heads] that divides heads, as grouped-query attention requires.
   std::optional<double> kv_heads;
-  double batch = 1;  ///< sequences processed together, whole number in [1, 4096]
+  double batch = 1;  ///< sequences processed together, whole number in [1, 2^20]
   /// Bytes per stored value, in (0, 1024]: 2 for fp16/bf16 (the default, as models are
   /// served), 1 for int8, 0.5 for 4-bit.
   double kv_bytes_per_element = 2;
   /// Model width d_model (a config.json's hidden_size), the size of each token's vector
-  /// between layers, a whole number in [1, 2^16]; with intermediate, the linear layers are
+  /// between layers, a whole number in [1, 2^20]; with intermediate, the linear layers are
   /// counted too. Empty: attention alone.
   std::optional<double> hidden;
-  /// Feed-forward size d_ff (intermediate_size), a whole number in [1, 2^18]; given with hidden.
+  /// Feed-forward size d_ff (intermediate_size), a whole number in [1, 2^22]; given with hidden.
   std::optional<double> intermediate;
   /// Gated feed-forward (SwiGLU, as in Llama: gate, up and down matrices, 3·d_model·d_ff per
   /// token) instead of the original two-matrix one (up and down, 2·d_model·d_ff, as in GPT-2).

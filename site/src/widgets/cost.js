@@ -25,14 +25,15 @@ import { costPresets, precisions } from "./cost-presets.js";
 import { formula, workedSteps } from "./worked.js";
 import css from "./cost.css";
 
-// The core's limits (core/include/llmmath/cost.hpp): tokens up to 2^30; heads, key-value heads,
-// head dimension, layers and batch up to 2^12; bytes per value in (0, 1024]; model width up to
-// 2^16 and feed-forward size up to 2^18.
+// The core's limits (core/include/llmmath/cost.hpp), Figure 4.2's too but for the bytes: tokens
+// up to 2^30; heads, key-value heads, head dimension and layers up to 2^12; batch up to 2^20;
+// bytes per value in (0, 1024]; model width up to 2^20 and feed-forward size up to 2^22.
 const MAX_TOKENS = 2 ** 30;
 const MAX_FACTOR = 2 ** 12;
+const MAX_BATCH = 2 ** 20;
 const MAX_BYTES = 1024;
-const MAX_HIDDEN = 2 ** 16;
-const MAX_INTERMEDIATE = 2 ** 18;
+const MAX_HIDDEN = 2 ** 20;
+const MAX_INTERMEDIATE = 2 ** 22;
 
 // Context lengths the slider steps through and the chart samples: powers of two from 1 to
 // 2^30, the core's limit on tokens.
@@ -53,7 +54,7 @@ const FIELDS = [
   { key: "kvHeads", label: () => ["Key-value heads ", sym("h", "kv")], min: 1, max: MAX_FACTOR },
   { key: "headDim", label: () => ["Head dimension ", sym("d")], min: 1, max: MAX_FACTOR },
   { key: "layers", label: () => ["Layers ", sym("L")], min: 1, max: MAX_FACTOR },
-  { key: "batch", label: () => ["Batch ", sym("b")], min: 1, max: MAX_FACTOR },
+  { key: "batch", label: () => ["Batch ", sym("b")], min: 1, max: MAX_BATCH },
   { key: "kvBytesPerElement", label: () => ["Bytes per value ", sym("p")], min: 0, max: MAX_BYTES, decimal: true },
   { key: "hiddenSize", label: () => ["Model width ", sym("d", "model")], min: 0, max: MAX_HIDDEN },
   { key: "intermediateSize", label: () => ["Feed-forward size ", sym("d", "ff")], min: 0, max: MAX_INTERMEDIATE },
