@@ -25,6 +25,7 @@ import { choice, markInvalid, markSettings, numberField, slider } from "./contro
 import { legend, lineChart, logAxis, meterChart, tokensAxis } from "./plot.js";
 import { modelPresets } from "llmmath:model-presets";
 import { DEVICES, deviceById } from "./model-devices.js";
+import { workedSteps } from "./worked.js";
 import css from "./model.css";
 
 // The core's limits (core/include/llmmath/model.hpp, bindings/api/model.js): tokens 1 … 2^30,
@@ -1291,81 +1292,78 @@ export class LlmModel extends LlmWidget {
             ` = ${c(shape.heads)}·(${c(m.qkNopeHeadDim)} + ${c(m.qkRopeHeadDim)}) + ${c(shape.heads)}·${c(m.vHeadDim)} = ${c(k.elementsPerToken)}`,
           ];
     };
-    const li = (...parts) => h("li", {}, ...parts);
+    // The calculation's steps, drawn by the kit (worked.js).
     patch(
       this.worked,
-      h(
-        "ol",
-        {},
-        now.byKind.map((k) => li(h("strong", {}, `${cap(KINDS[k.kind].label)} layers. `), ...perToken(k), ...tail(k))),
-        now.byKind.length > 1
-          ? li(
-              h("strong", {}, "Whole cache. "),
-              `${now.byKind.map((k) => fmtBytes(k.bytes)).join(" + ")} = `,
-              ...bytes(now.kvBytes),
-              ".",
-            )
-          : null,
-        li(
-          h("strong", {}, "Cache per token. "),
-          "One more token of one sequence, while no window is full, adds ",
-          ...bytes(now.kvBytesPerToken),
-          ".",
-        ),
-        li(
-          h("strong", {}, "Weights. "),
-          `${c(now.params.total)} parameters stored as ${now.weightsFormat}, scales included: `,
-          ...bytes(now.weightsBytes),
-          `; one token uses ${c(now.params.active)} of them.`,
-        ),
-        li(
-          h("strong", {}, "Per device. "),
-          now.tensorParallel > 1
-            ? `Split over ${c(now.tensorParallel)} devices: each holds ${c(now.perDevice.kvHeads)} key-value head${now.perDevice.kvHeads === 1 ? "" : "s"} per layer${shape.mla === null ? "" : " (the latent, whole)"} and `
-            : "One device holds every head and ",
-          ...bytes(now.perDevice.weightsBytes),
-          ` of weights; its cache in whole pages of ${c(s.block)} tokens: `,
-          ...bytes(now.perDevice.kvBytes),
-          now.replicas > 1
-            ? ` for ${c(now.perDevice.sequences)} of the ${c(s.batch)} sequences (${c(now.replicas)} copies of the model).`
-            : ".",
-        ),
-        li(
-          h("strong", {}, "Memory. "),
-          `${fmt(opts.memoryUtilization)} × ${fmtBytes(device.memoryBytes)} − ${fmtBytes(opts.reserveBytes)} reserve = `,
-          ...bytes(now.fit.usableBytes),
-          `; less weights and cache, `,
-          h("strong", {}, fmtBytes(Math.abs(now.fit.spareBytes))),
-          now.fit.spareBytes >= 0 ? " to spare." : " short.",
-        ),
-        li(
-          h("strong", {}, "The engine's pool. "),
-          `${fmtBytes(now.budget.bytes)} left for the cache ÷ (${c(s.block)} tokens × ${fmtBytes(now.perDevice.kvBytesPerToken)} a token in every layer) = `,
-          h("strong", {}, `${c(now.budget.blocks)} pages`),
-          `, ${c(now.budget.tokens)} tokens.`,
-        ),
-        now.decode
-          ? h(
-              "li",
-              { class: "model-worked-speed" },
-              h("strong", {}, "Decoding floor. "),
-              `Each step reads ${fmtBytes(now.decode.weightsBytesRead)} of weights${shape.moe === null ? "" : ` (${fmt(now.decode.expertsTouched, 1)} of ${c(shape.moe.experts)} experts a layer touched)`} and ${fmtBytes(now.decode.kvBytesRead)} of cache: ${fmtBytes(now.decode.bytesPerStep)} ÷ ${fmtCount(device.bandwidth / 1e9)} GB/s = `,
-              h("strong", {}, fmtSeconds(now.decode.memorySeconds)),
-              now.decode.computeSeconds === undefined
-                ? ""
-                : `; its ${fmtCount(now.decode.flopsPerStep, 4)} FLOPs ÷ ${fmtCount(device.peak / 1e12)} TFLOPS = ${fmtSeconds(now.decode.computeSeconds)}`,
-              `. The step takes the longer, ${fmtSeconds(now.decode.secondsPerStep)} (${now.decode.bound}-bound): ${c(s.batch)} token${s.batch === 1 ? "" : "s"} ÷ ${fmtSeconds(now.decode.secondsPerStep)} = `,
-              h("strong", {}, `${fmtRate(now.decode.tokensPerSecond)} tokens/s`),
-              single
-                ? `. One sequence alone gets ${fmtRate(single.decode.tokensPerSecond)}: the batch shares each read of the weights.`
-                : ".",
-            )
-          : null,
-        li(
-          h("strong", {}, "Arithmetic of the next token. "),
-          `Attention, 2·h·(d + d_v) per visible key in every layer: ${c(now.attentionFlops)} FLOPs; the linear layers, 2 per weight it multiplies: ${c(now.linearFlops)} FLOPs.`,
-        ),
-      ),
+      workedSteps([
+        ...now.byKind.map((k) => ({ name: `${cap(KINDS[k.kind].label)} layers`, lead: [...perToken(k), ...tail(k)] })),
+        now.byKind.length > 1 && {
+          name: "Whole cache",
+          lead: [`${now.byKind.map((k) => fmtBytes(k.bytes)).join(" + ")} = `, ...bytes(now.kvBytes), "."],
+        },
+        {
+          name: "Cache per token",
+          lead: ["One more token of one sequence, while no window is full, adds ", ...bytes(now.kvBytesPerToken), "."],
+        },
+        {
+          name: "Weights",
+          lead: [
+            `${c(now.params.total)} parameters stored as ${now.weightsFormat}, scales included: `,
+            ...bytes(now.weightsBytes),
+            `; one token uses ${c(now.params.active)} of them.`,
+          ],
+        },
+        {
+          name: "Per device",
+          lead: [
+            now.tensorParallel > 1
+              ? `Split over ${c(now.tensorParallel)} devices: each holds ${c(now.perDevice.kvHeads)} key-value head${now.perDevice.kvHeads === 1 ? "" : "s"} per layer${shape.mla === null ? "" : " (the latent, whole)"} and `
+              : "One device holds every head and ",
+            ...bytes(now.perDevice.weightsBytes),
+            ` of weights; its cache in whole pages of ${c(s.block)} tokens: `,
+            ...bytes(now.perDevice.kvBytes),
+            now.replicas > 1
+              ? ` for ${c(now.perDevice.sequences)} of the ${c(s.batch)} sequences (${c(now.replicas)} copies of the model).`
+              : ".",
+          ],
+        },
+        {
+          name: "Memory",
+          lead: [
+            `${fmt(opts.memoryUtilization)} × ${fmtBytes(device.memoryBytes)} − ${fmtBytes(opts.reserveBytes)} reserve = `,
+            ...bytes(now.fit.usableBytes),
+            `; less weights and cache, `,
+            h("strong", {}, fmtBytes(Math.abs(now.fit.spareBytes))),
+            now.fit.spareBytes >= 0 ? " to spare." : " short.",
+          ],
+        },
+        {
+          name: "The engine's pool",
+          lead: `${fmtBytes(now.budget.bytes)} left for the cache ÷ (${c(s.block)} tokens × ${fmtBytes(now.perDevice.kvBytesPerToken)} a token in every layer)`,
+          result: `${c(now.budget.blocks)} pages`,
+          tail: `, ${c(now.budget.tokens)} tokens.`,
+        },
+        now.decode && {
+          name: "Decoding floor",
+          class: "model-worked-speed",
+          lead: `Each step reads ${fmtBytes(now.decode.weightsBytesRead)} of weights${shape.moe === null ? "" : ` (${fmt(now.decode.expertsTouched, 1)} of ${c(shape.moe.experts)} experts a layer touched)`} and ${fmtBytes(now.decode.kvBytesRead)} of cache: ${fmtBytes(now.decode.bytesPerStep)} ÷ ${fmtCount(device.bandwidth / 1e9)} GB/s`,
+          result: fmtSeconds(now.decode.memorySeconds),
+          tail: [
+            now.decode.computeSeconds === undefined
+              ? ""
+              : `; its ${fmtCount(now.decode.flopsPerStep, 4)} FLOPs ÷ ${fmtCount(device.peak / 1e12)} TFLOPS = ${fmtSeconds(now.decode.computeSeconds)}`,
+            `. The step takes the longer, ${fmtSeconds(now.decode.secondsPerStep)} (${now.decode.bound}-bound): ${c(s.batch)} token${s.batch === 1 ? "" : "s"} ÷ ${fmtSeconds(now.decode.secondsPerStep)} = `,
+            h("strong", {}, `${fmtRate(now.decode.tokensPerSecond)} tokens/s`),
+            single
+              ? `. One sequence alone gets ${fmtRate(single.decode.tokensPerSecond)}: the batch shares each read of the weights.`
+              : ".",
+          ],
+        },
+        {
+          name: "Arithmetic of the next token",
+          lead: `Attention, 2·h·(d + d_v) per visible key in every layer: ${c(now.attentionFlops)} FLOPs; the linear layers, 2 per weight it multiplies: ${c(now.linearFlops)} FLOPs.`,
+        },
+      ]),
     );
   }
 

@@ -2,8 +2,9 @@
 // that shows its arithmetic): a numbered list, each step "Name. lead formula = values = result
 // tail", the result in bold.
 //
-// A step is { name, lead, formula, with, values, result, tail } (all but name optional):
+// A step is { name, lead, formula, with, values, result, tail, class } (all but name optional):
 //   name      its title ("Scores per head"), drawn in bold with a full stop
+//   class     its list item's class, for the figure's styles and what its exercise withholds
 //   lead      text or nodes before the formula ("Every query meets every key: ")
 //   formula   the formula in symbols, as text: each letter is a variable, drawn as sym() does
 //             (site/src/dom.js), with a subscript after _ or a superscript after ^ (a word, or
@@ -46,11 +47,11 @@ export function substitute(text, values) {
 }
 
 /** One step as its list item. */
-function step({ name, lead = "", formula: f, with: numbers, values, result, tail = "" }) {
+function step({ name, lead = "", formula: f, with: numbers, values, result, tail = "", class: cls }) {
   const written = values ?? (f !== undefined && numbers ? substitute(f, numbers) : undefined);
   return h(
     "li",
-    {},
+    cls ? { class: cls } : {},
     h("strong", {}, `${name}. `),
     lead,
     f === undefined ? "" : formula(f),
