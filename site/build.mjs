@@ -510,9 +510,9 @@ const { widgets, figures, describeType, formatValue, stateKey, VIEW_ATTRIBUTES, 
       {
         contents: `export { widgets } from "./widgets/index.js";
     export { figures } from "./widgets/figures.js";
-    export { describeType, formatValue, stateKey, VIEW_ATTRIBUTES } from "./widgets/attributes.js";
+    export { describeType, formatValue, stateKey, VIEW_ATTRIBUTES } from "./kit/attributes.js";
     export { embedCode } from "./share.js";
-    export { styleTexts } from "./widgets/base.js";`,
+    export { styleTexts } from "./kit/base.js";`,
       },
       "cjs",
     );

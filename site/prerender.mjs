@@ -9,7 +9,7 @@
 // src/drawing.js shows it in the figure's shadow root where it is needed: the figures of the
 // first screen and the one below as soon as the parser has read them (src/first-screen.js, run
 // by reader-head.js, before the widgets' script), a figure that starts before the engine has
-// loaded (src/widgets/base.js). The widget, once the engine has loaded, draws afresh and puts
+// loaded (src/kit/base.js). The widget, once the engine has loaded, draws afresh and puts
 // its own elements in place of the drawing in one step (LlmWidget._showLive). Until then the
 // drawing is inert: it answers no click or key, since nothing would follow. Where scripts do not
 // run the parser shows it, for good (withDrawings); nothing shows it where the address gives
@@ -93,7 +93,7 @@ export function emptyUnshown() {
  * state and result it was drawn with, its first settings: the notebook's code cell, site/
  * notebook.mjs) and, for Figure 9.1, scenarios (its paperScenarios(): the notebook's end) }.
  * `ownSheets` maps each widget's tag to how many style sheets the widget gives
- * its root itself (widgets/base.js styleTexts). `numpyScript`, a classic script that defines
+ * its root itself (kit/base.js styleTexts). `numpyScript`, a classic script that defines
  * globalThis.llmNumpyProgram(element) as takeaway.js's numpyProgram (Copy as NumPy), is run in
  * the page for the programs: the page itself exposes no such function.
  */

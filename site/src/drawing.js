@@ -2,9 +2,9 @@
 // inside the figure's element, in a <noscript data-drawing>. Where scripts run, the parser reads
 // that as text, makes no element of it, and nothing shows it until a script does: here, as the
 // figure's shadow root's content until the figure's own first drawing replaces it
-// (LlmWidget._showLive in widgets/base.js), and only where it is needed: the first screen's
+// (LlmWidget._showLive in kit/base.js), and only where it is needed: the first screen's
 // figures and those of the screen below, as soon as the page knows them (first-screen.js), and a
-// figure that starts before the engine has loaded (widgets/base.js). Not when the address gives
+// figure that starts before the engine has loaded (kit/base.js). Not when the address gives
 // figures settings the drawings do not have (reader.html#rope?rope.m=5). Where scripts do not run,
 // the parser makes the <noscript>'s elements: a <div> with a declarative shadow root that holds
 // the drawing, which the reader then sees, still and inert, in place of each figure.

@@ -9,7 +9,7 @@
 // query is inserted as markup: names are checked against the figures and their declared
 // attributes, values are set as attributes, which the widget parses.
 import { figureName, figures } from "./widgets/figures.js";
-import { namesOf, parseValue, shown, shownNames, VIEW_ATTRIBUTES } from "./widgets/attributes.js";
+import { namesOf, parseValue, shown, shownNames, VIEW_ATTRIBUTES } from "./kit/attributes.js";
 import { addTakeawayActions } from "./takeaway.js";
 import { setUpProgress } from "./progress.js";
 
@@ -72,7 +72,7 @@ if (!figure) {
   );
   document.documentElement.setAttribute("data-failed", "");
 } else {
-  const cls = /** @type {typeof import("./widgets/base.js").LlmWidget | undefined} */ (customElements.get(figure.tag));
+  const cls = /** @type {typeof import("./kit/base.js").LlmWidget | undefined} */ (customElements.get(figure.tag));
   // An attribute's former names (aliases) are settings too: the widget reads them as its name.
   // The view attributes (compact, scheme) are parameters of every figure.
   const declared = new Set([...(cls?.attributes ?? []).flatMap(namesOf), ...VIEW_ATTRIBUTES.map((d) => d.name)]);

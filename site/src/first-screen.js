@@ -66,7 +66,7 @@ export function startWidgets() {
 /**
  * Shows a figure's drawing (drawing.js); returns the style sheets given, or null where none was
  * shown. Once the figures' script has taken the figure (its element defined, its shadow root its
- * own), the figure is asked to show it (widgets/base.js _showDrawing): it must know the drawing's
+ * own), the figure is asked to show it (kit/base.js _showDrawing): it must know the drawing's
  * sheets to take them away with it, and could not know those this script's bundle gave.
  */
 const showEarly = (el) =>

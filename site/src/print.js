@@ -13,7 +13,7 @@
 //    of any figure that asks questions of its own, such as Figure 9.1's scenarios): the figures'
 //    readouts that an exercise holds back stay held back on paper, as on the screen.
 import { fill, h } from "./dom.js";
-import { stateKey } from "./widgets/attributes.js";
+import { stateKey } from "./kit/attributes.js";
 import { figureOf } from "./widgets/figures.js";
 
 /**

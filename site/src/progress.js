@@ -24,7 +24,7 @@
 // What is read back is checked as any input: unknown exercises and fields are dropped, and
 // Figure 9.1's settings go through the figure's own reading of its settings.
 import { figures } from "./widgets/figures.js";
-import { declarationNamed } from "./widgets/attributes.js";
+import { declarationNamed } from "./kit/attributes.js";
 import { toQuery } from "./share.js";
 
 /** The longest saved progress read back, in characters (SCORM 2004's suspend data holds 64,000). */

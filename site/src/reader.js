@@ -10,7 +10,7 @@
 //  - printing, as a workbook: the state on the first page, each figure's settings, the answers in
 //    a Solutions part at the end (print.js).
 import { figures } from "./widgets/figures.js";
-import { declarationNamed, shown } from "./widgets/attributes.js";
+import { declarationNamed, shown } from "./kit/attributes.js";
 import { copyText, embedCode, toQuery } from "./share.js";
 import { addTakeawayActions } from "./takeaway.js";
 import { h } from "./dom.js";

@@ -1,7 +1,7 @@
 // What a figure's settings become when shared: a query string, a link into the reader, and the
 // embed code (a frame and a script tag) a course author pastes. Strings only: the settings are
 // escaped for the place they go (URL encoding, HTML attribute quoting), never inserted as markup.
-import { SLIDE_HEIGHT } from "./widgets/attributes.js";
+import { SLIDE_HEIGHT } from "./kit/attributes.js";
 
 /** [[name, value], …] → "name=value&…" (URL-encoded), with an optional "prefix." on each name. */
 export function toQuery(settings, prefix = "") {

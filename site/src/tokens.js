@@ -8,7 +8,7 @@
 //   - on a page (:root) when the reader's system is dark (prefers-color-scheme), unless the page
 //     says data-scheme="light" (embed.html?scheme=light), and when it says data-scheme="dark";
 //   - on a figure when its element carries data-scheme="dark", which the kit sets from the
-//     figure's scheme attribute, or for scheme="auto" from the page it is on (widgets/scheme.js);
+//     figure's scheme attribute, or for scheme="auto" from the page it is on (kit/scheme.js);
 //     a figure that has none yet (not connected) follows the system, as a page does.
 // Pure data and one function of it: the build reads them too.
 

@@ -1,5 +1,5 @@
 // The page's DOM helpers (site/src/dom.js): patch(), which redraws a figure by writing into the
-// nodes already on the page, and the charts it redraws (site/src/widgets/plot.js), tested in a
+// nodes already on the page, and the charts it redraws (site/src/kit/plot.js), tested in a
 // page of their own under a strict Content-Security-Policy (no inline styles), as embed.html is.
 "use strict";
 const test = require("node:test");
@@ -13,7 +13,7 @@ const browser = useBrowser(test);
 // dom.js and the line chart, bundled as one script that sets window.kit.
 const kit = buildSync({
   stdin: {
-    contents: 'export * from "./dom.js"; export { lineChart } from "./widgets/plot.js";',
+    contents: 'export * from "./dom.js"; export { lineChart } from "./kit/plot.js";',
     resolveDir: path.join(__dirname, "..", "..", "site", "src"),
     loader: "js",
   },

@@ -1,5 +1,5 @@
 // A figure's colour scheme: scheme="auto" follows the page it is on, in the
-// order site/src/widgets/scheme.js gives (a theme's attribute, the page's color-scheme, the
+// order site/src/kit/scheme.js gives (a theme's attribute, the page's color-scheme, the
 // background the figure sits on, the system), again when the page changes its theme; scheme=
 // "light" or "dark" pins it; embed.html?scheme= pins the frame's page too. Each page is a small
 // course page of its own, in a temporary folder beside a copy of the script embed, opened with

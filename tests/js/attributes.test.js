@@ -1,4 +1,4 @@
-// The widgets' settings (site/src/widgets/attributes.js): every value an attribute, a URL or an
+// The widgets' settings (site/src/kit/attributes.js): every value an attribute, a URL or an
 // embed query carries is parsed here, and written back by the same declarations.
 "use strict";
 const test = require("node:test");
@@ -7,7 +7,7 @@ const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 
 const attributes = import(
-  pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "widgets", "attributes.js")).href
+  pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "kit", "attributes.js")).href
 );
 
 const T = { name: "temperature", type: "number", min: 0, max: 2.5, default: 1 };

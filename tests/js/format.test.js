@@ -46,8 +46,8 @@ test("pct, fmtVec, fmtCount, fmtBytes and superscript write what the figures sho
   assert.equal(superscript(18), "¹⁸");
 });
 
-// Axis helpers of site/src/widgets/plot.js: screen mapping only, but a wrong tick misleads.
-const plot = import(pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "widgets", "plot.js")).href);
+// Axis helpers of site/src/kit/plot.js: screen mapping only, but a wrong tick misleads.
+const plot = import(pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "kit", "plot.js")).href);
 
 test("niceScale rounds an axis out to steps of 1, 2, 2.5 or 5 times a power of ten", async () => {
   const { niceScale } = await plot;

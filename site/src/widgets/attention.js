@@ -8,11 +8,11 @@
 // k, v }; query is 1-based).
 import { fill, h, patch, sym, uniqueId } from "../dom.js";
 import { fmt, fmtVec } from "../format.js";
-import { LlmWidget } from "./base.js";
-import { FigureAnswer } from "./answer.js";
-import { checkbox, markSettings, matrixEditor, markInvalid, scrollBox, stepper } from "./controls.js";
+import { LlmWidget } from "../kit/base.js";
+import { FigureAnswer } from "../kit/answer.js";
+import { checkbox, markSettings, matrixEditor, markInvalid, scrollBox, stepper } from "../kit/controls.js";
 import { attentionPresets } from "./attention-presets.js";
-import { workedSteps } from "./worked.js";
+import { workedSteps } from "../kit/worked.js";
 import css from "./attention.css";
 
 const MAX_TOKENS = 8;

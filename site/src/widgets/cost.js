@@ -17,12 +17,12 @@
 // intermediateSize, gatedMlp }), inputs (the configuration passed to attentionCost).
 import { h, keep, patch, sym, uniqueId } from "../dom.js";
 import { fieldValue, fmt, fmtBytes, fmtCount, grouped, pct, superscript } from "../format.js";
-import { LlmWidget } from "./base.js";
-import { FigureAnswer } from "./answer.js";
-import { checkbox, choice, markInvalid, markSettings, numberField, scrollBox, slider } from "./controls.js";
-import { lineChart, logAxis, tokensAxis } from "./plot.js";
+import { LlmWidget } from "../kit/base.js";
+import { FigureAnswer } from "../kit/answer.js";
+import { checkbox, choice, markInvalid, markSettings, numberField, scrollBox, slider } from "../kit/controls.js";
+import { lineChart, logAxis, tokensAxis } from "../kit/plot.js";
 import { costPresets, precisions } from "./cost-presets.js";
-import { formula, workedSteps } from "./worked.js";
+import { formula, workedSteps } from "../kit/worked.js";
 import css from "./cost.css";
 
 // The core's limits (core/include/llmmath/cost.hpp), Figure 4.2's too but for the bytes: tokens

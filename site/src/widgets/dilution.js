@@ -2,9 +2,9 @@
 // Attributes: see LlmContextDilution.attributes (relevant-score, distractor-score, distractors).
 import { h, patch } from "../dom.js";
 import { fmt, grouped, pct } from "../format.js";
-import { LlmWidget } from "./base.js";
-import { markSettings, slider } from "./controls.js";
-import { lineChart } from "./plot.js";
+import { LlmWidget } from "../kit/base.js";
+import { markSettings, slider } from "../kit/controls.js";
+import { lineChart } from "../kit/plot.js";
 import css from "./dilution.css";
 
 // Distractor counts the slider steps through: roughly 1-2-5 per decade, 0 to 100,000.

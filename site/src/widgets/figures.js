@@ -17,7 +17,7 @@
 //                      controls (Download SVG and PNG, site/src/takeaway.js)
 //     conceals         for a figure an exercise uses: selectors of the readouts that state the
 //                      exercise's answer, held back until the reader commits a prediction
-//                      (site/src/widgets/answer.js); [] when the figure states none
+//                      (site/src/kit/answer.js); [] when the figure states none
 //     title            what it shows, in words that mean something outside the chapter (not
 //                      "Figure 2.1"): the title of its frame in embed code
 //     frameHeight      the height of its frame page (embed.html) with every default, in px, at

@@ -19,13 +19,13 @@
 // state (the attributes' camelCase keys).
 import { h, keep, patch, sym, uniqueId } from "../dom.js";
 import { fieldValue, fmt, fmtBytes, fmtCount, fmtRate, fmtSeconds, grouped } from "../format.js";
-import { FigureAnswer } from "./answer.js";
-import { LlmWidget } from "./base.js";
-import { choice, markInvalid, markSettings, numberField, slider } from "./controls.js";
-import { legend, lineChart, logAxis, meterChart, tokensAxis } from "./plot.js";
+import { FigureAnswer } from "../kit/answer.js";
+import { LlmWidget } from "../kit/base.js";
+import { choice, markInvalid, markSettings, numberField, slider } from "../kit/controls.js";
+import { legend, lineChart, logAxis, meterChart, tokensAxis } from "../kit/plot.js";
 import { modelPresets } from "llmmath:model-presets";
 import { DEVICES, deviceById } from "./model-devices.js";
-import { workedSteps } from "./worked.js";
+import { workedSteps } from "../kit/worked.js";
 import css from "./model.css";
 
 // The core's limits (core/include/llmmath/model.hpp, bindings/api/model.js): tokens 1 … 2^30,

@@ -12,11 +12,11 @@
 // at (m, n), at (m − n, 0), and the scaled score at every offset of the chart).
 import { fill, h, keep, patch, sym, uniqueId } from "../dom.js";
 import { fieldValue, fmt, fmtVec, grouped } from "../format.js";
-import { LlmWidget } from "./base.js";
-import { FigureAnswer } from "./answer.js";
-import { parseValue } from "./attributes.js";
-import { choice, markInvalid, markSettings, slider } from "./controls.js";
-import { lineChart, niceScale } from "./plot.js";
+import { LlmWidget } from "../kit/base.js";
+import { FigureAnswer } from "../kit/answer.js";
+import { parseValue } from "../kit/attributes.js";
+import { choice, markInvalid, markSettings, slider } from "../kit/controls.js";
+import { lineChart, niceScale } from "../kit/plot.js";
 import { ropePresets } from "./rope-presets.js";
 import css from "./rope.css";
 

@@ -12,12 +12,12 @@
 // topK, topP, prompt, labels, logits, probs, seed, count, draws }).
 import { fill, h, patch, sym, uniqueId } from "../dom.js";
 import { fieldValue, fmt } from "../format.js";
-import { LlmWidget } from "./base.js";
-import { stateKey } from "./attributes.js";
-import { FigureAnswer } from "./answer.js";
-import { choice, markInvalid, markSettings, numberField, slider, stepper } from "./controls.js";
+import { LlmWidget } from "../kit/base.js";
+import { stateKey } from "../kit/attributes.js";
+import { FigureAnswer } from "../kit/answer.js";
+import { choice, markInvalid, markSettings, numberField, slider, stepper } from "../kit/controls.js";
 import { samplingPresets } from "./sampling-presets.js";
-import { workedSteps } from "./worked.js";
+import { workedSteps } from "../kit/worked.js";
 import css from "./sampling.css";
 
 const MAX_TOKENS = 12;

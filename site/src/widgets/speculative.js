@@ -11,10 +11,10 @@
 // rounds, seed }).
 import { h, keep, patch, sym } from "../dom.js";
 import { fmt, fmtCount, pct } from "../format.js";
-import { LlmWidget } from "./base.js";
-import { FigureAnswer } from "./answer.js";
-import { markSettings, numberField, scrollBox, slider } from "./controls.js";
-import { lineChart } from "./plot.js";
+import { LlmWidget } from "../kit/base.js";
+import { FigureAnswer } from "../kit/answer.js";
+import { markSettings, numberField, scrollBox, slider } from "../kit/controls.js";
+import { lineChart } from "../kit/plot.js";
 import css from "./speculative.css";
 
 // Draft lengths on the slider and the chart, and the range searched for the best one.

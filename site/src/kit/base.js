@@ -58,7 +58,7 @@ import {
   stateDiff,
   stateKey,
 } from "./attributes.js";
-import { figureNameOf, figureOf } from "./figures.js";
+import { figureNameOf, figureOf } from "../widgets/figures.js";
 import { followScheme, unfollowScheme } from "./scheme.js";
 import { tokensCss } from "../tokens.js";
 import widgetCss from "./widget.css";

@@ -48,7 +48,7 @@
 // never shows it twice.
 import { fill, freeze, h, patch, thaw, uniqueId, withhold } from "../dom.js";
 import { fmt } from "../format.js";
-import { figureOf } from "./figures.js";
+import { figureOf } from "../widgets/figures.js";
 import css from "./answer.css";
 import pageCss from "./answer-page.css";
 
