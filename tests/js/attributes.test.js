@@ -6,9 +6,7 @@ const assert = require("node:assert/strict");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 
-const attributes = import(
-  pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "kit", "attributes.js")).href
-);
+const attributes = import(pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "kit", "attributes.js")).href);
 
 const T = { name: "temperature", type: "number", min: 0, max: 2.5, default: 1 };
 const K = { name: "top-k", type: "integer", min: 0, max: 10, default: 0 };
