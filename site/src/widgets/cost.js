@@ -110,7 +110,7 @@ export class LlmCost extends LlmWidget {
       name: "batch",
       type: "integer",
       min: 1,
-      max: MAX_FACTOR,
+      max: MAX_BATCH,
       default: 1,
       doc: "The batch b: sequences processed together.",
     },
