@@ -46,19 +46,38 @@ export function substitute(text, values) {
   });
 }
 
+/**
+ * The parts of a step as the list item's children: nested lists flattened, nothing left out, and
+ * adjacent texts joined into one text node, so that a sentence is shaped as one run of text
+ * (Chromium lays out each text node's glyphs on its own: a sentence split where its parts were
+ * written apart would sit a fraction of a pixel differently).
+ */
+function joined(parts) {
+  const out = [];
+  for (const part of [parts].flat(Infinity)) {
+    if (part === null || part === undefined || part === false || part === "") continue;
+    const text = typeof part === "string" || typeof part === "number";
+    if (text && typeof out.at(-1) === "string") out[out.length - 1] += String(part);
+    else out.push(text ? String(part) : part);
+  }
+  return out;
+}
+
 /** One step as its list item. */
 function step({ name, lead = "", formula: f, with: numbers, values, result, tail = "", class: cls }) {
   const written = values ?? (f !== undefined && numbers ? substitute(f, numbers) : undefined);
   return h(
     "li",
     cls ? { class: cls } : {},
-    h("strong", {}, `${name}. `),
-    lead,
-    f === undefined ? "" : formula(f),
-    f !== undefined && written !== undefined ? " = " : "",
-    written ?? "",
-    result === undefined ? "" : [" = ", h("strong", {}, result)],
-    tail,
+    ...joined([
+      h("strong", {}, `${name}. `),
+      lead,
+      f === undefined ? "" : formula(f),
+      f !== undefined && written !== undefined ? " = " : "",
+      written ?? "",
+      result === undefined ? "" : [" = ", h("strong", {}, result)],
+      tail,
+    ]),
   );
 }
 
