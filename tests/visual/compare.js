@@ -21,7 +21,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { chromium } = require("playwright-core");
-const { CHROMIUM, FLAGS } = require("../browser/browser.js");
+const { CHROMIUM, FLAGS, drawAll } = require("../browser/browser.js");
 const { figures } = require("../browser/registry.js");
 
 const WIDTHS = [1280, 360];
@@ -88,6 +88,9 @@ async function open(context, dir, shot, width) {
     await page.waitForTimeout(500);
     return page;
   }
+  // A figure draws as it comes near the screen: every one is asked to draw now, as the browser
+  // tests do, before the page is ready.
+  await drawAll(page);
   await page.waitForFunction(shot.ready, null, { timeout: 30000 });
   // Every section laid out; then wait until no figure has redrawn for QUIET ms (a chart fitted
   // to the box it now has).
