@@ -329,7 +329,8 @@ const referencePython = {
 };
 
 // --- the widgets, from the registry ---------------------------------------------------------
-// The figures' registry (src/widgets/figures.js) names each figure's widget module (`module`);
+// The figures' registry (src/widgets/figures.js) names each figure's widget module (`module`, a
+// file of the figure's folder, src/widgets/<name>/);
 // the bundles get "llmmath:widgets", the module src/widgets/index.js imports, made here: it
 // imports each of those modules, in the registry's order, and merges their `widgets` (tag →
 // class). The registry is run here as the tests read it (its files import no widget).
@@ -357,10 +358,11 @@ const widgetModules = {
           );
         }
       }
-      const modules = [...new Set(Object.values(figures).map((f) => f.module))];
+      // each figure's module is in the figure's own folder, src/widgets/<name>/
+      const modules = [...new Set(Object.entries(figures).map(([name, f]) => `./${name}/${f.module}`))];
       return {
         contents: [
-          ...modules.map((m, i) => `import { widgets as w${i} } from "./${m}";`),
+          ...modules.map((m, i) => `import { widgets as w${i} } from "${m}";`),
           `export const widgets = { ${modules.map((_, i) => `...w${i}`).join(", ")} };`,
         ].join("\n"),
         resolveDir: path.join(here, "src", "widgets"),

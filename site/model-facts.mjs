@@ -12,14 +12,14 @@
 //              embeddingParams (the input embedding's parameters)
 //   decode(id, device, tokens, batch, key) → a <!-- model-decode ID DEVICE TOKENS BATCH KEY --> mark:
 //              modelCost's decoding floor for the model on one device of Figure 4.2's picker
-//              (site/src/widgets/model-devices.js) at that context and batch; keys tokensPerSecond,
+//              (site/src/widgets/model/model-devices.js) at that context and batch; keys tokensPerSecond,
 //              secondsPerStep, memorySeconds, computeSeconds, weightsBytesRead, kvBytesRead,
 //              bytesPerStep, expertsTouched, bound
 //   device(device, key) → a <!-- model-device DEVICE KEY --> mark: the picker's data for it, as
 //              the figure states it; keys name, bandwidth ("3,350 GB/s"), peak ("989 TFLOPS")
 
 import { fmt, fmtBytes, fmtRate, fmtSeconds, grouped } from "./src/format.js";
-import { deviceById, servingDevices } from "./src/widgets/model-devices.js";
+import { deviceById, servingDevices } from "./src/widgets/model/model-devices.js";
 
 const KIND_WORDS = { full: "full", sliding: "sliding", chunked: "chunked", mla: "latent" };
 
@@ -82,7 +82,7 @@ export function modelFacts(core, models) {
   /** One device of the picker, by id, or an error naming the mark. */
   function deviceOf(id, where) {
     const d = deviceById(id);
-    if (!d) throw new Error(`${where}: no device ${id} in site/src/widgets/model-devices.js`);
+    if (!d) throw new Error(`${where}: no device ${id} in site/src/widgets/model/model-devices.js`);
     return d;
   }
 

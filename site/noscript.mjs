@@ -7,7 +7,7 @@
 
 import { readFileSync } from "node:fs";
 import { fmt as fmtNumber, fmtCount, fmtSeconds, superscript } from "./src/format.js";
-import { deviceById, servingDevices } from "./src/widgets/model-devices.js";
+import { deviceById, servingDevices } from "./src/widgets/model/model-devices.js";
 
 // ---- The exercises' inputs, as the exercise texts state them ----
 

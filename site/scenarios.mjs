@@ -7,8 +7,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { calculationArgs } from "./src/widgets/diagnose-calculations.js";
-import { deviceById } from "./src/widgets/model-devices.js";
+import { calculationArgs } from "./src/widgets/diagnose/diagnose-calculations.js";
+import { deviceById } from "./src/widgets/model/model-devices.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");

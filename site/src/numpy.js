@@ -1,7 +1,7 @@
 // "Copy as NumPy": for each figure, a short Python 3 program that recomputes the figure's numbers
 // from its current inputs with NumPy alone, so that a reader can check them in a notebook. Each
 // figure's program is its own, a facet of the figure: `numpy(state, result)` in
-// site/src/widgets/<name>-figure.js (see site/src/widgets/figures.js); this file holds what every
+// site/src/widgets/<name>/<name>-figure.js (see site/src/widgets/figures.js); this file holds what every
 // program shares.
 //
 // A program is the reference's mathematics, reference/*.py inlined verbatim (program(), with the

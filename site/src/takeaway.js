@@ -11,13 +11,13 @@
 //   Copy calculation   the worked calculation as plain text: one line per step, list items
 //                      numbered, superscripts and subscripts written as ^ and _
 //   Copy as NumPy      a Python 3 + NumPy program that recomputes the figure's numbers from its
-//                      current inputs: the figure's `numpy` (widgets/<name>-figure.js, read
+//                      current inputs: the figure's `numpy` (widgets/<name>/<name>-figure.js, read
 //                      through the registry, widgets/figures.js)
 // Drawing only: every number in the picture, the text and the program's inputs is the figure's,
 // read from what the widget shows (its shadow root) or the state and result it keeps.
 //
 // The picture is drawn from the layout on screen, from the parts the figure declares as its
-// `picture` (widgets/<name>-figure.js, read through the registry, widgets/figures.js), stacked
+// `picture` (widgets/<name>/<name>-figure.js, read through the registry, widgets/figures.js), stacked
 // as they stand in the figure: each HTML element of those parts becomes a rectangle (its
 // background and borders) and its text runs become <text> at their positions, each SVG chart a
 // copy with its computed styles inlined. Nothing is drawn while an exercise hides the figure's

@@ -1,6 +1,6 @@
 // A figure made smaller: the view attribute compact, and embed.html?compact,
 // keep a figure's chart and the controls that move it and leave out the parts its declaration
-// names (compact.hides in site/src/widgets/<name>-figure.js) and the kit's row of buttons. For
+// names (compact.hides in site/src/widgets/<name>/<name>-figure.js) and the kit's row of buttons. For
 // every figure of the registry: each part it declares is on the page in full and gone in compact,
 // the figure is shorter, a control left in view still changes the picture, and the attribute
 // added or removed on a live element changes how it is shown and keeps what the reader set.

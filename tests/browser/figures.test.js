@@ -1,5 +1,5 @@
 // The registry of the figures (site/src/widgets/figures.js, each figure's declaration in
-// site/src/widgets/<name>-figure.js): every figure declares each of its facets, and the pages find
+// site/src/widgets/<name>/<name>-figure.js): every figure declares each of its facets, and the pages find
 // the figures by it.
 //  - every figure names its element, its widget's module (whose widgets every page registers),
 //    its id on the reader and its section, its picture (the parts Download SVG and PNG draw) and

@@ -1,5 +1,5 @@
 // Frames that fit before they are told: each figure declares the height of its
-// frame page with every default (frameHeight in site/src/widgets/<name>-figure.js), full and
+// frame page with every default (frameHeight in site/src/widgets/<name>/<name>-figure.js), full and
 // compact, at 800 and 360 px wide, which the embed code and the guide give a frame. Here each is
 // measured as embed.html posts it and must be within 10% of the declaration (fonts and the
 // browser's version move a few pixels; a layout change moves more, and tests/browser/heights.js

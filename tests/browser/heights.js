@@ -1,6 +1,6 @@
 // Developer tool: measures the height of each figure's frame page (dist/embed.html?widget=<name>)
 // with its defaults, full and compact, at 800 and 360 px wide, and prints them as the figures'
-// declarations write them (frameHeight in site/src/widgets/<name>-figure.js). Run it after a
+// declarations write them (frameHeight in site/src/widgets/<name>/<name>-figure.js). Run it after a
 // change to a figure's layout and copy the numbers; tests/browser/frame-height.test.js checks
 // that every declared height stays within 10% of the page's.
 //   node tests/browser/heights.js [name…]

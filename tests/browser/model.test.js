@@ -523,7 +523,7 @@ test("model: exercise 4b expects the core's decoding floor for Llama 3.1 8B on o
   // The core in Node, at the exercise's stated inputs, against the calculation by hand.
   const m = await require(path.join(dist, "llmmath.js"))();
   const { deviceById, servingDevices } = await import(
-    pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "widgets", "model-devices.js")).href
+    pathToFileURL(path.join(__dirname, "..", "..", "site", "src", "widgets", "model", "model-devices.js")).href
   );
   const h100 = deviceById("h100-sxm");
   const shape = m.modelFromConfigText(fixture("llama-3.1-8b"));

@@ -318,9 +318,9 @@ TEST_CASE("smoothQuantLayer limits x, w and x·w to 2^20 entries each, naming x 
 
 namespace {
 
-// The chapter's "outlier" example (site/src/widgets/quantization-presets.js): six tokens × four
-// channels of activations, column 1 (the chapter's channel 2) carrying the outlier with
-// max|X| = 8 and max|W| = 0.5, as in exercise 7; four channels × three outputs of weights.
+// The chapter's "outlier" example (site/src/widgets/quantization/quantization-presets.js): six
+// tokens × four channels of activations, column 1 (the chapter's channel 2) carrying the outlier
+// with max|X| = 8 and max|W| = 0.5, as in exercise 7; four channels × three outputs of weights.
 Eigen::MatrixXd outlier_x() {
   return literals::mat({{0.42, -8, 0.25, -0.9},
                         {-0.81, 6.3, -0.33, 0.64},

@@ -212,7 +212,7 @@ test("smoothQuant matches the NumPy reference with the clamps, zero channels inc
 
 // ---- smoothQuantLayerSweep: figure 7.1's curves in one call ----
 
-// The chapter's "outlier" example (site/src/widgets/quantization-presets.js): column 1 carries
+// The chapter's "outlier" example (site/src/widgets/quantization/quantization-presets.js): column 1 carries
 // the outlier, with ranges 8 and 0.5 as in exercise 7.
 const Xo = [
   [0.42, -8, 0.25, -0.9],

@@ -16,7 +16,7 @@ const load = () => import(pathToFileURL(path.join(ROOT, "site", "scenarios.mjs")
 test("the committed scenarios read: every file in name order, six mechanisms, every calculation known", async () => {
   const { readScenarios } = await load();
   const { calculations, calculationArgs } = await import(
-    pathToFileURL(path.join(ROOT, "site", "src", "widgets", "diagnose-calculations.js")).href
+    pathToFileURL(path.join(ROOT, "site", "src", "widgets", "diagnose", "diagnose-calculations.js")).href
   );
   const { mechanisms, scenarios, files, sectionTitles } = readScenarios();
   const names = fs.readdirSync(FOLDER).filter((f) => /^\d\d-.*\.json$/.test(f));

@@ -12,7 +12,7 @@
 // Until then the figure's readouts that state the answer are withheld (every digit in them shown
 // as "•", dom.js withhold), blurred and hidden from assistive technology, with a note at the top
 // of the figure that offers to show them. Which readouts those
-// are is the figure's to say: its `conceals` (site/src/widgets/<name>-figure.js, read through
+// are is the figure's to say: its `conceals` (site/src/widgets/<name>/<name>-figure.js, read through
 // the registry, figures.js).
 //
 // The question and its figure are one tap apart each way: the figure's note has "Go to the

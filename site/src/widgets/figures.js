@@ -5,9 +5,10 @@
 // captions, the guide's tables and names), the reader's and embed.html's glue (links, embed code,
 // take-away), the kit and the exercises, and every test (tests/browser/registry.js).
 //
-// A figure owns its facets. Each is declared once, beside the figure's widget:
+// A figure owns its facets, and its files are in its own folder, <name>/ beside this file: its
+// widget, its styles, its presets if any, and its declaration, where each facet is declared once:
 //   <name>-figure.js   the figure: its element (tag), its widget's file (module: the file in
-//                      this folder that exports the element's class, and those of its exercise,
+//                      its folder that exports the element's class, and those of its exercise,
 //                      as `widgets`; index.js registers every figure's), its id on the reader,
 //                      its section, the names it had before (aliases, optional: old links and
 //                      frames that name the figure by one still find it; new ones are written
@@ -54,17 +55,17 @@
 // enough for everything but writing a program). The kit (base.js) marks every figure's element with its
 // name, data-figure="<name>": page styles select figures by that attribute, never by a list of
 // tags.
-import { attention } from "./attention-figure.js";
-import { contextDilution } from "./context-dilution-figure.js";
-import { sampling } from "./sampling-figure.js";
-import { rope } from "./rope-figure.js";
-import { cost } from "./cost-figure.js";
-import { model } from "./model-figure.js";
-import { speculative } from "./speculative-figure.js";
-import { alibi } from "./alibi-figure.js";
-import { quantization } from "./quantization-figure.js";
-import { moe } from "./moe-figure.js";
-import { diagnose } from "./diagnose-figure.js";
+import { attention } from "./attention/attention-figure.js";
+import { contextDilution } from "./context-dilution/context-dilution-figure.js";
+import { sampling } from "./sampling/sampling-figure.js";
+import { rope } from "./rope/rope-figure.js";
+import { cost } from "./cost/cost-figure.js";
+import { model } from "./model/model-figure.js";
+import { speculative } from "./speculative/speculative-figure.js";
+import { alibi } from "./alibi/alibi-figure.js";
+import { quantization } from "./quantization/quantization-figure.js";
+import { moe } from "./moe/moe-figure.js";
+import { diagnose } from "./diagnose/diagnose-figure.js";
 
 export const figures = {
   attention,

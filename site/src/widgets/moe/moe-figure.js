@@ -1,6 +1,6 @@
 // Figure 8.1, <llm-moe> (moe.js), as the pages, the build and the tests know it (see figures.js):
 // its element, its place in the chapter and its facets, its NumPy program among them.
-import { program, pyInt, pyMatrix, pyStrings } from "../numpy.js";
+import { program, pyInt, pyMatrix, pyStrings } from "../../numpy.js";
 
 export const moe = {
   tag: "llm-moe",

@@ -9,9 +9,9 @@
 // `with` against it, and that a `model`, `compared` or `device` names a real model or a device of
 // Figure 4.2's picker. A scenario about a real model reads its committed config.json
 // (data/models/) with the core, never a shape typed here.
-import { h, sym } from "../dom.js";
-import { fmt, fmtBytes, fmtCount, fmtRate, fmtSeconds, grouped, pct } from "../format.js";
-import { deviceById } from "./model-devices.js";
+import { h, sym } from "../../dom.js";
+import { fmt, fmtBytes, fmtCount, fmtRate, fmtSeconds, grouped, pct } from "../../format.js";
+import { deviceById } from "../model/model-devices.js";
 
 const int = (x) => grouped(x);
 const exp = (x) => h("span", {}, "e", h("sup", {}, fmt(x)));

@@ -1,7 +1,7 @@
 // Figure 1.2, <llm-context-dilution> (dilution.js), as the pages, the build and the tests know it
 // (see figures.js): its element, its place in the chapter and its facets, its NumPy program among
 // them.
-import { program, py, pyInt } from "../numpy.js";
+import { program, py, pyInt } from "../../numpy.js";
 
 export const contextDilution = {
   tag: "llm-context-dilution",

@@ -1,7 +1,7 @@
 // Figure 5.1, <llm-speculative> (speculative.js), as the pages, the build and the tests know it
 // (see figures.js): its element, its place in the chapter and its facets, its NumPy program among
 // them.
-import { program, py, pyInt, pyList, snakeFields } from "../numpy.js";
+import { program, py, pyInt, pyList, snakeFields } from "../../numpy.js";
 
 export const speculative = {
   tag: "llm-speculative",

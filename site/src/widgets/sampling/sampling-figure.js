@@ -1,7 +1,7 @@
 // Figures 2.1 and 2.2, <llm-sampling> (sampling.js), as the pages, the build and the tests know it
 // (see figures.js): its element, its place in the chapter and its facets, its NumPy program among
 // them.
-import { program, py, pyInt, pyList, pyStrings } from "../numpy.js";
+import { program, py, pyInt, pyList, pyStrings } from "../../numpy.js";
 
 export const sampling = {
   tag: "llm-sampling",

@@ -15,14 +15,14 @@
 // Properties: result ({ cfg, now, doubled, doubledError, curve, xMax, models }),
 // state ({ preset, tokens, heads, kvHeads, headDim, layers, batch, kvBytesPerElement, hiddenSize,
 // intermediateSize, gatedMlp }), inputs (the configuration passed to attentionCost).
-import { h, keep, patch, sym, uniqueId } from "../dom.js";
-import { fieldValue, fmt, fmtBytes, fmtCount, grouped, pct, superscript } from "../format.js";
-import { LlmWidget } from "../kit/base.js";
-import { FigureAnswer } from "../kit/answer.js";
-import { checkbox, choice, markInvalid, markSettings, numberField, scrollBox, slider } from "../kit/controls.js";
-import { lineChart, logAxis, tokensAxis } from "../kit/plot.js";
+import { h, keep, patch, sym, uniqueId } from "../../dom.js";
+import { fieldValue, fmt, fmtBytes, fmtCount, grouped, pct, superscript } from "../../format.js";
+import { LlmWidget } from "../../kit/base.js";
+import { FigureAnswer } from "../../kit/answer.js";
+import { checkbox, choice, markInvalid, markSettings, numberField, scrollBox, slider } from "../../kit/controls.js";
+import { lineChart, logAxis, tokensAxis } from "../../kit/plot.js";
 import { costPresets, precisions } from "./cost-presets.js";
-import { formula, workedSteps } from "../kit/worked.js";
+import { formula, workedSteps } from "../../kit/worked.js";
 import css from "./cost.css";
 
 // The core's limits (core/include/llmmath/cost.hpp), Figure 4.2's too but for the bytes: tokens

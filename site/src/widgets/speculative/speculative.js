@@ -9,12 +9,12 @@
 // Attributes: see LlmSpeculative.attributes (alpha, gamma, cost-ratio, rounds, seed).
 // Properties: result ({ cfg, now, curve, best, measure }), state ({ alpha, gamma, costRatio,
 // rounds, seed }).
-import { h, keep, patch, sym } from "../dom.js";
-import { fmt, fmtCount, pct } from "../format.js";
-import { LlmWidget } from "../kit/base.js";
-import { FigureAnswer } from "../kit/answer.js";
-import { markSettings, numberField, scrollBox, slider } from "../kit/controls.js";
-import { lineChart } from "../kit/plot.js";
+import { h, keep, patch, sym } from "../../dom.js";
+import { fmt, fmtCount, pct } from "../../format.js";
+import { LlmWidget } from "../../kit/base.js";
+import { FigureAnswer } from "../../kit/answer.js";
+import { markSettings, numberField, scrollBox, slider } from "../../kit/controls.js";
+import { lineChart } from "../../kit/plot.js";
 import css from "./speculative.css";
 
 // Draft lengths on the slider and the chart, and the range searched for the best one.

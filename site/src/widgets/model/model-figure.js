@@ -1,6 +1,6 @@
 // Figure 4.2, <llm-model> (model.js), as the pages, the build and the tests know it (see
 // figures.js): its element, its place in the chapter and its facets, its NumPy program among them.
-import { program, py, pyInt, pyJson, snakeFields } from "../numpy.js";
+import { program, py, pyInt, pyJson, snakeFields } from "../../numpy.js";
 
 export const model = {
   tag: "llm-model",

@@ -10,13 +10,13 @@
 // Properties: state ({ preset, m, n, d, base, useFreqs, freqs, pairing, q, k, range, pair };
 // range is a string, pair is 0-based); result ({ state, now, shifted, curve }: the core's rope()
 // at (m, n), at (m − n, 0), and the scaled score at every offset of the chart).
-import { fill, h, keep, patch, sym, uniqueId } from "../dom.js";
-import { fieldValue, fmt, fmtVec, grouped } from "../format.js";
-import { LlmWidget } from "../kit/base.js";
-import { FigureAnswer } from "../kit/answer.js";
-import { parseValue } from "../kit/attributes.js";
-import { choice, markInvalid, markSettings, slider } from "../kit/controls.js";
-import { lineChart, niceScale } from "../kit/plot.js";
+import { fill, h, keep, patch, sym, uniqueId } from "../../dom.js";
+import { fieldValue, fmt, fmtVec, grouped } from "../../format.js";
+import { LlmWidget } from "../../kit/base.js";
+import { FigureAnswer } from "../../kit/answer.js";
+import { parseValue } from "../../kit/attributes.js";
+import { choice, markInvalid, markSettings, slider } from "../../kit/controls.js";
+import { lineChart, niceScale } from "../../kit/plot.js";
 import { ropePresets } from "./rope-presets.js";
 import css from "./rope.css";
 

@@ -6,12 +6,12 @@
 //
 // Attributes: see LlmMoe.attributes (preset, top-k, labels (formerly tokens), logits).
 // Properties: result (see compute()), state ({ preset, topK, labels, logits }).
-import { fill, h, patch, sym, uniqueId } from "../dom.js";
-import { fmt, fmtVec } from "../format.js";
-import { LlmWidget } from "../kit/base.js";
-import { FigureAnswer } from "../kit/answer.js";
-import { choice, markInvalid, markSettings, matrixEditor, scrollBox, stepper } from "../kit/controls.js";
-import { groupedBarChart, legend, niceTicks } from "../kit/plot.js";
+import { fill, h, patch, sym, uniqueId } from "../../dom.js";
+import { fmt, fmtVec } from "../../format.js";
+import { LlmWidget } from "../../kit/base.js";
+import { FigureAnswer } from "../../kit/answer.js";
+import { choice, markInvalid, markSettings, matrixEditor, scrollBox, stepper } from "../../kit/controls.js";
+import { groupedBarChart, legend, niceTicks } from "../../kit/plot.js";
 import { MOE_LABELS, moePresets } from "./moe-presets.js";
 import css from "./moe.css";
 

@@ -10,14 +10,14 @@
 // and the labels are fitted to the values' count. draws="off" hides the draws.
 // Properties: result ({ full, draws, draw, opts, state }), state ({ preset, temperature,
 // topK, topP, prompt, labels, logits, probs, seed, count, draws }).
-import { fill, h, patch, sym, uniqueId } from "../dom.js";
-import { fieldValue, fmt } from "../format.js";
-import { LlmWidget } from "../kit/base.js";
-import { stateKey } from "../kit/attributes.js";
-import { FigureAnswer } from "../kit/answer.js";
-import { choice, markInvalid, markSettings, numberField, slider, stepper } from "../kit/controls.js";
+import { fill, h, patch, sym, uniqueId } from "../../dom.js";
+import { fieldValue, fmt } from "../../format.js";
+import { LlmWidget } from "../../kit/base.js";
+import { stateKey } from "../../kit/attributes.js";
+import { FigureAnswer } from "../../kit/answer.js";
+import { choice, markInvalid, markSettings, numberField, slider, stepper } from "../../kit/controls.js";
 import { samplingPresets } from "./sampling-presets.js";
-import { workedSteps } from "../kit/worked.js";
+import { workedSteps } from "../../kit/worked.js";
 import css from "./sampling.css";
 
 const MAX_TOKENS = 12;

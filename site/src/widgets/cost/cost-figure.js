@@ -1,6 +1,6 @@
 // Figure 4.1, <llm-cost> (cost.js), as the pages, the build and the tests know it (see figures.js):
 // its element, its place in the chapter and its facets, its NumPy program among them.
-import { program, py, pyInt, snakeFields } from "../numpy.js";
+import { program, py, pyInt, snakeFields } from "../../numpy.js";
 
 export const cost = {
   tag: "llm-cost",

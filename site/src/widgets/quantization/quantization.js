@@ -8,14 +8,14 @@
 // Attributes: see LlmQuantization.attributes (preset, bits, alpha, channel, x, w).
 // Properties: result (see compute()), state ({ preset, bits, alpha, channel, x, w }; channel is
 // 1-based, 0 for the channel with the largest activation range).
-import { fill, gridTable, h, keep, patch, sym, uniqueId } from "../dom.js";
-import { fmt } from "../format.js";
-import { LlmWidget } from "../kit/base.js";
-import { FigureAnswer } from "../kit/answer.js";
-import { markInvalid, markSettings, matrixEditor, scrollBox, slider } from "../kit/controls.js";
-import { groupedBarChart, legend, lineChart, niceTicks } from "../kit/plot.js";
+import { fill, gridTable, h, keep, patch, sym, uniqueId } from "../../dom.js";
+import { fmt } from "../../format.js";
+import { LlmWidget } from "../../kit/base.js";
+import { FigureAnswer } from "../../kit/answer.js";
+import { markInvalid, markSettings, matrixEditor, scrollBox, slider } from "../../kit/controls.js";
+import { groupedBarChart, legend, lineChart, niceTicks } from "../../kit/plot.js";
 import { quantizationPresets } from "./quantization-presets.js";
-import { workedSteps } from "../kit/worked.js";
+import { workedSteps } from "../../kit/worked.js";
 import css from "./quantization.css";
 
 const MAX_TOKENS = 8;

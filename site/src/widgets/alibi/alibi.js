@@ -9,14 +9,14 @@
 // Properties: state ({ heads, head, tokens, distance }), result ({ inputs, slopes,
 // halfDistances, slope, halfDistance, map, span, curve, halved, ln2 }; inputs is a copy of the
 // state it was computed from): everything comes from the core's alibiSlopes() and alibi().
-import { gridTable, h, keep, patch, uniqueId } from "../dom.js";
-import { fmt, pct } from "../format.js";
-import { LlmWidget } from "../kit/base.js";
-import { FigureAnswer } from "../kit/answer.js";
-import { markSettings, scrollBox, slider } from "../kit/controls.js";
-import { workedSteps } from "../kit/worked.js";
+import { gridTable, h, keep, patch, uniqueId } from "../../dom.js";
+import { fmt, pct } from "../../format.js";
+import { LlmWidget } from "../../kit/base.js";
+import { FigureAnswer } from "../../kit/answer.js";
+import { markSettings, scrollBox, slider } from "../../kit/controls.js";
+import { workedSteps } from "../../kit/worked.js";
 import css from "./alibi.css";
-import { barChart, lineChart, niceScale } from "../kit/plot.js";
+import { barChart, lineChart, niceScale } from "../../kit/plot.js";
 
 const MAX_HEADS = 128;
 const MAX_MAP = 12;

@@ -1,6 +1,6 @@
 // Figure 3.1, <llm-rope> (rope.js), as the pages, the build and the tests know it (see figures.js):
 // its element, its place in the chapter and its facets, its NumPy program among them.
-import { program, py, pyInt, pyList } from "../numpy.js";
+import { program, py, pyInt, pyList } from "../../numpy.js";
 
 export const rope = {
   tag: "llm-rope",

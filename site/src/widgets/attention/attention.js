@@ -6,13 +6,13 @@
 // v), and the view attributes of every figure (compact, scheme).
 // Properties: result (the core's attention result), state ({ preset, causal, query, labels, q,
 // k, v }; query is 1-based).
-import { fill, h, patch, sym, uniqueId } from "../dom.js";
-import { fmt, fmtVec } from "../format.js";
-import { LlmWidget } from "../kit/base.js";
-import { FigureAnswer } from "../kit/answer.js";
-import { checkbox, markSettings, matrixEditor, markInvalid, scrollBox, stepper } from "../kit/controls.js";
+import { fill, h, patch, sym, uniqueId } from "../../dom.js";
+import { fmt, fmtVec } from "../../format.js";
+import { LlmWidget } from "../../kit/base.js";
+import { FigureAnswer } from "../../kit/answer.js";
+import { checkbox, markSettings, matrixEditor, markInvalid, scrollBox, stepper } from "../../kit/controls.js";
 import { attentionPresets } from "./attention-presets.js";
-import { workedSteps } from "../kit/worked.js";
+import { workedSteps } from "../../kit/worked.js";
 import css from "./attention.css";
 
 const MAX_TOKENS = 8;

@@ -17,15 +17,15 @@
 // <script type="application/json">…</script>: without a model attribute the figure starts from it.
 // Properties: result ({ s, source, shape, opts, now, sweep, compared, asked, single, device }),
 // state (the attributes' camelCase keys).
-import { h, keep, patch, sym, uniqueId } from "../dom.js";
-import { fieldValue, fmt, fmtBytes, fmtCount, fmtRate, fmtSeconds, grouped } from "../format.js";
-import { FigureAnswer } from "../kit/answer.js";
-import { LlmWidget } from "../kit/base.js";
-import { choice, markInvalid, markSettings, numberField, slider } from "../kit/controls.js";
-import { legend, lineChart, logAxis, meterChart, tokensAxis } from "../kit/plot.js";
+import { h, keep, patch, sym, uniqueId } from "../../dom.js";
+import { fieldValue, fmt, fmtBytes, fmtCount, fmtRate, fmtSeconds, grouped } from "../../format.js";
+import { FigureAnswer } from "../../kit/answer.js";
+import { LlmWidget } from "../../kit/base.js";
+import { choice, markInvalid, markSettings, numberField, slider } from "../../kit/controls.js";
+import { legend, lineChart, logAxis, meterChart, tokensAxis } from "../../kit/plot.js";
 import { modelPresets } from "llmmath:model-presets";
 import { DEVICES, deviceById } from "./model-devices.js";
-import { workedSteps } from "../kit/worked.js";
+import { workedSteps } from "../../kit/worked.js";
 import css from "./model.css";
 
 // The core's limits (core/include/llmmath/model.hpp, bindings/api/model.js): tokens 1 … 2^30,

@@ -1,6 +1,6 @@
 // Figure 1.1, <llm-attention> (attention.js), as the pages, the build and the tests know it (see
 // figures.js): its element, its place in the chapter and its facets, its NumPy program among them.
-import { program, py, pyMatrix, pyStrings } from "../numpy.js";
+import { program, py, pyMatrix, pyStrings } from "../../numpy.js";
 
 export const attention = {
   tag: "llm-attention",

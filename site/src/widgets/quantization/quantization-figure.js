@@ -1,7 +1,7 @@
 // Figure 7.1, <llm-quantization> (quantization.js), as the pages, the build and the tests know it
 // (see figures.js): its element, its place in the chapter and its facets, its NumPy program among
 // them.
-import { program, py, pyInt, pyMatrix } from "../numpy.js";
+import { program, py, pyInt, pyMatrix } from "../../numpy.js";
 
 export const quantization = {
   tag: "llm-quantization",

@@ -1,7 +1,7 @@
 // Figure 9.1, <llm-diagnose> (diagnose.js), as the pages, the build and the tests know it (see
 // figures.js): its element, its place in the chapter and its facets, its NumPy program among them.
-import { program, py, pyInt, pyJson, pyList, pyStrings } from "../numpy.js";
-import { deviceById } from "./model-devices.js";
+import { program, py, pyInt, pyJson, pyList, pyStrings } from "../../numpy.js";
+import { deviceById } from "../model/model-devices.js";
 
 export const diagnose = {
   tag: "llm-diagnose",

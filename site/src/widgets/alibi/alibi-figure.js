@@ -1,6 +1,6 @@
 // Figure 6.1, <llm-alibi> (alibi.js), as the pages, the build and the tests know it (see
 // figures.js): its element, its place in the chapter and its facets, its NumPy program among them.
-import { program, pyInt } from "../numpy.js";
+import { program, pyInt } from "../../numpy.js";
 
 export const alibi = {
   tag: "llm-alibi",

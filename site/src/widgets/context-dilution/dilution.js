@@ -1,10 +1,10 @@
 // <llm-context-dilution>: how much attention one relevant key keeps as irrelevant keys are added.
 // Attributes: see LlmContextDilution.attributes (relevant-score, distractor-score, distractors).
-import { h, patch } from "../dom.js";
-import { fmt, grouped, pct } from "../format.js";
-import { LlmWidget } from "../kit/base.js";
-import { markSettings, slider } from "../kit/controls.js";
-import { lineChart } from "../kit/plot.js";
+import { h, patch } from "../../dom.js";
+import { fmt, grouped, pct } from "../../format.js";
+import { LlmWidget } from "../../kit/base.js";
+import { markSettings, slider } from "../../kit/controls.js";
+import { lineChart } from "../../kit/plot.js";
 import css from "./dilution.css";
 
 // Distractor counts the slider steps through: roughly 1-2-5 per decade, 0 to 100,000.

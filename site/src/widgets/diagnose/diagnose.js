@@ -16,10 +16,10 @@
 // inputs by key), lines, configs and names: the config.json texts and the names of the real
 // models the scenario reads, by id }), state ({ seed, scenario, picks, assumptions, checks,
 // servingBatch, … }), order (the scenario ids in the shown order).
-import { fill, h } from "../dom.js";
-import { LlmWidget } from "../kit/base.js";
-import { stateKey } from "../kit/attributes.js";
-import { markInvalid, numberField } from "../kit/controls.js";
+import { fill, h } from "../../dom.js";
+import { LlmWidget } from "../../kit/base.js";
+import { stateKey } from "../../kit/attributes.js";
+import { markInvalid, numberField } from "../../kit/controls.js";
 import { calculations } from "./diagnose-calculations.js";
 import { mechanisms, scenarios as scenarioData, sectionTitles } from "llmmath:scenarios";
 import { modelPresets } from "llmmath:model-presets";
