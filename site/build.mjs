@@ -84,6 +84,7 @@ import {
 } from "./publish.mjs";
 import { writeLmsPackages } from "./lms.mjs";
 import { readScenarios } from "./scenarios.mjs";
+import { readSections } from "./sections.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
@@ -139,36 +140,12 @@ function escapeHtml(s) {
 }
 
 /**
- * The chapter's sections: every site/sections/*.html, in file-name order (NN-name.html), each one
- * <section id="…"> that opens with its <h2>, the section's title; { file, id, title, html }.
- */
-async function chapterSections() {
-  const files = (await readdir(path.join(here, "sections"))).filter((f) => f.endsWith(".html")).sort();
-  return Promise.all(
-    files.map(async (name) => {
-      const file = `site/sections/${name}`;
-      const html = await read(`sections/${name}`);
-      const m = /^<section id="([\w-]+)"[^>]*>\s*<h2\b[^>]*>([\s\S]*?)<\/h2>/.exec(html);
-      if (!m) throw new Error(`${file}: does not open with <section id="…"> and its <h2>`);
-      return { file, id: m[1], title: m[2], html };
-    }),
-  );
-}
-
-/**
- * The table of contents: the sections whose title is numbered (<span class="num">N</span>, 1, 2,
- * … in file order), each linked by its id and named by its title without the number, which the
- * list's own numbering gives; the introduction, unnumbered, is not listed.
+ * The table of contents: the numbered sections (site/sections.mjs checks that they are numbered
+ * 1, 2, … in file order), each linked by its id and named by its title without the number, which
+ * the list's own numbering gives; the introduction, unnumbered, is not listed.
  */
 function contents(sections) {
-  const items = [];
-  for (const { file, id, title } of sections) {
-    const m = /^<span class="num">(\d+)<\/span>\s*([\s\S]*)$/.exec(title);
-    if (!m) continue;
-    if (Number(m[1]) !== items.length + 1)
-      throw new Error(`${file}: numbered ${m[1]}, but it is the chapter's numbered section ${items.length + 1}`);
-    items.push(`    <li><a href="#${id}">${m[2]}</a></li>`);
-  }
+  const items = sections.filter((s) => s.number).map((s) => `    <li><a href="#${s.id}">${s.titleHtml}</a></li>`);
   return `<ol>\n${items.join("\n")}\n  </ol>`;
 }
 
@@ -614,7 +591,7 @@ function fontInline(css, woff2) {
 // --- reader.html ---------------------------------------------------------------------------
 // The page frame, site/reader.html, gets its table of contents at <!-- contents --> and every
 // section, typeset, at <!-- sections -->, a blank line between two.
-const sections = await chapterSections();
+const sections = readSections();
 // Section 4's facts about the real configurations, from the engine (site/model-facts.mjs).
 {
   const fixtures = path.join(root, "data", "models");

@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { calculationArgs } from "./src/widgets/diagnose/diagnose-calculations.js";
 import { deviceById } from "./src/widgets/model/model-devices.js";
+import { readSections } from "./sections.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..");
@@ -192,8 +193,8 @@ function readScenario(file, context) {
  */
 export function readScenarios(dir = path.join(here, "scenarios")) {
   const mechanisms = readMechanisms(path.join(dir, "mechanisms.json"));
-  const sectionFiles = readdirSync(path.join(here, "sections")).filter((f) => /^\d\d-[a-z]+\.html$/.test(f));
-  const sections = sectionFiles.map((f) => f.slice(3, -5));
+  const chapter = readSections();
+  const sections = chapter.map((s) => s.id);
   const index = JSON.parse(readFileSync(path.join(root, "data", "models", "index.json"), "utf8"));
   const context = { mechanisms, sections, models: index.map((m) => m.id) };
   const names = readdirSync(dir)
@@ -212,25 +213,14 @@ export function readScenarios(dir = path.join(here, "scenarios")) {
   if (twice) throw new ScenarioError(`${path.relative(root, dir)}: two scenarios numbered ${twice}`);
   // Each section a scenario sends the reader to, by its <h2>: its number and its title
   // ({ number: "4", title: "Growing context: what it costs" }).
-  const sectionsRead = [...new Set(scenarios.map((s) => s.section))].map((id) =>
-    path.join(here, "sections", sectionFiles[sections.indexOf(id)]),
-  );
-  const titles = Object.fromEntries(
-    sectionsRead.map((file) => {
-      const h2 = /<h2[^>]*>\s*<span class="num">(\d+)<\/span>([\s\S]*?)<\/h2>/.exec(readFileSync(file, "utf8"));
-      if (!h2) throw new ScenarioError(`${path.relative(root, file)}: no numbered <h2>, the title a scenario links to`);
-      const title = h2[2]
-        .replace(/<[^>]*>/g, "")
-        .replace(/&amp;/g, "&")
-        .replace(/\s+/g, " ")
-        .trim();
-      return [path.basename(file).slice(3, -5), { number: h2[1], title }];
-    }),
-  );
+  const linked = chapter.filter((c) => scenarios.some((s) => s.section === c.id));
+  for (const c of linked)
+    if (!c.number) throw new ScenarioError(`${c.file}: no numbered <h2>, the title a scenario links to`);
+  const titles = Object.fromEntries(linked.map((c) => [c.id, { number: c.number, title: c.title }]));
   return {
     mechanisms,
     scenarios,
     sectionTitles: titles,
-    files: [path.join(dir, "mechanisms.json"), ...names.map((f) => path.join(dir, f)), ...sectionsRead],
+    files: [path.join(dir, "mechanisms.json"), ...names.map((f) => path.join(dir, f)), ...linked.map((c) => c.path)],
   };
 }
