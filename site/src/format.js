@@ -35,9 +35,19 @@ export function fmtVec(xs, digits = 4) {
   return "(" + xs.map((x) => fmt(x, digits)).join(", ") + ")";
 }
 
-/** A percentage of a probability, e.g. 0.4249 → "42.5%". */
+/**
+ * A percentage of a probability, e.g. 0.4249 → "42.5%". A share too small for `digits` decimals
+ * keeps its first two significant digits, written out while that takes at most 6 decimals
+ * (0.000049 → "0.0049%", not "5e−3%" or "0%"), as an exponent beyond ("3.2e−9%").
+ */
 export function pct(p, digits = 1) {
-  return fmt(p * 100, digits) + "%";
+  const v = p * 100;
+  const abs = Math.abs(v);
+  if (abs > 0 && abs < 10 ** -digits) {
+    const decimals = 1 - Math.floor(Math.log10(abs));
+    return fmt(v, decimals <= 6 ? decimals : 2) + "%";
+  }
+  return fmt(v, digits) + "%";
 }
 
 /**

@@ -28,6 +28,13 @@ test("pct, fmtVec, fmtCount, fmtBytes and superscript write what the figures sho
   assert.equal(pct(0.4249), "42.5%");
   assert.equal(pct(0.4249, 2), "42.49%");
   assert.equal(pct(1), "100%");
+  // a share under the decimals asked keeps two significant digits, not an exponent or 0%
+  assert.equal(pct(0.00005, 1), "0.005%");
+  assert.equal(pct(0.000049, 1), "0.0049%");
+  assert.equal(pct(0.0004, 0), "0.04%");
+  assert.equal(pct(-0.00005, 1), "−0.005%");
+  assert.equal(pct(3.2e-11, 1), "3.2e−9%");
+  assert.equal(pct(0, 1), "0%");
   assert.equal(fmtVec([1, -0.5, 0.70710678], 3), "(1, −0.5, 0.707)");
   // counts: separators below 10^digits, scientific notation with superscript exponents above
   assert.equal(fmtCount(8192), "8,192");
