@@ -407,12 +407,15 @@ export class LlmCost extends LlmWidget {
   }
 
   renderStats({ now }) {
+    // A card too narrow for its count wraps it after a group's comma (a <wbr>, which adds no
+    // text), not inside a group ("1,946,157,05" over "6").
+    const breakable = (value) => value.split(",").flatMap((part, i) => (i ? [",", h("wbr"), part] : [part]));
     const stat = (term, value, note, cls) =>
       h(
         "div",
         { class: `cost-stat ${cls ?? ""}` },
         h("dt", {}, term),
-        h("dd", {}, h("strong", {}, value), note ? h("span", {}, note) : null),
+        h("dd", {}, h("strong", {}, ...breakable(value)), note ? h("span", {}, note) : null),
       );
     patch(
       this.stats,
