@@ -50,7 +50,7 @@ apt_packages=(
   # (site/notebook.mjs, site/notebook-execute.py: nbformat, nbclient, and the kernel python3 of
   # ipykernel)
   "python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py"
-  # its drawing cells: Matplotlib, and SciPy where it fits (site/notebook-drawings/)
+  # its drawing cells: Matplotlib, and SciPy where it fits (site/src/widgets/<name>/<figure id>.py)
   "python3-matplotlib:/usr/lib/python3/dist-packages/matplotlib/__init__.py"
   "python3-scipy:/usr/lib/python3/dist-packages/scipy/__init__.py"
   "python3-nbformat:/usr/lib/python3/dist-packages/nbformat/__init__.py"

@@ -11,7 +11,7 @@
 //   - for each figure, a code cell: the figure's NumPy program for the settings it opens with,
 //     the program Copy as NumPy gives (site/src/takeaway.js numpyProgram, computed in the page by
 //     site/prerender.mjs), so that every number it prints is the figure's; then a code cell that
-//     draws the figure with Matplotlib from that program's variables (site/notebook-drawings/
+//     draws the figure with Matplotlib from that program's variables (site/src/widgets/<name>/
 //     <figure id>.py, as written there: plotting only, it prints nothing); its caption after them;
 //   - each exercise with its question and, in a closed <details> "Show the answer", the answer the
 //     core computes for the exercise's numbers (site/noscript.mjs exerciseAnswers); the figure an
@@ -37,8 +37,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const NOTEBOOK = "attention-and-transformers.ipynb";
 /** Debian's Python, with NumPy, SciPy, Matplotlib and the Jupyter packages (build.sh apt_packages). */
 export const PYTHON = "/usr/bin/python3";
-/** Each figure's drawing cell, site/notebook-drawings/<figure id>.py. */
-export const DRAWINGS = path.join(here, "notebook-drawings");
+/** The figures' folders, where each figure's drawing cell is, site/src/widgets/<name>/<figure id>.py. */
+export const FIGURE_FOLDERS = path.join(here, "src", "widgets");
 
 // --- a small HTML reader, for the sections' own subset ---------------------------------------
 const VOID = new Set(["br", "hr", "img", "input", "wbr"]);
@@ -403,13 +403,20 @@ function scenarioCells(scenarios) {
   return cells;
 }
 
-/** figure id → the source of its drawing cell: every .py file of site/notebook-drawings/. */
+/**
+ * figure id → the source of its drawing cell: every .py file of the figures' folders
+ * (site/src/widgets/<name>/<figure id>.py, beside the figure's other facets).
+ */
 export async function notebookDrawings() {
-  const names = (await readdir(DRAWINGS)).filter((f) => f.endsWith(".py")).sort();
-  const entries = await Promise.all(
-    names.map(async (f) => [f.slice(0, -3), await readFile(path.join(DRAWINGS, f), "utf8")]),
-  );
-  return Object.fromEntries(entries);
+  const files = [];
+  for (const folder of (await readdir(FIGURE_FOLDERS, { withFileTypes: true })).filter((d) => d.isDirectory()))
+    for (const f of await readdir(path.join(FIGURE_FOLDERS, folder.name)))
+      if (f.endsWith(".py")) files.push(path.join(FIGURE_FOLDERS, folder.name, f));
+  const entries = await Promise.all(files.map(async (f) => [path.basename(f, ".py"), await readFile(f, "utf8")]));
+  const ids = entries.map(([id]) => id);
+  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (twice) throw new Error(`site/src/widgets: two drawings for #${twice}`);
+  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 // --- a live figure ------------------------------------------------------------------------------
@@ -560,7 +567,8 @@ export function notebookOf({
           const drawing = drawings[el.attrs.id];
           if (typeof drawing !== "string")
             throw new Error(
-              `${s.file}: no drawing for #${el.attrs.id}: write site/notebook-drawings/${el.attrs.id}.py, ` +
+              `${s.file}: no drawing for #${el.attrs.id}: write ${el.attrs.id}.py in its figure's folder, ` +
+                `site/src/widgets/${el.tag.replace(/^llm-/, "")}/, ` +
                 "the Matplotlib code that draws the figure from its program's variables",
             );
           return [

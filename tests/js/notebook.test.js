@@ -8,7 +8,7 @@
 //    caught); its first cell links reader.html, its headings are the sections' titles in order,
 //    then the libraries table's and the scenarios', and it has one program cell for each figure of
 //    the sections, in order;
-//  - each program cell is followed by the figure's drawing cell, site/notebook-drawings/<id>.py as
+//  - each program cell is followed by the figure's drawing cell, site/src/widgets/<name>/<id>.py as
 //    it is now, titled with the figure's number; each drawing ran with no error, printed nothing
 //    and saved one PNG image of plausible size;
 //  - it runs again top to bottom on a fresh kernel (site/notebook-execute.py, nbclient) with no
@@ -125,14 +125,16 @@ test("the notebook is the build's, from the sections as they are now", async () 
   assert.ok(fs.existsSync(path.join(ROOT, "dist", "reader.html")));
 });
 
-test("each program cell is followed by its figure's drawing cell, as site/notebook-drawings/ has it", () => {
-  const drawings = path.join(ROOT, "site", "notebook-drawings");
+test("each program cell is followed by its figure's drawing cell, as its figure's folder has it", () => {
+  // figure id → its drawing file, in its figure's folder (site/src/widgets/<name>/<id>.py)
+  const folders = path.join(ROOT, "site", "src", "widgets");
+  const files = new Map();
+  for (const folder of fs.readdirSync(folders, { withFileTypes: true }).filter((d) => d.isDirectory()))
+    for (const f of fs.readdirSync(path.join(folders, folder.name)).filter((f) => f.endsWith(".py")))
+      files.set(f.slice(0, -3), path.join(folders, folder.name, f));
   assert.deepEqual(
-    fs
-      .readdirSync(drawings)
-      .filter((f) => f.endsWith(".py"))
-      .sort(),
-    codeCells.map((c) => `${c.metadata.llmmath.figure}.py`).sort(),
+    [...files.keys()].sort(),
+    codeCells.map((c) => c.metadata.llmmath.figure).sort(),
     "one drawing file for each figure with a program, and no other",
   );
   assert.equal(drawingCells.length, codeCells.length);
@@ -144,8 +146,8 @@ test("each program cell is followed by its figure's drawing cell, as site/notebo
     assert.deepEqual(drawing.metadata, { llmmath: { figure: id, drawing: true } }, `${id}: its drawing follows it`);
     assert.equal(
       text(drawing.source),
-      fs.readFileSync(path.join(drawings, `${id}.py`), "utf8").trimEnd(),
-      `${id}: the drawing cell is site/notebook-drawings/${id}.py as it is now (rebuild: npm run build:site)`,
+      fs.readFileSync(files.get(id), "utf8").trimEnd(),
+      `${id}: the drawing cell is ${path.relative(ROOT, files.get(id))} as it is now (rebuild: npm run build:site)`,
     );
     // the caption after it names the figure; the drawing's title gives the same number
     const caption = notebook.cells[at + 2];
