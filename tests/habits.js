@@ -5,8 +5,8 @@
 //                                 the JavaScript (.prettierrc.json) and clang-format's of the C++
 //                                 (.clang-format), side by side, that README.md's table of
 //                                 figures lists those of site/src/widgets/figures.js, and that no
-//                                 concept has more files than ARCHITECTURE.md's recipe says
-//                                 (LLMMATH_CONCEPTS_SHOW=1 prints each concept's files)
+//                                 concept takes more places than ARCHITECTURE.md's recipe says
+//                                 (LLMMATH_CONCEPTS_SHOW=1 prints each concept's places)
 //   node tests/habits.js format   (npm run format) writes what lint checks: Prettier, then
 //                                 clang-format, over the same files
 // Each check is one tool over the whole tree; its findings are printed as the tool prints them,
@@ -79,17 +79,20 @@ async function readmeFigures() {
   return problems.join("\n");
 }
 
-// The most files a concept may have: those that name it (its own files: the concept in their
-// name, "model.hpp", "test_model.cpp", "model-figure.js") and those that list it (import the files
-// of, or key a table by, at least half of the concepts: figures.js, adapters.hpp), data and
-// fixtures aside. ARCHITECTURE.md's recipe ("Adding a concept") says the same number.
-const CONCEPT_FILES = 16;
+// The most places a concept may take: the files that name it (its own files outside its figure's
+// folder: the concept in their name, "model.hpp", "test_model.cpp"), its figure's folder
+// (site/src/widgets/<name>/, one place however many parts its figure is made of: its widget and
+// their parts, styles, declaration, presets, notebook drawings) and the files that list it
+// (import the files of, or key a table by, at least half of the concepts: figures.js,
+// adapters.hpp), data and fixtures aside. ARCHITECTURE.md's recipe ("Adding a concept") says the
+// same number.
+const CONCEPT_PLACES = 12;
 const DATA = /^(data|tests\/fixtures|tests\/fuzz\/corpus|tests\/visual|site\/scenarios)\/|^bench\/baseline\.json$/;
 
 /**
- * Each concept (a declaration in bindings/api/, or a figure's widget module) with its files, as
- * "concept N: file, file (lists)…" lines; "" when none has more than CONCEPT_FILES and the recipe
- * says that number, else the lines and what is wrong.
+ * Each concept (a declaration in bindings/api/, or a figure's widget module) with its places, as
+ * "concept N: file, folder/ (its files), file (lists)…" lines; "" when none has more than
+ * CONCEPT_PLACES and the recipe says that number, else the lines and what is wrong.
  */
 async function conceptFiles() {
   const { figures } = require("./browser/registry.js");
@@ -109,11 +112,25 @@ async function conceptFiles() {
   for (const f of Object.values(figures)) concepts.add(f.module.replace(/\.js$/, ""));
   const byFigure = Object.fromEntries(Object.entries(figures).map(([n, f]) => [n, f.module.replace(/\.js$/, "")]));
   const words = (file) => path.basename(file).split(/[-_.]/);
-  const own = new Map([...concepts].map((c) => [c, tracked.filter((f) => words(f).includes(c))]));
+  // each figure's folder, one place of its concept, listed with the files in it
+  const folderOf = (f) => /^site\/src\/widgets\/([a-z-]+)\//.exec(f)?.[1];
+  const folders = new Map(Object.keys(figures).map((n) => [n, tracked.filter((f) => folderOf(f) === n)]));
+  const outside = tracked.filter((f) => !folders.has(folderOf(f)));
+  const own = new Map(
+    [...concepts].map((c) => [
+      c,
+      [
+        ...outside.filter((f) => words(f).includes(c)),
+        ...[...folders]
+          .filter(([n]) => byFigure[n] === c)
+          .map(([n, files]) => `site/src/widgets/${n}/ (${files.map((f) => path.basename(f)).join(", ")})`),
+      ],
+    ]),
+  );
   // The concepts a file lists: those whose files it imports, or whose names (or their figures')
   // key its tables, when they are at least half of them.
   const lists = new Map();
-  for (const f of tracked) {
+  for (const f of outside) {
     if (!/\.(js|mjs|cjs|hpp|cpp|py|css|html)$/.test(f) || [...concepts].some((c) => words(f).includes(c))) continue;
     const text = fs.readFileSync(path.join(root, f), "utf8");
     const imported = new Set(),
@@ -132,12 +149,14 @@ async function conceptFiles() {
   for (const c of [...concepts].sort()) {
     const files = [...own.get(c), ...[...lists].filter(([, set]) => set.has(c)).map(([f]) => `${f} (lists)`)];
     lines.push(`${c} ${files.length}: ${files.join(", ")}`);
-    if (files.length > CONCEPT_FILES) over.push(`${c} has ${files.length} files, more than ${CONCEPT_FILES}`);
+    if (files.length > CONCEPT_PLACES) over.push(`${c} takes ${files.length} places, more than ${CONCEPT_PLACES}`);
   }
   const recipe = fs.readFileSync(path.join(root, "ARCHITECTURE.md"), "utf8");
-  const said = /A new function with its figure is at most\s+(\d+)\s+files/.exec(recipe)?.[1];
-  if (Number(said) !== CONCEPT_FILES)
-    over.push(`ARCHITECTURE.md says "A new function with its figure is at most ${said} files", not ${CONCEPT_FILES}`);
+  const said = /A new function with its figure takes at most\s+(\d+)\s+places/.exec(recipe)?.[1];
+  if (Number(said) !== CONCEPT_PLACES)
+    over.push(
+      `ARCHITECTURE.md says "A new function with its figure takes at most ${said} places", not ${CONCEPT_PLACES}`,
+    );
   if (process.env.LLMMATH_CONCEPTS_SHOW || over.length) return [...lines, ...over].join("\n");
   return "";
 }
