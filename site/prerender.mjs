@@ -163,6 +163,10 @@ export async function drawFigures(dir, ownSheets, numpyScript) {
           .map((child) => {
             const copy = /** @type {HTMLElement} */ (child.cloneNode(true));
             copy.setAttribute("inert", "");
+            // The figure's live region says its summary once the reader pauses (base.js), so at
+            // the moment of the copy it may or may not have spoken: the drawing keeps it empty,
+            // and two builds of one tree write the same page.
+            for (const live of copy.querySelectorAll(".llm-live")) live.textContent = "";
             for (const styled of [copy, ...copy.querySelectorAll("[style]")]) {
               if (!styled.hasAttribute("style")) continue;
               const style = /** @type {HTMLElement} */ (styled).style;
