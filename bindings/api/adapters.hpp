@@ -21,6 +21,7 @@
 #include <Eigen/Core>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "llmmath/alibi.hpp"
 #include "llmmath/attention.hpp"
@@ -38,18 +39,38 @@ namespace llmmath::api {
 
 /// The JavaScript name of a C++ name: snake_case to camelCase (top_k_mass → topKMass,
 /// attention_cost → attentionCost), the one rename across the wall, for every binding.
-inline std::string camel_case(const char* snake) {
+inline std::string camel_case(std::string_view snake) {
   std::string out;
-  for (const char* c = snake; *c; ++c) {
-    if (*c == '_' && c[1] >= 'a' && c[1] <= 'z') {
-      ++c;
-      out += static_cast<char>(*c - 'a' + 'A');
-    } else {
-      out += *c;
-    }
+  for (std::size_t i = 0; i < snake.size(); ++i) {
+    if (snake[i] == '_' && i + 1 < snake.size() && snake[i + 1] >= 'a' && snake[i + 1] <= 'z')
+      out += static_cast<char>(snake[++i] - 'a' + 'A');
+    else
+      out += snake[i];
   }
   return out;
 }
+/// The same for a name given as a C string (a FieldNames, llmmath/model.hpp).
+inline std::string camel_case(const char* snake) { return camel_case(std::string_view(snake)); }
+
+/// Text of the core (a message, a note, any string of a result) as a JavaScript caller reads
+/// it: each name of the API the core marked (llmmath/check.hpp) camelCased and its marks
+/// removed, nothing else touched, so a config.json's num_key_value_heads stays as it is.
+/// Text without a mark, most strings of a result, is copied as it is.
+inline std::string js_text(std::string_view text) {
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t open; (open = text.find(name_mark, at)) != std::string_view::npos;) {
+    const std::size_t close = text.find(name_mark, open + 1);
+    if (close == std::string_view::npos) break;  // never: the core writes marks in pairs
+    out.append(text, at, open - at);
+    out += camel_case(text.substr(open + 1, close - open - 1));
+    at = close + 1;
+  }
+  return out.append(text, at, std::string_view::npos);
+}
+
+/// A failed check's message as a JavaScript caller reads it.
+inline std::string js_message(const InvalidArgument& e) { return js_text(e.marked()); }
 
 /// How a binding reads its value type V; each binding specialises it.
 template <class V>
@@ -168,7 +189,7 @@ auto renamed(const V& object, const char* name, const char* former) {
   auto before = R::field(object, former);
   if (!R::present(before)) return now;
   if (R::present(now))
-    fail(camel_case(name), "given once: " + camel_case(former) + " is its former name", "both");
+    fail(name, "given once: " + api_name(former) + " is its former name", "both");
   return before;
 }
 

@@ -10,7 +10,8 @@
 //                                    "-Infinity" (JSON has no such number)
 //   llmmath::native::parse(text)     text → Json, by the core's parser (llmmath/json.hpp)
 //   llmmath::native::write(json)     Json → text, numbers with 17 significant digits
-//   llmmath::native::call(fn, args)  the API function `fn` (camelCase) on `args` → its result
+//   llmmath::native::call(fn, args)  the API function `fn` (camelCase) on `args` → its result;
+//                                    its strings and errors' messages as JavaScript reads them
 //   llmmath::native::run(fn, args)   the same call, its result dropped (for timing)
 //   llmmath::native::functions()     the API's functions' names, in registration order
 // Arguments must be as boundary.js would hand them on: of the declared kind (a number, an array
@@ -222,10 +223,11 @@ inline Json to_json(const Eigen::MatrixXi& M) { return rows_json(M); }
 inline Json to_json(const Eigen::Array<bool, Eigen::Dynamic, Eigen::Dynamic>& B) {
   return rows_json(B);
 }
+/// A string the core wrote, as JavaScript reads it (api::js_text: its API's names camelCased).
 inline Json to_json(const std::string& text) {
   Json j;
   j.type = Json::Type::string;
-  j.string = text;
+  j.string = api::js_text(text);
   return j;
 }
 inline Json to_json(const std::vector<std::string>& list) {
@@ -410,14 +412,23 @@ inline const Entry& entry(const std::string& fn) {
 
 }  // namespace detail
 
-/// The API function `fn` on `args`; its result as Json. Throws what the core throws.
+/// The API function `fn` on `args`; its result as Json. Throws what the core throws, a failed
+/// check as std::invalid_argument with the message JavaScript reads (api::js_message).
 inline Json call(const std::string& fn, const std::vector<Json>& args) {
-  return detail::entry(fn).call(args);
+  try {
+    return detail::entry(fn).call(args);
+  } catch (const InvalidArgument& e) {
+    throw std::invalid_argument(api::js_message(e));
+  }
 }
 
 /// The same call with its result dropped.
 inline void run(const std::string& fn, const std::vector<Json>& args) {
-  detail::entry(fn).run(args);
+  try {
+    detail::entry(fn).run(args);
+  } catch (const InvalidArgument& e) {
+    throw std::invalid_argument(api::js_message(e));
+  }
 }
 
 /// The names of the API's functions, in registration order.

@@ -119,11 +119,14 @@ void Result::set(const char* name, const Eigen::MatrixXd& M, const BoolArray& ke
 
 void Result::set(const char* name, const Result& nested) { object_.set(key(name), nested.object_); }
 
-void Result::set(const char* name, const std::string& s) { object_.set(key(name), val(s)); }
+// The core's strings name its API's names in C++ and marked; JavaScript reads them camelCased.
+void Result::set(const char* name, const std::string& s) {
+  object_.set(key(name), val(api::js_text(s)));
+}
 
 void Result::set(const char* name, const std::vector<std::string>& list) {
   val out = val::array();
-  for (std::size_t i = 0; i < list.size(); ++i) out.set(i, val(list[i]));
+  for (std::size_t i = 0; i < list.size(); ++i) out.set(i, val(api::js_text(list[i])));
   object_.set(key(name), out);
 }
 

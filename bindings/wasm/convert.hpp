@@ -80,7 +80,8 @@ class Result {
   /// A nested object (its arrays must outlive send() too).
   void set(const char* key, const Result& nested);
   void set(const char* key, int i) { set(key, static_cast<double>(i)); }
-  /// A string the core wrote (a layer's kind, an assumed sentence), and a list of them.
+  /// A string the core wrote (a layer's kind, an assumed sentence), and a list of them, each as
+  /// api::js_text makes it.
   void set(const char* key, const std::string& s);
   void set(const char* key, const std::vector<std::string>& list);
   /// A field that is null when empty (Nullable, llmmath/model.hpp), not left out.
@@ -141,9 +142,10 @@ void send(const val& sink, const Struct& r) {
 }
 
 /// Runs `body`; a std::exception from it (a core precondition, or the heap running out) comes
-/// back as its message, as a string, for boundary.js to throw as an Error; success gives
-/// undefined. Nothing is thrown across into JavaScript and every C++ object of the call is
-/// destroyed before this returns, so an error leaks nothing.
+/// back as its message, as a string, for boundary.js to throw as an Error (a precondition's with
+/// the names of the API camelCased, api::js_message); success gives undefined. Nothing is thrown
+/// across into JavaScript and every C++ object of the call is destroyed before this returns, so an
+/// error leaks nothing.
 template <class Body>
 val guarded(Body&& body) {
   std::string message;
@@ -152,6 +154,8 @@ val guarded(Body&& body) {
     return val::undefined();
   } catch (const std::bad_alloc&) {
     message = "the WebAssembly heap is out of memory (the page cannot give this call enough)";
+  } catch (const InvalidArgument& e) {
+    message = api::js_message(e);
   } catch (const std::exception& e) {
     message = e.what();
   }

@@ -91,8 +91,8 @@ constexpr double max_distractors = 9007199254740992.0;
 }  // namespace
 
 ContextDilutionResult context_dilution(double a, double b, double n) {
-  require_finite(a, "relevantScore");
-  require_finite(b, "distractorScore");
+  require_finite(a, "relevant_score");
+  require_finite(b, "distractor_score");
   require_integer(n, "distractors", 0, max_distractors);
   ContextDilutionResult r;
   if (n == 0) {
@@ -111,8 +111,8 @@ ContextDilutionResult context_dilution(double a, double b, double n) {
 
 ContextDilutionSweep context_dilution_sweep(double a, double b,
                                             const Eigen::VectorXd& distractors) {
-  require_finite(a, "relevantScore");
-  require_finite(b, "distractorScore");
+  require_finite(a, "relevant_score");
+  require_finite(b, "distractor_score");
   require_sweep_length(distractors, "distractors");
   require_integers(distractors, "distractors", 0, max_distractors);
   const Eigen::Index m = distractors.size();

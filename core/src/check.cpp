@@ -7,10 +7,33 @@
 
 namespace llmmath {
 
+std::string api_name(std::string_view name) {
+  std::string marked(1, name_mark);
+  return marked.append(name) += name_mark;
+}
+
+std::string plain_text(std::string_view marked) {
+  std::string text;
+  text.reserve(marked.size());
+  for (const char c : marked)
+    if (c != name_mark) text += c;
+  return text;
+}
+
+InvalidArgument::InvalidArgument(const std::string& marked)
+    : std::invalid_argument(plain_text(marked)),
+      marked_(std::make_shared<const std::string>(marked)) {}
+
 void fail(std::string_view name, std::string_view expected, std::string_view got) {
-  std::string message(name);
+  std::string message = api_name(name);
   message.append(" must be ").append(expected).append(", got ").append(got);
-  throw std::invalid_argument(message);
+  throw InvalidArgument(message);
+}
+
+void fail_key(std::string_view key, std::string_view expected, std::string_view got) {
+  std::string message(key);
+  message.append(" must be ").append(expected).append(", got ").append(got);
+  throw InvalidArgument(message);
 }
 
 std::string describe(double x) {

@@ -67,20 +67,20 @@ u128 count(double x, const char* name, double lo, double hi) {
 AttentionCostResult attention_cost(const AttentionCostConfig& cfg) {
   const u128 n = count(cfg.tokens, "tokens", 1, max_cost_tokens);
   const u128 h = count(cfg.heads, "heads", 1, max_cost_factor);
-  const u128 d = count(cfg.head_dim, "headDim", 1, max_cost_factor);
+  const u128 d = count(cfg.head_dim, "head_dim", 1, max_cost_factor);
   const u128 L = count(cfg.layers, "layers", 1, max_cost_factor);
-  const u128 kv = count(cfg.kv_heads.value_or(cfg.heads), "kvHeads", 1, double(h));
+  const u128 kv = count(cfg.kv_heads.value_or(cfg.heads), "kv_heads", 1, double(h));
   if (h % kv != 0)
-    fail("kvHeads",
-         "a divisor of heads (" + describe(double(h)) +
+    fail("kv_heads",
+         "a divisor of " + api_name("heads") + " (" + describe(double(h)) +
              "), so that query heads share key-value "
              "heads in equal groups",
          describe(double(kv)));
   const u128 B = count(cfg.batch, "batch", 1, max_cost_batch);
   const double bytes = cfg.kv_bytes_per_element;
-  require_finite(bytes, "kvBytesPerElement");
+  require_finite(bytes, "kv_bytes_per_element");
   if (!(bytes > 0 && bytes <= max_cost_kv_bytes_per_element))
-    fail("kvBytesPerElement", "a number in (0, " + describe(max_cost_kv_bytes_per_element) + "]",
+    fail("kv_bytes_per_element", "a number in (0, " + describe(max_cost_kv_bytes_per_element) + "]",
          describe(bytes));
 
   // Exact integer products first (at most 2^117), then one rounding each.
@@ -100,22 +100,22 @@ AttentionCostResult attention_cost(const AttentionCostConfig& cfg) {
   r.macs_per_layer = to_double(2 * macs_per_layer);
   r.macs = to_double(2 * macs_per_layer * L);
 
-  // The linear layers: hidden and intermediate together, or neither (gatedMlp only with them).
+  // The linear layers: hidden and intermediate together, or neither (gated_mlp only with them).
   if (!cfg.hidden && !cfg.intermediate && !cfg.gated_mlp) return r;
   if (!cfg.hidden)
     fail("hidden",
-         "a whole number in [1, " + describe(max_cost_hidden) +
-             "] when intermediate or gatedMlp is given",
+         "a whole number in [1, " + describe(max_cost_hidden) + "] when " +
+             api_name("intermediate") + " or " + api_name("gated_mlp") + " is given",
          "undefined");
   if (!cfg.intermediate)
     fail("intermediate",
-         "a whole number in [1, " + describe(max_cost_intermediate) +
-             "] when hidden or gatedMlp is given",
+         "a whole number in [1, " + describe(max_cost_intermediate) + "] when " +
+             api_name("hidden") + " or " + api_name("gated_mlp") + " is given",
          "undefined");
   const u128 D = count(*cfg.hidden, "hidden", 1, max_cost_hidden);
   const u128 F = count(*cfg.intermediate, "intermediate", 1, max_cost_intermediate);
   const u128 matrices = cfg.gated_mlp.value_or(false) ? 3 : 2;
-  // per token, below 2^47: Q and O (h heads each), K and V (kvHeads heads each), feed-forward
+  // per token, below 2^47: Q and O (h heads each), K and V (kv_heads heads each), feed-forward
   const u128 projection_per_token = D * d * (2 * h + 2 * kv);
   const u128 ffn_per_token = matrices * D * F;
   const u128 linear_per_token = projection_per_token + ffn_per_token;

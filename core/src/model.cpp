@@ -126,10 +126,10 @@ class Reader {
     if (!ok) {
       // not a number at all: said as core-api.md says it; a number out of range: with the range
       if (v.type != Value::Type::number)
-        fail(name(key), lo == 1 ? "a positive integer" : "an integer", json::describe(v));
+        fail_key(name(key), lo == 1 ? "a positive integer" : "an integer", json::describe(v));
       const std::string expectation = lo == 1 ? "a positive integer (at most " + whole(hi) + ")"
                                               : "an integer in " + whole(lo) + " … " + whole(hi);
-      fail(name(key), expectation, json::describe(v));
+      fail_key(name(key), expectation, json::describe(v));
     }
     return v.number;
   }
@@ -142,8 +142,8 @@ class Reader {
     std::string_view which;
     if (const Value* v = find(keys, &which)) return integer(*v, which, lo, hi);
     if (!fallback) {
-      fail(name(*keys.begin()), "present: a positive integer (at most " + whole(hi) + ")",
-           "nothing (the field is missing)");
+      fail_key(name(*keys.begin()), "present: a positive integer (at most " + whole(hi) + ")",
+               "nothing (the field is missing)");
     }
     if (!why.empty()) shape_.assumed.push_back(why);
     return *fallback;
@@ -152,14 +152,14 @@ class Reader {
   std::optional<bool> flag(std::string_view key) const {
     const Value* v = find({key});
     if (!v) return std::nullopt;
-    if (v->type != Value::Type::boolean) fail(name(key), "true or false", json::describe(*v));
+    if (v->type != Value::Type::boolean) fail_key(name(key), "true or false", json::describe(*v));
     return v->boolean;
   }
 
   std::string string(std::string_view key) const {
     const Value* v = find({key});
     if (!v) return "";
-    if (v->type != Value::Type::string) fail(name(key), "a string", json::describe(*v));
+    if (v->type != Value::Type::string) fail_key(name(key), "a string", json::describe(*v));
     return v->string;
   }
 
@@ -167,15 +167,16 @@ class Reader {
   std::optional<std::vector<double>> integers(std::string_view key, double lo, double hi) const {
     const Value* v = find({key});
     if (!v) return std::nullopt;
-    if (v->type != Value::Type::array) fail(name(key), "an array of integers", json::describe(*v));
+    if (v->type != Value::Type::array)
+      fail_key(name(key), "an array of integers", json::describe(*v));
     std::vector<double> out;
     for (std::size_t i = 0; i < v->items.size(); ++i) {
       const Value& e = v->items[i];
       const bool ok = e.type == Value::Type::number && e.number == std::floor(e.number) &&
                       e.number >= lo && e.number <= hi;
       if (!ok) {
-        fail(name(key) + "[" + std::to_string(i) + "]",
-             "an integer in " + whole(lo) + " … " + whole(hi), json::describe(e));
+        fail_key(name(key) + "[" + std::to_string(i) + "]",
+                 "an integer in " + whole(lo) + " … " + whole(hi), json::describe(e));
       }
       out.push_back(e.number);
     }
@@ -257,15 +258,15 @@ void read_layer_kinds(const Reader& r, Family f, ModelShape& s) {
   }
   if (const Value* types = r.find({"layer_types"})) {
     if (types->type != Value::Type::array)
-      fail(r.name("layer_types"), "an array of strings, one per layer", json::describe(*types));
+      fail_key(r.name("layer_types"), "an array of strings, one per layer", json::describe(*types));
     if (types->items.size() != layers) {
-      fail(r.name("layer_types"), "one entry per layer (" + whole(s.layers) + ")",
-           std::to_string(types->items.size()) + " entries");
+      fail_key(r.name("layer_types"), "one entry per layer (" + whole(s.layers) + ")",
+               std::to_string(types->items.size()) + " entries");
     }
     for (std::size_t i = 0; i < layers; ++i) {
       const Value& t = types->items[i];
       const std::string entry = r.name("layer_types") + "[" + std::to_string(i) + "]";
-      if (t.type != Value::Type::string) fail(entry, "a string", json::describe(t));
+      if (t.type != Value::Type::string) fail_key(entry, "a string", json::describe(t));
       if (t.string == "full_attention") {
         s.layer_kinds[i] = "full";
       } else if (t.string == "sliding_attention") {
@@ -313,8 +314,8 @@ void read_layer_kinds(const Reader& r, Family f, ModelShape& s) {
     if (s.chunk) {
       auto rope = r.integers("no_rope_layers", 0, 1);
       if (rope && !rope->empty() && rope->size() < layers) {
-        fail(r.name("no_rope_layers"), "one entry per layer (" + whole(s.layers) + ")",
-             std::to_string(rope->size()) + " entries");
+        fail_key(r.name("no_rope_layers"), "one entry per layer (" + whole(s.layers) + ")",
+                 std::to_string(rope->size()) + " entries");
       }
       if (!rope || rope->empty()) {
         rope.emplace();
@@ -339,12 +340,12 @@ void read_layer_kinds(const Reader& r, Family f, ModelShape& s) {
   const bool slides = std::count(s.layer_kinds.begin(), s.layer_kinds.end(), "sliding") > 0;
   const bool chunks = std::count(s.layer_kinds.begin(), s.layer_kinds.end(), "chunked") > 0;
   if (slides && !window) {
-    fail(r.name("sliding_window"), "a positive integer when layers slide",
-         r.has("sliding_window") ? "null" : "nothing (the field is missing)");
+    fail_key(r.name("sliding_window"), "a positive integer when layers slide",
+             r.has("sliding_window") ? "null" : "nothing (the field is missing)");
   }
   if (chunks && !s.chunk) {
-    fail(r.name("attention_chunk_size"), "a positive integer when layers are chunked",
-         "nothing (the field is missing)");
+    fail_key(r.name("attention_chunk_size"), "a positive integer when layers are chunked",
+             "nothing (the field is missing)");
   }
   if (slides) s.window = *window;
   if (!chunks) s.chunk.reset();
@@ -437,7 +438,7 @@ double dtype_bytes(const Reader& r, const Reader& outer, ModelShape& s, std::str
     name = "bf16";
     return 2;
   }
-  if (v->type != Value::Type::string) fail(r.name(which), "a dtype name", json::describe(*v));
+  if (v->type != Value::Type::string) fail_key(r.name(which), "a dtype name", json::describe(*v));
   const std::string& t = v->string;
   if (t == "float32" || t == "float") {
     name = "fp32";
@@ -637,12 +638,12 @@ ModelWeights read_weights(const Reader& r, const Reader& outer, ModelShape& s) {
 
 ModelShape read(const Value& config) {
   if (!config.is_object())
-    fail("config", "an object (the contents of a config.json)", json::describe(config));
+    fail_key("config", "an object (the contents of a config.json)", json::describe(config));
   ModelShape s;
   const Value* nested = config.find("text_config");
   if (nested && !nested->is_null() && !nested->is_object())
-    fail("config.text_config", "an object (the language model's configuration)",
-         json::describe(*nested));
+    fail_key("config.text_config", "an object (the language model's configuration)",
+             json::describe(*nested));
   const bool multimodal = nested && nested->is_object();
   const Value& text = multimodal ? *nested : config;
   Reader r(text, multimodal ? &config : nullptr, multimodal ? "config.text_config" : "config", s);
@@ -695,9 +696,9 @@ ModelShape read(const Value& config) {
       }
     }
     if (s.kv_heads > s.heads || std::fmod(s.heads, s.kv_heads) != 0) {
-      fail(r.name(which.empty() ? "num_key_value_heads" : which),
-           "a divisor of " + r.name("num_attention_heads") + " (" + whole(s.heads) + ")",
-           whole(s.kv_heads));
+      fail_key(r.name(which.empty() ? "num_key_value_heads" : which),
+               "a divisor of " + r.name("num_attention_heads") + " (" + whole(s.heads) + ")",
+               whole(s.kv_heads));
     }
   }
 
@@ -731,15 +732,15 @@ ModelShape read(const Value& config) {
       s.assumed.push_back(default_sentence(f, "head_dim", dflt));
     } else {
       if (std::fmod(s.hidden, s.heads) != 0) {
-        fail(r.name("head_dim"),
-             "present when " + r.name("hidden_size") + " (" + whole(s.hidden) +
-                 ") is not a multiple of the heads (" + whole(s.heads) + ")",
-             "nothing (the field is missing)");
+        fail_key(r.name("head_dim"),
+                 "present when " + r.name("hidden_size") + " (" + whole(s.hidden) +
+                     ") is not a multiple of the heads (" + whole(s.heads) + ")",
+                 "nothing (the field is missing)");
       }
       s.head_dim = s.hidden / s.heads;
       if (s.head_dim > max_model_head_dim)
-        fail(r.name("head_dim"), "at most 4,096 (hidden_size / num_attention_heads)",
-             whole(s.head_dim));
+        fail_key(r.name("head_dim"), "at most 4,096 (hidden_size / num_attention_heads)",
+                 whole(s.head_dim));
       if (f != Family::gpt2 && f != Family::falcon) {
         s.assumed.push_back(
             "head_dim is not in the file: hidden_size / num_attention_heads = " + whole(s.hidden) +
@@ -830,13 +831,15 @@ ModelShape read(const Value& config) {
 
 /// Reads each field of a struct from a caller's object by the name the caller gives the member
 /// (`names`: the bindings' camelCase, as they wrote the shape), through the same for_each_field
-/// list, so reading and writing cannot disagree.
+/// list, so reading and writing cannot disagree. Its messages quote the keys as the caller's
+/// object has them (fail_key); check_shape's name the fields in C++, marked.
 class ShapeReader {
  public:
   ShapeReader(const Value& object, std::string path, FieldNames names)
       : object_(object), path_(std::move(path)), names_(names) {
     if (!object.is_object())
-      fail(path_, "an object (as modelFromConfig returns it)", json::describe(object));
+      fail_key(path_, "an object (as " + api_name("model_from_config") + " returns it)",
+               json::describe(object));
   }
 
   template <class Struct>
@@ -859,8 +862,8 @@ class ShapeReader {
     where = path_ + "." + key(name);
     const Value* v = object_.find(key(name));
     if (!v)
-      fail(where, "present (a shape as modelFromConfig returns it)",
-           "nothing (the field is missing)");
+      fail_key(where, "present (a shape as " + api_name("model_from_config") + " returns it)",
+               "nothing (the field is missing)");
     return *v;
   }
 
@@ -869,29 +872,29 @@ class ShapeReader {
     const Value& v = get(name, where);
     if (v.type != Value::Type::number || !std::isfinite(v.number) ||
         v.number != std::floor(v.number) || v.number < 0)
-      fail(where, "a whole number ≥ 0", json::describe(v));
+      fail_key(where, "a whole number ≥ 0", json::describe(v));
     out = v.number;
   }
   void read(const char* name, bool& out) {
     std::string where;
     const Value& v = get(name, where);
-    if (v.type != Value::Type::boolean) fail(where, "true or false", json::describe(v));
+    if (v.type != Value::Type::boolean) fail_key(where, "true or false", json::describe(v));
     out = v.boolean;
   }
   void read(const char* name, std::string& out) {
     std::string where;
     const Value& v = get(name, where);
-    if (v.type != Value::Type::string) fail(where, "a string", json::describe(v));
+    if (v.type != Value::Type::string) fail_key(where, "a string", json::describe(v));
     out = v.string;
   }
   void read(const char* name, std::vector<std::string>& out) {
     std::string where;
     const Value& v = get(name, where);
-    if (v.type != Value::Type::array) fail(where, "an array of strings", json::describe(v));
+    if (v.type != Value::Type::array) fail_key(where, "an array of strings", json::describe(v));
     out.clear();
     for (std::size_t i = 0; i < v.items.size(); ++i) {
       if (v.items[i].type != Value::Type::string)
-        fail(where + "[" + std::to_string(i) + "]", "a string", json::describe(v.items[i]));
+        fail_key(where + "[" + std::to_string(i) + "]", "a string", json::describe(v.items[i]));
       out.push_back(v.items[i].string);
     }
   }
@@ -907,20 +910,21 @@ class ShapeReader {
       return;
     }
     if (!v->is_object())
-      fail(where, "an object (as modelFromConfig returns it)", json::describe(*v));
+      fail_key(where, "an object (as " + api_name("model_from_config") + " returns it)",
+               json::describe(*v));
     for_each_field(out, [&](const char* field, const auto& member) {
       auto& m = const_cast<std::remove_const_t<std::remove_reference_t<decltype(member)>>&>(member);
       const std::string at = where + "." + key(field);
       const Value* f = v->find(key(field));
       if (!f)
-        fail(at, "present (a shape as modelFromConfig returns it)",
-             "nothing (the field is missing)");
+        fail_key(at, "present (a shape as " + api_name("model_from_config") + " returns it)",
+                 "nothing (the field is missing)");
       if constexpr (std::is_same_v<std::decay_t<decltype(m)>, std::string>) {
-        if (f->type != Value::Type::string) fail(at, "a string", json::describe(*f));
+        if (f->type != Value::Type::string) fail_key(at, "a string", json::describe(*f));
         m = f->string;
       } else {
         if (f->type != Value::Type::number || !std::isfinite(f->number))
-          fail(at, "a finite number", json::describe(*f));
+          fail_key(at, "a finite number", json::describe(*f));
         m = f->number;
       }
     });
@@ -936,7 +940,7 @@ class ShapeReader {
     if constexpr (std::is_same_v<T, double>) {
       if (v.type != Value::Type::number || !std::isfinite(v.number) ||
           v.number != std::floor(v.number) || v.number < 1)
-        fail(where, "a positive whole number or null", json::describe(v));
+        fail_key(where, "a positive whole number or null", json::describe(v));
       out = v.number;
     } else {
       T nested;
@@ -954,16 +958,16 @@ void check_shape(const ModelShape& s) {
   require_whole(s.layers, "layers", 1, max_model_layers);
   require_whole(s.hidden, "hidden", 1, max_model_hidden);
   require_whole(s.heads, "heads", 1, max_model_heads);
-  require_whole(s.kv_heads, "kvHeads", 1, max_model_heads);
-  require_whole(s.head_dim, "headDim", 1, max_model_head_dim * 2);
-  require_whole(s.v_head_dim, "vHeadDim", 1, max_model_head_dim);
+  require_whole(s.kv_heads, "kv_heads", 1, max_model_heads);
+  require_whole(s.head_dim, "head_dim", 1, max_model_head_dim * 2);
+  require_whole(s.v_head_dim, "v_head_dim", 1, max_model_head_dim);
   require_whole(s.intermediate, "intermediate", 0, max_model_width);
   require_whole(s.vocab, "vocab", 1, max_model_vocab);
-  require_whole(s.max_context, "maxContext", 1, max_model_context);
-  require_whole(s.norms_per_layer, "normsPerLayer", 0, 8);
-  require_whole(s.position_embeddings, "positionEmbeddings", 0, max_model_context);
+  require_whole(s.max_context, "max_context", 1, max_model_context);
+  require_whole(s.norms_per_layer, "norms_per_layer", 0, 8);
+  require_whole(s.position_embeddings, "position_embeddings", 0, max_model_context);
   if (s.layer_kinds.size() != static_cast<std::size_t>(s.layers)) {
-    fail("shape.layerKinds", "one entry per layer (" + whole(s.layers) + ")",
+    fail("shape.layer_kinds", "one entry per layer (" + whole(s.layers) + ")",
          std::to_string(s.layer_kinds.size()) + " entries");
   }
   bool slides = false, chunks = false, latent = false;
@@ -976,7 +980,7 @@ void check_shape(const ModelShape& s) {
     else if (k == "mla")
       latent = true;
     else if (k != "full")
-      fail("shape.layerKinds[" + std::to_string(i) + "]",
+      fail("shape.layer_kinds[" + std::to_string(i) + "]",
            "\"full\", \"sliding\", \"chunked\" or \"mla\"", "\"" + k + "\"");
   }
   if (slides) {
@@ -990,47 +994,50 @@ void check_shape(const ModelShape& s) {
   if (latent && !s.mla)
     fail("shape.mla", "the latent attention's sizes when layers are \"mla\"", "null");
   if (s.mla) {
-    require_whole(s.mla->kv_lora_rank, "mla.kvLoraRank", 1, max_model_rank);
-    if (s.mla->q_lora_rank) require_whole(*s.mla->q_lora_rank, "mla.qLoraRank", 1, max_model_rank);
-    require_whole(s.mla->qk_nope_head_dim, "mla.qkNopeHeadDim", 0, max_model_rank);
-    require_whole(s.mla->qk_rope_head_dim, "mla.qkRopeHeadDim", 0, max_model_rank);
-    require_whole(s.mla->v_head_dim, "mla.vHeadDim", 1, max_model_rank);
+    require_whole(s.mla->kv_lora_rank, "mla.kv_lora_rank", 1, max_model_rank);
+    if (s.mla->q_lora_rank)
+      require_whole(*s.mla->q_lora_rank, "mla.q_lora_rank", 1, max_model_rank);
+    require_whole(s.mla->qk_nope_head_dim, "mla.qk_nope_head_dim", 0, max_model_rank);
+    require_whole(s.mla->qk_rope_head_dim, "mla.qk_rope_head_dim", 0, max_model_rank);
+    require_whole(s.mla->v_head_dim, "mla.v_head_dim", 1, max_model_rank);
   }
   if (s.kv_heads > s.heads || std::fmod(s.heads, s.kv_heads) != 0)
-    fail("shape.kvHeads", "a divisor of shape.heads (" + whole(s.heads) + ")", whole(s.kv_heads));
+    fail("shape.kv_heads", "a divisor of " + api_name("shape.heads") + " (" + whole(s.heads) + ")",
+         whole(s.kv_heads));
   if (s.moe) {
     const ModelMoe& m = *s.moe;
     require_whole(m.experts, "moe.experts", 1, max_model_experts);
-    require_whole(m.experts_per_token, "moe.expertsPerToken", 1, m.experts);
-    require_whole(m.shared_experts, "moe.sharedExperts", 0, 64);
-    require_whole(m.expert_width, "moe.expertWidth", 1, max_model_width);
-    require_whole(m.shared_width, "moe.sharedWidth", 0, max_model_width);
-    require_whole(m.moe_layers, "moe.moeLayers", 0, s.layers);
+    require_whole(m.experts_per_token, "moe.experts_per_token", 1, m.experts);
+    require_whole(m.shared_experts, "moe.shared_experts", 0, 64);
+    require_whole(m.expert_width, "moe.expert_width", 1, max_model_width);
+    require_whole(m.shared_width, "moe.shared_width", 0, max_model_width);
+    require_whole(m.moe_layers, "moe.moe_layers", 0, s.layers);
     if (m.moe_layers + m.dense_layers != s.layers)
-      fail("shape.moe.denseLayers",
-           "shape.layers − shape.moe.moeLayers (" + whole(s.layers - m.moe_layers) + ")",
+      fail("shape.moe.dense_layers",
+           api_name("shape.layers") + " − " + api_name("shape.moe.moe_layers") + " (" +
+               whole(s.layers - m.moe_layers) + ")",
            whole(m.dense_layers));
   }
   if (s.attention_bias != "none" && s.attention_bias != "qkv" && s.attention_bias != "qkvo")
-    fail("shape.attentionBias", "\"none\", \"qkv\" or \"qkvo\"", "\"" + s.attention_bias + "\"");
+    fail("shape.attention_bias", "\"none\", \"qkv\" or \"qkvo\"", "\"" + s.attention_bias + "\"");
   if (s.norm_kind != "rms" && s.norm_kind != "layer")
-    fail("shape.normKind", "\"rms\" or \"layer\"", "\"" + s.norm_kind + "\"");
+    fail("shape.norm_kind", "\"rms\" or \"layer\"", "\"" + s.norm_kind + "\"");
   const ModelWeights& w = s.weights;
   const std::string& q = w.quantized;
   if (q != "none" && q != "linear" && q != "mlp" && q != "experts")
     fail("shape.weights.quantized", "\"none\", \"linear\", \"mlp\" or \"experts\"",
          "\"" + q + "\"");
   if (!(w.element_bits > 0 && w.element_bits <= 32))
-    fail("shape.weights.elementBits", "in (0, 32]", describe(w.element_bits));
+    fail("shape.weights.element_bits", "in (0, 32]", describe(w.element_bits));
   if (!(w.rest_bytes > 0 && w.rest_bytes <= max_model_element_bytes))
-    fail("shape.weights.restBytes", "in (0, 64]", describe(w.rest_bytes));
-  for (auto [value, name] : {std::pair{w.scale_bytes, "shape.weights.scaleBytes"},
-                             std::pair{w.zero_bytes, "shape.weights.zeroBytes"},
-                             std::pair{w.index_bytes, "shape.weights.indexBytes"}})
+    fail("shape.weights.rest_bytes", "in (0, 64]", describe(w.rest_bytes));
+  for (auto [value, name] : {std::pair{w.scale_bytes, "shape.weights.scale_bytes"},
+                             std::pair{w.zero_bytes, "shape.weights.zero_bytes"},
+                             std::pair{w.index_bytes, "shape.weights.index_bytes"}})
     if (!(value >= 0 && value <= max_model_element_bytes))
       fail(name, "in [0, 64]", describe(value));
-  require_integer(w.group_size, "shape.weights.groupSize", -1, max_model_width);
-  require_integer(w.block_size, "shape.weights.blockSize", 0, max_model_width);
+  require_integer(w.group_size, "shape.weights.group_size", -1, max_model_width);
+  require_integer(w.block_size, "shape.weights.block_size", 0, max_model_width);
 }
 
 // ---- costing ----------------------------------------------------------------------------------
@@ -1370,46 +1377,47 @@ void check_options(const ModelCostOptions& o, bool sweep) {
   if (!sweep) require_integer(o.tokens, "opts.tokens", 1, max_model_context);
   require_integer(o.batch, "opts.batch", 1, max_model_batch);
   if (!(o.kv_bytes_per_element > 0 && o.kv_bytes_per_element <= max_model_element_bytes))
-    fail("opts.kvBytesPerElement", "in (0, 64] (2 for bf16/fp16, 1 for fp8/int8, 0.5 for int4)",
+    fail("opts.kv_bytes_per_element", "in (0, 64] (2 for bf16/fp16, 1 for fp8/int8, 0.5 for int4)",
          describe(o.kv_bytes_per_element));
   if (o.weight_bytes_per_param &&
       !(*o.weight_bytes_per_param > 0 && *o.weight_bytes_per_param <= max_model_element_bytes))
-    fail("opts.weightBytesPerParam", "in (0, 64] (2 for bf16, 1 for fp8, 0.5 for 4-bit)",
+    fail("opts.weight_bytes_per_param", "in (0, 64] (2 for bf16, 1 for fp8, 0.5 for 4-bit)",
          describe(*o.weight_bytes_per_param));
   if (std::find(std::begin(model_weight_formats), std::end(model_weight_formats),
                 o.weight_format) == std::end(model_weight_formats))
-    fail("opts.weightFormat",
+    fail("opts.weight_format",
          "\"file\", \"fp32\", \"bf16\", \"fp16\", \"fp8\", \"int8\", \"int4\" or \"mxfp4\"",
          "\"" + o.weight_format + "\"");
   if (o.memory_bytes)
-    require_positive(*o.memory_bytes, "opts.memoryBytes", "a positive finite number of bytes");
+    require_positive(*o.memory_bytes, "opts.memory_bytes", "a positive finite number of bytes");
   if (o.tensor_parallel)
-    require_integer(*o.tensor_parallel, "opts.tensorParallel", 0, max_model_devices);
-  require_integer(o.block_tokens, "opts.blockTokens", 1, max_model_block_tokens);
+    require_integer(*o.tensor_parallel, "opts.tensor_parallel", 0, max_model_devices);
+  require_integer(o.block_tokens, "opts.block_tokens", 1, max_model_block_tokens);
   if (o.kv_budget_bytes)
-    require_positive(*o.kv_budget_bytes, "opts.kvBudgetBytes", "a positive finite number of bytes");
+    require_positive(*o.kv_budget_bytes, "opts.kv_budget_bytes",
+                     "a positive finite number of bytes");
   if (o.devices) {
     const ModelDevices& d = *o.devices;
     require_integer(d.count, "opts.devices.count", 1, max_model_devices);
-    require_positive(d.memory_bytes, "opts.devices.memoryBytes",
+    require_positive(d.memory_bytes, "opts.devices.memory_bytes",
                      "a positive finite number of bytes");
     if (d.bandwidth_bytes_per_second)
-      require_positive(*d.bandwidth_bytes_per_second, "opts.devices.bandwidthBytesPerSecond",
+      require_positive(*d.bandwidth_bytes_per_second, "opts.devices.bandwidth_bytes_per_second",
                        "a positive finite number of bytes per second");
     if (d.flops_per_second)
-      require_positive(*d.flops_per_second, "opts.devices.flopsPerSecond",
+      require_positive(*d.flops_per_second, "opts.devices.flops_per_second",
                        "a positive finite number of operations per second");
     if (o.memory_bytes)
-      fail("opts.memoryBytes",
-           "absent when opts.devices is given (each device's memory is "
-           "devices.memoryBytes)",
+      fail("opts.memory_bytes",
+           "absent when " + api_name("opts.devices") + " is given (each device's memory is " +
+               api_name("devices.memory_bytes") + ")",
            describe(*o.memory_bytes));
   }
   if (o.memory_utilization && !(*o.memory_utilization > 0 && *o.memory_utilization <= 1))
-    fail("opts.memoryUtilization", "in (0, 1] (vLLM's default 0.9)",
+    fail("opts.memory_utilization", "in (0, 1] (vLLM's default 0.9)",
          describe(*o.memory_utilization));
   if (!(o.reserve_bytes >= 0 && std::isfinite(o.reserve_bytes)))
-    fail("opts.reserveBytes", "a finite number of bytes ≥ 0", describe(o.reserve_bytes));
+    fail("opts.reserve_bytes", "a finite number of bytes ≥ 0", describe(o.reserve_bytes));
 }
 
 /// floor(a / b) for a ≥ 0 and b > 0, exact at the boundary (a double quotient may round up).
@@ -1490,7 +1498,7 @@ Plan make_plan(const ModelShape& s, const ModelCostOptions& o) {
       }
   }
   if (p.tp > 1 && h % p.tp != 0)
-    fail("opts.tensorParallel",
+    fail("opts.tensor_parallel",
          "a divisor of the model's query heads (" + whole(s.heads) + "), as engines split them",
          whole(to_double(p.tp)));
   p.kv_dev = kv;
@@ -1500,12 +1508,13 @@ Plan make_plan(const ModelShape& s, const ModelCostOptions& o) {
     else if (p.tp % kv == 0)
       p.kv_dev = 1;  // each device keeps a copy of its one head
     else
-      fail("opts.tensorParallel",
+      fail("opts.tensor_parallel",
            "a divisor or a multiple of the model's key-value heads (" + whole(s.kv_heads) + ")",
            whole(to_double(p.tp)));
   }
   if (o.devices && to_int(o.devices->count) % p.tp != 0)
-    fail("opts.devices.count", "a multiple of opts.tensorParallel (" + whole(to_double(p.tp)) + ")",
+    fail("opts.devices.count",
+         "a multiple of " + api_name("opts.tensor_parallel") + " (" + whole(to_double(p.tp)) + ")",
          whole(o.devices->count));
   p.replicas = o.devices ? to_int(o.devices->count) / p.tp : 1;
   p.batch = (to_int(o.batch) + p.replicas - 1) / p.replicas;
@@ -1607,9 +1616,11 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
   if (c.layers[1] + c.layers[2] > 0)
     r.notes.push_back(o.sliding_cache == SlidingCache::window
                           ? "Sliding and chunked layers keep only their window or chunk "
-                            "(slidingCache \"window\"), as engines that evict do."
-                          : "Every layer keeps every token (slidingCache \"full\"), as engines "
-                            "without window eviction do.");
+                            "(" +
+                                api_name("sliding_cache") +
+                                " \"window\"), as engines that evict do."
+                          : "Every layer keeps every token (" + api_name("sliding_cache") +
+                                " \"full\"), as engines without window eviction do.");
 
   // arithmetic
   const Weights w = weights(s);
@@ -1672,8 +1683,8 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
   r.per_device.kv_bytes = device_kv(t, b_dev, true);
   r.per_device.weights_bytes = weights_dev;
   if (o.tensor_parallel == 0.0 && o.devices && o.devices->count > 1)
-    r.notes.push_back("tensorParallel 0: the model split over " + whole(to_double(tp)) +
-                      " of the " + whole(o.devices->count) +
+    r.notes.push_back(api_name("tensor_parallel") + " 0: the model split over " +
+                      whole(to_double(tp)) + " of the " + whole(o.devices->count) +
                       " devices, as many as its heads allow" +
                       (replicas > 1 ? ", in " + whole(to_double(replicas)) + " copies." : "."));
   if (s.moe && plan.format.element_bits == 4 && plan.format.group_size == 32 &&
@@ -1700,8 +1711,8 @@ ModelCostResult model_cost(const ModelShape& s, const ModelCostOptions& o) {
       memory ? u * (o.devices ? o.devices->memory_bytes : *o.memory_bytes) - o.reserve_bytes : 0;
   if (o.devices && !o.memory_utilization)
     r.notes.push_back(
-        "memoryUtilization is not given: the engine takes 0.9 of each device's "
-        "memory (vLLM's default).");
+        api_name("memory_utilization") +
+        " is not given: the engine takes 0.9 of each device's memory (vLLM's default).");
   if (o.kv_budget_bytes || memory) {
     ModelBudget budget;
     budget.bytes = o.kv_budget_bytes ? *o.kv_budget_bytes : std::max(0.0, usable - weights_dev);

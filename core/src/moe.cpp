@@ -32,17 +32,17 @@ MoeLoadBalanceResult moe_load_balance(const Eigen::VectorXd& f, const Eigen::Vec
 }
 
 void require_router_logits_dims(Eigen::Index tokens, Eigen::Index experts) {
-  require_matrix_dims(double(tokens), double(experts), "routerLogits");
+  require_matrix_dims(double(tokens), double(experts), "router_logits");
   if (!(double(tokens) * double(experts) <= max_router_logits))
-    fail("routerLogits", "at most 2^21 = 2097152 entries (tokens·experts)",
+    fail("router_logits", "at most 2^21 = 2097152 entries (tokens·experts)",
          std::to_string(tokens) + "x" + std::to_string(experts));
 }
 
 MoeRouteResult moe_route(const Eigen::MatrixXd& router_logits, double top_k) {
   require_router_logits_dims(router_logits.rows(), router_logits.cols());
-  require_finite(router_logits, "routerLogits");
+  require_finite(router_logits, "router_logits");
   const Eigen::Index tokens = router_logits.rows(), experts = router_logits.cols();
-  require_integer(top_k, "topK", 1, double(experts));
+  require_integer(top_k, "top_k", 1, double(experts));
   const Eigen::Index k = Eigen::Index(top_k);
   const Eigen::MatrixXd& L = router_logits;
 

@@ -32,13 +32,13 @@ void require_channel_maxima(const Eigen::VectorXd& x, std::string_view name) {
 
 SmoothQuantResult smooth_quant(const Eigen::VectorXd& x_abs_max, const Eigen::VectorXd& w_abs_max,
                                double alpha) {
-  require_channel_maxima(x_abs_max, "xAbsMax");
+  require_channel_maxima(x_abs_max, "x_abs_max");
   if (w_abs_max.size() != x_abs_max.size())
-    fail("wAbsMax",
-         "an array of length " + std::to_string(x_abs_max.size()) +
-             " (one entry per channel, as xAbsMax)",
+    fail("w_abs_max",
+         "an array of length " + std::to_string(x_abs_max.size()) + " (one entry per channel, as " +
+             api_name("x_abs_max") + ")",
          "length " + std::to_string(w_abs_max.size()));
-  require_channel_maxima(w_abs_max, "wAbsMax");
+  require_channel_maxima(w_abs_max, "w_abs_max");
   require_finite(alpha, "alpha");
   if (!(alpha >= 0 && alpha <= 1)) fail("alpha", "in [0, 1]", describe(alpha));
 

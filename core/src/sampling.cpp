@@ -15,11 +15,11 @@ namespace {
 void require_sampling_options(const SamplingOptions& o) {
   require_finite(o.temperature, "temperature");
   if (!(o.temperature >= 0)) fail("temperature", "≥ 0 (0 is greedy)", describe(o.temperature));
-  require_finite(o.top_k, "topK");
-  if (!(o.top_k == std::floor(o.top_k))) fail("topK", "an integer", describe(o.top_k));
-  if (!(o.top_k >= 0)) fail("topK", "an integer ≥ 0 (0 is off)", describe(o.top_k));
-  require_finite(o.top_p, "topP");
-  if (!(o.top_p > 0 && o.top_p <= 1)) fail("topP", "in (0, 1]", describe(o.top_p));
+  require_finite(o.top_k, "top_k");
+  if (!(o.top_k == std::floor(o.top_k))) fail("top_k", "an integer", describe(o.top_k));
+  if (!(o.top_k >= 0)) fail("top_k", "an integer ≥ 0 (0 is off)", describe(o.top_k));
+  require_finite(o.top_p, "top_p");
+  if (!(o.top_p > 0 && o.top_p <= 1)) fail("top_p", "in (0, 1]", describe(o.top_p));
 }
 
 // Inverse-CDF sampler over a fixed distribution: built once, then one binary search per draw.

@@ -45,11 +45,12 @@ SpeculativeResult speculative_decoding(double alpha, double gamma,
   require_alpha(alpha);
   require_integer(gamma, "gamma", 0, max_draft_length);
   if (cost_ratio) {
-    require_finite(*cost_ratio, "costRatio");
-    if (!(*cost_ratio >= 0)) fail("costRatio", "a number ≥ 0", describe(*cost_ratio));
+    require_finite(*cost_ratio, "cost_ratio");
+    if (!(*cost_ratio >= 0)) fail("cost_ratio", "a number ≥ 0", describe(*cost_ratio));
     if (!(*cost_ratio <= max_cost_ratio))
-      fail("costRatio",
-           "a number in [0, 1e300] (so the round cost gamma·costRatio + 1 stays finite)",
+      fail("cost_ratio",
+           "a number in [0, 1e300] (so the round cost " + api_name("gamma") + "·" +
+               api_name("cost_ratio") + " + 1 stays finite)",
            describe(*cost_ratio));
   }
   // α = −0 is α = 0: +0 keeps −0 out of α^(γ+1) and α^j·(1 − α), which a page would show
@@ -79,9 +80,9 @@ SpeculativeResult speculative_decoding(double alpha, double gamma,
 
 SpeculativeAlphaResult speculative_alpha(double mean_tokens, double gamma) {
   require_integer(gamma, "gamma", 1, max_draft_length);
-  require_finite(mean_tokens, "meanTokens");
+  require_finite(mean_tokens, "mean_tokens");
   if (!(mean_tokens >= 1 && mean_tokens <= gamma + 1))
-    fail("meanTokens",
+    fail("mean_tokens",
          "in [1, gamma + 1] = [1, " + describe(gamma + 1) + "] (one to gamma + 1 tokens per call)",
          describe(mean_tokens));
 

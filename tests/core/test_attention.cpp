@@ -192,7 +192,7 @@ TEST_CASE("attention refuses bad input with a message naming the parameter",
   CHECK_THROWS_WITH(llmmath::context_dilution(1, 0, 2.5),
                     "distractors must be an integer, got 2.5");
   CHECK_THROWS_WITH(llmmath::context_dilution(NAN, 0, 2),
-                    "relevantScore must be a finite number, got NaN");
+                    "relevant_score must be a finite number, got NaN");
 }
 
 TEST_CASE("attention refuses more than 2^22 scores, naming k, from the shapes alone",
@@ -334,7 +334,7 @@ TEST_CASE("contextDilutionSweep refuses bad input, naming the array or its entry
                     Catch::StartsWith("distractors[1] "));
   // the scores, as context_dilution() names them, before any count is looked at
   CHECK_THROWS_WITH(context_dilution_sweep(NAN, 0, vec({1})),
-                    "relevantScore must be a finite number, got NaN");
+                    "relevant_score must be a finite number, got NaN");
   CHECK_THROWS_WITH(context_dilution_sweep(1, -INFINITY, vec({1.5})),
-                    "distractorScore must be a finite number, got -Infinity");
+                    "distractor_score must be a finite number, got -Infinity");
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "../../bindings/api/adapters.hpp"
 #include "llmmath/check.hpp"
 
 using llmmath::describe;
@@ -22,14 +23,47 @@ TEST_CASE("describe prints numbers in their shortest exact form", "[check]") {
 
 TEST_CASE("require throws invalid_argument naming the parameter, expectation and value",
           "[check]") {
-  CHECK_THROWS_WITH(llmmath::require(false, "topP", "in (0, 1]", describe(1.5)),
-                    "topP must be in (0, 1], got 1.5");
-  CHECK_NOTHROW(llmmath::require(true, "topP", "in (0, 1]", "0.5"));
+  CHECK_THROWS_WITH(llmmath::require(false, "top_p", "in (0, 1]", describe(1.5)),
+                    "top_p must be in (0, 1], got 1.5");
+  CHECK_NOTHROW(llmmath::require(true, "top_p", "in (0, 1]", "0.5"));
   CHECK_THROWS_AS(llmmath::require_finite(NAN, "x"), std::invalid_argument);
-  CHECK_THROWS_WITH(llmmath::require_integer(2.5, "topK", 0, 10),
-                    "topK must be an integer, got 2.5");
-  CHECK_THROWS_WITH(llmmath::require_integer(11, "topK", 0, 10),
-                    "topK must be an integer in [0, 10], got 11");
+  CHECK_THROWS_WITH(llmmath::require_integer(2.5, "top_k", 0, 10),
+                    "top_k must be an integer, got 2.5");
+  CHECK_THROWS_WITH(llmmath::require_integer(11, "top_k", 0, 10),
+                    "top_k must be an integer in [0, 10], got 11");
+}
+
+TEST_CASE("a message names the API's names in C++, marked for the bindings and nothing else",
+          "[check]") {
+  const std::string m(1, llmmath::name_mark);
+  try {
+    llmmath::fail("opts.tensor_parallel",
+                  "a divisor of " + llmmath::api_name("kv_heads") + " (num_key_value_heads)", "3");
+    FAIL("fail() returned");
+  } catch (const llmmath::InvalidArgument& e) {
+    CHECK(std::string(e.what()) ==
+          "opts.tensor_parallel must be a divisor of kv_heads (num_key_value_heads), got 3");
+    CHECK(e.marked() == m + "opts.tensor_parallel" + m + " must be a divisor of " + m + "kv_heads" +
+                            m + " (num_key_value_heads), got 3");
+    // what a JavaScript caller reads: the marked names camelCased, the config.json key as it is
+    CHECK(llmmath::api::js_text(e.marked()) ==
+          "opts.tensorParallel must be a divisor of kvHeads (num_key_value_heads), got 3");
+  }
+  // a key of the caller's own data is quoted as written: nothing to rename
+  try {
+    llmmath::fail_key("config.num_key_value_heads", "a positive integer", "0");
+    FAIL("fail_key() returned");
+  } catch (const llmmath::InvalidArgument& e) {
+    CHECK(llmmath::api::js_text(e.marked()) ==
+          "config.num_key_value_heads must be a positive integer, got 0");
+  }
+  // an entry's name is marked whole, its index kept
+  CHECK_THROWS_WITH(llmmath::require_finite(Eigen::VectorXd(Eigen::Vector2d(1, NAN)), "x_abs_max"),
+                    "x_abs_max[1] must be a finite number, got NaN");
+  CHECK(llmmath::plain_text(llmmath::api_name("memory_utilization") + " is not given") ==
+        "memory_utilization is not given");
+  CHECK(llmmath::api::js_text("no name here: " + llmmath::api::camel_case("a_b")) ==
+        "no name here: aB");
 }
 
 TEST_CASE("matrix and vector size limits are stated in the message", "[check]") {

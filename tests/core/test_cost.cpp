@@ -157,22 +157,22 @@ TEST_CASE("attentionCost refuses bad input with a message naming the parameter",
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.heads = 2.5; })),
                     "heads must be an integer, got 2.5");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.head_dim = NAN; })),
-                    "headDim must be a finite number, got NaN");
+                    "head_dim must be a finite number, got NaN");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.layers = 4097; })),
                     "layers must be an integer in [1, 4096], got 4097");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.kv_heads = 16; })),
-                    "kvHeads must be an integer in [1, 8], got 16");
+                    "kv_heads must be an integer in [1, 8], got 16");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.kv_heads = 3; })),
-                    "kvHeads must be a divisor of heads (8), so that query heads share key-value "
+                    "kv_heads must be a divisor of heads (8), so that query heads share key-value "
                     "heads in equal groups, got 3");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.batch = -1; })),
                     "batch must be an integer in [1, 1048576], got -1");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.kv_bytes_per_element = 0; })),
-                    "kvBytesPerElement must be a number in (0, 1024], got 0");
+                    "kv_bytes_per_element must be a number in (0, 1024], got 0");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.kv_bytes_per_element = 2048; })),
-                    "kvBytesPerElement must be a number in (0, 1024], got 2048");
+                    "kv_bytes_per_element must be a number in (0, 1024], got 2048");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.kv_bytes_per_element = INFINITY; })),
-                    "kvBytesPerElement must be a finite number, got Infinity");
+                    "kv_bytes_per_element must be a finite number, got Infinity");
   CHECK_THROWS_WITH(attention_cost(AttentionCostConfig{}), Catch::StartsWith("tokens must be"));
 }
 
@@ -228,7 +228,7 @@ TEST_CASE("the batch, the width and the feed-forward size go as far as modelCost
                     "intermediate must be an integer in [1, 4194304], got 4194305");
   c.intermediate.reset();
   CHECK_THROWS_WITH(attention_cost(c),
-                    "intermediate must be a whole number in [1, 4194304] when hidden or gatedMlp "
+                    "intermediate must be a whole number in [1, 4194304] when hidden or gated_mlp "
                     "is given, got undefined");
 }
 
@@ -326,13 +326,13 @@ TEST_CASE("the linear-layer options are refused by name unless complete and in r
   c.hidden = 256;
   CHECK_THROWS_WITH(
       attention_cost(c),
-      "intermediate must be a whole number in [1, 4194304] when hidden or gatedMlp is given, "
+      "intermediate must be a whole number in [1, 4194304] when hidden or gated_mlp is given, "
       "got undefined");
   c.hidden.reset();
   c.intermediate = 1024;
   CHECK_THROWS_WITH(
       attention_cost(c),
-      "hidden must be a whole number in [1, 1048576] when intermediate or gatedMlp is given, "
+      "hidden must be a whole number in [1, 1048576] when intermediate or gated_mlp is given, "
       "got undefined");
   c.intermediate.reset();
   c.gated_mlp = false;
@@ -502,19 +502,19 @@ TEST_CASE("attentionCostSweep refuses bad input, naming the array, its entry or 
   CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.heads = 2.5; }), n),
                     "heads must be an integer, got 2.5");
   CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.head_dim = NAN; }), n),
-                    "headDim must be a finite number, got NaN");
+                    "head_dim must be a finite number, got NaN");
   CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.layers = 4097; }), n),
                     "layers must be an integer in [1, 4096], got 4097");
   CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.kv_heads = 3; }), n),
-                    "kvHeads must be a divisor of heads (8), so that query heads share key-value "
+                    "kv_heads must be a divisor of heads (8), so that query heads share key-value "
                     "heads in equal groups, got 3");
   CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.batch = 0; }), n),
                     "batch must be an integer in [1, 1048576], got 0");
   CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.kv_bytes_per_element = 0; }), n),
-                    "kvBytesPerElement must be a number in (0, 1024], got 0");
+                    "kv_bytes_per_element must be a number in (0, 1024], got 0");
   CHECK_THROWS_WITH(
       attention_cost_sweep(with([](auto& c) { c.hidden = 256; }), n),
-      "intermediate must be a whole number in [1, 4194304] when hidden or gatedMlp is given, "
+      "intermediate must be a whole number in [1, 4194304] when hidden or gated_mlp is given, "
       "got undefined");
   CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.gated_mlp = true; }), n),
                     Catch::StartsWith("hidden must be"));

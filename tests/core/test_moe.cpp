@@ -165,25 +165,25 @@ TEST_CASE("moeLoadBalance and moeRoute refuse bad input with a message naming th
   SECTION("moeRoute") {
     const MatrixXd L = MatrixXd::Zero(3, 4);
     CHECK_THROWS_WITH(moe_route(MatrixXd(0, 4)),
-                      Catch::StartsWith("routerLogits must be a non-empty"));
+                      Catch::StartsWith("router_logits must be a non-empty"));
     CHECK_THROWS_WITH(moe_route(MatrixXd::Zero(5000, 2)), Catch::Contains("4096"));
     MatrixXd bad = L;
     bad(2, 1) = -INFINITY;
-    CHECK_THROWS_WITH(moe_route(bad), "routerLogits[2][1] must be a finite number, got -Infinity");
-    CHECK_THROWS_WITH(moe_route(L, 5), "topK must be an integer in [1, 4], got 5");
-    CHECK_THROWS_WITH(moe_route(L, 0), "topK must be an integer in [1, 4], got 0");
-    CHECK_THROWS_WITH(moe_route(L, 1.5), "topK must be an integer, got 1.5");
-    CHECK_THROWS_WITH(moe_route(L, NAN), "topK must be a finite number, got NaN");
+    CHECK_THROWS_WITH(moe_route(bad), "router_logits[2][1] must be a finite number, got -Infinity");
+    CHECK_THROWS_WITH(moe_route(L, 5), "top_k must be an integer in [1, 4], got 5");
+    CHECK_THROWS_WITH(moe_route(L, 0), "top_k must be an integer in [1, 4], got 0");
+    CHECK_THROWS_WITH(moe_route(L, 1.5), "top_k must be an integer, got 1.5");
+    CHECK_THROWS_WITH(moe_route(L, NAN), "top_k must be a finite number, got NaN");
   }
 }
 
 TEST_CASE("moeRoute refuses more than 2^21 router logits, from the shape alone", "[moe][limits]") {
   // 4096 × 4096 passed the side limit and took 7.9 s through the JS API
   CHECK_THROWS_WITH(llmmath::require_router_logits_dims(4096, 4096),
-                    "routerLogits must be at most 2^21 = 2097152 entries (tokens·experts), got "
+                    "router_logits must be at most 2^21 = 2097152 entries (tokens·experts), got "
                     "4096x4096");
   CHECK_THROWS_WITH(moe_route(MatrixXd::Zero(4096, 1024)),
-                    Catch::StartsWith("routerLogits must be at most 2^21"));
+                    Catch::StartsWith("router_logits must be at most 2^21"));
   CHECK_NOTHROW(llmmath::require_router_logits_dims(2048, 1024));
   CHECK_THROWS_WITH(llmmath::require_router_logits_dims(5000, 2), Catch::Contains("4096"));
 }

@@ -138,18 +138,18 @@ TEST_CASE("quantize and smoothQuant refuse bad input with a message naming the p
   CHECK_THROWS_WITH(quantize(VectorXd::Ones((1 << 20) + 1)), Catch::Contains("2^20"));
 
   CHECK_THROWS_WITH(smooth_quant(VectorXd(0), VectorXd(0)),
-                    "xAbsMax must be a non-empty array, got an empty one");
+                    "x_abs_max must be a non-empty array, got an empty one");
   CHECK_THROWS_WITH(smooth_quant(ok, vec({1})),
-                    "wAbsMax must be an array of length 2 (one entry per channel, as xAbsMax), "
+                    "w_abs_max must be an array of length 2 (one entry per channel, as x_abs_max), "
                     "got length 1");
-  CHECK_THROWS_WITH(smooth_quant(vec({1, -2}), ok), "xAbsMax[1] must be a maximum ≥ 0, got -2");
-  CHECK_THROWS_WITH(smooth_quant(ok, vec({-1, 1})), "wAbsMax[0] must be a maximum ≥ 0, got -1");
+  CHECK_THROWS_WITH(smooth_quant(vec({1, -2}), ok), "x_abs_max[1] must be a maximum ≥ 0, got -2");
+  CHECK_THROWS_WITH(smooth_quant(ok, vec({-1, 1})), "w_abs_max[0] must be a maximum ≥ 0, got -1");
   CHECK_THROWS_WITH(smooth_quant(ok, vec({1e-200, 1})),
-                    Catch::StartsWith("wAbsMax[0] must be 0 or in [1e-150, 1e150]"));
+                    Catch::StartsWith("w_abs_max[0] must be 0 or in [1e-150, 1e150]"));
   CHECK_THROWS_WITH(smooth_quant(ok, vec({1, INFINITY})),
-                    "wAbsMax[1] must be a finite number, got Infinity");
+                    "w_abs_max[1] must be a finite number, got Infinity");
   CHECK_THROWS_WITH(smooth_quant(vec({1e200, 1}), ok),
-                    Catch::StartsWith("xAbsMax[0] must be 0 or in [1e-150, 1e150]"));
+                    Catch::StartsWith("x_abs_max[0] must be 0 or in [1e-150, 1e150]"));
   CHECK_THROWS_WITH(smooth_quant(ok, ok, 1.5), "alpha must be in [0, 1], got 1.5");
   CHECK_THROWS_WITH(smooth_quant(ok, ok, NAN), "alpha must be a finite number, got NaN");
 }

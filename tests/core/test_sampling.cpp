@@ -388,19 +388,19 @@ TEST_CASE("sampling and sample refuse bad input with a message naming the parame
   }
   SECTION("options") {
     CHECK_THROWS_WITH(llmmath::sampling(from_logits(z), options(1, 0, 1.5)),
-                      "topP must be in (0, 1], got 1.5");
+                      "top_p must be in (0, 1], got 1.5");
     CHECK_THROWS_WITH(llmmath::sampling(from_logits(z), options(1, 0, 0)),
-                      "topP must be in (0, 1], got 0");
+                      "top_p must be in (0, 1], got 0");
     CHECK_THROWS_WITH(llmmath::sampling(from_logits(z), options(1, 0, NAN)),
-                      "topP must be a finite number, got NaN");
+                      "top_p must be a finite number, got NaN");
     CHECK_THROWS_WITH(llmmath::sampling(from_logits(z), options(-0.5)),
                       "temperature must be ≥ 0 (0 is greedy), got -0.5");
     CHECK_THROWS_WITH(llmmath::sampling(from_logits(z), options(INFINITY)),
                       "temperature must be a finite number, got Infinity");
     CHECK_THROWS_WITH(llmmath::sampling(from_logits(z), options(1, 2.5)),
-                      "topK must be an integer, got 2.5");
+                      "top_k must be an integer, got 2.5");
     CHECK_THROWS_WITH(llmmath::sampling(from_logits(z), options(1, -1)),
-                      "topK must be an integer ≥ 0 (0 is off), got -1");
+                      "top_k must be an integer ≥ 0 (0 is off), got -1");
   }
   SECTION("sample") {
     const VectorXd p = vec({0.5, 0.5});

@@ -134,9 +134,10 @@ TEST_CASE("speculativeDecoding refuses bad input with a message naming the param
                     "gamma must be an integer in [0, 1024], got 1025");
   CHECK_THROWS_WITH(speculative_decoding(0.5, INFINITY),
                     "gamma must be a finite number, got Infinity");
-  CHECK_THROWS_WITH(speculative_decoding(0.5, 3, -0.5), "costRatio must be a number ≥ 0, got -0.5");
+  CHECK_THROWS_WITH(speculative_decoding(0.5, 3, -0.5),
+                    "cost_ratio must be a number ≥ 0, got -0.5");
   CHECK_THROWS_WITH(speculative_decoding(0.5, 3, INFINITY),
-                    "costRatio must be a finite number, got Infinity");
+                    "cost_ratio must be a finite number, got Infinity");
 }
 
 TEST_CASE("speculative decoding returns eq. 1's parts: 0.9375 / 0.5 for the exercise",
@@ -218,11 +219,11 @@ TEST_CASE("speculative_alpha round-trips alpha → eq. 1 → alpha to 1e-12",
 TEST_CASE("speculative_alpha refuses bad input with a message naming the parameter",
           "[speculative][measure][errors]") {
   CHECK_THROWS_WITH(llmmath::speculative_alpha(0.5, 3),
-                    Catch::StartsWith("meanTokens must be in [1, gamma + 1] = [1, 4]") &&
+                    Catch::StartsWith("mean_tokens must be in [1, gamma + 1] = [1, 4]") &&
                         Catch::EndsWith("got 0.5"));
   CHECK_THROWS_WITH(llmmath::speculative_alpha(4.5, 3), Catch::EndsWith("got 4.5"));
   CHECK_THROWS_WITH(llmmath::speculative_alpha(NAN, 3),
-                    "meanTokens must be a finite number, got NaN");
+                    "mean_tokens must be a finite number, got NaN");
   CHECK_THROWS_WITH(llmmath::speculative_alpha(1, 0),
                     "gamma must be an integer in [1, 1024], got 0");
   CHECK_THROWS_WITH(llmmath::speculative_alpha(2, 1.5), "gamma must be an integer, got 1.5");
@@ -382,7 +383,7 @@ TEST_CASE("costRatio is at most 1e300, so the round cost stays finite, and alpha
   // costRatio 1e308 gave an infinite round cost and a speedup of 0
   CHECK_THROWS_WITH(
       speculative_decoding(0.5, 1024, 1e308),
-      "costRatio must be a number in [0, 1e300] (so the round cost gamma·costRatio + 1 "
+      "cost_ratio must be a number in [0, 1e300] (so the round cost gamma·cost_ratio + 1 "
       "stays finite), got 1e+308");
   const auto r = speculative_decoding(0.5, 1024, 1e300);
   CHECK(std::isfinite(*r.round_cost));
@@ -532,11 +533,11 @@ TEST_CASE("speculativeSweep refuses bad input, naming the array, its entry or th
   CHECK_THROWS_WITH(speculative_sweep(-0.1, vec({3})), "alpha must be in [0, 1], got -0.1");
   CHECK_THROWS_WITH(speculative_sweep(NAN, vec({3})), "alpha must be a finite number, got NaN");
   CHECK_THROWS_WITH(speculative_sweep(0.5, vec({3, 4}), -0.5),
-                    "costRatio must be a number ≥ 0, got -0.5");
+                    "cost_ratio must be a number ≥ 0, got -0.5");
   CHECK_THROWS_WITH(speculative_sweep(0.5, vec({3}), INFINITY),
-                    "costRatio must be a finite number, got Infinity");
+                    "cost_ratio must be a finite number, got Infinity");
   CHECK_THROWS_WITH(speculative_sweep(0.5, vec({1024}), 1e308),
-                    Catch::StartsWith("costRatio must be a number in [0, 1e300]"));
+                    Catch::StartsWith("cost_ratio must be a number in [0, 1e300]"));
 }
 
 TEST_CASE("speculative_measure predicts tokens per call from each estimate with eq. 1",

@@ -90,8 +90,8 @@ void for_each_field(const ContextDilutionResult& r, Visit&& visit) {
 
 /// Softmax weight of one relevant key with score a among n distractors with score b:
 /// e^a / (e^a + n·e^b) = 1 / (1 + n·e^(b − a)), computed in that stable form.
-/// a and b finite; n a whole number in [0, 2^53] (named as in the JS API: relevantScore,
-/// distractorScore, distractors).
+/// a and b finite; n a whole number in [0, 2^53] (named as the API names them: relevant_score,
+/// distractor_score, distractors).
 ContextDilutionResult context_dilution(double a, double b, double n);
 
 /// context_dilution() at several distractor counts, for the curve of figure 1.2: entry i of
@@ -113,7 +113,7 @@ void for_each_field(const ContextDilutionSweep& r, Visit&& visit) {
 }
 
 /// context_dilution(a, b, n) for every n of `distractors` in one call. Preconditions
-/// (std::invalid_argument naming relevantScore, distractorScore, distractors or distractors[i]):
+/// (std::invalid_argument naming relevant_score, distractor_score, distractors or distractors[i]):
 /// those of context_dilution() for each entry, and 1 to max_sweep_points entries.
 ContextDilutionSweep context_dilution_sweep(double a, double b, const Eigen::VectorXd& distractors);
 

@@ -1,8 +1,26 @@
 // The one precondition helper of the core. Every public function validates its inputs with
 // these and nothing else, so every error a reader or course author sees has the same shape:
 //   "<parameter> must be <expectation>, got <value>"
-// Parameters are named as in the public JavaScript API (../shared/spec/core-api.md), because
-// that is the name the person who passed the bad value knows.
+//
+// Names. The core names each parameter, option, field or function of its API by its C++ name
+// (kv_heads, opts.tensor_parallel, router_logits[2][0], model_from_config): the name in this
+// code, its tests and a C++ caller's hands. A binding shows such a name as its own language
+// spells it, the name the person who passed the bad value knows (JavaScript: kvHeads,
+// ../shared/spec/core-api.md). Which words are renamed is said, not guessed from their look,
+// because the same text quotes snake_case names no binding may touch: a config.json's keys
+// (num_key_value_heads, as the file writes them) and a caller's own strings. So the core puts
+// name_mark (the byte 0xFF, which no UTF-8 text holds, and every string from JavaScript is
+// UTF-8) around each name of its API it writes, and around nothing else:
+//   fail("kv_heads", ...)                 marks the name it is given
+//   "... " + api_name("gated_mlp") + ...  marks a name inside an expectation or a note
+//   fail_key("config.head_dim", ...)      quotes a key of the caller's own data, unmarked
+// A failed check throws InvalidArgument: what() is the plain text ("kv_heads must be ..."),
+// marked() the marked text. A binding makes the one rename as text leaves for its caller, in a
+// thrown message and in every string of a result (api::js_text, bindings/api/adapters.hpp:
+// each marked name camelCased, the marks removed); a C++ caller reads a note through
+// plain_text(). The marks cost nothing on success: fail() adds them to a message it builds
+// anyway, and a note builds its api_name() only when it is written. The core knows nothing of
+// JavaScript, only that a binding may respell what it marked.
 //
 // A check that passes costs its comparison and nothing more: the message is built only once
 // the check has failed. Formatting a number (describe(): snprintf and strtod, up to 17 times)
@@ -19,14 +37,46 @@
 
 #include <Eigen/Core>
 #include <cstddef>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
 namespace llmmath {
 
-/// Throws std::invalid_argument("<name> must be <expected>, got <got>"). Called only once a
-/// check has failed, so that the message is built only then.
+/// The byte around each name of the API in a message or note (see above).
+constexpr char name_mark = '\xFF';
+
+/// A name of the API inside a message's text or a note, marked: api_name("gated_mlp"). It builds
+/// a string, so a message calls it only once its check has failed.
+std::string api_name(std::string_view name);
+
+/// Marked text without its marks: every name as C++ writes it.
+std::string plain_text(std::string_view marked);
+
+/// What every failed check throws: a std::invalid_argument whose what() is the plain text,
+/// carrying the marked text for a binding to rename (see above).
+class InvalidArgument : public std::invalid_argument {
+ public:
+  explicit InvalidArgument(const std::string& marked);
+  /// The message with each name of the API between two name_marks.
+  const std::string& marked() const noexcept { return *marked_; }
+
+ private:
+  // shared, because an exception is copied as it is thrown and caught, and that must not throw
+  std::shared_ptr<const std::string> marked_;
+};
+
+/// Throws InvalidArgument("<name> must be <expected>, got <got>"), `name` marked as a name of
+/// the API (a parameter by its C++ name, or a path to one: "opts.devices.memory_bytes",
+/// "router_logits[2][0]"). Called only once a check has failed, so that the message is built
+/// only then.
 [[noreturn]] void fail(std::string_view name, std::string_view expected, std::string_view got);
+
+/// As fail(), naming a key of the caller's own data as the caller wrote it (config.json's
+/// "config.num_key_value_heads", a shape's key as the caller's object has it), not marked, so no
+/// binding renames it.
+[[noreturn]] void fail_key(std::string_view key, std::string_view expected, std::string_view got);
 
 /// Throws as fail() unless `ok`; for messages made only of literal text (see above).
 inline void require(bool ok, std::string_view name, std::string_view expected,
@@ -42,8 +92,8 @@ std::string describe(double x);
 void require_finite(double x, std::string_view name);
 
 // Why the core takes counts as doubles. The whole numbers a caller chooses (tokens, heads,
-// headDim, kvHeads, layers, batch, hidden, intermediate, distractors, distances, gamma, rounds,
-// bits, topK, count, seed) arrive from JavaScript as numbers, and it is the core that must refuse
+// head_dim, kv_heads, layers, batch, hidden, intermediate, distractors, distances, gamma, rounds,
+// bits, top_k, count, seed) arrive from JavaScript as numbers, and it is the core that must refuse
 // 2.5, NaN or 1e300 with a message naming the parameter. Declared as an integer type, such a
 // parameter could not: embind converts a number to an int as WebAssembly does (ToInt32:
 // 2.5 → 2, NaN → 0, 1e300 → 0) before any C++ runs, so the mistake would arrive as a valid

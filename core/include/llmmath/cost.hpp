@@ -123,10 +123,10 @@ void for_each_field(const AttentionCostResult& r, Visit&& visit) {
 /// With hidden and intermediate it also counts the linear layers (Kaplan et al. 2020, Table 1,
 /// which counts 2 FLOPs per multiply-add; the gated feed-forward of Shazeer 2020 has a third
 /// matrix), and where attention's square overtakes them.
-/// Preconditions (std::invalid_argument naming tokens, heads, headDim, layers, kvHeads, batch,
-/// kvBytesPerElement, hidden, intermediate or gatedMlp otherwise): whole numbers within the
-/// limits above, kvHeads dividing heads, kvBytesPerElement a finite number in (0, 1024], hidden
-/// and intermediate given together and gatedMlp only with them.
+/// Preconditions (std::invalid_argument naming tokens, heads, head_dim, layers, kv_heads, batch,
+/// kv_bytes_per_element, hidden, intermediate or gated_mlp otherwise): whole numbers within the
+/// limits above, kv_heads dividing heads, kv_bytes_per_element a finite number in (0, 1024],
+/// hidden and intermediate given together and gated_mlp only with them.
 AttentionCostResult attention_cost(const AttentionCostConfig& cfg);
 
 /// attention_cost() of one model over several context lengths, for the curves of figure 4.1:

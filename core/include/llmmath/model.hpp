@@ -199,11 +199,13 @@ ModelShape model_from_config(const json::Value& config);
 ModelShape model_from_config_text(std::string_view text);
 
 /// How a caller's object names a member of a struct: the member's name (`kv_heads`) → its key in
-/// the object, which messages name too. The bindings give their own (camelCase: `kvHeads`).
+/// the object, which messages quote as the object has it (fail_key, check.hpp). The bindings give
+/// their own (camelCase: `kvHeads`).
 using FieldNames = std::string (*)(const char* member);
 
 /// A shape handed back by a caller, its fields named by `names` (as the caller's
-/// model_from_config result names them), checked field by field ("shape.layerKinds must …").
+/// model_from_config result names them), checked field by field ("shape.layer_kinds must …", a
+/// binding renaming it as check.hpp says).
 ModelShape model_shape(const json::Value& shape, FieldNames names);
 
 enum class MlaCache { latent, expanded };

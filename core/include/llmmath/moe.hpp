@@ -72,8 +72,8 @@ void for_each_field(const MoeRouteResult& r, Visit&& visit) {
 /// different logits to one probability does not reorder them); equal logits go to the lower
 /// index. The softmax subtracts each row's maximum first.
 /// router_logits (tokens, experts): non-empty, finite, within the matrix limits of check.hpp
-/// and tokens·experts ≤ 2^21, named "routerLogits"; top_k a whole number in [1, experts],
-/// named "topK".
+/// and tokens·experts ≤ 2^21, named "router_logits"; top_k a whole number in [1, experts],
+/// named "top_k".
 MoeRouteResult moe_route(const Eigen::MatrixXd& router_logits, double top_k = 1);
 
 /// Largest tokens·experts of moe_route(): probs holds that many entries and assignments up to
@@ -85,7 +85,7 @@ constexpr double max_router_logits = 2097152.0;  // 2^21
 /// The size preconditions of moe_route() from the shape of router_logits alone (tokens,
 /// experts): within the matrix limits of check.hpp and tokens·experts ≤ 2^21. moe_route()
 /// checks them first; the WebAssembly bindings check them before they copy the matrix into the
-/// heap. std::invalid_argument naming routerLogits otherwise.
+/// heap. std::invalid_argument naming router_logits otherwise.
 void require_router_logits_dims(Eigen::Index tokens, Eigen::Index experts);
 
 }  // namespace llmmath

@@ -63,7 +63,7 @@ void for_each_field(const SmoothQuantResult& r, Visit&& visit) {
 /// length c (within the vector limit of check.hpp), every entry 0 or in [1e-150, 1e150]
 /// (bounded so that no result overflows or underflows);
 /// alpha: migration strength in [0, 1].
-/// Preconditions (std::invalid_argument naming xAbsMax, wAbsMax or alpha otherwise): as above.
+/// Preconditions (std::invalid_argument naming x_abs_max, w_abs_max or alpha otherwise): as above.
 SmoothQuantResult smooth_quant(const Eigen::VectorXd& x_abs_max, const Eigen::VectorXd& w_abs_max,
                                double alpha = default_smooth_quant_alpha);
 

@@ -90,7 +90,7 @@ void for_each_field(const SamplingResult& r, Visit&& visit) {
 /// distribution, then renormalisation. Softmax shifted by the maximum, so logits of ±1000 give
 /// no overflow. Top-p compares the cumulative mass with top_p − 1e-9, so a boundary exact in
 /// decimal ((0.4, 0.4, 0.1, 0.1) at 0.8) counts as reached despite rounding.
-/// Preconditions (std::invalid_argument naming input, logits, probs, temperature, topK, topP):
+/// Preconditions (std::invalid_argument naming input, logits, probs, temperature, top_k, top_p):
 /// exactly one of logits and probs; a non-empty vector of at most 2^20 entries; finite logits;
 /// probs as in SamplingInput; options as in SamplingOptions.
 SamplingResult sampling(const SamplingInput& input, const SamplingOptions& options = {});

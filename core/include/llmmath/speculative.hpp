@@ -63,7 +63,7 @@ void for_each_field(const SpeculativeResult& r, Visit&& visit) {
 /// finite except ceiling at α = 1, and none is −0 (α = −0 is taken as 0).
 /// Near α = 1 (once α^(γ+1) > 1/2) the numerator 1 − α^(γ+1) is computed as
 /// −expm1((γ+1)·ln α), so it does not cancel; α = 1 is the limit γ + 1, not an error.
-/// Preconditions (std::invalid_argument naming alpha, gamma or costRatio otherwise): as above.
+/// Preconditions (std::invalid_argument naming alpha, gamma or cost_ratio otherwise): as above.
 SpeculativeResult speculative_decoding(double alpha, double gamma,
                                        std::optional<double> cost_ratio = std::nullopt);
 
@@ -94,7 +94,7 @@ void for_each_field(const SpeculativeSweep& r, Visit&& visit) {
 }
 
 /// speculative_decoding(alpha, γ, cost_ratio) for every γ of `gamma`, in one call.
-/// Preconditions (std::invalid_argument naming alpha, gamma, gamma[i] or costRatio): those of
+/// Preconditions (std::invalid_argument naming alpha, gamma, gamma[i] or cost_ratio): those of
 /// speculative_decoding() for each γ, and 1 to max_sweep_points draft lengths.
 SpeculativeSweep speculative_sweep(double alpha, const Eigen::VectorXd& gamma,
                                    std::optional<double> cost_ratio = std::nullopt);
@@ -121,7 +121,7 @@ void for_each_field(const SpeculativeAlphaResult& r, Visit&& visit) {
 /// (about 60 halvings), well within the 1e-12 the round trip α → eq. 1 → α is tested to.
 /// mean_tokens: a number in [1, γ + 1] (1 gives α = 0, γ + 1 gives α = 1); gamma: a whole
 /// number in [1, 1024] (with γ = 0 every call yields one token, whatever α).
-/// Preconditions (std::invalid_argument naming meanTokens or gamma otherwise): as above.
+/// Preconditions (std::invalid_argument naming mean_tokens or gamma otherwise): as above.
 SpeculativeAlphaResult speculative_alpha(double mean_tokens, double gamma);
 
 /// Largest `rounds` of speculative_measure(): a million target calls, as sample()'s count.
