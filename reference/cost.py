@@ -84,22 +84,22 @@ def fixture():
         ("multi_query_int4", 2048, 16, 64, 24, 1, 4, 0.5),
         ("odd_bytes", 100000, 40, 128, 40, 8, 3, 0.5625),
         ("all_limits_third_byte", 2 ** 24, 4096, 4096, 4096, 4096, 4096, 0.3),
-        ("near_limits_odd", 2 ** 24 - 1, 4095, 4093, 4091, 35, 4087, 1024 - 2 ** -43),
+        ("near_limits_odd", 2 ** 24 - 1, 4095, 4093, 4091, 35, 4087, 64 - 2 ** -47),
         ("subnormal_bytes", 3, 3, 3, 1, 1, 1, 5e-324),
         ("rounding_of_bytes", 2 ** 24 - 3, 4093, 4079, 4057, 4093, 4051, 0.1),
         # up to 2^30 tokens: a cache of up to 2^79 values times a 53-bit significand, > 2^128
         ("tokens_2_30_llama3_8b", 2 ** 30, 32, 128, 32, 8, 1, 2.0),
         ("all_limits_2_30_third_byte", 2 ** 30, 4096, 4096, 4096, 4096, 4096, 0.3),
-        ("near_limits_2_30_odd", 2 ** 30 - 1, 4095, 4093, 4091, 35, 4087, 1024 - 2 ** -43),
+        ("near_limits_2_30_odd", 2 ** 30 - 1, 4095, 4093, 4091, 35, 4087, 64 - 2 ** -47),
         ("rounding_of_bytes_2_30", 2 ** 30 - 3, 4093, 4079, 4057, 4093, 4051, 0.1),
         # kvBytes = N·b with N·M > 2^128 whose bits above the lowest 64 are exactly a tie
         # with an even kept part, and whose lowest 64 bits are not zero: correctly rounded up,
         # where rounding the top bits alone (ties to even) would round down (found by a
         # random search over the inputs)
-        ("sticky_tie_above_2_128", 725667738, 3237, 3432, 3040, 3237, 3950, 582.2017656576273),
+        ("sticky_tie_above_2_128", 852317040, 3799, 3354, 3516, 3799, 984481, 24.378091054322795),
         # a batch up to 2^20 (modelCost's limit): counts up to 2^117, a cache up to 2^87 values
         ("all_limits_batch_2_20", 2 ** 30, 4096, 4096, 4096, 4096, 2 ** 20, 0.3),
-        ("near_limits_batch_odd", 2 ** 30 - 1, 4095, 4093, 4091, 35, 2 ** 20 - 1, 1024 - 2 ** -43),
+        ("near_limits_batch_odd", 2 ** 30 - 1, 4095, 4093, 4091, 35, 2 ** 20 - 1, 64 - 2 ** -47),
     ]
     # with the linear layers: hidden, intermediate, gatedMlp (published configs)
     linear = {

@@ -106,7 +106,7 @@ fixed, in one call: the curves of figure 4.1. Errors as attentionCost's, an entr
           name: "kvBytesPerElement",
           kind: "number",
           optional: true,
-          doc: "Bytes per cached value in (0, 1024]: 2 for fp16 (default), 1 for int8, 0.5 for 4-bit.",
+          doc: "Bytes per cached value in (0, 64]: 2 for fp16 (default), 1 for int8, 0.5 for 4-bit.",
         },
         {
           name: "hidden",

@@ -9,6 +9,7 @@
 #include "fixtures.hpp"
 #include "literals.hpp"
 #include "llmmath/cost.hpp"
+#include "llmmath/model.hpp"
 
 using llmmath::attention_cost;
 using llmmath::AttentionCostConfig;
@@ -168,9 +169,15 @@ TEST_CASE("attentionCost refuses bad input with a message naming the parameter",
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.batch = -1; })),
                     "batch must be an integer in [1, 1048576], got -1");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.kv_bytes_per_element = 0; })),
-                    "kv_bytes_per_element must be a number in (0, 1024], got 0");
+                    "kv_bytes_per_element must be a number in (0, 64], got 0");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.kv_bytes_per_element = 2048; })),
-                    "kv_bytes_per_element must be a number in (0, 1024], got 2048");
+                    "kv_bytes_per_element must be a number in (0, 64], got 2048");
+  // one range for a stored element in both concepts: the cost figure and the model figure take
+  // the same kv_bytes_per_element
+  static_assert(llmmath::max_cost_kv_bytes_per_element == llmmath::max_model_element_bytes);
+  CHECK_NOTHROW(attention_cost(with([](auto& c) { c.kv_bytes_per_element = 64; })));
+  CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.kv_bytes_per_element = 64.5; })),
+                    "kv_bytes_per_element must be a number in (0, 64], got 64.5");
   CHECK_THROWS_WITH(attention_cost(with([](auto& c) { c.kv_bytes_per_element = INFINITY; })),
                     "kv_bytes_per_element must be a finite number, got Infinity");
   CHECK_THROWS_WITH(attention_cost(AttentionCostConfig{}), Catch::StartsWith("tokens must be"));
@@ -234,15 +241,16 @@ TEST_CASE("the batch, the width and the feed-forward size go as far as modelCost
 
 TEST_CASE("a cache size above 2^128 with a hidden tie rounds up, as exact arithmetic does",
           "[cost][limits]") {
-  // kvBytes = N·b, N = 2·3950·725667738·3237·3432·3040 and b = 582.2017656576273 (odd
+  // kvBytes = N·b, N = 2·984481·852317040·3799·3354·3516 and b = 24.378091054322795 (odd
   // significand M): N·M > 2^128, its bits above the lowest 64 are exactly halfway between two
   // doubles with an even lower neighbour, and its lowest 64 bits are not zero, so the correct
-  // result is the upper neighbour (reference/cost.py's fixture(), sticky_tie_above_2_128)
-  AttentionCostConfig c = config(725667738, 3237, 3432);
-  c.layers = 3040;
-  c.batch = 3950;
-  c.kv_bytes_per_element = 582.2017656576273;
-  CHECK(attention_cost(c).kv_bytes == 1.1272026138174124e+26);
+  // result is the upper neighbour, not 1.8328183267348035e+27 (reference/cost.py's fixture(),
+  // sticky_tie_above_2_128, found by a random search within the limits)
+  AttentionCostConfig c = config(852317040, 3799, 3354);
+  c.layers = 3516;
+  c.batch = 984481;
+  c.kv_bytes_per_element = 24.378091054322795;
+  CHECK(attention_cost(c).kv_bytes == 1.8328183267348038e+27);
 }
 
 TEST_CASE("Llama-2-7B: the linear layers outweigh attention's square up to 24,704 tokens",
@@ -378,7 +386,7 @@ std::vector<std::pair<const char*, AttentionCostConfig>> sweep_configs() {
   odd.layers = 4091;
   odd.kv_heads = 35;
   odd.batch = 4087;
-  odd.kv_bytes_per_element = 582.2017656576273;
+  odd.kv_bytes_per_element = 36.38761035360171;
   out.emplace_back("odd, near the limits", odd);
   return out;
 }
@@ -511,7 +519,7 @@ TEST_CASE("attentionCostSweep refuses bad input, naming the array, its entry or 
   CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.batch = 0; }), n),
                     "batch must be an integer in [1, 1048576], got 0");
   CHECK_THROWS_WITH(attention_cost_sweep(with([](auto& c) { c.kv_bytes_per_element = 0; }), n),
-                    "kv_bytes_per_element must be a number in (0, 1024], got 0");
+                    "kv_bytes_per_element must be a number in (0, 64], got 0");
   CHECK_THROWS_WITH(
       attention_cost_sweep(with([](auto& c) { c.hidden = 256; }), n),
       "intermediate must be a whole number in [1, 4194304] when hidden or gated_mlp is given, "

@@ -122,7 +122,7 @@ test("cost: invalid calls throw an Error naming the parameter, and the module ke
     [() => m.attentionCost({ ...exercise, kvHeads: 3 }), "kvHeads", /divisor of heads \(8\)/],
     [() => m.attentionCost({ ...exercise, kvHeads: 16 }), "kvHeads", /\[1, 8\]/],
     [() => m.attentionCost({ ...exercise, batch: true }), "batch", /got true/],
-    [() => m.attentionCost({ ...exercise, kvBytesPerElement: 0 }), "kvBytesPerElement", /\(0, 1024\]/],
+    [() => m.attentionCost({ ...exercise, kvBytesPerElement: 0 }), "kvBytesPerElement", /\(0, 64\]/],
     [() => m.attentionCost({ ...exercise, kvBytesPerElement: Infinity }), "kvBytesPerElement", /finite/],
     [() => m.attentionCost({ ...exercise, kv_heads: 2 }), "cfg", /unknown key "kv_heads"/],
   ];
@@ -315,7 +315,7 @@ test("attentionCostSweep refuses bad input by name, an entry as tokens[i], and k
       /when hidden or gatedMlp is given/,
     ],
     [() => m.attentionCostSweep({ ...ok, tokens: [16], gatedMlp: "yes" }), "gatedMlp", /true or false/],
-    [() => m.attentionCostSweep({ ...ok, tokens: [16], kvBytesPerElement: 0 }), "kvBytesPerElement", /\(0, 1024\]/],
+    [() => m.attentionCostSweep({ ...ok, tokens: [16], kvBytesPerElement: 0 }), "kvBytesPerElement", /\(0, 64\]/],
     [() => m.attentionCostSweep({ ...ok, tokens: [16], token: [16] }), "cfg", /unknown key "token"/],
     [() => m.attentionCostSweep(null), "cfg", /got null/],
   ];

@@ -35,8 +35,9 @@ constexpr double max_cost_hidden = 1048576.0;  // 2^20
 /// limit on a feed-forward's width, about eighty times the largest published one (53,248).
 constexpr double max_cost_intermediate = 4194304.0;  // 2^22
 
-/// Largest kvBytesPerElement accepted: 1024 bytes, beyond any number format.
-constexpr double max_cost_kv_bytes_per_element = 1024.0;
+/// Largest kv_bytes_per_element accepted: 64 bytes, model_cost()'s limit on a stored element
+/// (max_model_element_bytes), beyond any number format (fp64 is 8).
+constexpr double max_cost_kv_bytes_per_element = 64.0;
 
 /// The model and workload of attention_cost(), named as in the JS `cfg`. Counts are doubles so
 /// that the core itself can refuse a fractional or out-of-range value by name.
@@ -49,7 +50,7 @@ struct AttentionCostConfig {
   /// number in [1, heads] that divides heads, as grouped-query attention requires.
   std::optional<double> kv_heads;
   double batch = 1;  ///< sequences processed together, whole number in [1, 2^20]
-  /// Bytes per stored value, in (0, 1024]: 2 for fp16/bf16 (the default, as models are
+  /// Bytes per stored value, in (0, 64]: 2 for fp16/bf16 (the default, as models are
   /// served), 1 for int8, 0.5 for 4-bit.
   double kv_bytes_per_element = 2;
   /// Model width d_model (a config.json's hidden_size), the size of each token's vector
@@ -125,7 +126,7 @@ void for_each_field(const AttentionCostResult& r, Visit&& visit) {
 /// matrix), and where attention's square overtakes them.
 /// Preconditions (std::invalid_argument naming tokens, heads, head_dim, layers, kv_heads, batch,
 /// kv_bytes_per_element, hidden, intermediate or gated_mlp otherwise): whole numbers within the
-/// limits above, kv_heads dividing heads, kv_bytes_per_element a finite number in (0, 1024],
+/// limits above, kv_heads dividing heads, kv_bytes_per_element a finite number in (0, 64],
 /// hidden and intermediate given together and gated_mlp only with them.
 AttentionCostResult attention_cost(const AttentionCostConfig& cfg);
 
