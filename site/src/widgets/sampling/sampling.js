@@ -3,7 +3,7 @@
 // of seeded draws from it look like as text. The reader moves the three sliders, picks an
 // example or edits the tokens and their logits (or probabilities), and changes the seed.
 //
-// Attributes: see LlmSampling.attributes (preset, temperature, top-k, top-p, prompt, labels
+// Attributes: see attributes.js (preset, temperature, top-k, top-p, prompt, labels
 // (formerly tokens), logits, probs, seed, count, draws). The preset gives every field but seed,
 // count and draws; the other attributes override it. Exactly one of logits and probs holds the values (one per
 // token; a given list wins over the preset's other kind, probs over logits when both are given),
@@ -14,136 +14,36 @@ import { fill, h, patch, sym, uniqueId } from "../../dom.js";
 import { fieldValue, fmt } from "../../format.js";
 import { LlmWidget } from "../../kit/base.js";
 import { stateKey } from "../../kit/attributes.js";
-import { FigureAnswer } from "../../kit/answer.js";
 import { choice, markInvalid, markSettings, numberField, slider, stepper } from "../../kit/controls.js";
+import {
+  ATTRIBUTES,
+  MAX_DRAWS,
+  MAX_PROMPT,
+  MAX_TOKEN_CHARS,
+  MAX_TOKENS,
+  SEED_RANGE,
+  presetFields,
+  sameList,
+  valuesOf,
+} from "./attributes.js";
+import { LlmAnswerSampling } from "./exercise.js";
+import { joinNames, quoted, tokenLabel } from "./labels.js";
 import { samplingPresets } from "./sampling-presets.js";
 import { workedSteps } from "../../kit/worked.js";
 import css from "./sampling.css";
 
-const MAX_TOKENS = 12;
-const MAX_DRAWS = 100;
-const MAX_TOKEN_CHARS = 40;
-const MAX_PROMPT = 200;
-// sample() takes seeds in [0, 2^32); "New seed" picks one there.
-const SEED_RANGE = 2 ** 32;
-
-/** A token as a label: without its leading space, a visible ␣ if nothing else is left. */
-export const tokenLabel = (t) => String(t).trim() || "␣";
-const quoted = (t) => `“${tokenLabel(t)}”`;
 // Screen mapping of a probability in [0, 1] to a CSS length along a bar track.
 const cssPct = (x) => `${(Math.min(Math.max(x, 0), 1) * 100).toFixed(3)}%`;
-const sameList = (a, b) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
-/** The values the sampler starts from: { kind: "logits" | "probs", values }. */
-const valuesOf = (s) => (s.probs.length ? { kind: "probs", values: s.probs } : { kind: "logits", values: s.logits });
-const australia = samplingPresets.australia;
+
+// The figure's name for a token's label, exported by its module as before its settings had a file.
+export { tokenLabel } from "./labels.js";
 
 export class LlmSampling extends LlmWidget {
   static styles = css;
-  static attributes = [
-    {
-      name: "preset",
-      type: "choice",
-      choices: Object.keys(samplingPresets),
-      default: "australia",
-      preset: true,
-      doc: "The example to start from; its prompt, labels, values, temperature, top-k and top-p apply unless given below.",
-    },
-    {
-      name: "temperature",
-      type: "number",
-      min: 0,
-      max: 2.5,
-      default: australia.temperature,
-      doc: "The temperature T that divides the logits before the softmax (0 is greedy decoding).",
-    },
-    {
-      name: "top-k",
-      type: "integer",
-      min: 0,
-      max: MAX_TOKENS,
-      default: australia.topK,
-      unset: 0,
-      doc: "How many of the most probable tokens top-k keeps (0 = off; at least the number of tokens keeps all).",
-    },
-    {
-      name: "top-p",
-      type: "number",
-      min: 0.01,
-      max: 1,
-      default: australia.topP,
-      unset: 1,
-      doc: "The cumulative mass the nucleus must reach (1 = off).",
-    },
-    {
-      name: "prompt",
-      type: "text",
-      maxLength: MAX_PROMPT,
-      default: australia.prompt,
-      doc: "The text the draws continue.",
-    },
-    {
-      name: "labels",
-      aliases: ["tokens"],
-      type: "labels",
-      minLength: 1,
-      maxLength: MAX_TOKENS,
-      maxChars: MAX_TOKEN_CHARS,
-      default: australia.labels,
-      label: "Tokens",
-      doc: "The candidate next tokens, separated by | (keep a leading space where the token starts a word).",
-    },
-    {
-      name: "logits",
-      type: "numbers",
-      minLength: 0,
-      maxLength: MAX_TOKENS,
-      min: -1000,
-      max: 1000,
-      default: australia.values,
-      label: "Logits",
-      doc: "One logit per token, comma-separated; replaces the example's values.",
-    },
-    {
-      name: "probs",
-      type: "numbers",
-      minLength: 0,
-      maxLength: MAX_TOKENS,
-      min: 0,
-      max: 1,
-      default: [],
-      label: "Probabilities",
-      doc: "One probability per token instead of logits, comma-separated and summing to 1; used over logits when both are given.",
-    },
-    {
-      name: "seed",
-      type: "integer",
-      min: 0,
-      max: SEED_RANGE - 1,
-      default: 42,
-      doc: "The seed of the draws: the same seed replays the same draws.",
-    },
-    { name: "count", type: "integer", min: 1, max: MAX_DRAWS, default: 10, doc: "How many draws are written out." },
-    {
-      name: "draws",
-      type: "choice",
-      choices: ["on", "off"],
-      default: "on",
-      label: "Seeded draws shown",
-      doc: "Whether the seeded draws are shown (off hides them).",
-    },
-  ];
+  static attributes = ATTRIBUTES;
 
   static presetFields(name) {
-    const p = samplingPresets[name];
-    return {
-      prompt: p.prompt,
-      labels: p.labels,
-      logits: p.kind === "logits" ? p.values : [],
-      probs: p.kind === "probs" ? p.values : [],
-      temperature: p.temperature,
-      topK: p.topK,
-      topP: p.topP,
-    };
+    return presetFields(name);
   }
 
   /**
@@ -438,7 +338,7 @@ export class LlmSampling extends LlmWidget {
    * Returns whether the state was set.
    */
   setChecked(name, value, input, what = name) {
-    const decl = LlmSampling.attributes.find((d) => d.name === name);
+    const decl = ATTRIBUTES.find((d) => d.name === name);
     const bad = [value].flat().find((x) => Number.isFinite(x) && (x < decl.min || x > decl.max));
     if (bad !== undefined) {
       markInvalid(input, true);
@@ -760,116 +660,6 @@ export class LlmSampling extends LlmWidget {
 
 function cutRow(text) {
   return h("tr", { class: "sampling-cut" }, h("td", { colspan: 5 }, h("span", {}, text)));
-}
-
-function joinNames(names) {
-  return names.flatMap((x, i) => (i === 0 ? [x] : [i === names.length - 1 ? " and " : ", ", x]));
-}
-
-/**
- * Exercise 2: the reader predicts the probability with which the most probable token is
- * sampled; the answer gives the nucleus, its retained mass and that probability after
- * renormalising, and what the probability does not say.
- */
-export class LlmAnswerSampling extends FigureAnswer {
-  static figure = "llm-sampling";
-  static followUp =
-    "which tokens form the nucleus, what mass does it retain, and what does the probability tell you about whether the token is true?";
-
-  prediction(r, figure) {
-    const { full, opts, state } = r;
-    const t = full.order[0];
-    const { kind, values } = valuesOf(state);
-    const input = kind === "probs" ? { probs: values } : { logits: values };
-    // The same filters at temperature 1: the probability a reader gets who leaves T out.
-    const atT1 = opts.temperature === 1 ? null : figure.core.sampling(input, { ...opts, temperature: 1 }).probs[t];
-    return {
-      label: `Probability that ${quoted(state.labels[t])} is sampled:`,
-      value: full.probs[t],
-      probability: true,
-      tolerance: 0.01,
-      digits: 4,
-      hints: [
-        {
-          value: full.tempered[t],
-          text: `That is ${quoted(state.labels[t])}'s probability before the filter. The nucleus keeps only part of the mass, and the sampler renormalises: each kept probability is divided by the retained mass, so that they sum to 1 again.`,
-        },
-        {
-          value: full.keptMass,
-          text: "That is the mass the nucleus retains, not the token's probability: divide the token's probability by it.",
-        },
-        {
-          value: atT1,
-          text: "That leaves the temperature out: the probabilities are raised to the power 1/T and renormalised before top-k and top-p.",
-        },
-      ],
-      otherwise:
-        "Sort the tokens, most probable first, and add their probabilities until the sum reaches top-p: those tokens are the nucleus. Then divide the token's probability by the nucleus's mass.",
-    };
-  }
-
-  followUpPrediction(r) {
-    const { full, opts } = r;
-    return {
-      label: "The mass the nucleus retains:",
-      value: full.keptMass,
-      probability: true,
-      tolerance: 0.01,
-      digits: 4,
-      hints: [
-        {
-          value: 1,
-          text: "That is the mass before the filter: every probability adds up to 1. The nucleus keeps only the most probable tokens, until their sum reaches top-p.",
-        },
-        {
-          value: opts.topP,
-          text: "That is top-p, the threshold. The retained mass is the sum of the kept tokens' probabilities: it reaches top-p or passes it with the last token kept.",
-        },
-      ],
-      otherwise:
-        "Sort the tokens, most probable first, and add their probabilities until the sum reaches top-p: that sum is the retained mass.",
-    };
-  }
-
-  answer(r) {
-    const { full, opts, state } = r;
-    const { temperature: T, topP: p } = opts;
-    const t = full.order[0];
-    const names = joinNames(full.kept.map((i) => quoted(state.labels[i]))).join("");
-    const last = full.cumulative[full.cutoff - 1];
-    return [
-      h(
-        "p",
-        {},
-        T === 0
-          ? `At temperature 0 all the mass is on the most probable token, so the nucleus is ${names} alone. `
-          : [
-              `Sorted most probable first, the cumulative probability first reaches top-p = ${fmt(p, 2)} `,
-              `after ${full.cutoff === 1 ? "one token" : `${full.cutoff} tokens`}, at ${fmt(last, 4)}, so the nucleus is ${names}. `,
-            ],
-        "Its retained mass is ",
-        h("strong", { class: "answer-mass" }, fmt(full.keptMass, 4)),
-        ".",
-      ),
-      h(
-        "p",
-        {},
-        `Renormalising divides each kept probability by that mass, so ${quoted(state.labels[t])}, with probability ${fmt(full.tempered[t], 4)} after temperature, ends with `,
-        h(
-          "strong",
-          { class: "answer-value" },
-          `${fmt(full.tempered[t], 4)}/${fmt(full.keptMass, 4)} = ${fmt(full.probs[t], 4)}`,
-        ),
-        ": its sampling probability among the retained tokens. Every removed token gets 0.",
-      ),
-      h(
-        "p",
-        {},
-        `That number says how often the sampler picks ${quoted(state.labels[t])}, not whether it is true. `,
-        "Nothing in the calculation consults a fact: a high probability, even all of it under greedy decoding, verifies nothing.",
-      ),
-    ];
-  }
 }
 
 export const widgets = { "llm-sampling": LlmSampling, "llm-answer-sampling": LlmAnswerSampling };
