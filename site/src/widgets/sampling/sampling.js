@@ -3,147 +3,54 @@
 // of seeded draws from it look like as text. The reader moves the three sliders, picks an
 // example or edits the tokens and their logits (or probabilities), and changes the seed.
 //
-// Attributes: see LlmSampling.attributes (preset, temperature, top-k, top-p, prompt, labels
+// Attributes: see attributes.js (preset, temperature, top-k, top-p, prompt, labels
 // (formerly tokens), logits, probs, seed, count, draws). The preset gives every field but seed,
 // count and draws; the other attributes override it. Exactly one of logits and probs holds the values (one per
 // token; a given list wins over the preset's other kind, probs over logits when both are given),
 // and the labels are fitted to the values' count. draws="off" hides the draws.
 // Properties: result ({ full, draws, draw, opts, state }), state ({ preset, temperature,
 // topK, topP, prompt, labels, logits, probs, seed, count, draws }).
-import { fill, h, patch, sym, uniqueId } from "../../dom.js";
-import { fieldValue, fmt } from "../../format.js";
+//
+// The figure is composed from parts (ARCHITECTURE.md, "a figure's folder"), each in its own file
+// of this folder: the element here holds the state and the core calls; its parts build their
+// elements, and draw from compute()'s result: the example and the sliders (controls.js), the
+// headline (headline.js), the distribution with its legend (distribution.js), the editor of the
+// tokens and their values (editor.js), the seeded draws (draws.js) and the calculation
+// (calculation.js). Its settings are declared in attributes.js, its exercise in exercise.js; how
+// a token is written, in labels.js.
+import { h, uniqueId } from "../../dom.js";
+import { fmt } from "../../format.js";
 import { LlmWidget } from "../../kit/base.js";
 import { stateKey } from "../../kit/attributes.js";
-import { FigureAnswer } from "../../kit/answer.js";
-import { choice, markInvalid, markSettings, numberField, slider, stepper } from "../../kit/controls.js";
+import { markInvalid, markSettings } from "../../kit/controls.js";
+import { ATTRIBUTES, presetFields, sameList, valuesOf } from "./attributes.js";
+import { Calculation } from "./calculation.js";
+import { Controls } from "./controls.js";
+import { Distribution } from "./distribution.js";
+import { Draws } from "./draws.js";
+import { Editor } from "./editor.js";
+import { LlmAnswerSampling } from "./exercise.js";
+import { Headline } from "./headline.js";
+import { quoted } from "./labels.js";
 import { samplingPresets } from "./sampling-presets.js";
-import { workedSteps } from "../../kit/worked.js";
 import css from "./sampling.css";
 
-const MAX_TOKENS = 12;
-const MAX_DRAWS = 100;
-const MAX_TOKEN_CHARS = 40;
-const MAX_PROMPT = 200;
-// sample() takes seeds in [0, 2^32); "New seed" picks one there.
-const SEED_RANGE = 2 ** 32;
+// The figure's name for a token's label, exported by its module as before its parts had files.
+export { tokenLabel } from "./labels.js";
 
-/** A token as a label: without its leading space, a visible ␣ if nothing else is left. */
-export const tokenLabel = (t) => String(t).trim() || "␣";
-const quoted = (t) => `“${tokenLabel(t)}”`;
-// Screen mapping of a probability in [0, 1] to a CSS length along a bar track.
-const cssPct = (x) => `${(Math.min(Math.max(x, 0), 1) * 100).toFixed(3)}%`;
-const sameList = (a, b) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
-/** The values the sampler starts from: { kind: "logits" | "probs", values }. */
-const valuesOf = (s) => (s.probs.length ? { kind: "probs", values: s.probs } : { kind: "logits", values: s.logits });
-const australia = samplingPresets.australia;
+/**
+ * A part of the figure: the nodes it places in it, in order, and render(r), which draws
+ * compute()'s result into them. A part that holds controls is made with the figure, whose state
+ * they set.
+ * @typedef {{ nodes: Element[], render: (r: any) => void }} Part
+ */
 
 export class LlmSampling extends LlmWidget {
   static styles = css;
-  static attributes = [
-    {
-      name: "preset",
-      type: "choice",
-      choices: Object.keys(samplingPresets),
-      default: "australia",
-      preset: true,
-      doc: "The example to start from; its prompt, labels, values, temperature, top-k and top-p apply unless given below.",
-    },
-    {
-      name: "temperature",
-      type: "number",
-      min: 0,
-      max: 2.5,
-      default: australia.temperature,
-      doc: "The temperature T that divides the logits before the softmax (0 is greedy decoding).",
-    },
-    {
-      name: "top-k",
-      type: "integer",
-      min: 0,
-      max: MAX_TOKENS,
-      default: australia.topK,
-      unset: 0,
-      doc: "How many of the most probable tokens top-k keeps (0 = off; at least the number of tokens keeps all).",
-    },
-    {
-      name: "top-p",
-      type: "number",
-      min: 0.01,
-      max: 1,
-      default: australia.topP,
-      unset: 1,
-      doc: "The cumulative mass the nucleus must reach (1 = off).",
-    },
-    {
-      name: "prompt",
-      type: "text",
-      maxLength: MAX_PROMPT,
-      default: australia.prompt,
-      doc: "The text the draws continue.",
-    },
-    {
-      name: "labels",
-      aliases: ["tokens"],
-      type: "labels",
-      minLength: 1,
-      maxLength: MAX_TOKENS,
-      maxChars: MAX_TOKEN_CHARS,
-      default: australia.labels,
-      label: "Tokens",
-      doc: "The candidate next tokens, separated by | (keep a leading space where the token starts a word).",
-    },
-    {
-      name: "logits",
-      type: "numbers",
-      minLength: 0,
-      maxLength: MAX_TOKENS,
-      min: -1000,
-      max: 1000,
-      default: australia.values,
-      label: "Logits",
-      doc: "One logit per token, comma-separated; replaces the example's values.",
-    },
-    {
-      name: "probs",
-      type: "numbers",
-      minLength: 0,
-      maxLength: MAX_TOKENS,
-      min: 0,
-      max: 1,
-      default: [],
-      label: "Probabilities",
-      doc: "One probability per token instead of logits, comma-separated and summing to 1; used over logits when both are given.",
-    },
-    {
-      name: "seed",
-      type: "integer",
-      min: 0,
-      max: SEED_RANGE - 1,
-      default: 42,
-      doc: "The seed of the draws: the same seed replays the same draws.",
-    },
-    { name: "count", type: "integer", min: 1, max: MAX_DRAWS, default: 10, doc: "How many draws are written out." },
-    {
-      name: "draws",
-      type: "choice",
-      choices: ["on", "off"],
-      default: "on",
-      label: "Seeded draws shown",
-      doc: "Whether the seeded draws are shown (off hides them).",
-    },
-  ];
+  static attributes = ATTRIBUTES;
 
   static presetFields(name) {
-    const p = samplingPresets[name];
-    return {
-      prompt: p.prompt,
-      labels: p.labels,
-      logits: p.kind === "logits" ? p.values : [],
-      probs: p.kind === "probs" ? p.values : [],
-      temperature: p.temperature,
-      topK: p.topK,
-      topP: p.topP,
-    };
+    return presetFields(name);
   }
 
   /**
@@ -152,7 +59,7 @@ export class LlmSampling extends LlmWidget {
    * are " t<i>").
    */
   normalize(s, notes) {
-    const p = LlmSampling.presetFields(s.preset);
+    const p = presetFields(s.preset);
     if (s.logits.length && s.probs.length) {
       const logitsGiven = !sameList(s.logits, p.logits),
         probsGiven = !sameList(s.probs, p.probs);
@@ -174,262 +81,54 @@ export class LlmSampling extends LlmWidget {
     }
   }
 
+  /**
+   * The figure's parts, in the order they stand in it: build() places their nodes (the editor
+   * and the draws side by side in one row, .sampling-panels), sync() sets those that hold
+   * controls from the state, render() has each draw the result.
+   */
   build() {
     const id = uniqueId("sampling");
-    this.preset = choice({
-      label: "Example",
-      value: this.state.preset,
-      onchange: (name) => this.onPreset(name),
-      options: [...Object.entries(samplingPresets).map(([key, p]) => [key, p.label]), ["custom", "Your own numbers"]],
-    });
-    /** @type {HTMLOptionElement} */ (this.preset.select.lastElementChild).disabled = true;
-    this.presetNote = h("p", { class: "hint sampling-note" });
-
-    this.T = slider({
-      label: "Temperature T",
-      min: 0,
-      max: 2.5,
-      step: 0.05,
-      id: `${id}-t`,
-      oninput: (temperature) => this.set({ temperature }),
-    });
-    this.k = slider({
-      label: "Top-k (0 = off)",
-      min: 0,
-      max: MAX_TOKENS,
-      step: 1,
-      id: `${id}-k`,
-      oninput: (topK) => this.set({ topK }),
-    });
-    this.p = slider({
-      label: "Top-p (1 = off)",
-      min: 0.01,
-      max: 1,
-      step: 0.01,
-      id: `${id}-p`,
-      oninput: (topP) => this.set({ topP }),
-    });
-
-    this.headline = h("p", { class: "headline" });
-    this.chart = h("div", { class: "sampling-chart" });
-    this.editor = h("div", { class: "sampling-editor" });
-    this.worked = h("div", { class: "worked sampling-worked" });
-
+    this.controls = new Controls(this, id);
+    const headline = new Headline();
+    const distribution = new Distribution();
+    this.editor = new Editor(this, id);
+    this.draws = new Draws(this, id);
+    const calculation = new Calculation();
+    /** @type {Part[]} */
+    this.parts = [this.controls, headline, distribution, this.editor, this.draws, calculation];
     this.frame.append(
-      h("div", { class: "controls" }, this.preset.row),
-      this.presetNote,
-      h("div", { class: "sliders llm-bar" }, this.T.row, this.k.row, this.p.row),
-      this.headline,
-      this.legend(),
-      this.chart,
-      h("div", { class: "sampling-panels" }, this.buildEditor(id), this.buildDraws(id)),
-      this.worked,
+      ...this.controls.nodes,
+      ...headline.nodes,
+      ...distribution.nodes,
+      h("div", { class: "sampling-panels" }, ...this.editor.nodes, ...this.draws.nodes),
+      ...calculation.nodes,
     );
     markSettings({
-      preset: this.preset.select,
-      temperature: this.T.input,
-      "top-k": this.k.input,
-      "top-p": this.p.input,
-      prompt: this.promptInput,
-      seed: this.seed.input,
-      count: this.count.input,
+      preset: this.controls.preset.select,
+      temperature: this.controls.T.input,
+      "top-k": this.controls.k.input,
+      "top-p": this.controls.p.input,
+      prompt: this.editor.promptInput,
+      seed: this.draws.seed.input,
+      count: this.draws.count.input,
     });
-  }
-
-  legend() {
-    const key = (cls, text) =>
-      h("span", { class: "sampling-key" }, h("span", { class: `sampling-swatch ${cls}`, "aria-hidden": "true" }), text);
-    return h(
-      "p",
-      { class: "sampling-legend" },
-      key("tempered", "after temperature"),
-      key("final", "final: kept and renormalised"),
-      key("cum", "cumulative mass, most probable first"),
-      key("pline", "top-p"),
-    );
-  }
-
-  buildEditor(id) {
-    this.promptInput = h("input", {
-      type: "text",
-      id: `${id}-prompt`,
-      class: "sampling-prompt",
-      maxlength: MAX_PROMPT,
-      oninput: () => this.set({ prompt: this.promptInput.value }),
-    });
-    this.valueHeader = h("th", { scope: "col" });
-    this.editorBody = h("tbody");
-    fill(
-      this.editor,
-      h("p", { class: "sampling-sub" }, "Your example"),
-      h("div", { class: "sampling-field" }, h("label", { for: `${id}-prompt` }, "Prompt "), this.promptInput),
-      h(
-        "table",
-        { class: "sampling-edit-table" },
-        h(
-          "thead",
-          {},
-          h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Token"), this.valueHeader),
-        ),
-        this.editorBody,
-      ),
-      h(
-        "div",
-        { class: "controls" },
-        stepper(
-          "Tokens",
-          () => this.resize(-1),
-          () => this.resize(1),
-        ),
-      ),
-    );
-    return this.editor;
-  }
-
-  buildDraws(id) {
-    this.seed = numberField({
-      label: "Seed",
-      id: `${id}-seed`,
-      min: 0,
-      max: SEED_RANGE - 1,
-      step: 1,
-      value: this.state.seed,
-      oninput: (seed) => this.set({ seed }),
-    });
-    this.count = numberField({
-      label: "Draws",
-      id: `${id}-count`,
-      min: 1,
-      max: MAX_DRAWS,
-      step: 1,
-      value: this.state.count,
-      oninput: (count, input) => this.setChecked("count", count, input),
-    });
-    this.drawList = h("ol", { class: "sampling-drawlist" });
-    this.drawNote = h("p", { class: "hint" });
-    this.drawsPanel = h(
-      "div",
-      { class: "sampling-draws" },
-      h("p", { class: "sampling-sub" }, "Draws"),
-      h(
-        "div",
-        { class: "controls" },
-        this.seed.row,
-        h("button", { type: "button", class: "sampling-newseed", onclick: () => this.newSeed() }, "New seed"),
-        this.count.row,
-      ),
-      this.drawList,
-      this.drawNote,
-    );
-    return this.drawsPanel;
-  }
-
-  newSeed() {
-    // Choosing a seed is not part of the mathematics; the draws themselves come from the core.
-    this.set({ seed: Math.floor(Math.random() * SEED_RANGE) }, { sync: true });
   }
 
   onPreset(name) {
     if (!Object.hasOwn(samplingPresets, name)) return;
-    this.set({ preset: name, ...LlmSampling.presetFields(name) }, { sync: true });
-  }
-
-  /** Adds a token (value 0) or removes the last one. */
-  resize(delta) {
-    const s = this.state;
-    const n = s.labels.length + delta;
-    if (n < 1 || n > MAX_TOKENS) return;
-    const fit = (xs, fresh) => Array.from({ length: n }, (_, i) => (i < xs.length ? xs[i] : fresh(i)));
-    const { kind, values } = valuesOf(s);
-    this.set({ labels: fit(s.labels, (i) => ` t${i + 1}`), [kind]: fit(values, () => 0) }, { sync: true });
+    this.set({ preset: name, ...presetFields(name) }, { sync: true });
   }
 
   /** Sets every control from the state: example list and note, sliders, prompt, editor, draws. */
   sync() {
-    const s = this.state;
-    this.T.input.value = String(s.temperature);
-    this.k.input.max = String(s.labels.length);
-    this.k.input.value = String(s.topK);
-    this.p.input.value = String(s.topP);
-    this.promptInput.value = s.prompt;
-    this.seed.input.value = String(s.seed);
-    this.count.input.value = String(s.count);
-    this.drawsPanel.hidden = s.draws === "off";
-    this.syncPreset();
-    this.syncEditor();
+    this.controls.sync(this.state);
+    this.editor.sync(this.state);
+    this.draws.sync(this.state);
   }
 
-  /** The example list shows the preset while the tokens and values are its own, else "Your own numbers". */
+  /** The example list and its note, after the reader edits a token or a value. */
   syncPreset() {
-    const s = this.state;
-    const p = LlmSampling.presetFields(s.preset);
-    const own = sameList(s.labels, p.labels) && sameList(s.logits, p.logits) && sameList(s.probs, p.probs);
-    this.preset.select.value = own ? s.preset : "custom";
-    this.presetNote.textContent = own ? samplingPresets[s.preset].note : "Your own numbers.";
-  }
-
-  syncEditor() {
-    const s = this.state;
-    const { kind, values } = valuesOf(s);
-    this.valueHeader.textContent = kind === "probs" ? "Probability p (sum 1)" : "Logit z";
-    const what = kind === "probs" ? "Probability" : "Logit";
-    fill(
-      this.editorBody,
-      s.labels.map((t, i) =>
-        h(
-          "tr",
-          {},
-          h("th", { scope: "row" }, String(i + 1)),
-          h(
-            "td",
-            {},
-            h("input", {
-              type: "text",
-              class: "sampling-token",
-              value: t,
-              maxlength: MAX_TOKEN_CHARS,
-              "aria-label": `Token ${i + 1}`,
-              oninput: (e) => this.onToken(i, e.target),
-            }),
-          ),
-          h(
-            "td",
-            {},
-            h("input", {
-              type: "number",
-              step: kind === "probs" ? "0.05" : "0.1",
-              value: fieldValue(values[i]),
-              inputmode: "decimal",
-              "aria-label": `${what} of token ${i + 1}`,
-              oninput: (e) => this.onValue(i, e.target),
-            }),
-          ),
-        ),
-      ),
-    );
-  }
-
-  onToken(i, input) {
-    // "|" separates the tokens in the widget's settings, so a token cannot hold one.
-    if (input.value.includes("|")) {
-      markInvalid(input, true);
-      this.showError(`Not updated: token ${i + 1} cannot contain “|”.`);
-      return;
-    }
-    const labels = this.state.labels.slice();
-    labels[i] = input.value;
-    this.set({ labels });
-    this.syncPreset();
-    markInvalid(input, this.failed);
-  }
-
-  onValue(i, input) {
-    // valueAsNumber is NaN for an empty or unparsable field; the core names it in its message.
-    const { kind, values } = valuesOf(this.state);
-    const next = values.slice();
-    next[i] = input.valueAsNumber;
-    if (!this.setChecked(kind, next, input, `${kind === "probs" ? "probability" : "logit"} of token ${i + 1}`)) return;
-    this.syncPreset();
+    this.controls.syncPreset(this.state);
   }
 
   /**
@@ -438,7 +137,7 @@ export class LlmSampling extends LlmWidget {
    * Returns whether the state was set.
    */
   setChecked(name, value, input, what = name) {
-    const decl = LlmSampling.attributes.find((d) => d.name === name);
+    const decl = ATTRIBUTES.find((d) => d.name === name);
     const bad = [value].flat().find((x) => Number.isFinite(x) && (x < decl.min || x > decl.max));
     if (bad !== undefined) {
       markInvalid(input, true);
@@ -467,33 +166,9 @@ export class LlmSampling extends LlmWidget {
     return { full, draws, draw, opts, state: s };
   }
 
+  /** Each part draws the result into its own elements, in the order they stand in the figure. */
   render(r) {
-    const { full, opts, state } = r;
-    const { temperature: T, topK: k, topP: p } = opts;
-    const n = state.labels.length;
-    this.T.out.value = fmt(T, 2);
-    this.k.out.value = k === 0 ? "off" : k >= n ? `${k} (all)` : String(k);
-    this.p.out.value = p === 1 ? "1 (off)" : fmt(p, 2);
-    this.T.input.setAttribute("aria-valuetext", T === 0 ? "0, greedy" : fmt(T, 2));
-    this.k.input.setAttribute("aria-valuetext", k === 0 ? "off" : String(k));
-    this.p.input.setAttribute("aria-valuetext", p === 1 ? "1, off" : fmt(p, 2));
-
-    const top = full.order[0];
-    patch(
-      this.headline,
-      T === 0
-        ? ["Temperature 0 is greedy: only ", h("strong", {}, quoted(state.labels[top])), " can be drawn, every time."]
-        : [
-            `The sampler keeps ${full.cutoff} of ${n} token${n === 1 ? "" : "s"}. The most probable, `,
-            h("strong", {}, quoted(state.labels[top])),
-            ", is drawn with probability ",
-            h("strong", {}, fmt(full.probs[top], 3)),
-            ".",
-          ],
-    );
-    this.renderChart(r);
-    if (r.draw) this.renderDraws(r);
-    this.renderWorked(r);
+    for (const part of this.parts) part.render(r);
   }
 
   /**
@@ -508,367 +183,6 @@ export class LlmSampling extends LlmWidget {
     }
     if (T === 0) return `Temperature 0 is greedy: only ${top} can be drawn, every time.`;
     return `The sampler keeps ${full.cutoff} of ${state.labels.length} tokens; ${top} is the most probable, at ${fmt(full.probs[full.order[0]], 3)}.`;
-  }
-
-  /** One row per token, most probable first: bars for the tempered and final probabilities,
-   * the token's stretch of cumulative mass, the top-p line, and the cuts. */
-  renderChart(r) {
-    const { full, opts, state } = r;
-    const { temperature: T, topK: k, topP: p } = opts;
-    const n = state.labels.length;
-    const kCut = k > 0 && k < n ? k : n;
-    const pLine = p < 1 ? h("span", { class: "sampling-pline", style: { left: cssPct(p) } }) : null;
-    const rows = [];
-    full.order.forEach((t, rank) => {
-      if (rank === full.cutoff && full.cutoff < kCut) {
-        rows.push(
-          cutRow(
-            T === 0
-              ? "T = 0: only the most probable token is left"
-              : `top-p = ${fmt(p, 2)}: the nucleus ends here, its cumulative mass ${fmt(full.cumulative[rank - 1], 3)} has reached ${fmt(p, 2)}`,
-          ),
-        );
-      }
-      if (rank === kCut && kCut < n) rows.push(cutRow(`top-k = ${k}: only the ${k} most probable go on`));
-      const kept = rank < full.cutoff;
-      rows.push(
-        h(
-          "tr",
-          { class: kept ? "kept" : "removed" },
-          h("th", { scope: "row", class: "sampling-label", title: state.labels[t] }, tokenLabel(state.labels[t])),
-          h(
-            "td",
-            { class: "sampling-track-cell" },
-            h(
-              "div",
-              { class: "sampling-track" },
-              h("span", { class: "sampling-bar final", style: { width: cssPct(full.probs[t]) } }),
-              h("span", { class: "sampling-bar tempered", style: { width: cssPct(full.tempered[t]) } }),
-              h("span", {
-                class: "sampling-cum",
-                style: { left: cssPct(rank === 0 ? 0 : full.cumulative[rank - 1]), width: cssPct(full.topKProbs[t]) },
-              }),
-              h("span", { class: "sampling-cum-dot", style: { left: cssPct(full.cumulative[rank]) } }),
-              pLine?.cloneNode(),
-            ),
-          ),
-          h("td", { class: "num" }, fmt(full.tempered[t], 3)),
-          h("td", { class: "num sampling-cum-col" }, fmt(full.cumulative[rank], 3)),
-          h("td", { class: "num final-col" }, kept ? fmt(full.probs[t], 3) : h("span", { title: "removed" }, "0")),
-        ),
-      );
-    });
-    const head = h(
-      "tr",
-      {},
-      h("th", { scope: "col" }, "Token"),
-      h(
-        "th",
-        { scope: "col", class: "sampling-track-head" },
-        h("span", { class: "visually-hidden" }, "Bars"),
-        p < 1
-          ? h(
-              "span",
-              { class: p > 0.6 ? "sampling-plabel end" : "sampling-plabel", style: { left: cssPct(p) } },
-              `top-p ${fmt(p, 2)}`,
-            )
-          : null,
-      ),
-      h("th", { scope: "col", class: "num" }, "after T"),
-      h("th", { scope: "col", class: "num sampling-cum-col" }, "cum."),
-      h("th", { scope: "col", class: "num" }, "final"),
-    );
-    patch(
-      this.chart,
-      h(
-        "table",
-        { class: "sampling-table" },
-        h(
-          "caption",
-          { class: "visually-hidden" },
-          "Next-token probabilities, most probable first: after temperature, cumulative, and final",
-        ),
-        h(
-          "colgroup",
-          {},
-          h("col", { class: "c-label" }),
-          h("col", { class: "c-track" }),
-          h("col", { class: "c-num" }),
-          h("col", { class: "c-num sampling-cum-col" }),
-          h("col", { class: "c-num" }),
-        ),
-        h("thead", {}, head),
-        h("tbody", {}, rows),
-      ),
-    );
-  }
-
-  renderDraws(r) {
-    const { draws, draw, full, state } = r;
-    patch(
-      this.drawList,
-      draws.map((t) =>
-        h(
-          "li",
-          { class: full.order[0] === t ? "top" : null },
-          h("span", { class: "sampling-prompt-text" }, state.prompt),
-          h("strong", { class: "sampling-drawn" }, state.labels[t]),
-        ),
-      ),
-    );
-    patch(
-      this.drawNote,
-      r.opts.temperature === 0
-        ? `At T = 0 every draw is the most probable token, whatever the seed: repeatable, but no check of the facts.`
-        : `Seed ${draw.seed} replays exactly these ${draw.count} draws; another seed gives another mix.`,
-    );
-  }
-
-  /** The calculation with the reader's numbers, in the sampler's order. */
-  renderWorked(r) {
-    const { full, opts, state, draw } = r;
-    const { temperature: T, topK: k, topP: p } = opts;
-    const { labels } = state;
-    const { kind, values } = valuesOf(state);
-    const n = labels.length;
-    const name = (i) => h("span", { class: "sampling-tok" }, tokenLabel(labels[i]));
-    const order = full.order;
-    const inline = (items) => h("ul", { class: "sampling-inline" }, items);
-    const logit =
-      kind === "probs"
-        ? (i) => h("span", {}, fmt(values[i]), h("sup", {}, `1/${fmt(T)}`))
-        : (i) => h("span", {}, "e", h("sup", {}, `${fmt(values[i])}/${fmt(T)}`));
-    const m = full.cutoff;
-    const temperature =
-      T === 0
-        ? [
-            "T = 0 is the greedy limit: all probability goes to the largest ",
-            kind === "probs" ? "probability, " : "logit, ",
-            name(order[0]),
-            ` (${fmt(values[order[0]])}); every other token gets 0.`,
-          ]
-        : [
-            kind === "probs"
-              ? [
-                  "Each probability is raised to 1/T and renormalised, ",
-                  sym("p", "i"),
-                  h("sup", {}, "1/T"),
-                  " / Σ",
-                  sym("p", "j"),
-                  h("sup", {}, "1/T"),
-                  ",",
-                ]
-              : [
-                  "Each logit is divided by T = ",
-                  fmt(T),
-                  ", then softmax: ",
-                  "e",
-                  h("sup", {}, [sym("z", "i"), "/T"]),
-                  " / Σ e",
-                  h("sup", {}, [sym("z", "j"), "/T"]),
-                  ",",
-                ],
-            " listed most probable first:",
-            inline(order.map((i) => h("li", {}, name(i), ": ", logit(i), " / Σ = ", fmt(full.tempered[i], 4)))),
-          ];
-    const topK =
-      k === 0
-        ? `Off (k = 0): all ${n} tokens go on.`
-        : k >= n
-          ? `k = ${k} is at least the ${n} tokens there are: all go on.`
-          : [
-              `k = ${k} keeps `,
-              joinNames(order.slice(0, k).map(name)),
-              `, whose mass is ${fmt(full.topKMass, 4)}; renormalised:`,
-              inline(
-                order
-                  .slice(0, k)
-                  .map((i) =>
-                    h(
-                      "li",
-                      {},
-                      name(i),
-                      `: ${fmt(full.tempered[i], 4)} / ${fmt(full.topKMass, 4)} = ${fmt(full.topKProbs[i], 4)}`,
-                    ),
-                  ),
-              ),
-            ];
-    const topP =
-      T === 0
-        ? "Nothing to cut: the one token left already holds all the mass."
-        : p === 1
-          ? "Off (p = 1): every token left goes on."
-          : [
-              `Add up the probabilities${k > 0 && k < n ? " after top-k" : ""}, most probable first, until the sum reaches p = ${fmt(p, 2)}:`,
-              inline(
-                order
-                  .slice(0, m)
-                  .map((i, rank) =>
-                    h(
-                      "li",
-                      {},
-                      rank === 0
-                        ? [name(i), ` ${fmt(full.cumulative[0], 4)}`]
-                        : [
-                            `${fmt(full.cumulative[rank - 1], 4)} + `,
-                            name(i),
-                            ` ${fmt(full.topKProbs[i], 4)} = ${fmt(full.cumulative[rank], 4)}`,
-                          ],
-                      rank === m - 1 ? h("strong", {}, ` ≥ ${fmt(p, 2)}: stop`) : "",
-                    ),
-                  ),
-              ),
-              `The nucleus is the ${m === 1 ? "one token" : `${m} tokens`} above`,
-              m < n
-                ? ["; ", joinNames(order.slice(m).map(name)), m === n - 1 ? " is" : " are", " removed."]
-                : "; nothing is removed.",
-            ];
-    // The calculation's steps, drawn by the kit (worked.js): each a lead of text and inline lists.
-    patch(
-      this.worked,
-      h("p", {}, "The calculation with these numbers:"),
-      workedSteps([
-        { name: "Temperature", lead: temperature },
-        { name: "Top-k", lead: topK },
-        { name: "Top-p", lead: topP },
-        {
-          name: "Renormalise",
-          lead: [
-            `The kept tokens held ${fmt(full.keptMass, 4)} of the tempered probability; dividing by it makes them sum to 1:`,
-            inline(
-              full.kept.map((i) =>
-                h(
-                  "li",
-                  {},
-                  name(i),
-                  `: ${fmt(full.tempered[i], 4)} / ${fmt(full.keptMass, 4)} = `,
-                  h("strong", {}, fmt(full.probs[i], 4)),
-                ),
-              ),
-            ),
-            m < n ? "Every removed token gets 0." : "",
-          ],
-        },
-        draw && {
-          name: "Draw",
-          lead: `Each of the ${draw.count} draws picks a token with these final probabilities, using uniform random numbers from seed ${draw.seed}.`,
-        },
-      ]),
-    );
-  }
-}
-
-function cutRow(text) {
-  return h("tr", { class: "sampling-cut" }, h("td", { colspan: 5 }, h("span", {}, text)));
-}
-
-function joinNames(names) {
-  return names.flatMap((x, i) => (i === 0 ? [x] : [i === names.length - 1 ? " and " : ", ", x]));
-}
-
-/**
- * Exercise 2: the reader predicts the probability with which the most probable token is
- * sampled; the answer gives the nucleus, its retained mass and that probability after
- * renormalising, and what the probability does not say.
- */
-export class LlmAnswerSampling extends FigureAnswer {
-  static figure = "llm-sampling";
-  static followUp =
-    "which tokens form the nucleus, what mass does it retain, and what does the probability tell you about whether the token is true?";
-
-  prediction(r, figure) {
-    const { full, opts, state } = r;
-    const t = full.order[0];
-    const { kind, values } = valuesOf(state);
-    const input = kind === "probs" ? { probs: values } : { logits: values };
-    // The same filters at temperature 1: the probability a reader gets who leaves T out.
-    const atT1 = opts.temperature === 1 ? null : figure.core.sampling(input, { ...opts, temperature: 1 }).probs[t];
-    return {
-      label: `Probability that ${quoted(state.labels[t])} is sampled:`,
-      value: full.probs[t],
-      probability: true,
-      tolerance: 0.01,
-      digits: 4,
-      hints: [
-        {
-          value: full.tempered[t],
-          text: `That is ${quoted(state.labels[t])}'s probability before the filter. The nucleus keeps only part of the mass, and the sampler renormalises: each kept probability is divided by the retained mass, so that they sum to 1 again.`,
-        },
-        {
-          value: full.keptMass,
-          text: "That is the mass the nucleus retains, not the token's probability: divide the token's probability by it.",
-        },
-        {
-          value: atT1,
-          text: "That leaves the temperature out: the probabilities are raised to the power 1/T and renormalised before top-k and top-p.",
-        },
-      ],
-      otherwise:
-        "Sort the tokens, most probable first, and add their probabilities until the sum reaches top-p: those tokens are the nucleus. Then divide the token's probability by the nucleus's mass.",
-    };
-  }
-
-  followUpPrediction(r) {
-    const { full, opts } = r;
-    return {
-      label: "The mass the nucleus retains:",
-      value: full.keptMass,
-      probability: true,
-      tolerance: 0.01,
-      digits: 4,
-      hints: [
-        {
-          value: 1,
-          text: "That is the mass before the filter: every probability adds up to 1. The nucleus keeps only the most probable tokens, until their sum reaches top-p.",
-        },
-        {
-          value: opts.topP,
-          text: "That is top-p, the threshold. The retained mass is the sum of the kept tokens' probabilities: it reaches top-p or passes it with the last token kept.",
-        },
-      ],
-      otherwise:
-        "Sort the tokens, most probable first, and add their probabilities until the sum reaches top-p: that sum is the retained mass.",
-    };
-  }
-
-  answer(r) {
-    const { full, opts, state } = r;
-    const { temperature: T, topP: p } = opts;
-    const t = full.order[0];
-    const names = joinNames(full.kept.map((i) => quoted(state.labels[i]))).join("");
-    const last = full.cumulative[full.cutoff - 1];
-    return [
-      h(
-        "p",
-        {},
-        T === 0
-          ? `At temperature 0 all the mass is on the most probable token, so the nucleus is ${names} alone. `
-          : [
-              `Sorted most probable first, the cumulative probability first reaches top-p = ${fmt(p, 2)} `,
-              `after ${full.cutoff === 1 ? "one token" : `${full.cutoff} tokens`}, at ${fmt(last, 4)}, so the nucleus is ${names}. `,
-            ],
-        "Its retained mass is ",
-        h("strong", { class: "answer-mass" }, fmt(full.keptMass, 4)),
-        ".",
-      ),
-      h(
-        "p",
-        {},
-        `Renormalising divides each kept probability by that mass, so ${quoted(state.labels[t])}, with probability ${fmt(full.tempered[t], 4)} after temperature, ends with `,
-        h(
-          "strong",
-          { class: "answer-value" },
-          `${fmt(full.tempered[t], 4)}/${fmt(full.keptMass, 4)} = ${fmt(full.probs[t], 4)}`,
-        ),
-        ": its sampling probability among the retained tokens. Every removed token gets 0.",
-      ),
-      h(
-        "p",
-        {},
-        `That number says how often the sampler picks ${quoted(state.labels[t])}, not whether it is true. `,
-        "Nothing in the calculation consults a fact: a high probability, even all of it under greedy decoding, verifies nothing.",
-      ),
-    ];
   }
 }
 
