@@ -11,7 +11,7 @@
 // the calculation written out with their numbers. A context past the model's limit is shown at the
 // limit, with a note (the core's beyondContext).
 //
-// Attributes: see LlmModel.attributes (model, config, tokens, batch, kv-precision, weight-format,
+// Attributes: see attributes.js (model, config, tokens, batch, kv-precision, weight-format,
 // mla-cache, device, devices, split, memory, bandwidth, peak, utilization, reserve,
 // sliding-cache, block). A configuration can also be given inline, as the element's child
 // <script type="application/json">…</script>: without a model attribute the figure starts from it.
@@ -19,53 +19,34 @@
 // state (the attributes' camelCase keys).
 import { h, keep, patch, sym, uniqueId } from "../../dom.js";
 import { fieldValue, fmt, fmtBytes, fmtCount, fmtRate, fmtSeconds, grouped } from "../../format.js";
-import { FigureAnswer } from "../../kit/answer.js";
 import { LlmWidget } from "../../kit/base.js";
 import { choice, markInvalid, markSettings, numberField, slider } from "../../kit/controls.js";
 import { legend, lineChart, logAxis, meterChart, tokensAxis } from "../../kit/plot.js";
 import { modelPresets } from "llmmath:model-presets";
+import {
+  ATTRIBUTES,
+  CONFIG_MAX,
+  DEFAULT_DEVICE,
+  DEFAULT_MODEL,
+  GIB,
+  KV_PRECISIONS,
+  MAX_BANDWIDTH,
+  MAX_BATCH,
+  MAX_DEVICES,
+  MAX_MEMORY,
+  MAX_PEAK,
+  MAX_TOKENS,
+  WEIGHT_FORMATS,
+  kvBytesOf,
+  presetById,
+} from "./attributes.js";
+import { LlmAnswerModel } from "./exercise.js";
 import { DEVICES, deviceById } from "./model-devices.js";
 import { workedSteps } from "../../kit/worked.js";
 import css from "./model.css";
 
-// The core's limits (core/include/llmmath/model.hpp, bindings/api/model.js): tokens 1 … 2^30,
-// batch 1 … 2^20, bytes per cached element in (0, 64].
-const MAX_TOKENS = 2 ** 30;
-const MAX_BATCH = 2 ** 20;
-// Memory in GiB (2^30 bytes, as an accelerator's memory is counted), up to 1 PiB.
-const MAX_MEMORY = 2 ** 20;
-const GIB = 2 ** 30;
-// A configuration travels in a link (the config attribute) when it is at most this many characters
-// written without spaces; a larger one is named by the built-in model instead (Copy link's note).
-export const CONFIG_MAX = 1500;
-
-// The storage formats of the cache: bytes per cached element (scales not counted).
-export const KV_PRECISIONS = [
-  { key: "fp32", label: "fp32 (4 bytes)", bytes: 4 },
-  { key: "bf16", label: "bf16 (2 bytes)", bytes: 2 },
-  { key: "fp16", label: "fp16 (2 bytes)", bytes: 2 },
-  { key: "fp8", label: "fp8 (1 byte)", bytes: 1 },
-  { key: "int8", label: "int8 (1 byte)", bytes: 1 },
-  { key: "int4", label: "int4 (½ byte)", bytes: 0.5 },
-];
-const kvBytesOf = (key) => KV_PRECISIONS.find((p) => p.key === key)?.bytes ?? NaN;
-// How the weights are stored: as the file says, or a format every linear layer is put in (the
-// core's weightFormat; its names are the core's).
-export const WEIGHT_FORMATS = [
-  { key: "file", label: "as the file stores them" },
-  { key: "fp32", label: "fp32 (4 bytes)" },
-  { key: "bf16", label: "bf16 (2 bytes)" },
-  { key: "fp16", label: "fp16 (2 bytes)" },
-  { key: "fp8", label: "fp8, a scale per matrix" },
-  { key: "int8", label: "int8, a scale per row" },
-  { key: "int4", label: "int4, a scale and zero per 128" },
-  { key: "mxfp4", label: "MXFP4, a scale per 32" },
-];
-// The largest device count and tensor-parallel size the core takes.
-const MAX_DEVICES = 1024;
-// A custom device's limits: memory up to 1 PiB (in GiB), bandwidth and peak far above any device.
-const MAX_BANDWIDTH = 1e6; // GB/s
-const MAX_PEAK = 1e6; // TFLOPS
+// The figure's lists and its link's limit, exported by its module as before they had a file.
+export { CONFIG_MAX, KV_PRECISIONS, WEIGHT_FORMATS } from "./attributes.js";
 
 // The kinds of layer, in the core's order, with their names in words and how they hold tokens.
 const KINDS = {
@@ -81,151 +62,9 @@ const STACK = ["sliding", "chunked", "mla", "full"];
 const CONTEXT = { label: "context, tokens (log scale)" };
 const BYTES = /** @type {const} */ ({ base: 2, format: fmtBytes });
 
-const DEFAULT_DEVICE = "h100-sxm";
-// Exercise 4b's follow-up: the sequences of its batch.
-const BATCHED = 8;
-const DEFAULT_MODEL = modelPresets.some((p) => p.id === "llama-3.1-8b") ? "llama-3.1-8b" : modelPresets[0].id;
-const presetById = (id) => modelPresets.find((p) => p.id === id) ?? null;
-
 export class LlmModel extends LlmWidget {
   static styles = css;
-  static attributes = [
-    {
-      name: "model",
-      type: "choice",
-      choices: [...modelPresets.map((p) => p.id), "custom"],
-      default: DEFAULT_MODEL,
-      preset: true,
-      doc: `The built-in model, by its id (${modelPresets.map((p) => p.id).join(", ")}), whose config.json the figure reads; custom: the configuration given by config or inline.`,
-    },
-    {
-      name: "config",
-      type: "text",
-      maxLength: CONFIG_MAX,
-      default: "",
-      example:
-        '{"model_type":"llama","num_hidden_layers":16,"hidden_size":2048,"num_attention_heads":32,"num_key_value_heads":8,"intermediate_size":8192,"vocab_size":128256,"max_position_embeddings":131072,"tie_word_embeddings":true}',
-      label: "config.json",
-      doc: `A config.json written without spaces (at most ${CONFIG_MAX} characters), used instead of the model; a larger one goes in a <script type="application/json"> child of the element.`,
-    },
-    {
-      name: "tokens",
-      type: "integer",
-      min: 1,
-      max: MAX_TOKENS,
-      default: 32768,
-      doc: "The context: tokens in each sequence (the chart reaches the model's maximum context).",
-    },
-    {
-      name: "batch",
-      type: "integer",
-      min: 1,
-      max: MAX_BATCH,
-      default: 1,
-      doc: "The batch: sequences served together, each with its own cache.",
-    },
-    {
-      name: "kv-precision",
-      type: "choice",
-      choices: KV_PRECISIONS.map((p) => p.key),
-      default: "bf16",
-      doc: "How the cache is stored: fp32 4 bytes per element, bf16 and fp16 2, fp8 and int8 1, int4 0.5 (scales not counted).",
-    },
-    {
-      name: "weight-format",
-      type: "choice",
-      choices: WEIGHT_FORMATS.map((f) => f.key),
-      default: "file",
-      doc: "How the weights are stored: file, as the config.json says (torch_dtype and quantization_config); or fp32, bf16, fp16, fp8, int8, int4 or mxfp4 for every linear layer's matrix, the embedding, LM head, norms and routers kept in 16 bits.",
-    },
-    {
-      name: "mla-cache",
-      type: "choice",
-      choices: ["latent", "expanded"],
-      default: "latent",
-      doc: "How a latent-attention (MLA) model's cache is counted: latent, the compressed vector per token and layer as vLLM and SGLang keep it, or expanded, every head's keys and values as transformers' eager path keeps them.",
-    },
-    {
-      name: "device",
-      type: "choice",
-      choices: [...DEVICES.map((d) => d.id), "custom"],
-      default: DEFAULT_DEVICE,
-      doc: `The GPU the model is served on (${DEVICES.map((d) => d.id).join(", ")}), with the memory its driver reports and the bandwidth and peak its data sheet states; custom: the memory, bandwidth and peak given.`,
-    },
-    {
-      name: "devices",
-      type: "integer",
-      min: 1,
-      max: MAX_DEVICES,
-      default: 1,
-      doc: "How many of those devices: the model is split over tensor-parallel of them, and further devices hold copies.",
-    },
-    {
-      name: "split",
-      type: "choice",
-      choices: ["most", "none"],
-      default: "most",
-      doc: "How the devices share the model: most, split over as many of them as the model's heads allow (tensor parallelism), the rest holding copies; none, a whole copy on each device.",
-    },
-    {
-      name: "memory",
-      type: "number",
-      min: 0,
-      max: MAX_MEMORY,
-      default: 0,
-      unset: 0,
-      doc: "A custom device's memory in GiB (2^30 bytes); more than 0 makes the device custom; 0 on a custom device: the H100 SXM's.",
-    },
-    {
-      name: "bandwidth",
-      type: "number",
-      min: 0,
-      max: MAX_BANDWIDTH,
-      default: 0,
-      unset: 0,
-      doc: "A custom device's memory bandwidth in GB/s (10^9 bytes a second); more than 0 makes the device custom; 0 on a custom device: the H100 SXM's.",
-    },
-    {
-      name: "peak",
-      type: "number",
-      min: 0,
-      max: MAX_PEAK,
-      default: 0,
-      unset: 0,
-      doc: "A custom device's peak 16-bit arithmetic in TFLOPS; more than 0 makes the device custom; 0 on a custom device: the H100 SXM's.",
-    },
-    {
-      name: "utilization",
-      type: "number",
-      minExclusive: 0,
-      max: 1,
-      default: 0.9,
-      doc: "The share of each device's memory the engine takes for weights, cache and reserve: 0.9 is vLLM's default (gpu_memory_utilization).",
-    },
-    {
-      name: "reserve",
-      type: "number",
-      min: 0,
-      max: MAX_MEMORY,
-      default: 1,
-      doc: "GiB of that share set aside on each device for what is neither weights nor cache: activations, the CUDA context and graphs (an engine measures it at start-up; 1 GiB by default).",
-    },
-    {
-      name: "sliding-cache",
-      type: "choice",
-      choices: ["window", "full"],
-      default: "window",
-      doc: "How the engine keeps sliding-window and chunked layers: window, only their window or chunk (engines that evict, as vLLM and SGLang); full, every token (engines that do not).",
-    },
-    {
-      name: "block",
-      type: "integer",
-      min: 1,
-      max: 1024,
-      default: 16,
-      doc: "The engine's page of cache in tokens (vLLM's block_size, 16 by default): caches are whole pages.",
-    },
-  ];
+  static attributes = ATTRIBUTES;
 
   /** A built-in model replaces a configuration given before; custom keeps it. */
   static presetFields(name) {
@@ -1447,149 +1286,6 @@ function sliderTokens(maxContext) {
   for (let t = 1; t < max; t *= 2) steps.push(t);
   steps.push(max);
   return steps;
-}
-
-/**
- * Exercise 4b: the reader predicts the decoding floor in tokens per second, the bytes one step
- * reads over the bandwidth; the answer writes out the core's decode for the figure as it is.
- */
-export class LlmAnswerModel extends FigureAnswer {
-  static figure = "llm-model";
-  static followUp = `with ${BATCHED} such sequences in the batch, how many tokens a second can the batch write in all?`;
-
-  /** The follow-up's step: the figure's inputs with a batch of BATCHED, by the core. */
-  batched({ shape, opts }, figure) {
-    return figure.core.modelCost(shape, { ...opts, batch: BATCHED }).decode ?? null;
-  }
-
-  followUpPrediction(r, figure) {
-    const one = r.now.decode;
-    const d = this.batched(r, figure);
-    if (!one || !d) return null;
-    return {
-      label: `Tokens a second for ${BATCHED} sequences, in all:`,
-      value: d.tokensPerSecond,
-      tolerance: Number((0.02 * d.tokensPerSecond).toPrecision(1)),
-      digits: 1,
-      unit: "tokens/s",
-      hints: [
-        {
-          value: BATCHED * one.tokensPerSecond,
-          text: `That is ${BATCHED} times one sequence's rate, as if the batch cost no more than one sequence. The batch shares the read of the weights, but each sequence brings its own cache, read at every step.`,
-        },
-        {
-          value: d.tokensPerSecond / BATCHED,
-          text: `That is each sequence's share. A step writes one token for each of the ${BATCHED} sequences: count them all.`,
-        },
-        {
-          value: one.tokensPerSecond,
-          text: "That is one sequence's rate. A step of the batch reads the weights once and every sequence's cache, and writes a token for each sequence.",
-        },
-      ],
-      otherwise: `Read the weights once and the cache ${BATCHED} times, divide by the bandwidth for the step's seconds, and count ${BATCHED} tokens a step.`,
-    };
-  }
-
-  prediction({ s, now, device }) {
-    const d = now.decode;
-    if (!d) return null;
-    // Each wrong answer below is the figure's own step with one of its parts read wrong: the
-    // core's bytes, re-added as the reader would, over the same bandwidth and batch.
-    const rate = (bytes) => (d.tokensPerSecond * d.bytesPerStep) / bytes;
-    return {
-      label: "Tokens a second at most:",
-      value: d.tokensPerSecond,
-      // About 2% either way, rounded to one figure, so that reading 8.03 billion parameters as
-      // 8 billion still counts, and forgetting the 4,096 tokens' cache (about 3.5%) does not.
-      tolerance: Number((0.02 * d.tokensPerSecond).toPrecision(1)),
-      digits: 1,
-      unit: "tokens/s",
-      hints: [
-        {
-          value: rate(d.weightsBytesRead),
-          text: "That reads the weights and no cache. Each step also reads the keys and values of every token the sequence holds, in every layer.",
-        },
-        {
-          value: rate(d.bytesPerStep - d.weightsBytesRead + now.perDevice.weightsBytes),
-          text: "That reads the whole input embedding at every step. A step looks up one row of it per sequence, the row of the token it writes from; the output layer, a separate matrix, is read whole.",
-        },
-        {
-          value: rate(now.perDevice.weightsBytes),
-          text: "That reads every weight, the whole input embedding among them, and no cache. A step needs one row of the embedding per sequence, and the keys and values of every token held.",
-        },
-        {
-          value: (d.tokensPerSecond * 2 ** 30) / 1e9,
-          text: "That takes the bandwidth in GiB a second. A data sheet's GB/s are 10⁹ bytes a second; count the bytes read the same way.",
-        },
-        d.computeSeconds === undefined
-          ? null
-          : {
-              value: s.batch / d.computeSeconds,
-              text: "That is the arithmetic's floor, the operations over the peak. Reading the weights and the cache takes far longer: the memory, not the arithmetic, bounds the step.",
-            },
-      ].filter(Boolean),
-      otherwise: `Count the bytes one step reads (each weight once, one row of the input embedding, and the cache of the tokens held), divide by ${fmtCount(device.bandwidth / 1e9)} GB/s for the seconds a step takes, and take the tokens the step writes over those seconds.`,
-    };
-  }
-
-  answer(r, figure) {
-    const { s, shape, opts, now, device } = r;
-    const d = now.decode;
-    if (!d) return h("p", {}, "The figure's device states no bandwidth, so it has no decoding floor.");
-    const c = (x) => fmtCount(x);
-    const bytes = (x) => [h("strong", {}, fmtBytes(x)), x >= 1024 ? ` (${c(Math.round(x))} bytes)` : ""];
-    const seqs = `${c(s.batch)} sequences`;
-    return [
-      h(
-        "p",
-        {},
-        `Weights: each step reads every weight once, but of the input embedding only one row per sequence${shape.moe === null ? "" : `, and of each layer's ${c(shape.moe.experts)} experts only the ${fmt(d.expertsTouched, 1)} its tokens are sent to`}: of the ${fmtBytes(now.perDevice.weightsBytes)} (${c(now.perDevice.weightsBytes)} bytes) stored${now.tensorParallel > 1 ? " on each device" : ""} in ${now.weightsFormat}, `,
-        ...bytes(d.weightsBytesRead),
-        ".",
-      ),
-      h(
-        "p",
-        {},
-        `Cache: the keys and values of ${c(opts.tokens)} tokens ${s.batch === 1 ? "of the sequence" : `of each of ${seqs}`} in every layer, `,
-        ...bytes(d.kvBytesRead),
-        ".",
-      ),
-      h(
-        "p",
-        { class: "answer-speed" },
-        `A step: ${c(Math.round(d.bytesPerStep))} bytes ÷ ${fmtCount(device.bandwidth / 1e9)} GB/s (10⁹ bytes a second) = `,
-        h("strong", {}, fmtSeconds(d.memorySeconds)),
-        d.computeSeconds === undefined
-          ? ""
-          : `, against ${fmtSeconds(d.computeSeconds)} for its ${fmtCount(d.flopsPerStep, 4)} operations at ${fmtCount(device.peak / 1e12)} TFLOPS`,
-        `: ${d.bound}-bound, ${fmtSeconds(d.secondsPerStep)} a step. It writes ${c(s.batch)} token${s.batch === 1 ? "" : "s"}: ${c(s.batch)} ÷ ${fmtSeconds(d.secondsPerStep)} = `,
-        h("strong", {}, `${grouped(d.tokensPerSecond, 1)} tokens/s`),
-        ".",
-      ),
-      d.bound === "memory"
-        ? h(
-            "p",
-            {},
-            "The step waits on the memory: a larger batch shares the read of the weights, fewer bytes per weight or per cached value read less, and speculative decoding writes more than one token per read.",
-          )
-        : null,
-      this.answerBatched(r, figure),
-    ];
-  }
-
-  /** The follow-up's worked answer: the same step for a batch of BATCHED. */
-  answerBatched(r, figure) {
-    const b = this.batched(r, figure);
-    if (!b) return null;
-    const { device } = r;
-    return h(
-      "p",
-      { class: "answer-batched" },
-      `With ${BATCHED} sequences the step reads the weights once, ${fmtBytes(b.weightsBytesRead)}, and the cache of each, ${fmtBytes(b.kvBytesRead)} in all: ${fmtCount(Math.round(b.bytesPerStep))} bytes ÷ ${fmtCount(device.bandwidth / 1e9)} GB/s = ${fmtSeconds(b.secondsPerStep)} a step (${b.bound}-bound), which writes ${BATCHED} tokens: `,
-      h("strong", {}, `${grouped(b.tokensPerSecond, 1)} tokens/s`),
-      " in all.",
-    );
-  }
 }
 
 export const widgets = { "llm-model": LlmModel, "llm-answer-model": LlmAnswerModel };
