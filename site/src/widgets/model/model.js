@@ -17,11 +17,10 @@
 // <script type="application/json">…</script>: without a model attribute the figure starts from it.
 // Properties: result ({ s, source, shape, opts, now, sweep, compared, asked, single, device }),
 // state (the attributes' camelCase keys).
-import { h, keep, patch, sym, uniqueId } from "../../dom.js";
-import { fieldValue, fmt, fmtBytes, fmtCount, fmtRate, fmtSeconds, grouped } from "../../format.js";
+import { h, sym, uniqueId } from "../../dom.js";
+import { fieldValue, fmtBytes, fmtCount, fmtRate, grouped } from "../../format.js";
 import { LlmWidget } from "../../kit/base.js";
 import { choice, markInvalid, markSettings, numberField, slider } from "../../kit/controls.js";
-import { legend, lineChart, logAxis, meterChart, tokensAxis } from "../../kit/plot.js";
 import { modelPresets } from "llmmath:model-presets";
 import {
   ATTRIBUTES,
@@ -42,25 +41,24 @@ import {
 } from "./attributes.js";
 import { LlmAnswerModel } from "./exercise.js";
 import { DEVICES, deviceById } from "./model-devices.js";
-import { workedSteps } from "../../kit/worked.js";
+import { CacheChart } from "./cache-chart.js";
+import { Calculation } from "./calculation.js";
+import { FlopsChart } from "./flops-chart.js";
+import { MemoryMeter } from "./memory-meter.js";
+import { Reading } from "./reading.js";
+import { SpeedChart } from "./speed-chart.js";
+import { Stats } from "./stats.js";
+import { Verdict } from "./verdict.js";
 import css from "./model.css";
 
 // The figure's lists and its link's limit, exported by its module as before they had a file.
 export { CONFIG_MAX, KV_PRECISIONS, WEIGHT_FORMATS } from "./attributes.js";
 
-// The kinds of layer, in the core's order, with their names in words and how they hold tokens.
-const KINDS = {
-  full: { label: "full", holds: "every token" },
-  sliding: { label: "sliding", holds: "the window" },
-  chunked: { label: "chunked", holds: "the current chunk" },
-  mla: { label: "latent (MLA)", holds: "every token" },
-};
-// The chart stacks the windowed and latent kinds under the full layers, so that on its logarithmic
-// axis a flat window or a small latent cache is a band of its own at the bottom.
-const STACK = ["sliding", "chunked", "mla", "full"];
-// The charts' axes (plot.js): the context in tokens, and bytes at powers of two.
-const CONTEXT = { label: "context, tokens (log scale)" };
-const BYTES = /** @type {const} */ ({ base: 2, format: fmtBytes });
+/**
+ * A part of the figure: the nodes it places in it, in order, and render(r), which draws
+ * compute()'s result into them.
+ * @typedef {{ nodes: Element[], render: (r: any) => void }} Part
+ */
 
 export class LlmModel extends LlmWidget {
   static styles = css;
@@ -358,20 +356,18 @@ export class LlmModel extends LlmWidget {
     this.deviceNote = h("p", { class: "hint model-device-note" });
     this.capNote = h("p", { class: "model-cap-note", hidden: true, role: "note" });
 
-    this.read = h("div", { class: "model-read", id: this.ids.read });
-    this.verdict = h("div", { class: "model-verdict" });
-    this.stats = h("dl", { class: "model-stats" });
-    this.chart = h("div", { class: "chart-box" });
-    this.chartLegend = h("div", { class: "model-legend" });
-    this.meter = h("div", { class: "chart-box model-meter" });
-    this.fit = h("p", { class: "model-fit" });
-    this.speed = h("div", { class: "chart-box" });
-    this.speedLegend = h("div", { class: "model-speed-legend" });
-    this.speedHead = h("p", { class: "model-subhead model-speed-head" }, "The decoding floor against the context");
-    this.speedFigure = h("div", { class: "model-figure model-speed" }, this.speed, this.speedLegend);
-    this.flops = h("div", { class: "chart-box" });
-    this.flopsLegend = h("div", { class: "model-flops-legend" });
-    this.worked = h("div", { class: "worked" });
+    // The parts that draw the result, in the order they stand in the figure.
+    this.reading = new Reading(this.ids.read);
+    /** @type {Part[]} */
+    this.drawn = [
+      new Verdict(),
+      new Stats(),
+      new CacheChart(),
+      new MemoryMeter(),
+      new SpeedChart(),
+      new FlopsChart(),
+      new Calculation(),
+    ];
 
     this.frame.append(
       h(
@@ -398,7 +394,7 @@ export class LlmModel extends LlmWidget {
           this.linkNote,
         ),
       ),
-      this.read,
+      ...this.reading.nodes,
       h("div", { class: "sliders model-context llm-bar" }, this.tokenSlider.row),
       this.capNote,
       h(
@@ -430,18 +426,7 @@ export class LlmModel extends LlmWidget {
         ),
         this.deviceNote,
       ),
-      this.verdict,
-      this.stats,
-      h("p", { class: "model-subhead" }, "The key-value cache against the context"),
-      h("div", { class: "model-figure model-cache" }, this.chart, this.chartLegend),
-      h("p", { class: "model-subhead" }, "One device's memory: weights and cache against what the engine may use"),
-      h("div", { class: "model-figure model-memory" }, this.meter, this.fit),
-      this.speedHead,
-      this.speedFigure,
-      h("p", { class: "model-subhead" }, "Arithmetic of the next token: attention against the linear layers"),
-      h("div", { class: "model-figure model-flops" }, this.flops, this.flopsLegend),
-      h("p", { class: "model-subhead" }, "The calculation with these numbers"),
-      this.worked,
+      ...this.drawn.flatMap((part) => part.nodes),
     );
     // A file dropped anywhere on the figure is read as a pasted one.
     this.addEventListener("dragover", (e) => {
@@ -702,508 +687,8 @@ export class LlmModel extends LlmWidget {
     this.linkNote.textContent = this.tooLarge()
       ? `This configuration is longer than the ${grouped(CONFIG_MAX)} characters a link carries: Copy link names ${presetById(this.lastModel)?.name ?? this.lastModel} instead, and the figure there shows that built-in model; Copy embed code carries it (the script form).`
       : "";
-    patch(
-      this.read,
-      keep([r.source.key, r.now.byKind.map((k) => [k.kind, k.layers, k.tokensHeld])], () => this.readPart(r)),
-    );
-    this.renderVerdict(r);
-    this.renderStats(r);
-    this.renderChart(r);
-    this.renderMeter(r);
-    this.renderSpeed(r);
-    this.renderFlops(r);
-    this.renderWorked(r);
-  }
-
-  /** What was read from the file and what was assumed. */
-  readPart({ source, shape, now }) {
-    const f = (term, value) => h("div", {}, h("dt", {}, term), h("dd", {}, value));
-    const c = (x) => fmtCount(x);
-    return [
-      h(
-        "p",
-        { class: "model-read-title" },
-        // text from a file or a link, isolated: a right-to-left override in it cannot reorder the line
-        h("strong", {}, h("bdi", {}, source.name)),
-        shape.modelType ? [" (model_type ", h("bdi", { class: "model-type" }, shape.modelType), ")"] : "",
-      ),
-      h("p", { class: "model-kinds" }, layersByKind(shape, now)),
-      h(
-        "dl",
-        { class: "model-shape" },
-        f("Layers", c(shape.layers)),
-        f("Hidden size", c(shape.hidden)),
-        f("Query heads", c(shape.heads)),
-        f("Key-value heads", c(shape.kvHeads)),
-        f(
-          "Head dimension",
-          shape.vHeadDim === shape.headDim ? c(shape.headDim) : `${c(shape.headDim)} (values ${c(shape.vHeadDim)})`,
-        ),
-        f("MLP width", c(shape.intermediate)),
-        f("Vocabulary", c(shape.vocab)),
-        f("Maximum context", `${c(shape.maxContext)} tokens`),
-        shape.window === null ? null : f("Sliding window", `${c(shape.window)} tokens`),
-        shape.chunk === null ? null : f("Attention chunk", `${c(shape.chunk)} tokens`),
-        shape.mla === null
-          ? null
-          : f(
-              "Latent attention",
-              `rank ${c(shape.mla.kvLoraRank)}, rotary key ${c(shape.mla.qkRopeHeadDim)}, query rank ${shape.mla.qLoraRank === null ? "none" : c(shape.mla.qLoraRank)}`,
-            ),
-        shape.moe === null
-          ? null
-          : f(
-              "Experts",
-              `${c(shape.moe.experts)} routed${shape.moe.sharedExperts ? ` + ${c(shape.moe.sharedExperts)} shared` : ""}, ${c(shape.moe.expertsPerToken)} per token, width ${c(shape.moe.expertWidth)}; ${c(shape.moe.moeLayers)} layers with experts${shape.moe.denseLayers ? `, ${c(shape.moe.denseLayers)} dense` : ""}`,
-            ),
-        f(
-          "Embeddings",
-          shape.tiedEmbeddings ? "tied (input and output share one matrix)" : "separate input and output",
-        ),
-        f("Weights stored", `${shape.weights.format}, ${fmtBytes(shape.weights.bytes)}`),
-      ),
-      h("p", { class: "model-weights-note" }, shape.weights.note),
-      shape.assumed.length
-        ? [
-            h("p", { class: "model-assumed-title" }, "Assumed (not in the file):"),
-            h(
-              "ul",
-              { class: "model-assumed" },
-              shape.assumed.map((a) => h("li", {}, a)),
-            ),
-          ]
-        : h("p", { class: "model-assumed-title" }, "Nothing assumed: every value came from the file."),
-    ];
-  }
-
-  /**
-   * The verdict a practitioner acts on, in words, from the core's fit: whether the weights fit a
-   * device at all (and how many devices they need), what is to spare, what stops the context, the
-   * engine's pool of pages, and the decoding floor.
-   */
-  renderVerdict({ s, shape, opts, now, device }) {
-    const fit = now.fit;
-    const devices = `${fmtCount(s.devices)} × ${device.name}`;
-    const lines = [];
-    if (fit.limitedBy === "weights") {
-      lines.push([
-        h("strong", { class: "model-fits-not" }, "The weights alone do not fit: "),
-        `${fmtBytes(now.perDevice.weightsBytes)} per device${now.tensorParallel > 1 ? ` split over ${fmtCount(now.tensorParallel)}` : ""}, and each ${device.name} offers ${fmtBytes(fit.usableBytes)}. `,
-        fit.devicesNeeded === undefined
-          ? "No split over up to 1,024 devices holds them."
-          : [
-              "They need ",
-              h("strong", {}, `${fmtCount(fit.devicesNeeded)} × ${device.name}`),
-              ` (split over ${fmtCount(fit.devicesNeeded)}).`,
-            ],
-      ]);
-    } else {
-      lines.push(
-        fit.fits
-          ? [
-              h("strong", { class: "model-fits" }, "Fits"),
-              ` on ${devices}${splitWords(now)}: ${fmtBytes(fit.spareBytes)} to spare per device at ${fmtCount(opts.tokens)} tokens × ${fmtCount(s.batch)}.`,
-            ]
-          : [
-              h("strong", { class: "model-fits-not" }, "Does not fit"),
-              ` on ${devices}${splitWords(now)}: ${fmtCount(s.batch)} sequence${s.batch === 1 ? "" : "s"} of ${fmtCount(opts.tokens)} tokens need ${fmtBytes(-fit.spareBytes)} more per device; at most ${fmtCount(fit.maxBatch)} fit at this context.`,
-            ],
-      );
-      lines.push(
-        fit.limitedBy === "context"
-          ? `At a batch of ${fmtCount(s.batch)}, each sequence can reach the model's ${fmtCount(shape.maxContext)}-token limit: the model stops it, not the memory.`
-          : fit.maxTokens === 0
-            ? `At a batch of ${fmtCount(s.batch)}, not even one token each fits beside the weights.`
-            : `At a batch of ${fmtCount(s.batch)}, the memory stops each sequence at ${fmtCount(fit.maxTokens)} tokens, short of the model's ${fmtCount(shape.maxContext)}.`,
-      );
-      lines.push(
-        `The engine's pool holds ${fmtCount(now.budget.tokens)} tokens per copy of the model (${fmtCount(now.budget.blocks)} pages of ${fmtCount(s.block)}).`,
-      );
-    }
-    // The decoding floor, a paragraph of its own class: Exercise 4b holds it back.
-    const speed = now.decode
-      ? h(
-          "p",
-          { class: "model-verdict-speed" },
-          "Decoding floor: ",
-          h("strong", {}, `${fmtRate(now.decode.tokensPerSecond)} tokens/s`),
-          ` (${fmtSeconds(now.decode.secondsPerStep)} a step, ${now.decode.bound}-bound)`,
-          ".",
-        )
-      : null;
-    patch(
-      this.verdict,
-      lines.map((l) => h("p", {}, l)),
-      speed,
-      now.notes.length
-        ? h(
-            "details",
-            { class: "model-notes" },
-            h("summary", {}, `What the plan assumes (${now.notes.length})`),
-            h(
-              "ul",
-              {},
-              now.notes.map((n) => h("li", {}, n)),
-            ),
-          )
-        : null,
-    );
-  }
-
-  /** The readouts: the cache, its growth per token, the weights, the parameters and the fit. */
-  renderStats({ s, opts, now }) {
-    const stat = (term, value, note, cls) =>
-      h(
-        "div",
-        { class: `model-stat ${cls ?? ""}` },
-        h("dt", {}, term),
-        h("dd", {}, h("strong", {}, value), note ? h("span", {}, note) : null),
-      );
-    const per = now.tensorParallel > 1 ? `on each of ${fmtCount(now.tensorParallel)} devices` : "on the device";
-    patch(
-      this.stats,
-      stat(
-        "Key-value cache",
-        fmtBytes(now.kvBytes),
-        `${fmtCount(s.batch)} × ${fmtCount(opts.tokens)} tokens`,
-        "model-kv",
-      ),
-      stat("Cache per token", fmtBytes(now.kvBytesPerToken), "one sequence, all layers", "model-kv"),
-      stat(
-        "Weights",
-        fmtBytes(now.weightsBytes),
-        `${fmtParams(now.params.total)} parameters, ${now.weightsFormat}`,
-        "model-weights",
-      ),
-      stat(
-        "Active per token",
-        fmtParams(now.params.active),
-        `parameters; embedding ${fmtParams(now.params.embedding)}`,
-        "model-weights",
-      ),
-      stat(
-        "Weights per device",
-        fmtBytes(now.perDevice.weightsBytes),
-        `and a cache of ${fmtBytes(now.perDevice.kvBytes)}, ${per}`,
-        "model-device",
-      ),
-      stat(
-        "Largest batch that fits",
-        fmtCount(now.fit.maxBatch),
-        `at ${fmtCount(opts.tokens)} tokens`,
-        "model-fit-batch",
-      ),
-      stat(
-        "Longest context that fits",
-        `${fmtCount(now.fit.maxTokens)}`,
-        `tokens at batch ${fmtCount(s.batch)}`,
-        "model-fit-tokens",
-      ),
-      now.decode
-        ? stat(
-            "Decoding floor",
-            `${fmtRate(now.decode.tokensPerSecond)} tokens/s`,
-            `${fmtSeconds(now.decode.secondsPerStep)} a step for ${fmtCount(s.batch)}, ${now.decode.bound}-bound`,
-            "model-speed-stat",
-          )
-        : null,
-    );
-  }
-
-  /** The cache against the context: a stacked area per kind of layer, the total, the chosen context. */
-  renderChart({ s, shape, now, sweep, compared }) {
-    const kinds = STACK.map((kind) => sweep.byKind.find((k) => k.kind === kind)).filter(Boolean);
-    const areas = kinds.map((k) => ({
-      points: sweep.tokens.map((t, i) => [t, k.bytes[i]]),
-      class: `area model-${k.kind}`,
-      label: `${KINDS[k.kind].label} layers (${k.layers})`,
-    }));
-    const total = sweep.tokens.map((t, i) => [t, sweep.kvBytes[i]]);
-    const otherLabel =
-      compared && `${compared.mlaCache === "expanded" ? "expanded per head" : "latent"}, for comparison`;
-    const comparison = compared
-      ? [
-          {
-            points: sweep.tokens.map((t, i) => [t, compared.sweep.kvBytes[i]]),
-            class: "series dashed model-compared",
-            label: otherLabel,
-          },
-        ]
-      : [];
-    const drawn = [...sweep.kvBytes, ...kinds.flatMap((k) => k.bytes), ...(compared?.sweep.kvBytes ?? [])];
-    const y = logAxis(Math.min(...drawn.filter((b) => b > 0)), Math.max(...drawn, now.kvBytes), BYTES);
-    const x = tokensAxis(Math.max(shape.maxContext, 2), CONTEXT);
-    patch(
-      this.chart,
-      lineChart({
-        title: "Key-value cache of the batch against the context length, by kind of layer (both axes logarithmic)",
-        height: 280,
-        margin: { left: 66 },
-        x,
-        y: { ...y, label: "key-value cache (log scale)", name: "cache", valueFormat: fmtBytes },
-        areas,
-        series: [{ points: total, class: "series model-total", label: "whole cache" }, ...comparison],
-        markers: [{ x: s.tokens, y: now.kvBytes, class: "marker model-now", label: fmtBytes(now.kvBytes) }],
-        vlines: [{ x: s.tokens, class: "guide model-now" }],
-        describe: `At the marked context of ${fmtCount(s.tokens)} tokens the cache is ${fmtBytes(now.kvBytes)}: ${now.byKind.map((k) => `${KINDS[k.kind].label} layers ${fmtBytes(k.bytes)}`).join(", ")}.`,
-      }),
-    );
-    patch(
-      this.chartLegend,
-      legend([
-        ...[...kinds].reverse().map((k) => ({
-          label: `${KINDS[k.kind].label}: ${k.layers} layer${k.layers === 1 ? "" : "s"}, holding ${KINDS[k.kind].holds}`,
-          class: `model-${k.kind}`,
-        })),
-        { label: "whole cache", class: "line model-total" },
-        ...(compared ? [{ label: `the cache ${otherLabel}`, class: "dashed model-compared" }] : []),
-      ]),
-    );
-  }
-
-  /** One device's weights and cache laid end to end against what the engine may use of its memory. */
-  renderMeter({ s, opts, now, device }) {
-    const memoryBytes = device.memoryBytes;
-    const parts = [
-      { label: "weights", value: now.perDevice.weightsBytes, class: "bar model-weights" },
-      { label: "cache", value: now.perDevice.kvBytes, class: "bar model-kv" },
-    ];
-    patch(
-      this.meter,
-      meterChart({
-        title: "One device's weights and key-value cache against the memory the engine may use",
-        // The scale reaches the memory or the parts end to end, whichever is further (layout).
-        max: Math.max(memoryBytes, now.perDevice.weightsBytes + now.perDevice.kvBytes),
-        parts,
-        limit: { value: now.fit.usableBytes, label: `usable ${fmtBytes(now.fit.usableBytes)}` },
-        format: fmtBytes,
-        x: { name: "part" },
-        y: { name: "bytes" },
-      }),
-    );
-    const fits = now.fit.fits;
-    patch(
-      this.fit,
-      `Weights ${fmtBytes(now.perDevice.weightsBytes)} and a cache of ${fmtBytes(now.perDevice.kvBytes)} `,
-      h("strong", { class: fits ? "model-fits" : "model-fits-not" }, fits ? "fit" : "do not fit"),
-      ` in the ${fmtBytes(now.fit.usableBytes)} the engine may use (${fmt(opts.memoryUtilization)} of the ${device.name}'s ${fmtBytes(device.memoryBytes)}, less a reserve of ${fmtBytes(opts.reserveBytes)}). At ${fmtCount(opts.tokens)} tokens, at most `,
-      h("strong", {}, fmtCount(now.fit.maxBatch)),
-      ` sequence${now.fit.maxBatch === 1 ? "" : "s"} fit; at a batch of ${fmtCount(s.batch)}, at most `,
-      h("strong", {}, fmtCount(now.fit.maxTokens)),
-      " tokens each.",
-    );
-  }
-
-  /** The decoding floor against the context at the batch, from the sweep; a note where no bandwidth is known. */
-  renderSpeed({ s, opts, shape, now, sweep }) {
-    const shown = Boolean(now.decode && sweep.tokensPerSecond);
-    this.speedFigure.hidden = !shown;
-    this.speedHead.hidden = !shown;
-    if (!shown) return;
-    const points = sweep.tokens.map((t, i) => [t, sweep.tokensPerSecond[i]]);
-    const y = logAxis(Math.min(...sweep.tokensPerSecond), Math.max(...sweep.tokensPerSecond));
-    patch(
-      this.speed,
-      lineChart({
-        title: "Tokens per second at the decoding floor against the context, at the batch (both axes logarithmic)",
-        x: tokensAxis(Math.max(shape.maxContext, 2), CONTEXT),
-        y: { ...y, label: "tokens/s (log scale)", name: "tokens/s", valueFormat: fmtRate },
-        series: [{ points, class: "series model-speed-line", label: "tokens per second" }],
-        markers: [{ x: opts.tokens, y: now.decode.tokensPerSecond, class: "marker model-speed-line" }],
-        vlines: [{ x: opts.tokens, class: "guide model-now" }],
-        describe: `At ${fmtCount(opts.tokens)} tokens and a batch of ${fmtCount(s.batch)} the floor is ${fmtRate(now.decode.tokensPerSecond)} tokens per second; a longer context leaves more cache to read each step.`,
-      }),
-    );
-    patch(
-      this.speedLegend,
-      legend([{ label: `tokens per second, batch ${fmtCount(s.batch)}`, class: "line model-speed-line" }]),
-      h(
-        "p",
-        { class: "model-speed-now" },
-        `Each step reads ${fmtBytes(now.decode.bytesPerStep)} per device; the longer the context, the more of it is cache.`,
-      ),
-    );
-  }
-
-  /** The next token's attention arithmetic against the context, with the linear layers' and the crossover. */
-  renderFlops({ s, shape, now, sweep }) {
-    const att = sweep.tokens.map((t, i) => [t, sweep.attentionFlops[i]]);
-    const lin = [
-      [sweep.tokens[0], now.linearFlops],
-      [sweep.tokens.at(-1), now.linearFlops],
-    ];
-    const y = logAxis(
-      Math.min(...sweep.attentionFlops, now.linearFlops),
-      Math.max(...sweep.attentionFlops, now.linearFlops),
-    );
-    const x = tokensAxis(Math.max(shape.maxContext, 2), CONTEXT);
-    const crossover = now.crossoverTokens;
-    const crossText =
-      crossover === undefined
-        ? `never below the maximum context of ${fmtCount(shape.maxContext)} tokens`
-        : `at ${fmtCount(crossover)} tokens`;
-    patch(
-      this.flops,
-      lineChart({
-        title:
-          "Arithmetic of the next token against the context: attention against the linear layers (both axes logarithmic)",
-        x,
-        y: { ...y, label: "FLOPs of one token (log scale)", name: "FLOPs", valueFormat: (v) => fmtCount(v, 10) },
-        series: [
-          { points: lin, class: "series model-linear", label: "linear layers" },
-          { points: att, class: "series model-attention", label: "attention" },
-        ],
-        markers: [{ x: s.tokens, y: now.attentionFlops, class: "marker model-attention" }],
-        vlines: [
-          ...(crossover === undefined
-            ? []
-            : [{ x: crossover, label: `n = ${fmtCount(crossover)}`, class: "guide model-crossover" }]),
-          { x: s.tokens, class: "guide model-now" },
-        ],
-        describe: `At the marked context of ${fmtCount(s.tokens)} tokens the next token's attention takes ${fmtCount(now.attentionFlops, 10)} FLOPs and its linear layers ${fmtCount(now.linearFlops, 10)}; attention catches up ${crossText}.`,
-      }),
-    );
-    patch(
-      this.flopsLegend,
-      legend([
-        { label: "attention, QKᵀ and AV of the next token", class: "line model-attention" },
-        { label: "linear layers, one token through every weight matrix it uses", class: "line model-linear" },
-      ]),
-      h(
-        "p",
-        { class: "model-flops-now" },
-        "At ",
-        sym("n"),
-        ` = ${fmtCount(s.tokens)}: attention `,
-        h("strong", { class: "model-attention-flops" }, fmtCount(now.attentionFlops, 10)),
-        " FLOPs, linear layers ",
-        h("strong", { class: "model-linear-flops" }, fmtCount(now.linearFlops, 10)),
-        ". They are equal ",
-        h("strong", { class: "model-crossover" }, crossText),
-        ".",
-      ),
-    );
-  }
-
-  /** The calculation with the reader's numbers: the cache kind by kind, the total, the weights, the arithmetic. */
-  renderWorked({ s, shape, opts, now, device, single }) {
-    const c = (x) => fmtCount(x);
-    const bytes = (x) => [h("strong", {}, fmtBytes(x)), x >= 1024 ? ` (${c(x)} bytes)` : ""];
-    const p = opts.kvBytesPerElement;
-    const tail = (k) => [
-      ` elements per token and layer × ${c(k.tokensHeld)} tokens held${k.kind === "sliding" ? " (the window)" : k.kind === "chunked" ? " (the chunk)" : ""} × ${c(k.layers)} layer${k.layers === 1 ? "" : "s"} × ${c(s.batch)} sequence${s.batch === 1 ? "" : "s"} × ${fmt(p)} byte${p === 1 ? "" : "s"} = `,
-      ...bytes(k.bytes),
-      ".",
-    ];
-    const perToken = (k) => {
-      if (k.kind !== "mla") {
-        return shape.vHeadDim === shape.headDim
-          ? [
-              "2·",
-              sym("h", "kv"),
-              "·",
-              sym("d"),
-              ` = 2·${c(shape.kvHeads)}·${c(shape.headDim)} = ${c(k.elementsPerToken)}`,
-            ]
-          : [
-              sym("h", "kv"),
-              "·(",
-              sym("d"),
-              " + ",
-              sym("d", "v"),
-              `) = ${c(shape.kvHeads)}·(${c(shape.headDim)} + ${c(shape.vHeadDim)}) = ${c(k.elementsPerToken)}`,
-            ];
-      }
-      const m = shape.mla;
-      return s.mlaCache === "latent"
-        ? ["latent + rotary key = ", `${c(m.kvLoraRank)} + ${c(m.qkRopeHeadDim)} = ${c(k.elementsPerToken)}`]
-        : [
-            "every head's key and value, ",
-            sym("h"),
-            "·(",
-            sym("d", "nope"),
-            " + ",
-            sym("d", "rope"),
-            ") + ",
-            sym("h"),
-            "·",
-            sym("d", "v"),
-            ` = ${c(shape.heads)}·(${c(m.qkNopeHeadDim)} + ${c(m.qkRopeHeadDim)}) + ${c(shape.heads)}·${c(m.vHeadDim)} = ${c(k.elementsPerToken)}`,
-          ];
-    };
-    // The calculation's steps, drawn by the kit (worked.js).
-    patch(
-      this.worked,
-      workedSteps([
-        ...now.byKind.map((k) => ({ name: `${cap(KINDS[k.kind].label)} layers`, lead: [...perToken(k), ...tail(k)] })),
-        now.byKind.length > 1 && {
-          name: "Whole cache",
-          lead: [`${now.byKind.map((k) => fmtBytes(k.bytes)).join(" + ")} = `, ...bytes(now.kvBytes), "."],
-        },
-        {
-          name: "Cache per token",
-          lead: ["One more token of one sequence, while no window is full, adds ", ...bytes(now.kvBytesPerToken), "."],
-        },
-        {
-          name: "Weights",
-          lead: [
-            `${c(now.params.total)} parameters stored as ${now.weightsFormat}, scales included: `,
-            ...bytes(now.weightsBytes),
-            `; one token uses ${c(now.params.active)} of them.`,
-          ],
-        },
-        {
-          name: "Per device",
-          lead: [
-            now.tensorParallel > 1
-              ? `Split over ${c(now.tensorParallel)} devices: each holds ${c(now.perDevice.kvHeads)} key-value head${now.perDevice.kvHeads === 1 ? "" : "s"} per layer${shape.mla === null ? "" : " (the latent, whole)"} and `
-              : "One device holds every head and ",
-            ...bytes(now.perDevice.weightsBytes),
-            ` of weights; its cache in whole pages of ${c(s.block)} tokens: `,
-            ...bytes(now.perDevice.kvBytes),
-            now.replicas > 1
-              ? ` for ${c(now.perDevice.sequences)} of the ${c(s.batch)} sequences (${c(now.replicas)} copies of the model).`
-              : ".",
-          ],
-        },
-        {
-          name: "Memory",
-          lead: [
-            `${fmt(opts.memoryUtilization)} × ${fmtBytes(device.memoryBytes)} − ${fmtBytes(opts.reserveBytes)} reserve = `,
-            ...bytes(now.fit.usableBytes),
-            `; less weights and cache, `,
-            h("strong", {}, fmtBytes(Math.abs(now.fit.spareBytes))),
-            now.fit.spareBytes >= 0 ? " to spare." : " short.",
-          ],
-        },
-        {
-          name: "The engine's pool",
-          lead: `${fmtBytes(now.budget.bytes)} left for the cache ÷ (${c(s.block)} tokens × ${fmtBytes(now.perDevice.kvBytesPerToken)} a token in every layer)`,
-          result: `${c(now.budget.blocks)} pages`,
-          tail: `, ${c(now.budget.tokens)} tokens.`,
-        },
-        now.decode && {
-          name: "Decoding floor",
-          class: "model-worked-speed",
-          lead: `Each step reads ${fmtBytes(now.decode.weightsBytesRead)} of weights${shape.moe === null ? "" : ` (${fmt(now.decode.expertsTouched, 1)} of ${c(shape.moe.experts)} experts a layer touched)`} and ${fmtBytes(now.decode.kvBytesRead)} of cache: ${fmtBytes(now.decode.bytesPerStep)} ÷ ${fmtCount(device.bandwidth / 1e9)} GB/s`,
-          result: fmtSeconds(now.decode.memorySeconds),
-          tail: [
-            now.decode.computeSeconds === undefined
-              ? ""
-              : `; its ${fmtCount(now.decode.flopsPerStep, 4)} FLOPs ÷ ${fmtCount(device.peak / 1e12)} TFLOPS = ${fmtSeconds(now.decode.computeSeconds)}`,
-            `. The step takes the longer, ${fmtSeconds(now.decode.secondsPerStep)} (${now.decode.bound}-bound): ${c(s.batch)} token${s.batch === 1 ? "" : "s"} ÷ ${fmtSeconds(now.decode.secondsPerStep)} = `,
-            h("strong", {}, `${fmtRate(now.decode.tokensPerSecond)} tokens/s`),
-            single
-              ? `. One sequence alone gets ${fmtRate(single.decode.tokensPerSecond)}: the batch shares each read of the weights.`
-              : ".",
-          ],
-        },
-        {
-          name: "Arithmetic of the next token",
-          lead: `Attention, 2·h·(d + d_v) per visible key in every layer: ${c(now.attentionFlops)} FLOPs; the linear layers, 2 per weight it multiplies: ${c(now.linearFlops)} FLOPs.`,
-        },
-      ]),
-    );
+    this.reading.render(r);
+    for (const part of this.drawn) part.render(r);
   }
 
   /** One sentence: the model, the cache at the context, the weights and whether they fit. */
@@ -1223,15 +708,6 @@ export class LlmModel extends LlmWidget {
   }
 }
 
-/** How the core split the model over the devices, in words: "" on one device. */
-function splitWords(now) {
-  if (now.tensorParallel === 1 && now.replicas === 1) return "";
-  if (now.replicas === 1) return ` (split over ${fmtCount(now.tensorParallel)})`;
-  return now.tensorParallel === 1
-    ? ` (a copy on each)`
-    : ` (split over ${fmtCount(now.tensorParallel)}, ${fmtCount(now.replicas)} copies)`;
-}
-
 /** The device in words: its memory, bandwidth and peak as the figure uses them. */
 function deviceNote({ device }) {
   const d = device.device;
@@ -1243,27 +719,6 @@ function deviceNote({ device }) {
     device.peak === undefined ? "no peak given" : `${fmtCount(device.peak / 1e12)} TFLOPS dense 16-bit`,
   ];
   return `${device.name}: ${parts.join(", ")}${d ? ", from its maker's data sheet." : "."}`;
-}
-
-/** "24 layers: 12 sliding (128 tokens), 12 full", from the core's count of each kind. */
-function layersByKind(shape, now) {
-  const held = (k) =>
-    k.kind === "sliding"
-      ? ` (${fmtCount(shape.window)} tokens)`
-      : k.kind === "chunked"
-        ? ` (${fmtCount(shape.chunk)} tokens)`
-        : "";
-  return `${fmtCount(shape.layers)} layers: ${now.byKind.map((k) => `${fmtCount(k.layers)} ${KINDS[k.kind].label}${held(k)}`).join(", ")}`;
-}
-
-const cap = (t) => t[0].toUpperCase() + t.slice(1);
-
-/** A parameter count in words: 8.03e9 → "8.03 billion". */
-function fmtParams(n) {
-  if (n >= 1e12) return `${fmt(n / 1e12, 2)} trillion`;
-  if (n >= 1e9) return `${fmt(n / 1e9, 2)} billion`;
-  if (n >= 1e6) return `${fmt(n / 1e6, 2)} million`;
-  return fmtCount(n);
 }
 
 /**
