@@ -6,34 +6,33 @@
 // and feed-forward size (every real model has them) it also counts the linear layers and shows,
 // on a second chart, where attention's n² arithmetic overtakes their n.
 //
-// Attributes: see LlmCost.attributes (preset, tokens, heads, kv-heads, head-dim, layers, batch,
+// Attributes: see attributes.js (preset, tokens, heads, kv-heads, head-dim, layers, batch,
 // kv-bytes-per-element, hidden-size, intermediate-size, gated-mlp: a model's sizes as
 // attentionCost and Figure 4.2 name them, the width and feed-forward size by their config.json
 // names because an element's `hidden` attribute hides it; their former names are still read);
-// the preset gives the shape and context, the others override it. The precision list is a view of kv-bytes-per-element, and the tokens slider a view of
-// tokens.
+// the preset gives the shape and context, the others override it. The precision list is a view
+// of kv-bytes-per-element, and the tokens slider a view of tokens.
 // Properties: result ({ cfg, now, doubled, doubledError, curve, xMax, models }),
 // state ({ preset, tokens, heads, kvHeads, headDim, layers, batch, kvBytesPerElement, hiddenSize,
 // intermediateSize, gatedMlp }), inputs (the configuration passed to attentionCost).
 import { h, keep, patch, sym, uniqueId } from "../../dom.js";
 import { fieldValue, fmt, fmtBytes, fmtCount, grouped, pct, superscript } from "../../format.js";
 import { LlmWidget } from "../../kit/base.js";
-import { FigureAnswer } from "../../kit/answer.js";
 import { checkbox, choice, markInvalid, markSettings, numberField, scrollBox, slider } from "../../kit/controls.js";
 import { lineChart, logAxis, tokensAxis } from "../../kit/plot.js";
 import { costPresets, precisions } from "./cost-presets.js";
 import { formula, workedSteps } from "../../kit/worked.js";
+import {
+  ATTRIBUTES,
+  MAX_BATCH,
+  MAX_BYTES,
+  MAX_FACTOR,
+  MAX_HIDDEN,
+  MAX_INTERMEDIATE,
+  MAX_TOKENS,
+} from "./attributes.js";
+import { LlmAnswerCost } from "./exercise.js";
 import css from "./cost.css";
-
-// The core's limits (core/include/llmmath/cost.hpp), Figure 4.2's too but for the bytes: tokens
-// up to 2^30; heads, key-value heads, head dimension and layers up to 2^12; batch up to 2^20;
-// bytes per value in (0, 1024]; model width up to 2^20 and feed-forward size up to 2^22.
-const MAX_TOKENS = 2 ** 30;
-const MAX_FACTOR = 2 ** 12;
-const MAX_BATCH = 2 ** 20;
-const MAX_BYTES = 1024;
-const MAX_HIDDEN = 2 ** 20;
-const MAX_INTERMEDIATE = 2 ** 22;
 
 // Context lengths the slider steps through and the chart samples: powers of two from 1 to
 // 2^30, the core's limit on tokens.
@@ -60,100 +59,9 @@ const FIELDS = [
   { key: "intermediateSize", label: () => ["Feed-forward size ", sym("d", "ff")], min: 0, max: MAX_INTERMEDIATE },
 ];
 
-const ex = costPresets.exercise;
-
 export class LlmCost extends LlmWidget {
   static styles = css;
-  static attributes = [
-    {
-      name: "preset",
-      type: "choice",
-      choices: Object.keys(costPresets),
-      default: "exercise",
-      preset: true,
-      doc: "The configuration to start from (exercise 4's layer or a real model); its context and shape apply unless given below.",
-    },
-    {
-      name: "tokens",
-      type: "integer",
-      min: 1,
-      max: MAX_TOKENS,
-      default: ex.tokens,
-      doc: "The context n: tokens in each sequence.",
-    },
-    {
-      name: "heads",
-      type: "integer",
-      min: 1,
-      max: MAX_FACTOR,
-      default: ex.heads,
-      doc: "The query heads h of each layer.",
-    },
-    {
-      name: "kv-heads",
-      type: "integer",
-      min: 1,
-      max: MAX_FACTOR,
-      default: ex.kvHeads,
-      doc: "The key-value heads h_kv of each layer, a divisor of the query heads (equal to them for multi-head attention).",
-    },
-    {
-      name: "head-dim",
-      type: "integer",
-      min: 1,
-      max: MAX_FACTOR,
-      default: ex.headDim,
-      doc: "The head dimension d: the length of one head's query, key and value.",
-    },
-    { name: "layers", type: "integer", min: 1, max: MAX_FACTOR, default: ex.layers, doc: "The number of layers L." },
-    {
-      name: "batch",
-      type: "integer",
-      min: 1,
-      max: MAX_BATCH,
-      default: 1,
-      doc: "The batch b: sequences processed together.",
-    },
-    // The model's sizes as attentionCost names them (the width and the feed-forward size by
-    // config.json's names: the attribute hidden is HTML's, which hides any element); the names
-    // this figure had before (bytes-per-value, d-model, ffn-dim, gated) are still read.
-    {
-      name: "kv-bytes-per-element",
-      aliases: ["bytes-per-value"],
-      type: "number",
-      minExclusive: 0,
-      max: MAX_BYTES,
-      default: 2,
-      doc: "The bytes p that store one cached value, more than 0 (fp32 4, fp16 2, int8 1, int4 0.5); the precision list shows it.",
-    },
-    {
-      name: "hidden-size",
-      aliases: ["d-model"],
-      type: "integer",
-      min: 0,
-      max: MAX_HIDDEN,
-      default: ex.hidden,
-      unset: 0,
-      doc: "The model width d_model (a config.json's hidden_size; attentionCost's hidden). With intermediate-size, the linear layers are counted and compared with attention; 0 leaves them out.",
-    },
-    {
-      name: "intermediate-size",
-      aliases: ["ffn-dim"],
-      type: "integer",
-      min: 0,
-      max: MAX_INTERMEDIATE,
-      default: ex.intermediate,
-      unset: 0,
-      doc: "The feed-forward size d_ff (a config.json's intermediate_size; attentionCost's intermediate), given with hidden-size; 0 leaves the linear layers out.",
-    },
-    {
-      name: "gated-mlp",
-      aliases: ["gated"],
-      type: "boolean",
-      default: ex.gatedMlp,
-      doc: "Whether the feed-forward is gated, three matrices as in Llama's SwiGLU, rather than two as in GPT-2.",
-    },
-  ];
+  static attributes = ATTRIBUTES;
 
   /** A model's context and shape; batch and bytes per value stay as they were. */
   static presetFields(name) {
@@ -795,118 +703,6 @@ export class LlmCost extends LlmWidget {
           h("li", {}, h("strong", {}, p.label), ": ", h("cite", {}, p.source), ".", p.note ? ` ${p.note}` : ""),
         ),
       ),
-    ];
-  }
-}
-
-/**
- * Exercise 4: the reader predicts how many scores one head computes; the answer gives that,
- * the layer's cached values, and what doubling the head dimension does to each.
- */
-export class LlmAnswerCost extends FigureAnswer {
-  static figure = "llm-cost";
-  static followUp =
-    "how many values does the layer's KV cache hold, and if the head dimension doubles, what happens to the number of scores, to the cache, and to the QK plus AV arithmetic?";
-
-  prediction(r) {
-    const { cfg, now } = r;
-    return {
-      label: "Scores computed by each head:",
-      value: now.scoresPerHead,
-      tolerance: 0,
-      digits: 0,
-      hints: [
-        // The token count itself, as typed into the figure: one score per token.
-        {
-          value: cfg.tokens,
-          text: "That is one score per token. Each of the n queries is scored against each of the n keys, so a head computes n·n scores.",
-        },
-        {
-          value: now.scoresPerLayer,
-          text: "That counts the scores of every head in the layer (and every sequence of the batch); the question asks for one head.",
-        },
-        {
-          value: now.kvValuesPerLayer,
-          text: "That is the number of values the layer's KV cache holds, not the number of scores.",
-        },
-      ],
-      otherwise:
-        "A score is one number for one query and one key, however long the vectors: count the (query, key) pairs of one sequence.",
-    };
-  }
-
-  followUpPrediction(r) {
-    const { now } = r;
-    return {
-      label: "Values the layer's KV cache holds:",
-      value: now.kvValuesPerLayer,
-      tolerance: 0,
-      digits: 0,
-      hints: [
-        {
-          value: now.kvValuesPerLayer / 2,
-          text: "That counts the keys only (or the values only): the cache keeps both, one key and one value vector per token and KV head.",
-        },
-        {
-          value: now.scoresPerLayer,
-          text: "That is the layer's number of scores. The cache holds keys and values, which grow with n, not with n².",
-        },
-      ],
-      otherwise:
-        "The cache keeps a key and a value of head dimension d for every token and every KV head: 2 · n · KV heads · d.",
-    };
-  }
-
-  answer(r) {
-    const { cfg, now, doubled, doubledError } = r;
-    const { tokens: n, kvHeads, headDim: d, batch: b } = cfg;
-    const c = fmtCount;
-    const bTerm = b === 1 ? "" : `${c(b)}·`;
-    return [
-      h(
-        "p",
-        {},
-        `With ${c(n)} tokens, each head scores every query against every key: ${c(n)}² = `,
-        h("strong", { class: "answer-scores" }, c(now.scoresPerHead)),
-        " scores per head.",
-      ),
-      h(
-        "p",
-        {},
-        `With ${c(kvHeads)} key-value head${kvHeads === 1 ? "" : "s"} of dimension ${c(d)}${b === 1 ? "" : ` and a batch of ${c(b)}`}, the layer caches one key and one value per token and head: 2·${bTerm}${c(n)}·${c(kvHeads)}·${c(d)} = `,
-        h("strong", { class: "answer-kv" }, c(now.kvValuesPerLayer)),
-        " values for the full layer.",
-      ),
-      doubled
-        ? [
-            h("p", {}, `Doubling the head dimension to ${c(2 * d)}:`),
-            h(
-              "ul",
-              { class: "answer-doubled" },
-              h(
-                "li",
-                {},
-                `scores per head: ${c(now.scoresPerHead)} → `,
-                h("strong", {}, c(doubled.scoresPerHead)),
-                ", unchanged, because a score is one number however long the vectors it compares;",
-              ),
-              h(
-                "li",
-                {},
-                `cached values per layer: ${c(now.kvValuesPerLayer)} → `,
-                h("strong", {}, c(doubled.kvValuesPerLayer)),
-                ", doubled, because every cached key and value is twice as long;",
-              ),
-              h(
-                "li",
-                {},
-                `QK plus AV multiply-adds per layer: ${c(now.macsPerLayer)} → `,
-                h("strong", {}, c(doubled.macsPerLayer)),
-                ", doubled, because every score is a dot product twice as long and every output has twice as many components.",
-              ),
-            ),
-          ]
-        : h("p", {}, `Doubling the head dimension is outside what the core accepts here: ${doubledError}.`),
     ];
   }
 }
