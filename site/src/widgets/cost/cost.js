@@ -6,42 +6,48 @@
 // and feed-forward size (every real model has them) it also counts the linear layers and shows,
 // on a second chart, where attention's n² arithmetic overtakes their n.
 //
-// Attributes: see LlmCost.attributes (preset, tokens, heads, kv-heads, head-dim, layers, batch,
+// This file keeps the element: its state, its controls, its lifecycle and its core calls
+// (compute()). What it shows is drawn by its parts, each in a file of this folder named for what
+// it draws (stats.js, count-chart.js, arithmetic-chart.js, calculation.js, models-table.js), to
+// which render() hands the result; exercise 4's answer is exercise.js.
+//
+// Attributes: see attributes.js (preset, tokens, heads, kv-heads, head-dim, layers, batch,
 // kv-bytes-per-element, hidden-size, intermediate-size, gated-mlp: a model's sizes as
 // attentionCost and Figure 4.2 name them, the width and feed-forward size by their config.json
 // names because an element's `hidden` attribute hides it; their former names are still read);
-// the preset gives the shape and context, the others override it. The precision list is a view of kv-bytes-per-element, and the tokens slider a view of
-// tokens.
+// the preset gives the shape and context, the others override it. The precision list is a view
+// of kv-bytes-per-element, and the tokens slider a view of tokens.
 // Properties: result ({ cfg, now, doubled, doubledError, curve, xMax, models }),
 // state ({ preset, tokens, heads, kvHeads, headDim, layers, batch, kvBytesPerElement, hiddenSize,
 // intermediateSize, gatedMlp }), inputs (the configuration passed to attentionCost).
-import { h, keep, patch, sym, uniqueId } from "../../dom.js";
-import { fieldValue, fmt, fmtBytes, fmtCount, grouped, pct, superscript } from "../../format.js";
+import { h, sym, uniqueId } from "../../dom.js";
+import { fieldValue, fmtBytes, fmtCount, grouped, pct } from "../../format.js";
 import { LlmWidget } from "../../kit/base.js";
-import { FigureAnswer } from "../../kit/answer.js";
-import { checkbox, choice, markInvalid, markSettings, numberField, scrollBox, slider } from "../../kit/controls.js";
-import { lineChart, logAxis, tokensAxis } from "../../kit/plot.js";
+import { checkbox, choice, markInvalid, markSettings, numberField, slider } from "../../kit/controls.js";
 import { costPresets, precisions } from "./cost-presets.js";
-import { formula, workedSteps } from "../../kit/worked.js";
+import {
+  ATTRIBUTES,
+  MAX_BATCH,
+  MAX_BYTES,
+  MAX_FACTOR,
+  MAX_HIDDEN,
+  MAX_INTERMEDIATE,
+  MAX_TOKENS,
+} from "./attributes.js";
+import { LlmAnswerCost } from "./exercise.js";
+import { ArithmeticChart } from "./arithmetic-chart.js";
+import { Calculation } from "./calculation.js";
+import { CountChart } from "./count-chart.js";
+import { ModelsTable } from "./models-table.js";
+import { CARD_DIGITS } from "./scales.js";
+import { Stats } from "./stats.js";
 import css from "./cost.css";
-
-// The core's limits (core/include/llmmath/cost.hpp), Figure 4.2's too but for the bytes: tokens
-// up to 2^30; heads, key-value heads, head dimension and layers up to 2^12; batch up to 2^20;
-// bytes per value in (0, 1024]; model width up to 2^20 and feed-forward size up to 2^22.
-const MAX_TOKENS = 2 ** 30;
-const MAX_FACTOR = 2 ** 12;
-const MAX_BATCH = 2 ** 20;
-const MAX_BYTES = 1024;
-const MAX_HIDDEN = 2 ** 20;
-const MAX_INTERMEDIATE = 2 ** 22;
 
 // Context lengths the slider steps through and the chart samples: powers of two from 1 to
 // 2^30, the core's limit on tokens.
 const TOKEN_STEPS = Array.from({ length: 31 }, (_, k) => 2 ** k);
 // The chart's x axis reaches at least this far, so short contexts are seen against long ones.
 const MIN_X_MAX = 2 ** 17;
-// Both charts' tokens axis (plot.js's tokensAxis): n, a tick at every sixteenfold.
-const TOKENS_N = { every: 4, label: "tokens n (log scale)", name: "tokens n" };
 
 // The fields that make up a model's shape; editing one leaves the chosen model.
 const SHAPE = ["heads", "kvHeads", "headDim", "layers", "hiddenSize", "intermediateSize", "gatedMlp"];
@@ -60,100 +66,15 @@ const FIELDS = [
   { key: "intermediateSize", label: () => ["Feed-forward size ", sym("d", "ff")], min: 0, max: MAX_INTERMEDIATE },
 ];
 
-const ex = costPresets.exercise;
+/**
+ * A part of the figure: the nodes it places in it, in order, and render(r), which draws
+ * compute()'s result into them.
+ * @typedef {{ nodes: Element[], render: (r: any) => void }} Part
+ */
 
 export class LlmCost extends LlmWidget {
   static styles = css;
-  static attributes = [
-    {
-      name: "preset",
-      type: "choice",
-      choices: Object.keys(costPresets),
-      default: "exercise",
-      preset: true,
-      doc: "The configuration to start from (exercise 4's layer or a real model); its context and shape apply unless given below.",
-    },
-    {
-      name: "tokens",
-      type: "integer",
-      min: 1,
-      max: MAX_TOKENS,
-      default: ex.tokens,
-      doc: "The context n: tokens in each sequence.",
-    },
-    {
-      name: "heads",
-      type: "integer",
-      min: 1,
-      max: MAX_FACTOR,
-      default: ex.heads,
-      doc: "The query heads h of each layer.",
-    },
-    {
-      name: "kv-heads",
-      type: "integer",
-      min: 1,
-      max: MAX_FACTOR,
-      default: ex.kvHeads,
-      doc: "The key-value heads h_kv of each layer, a divisor of the query heads (equal to them for multi-head attention).",
-    },
-    {
-      name: "head-dim",
-      type: "integer",
-      min: 1,
-      max: MAX_FACTOR,
-      default: ex.headDim,
-      doc: "The head dimension d: the length of one head's query, key and value.",
-    },
-    { name: "layers", type: "integer", min: 1, max: MAX_FACTOR, default: ex.layers, doc: "The number of layers L." },
-    {
-      name: "batch",
-      type: "integer",
-      min: 1,
-      max: MAX_BATCH,
-      default: 1,
-      doc: "The batch b: sequences processed together.",
-    },
-    // The model's sizes as attentionCost names them (the width and the feed-forward size by
-    // config.json's names: the attribute hidden is HTML's, which hides any element); the names
-    // this figure had before (bytes-per-value, d-model, ffn-dim, gated) are still read.
-    {
-      name: "kv-bytes-per-element",
-      aliases: ["bytes-per-value"],
-      type: "number",
-      minExclusive: 0,
-      max: MAX_BYTES,
-      default: 2,
-      doc: "The bytes p that store one cached value, more than 0 (fp32 4, fp16 2, int8 1, int4 0.5); the precision list shows it.",
-    },
-    {
-      name: "hidden-size",
-      aliases: ["d-model"],
-      type: "integer",
-      min: 0,
-      max: MAX_HIDDEN,
-      default: ex.hidden,
-      unset: 0,
-      doc: "The model width d_model (a config.json's hidden_size; attentionCost's hidden). With intermediate-size, the linear layers are counted and compared with attention; 0 leaves them out.",
-    },
-    {
-      name: "intermediate-size",
-      aliases: ["ffn-dim"],
-      type: "integer",
-      min: 0,
-      max: MAX_INTERMEDIATE,
-      default: ex.intermediate,
-      unset: 0,
-      doc: "The feed-forward size d_ff (a config.json's intermediate_size; attentionCost's intermediate), given with hidden-size; 0 leaves the linear layers out.",
-    },
-    {
-      name: "gated-mlp",
-      aliases: ["gated"],
-      type: "boolean",
-      default: ex.gatedMlp,
-      doc: "Whether the feed-forward is gated, three matrices as in Llama's SwiGLU, rather than two as in GPT-2.",
-    },
-  ];
+  static attributes = ATTRIBUTES;
 
   /** A model's context and shape; batch and bytes per value stay as they were. */
   static presetFields(name) {
@@ -173,7 +94,6 @@ export class LlmCost extends LlmWidget {
 
   build() {
     const id = uniqueId("cost");
-    this.tableTitleId = `${id}-models`;
     this.preset = choice({
       label: "Configuration",
       value: "exercise",
@@ -229,13 +149,15 @@ export class LlmCost extends LlmWidget {
       "gated-mlp": this.gatedBox.input,
     });
 
-    this.stats = h("dl", { class: "cost-stats" });
-    this.chart = h("div", { class: "chart-box" });
-    this.legend = h("ul", { class: "cost-legend" });
-    this.linearChart = h("div", { class: "chart-box" });
-    this.linearLegend = h("ul", { class: "cost-linear-legend" });
-    this.worked = h("div", { class: "worked" });
-    this.models = h("div", { class: "cost-models" });
+    // The parts that draw the result, in the order they stand in the figure.
+    /** @type {Part[]} */
+    this.drawn = [
+      new Stats(),
+      new CountChart(),
+      new ArithmeticChart(),
+      new Calculation(),
+      new ModelsTable(this, `${id}-models`),
+    ];
 
     this.frame.append(
       h("div", { class: "controls" }, this.preset.row, this.precision.row),
@@ -247,13 +169,7 @@ export class LlmCost extends LlmWidget {
       ),
       grid,
       h("div", { class: "controls cost-gated" }, this.gatedBox.row),
-      this.stats,
-      h("div", { class: "cost-figure" }, this.chart, this.legend),
-      h("p", { class: "cost-subhead" }, "Arithmetic per layer: attention against the linear layers"),
-      h("div", { class: "cost-figure cost-linear" }, this.linearChart, this.linearLegend),
-      h("p", { class: "cost-subhead" }, "The calculation with these numbers"),
-      this.worked,
-      this.models,
+      ...this.drawn.flatMap((part) => part.nodes),
     );
   }
 
@@ -380,16 +296,9 @@ export class LlmCost extends LlmWidget {
     );
   }
 
+  /** Hands the result to each part in turn. */
   render(r) {
-    this.renderStats(r);
-    this.renderChart(r);
-    this.renderLinear(r);
-    this.renderWorked(r);
-    // The models' table changes only with the bytes per value and the preset loaded.
-    patch(
-      this.models,
-      keep([r.cfg.kvBytesPerElement, this.activePreset()], () => this.modelsFor(r)),
-    );
+    for (const part of this.drawn) part.render(r);
   }
 
   /**
@@ -405,510 +314,6 @@ export class LlmCost extends LlmWidget {
     if (concealed) return `Context ${n}${share}; the counts are hidden until you answer the exercise.`;
     return `At ${n}: ${fmtCount(now.scoresPerHead, CARD_DIGITS)} scores per head and a key-value cache of ${fmtBytes(now.kvBytes)}${share}.`;
   }
-
-  renderStats({ now }) {
-    // A card too narrow for its count wraps it after a group's comma (a <wbr>, which adds no
-    // text), not inside a group ("1,946,157,05" over "6").
-    const breakable = (value) => value.split(",").flatMap((part, i) => (i ? [",", h("wbr"), part] : [part]));
-    const stat = (term, value, note, cls) =>
-      h(
-        "div",
-        { class: `cost-stat ${cls ?? ""}` },
-        h("dt", {}, term),
-        h("dd", {}, h("strong", {}, ...breakable(value)), note ? h("span", {}, note) : null),
-      );
-    patch(
-      this.stats,
-      stat(["Scores per head, ", sym("n"), "²"], fmtCount(now.scoresPerHead, CARD_DIGITS), null, "scores"),
-      stat(
-        "Scores per layer",
-        fmtCount(now.scoresPerLayer, CARD_DIGITS),
-        "one layer, all heads and sequences",
-        "scores",
-      ),
-      stat("Key-value cache", fmtBytes(now.kvBytes), `${fmtCount(now.kvValues, CARD_DIGITS)} values`, "kv"),
-      stat("Cache added per token", fmtBytes(now.kvBytesPerToken), "each sequence, all layers", "kv"),
-      stat("QK + AV multiply-adds", fmtCount(now.macs, CARD_DIGITS), "all layers, full square"),
-      now.linearMacsPerLayer === undefined
-        ? null
-        : [
-            stat(
-              "Linear-layer multiply-adds",
-              fmtCount(now.linearMacsPerLayer, CARD_DIGITS),
-              "per layer: projections and feed-forward",
-              "linear",
-            ),
-            stat("Attention's share", pct(now.attentionShare, 1), "of one layer's multiply-adds", "scores"),
-            stat(
-              "Attention overtakes at",
-              fmtCount(now.crossoverTokens, CARD_DIGITS),
-              "tokens: QK + AV = linear layers",
-              "linear",
-            ),
-          ],
-    );
-  }
-
-  /** Attention's multiply-adds per layer (∝ n²) against the linear layers' (∝ n), with the crossover. */
-  renderLinear({ cfg, now, curve, xMax }) {
-    if (now.linearMacsPerLayer === undefined) {
-      patch(
-        this.linearChart,
-        h(
-          "p",
-          { class: "cost-linear-off" },
-          h(
-            "span",
-            { class: "llm-screen-only" },
-            "Give the model width ",
-            sym("d", "model"),
-            " and the feed-forward size ",
-            sym("d", "ff"),
-            ", or load a real model, to compare attention's arithmetic with the linear layers' and see where it takes over.",
-          ),
-          h(
-            "span",
-            { class: "llm-print-only" },
-            "The linear layers are left out: the model width and the feed-forward size are not set.",
-          ),
-        ),
-      );
-      patch(this.linearLegend);
-      return;
-    }
-    const att = curve.map(([n, c]) => [n, c.macsPerLayer]);
-    const lin = curve.map(([n, c]) => [n, c.linearMacsPerLayer]);
-    const all = [...att, ...lin].map(([, y]) => y);
-    const y = logAxis(Math.min(...all), Math.max(...all), { format: countTick });
-    const crossover = now.crossoverTokens;
-    patch(
-      this.linearChart,
-      lineChart({
-        title:
-          "Multiply-adds per layer against the number of tokens: attention's QK and AV against the linear layers (both axes logarithmic)",
-        x: tokensAxis(xMax, TOKENS_N),
-        y: { ...y, label: "multiply-adds per layer (log scale)" },
-        series: [
-          { points: lin, class: "series cost-linear", label: "linear layers' multiply-adds" },
-          { points: att, class: "series cost-scores", label: "attention's multiply-adds" },
-        ],
-        describe: `At the marked n = ${fmtCount(cfg.tokens)}: attention ${fmtCount(now.macsPerLayer, CARD_DIGITS)} multiply-adds per layer, the linear layers ${fmtCount(now.linearMacsPerLayer, CARD_DIGITS)}; they are equal at n = ${fmtCount(crossover, CARD_DIGITS)}.`,
-        markers: [
-          { x: cfg.tokens, y: now.macsPerLayer, class: "marker cost-scores" },
-          { x: cfg.tokens, y: now.linearMacsPerLayer, class: "marker cost-linear" },
-        ],
-        vlines: [
-          { x: crossover, label: `n = ${fmtCount(crossover, CARD_DIGITS)}`, class: "guide cost-crossover" },
-          { x: cfg.tokens, class: "guide cost-now" },
-        ],
-      }),
-    );
-    patch(
-      this.linearLegend,
-      h(
-        "li",
-        {},
-        h("span", { class: "swatch cost-scores", "aria-hidden": "true" }),
-        "Attention, QK + AV: 2·",
-        sym("b"),
-        "·",
-        sym("h"),
-        "·",
-        sym("n"),
-        "²·",
-        sym("d"),
-        ": ",
-        h("strong", { class: "cost-attention-macs" }, fmtCount(now.macsPerLayer)),
-        " at ",
-        sym("n"),
-        ` = ${grouped(cfg.tokens)}`,
-      ),
-      h(
-        "li",
-        {},
-        h("span", { class: "swatch cost-linear", "aria-hidden": "true" }),
-        "Linear layers, Q, K, V, O and feed-forward: ",
-        h("strong", { class: "cost-linear-macs" }, fmtCount(now.linearMacsPerLayer)),
-      ),
-      h(
-        "li",
-        {},
-        h("span", { class: "swatch cost-crossover", "aria-hidden": "true" }),
-        "Equal at ",
-        sym("n"),
-        " = ",
-        h("strong", { class: "cost-crossover-tokens" }, fmtCount(now.crossoverTokens)),
-        " tokens; here attention does ",
-        h("strong", { class: "cost-attention-share" }, pct(now.attentionShare, 1)),
-        " of the arithmetic",
-      ),
-    );
-  }
-
-  renderChart({ cfg, now, curve, xMax }) {
-    const scores = curve.map(([n, c]) => [n, c.scoresPerLayer]);
-    const kv = curve.map(([n, c]) => [n, c.kvValuesPerLayer]);
-    const all = [...scores, ...kv].map(([, y]) => y);
-    const y = logAxis(Math.min(...all), Math.max(...all), { format: countTick });
-    patch(
-      this.chart,
-      lineChart({
-        title:
-          "Attention scores and cached key-value entries per layer against the number of tokens (both axes logarithmic)",
-        x: tokensAxis(xMax, TOKENS_N),
-        y: { ...y, label: "count per layer (log scale)" },
-        series: [
-          { points: scores, class: "series cost-scores", label: "scores per layer" },
-          { points: kv, class: "series cost-kv", label: "cached values per layer" },
-        ],
-        describe: `At the marked n = ${fmtCount(cfg.tokens)}: ${fmtCount(now.scoresPerLayer, CARD_DIGITS)} scores and ${fmtCount(now.kvValuesPerLayer, CARD_DIGITS)} cached values per layer.`,
-        markers: [
-          { x: cfg.tokens, y: now.scoresPerLayer, class: "marker cost-scores" },
-          { x: cfg.tokens, y: now.kvValuesPerLayer, class: "marker cost-kv" },
-        ],
-        vlines: [{ x: cfg.tokens, class: "guide cost-now" }],
-      }),
-    );
-    patch(
-      this.legend,
-      h(
-        "li",
-        {},
-        h("span", { class: "swatch cost-scores", "aria-hidden": "true" }),
-        "Scores, ",
-        sym("b"),
-        "·",
-        sym("h"),
-        "·",
-        sym("n"),
-        "²: ",
-        h("strong", {}, fmtCount(now.scoresPerLayer)),
-        " at ",
-        sym("n"),
-        ` = ${grouped(cfg.tokens)}`,
-      ),
-      h(
-        "li",
-        {},
-        h("span", { class: "swatch cost-kv", "aria-hidden": "true" }),
-        "Cached keys and values, 2·",
-        sym("b"),
-        "·",
-        sym("n"),
-        "·",
-        sym("h", "kv"),
-        "·",
-        sym("d"),
-        ": ",
-        h("strong", {}, fmtCount(now.kvValuesPerLayer)),
-      ),
-    );
-  }
-
-  /** The calculation with the reader's numbers substituted: its steps, drawn by the kit (worked.js). */
-  renderWorked({ cfg, now }) {
-    const {
-      tokens: n,
-      heads,
-      kvHeads,
-      headDim: d,
-      layers: L,
-      batch: b,
-      kvBytesPerElement: p,
-      hidden,
-      intermediate,
-      gatedMlp,
-    } = cfg;
-    const c = (x) => fmtCount(x);
-    const layers = `${c(L)} layer${L === 1 ? "" : "s"}`;
-    const bytes = (x) => (x >= 1024 ? ` (${c(x)} bytes)` : "");
-    const linear = now.linearMacsPerLayer !== undefined;
-    const matrices = gatedMlp ? 3 : 2;
-    patch(
-      this.worked,
-      workedSteps([
-        {
-          name: "Scores per head",
-          lead: "Every query meets every key: ",
-          formula: "n²",
-          with: { n: c(n) },
-          result: c(now.scoresPerHead),
-          tail: ".",
-        },
-        {
-          name: "Scores per layer",
-          formula: "b·h·n²",
-          values: `${c(b)}·${c(heads)}·${c(now.scoresPerHead)}`,
-          result: c(now.scoresPerLayer),
-          tail: ".",
-        },
-        {
-          name: "Cached values per layer",
-          lead: ["One key and one value of length ", sym("d"), " per token and key-value head: "],
-          formula: "2·b·n·h_kv·d",
-          with: { b: c(b), n: c(n), h_kv: c(kvHeads), d: c(d) },
-          result: c(now.kvValuesPerLayer),
-          tail: ".",
-        },
-        {
-          name: "Whole cache",
-          lead: [
-            `Over ${layers}: ${c(now.kvValuesPerLayer)}·${c(L)} = ${c(now.kvValues)} values; at `,
-            sym("p"),
-            ` = ${fmt(p)} byte${p === 1 ? "" : "s"} each, `,
-          ],
-          values: `${c(now.kvValues)}·${fmt(p)}`,
-          result: fmtBytes(now.kvBytes),
-          tail: [bytes(now.kvBytes), "."],
-        },
-        {
-          name: "Per token",
-          lead: "Each new token of each sequence adds ",
-          formula: "2·h_kv·d·L·p",
-          with: { h_kv: c(kvHeads), d: c(d), L: c(L), p: fmt(p) },
-          result: fmtBytes(now.kvBytesPerToken),
-          tail: [bytes(now.kvBytesPerToken), "."],
-        },
-        {
-          name: "Multiply-adds",
-          lead: ["Scores ", formula("QK^⊤"), ": "],
-          formula: "b·h·n²·d",
-          values: `${c(b)}·${c(heads)}·${c(now.scoresPerHead)}·${c(d)}`,
-          tail: [
-            ` = ${c(now.qkMacsPerLayer)} per layer; weights times values, the same ${c(now.avMacsPerLayer)}; together ${c(now.macsPerLayer)} per layer and `,
-            h("strong", {}, c(now.macs)),
-            ` over ${layers}.`,
-          ],
-        },
-        linear && {
-          name: "Linear layers",
-          lead: [
-            "Every token goes through the query and output projections (",
-            formula("d_model × hd"),
-            " each), the key and value projections (",
-            formula("d_model × h_{kv}d"),
-            " each) and the feed-forward block (",
-            gatedMlp ? "three" : "two",
-            " matrices of ",
-            formula("d_model × d_ff"),
-            "): ",
-          ],
-          formula: "b·n·d_model·d·(2h + 2h_kv)",
-          values: `${c(b)}·${c(n)}·${c(hidden)}·${c(d)}·(2·${c(heads)} + 2·${c(kvHeads)})`,
-          tail: [
-            ` = ${c(now.projectionMacsPerLayer)}, plus `,
-            formula(`${matrices}·b·n·d_model·d_ff`),
-            ` = ${matrices}·${c(b)}·${c(n)}·${c(hidden)}·${c(intermediate)} = ${c(now.ffnMacsPerLayer)}; together `,
-            h("strong", {}, c(now.linearMacsPerLayer)),
-            " per layer, growing as ",
-            sym("n"),
-            ".",
-          ],
-        },
-        linear && {
-          name: "Crossover",
-          lead: [
-            "Attention's ",
-            formula("2·b·h·n²·d"),
-            " grows as ",
-            formula("n²"),
-            " and equals the linear layers' at ",
-            sym("n"),
-            " = (linear multiply-adds per token) / (",
-            formula("2·h·d"),
-            ")",
-          ],
-          result: c(now.crossoverTokens),
-          tail: [
-            " tokens, whatever the batch. At ",
-            sym("n"),
-            ` = ${c(n)} attention does `,
-            h("strong", {}, pct(now.attentionShare, 1)),
-            ` of the layer's multiply-adds (${c(now.macsPerLayer)} of ${c(now.macsPerLayer)} + ${c(now.linearMacsPerLayer)}).`,
-          ],
-        },
-      ]),
-    );
-  }
-
-  modelsFor({ cfg, models }) {
-    const active = this.activePreset();
-    const c0 = (x) => `${fmtCount(x)} bytes`;
-    const row = ({ key, preset: p, cost }) =>
-      h(
-        "tr",
-        { class: key === active ? "selected" : null },
-        h(
-          "th",
-          { scope: "row" },
-          h(
-            "button",
-            { type: "button", "aria-pressed": key === active ? "true" : "false", onclick: () => this.loadPreset(key) },
-            p.label,
-          ),
-        ),
-        h("td", {}, String(p.layers)),
-        h("td", {}, String(p.heads)),
-        h("td", {}, String(p.kvHeads)),
-        h("td", {}, String(p.headDim)),
-        h("td", { class: "bytes" }, c0(cost.kvBytesPerToken), h("span", {}, fmtBytes(cost.kvBytesPerToken))),
-        h("td", { class: "bytes" }, fmtBytes(cost.kvBytes), h("span", {}, `${grouped(p.tokens)} tokens`)),
-        h("td", { class: "crossover" }, fmtCount(cost.crossoverTokens)),
-      );
-    // The title sits outside the scrolling box so that it stays readable on a narrow screen.
-    return [
-      h(
-        "p",
-        { class: "cost-table-title", id: this.tableTitleId },
-        `Real models, at ${fmt(cfg.kvBytesPerElement)} byte${cfg.kvBytesPerElement === 1 ? "" : "s"} per value`,
-        h("span", { class: "llm-screen-only" }, " (choose one to load it)"),
-      ),
-      scrollBox(
-        "Real models",
-        "cost-table-scroll",
-        h(
-          "table",
-          { class: "cost-table", "aria-labelledby": this.tableTitleId },
-          h(
-            "thead",
-            {},
-            h(
-              "tr",
-              {},
-              h("th", { scope: "col" }, "Model"),
-              h("th", { scope: "col" }, sym("L")),
-              h("th", { scope: "col" }, sym("h")),
-              h("th", { scope: "col" }, sym("h", "kv")),
-              h("th", { scope: "col" }, sym("d")),
-              h("th", { scope: "col" }, "Cache per token"),
-              h("th", { scope: "col" }, "Cache at its context"),
-              h("th", { scope: "col" }, "Attention = linear layers at n"),
-            ),
-          ),
-          h("tbody", {}, models.map(row)),
-        ),
-      ),
-      h(
-        "ul",
-        { class: "cost-sources" },
-        models.map(({ preset: p }) =>
-          h("li", {}, h("strong", {}, p.label), ": ", h("cite", {}, p.source), ".", p.note ? ` ${p.note}` : ""),
-        ),
-      ),
-    ];
-  }
-}
-
-/**
- * Exercise 4: the reader predicts how many scores one head computes; the answer gives that,
- * the layer's cached values, and what doubling the head dimension does to each.
- */
-export class LlmAnswerCost extends FigureAnswer {
-  static figure = "llm-cost";
-  static followUp =
-    "how many values does the layer's KV cache hold, and if the head dimension doubles, what happens to the number of scores, to the cache, and to the QK plus AV arithmetic?";
-
-  prediction(r) {
-    const { cfg, now } = r;
-    return {
-      label: "Scores computed by each head:",
-      value: now.scoresPerHead,
-      tolerance: 0,
-      digits: 0,
-      hints: [
-        // The token count itself, as typed into the figure: one score per token.
-        {
-          value: cfg.tokens,
-          text: "That is one score per token. Each of the n queries is scored against each of the n keys, so a head computes n·n scores.",
-        },
-        {
-          value: now.scoresPerLayer,
-          text: "That counts the scores of every head in the layer (and every sequence of the batch); the question asks for one head.",
-        },
-        {
-          value: now.kvValuesPerLayer,
-          text: "That is the number of values the layer's KV cache holds, not the number of scores.",
-        },
-      ],
-      otherwise:
-        "A score is one number for one query and one key, however long the vectors: count the (query, key) pairs of one sequence.",
-    };
-  }
-
-  followUpPrediction(r) {
-    const { now } = r;
-    return {
-      label: "Values the layer's KV cache holds:",
-      value: now.kvValuesPerLayer,
-      tolerance: 0,
-      digits: 0,
-      hints: [
-        {
-          value: now.kvValuesPerLayer / 2,
-          text: "That counts the keys only (or the values only): the cache keeps both, one key and one value vector per token and KV head.",
-        },
-        {
-          value: now.scoresPerLayer,
-          text: "That is the layer's number of scores. The cache holds keys and values, which grow with n, not with n².",
-        },
-      ],
-      otherwise:
-        "The cache keeps a key and a value of head dimension d for every token and every KV head: 2 · n · KV heads · d.",
-    };
-  }
-
-  answer(r) {
-    const { cfg, now, doubled, doubledError } = r;
-    const { tokens: n, kvHeads, headDim: d, batch: b } = cfg;
-    const c = fmtCount;
-    const bTerm = b === 1 ? "" : `${c(b)}·`;
-    return [
-      h(
-        "p",
-        {},
-        `With ${c(n)} tokens, each head scores every query against every key: ${c(n)}² = `,
-        h("strong", { class: "answer-scores" }, c(now.scoresPerHead)),
-        " scores per head.",
-      ),
-      h(
-        "p",
-        {},
-        `With ${c(kvHeads)} key-value head${kvHeads === 1 ? "" : "s"} of dimension ${c(d)}${b === 1 ? "" : ` and a batch of ${c(b)}`}, the layer caches one key and one value per token and head: 2·${bTerm}${c(n)}·${c(kvHeads)}·${c(d)} = `,
-        h("strong", { class: "answer-kv" }, c(now.kvValuesPerLayer)),
-        " values for the full layer.",
-      ),
-      doubled
-        ? [
-            h("p", {}, `Doubling the head dimension to ${c(2 * d)}:`),
-            h(
-              "ul",
-              { class: "answer-doubled" },
-              h(
-                "li",
-                {},
-                `scores per head: ${c(now.scoresPerHead)} → `,
-                h("strong", {}, c(doubled.scoresPerHead)),
-                ", unchanged, because a score is one number however long the vectors it compares;",
-              ),
-              h(
-                "li",
-                {},
-                `cached values per layer: ${c(now.kvValuesPerLayer)} → `,
-                h("strong", {}, c(doubled.kvValuesPerLayer)),
-                ", doubled, because every cached key and value is twice as long;",
-              ),
-              h(
-                "li",
-                {},
-                `QK plus AV multiply-adds per layer: ${c(now.macsPerLayer)} → `,
-                h("strong", {}, c(doubled.macsPerLayer)),
-                ", doubled, because every score is a dot product twice as long and every output has twice as many components.",
-              ),
-            ),
-          ]
-        : h("p", {}, `Doubling the head dimension is outside what the core accepts here: ${doubledError}.`),
-    ];
-  }
 }
 
 /**
@@ -920,15 +325,6 @@ function linearInputs({ hiddenSize, intermediateSize, gatedMlp }) {
   return hiddenSize === 0 && intermediateSize === 0
     ? {}
     : { hidden: hiddenSize, intermediate: intermediateSize, gatedMlp };
-}
-
-// The result cards are narrow: counts of more than ten digits are shown in scientific notation.
-const CARD_DIGITS = 10;
-
-/** A count's tick on a logarithmic axis: 1 to 1000 as they are, then 10⁴, 10⁵, … */
-function countTick(t) {
-  const k = Math.round(Math.log10(t));
-  return k <= 3 ? String(t) : `10${superscript(k)}`;
 }
 
 export const widgets = { "llm-cost": LlmCost, "llm-answer-cost": LlmAnswerCost };
