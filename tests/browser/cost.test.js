@@ -484,3 +484,53 @@ test("cost: section 4's rule for doubling the prompt (2 + 2a) and its factors at
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// The figure's ranges are the core's: each number an attribute takes, at the top of its range,
+// reaches attentionCost and is taken; the next number up is refused by the core, naming the
+// parameter. (The limits are written in cost.hpp and again in the figure's attributes.js; this
+// holds the two together: the batch attribute once stayed at 4096 when the core took 2^20.)
+test("cost: each attribute's range is attentionCost's: its top taken, the next number up refused", async () => {
+  const { page, errors } = await openFigure(browser.context, "cost");
+  const checked = await page.evaluate(async () => {
+    const el = document.getElementById("cost-figure");
+    const core = await createLLMMath();
+    // the linear layers on and every head sharing a key-value head's range, so that each limit
+    // is the only one in play
+    const base = { "hidden-size": "4096", "intermediate-size": "14336", heads: "4096" };
+    const out = [];
+    for (const a of el.constructor.attributes) {
+      if (!["integer", "number"].includes(a.type) || a.max === undefined) continue;
+      for (const [name, value] of Object.entries(base)) el.setAttribute(name, value);
+      const before = el.inputs;
+      el.setAttribute(a.name, String(a.max));
+      const after = el.inputs;
+      const keys = Object.keys(after).filter((k) => after[k] !== before[k]);
+      // an attribute whose top is already the base's, or the state's, changes nothing
+      const key = keys[0] ?? Object.keys(after).find((k) => after[k] === a.max);
+      const next = a.type === "integer" ? a.max + 1 : a.max * (1 + 2 ** -52);
+      let taken = true,
+        refused = "";
+      try {
+        core.attentionCost(after);
+      } catch (e) {
+        taken = String(e.message);
+      }
+      try {
+        core.attentionCost({ ...after, [key]: next });
+      } catch (e) {
+        refused = String(e.message);
+      }
+      out.push({ name: a.name, key, max: a.max, value: after[key], taken, refused });
+      el.removeAttribute(a.name);
+    }
+    return out;
+  });
+  assert.ok(checked.length >= 9, `${checked.length} ranged attributes`);
+  for (const c of checked) {
+    assert.equal(c.value, c.max, `${c.name}: the figure keeps ${c.max}, its top, as attentionCost's ${c.key}`);
+    assert.equal(c.taken, true, `${c.name} = ${c.max}: attentionCost takes it`);
+    assert.match(c.refused, new RegExp(`^${c.key} must be`), `${c.name}: one past ${c.max} is refused by the core`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -3,13 +3,14 @@
 // keep to. Pure data: no part of the figure draws here.
 import { costPresets } from "./cost-presets.js";
 
-// The core's limits (core/include/llmmath/cost.hpp), Figure 4.2's too but for the bytes: tokens
-// up to 2^30; heads, key-value heads, head dimension and layers up to 2^12; batch up to 2^20;
-// bytes per value in (0, 1024]; model width up to 2^20 and feed-forward size up to 2^22.
+// The core's limits (core/include/llmmath/cost.hpp), Figure 4.2's too: tokens up to 2^30; heads,
+// key-value heads, head dimension and layers up to 2^12; batch up to 2^20; bytes per value in
+// (0, 64]; model width up to 2^20 and feed-forward size up to 2^22. tests/browser/cost.test.js
+// holds each attribute's range to what attentionCost takes.
 export const MAX_TOKENS = 2 ** 30;
 export const MAX_FACTOR = 2 ** 12;
 export const MAX_BATCH = 2 ** 20;
-export const MAX_BYTES = 1024;
+export const MAX_BYTES = 64;
 export const MAX_HIDDEN = 2 ** 20;
 export const MAX_INTERMEDIATE = 2 ** 22;
 
