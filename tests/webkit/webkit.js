@@ -398,16 +398,33 @@ function waitFor(webkit, css, ms = 20000) {
 /**
  * Runs `action` (a click) and resolves to the text of the file `name` the browser then saved
  * (MiniBrowser saves downloads in the home folder useWebKit gives it, without asking), or null
- * if none came within `ms`. A file of that name saved before is removed first.
+ * if none was whole within `ms`. A file of that name saved before is removed first.
+ *
+ * MiniBrowser writes the download under its own name as the data arrives, so the file exists,
+ * with a part of the text, before it is whole: a CI run once read the first 8 KiB of an SVG and
+ * failed to parse it. The file is read until `complete(text)` holds; for an SVG, until it ends
+ * with its closing tag.
  */
-async function download(webkit, name, action, ms = 5000) {
+async function download(webkit, name, action, { ms = 20000, complete = svgComplete } = {}) {
   const file = path.join(webkit.home, name);
   fs.rmSync(file, { force: true });
   await action();
-  return until(() => fs.existsSync(file) && fs.statSync(file).size > 0, { ms, what: `${name} saved` }).then(
-    () => fs.readFileSync(file, "utf8"),
+  return until(
+    () => {
+      if (!fs.existsSync(file)) return null;
+      const text = fs.readFileSync(file, "utf8");
+      return complete(text) ? { text } : null;
+    },
+    { ms, what: `${name} saved whole` },
+  ).then(
+    ({ text }) => text,
     () => null,
   );
+}
+
+/** Whether the text of a saved SVG file is whole: it ends with the root's closing tag. */
+function svgComplete(text) {
+  return /<\/svg>\s*$/.test(text);
 }
 
 // WebKit's notice, reported as an error event, that the ResizeObserver callbacks of one frame
