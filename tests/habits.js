@@ -6,7 +6,8 @@
 //                                 (.clang-format), side by side, that README.md's table of
 //                                 figures lists those of site/src/widgets/figures.js, and that no
 //                                 concept takes more places than ARCHITECTURE.md's recipe says
-//                                 (LLMMATH_CONCEPTS_SHOW=1 prints each concept's places)
+//                                 (LLMMATH_CONCEPTS_SHOW=1 prints each concept's places) and no
+//                                 class of the page is longer than 400 lines
 //   node tests/habits.js format   (npm run format) writes what lint checks: Prettier, then
 //                                 clang-format, over the same files
 // Each check is one tool over the whole tree; its findings are printed as the tool prints them,
@@ -161,6 +162,36 @@ async function conceptFiles() {
   return "";
 }
 
+// The longest a class of the page may be, in lines from its "class" to its closing brace: a figure
+// larger than that is composed from parts (ARCHITECTURE.md, the recipe's item 7), as is the kit.
+const CLASS_LINES = 400;
+
+/**
+ * The classes of the page's JavaScript (site/) longer than CLASS_LINES, as "file:line class Name,
+ * N lines" lines; "" when none is. Prettier's layout makes a class end at the first line after
+ * its head that is its own indentation and a closing brace.
+ */
+async function classLengths() {
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "site"], {
+    cwd: root,
+    encoding: "utf8",
+  })
+    .split("\0")
+    .filter((f) => /\.(js|mjs)$/.test(f) && fs.existsSync(path.join(root, f)));
+  const long = [];
+  for (const f of files) {
+    const lines = fs.readFileSync(path.join(root, f), "utf8").split("\n");
+    lines.forEach((line, i) => {
+      const head = /^(\s*)(?:export\s+)?(?:default\s+)?class\s+(\w+)[^{]*\{\s*$/.exec(line);
+      if (!head) return;
+      const end = lines.findIndex((l, j) => j > i && l === `${head[1]}}`);
+      const length = (end < 0 ? lines.length : end) - i + 1;
+      if (length > CLASS_LINES) long.push(`${f}:${i + 1} class ${head[2]}, ${length} lines (at most ${CLASS_LINES})`);
+    });
+  }
+  return long.join("\n");
+}
+
 const checks = {
   types: () => [
     {
@@ -187,6 +218,7 @@ const checks = {
     },
     { name: "readme", run: readmeFigures },
     { name: "concepts", run: conceptFiles },
+    { name: "classes", run: classLengths },
   ],
   format: () => [
     { name: "prettier", command: [bin("prettier"), "--write", "--log-level", "warn", JS_FILES] },
