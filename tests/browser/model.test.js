@@ -655,3 +655,89 @@ test("model: exercise 4b expects the core's decoding floor for Llama 3.1 8B on o
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// The figure's ranges are the core's where the core sets one: each number such an attribute takes,
+// at the top of its range, reaches modelCost and is taken, and the next number up is refused by
+// the core, naming the parameter. (The limits are written in model.hpp and again in the figure's
+// attributes.js; this holds the two together, as cost.test.js does for Figure 4.1.) A custom
+// device's memory, bandwidth and peak, and the reserve, have ranges of the figure's own, inside
+// the core's (any positive finite number): their tops are taken.
+test("model: each attribute's range is modelCost's where the core has one: its top taken, the next number up refused", async () => {
+  const { page, errors } = await figureOf();
+  const checked = await page.evaluate(async () => {
+    const el = document.getElementById("model-figure");
+    const core = await createLLMMath();
+    // where each ranged attribute goes in modelCost's options, by what factor, and whether its
+    // range is the core's (else the figure's own, inside it)
+    const reach = {
+      tokens: { path: ["tokens"], core: true },
+      batch: { path: ["batch"], core: true },
+      devices: { path: ["devices", "count"], core: true },
+      block: { path: ["blockTokens"], core: true },
+      utilization: { path: ["memoryUtilization"], core: true },
+      memory: { path: ["devices", "memoryBytes"], scale: 2 ** 30 },
+      bandwidth: { path: ["devices", "bandwidthBytesPerSecond"], scale: 1e9 },
+      peak: { path: ["devices", "flopsPerSecond"], scale: 1e12 },
+      reserve: { path: ["reserveBytes"], scale: 2 ** 30 },
+    };
+    const read = (o, path) => path.reduce((v, k) => v?.[k], o);
+    const withValue = (o, [k, ...rest], v) => ({ ...o, [k]: rest.length ? withValue(o[k], rest, v) : v });
+    const shape = el.shapeOf(el.source());
+    const out = [];
+    for (const a of el.constructor.attributes) {
+      if (!["integer", "number"].includes(a.type) || a.max === undefined) continue;
+      const to = reach[a.name];
+      if (!to) {
+        out.push({ name: a.name, missing: true });
+        continue;
+      }
+      el.setAttribute(a.name, String(a.max));
+      const inputs = el.inputs;
+      const value = read(inputs, to.path);
+      let taken = true,
+        refused = "";
+      try {
+        core.modelCost(shape, inputs);
+      } catch (e) {
+        taken = String(e.message);
+      }
+      if (to.core) {
+        const next = a.type === "integer" ? a.max + 1 : a.max * (1 + 2 ** -52);
+        try {
+          core.modelCost(shape, withValue(inputs, to.path, next));
+        } catch (e) {
+          refused = String(e.message);
+        }
+      }
+      out.push({
+        name: a.name,
+        key: `opts.${to.path.join(".")}`,
+        core: !!to.core,
+        max: a.max * (to.scale ?? 1),
+        value,
+        taken,
+        refused,
+      });
+      el.removeAttribute(a.name);
+    }
+    return out;
+  });
+  assert.deepEqual(
+    checked.filter((c) => c.missing).map((c) => c.name),
+    [],
+    "every ranged attribute has its place in modelCost's options here",
+  );
+  assert.ok(checked.filter((c) => c.core).length >= 5, `${checked.length} ranged attributes`);
+  for (const c of checked) {
+    assert.equal(c.value, c.max, `${c.name}: the figure passes its top, ${c.max}, as ${c.key}`);
+    assert.equal(c.taken, true, `${c.name} at its top: modelCost takes it`);
+    if (c.core)
+      assert.match(
+        c.refused,
+        new RegExp(`^${c.key.replace(/\./g, "\\.")} must be`),
+        `${c.name}: one past ${c.max} is refused by the core`,
+      );
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
