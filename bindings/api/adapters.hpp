@@ -181,12 +181,15 @@ RopeScoresResult rope_scores(const V& q, const V& k, const V& offsets, const V& 
 // ---- cost ------------------------------------------------------------------------------------
 
 /// A field of `object` that was renamed: by its name or, for a caller written before the
-/// rename, by its former name; both at once is refused, naming both.
+/// rename, by its former name; both at once is refused, naming both. It returns what
+/// Read<V>::field returns: a reference into the native Json object (no copy of a nested value),
+/// a JavaScript value handle in WebAssembly.
 template <class V>
-auto renamed(const V& object, const char* name, const char* former) {
+auto renamed(const V& object, const char* name, const char* former)
+    -> decltype(Read<V>::field(object, name)) {
   using R = Read<V>;
-  auto now = R::field(object, name);
-  auto before = R::field(object, former);
+  decltype(auto) now = R::field(object, name);
+  decltype(auto) before = R::field(object, former);
   if (!R::present(before)) return now;
   if (R::present(now))
     fail(name, "given once: " + api_name(former) + " is its former name", "both");
