@@ -5,140 +5,38 @@
 // the offset m − n; "move both" shifts m and n together and shows the score unchanged; the
 // calculation for one pair and the sum over pairs is written out with the current numbers.
 //
-// Attributes: see LlmRope.attributes (preset, m, n, d, base, use-freqs, freqs, pairing, q, k,
+// Attributes: see attributes.js (preset, m, n, d, base, use-freqs, freqs, pairing, q, k,
 // range, pair).
 // Properties: state ({ preset, m, n, d, base, useFreqs, freqs, pairing, q, k, range, pair };
 // range is a string, pair is 0-based); result ({ state, now, shifted, curve }: the core's rope()
 // at (m, n), at (m − n, 0), and the scaled score at every offset of the chart).
+//
+// Its settings are declared in attributes.js, its exercise in exercise.js.
 import { fill, h, keep, patch, sym, uniqueId } from "../../dom.js";
 import { fieldValue, fmt, fmtVec, grouped } from "../../format.js";
 import { LlmWidget } from "../../kit/base.js";
-import { FigureAnswer } from "../../kit/answer.js";
 import { parseValue } from "../../kit/attributes.js";
 import { choice, markInvalid, markSettings, slider } from "../../kit/controls.js";
 import { lineChart, niceScale } from "../../kit/plot.js";
+import { ATTRIBUTES, BASES, EXAMPLE_FIELDS, MAX_D, MAX_POSITION, RANGES, presetFields } from "./attributes.js";
+import { LlmAnswerRope } from "./exercise.js";
 import { ropePresets } from "./rope-presets.js";
+import { DIGITS, signed } from "./scales.js";
 import css from "./rope.css";
 
-// Bases the slider steps through: RoFormer's 10,000 (its eq. 15), Llama 3's 500,000, and
-// neighbours on either side.
-const BASES = [10, 100, 1000, 10000, 100000, 500000, 1000000];
-// Half-widths of the chart's offset axis; every whole offset in it is one call of the core.
-const RANGES = ["16", "64", "256", "512"];
-const MAX_D = 16;
 // The position sliders cover 0 … 255; the number fields beside them take any position up to
 // MAX_POSITION.
 const SLIDER_MAX = 255;
-const MAX_POSITION = 1000000;
 const SHIFTS = [-10, -1, 1, 10, 100, 1000];
-const DIGITS = 10;
-// The fields a preset sets that make it "this example" (the range of the chart and the explained
-// pair are views of it): when one of them differs, the example list shows "(your own)".
-const EXAMPLE_FIELDS = ["d", "useFreqs", "base", "freqs", "pairing", "q", "k", "m", "n"];
 
 const nearestBase = (b) => BASES.reduce((best, x, i) => (Math.abs(x - b) < Math.abs(BASES[best] - b) ? i : best), 0);
-const signed = (x) => (x >= 0 ? `+${grouped(x)}` : `−${grouped(-x)}`);
-const position = (name, doc) => ({
-  name,
-  type: "integer",
-  min: 0,
-  max: MAX_POSITION,
-  default: name === "m" ? 2 : 0,
-  doc,
-});
-// The core takes any finite q, k and θ whose rotated scores stay finite: entries up to 10^150 keep
-// q·k within 16 · 10^300 at the largest d (16), and frequencies up to 10^300 keep m·θ under 10^306 at
-// the largest position.
-const MAX_ENTRY = 1e150;
-const MAX_FREQ = 1e300;
-const vector = (name, label, doc) => ({
-  name,
-  type: "numbers",
-  minLength: 2,
-  maxLength: MAX_D,
-  min: -MAX_ENTRY,
-  max: MAX_ENTRY,
-  default: [1, 0, 1, 0],
-  label,
-  doc,
-});
 
 export class LlmRope extends LlmWidget {
   static styles = css;
-  static attributes = [
-    {
-      name: "preset",
-      type: "choice",
-      choices: Object.keys(ropePresets),
-      default: "exercise",
-      preset: true,
-      doc: "The example to start from; its vectors, frequencies, pairing, positions and chart range apply unless given below.",
-    },
-    position("m", "The position m of the query."),
-    position("n", "The position n of the key; only the offset m − n changes the score."),
-    {
-      name: "d",
-      type: "integer",
-      min: 2,
-      max: MAX_D,
-      default: 4,
-      doc: "The dimension d of q and k, even (an odd d is raised by 1); q, k and given frequencies are fitted to it.",
-    },
-    {
-      name: "base",
-      type: "number",
-      min: BASES[0],
-      max: BASES[BASES.length - 1],
-      default: 10000,
-      doc: "The base b of the frequencies θᵢ = b^(−2i/d), used when use-freqs is false.",
-    },
-    {
-      name: "use-freqs",
-      type: "boolean",
-      default: true,
-      doc: "Whether the frequencies are the given freqs (true) or come from the base (false).",
-    },
-    {
-      name: "freqs",
-      type: "numbers",
-      minLength: 0,
-      maxLength: MAX_D / 2,
-      min: -MAX_FREQ,
-      max: MAX_FREQ,
-      default: [0.01, 0.0001],
-      label: "Frequencies θ",
-      doc: "The given frequencies θᵢ in radians per position, one per pair (d/2 numbers; fitted to d/2 when use-freqs is true).",
-    },
-    {
-      name: "pairing",
-      type: "choice",
-      choices: ["interleaved", "half"],
-      default: "interleaved",
-      doc: "Which coordinates form a pair: interleaved (x[2i], x[2i+1]) as in RoFormer and Meta's Llama code, or half (x[i], x[i+d/2]) as in GPT-NeoX and the Hugging Face Llama code.",
-    },
-    vector("q", "Query q", "The query vector q, d numbers (fitted to d: extra numbers dropped, missing pairs (1, 0))."),
-    vector("k", "Key k", "The key vector k, d numbers (fitted to d like q)."),
-    {
-      name: "range",
-      type: "choice",
-      choices: RANGES,
-      default: "256",
-      doc: "The half-width of the chart's offset axis: offsets m − n from −range to range are drawn.",
-    },
-    {
-      name: "pair",
-      type: "integer",
-      min: 0,
-      max: MAX_D / 2 - 1,
-      default: 0,
-      doc: "The pair (0-based, below d/2) whose calculation is written out.",
-    },
-  ];
+  static attributes = ATTRIBUTES;
 
   static presetFields(name) {
-    if (!Object.hasOwn(ropePresets, name)) return {};
-    const { d, useFreqs, base, freqs, pairing, q, k, m, n, range } = ropePresets[name];
-    return { d, useFreqs, base, freqs, pairing, q, k, m, n, range: String(range), pair: 0 };
+    return presetFields(name);
   }
 
   /**
@@ -309,7 +207,7 @@ export class LlmRope extends LlmWidget {
    */
   positionControl(key, label) {
     const id = `${this.ids}-${key}`;
-    const decl = LlmRope.attributes.find((a) => a.name === key);
+    const decl = ATTRIBUTES.find((a) => a.name === key);
     const input = h("input", {
       type: "range",
       id,
@@ -745,106 +643,6 @@ export class LlmRope extends LlmWidget {
       ),
     );
     patch(this.worked, h("p", {}, `Pair ${i} of q = ${fmtVec(s.q)} and k = ${fmtVec(s.k)}:`), steps);
-  }
-}
-
-/**
- * Exercise 3: the reader predicts the raw score q̃·k̃ of the figure's q and k, then, as the
- * follow-up, the score q̃·k̃/√d built from it; the answer writes the raw score out as a sum of
- * per-pair cosines when it can be, then divides by √d.
- */
-export class LlmAnswerRope extends FigureAnswer {
-  static figure = "llm-rope";
-  static followUp = "what is the score q̃·k̃/√d, and why do the positions matter only through their difference?";
-
-  prediction(r, figure) {
-    const { state: s, now } = r;
-    const opts = figure.options();
-    // Both vectors at position 0: the dot product without any rotation.
-    const still = figure.core.rope(s.q, s.k, 0, 0, opts);
-    return {
-      label: ["The raw score ", sym("q̃"), "·", sym("k̃"), ", to 4 decimals:"],
-      value: now.raw,
-      tolerance: 0.00005,
-      digits: 10,
-      hints: [
-        {
-          value: now.scaled,
-          text: `That is the score, the raw score divided by √d = √${s.d}; the raw score is the dot product before the division.`,
-        },
-        {
-          value: still.raw,
-          text: "That is the dot product of q and k with no rotation: pair i of the query turns (m − n)·θᵢ further than the key's, and that angle gap scales the pair's part by its cosine.",
-        },
-        {
-          value: still.scaled,
-          text: "That is the score with no rotation, divided by √d: the raw score is the dot product of the rotated vectors, before any division.",
-        },
-      ],
-      otherwise:
-        "Each pair contributes the dot product of its two rotated halves: for pairs equal to (1, 0) in both vectors, the cosine of (m − n)·θᵢ. Add the pairs' parts.",
-    };
-  }
-
-  followUpPrediction(r) {
-    const { now, state } = r;
-    return {
-      label: ["The score ", sym("q̃"), "·", sym("k̃"), "/√", h("var", {}, "d"), ", to 4 decimals:"],
-      value: now.scaled,
-      tolerance: 0.00005,
-      digits: 10,
-      hints: [
-        {
-          value: now.raw,
-          text: `That is the raw score q̃·k̃ again; the score divides it by √d = √${state.d}.`,
-        },
-      ],
-      otherwise: `Divide the raw score by √d = √${state.d}.`,
-    };
-  }
-
-  answer(r) {
-    const { state: s, now, shifted } = r;
-    const { offset } = now;
-    const gaps = shifted.angles.map(([t]) => t);
-    // Every pair of q and of k is (1, 0): then each pair's part is the cosine of its angle gap.
-    const unitPairs = now.pairs.every(([a, b]) => s.q[a] === 1 && s.q[b] === 0 && s.k[a] === 1 && s.k[b] === 0);
-    const parts = now.pairScores.map((p) => fmt(p, DIGITS));
-    return [
-      h(
-        "p",
-        {},
-        `With the query at m = ${s.m} and the key at n = ${s.n} (offset ${offset}), pair i of the query turns `,
-        h("var", {}, "(m − n)"),
-        "·",
-        sym("θ", "i"),
-        " further than the key's: ",
-        gaps.map((t, i) => `${fmt(t, 10)} rad (pair ${i})`).join(", "),
-        ".",
-      ),
-      h(
-        "p",
-        {},
-        unitPairs
-          ? [
-              `Every pair of q and k is (1, 0), so each contributes the cosine of its angle: raw = `,
-              gaps.map((t) => `cos(${fmt(t, 10)})`).join(" + "),
-              " = ",
-              parts.join(" + "),
-              " = ",
-            ]
-          : ["The pairs contribute ", parts.join(", "), ", so raw = "],
-        h("strong", { class: "answer-raw" }, fmt(now.raw, DIGITS)),
-        `. Divided by √${s.d}: `,
-        h("strong", { class: "answer-scaled" }, fmt(now.scaled, DIGITS)),
-        ".",
-      ),
-      h(
-        "p",
-        {},
-        "The positions enter only through their difference: moving both keeps every angle gap, and so the score.",
-      ),
-    ];
   }
 }
 
