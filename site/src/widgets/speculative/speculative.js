@@ -6,70 +6,23 @@
 // of many target calls (the core's seeded speculativeMeasure): the counts a practitioner logs
 // and three estimates of α, with the tokens per call the figure would predict from each.
 //
-// Attributes: see LlmSpeculative.attributes (alpha, gamma, cost-ratio, rounds, seed).
+// Attributes: see attributes.js (alpha, gamma, cost-ratio, rounds, seed).
 // Properties: result ({ cfg, now, curve, best, measure }), state ({ alpha, gamma, costRatio,
 // rounds, seed }).
+//
+// Its settings are declared in attributes.js, its exercise in exercise.js.
 import { h, keep, patch, sym } from "../../dom.js";
 import { fmt, fmtCount, pct } from "../../format.js";
 import { LlmWidget } from "../../kit/base.js";
-import { FigureAnswer } from "../../kit/answer.js";
 import { markSettings, numberField, scrollBox, slider } from "../../kit/controls.js";
 import { lineChart } from "../../kit/plot.js";
+import { ATTRIBUTES, GAMMAS, GAMMA_MAX, MAX_ROUNDS, SEED_RANGE } from "./attributes.js";
+import { LlmAnswerSpeculative } from "./exercise.js";
 import css from "./speculative.css";
-
-// Draft lengths on the slider and the chart, and the range searched for the best one.
-const GAMMA_MAX = 20;
-const GAMMAS = Array.from({ length: GAMMA_MAX + 1 }, (_, g) => g);
-// The simulated log: up to 10^5 target calls, so that rounds·γ stays within the core's 10^7
-// draft tokens at the longest draft; 10^4 by default, enough to put accepted / checked within
-// about ±0.01 of α (two standard errors at α = 0.5). Seeds are speculativeMeasure's, [0, 2^32).
-const MAX_ROUNDS = 100000;
-const SEED_RANGE = 2 ** 32;
 
 export class LlmSpeculative extends LlmWidget {
   static styles = css;
-  static attributes = [
-    {
-      name: "alpha",
-      type: "number",
-      min: 0,
-      max: 1,
-      default: 0.5,
-      doc: "The acceptance rate α: the probability that the target accepts one drafted token.",
-    },
-    {
-      name: "gamma",
-      type: "integer",
-      min: 0,
-      max: GAMMA_MAX,
-      default: 3,
-      doc: "The draft length γ: how many tokens the draft model proposes per target call.",
-    },
-    {
-      name: "cost-ratio",
-      type: "number",
-      min: 0,
-      max: 1,
-      default: 0.1,
-      doc: "The cost ratio c: the time of one draft step over one target step.",
-    },
-    {
-      name: "rounds",
-      type: "integer",
-      min: 1,
-      max: MAX_ROUNDS,
-      default: 10000,
-      doc: "The target calls in the simulated log from which α is measured back.",
-    },
-    {
-      name: "seed",
-      type: "integer",
-      min: 0,
-      max: SEED_RANGE - 1,
-      default: 1,
-      doc: "The seed of the simulated log: the same seed replays the same log.",
-    },
-  ];
+  static attributes = ATTRIBUTES;
 
   build() {
     this.alpha = slider({
@@ -550,115 +503,6 @@ export class LlmSpeculative extends LlmWidget {
         ),
       ),
     );
-  }
-}
-
-/**
- * Exercise 5: the reader predicts the expected tokens per target call at the figure's α and γ;
- * the answer writes eq. 1 out and gives the ceiling as γ grows.
- */
-export class LlmAnswerSpeculative extends FigureAnswer {
-  static figure = "llm-speculative";
-  static followUp = "what does this number approach as γ grows?";
-
-  prediction(r, figure) {
-    const { cfg, now } = r;
-    const { alpha, gamma } = cfg;
-    const core = figure.core;
-    const tokens = (a, g) => core.speculativeDecoding({ alpha: a, gamma: g }).expectedTokens;
-    // α measured as accepted ÷ proposed, in expectation: a call accepts expectedTokens − 1
-    // drafts on average out of γ proposed (the estimate §5's check warns against).
-    const naiveAlpha = gamma > 0 ? (now.expectedTokens - 1) / gamma : null;
-    return {
-      label: "Tokens per target call, on average:",
-      value: now.expectedTokens,
-      tolerance: 0.01,
-      digits: 4,
-      unit: "tokens",
-      hints: [
-        {
-          value: now.ceiling,
-          text: "That is the ceiling 1/(1 − α), the limit as γ grows without end. With γ drafts a call stops after at most γ + 1 tokens, so the geometric sum stops at α^γ.",
-        },
-        {
-          value: tokens(1, gamma),
-          text: "That is the most one call can yield, γ accepted drafts plus the target's own token; it happens only when every draft is accepted, with probability α^γ.",
-        },
-        {
-          value: gamma > 0 ? tokens(alpha, gamma - 1) : null,
-          text: "You summed 1 + α + … + α^(γ−1): a call that accepts all γ drafts also gets the target's own next token, so the sum runs to α^γ.",
-        },
-        // Every draft accepted independently, as if the target did not stop at a rejection.
-        {
-          value: 1 + alpha * gamma,
-          text: "That counts each draft as accepted with probability α on its own, 1 + α·γ; but the target stops at the first rejection, so draft j counts only when drafts 1 to j are all accepted, with probability α^j.",
-        },
-        {
-          value: naiveAlpha === null ? null : tokens(naiveAlpha, gamma),
-          text: "That is eq. 1 at the α you get by dividing the accepted drafts by the proposed ones, which undercounts α: drafts after the first rejection are never checked. Here α itself is given: use it as it is.",
-        },
-      ],
-      otherwise:
-        "A call yields j + 1 tokens when the first j drafts are accepted and the next is rejected; add 1 + α + α² + … up to α^γ.",
-    };
-  }
-
-  followUpPrediction(r) {
-    const { cfg, now } = r;
-    // With α = 1 every draft is accepted: the tokens grow with γ without a ceiling (the answer says so).
-    if (!Number.isFinite(now.ceiling)) return null;
-    return {
-      label: "Tokens per target call as γ grows without end:",
-      value: now.ceiling,
-      tolerance: 0.01,
-      digits: 4,
-      unit: "tokens",
-      hints: [
-        {
-          value: cfg.gamma + 1,
-          text: "That is the most a call can yield at this γ. As γ grows the target still stops at the first rejection, so the expected tokens level off.",
-        },
-      ],
-      otherwise: "In (1 − α^(γ+1)) / (1 − α), α^(γ+1) vanishes as γ grows: what is left?",
-    };
-  }
-
-  answer(r) {
-    const { cfg, now } = r;
-    const { alpha, gamma } = cfg;
-    const a = fmt(alpha, 2);
-    if (alpha === 1) {
-      return h(
-        "p",
-        {},
-        `With α = 1 every drafted token is accepted, so each target call yields γ + 1 = `,
-        h("strong", { class: "answer-expected" }, fmt(now.expectedTokens, 4)),
-        " tokens, and there is no ceiling: longer drafts keep paying.",
-      );
-    }
-    return [
-      h(
-        "p",
-        {},
-        `With α = ${a} and γ = ${gamma}, the expected number of tokens per target call is (1 − α`,
-        h("sup", {}, "γ+1"),
-        ") / (1 − α) = (1 − ",
-        a,
-        h("sup", {}, String(gamma + 1)),
-        `) / (1 − ${a}) = (1 − ${fmt(now.allAccepted, 6)}) / ${fmt(now.denominator, 4)} = ${fmt(now.numerator, 6)} / ${fmt(now.denominator, 4)} = `,
-        h("strong", { class: "answer-expected" }, fmt(now.expectedTokens, 4)),
-        " tokens.",
-      ),
-      h(
-        "p",
-        {},
-        "As γ grows, α",
-        h("sup", {}, "γ+1"),
-        ` vanishes and the expected tokens approach the ceiling 1 / (1 − ${a}) = `,
-        h("strong", { class: "answer-ceiling" }, fmt(now.ceiling, 4)),
-        ": the target still stops at the first rejection, so a longer draft adds less and less.",
-      ),
-    ];
   }
 }
 
