@@ -71,7 +71,7 @@ export function styledRoot(el, css, keep = false) {
   const root = el.shadowRoot ?? el.attachShadow({ mode: "open" });
   if (!keep) root.replaceChildren();
   const texts = styleTexts(el.localName, css);
-  // A sheet another part gave the root before (an exercise's, answer.js, given a figure whose
+  // A sheet another part gave the root before (an exercise's, conceal.js, given a figure whose
   // root the page was built with) stays, after the widget's.
   if ("adoptedStyleSheets" in root) {
     const own = texts.map(sheetFor);
