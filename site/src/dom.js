@@ -274,7 +274,7 @@ export function thaw(el) {
 // the like) becomes "•", and the custom properties of its inline style (a heat-map cell's
 // --w: 1 is its weight) are taken out. What was there is kept per node and put back by restore().
 // Anything written into a withheld node afterwards must be withheld again by whoever wrote it
-// (answer.js watches its figure for that); withhold() is idempotent.
+// (conceal.js watches its figure for that); withhold() is idempotent.
 
 /** Withheld roots → Map(node → its text, or { attribute: value }, before it was withheld). */
 const held = new WeakMap();

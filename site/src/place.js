@@ -1,6 +1,6 @@
 // The place in the page that the address names: its fragment up to the figures' settings
 // (reader.html#rope?rope.m=3 names "rope"), decoded. Read by the reader's glue (reader.js: the
-// place it holds, and the note on a fragment it cannot read), by the kit (base.js: figures near
+// place it holds, and the note on a fragment it cannot read), by the kit (starting.js: figures near
 // the top wait while that place is still to come), by first-screen.js (the first screen
 // starts there) and by drawing.js (no drawing from the build where the address gives settings).
 

@@ -1,5 +1,5 @@
 // One constructed style sheet per CSS text, made once and shared by every shadow root given it:
-// the widgets' own styles (kit/base.js) and those of the drawings made at build time
+// the widgets' own styles (kit/frame.js) and those of the drawings made at build time
 // (drawing.js). A constructed sheet is no <style> element: a page's policy without
 // 'unsafe-inline' allows it.
 

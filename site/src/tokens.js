@@ -1,5 +1,5 @@
 // The colour scheme and fonts of every page and every widget, declared once: reader.css,
-// embed.css (the build prepends tokensCss to them) and the widgets' shadow roots (base.js adopts
+// embed.css (the build prepends tokensCss to them) and the widgets' shadow roots (frame.js adopts
 // it before the kit's styles) all start with the CSS made here, so the chapter and its figures
 // share one palette in the light and the dark scheme.
 //

@@ -393,7 +393,7 @@ for (const ex of [...EXERCISES.filter((e) => e.n !== 8), FOUR_B]) {
       )
         .match(/-?[\d.]+(?:e[-+]?\d+)?/g)
         .map(Number);
-      // Whether the exercise takes its answer as a probability (answer.js: "50%" reads as 0.5).
+      // Whether the exercise takes its answer as a probability (steps.js: "50%" reads as 0.5).
       const probability = await page.evaluate(
         (id) => document.querySelector(`[for="${id}"]`)?.first?.expected?.probability === true,
         ex.figure,

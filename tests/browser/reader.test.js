@@ -117,7 +117,7 @@ test("a link into the chapter lands on its section, and figures reaching out of 
   await page.close();
 });
 
-// A figure draws as it comes within a screen of the viewport (base.js whenNeeded), never before:
+// A figure draws as it comes within a screen of the viewport (kit/starting.js whenNeeded), never before:
 // a reader's phone does the work of the figures the reader comes to.
 const FAR_DOWN = ["rope-figure", "cost-figure", "quantization-figure", "moe-figure", "diagnose-figure"];
 const drawnOf = (page, ids) =>

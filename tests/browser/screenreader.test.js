@@ -18,7 +18,7 @@ const { useBrowser, openReader, dist, showNumbers } = require("./browser.js");
 
 const browser = useBrowser(test);
 
-// The kit speaks 700 ms after the last change (site/src/kit/base.js, ANNOUNCE_DELAY); the
+// The kit speaks 700 ms after the last change (site/src/kit/announce.js, ANNOUNCE_DELAY); the
 // tests wait twice that before reading what was said.
 const PAUSE = 1400;
 const COMPUTING = "Computing the figure…";

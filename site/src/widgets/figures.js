@@ -29,7 +29,7 @@
 //     compact          what the view attribute compact (attributes.js) leaves out, to keep the
 //                      chart and the main controls: { leaves: those parts in words, for the
 //                      guide; hides: their selectors within the figure's frame (.llm-frame), "> …"
-//                      for its rows } (base.js hides them and the kit's actions)
+//                      for its rows } (frame.js hides them and the kit's actions)
 //     numpy            its NumPy program: a function (state, result) → text of the widget's
 //                      state and result, written with site/src/numpy.js's helpers (Copy as
 //                      NumPy, takeaway.js; called only once the widget has a result)
