@@ -87,6 +87,16 @@ export function dock(answer) {
   if (answer.docked && answer.docked !== step) undock(answer);
   if (!step || !matchMedia(DOCK_MEDIA).matches) return undock(answer);
   const screen = innerHeight;
+  // A figure in a section off the screen cannot fill it, and the section's own box says so without
+  // laying out what the section holds, which the browser skips while it is off the screen (the
+  // reader's sections, content-visibility: auto). Asked for the figure's box instead, each such
+  // section was laid out: at the reader's load, three forced layouts of the page one after another
+  // in the frame before the first figure could draw (160 ms of a loaded machine's, traced).
+  const section = answer.figure.closest("main > section");
+  if (section) {
+    const { top, bottom } = section.getBoundingClientRect();
+    if (bottom <= 0 || top >= screen) return undock(answer);
+  }
   const fig = answer.figure.getBoundingClientRect();
   const place = (answer.docked ? answer.dockPlace : step.box).getBoundingClientRect();
   // The figure fills the screen: its top is in the upper part of it, and its last row of
