@@ -52,8 +52,12 @@ const declarations = (entries) => entries.map(([name, value]) => `  --${name}: $
 
 /**
  * The tokens as CSS for a document (:root) and for a shadow root (:host) alike. color-scheme
- * goes with the palette, so that form controls and scroll bars match it; a page without a
- * data-scheme keeps "light dark" (the system's). Paper is light whatever the screen's scheme.
+ * goes with the palette, so that form controls and scroll bars match it: a page without a
+ * data-scheme has the system's, as one word, "light" or "dark" (written "light dark" it rendered
+ * the same, but a figure that follows its page, kit/scheme.js, could not read the page's scheme
+ * from it and read the background behind each figure instead: the styles of every section the
+ * browser skips, content-visibility: auto, worked out one after another at the reader's load).
+ * Paper is light whatever the screen's scheme.
  */
 export function tokensCss() {
   const names = Object.keys(COLOURS);
@@ -64,8 +68,7 @@ export function tokensCss() {
 :root, :host {
 ${light}
 }
-:root { color-scheme: light dark; }
-:root[data-scheme="light"], :host([data-scheme="light"]) { color-scheme: light; }
+:root, :root[data-scheme="light"], :host([data-scheme="light"]) { color-scheme: light; }
 @media (prefers-color-scheme: dark) {
   :root:not([data-scheme="light"]), :host(:not([data-scheme])) {
 ${dark}
