@@ -254,6 +254,15 @@ export class LlmDiagnose extends LlmWidget {
     this.card.sync(this.state);
   }
 
+  /**
+   * The buttons of the six mechanisms of the scenario shown, by mechanism id (the card's): what a
+   * reader clicks, for a script that chooses as a reader does (the screen-reader test).
+   * @returns {Map<string, HTMLButtonElement>}
+   */
+  get buttons() {
+    return this.card.buttons;
+  }
+
   /** The reader chooses mechanism `id` for the scenario shown (once; none after the right one). */
   choose(id) {
     const { picks, solved } = this.current();
