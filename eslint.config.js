@@ -42,6 +42,7 @@ module.exports = [
         ...globals.browser,
         Module: "readonly",
         tryParseAsDataURI: "readonly",
+        dataURIPrefix: "readonly",
         wasmBinaryFile: "readonly",
         readyPromiseReject: "readonly",
       },
