@@ -45,19 +45,24 @@ function within(el, top, bottom) {
 
 /**
  * Starts the figures' script, named by reader-head.js's script element (data-widgets): asked for
- * and run only from here, once the first screen is on the screen, with the drawings the page was
- * built with. Run while the page was still being read, or before its first screen was painted,
- * the script's work (its compilation, the engine's) came first and the reader waited for it to see
- * the screen the link opened at. Nor is it fetched ahead (a preload): its 900 kB, read and parsed
- * on another thread while the page was still being read, competed with the page for a two-core
- * machine's time, and a deep link's figure was shown 10 to 24 ms later (paired cold loads from
- * file://, 20 to 30 rounds); Lighthouse on a phone gave the same score either way.
+ * and run only from here, once the first screen is known and its text painted, with the drawings
+ * the page was built with. Run while the page was still being read, or before its first screen
+ * was painted, the script's work (its compilation, the engine's) came first and the reader waited
+ * for it to see the screen the link opened at. Nor is it fetched ahead (a preload): its 900 kB,
+ * read and parsed on another thread while the page was still being read, competed with the page
+ * for a two-core machine's time, and a deep link's figure was shown 10 to 24 ms later (paired cold
+ * loads from file://, 20 to 30 rounds); Lighthouse on a phone gave the same score either way.
+ * @param {readonly Element[]} [first] the figures on the first screen: the script defines their
+ *   elements first (data-first, widgets-embed.js); not for a link with settings, which reader.js
+ *   gives the figures before they draw
  */
-export function startWidgets() {
+export function startWidgets(first) {
   const head = document.querySelector("script[data-widgets]");
   if (!head || head.hasAttribute("data-started")) return;
   head.setAttribute("data-started", "");
   const script = document.createElement("script");
+  if (first && !location.hash.includes("?"))
+    script.setAttribute("data-first", [...new Set(first.map((el) => el.localName))].join(" "));
   // its address as the page writes it (relative), so that a saved copy of the page loads it from beside itself
   script.src = /** @type {string} */ (head.getAttribute("data-widgets"));
   document.head.append(script);
@@ -71,26 +76,6 @@ export function startWidgets() {
  */
 const showEarly = (el) =>
   customElements.get(el.localName) ? (/** @type {any} */ (el)._showDrawing?.() ?? null) : showDrawing(el);
-
-/**
- * Calls `then` once the page's first contentful paint has been presented (Paint Timing), or at
- * once where the browser does not report it. The top's first screen, known as soon as the parser
- * had read past it, started the widgets' script before that paint had reached the screen, and the
- * first paint came later: 80 rounds of cold loads, its interquartile mean 77.2 ms against 74.0
- * ms when the script waits for it (the text alone's: 69.0 ms). A page that is not shown paints
- * nothing; reader.js starts the script at the page's load then.
- */
-function afterFirstPaint(then) {
-  const reported =
-    typeof PerformanceObserver === "function" && PerformanceObserver.supportedEntryTypes?.includes("paint");
-  if (!reported || performance.getEntriesByName("first-contentful-paint").length > 0) return void then();
-  const paints = new PerformanceObserver((list) => {
-    if (list.getEntriesByName("first-contentful-paint").length === 0) return;
-    paints.disconnect();
-    then();
-  });
-  paints.observe({ type: "paint", buffered: true });
-}
 
 /** Watches the page being read and marks data-first-screen once its first screen's figures drew. */
 export function watchFirstScreen() {
@@ -169,20 +154,29 @@ export function watchFirstScreen() {
     // A figure not yet read to its end then (a loaded machine) has no drawing to show: the first
     // screen waits for its script, and says so (data-first-screen-by-script), so that a test can
     // tell that the script was asked for before that screen was shown, as it had to be.
-    textFirst
-      .then(() => {
-        const waiting = shown.filter((el) => !fromBuild(el));
-        if (waiting.length) document.documentElement.setAttribute("data-first-screen-by-script", "");
-        return Promise.all(waiting.map(drawn));
-      })
-      .then(() => mark("data-first-screen-shown"));
-    // The figures' script once the page has painted for the first time, and this task, which
-    // shows the first screen, is done; at the top, once the first screen's drawings are painted
-    // too (the frame after the first), which its long task would otherwise hold back.
-    const start = () => afterFirstPaint(() => setTimeout(startWidgets, 0));
-    if (id) start();
-    else textFirst.then(() => requestAnimationFrame(start));
+    // The figures' script is asked for as soon as a frame has painted the text read so far and the
+    // first screen's drawings are shown (at the top, textFirst; at a link's place, the frame after
+    // the place was read), or at once where that screen waits for it: its file is then read and
+    // parsed on another thread while the drawings' frame and the parser run. Asked for once the
+    // drawings' frame had been painted too and the first paint reported (a PerformanceObserver,
+    // whose report came 100 to 180 ms after the paint on a loaded machine), the first screen was
+    // live later (bench/README.md, 2026-12-07).
+    const start = () => startWidgets(shown);
+    const afterAFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    textFirst.then(() => {
+      const waiting = shown.filter((el) => !fromBuild(el));
+      if (waiting.length) document.documentElement.setAttribute("data-first-screen-by-script", "");
+      const marked = Promise.all(waiting.map(drawn)).then(() => mark("data-first-screen-shown"));
+      const painted = id ? afterAFrame() : Promise.resolve();
+      if (waiting.length) painted.then(start);
+      else Promise.all([marked, painted]).then(start);
+    });
     Promise.all(shown.map(drawn)).then(() => mark("data-first-screen"));
+    // Each of them starts (builds its controls) in the task after its element is defined, while
+    // the engine compiles on another thread, not after the next frame, when the browser would
+    // report it near the screen (kit/starting.js): 15 to 25 ms of a cold load sooner.
+    for (const el of shown)
+      customElements.whenDefined(el.localName).then(() => setTimeout(() => /** @type {any} */ (el).start?.(), 0));
   };
   // The first screen and the one below it, where a reader goes next and where the widgets start
   // figures ahead of the reader: each figure's drawing shown as soon as the parser has read the

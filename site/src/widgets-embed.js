@@ -16,7 +16,41 @@ provideCore(() =>
 );
 // The engine starts compiling now, while the page is still being read; figures wait for it.
 loadCore().catch(() => {});
-registerWidgets();
-// For a page whose own script may run before this one (the reader loads this file async): the
-// elements are defined now (customElements.get tells a script that runs later).
-globalThis.dispatchEvent?.(new Event("llmmath-widgets"));
+/** Every element defined, then said: for a page whose own script may run before this one (the
+ * reader loads this file async), the elements are defined now (customElements.get tells a script
+ * that runs later). */
+const defineAll = () => {
+  registerWidgets();
+  globalThis.dispatchEvent?.(new Event("llmmath-widgets"));
+};
+// The reader (first-screen.js) names the tags of its first screen's figures on this script's
+// element (data-first): those are defined at once, the rest once that screen's figures have drawn
+// (data-first-screen on <html>). Defining the rest (a shadow root and a state for each of some 20
+// elements) and the reader's glue that the event runs took 60 to 150 ms of a cold load's main
+// thread, which the first screen's figure waited for twice: the engine's bytes are inflated at
+// the end of this task, and its compiled module is handed over only between tasks. Should that
+// screen not draw (a tab hidden meanwhile draws no frame), the rest are defined after WAIT_MS all
+// the same. A page that names none (a course page, embed.html, a link with settings, which the
+// reader's glue gives its figures before they draw) has every element defined when this script
+// has run.
+const WAIT_MS = 3000;
+const script = globalThis.document?.currentScript;
+const first = script?.getAttribute("data-first");
+if (typeof first !== "string") defineAll();
+else {
+  script?.removeAttribute("data-first"); // read once: not carried by a copy of the page saved from the browser
+  registerWidgets(first.split(" ").filter(Boolean));
+  const root = document.documentElement;
+  let done = false;
+  const rest = () => {
+    if (done) return;
+    done = true;
+    seen.disconnect();
+    clearTimeout(late);
+    defineAll();
+  };
+  const seen = new MutationObserver(() => root.hasAttribute("data-first-screen") && setTimeout(rest, 0));
+  seen.observe(root, { attributes: true, attributeFilter: ["data-first-screen"] });
+  const late = setTimeout(rest, WAIT_MS);
+  if (root.hasAttribute("data-first-screen")) rest();
+}

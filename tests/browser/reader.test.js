@@ -2,6 +2,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
+const fs = require("node:fs");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { useBrowser, openReader, artifact, asset, dist } = require("./browser.js");
@@ -191,6 +192,58 @@ for (const [width, height] of [
     }
   });
 }
+
+// The reader's first screen asks the widgets' script to define its figures' elements first
+// (data-first, set by first-screen.js) and the rest once that screen has drawn (widgets-embed.js).
+// On a page of its own: an exercise named first comes with the figure it answers, the others wait
+// for data-first-screen, and the page is then told that every element is defined.
+test("the widgets' script defines the first screen's elements first, with the figures their exercises answer, and the rest once it has drawn", async () => {
+  const file = path.join(dist, "first-defined.html");
+  fs.writeFileSync(
+    file,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>First defined</title></head><body>
+<llm-attention id="f"></llm-attention>
+<llm-answer-attention for="f"></llm-answer-attention>
+<llm-rope id="r"></llm-rope>
+<script src="llmmath-widgets.js" data-first="llm-answer-attention"></script>
+<script>
+  window.early = {
+    figure: Boolean(customElements.get("llm-attention")),
+    exercise: Boolean(customElements.get("llm-answer-attention")),
+    other: Boolean(customElements.get("llm-rope")),
+    carried: document.querySelector("script[src]").hasAttribute("data-first"),
+  };
+  addEventListener("llmmath-widgets", () => (window.told = Boolean(customElements.get("llm-rope"))));
+  // the first screen drew: the rest are defined in a task queued then, before a timer queued after it
+  document.documentElement.setAttribute("data-first-screen", "");
+  setTimeout(() => setTimeout(() => (window.afterDrawn = { other: Boolean(customElements.get("llm-rope")), told: window.told }), 0), 0);
+</script>
+</body></html>`,
+  );
+  try {
+    const page = await browser.context.newPage();
+    const errors = [];
+    page.on("pageerror", (err) => errors.push(err.message));
+    await page.goto(pathToFileURL(file).href);
+    assert.deepEqual(await page.evaluate(() => window.early), {
+      figure: true,
+      exercise: true,
+      other: false,
+      carried: false,
+    });
+    await page.waitForFunction(() => window.afterDrawn !== undefined);
+    assert.deepEqual(await page.evaluate(() => window.afterDrawn), { other: true, told: true });
+    // the exercise found its figure: it asks its question, not "none with the id given"
+    await page.evaluate(() => document.querySelector("llm-answer-attention").ready);
+    const said = await page.evaluate(() => document.querySelector("llm-answer-attention").textContent);
+    assert.match(said, /\S/);
+    assert.doesNotMatch(said, /none with the id given/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+});
 
 test("a link to a section draws that section's figure first, and not those far from it", async () => {
   const { page, errors } = await openReader(browser.context, { lazy: true, hash: "#quantization" });

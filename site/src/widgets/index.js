@@ -9,9 +9,17 @@ import { widgets } from "llmmath:widgets";
 
 export { widgets };
 
-/** Defines every widget's custom element (once: a second copy of the script changes nothing). */
-export function registerWidgets() {
+/**
+ * Defines every widget's custom element, or those of `tags` only, with the figure each of their
+ * exercises answers (an exercise finds its figure's element defined when it connects: the
+ * registry's order puts a figure before its exercises). Once: a second copy of the script
+ * changes nothing.
+ * @param {readonly string[]} [tags]
+ */
+export function registerWidgets(tags) {
+  const wanted = tags && new Set(tags.flatMap((tag) => [tag, /** @type {any} */ (widgets)[tag]?.figure ?? tag]));
   for (const [tag, cls] of Object.entries(widgets)) {
+    if (wanted && !wanted.has(tag)) continue;
     if (!customElements.get(tag)) customElements.define(tag, cls);
   }
 }
