@@ -29,8 +29,9 @@ setUpOffline();
 // one-file edition, where it is inline after reader-head.js, before: the page's glue
 // waits for it when it has not run yet. It adds no global of its own to say so (the script
 // embed's one name is the core's createLLMMath): its elements being defined is the sign.
-// Every figure's element, not the first's: the reader's first screen's are defined a task before
-// the rest (widgets-embed.js), and this script may run between the two.
+// Every figure's element, not the first's: the reader's first screen's are defined before the rest,
+// which come a figure at a time, each with its exercises (widgets-embed.js), and this script may
+// run in between.
 if (Object.values(figures).every((f) => customElements.get(f.tag))) main();
 else addEventListener("llmmath-widgets", main, { once: true });
 // Should the first screen not have started it (reader-head.js did not run), the page's load does,

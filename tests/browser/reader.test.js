@@ -6,6 +6,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { useBrowser, openReader, artifact, asset, dist } = require("./browser.js");
+const { figures } = require("./registry.js");
 
 const SECTIONS = ["attention", "sampling", "rope", "cost", "speculative", "alibi", "quantization", "moe", "diagnose"];
 
@@ -207,16 +208,19 @@ test("the widgets' script defines the first screen's elements first, with the fi
 <llm-rope id="r"></llm-rope>
 <script src="llmmath-widgets.js" data-first="llm-answer-attention"></script>
 <script>
+  const tags = ${JSON.stringify([...new Set(Object.values(figures).map((f) => f.tag))])};
+  const defined = () => tags.filter((tag) => customElements.get(tag)).length;
   window.early = {
     figure: Boolean(customElements.get("llm-attention")),
     exercise: Boolean(customElements.get("llm-answer-attention")),
     other: Boolean(customElements.get("llm-rope")),
     carried: document.querySelector("script[src]").hasAttribute("data-first"),
   };
-  addEventListener("llmmath-widgets", () => (window.told = Boolean(customElements.get("llm-rope"))));
-  // the first screen drew: the rest are defined in a task queued then, before a timer queued after it
+  window.defined = { early: defined() };
+  addEventListener("llmmath-widgets", () => (window.told = { all: defined() === tags.length, rope: Boolean(customElements.get("llm-rope")) }));
+  // the first screen drew: the rest start in a task queued then, before a timer queued after it
   document.documentElement.setAttribute("data-first-screen", "");
-  setTimeout(() => setTimeout(() => (window.afterDrawn = { other: Boolean(customElements.get("llm-rope")), told: window.told }), 0), 0);
+  setTimeout(() => setTimeout(() => (window.defined.started = defined()), 0), 0);
 </script>
 </body></html>`,
   );
@@ -231,8 +235,14 @@ test("the widgets' script defines the first screen's elements first, with the fi
       other: false,
       carried: false,
     });
-    await page.waitForFunction(() => window.afterDrawn !== undefined);
-    assert.deepEqual(await page.evaluate(() => window.afterDrawn), { other: true, told: true });
+    // the rest had started (a figure more defined) in the task queued as the first screen drew,
+    // not after the 3 s a screen that never draws is given; then every one, and the page told
+    await page.waitForFunction(() => window.defined.started !== undefined);
+    const { early, started } = await page.evaluate(() => window.defined);
+    assert.equal(early, 1, "the figures defined with the first screen's: llm-attention alone");
+    assert.ok(started > early, `the rest had not started once the first screen drew (${started} figures defined)`);
+    await page.waitForFunction(() => window.told !== undefined, null, { timeout: 10000 });
+    assert.deepEqual(await page.evaluate(() => window.told), { all: true, rope: true });
     // the exercise found its figure: it asks its question, not "none with the id given"
     await page.evaluate(() => document.querySelector("llm-answer-attention").ready);
     const said = await page.evaluate(() => document.querySelector("llm-answer-attention").textContent);
