@@ -83,6 +83,7 @@ export function setUpPrint({ widgets, writeNow }) {
 
   addEventListener("beforeprint", beforePrint);
   addEventListener("afterprint", afterPrint);
+  return { beforePrint };
 }
 
 /**

@@ -32,8 +32,18 @@ setUpOffline();
 // Every figure's element, not the first's: the reader's first screen's are defined before the rest,
 // which come a figure at a time, each with its exercises (widgets-embed.js), and this script may
 // run in between.
+/** The print's handler once main() has set it up (print.js), else null. */
+let printNow = null;
 if (Object.values(figures).every((f) => customElements.get(f.tag))) main();
 else addEventListener("llmmath-widgets", main, { once: true });
+// A print asked for while the rest are still being defined (the first screen's figures drew, the
+// others come a figure a task): they are all defined at once (widgets-embed.js), main() runs, and
+// the print's handler, added during this event, is called here, as the event would not call it.
+addEventListener("beforeprint", () => {
+  if (printNow) return;
+  dispatchEvent(new Event("llmmath-define-now"));
+  /** @type {any} */ (printNow)?.();
+});
 // Should the first screen not have started it (reader-head.js did not run), the page's load does,
 // a frame later: on a loaded machine the page can finish loading before the frame in which
 // first-screen.js learns its first screen, and started at once the script ran ahead of that screen
@@ -259,7 +269,7 @@ function main() {
   setUpProgress();
   focusWhereScrolls();
   addShareActions();
-  setUpPrint({ widgets: all, writeNow });
+  printNow = setUpPrint({ widgets: all, writeNow }).beforePrint;
   document.addEventListener("llm-change", scheduleWrite);
   addEventListener("pagehide", writeNow);
   document.addEventListener("visibilitychange", () => {

@@ -30,7 +30,8 @@ const defineAll = () => {
 // thread, which the first screen's figure waited for twice: the engine's bytes are inflated at
 // the end of this task, and its compiled module is handed over only between tasks. Should that
 // screen not draw (a tab hidden meanwhile draws no frame), the rest are defined after WAIT_MS all
-// the same. A page that names none (a course page, embed.html, a link with settings, which the
+// the same; a page's "llmmath-define-now" event (reader.js, as a print begins) has them defined at
+// once. A page that names none (a course page, embed.html, a link with settings, which the
 // reader's glue gives its figures before they draw) has every element defined when this script
 // has run.
 const WAIT_MS = 3000;
@@ -45,7 +46,7 @@ else {
   // The rest a figure at a time, each with its exercises, a task each: in one task they made a
   // long task that Lighthouse's phone counted as 450 ms of blocking (its performance 80 to 82,
   // against 83 to 85 before this change, on a slow day).
-  const rest = () => {
+  const rest = (atOnce = false) => {
     if (done) return;
     done = true;
     seen.disconnect();
@@ -57,14 +58,28 @@ else {
       groups.set(figure, [...(groups.get(figure) ?? []), tag]);
     }
     const queue = [...groups.values()].filter((group) => group.some((tag) => !customElements.get(tag)));
+    let timer = 0;
     const next = () => {
       const group = queue.shift();
-      if (!group) return defineAll(); // (each defined by now: it says so)
+      if (!group) {
+        removeEventListener("llmmath-define-now", now);
+        return defineAll(); // (each defined by now: it says so)
+      }
       registerWidgets(group);
-      setTimeout(next, 0);
+      timer = setTimeout(next, 0);
     };
+    // the page asks for every one at once (reader.js, as a print begins)
+    const now = () => {
+      clearTimeout(timer);
+      queue.length = 0;
+      next();
+    };
+    if (atOnce) return now();
+    addEventListener("llmmath-define-now", now);
     next();
   };
+  // asked for before the first screen has drawn: every one now
+  addEventListener("llmmath-define-now", () => rest(true), { once: true });
   const seen = new MutationObserver(() => root.hasAttribute("data-first-screen") && setTimeout(rest, 0));
   seen.observe(root, { attributes: true, attributeFilter: ["data-first-screen"] });
   const late = setTimeout(rest, WAIT_MS);

@@ -218,9 +218,15 @@ test("the widgets' script defines the first screen's elements first, with the fi
   };
   window.defined = { early: defined() };
   addEventListener("llmmath-widgets", () => (window.told = { all: defined() === tags.length, rope: Boolean(customElements.get("llm-rope")) }));
-  // the first screen drew: the rest start in a task queued then, before a timer queued after it
-  document.documentElement.setAttribute("data-first-screen", "");
-  setTimeout(() => setTimeout(() => (window.defined.started = defined()), 0), 0);
+  if (location.search === "?now") {
+    // the page asks for every one at once before its first screen drew (reader.js, as a print begins)
+    dispatchEvent(new Event("llmmath-define-now"));
+    window.atOnce = { all: defined() === tags.length, told: window.told !== undefined };
+  } else {
+    // the first screen drew: the rest start in a task queued then, before a timer queued after it
+    document.documentElement.setAttribute("data-first-screen", "");
+    setTimeout(() => setTimeout(() => (window.defined.started = defined()), 0), 0);
+  }
 </script>
 </body></html>`,
   );
@@ -243,6 +249,12 @@ test("the widgets' script defines the first screen's elements first, with the fi
     assert.ok(started > early, `the rest had not started once the first screen drew (${started} figures defined)`);
     await page.waitForFunction(() => window.told !== undefined, null, { timeout: 10000 });
     assert.deepEqual(await page.evaluate(() => window.told), { all: true, rope: true });
+    // asked for every one at once: defined, and the page told, before that event's dispatch returned
+    const now = await browser.context.newPage();
+    now.on("pageerror", (err) => errors.push(err.message));
+    await now.goto(pathToFileURL(file).href + "?now");
+    assert.deepEqual(await now.evaluate(() => window.atOnce), { all: true, told: true });
+    await now.close();
     // the exercise found its figure: it asks its question, not "none with the id given"
     await page.evaluate(() => document.querySelector("llm-answer-attention").ready);
     const said = await page.evaluate(() => document.querySelector("llm-answer-attention").textContent);
